@@ -1,0 +1,27 @@
+"""Provably fair shuffles: committed server seeds, client seeds, nonces, verifiable orders."""
+
+from .derive import (
+    SEED_BYTES,
+    FairnessError,
+    FairRandom,
+    byte_stream,
+    commitment,
+    fair_shoe,
+    new_client_seed,
+    new_server_seed,
+    server_seed_bytes,
+    shuffled_order,
+)
+
+__all__ = [
+    "SEED_BYTES",
+    "FairRandom",
+    "FairnessError",
+    "byte_stream",
+    "commitment",
+    "fair_shoe",
+    "new_client_seed",
+    "new_server_seed",
+    "server_seed_bytes",
+    "shuffled_order",
+]

@@ -1,0 +1,127 @@
+"""The provably fair shuffle: seeds, commitment, byte stream, uniform draws, shoe order.
+
+The protocol, exactly (see docs/fairness.md):
+- server seed: 32 bytes from a CSPRNG, shown as 64 lowercase hex characters; its
+  commitment is sha256(server seed bytes) in hex, shown before any round uses it;
+- bytes: HMAC-SHA256(key=server seed bytes, msg=f"{client_seed}:{nonce}:{counter}")
+  for counter = 0, 1, 2, ..., concatenated;
+- uniform integer in [0, n): next 4 bytes as a big-endian x; if x >= 2**32 - (2**32 % n)
+  discard it and take the next 4, else x % n;
+- Fisher-Yates from the top index down over the canonical shoe order; dealt from index 0;
+- a player's cut at k turns the order L into L[k:] + L[:k].
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from collections.abc import Iterator
+
+from ..core import MAX_DECKS, Card, RuleSet, Shoe, ShufflePolicy, new_shoe_order
+
+SEED_BYTES = 32
+_HEX_SEED = re.compile(r"^[0-9a-f]{64}$")
+_SPACE = 2**32
+
+
+class FairnessError(ValueError):
+    """A seed, nonce or cut that the protocol does not accept."""
+
+
+def new_server_seed() -> str:
+    """A fresh server seed: 32 bytes from the operating system's CSPRNG, as hex."""
+    return secrets.token_hex(SEED_BYTES)
+
+
+def new_client_seed() -> str:
+    """The default client seed: 16 random hex characters."""
+    return secrets.token_hex(8)
+
+
+def server_seed_bytes(server_seed: str) -> bytes:
+    """The seed's bytes; it must be 64 lowercase hex characters."""
+    if not isinstance(server_seed, str) or not _HEX_SEED.match(server_seed):
+        raise FairnessError("a server seed is 64 lowercase hex characters")
+    return bytes.fromhex(server_seed)
+
+
+def commitment(server_seed: str) -> str:
+    """The commitment shown before play: sha256 of the seed's bytes, as hex."""
+    return hashlib.sha256(server_seed_bytes(server_seed)).hexdigest()
+
+
+def _check(client_seed: str, nonce: int) -> None:
+    if not isinstance(client_seed, str):
+        raise FairnessError("a client seed is a text")
+    if type(nonce) is not int or nonce < 0:
+        raise FairnessError(f"a nonce is a whole number from 0, not {nonce!r}")
+
+
+def byte_stream(server_seed: str, client_seed: str, nonce: int) -> Iterator[bytes]:
+    """HMAC-SHA256 blocks for counter = 0, 1, 2, ..."""
+    key = server_seed_bytes(server_seed)
+    _check(client_seed, nonce)
+    counter = 0
+    while True:
+        message = f"{client_seed}:{nonce}:{counter}".encode()
+        yield hmac.new(key, message, hashlib.sha256).digest()
+        counter += 1
+
+
+class FairRandom:
+    """Uniform integers drawn from the byte stream by rejection (no modulo bias)."""
+
+    def __init__(self, server_seed: str, client_seed: str, nonce: int):
+        self._blocks = byte_stream(server_seed, client_seed, nonce)
+        self._buffer = b""
+
+    def _next_u32(self) -> int:
+        if len(self._buffer) < 4:
+            self._buffer += next(self._blocks)
+        word, self._buffer = self._buffer[:4], self._buffer[4:]
+        return int.from_bytes(word, "big")
+
+    def randrange(self, n: int, /) -> int:
+        """A uniform integer in [0, n)."""
+        if not 0 < n <= _SPACE:
+            raise FairnessError(f"cannot draw uniformly from [0, {n})")
+        limit = _SPACE - (_SPACE % n)
+        while True:
+            x = self._next_u32()
+            if x < limit:
+                return x % n
+
+
+def shuffled_order(
+    server_seed: str, client_seed: str, nonce: int, decks: int, cut: int | None = None
+) -> tuple[Card, ...]:
+    """The shoe's dealing order for these seeds and nonce, after the player's cut if any."""
+    if type(decks) is not int or not 1 <= decks <= MAX_DECKS:
+        raise FairnessError(f"a shoe holds 1 to {MAX_DECKS} decks, not {decks!r}")
+    random = FairRandom(server_seed, client_seed, nonce)
+    cards = list(new_shoe_order(decks))
+    for i in range(len(cards) - 1, 0, -1):
+        j = random.randrange(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    if cut is not None:
+        if type(cut) is not int or not 0 <= cut < len(cards):
+            raise FairnessError(f"a cut is a position from 0 to {len(cards) - 1}, not {cut!r}")
+        cards = cards[cut:] + cards[:cut]
+    return tuple(cards)
+
+
+def fair_shoe(
+    rules: RuleSet, server_seed: str, client_seed: str, nonce: int, cut: int | None = None
+) -> Shoe:
+    """A shoe ready to deal: derived order, the cut, then the rule set's burn and cut card."""
+    order = shuffled_order(server_seed, client_seed, nonce, rules.decks, cut)
+    shoe = Shoe(order, decks=rules.decks)
+    if rules.shuffle is ShufflePolicy.CUT_SHOE:
+        if rules.burn:
+            shoe.burn_by_first_card()
+        position = rules.cut_card_position
+        if position is not None:
+            shoe.place_cut_card(position)
+    return shoe

@@ -1,0 +1,89 @@
+import json
+
+import pytest
+
+from baccarat.cli import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(argv))
+    except SystemExit as exit:
+        status = int(exit.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_odds_json_is_the_documented_contract(capsys, golden):
+    status, out, _ = run(capsys, "odds", "--rules", "classic-8deck", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["rules"] == "classic-8deck"
+    assert data["decks"] == 8
+    assert data["total"] == golden["eight_decks"]["counts"]["total"]
+    assert set(data["outcomes"]) == {"banker", "player", "tie"}
+    assert data["outcomes"]["banker"]["count"] == golden["eight_decks"]["counts"]["banker"]
+    assert abs(data["bets"]["banker"]["house_edge"] - 0.010579) < 5e-7
+    assert abs(data["bets"]["tie"]["rtp"] - (1 - 0.143596)) < 5e-7
+
+
+def test_odds_with_decks_and_removed_cards(capsys):
+    status, out, _ = run(capsys, "odds", "--decks", "1", "--remove", "Ah 9s", "--json")
+    assert status == 0
+    assert json.loads(out)["total"] == 50 * 49 * 48 * 47 * 46 * 45
+
+
+def test_odds_prints_a_readable_table(capsys):
+    status, out, _ = run(capsys, "odds", "--rules", "single-deck")
+    assert status == 0
+    assert "98.9883%" in out  # banker RTP, single deck
+    assert "house edge" in out
+
+
+def test_rules_lists_every_preset(capsys):
+    status, out, _ = run(capsys, "rules", "--json")
+    assert status == 0
+    names = {r["name"] for r in json.loads(out)}
+    assert {"online-6deck-tie9", "mini", "single-deck", "classic-6deck", "classic-8deck"} <= names
+
+
+def test_deal_json_gives_one_coup(capsys):
+    status, out, _ = run(capsys, "deal", "--cards", "4h Kd 8s 2c 3d 9h", "--json")
+    assert status == 0
+    assert json.loads(out) == {
+        "player": {"cards": ["4h", "8s", "3d"], "scores": [2, 5]},
+        "banker": {"cards": ["Kd", "2c", "9h"], "scores": [2, 1]},
+        "winner": "player",
+        "natural": False,
+        "cards_used": 6,
+    }
+
+
+def test_deal_all_replays_a_shoe_until_it_may_run_short(capsys):
+    cards = "4h Kd 8s 2c 3d 9h 9c 9d Ts Js 5h 5d 5s"
+    status, out, _ = run(capsys, "deal", "--cards", cards, "--all", "--json")
+    assert status == 0
+    coups = json.loads(out)
+    assert [c["cards_used"] for c in coups] == [6, 4]
+    assert coups[1]["winner"] == "tie"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("deal", "--cards", "4h Xx 8s 2c"),
+        ("deal", "--cards", "4h Kd"),
+        ("deal", "--cards", "Th Kd 2s 3c"),
+        ("odds", "--rules", "nope"),
+        ("odds", "--decks", "9"),
+        ("odds", "--decks", "1", "--remove", "Ah Ah"),
+        ("odds", "--decks", "1", "--remove", "Ah Ad Ac As 2h 2d 2c 2s " * 5),
+        ("odds", "--bogus"),
+    ],
+)
+def test_bad_input_exits_two_with_one_line_and_no_traceback(capsys, argv):
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err

@@ -76,6 +76,7 @@ def test_deal_all_replays_a_shoe_until_it_may_run_short(capsys):
         ("deal", "--cards", "Th Kd 2s 3c"),
         ("odds", "--rules", "nope"),
         ("odds", "--decks", "9"),
+        ("odds", "--decks", "0"),
         ("odds", "--decks", "1", "--remove", "Ah Ah"),
         ("odds", "--decks", "1", "--remove", "Ah Ad Ac As 2h 2d 2c 2s " * 5),
         ("odds", "--bogus"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+import textwrap
 import time
 from datetime import UTC, datetime
 from types import FrameType
@@ -75,14 +76,15 @@ def run(args: argparse.Namespace) -> int:
     commitment(seed)
     battery.order(0, 1)
 
+    flag = StopFlag()
+    previous = signal.signal(signal.SIGINT, flag)
+    # Said once the handler is in place: from here on Ctrl-C gives a partial report.
     print(
         f"baccarat rng-report: {args.shuffles} 1-deck rounds and {shoes} 8-deck shoes; "
         "Ctrl-C stops with a partial report",
         file=sys.stderr,
         flush=True,
     )
-    flag = StopFlag()
-    previous = signal.signal(signal.SIGINT, flag)
     bar = ProgressBar(sys.stderr, battery.work)
     started = time.monotonic()
     try:
@@ -106,11 +108,19 @@ def run(args: argparse.Namespace) -> int:
 
 def build_report(battery: Any, seed: str, alpha: float, elapsed: float) -> dict[str, Any]:
     from ..fairness import commitment
-    from ..fairness.battery import NotRun
+    from ..fairness.battery import DESCRIPTIONS, NotRun
 
     results = battery.results()
-    tests = [r.to_json(alpha) for r in results if not isinstance(r, NotRun)]
-    not_run = [{"name": r.name, "reason": r.reason} for r in results if isinstance(r, NotRun)]
+    tests = [
+        r.to_json(alpha) | {"description": DESCRIPTIONS[r.name]}
+        for r in results
+        if not isinstance(r, NotRun)
+    ]
+    not_run = [
+        {"name": r.name, "reason": r.reason, "description": DESCRIPTIONS[r.name]}
+        for r in results
+        if isinstance(r, NotRun)
+    ]
     return {
         "format": "baccarat-rng-report/1",
         "software": f"baccarat {__version__}",
@@ -176,9 +186,14 @@ def format_report(report: dict[str, Any]) -> str:
     lines.append(table(header, rows))
     for t in report["not_run"]:
         lines.append(f"not run: {t['name']} ({t['reason']})")
+    lines += ["", "methods (H0: every shuffle is uniform and independent of every other):"]
+    for t in sorted(report["tests"] + report["not_run"], key=lambda t: str(t["name"])):
+        test_id, _, name = str(t["name"]).partition(" ")
+        lines.append(f"  {test_id} {name}")
+        lines += textwrap.wrap(
+            t["description"], width=92, initial_indent="     ", subsequent_indent="     "
+        )
     lines.append("")
-    methods = sorted({t["method"] for t in report["tests"]})
-    lines += [f"method: {m}" for m in methods]
     failed = [t for t in report["tests"] if not t["passed"]]
     verdict = (
         f"all {len(report['tests'])} tests pass at alpha = {alpha}"

@@ -22,7 +22,7 @@ from functools import cache
 from ..core import Card, Outcome, new_deck, play_coup
 from .derive import byte_stream, shuffled_order
 from .stats import (
-    TestResult,
+    StatResult,
     TooFewSamples,
     chi2_sf,
     chi_square_gof,
@@ -35,6 +35,47 @@ from .stats import (
 SHOE_DECKS = 8
 OUTCOMES = (Outcome.BANKER, Outcome.PLAYER, Outcome.TIE)
 _FACE_INDEX = {card: i for i, card in enumerate(new_deck())}
+
+# The tests, in report order, with what each one tests and how (for the report's methods).
+POSITIONS = "T1 card positions, 1-deck shuffles (52 x 52)"
+OUTCOMES_1 = "T2 1-deck outcomes vs exact probabilities"
+SERIAL = "T3 successive 1-deck outcomes independent (3 x 3)"
+RUNS = "T4 banker/player runs, 1-deck rounds"
+BYTES = "T5 HMAC stream bytes (256 values)"
+FIRST_CARD = "T6 first card of 8-deck shoes (52 faces)"
+OUTCOMES_8 = "T7 8-deck first coups vs exact probabilities"
+DESCRIPTIONS = {
+    POSITIONS: (
+        "Each 1-deck shuffle adds one count to (card, position) for its 52 cards; under H0 every "
+        "cell has probability 1/52. Pearson's X^2 over the 52 x 52 table is multiplied by 51/52: "
+        "a shuffle is a permutation matrix, whose cells' covariance is 52/51 times a projection "
+        "of rank 51 x 51, so X^2 x 51/52 is chi-square with 2601 df."
+    ),
+    OUTCOMES_1: (
+        "The first coup of each 1-deck shuffle; banker, player and tie counts against the exact "
+        "probabilities of a full single deck (baccarat.analysis). Chi-square, 2 df."
+    ),
+    SERIAL: (
+        "Successive 1-deck rounds (nonce k, k+1): the 3 x 3 table of (outcome, next outcome). "
+        "Pearson's test of independence, 4 df (Anderson-Goodman test of a first-order chain)."
+    ),
+    RUNS: (
+        "The sequence of banker and player wins of successive 1-deck rounds, ties left out. "
+        "Wald-Wolfowitz runs test: z = (runs - mean) / sd, two-sided normal p-value."
+    ),
+    BYTES: (
+        "The 32 bytes of the first HMAC-SHA256 block of every 1-deck shuffle against 256 equally "
+        "likely values. Chi-square, 255 df."
+    ),
+    FIRST_CARD: (
+        "The first card of each 8-deck shoe (the last one Fisher-Yates places), counted by face "
+        "(52 faces, 8 copies each), against equal probabilities. Chi-square, 51 df."
+    ),
+    OUTCOMES_8: (
+        "The first coup of each 8-deck shoe; banker, player and tie counts against the exact "
+        "probabilities of a full 8-deck shoe. Chi-square, 2 df."
+    ),
+}
 
 OrderSource = Callable[[int, int], Sequence[Card]]
 BlockSource = Callable[[int], bytes]
@@ -130,11 +171,11 @@ class RngBattery:
         self.shoe_outcomes[OUTCOMES.index(winner)] += 1
         self.done_shoes += 1
 
-    def results(self) -> list[TestResult | NotRun]:
+    def results(self) -> list[StatResult | NotRun]:
         """Every test on the samples collected so far."""
         return [test() for test in self._tests()]
 
-    def _tests(self) -> list[Callable[[], TestResult | NotRun]]:
+    def _tests(self) -> list[Callable[[], StatResult | NotRun]]:
         return [
             self.card_positions,
             self.outcome_frequencies,
@@ -145,8 +186,8 @@ class RngBattery:
             self.shoe_outcome_frequencies,
         ]
 
-    def card_positions(self) -> TestResult | NotRun:
-        name = "card positions, 1-deck shuffles (52 cards x 52 positions)"
+    def card_positions(self) -> StatResult | NotRun:
+        name = POSITIONS
         n = self.done_shuffles
         expected = [[n / 52] * 52 for _ in range(52)]
         try:
@@ -157,47 +198,47 @@ class RngBattery:
         # projection of rank 51 x 51, so X^2 x 51/52 is chi-square with 2601 df.
         return _scaled(raw, 51 / 52, n)
 
-    def outcome_frequencies(self) -> TestResult | NotRun:
-        name = "outcomes of 1-deck rounds vs exact probabilities (banker, player, tie)"
+    def outcome_frequencies(self) -> StatResult | NotRun:
+        name = OUTCOMES_1
         counts = [sum(1 for o in self.outcomes if o is k) for k in OUTCOMES]
         return _gof(name, counts, exact_outcome_probabilities(1))
 
-    def serial_independence(self) -> TestResult | NotRun:
-        name = "successive 1-deck rounds' outcomes independent (3 x 3 transitions)"
+    def serial_independence(self) -> StatResult | NotRun:
+        name = SERIAL
         table = transition_table(self.outcomes, OUTCOMES)
         try:
             return chi_square_table(name, table)
         except TooFewSamples as error:
             return NotRun(name, str(error))
 
-    def banker_player_runs(self) -> TestResult | NotRun:
-        name = "runs of banker/player wins in 1-deck rounds (ties left out)"
+    def banker_player_runs(self) -> StatResult | NotRun:
+        name = RUNS
         sequence = [o.value for o in self.outcomes if o is not Outcome.TIE]
         try:
             return runs_test(name, sequence)
         except TooFewSamples as error:
             return NotRun(name, str(error))
 
-    def stream_bytes(self) -> TestResult | NotRun:
-        name = "bytes of the HMAC stream (first block of each 1-deck shuffle)"
+    def stream_bytes(self) -> StatResult | NotRun:
+        name = BYTES
         try:
             return chi_square_uniform(name, self.byte_counts)
         except TooFewSamples as error:
             return NotRun(name, str(error))
 
-    def shoe_first_cards(self) -> TestResult | NotRun:
-        name = "first card of 8-deck shoes (52 faces)"
+    def shoe_first_cards(self) -> StatResult | NotRun:
+        name = FIRST_CARD
         try:
             return chi_square_uniform(name, self.first_cards)
         except TooFewSamples as error:
             return NotRun(name, str(error))
 
-    def shoe_outcome_frequencies(self) -> TestResult | NotRun:
-        name = "first coup of 8-deck shoes vs exact probabilities"
+    def shoe_outcome_frequencies(self) -> StatResult | NotRun:
+        name = OUTCOMES_8
         return _gof(name, self.shoe_outcomes, exact_outcome_probabilities(SHOE_DECKS))
 
 
-def _gof(name: str, counts: Sequence[int], probabilities: Sequence[float]) -> TestResult | NotRun:
+def _gof(name: str, counts: Sequence[int], probabilities: Sequence[float]) -> StatResult | NotRun:
     n = sum(counts)
     try:
         return chi_square_gof(name, counts, [n * p for p in probabilities])
@@ -205,10 +246,10 @@ def _gof(name: str, counts: Sequence[int], probabilities: Sequence[float]) -> Te
         return NotRun(name, str(error))
 
 
-def _scaled(result: TestResult, factor: float, samples: int) -> TestResult:
+def _scaled(result: StatResult, factor: float, samples: int) -> StatResult:
     assert result.df is not None
     statistic = result.statistic * factor
-    return TestResult(
+    return StatResult(
         result.name,
         statistic,
         result.df,

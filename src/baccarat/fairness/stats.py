@@ -84,7 +84,7 @@ def normal_two_sided(z: float) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class TestResult:
+class StatResult:
     """One statistical test: its statistic, degrees of freedom (if chi-square) and p-value."""
 
     name: str
@@ -117,7 +117,7 @@ class TooFewSamples(ValueError):
 
 def chi_square_gof(
     name: str, observed: Sequence[int], expected: Sequence[float], *, min_expected: float = 5.0
-) -> TestResult:
+) -> StatResult:
     """Pearson's goodness-of-fit test of counts against expected counts (same total)."""
     if len(observed) != len(expected) or len(observed) < 2:
         raise ValueError("goodness of fit needs at least two categories, observed and expected")
@@ -125,12 +125,12 @@ def chi_square_gof(
         raise TooFewSamples(f"{name}: an expected count is below {min_expected}")
     statistic = sum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True))
     df = len(observed) - 1
-    return TestResult(
+    return StatResult(
         name, statistic, df, chi2_sf(statistic, df), sum(observed), "chi-square goodness of fit"
     )
 
 
-def chi_square_uniform(name: str, observed: Sequence[int]) -> TestResult:
+def chi_square_uniform(name: str, observed: Sequence[int]) -> StatResult:
     """Goodness of fit of counts to equal probabilities."""
     n = sum(observed)
     return chi_square_gof(name, observed, [n / len(observed)] * len(observed))
@@ -144,7 +144,7 @@ def chi_square_table(
     df: int | None = None,
     min_expected: float = 5.0,
     method: str = "chi-square test of independence",
-) -> TestResult:
+) -> StatResult:
     """Pearson's chi-square over a table; by default a test of independence of rows and columns.
 
     Expected counts default to row total x column total / grand total, with
@@ -167,7 +167,7 @@ def chi_square_table(
         for i in range(rows)
         for j in range(columns)
     )
-    return TestResult(name, statistic, df, chi2_sf(statistic, df), n, method)
+    return StatResult(name, statistic, df, chi2_sf(statistic, df), n, method)
 
 
 def transition_table(sequence: Sequence[Hashable], symbols: Sequence[Hashable]) -> list[list[int]]:
@@ -179,7 +179,7 @@ def transition_table(sequence: Sequence[Hashable], symbols: Sequence[Hashable]) 
     return table
 
 
-def runs_test(name: str, sequence: Sequence[Hashable]) -> TestResult:
+def runs_test(name: str, sequence: Sequence[Hashable]) -> StatResult:
     """Wald-Wolfowitz runs test of a two-symbol sequence (normal approximation, two-sided).
 
     The statistic is z = (runs - mean) / sd, with mean = 2 n1 n2 / n + 1 and
@@ -197,4 +197,4 @@ def runs_test(name: str, sequence: Sequence[Hashable]) -> TestResult:
     mean = 2.0 * n1 * n2 / n + 1.0
     variance = 2.0 * n1 * n2 * (2.0 * n1 * n2 - n) / (n * n * (n - 1.0))
     z = (runs - mean) / math.sqrt(variance)
-    return TestResult(name, z, None, normal_two_sided(z), n, "Wald-Wolfowitz runs test (z)")
+    return StatResult(name, z, None, normal_two_sided(z), n, "Wald-Wolfowitz runs test (z)")

@@ -301,7 +301,8 @@ def _check_money(record: RoundRecord, winner: Outcome | None) -> list[Difference
             if bet.result != settled.result.value:
                 diffs.append(Difference(f"{name}.result", settled.result.value, bet.result))
             if bet.returned != settled.returned:
-                note = f"{bet.kind.value} bet of {bet.stake} on a {winner.value} win"
+                coup = "a tie" if winner is Outcome.TIE else f"a {winner.value} win"
+                note = f"{bet.kind.value} bet of {bet.stake} on {coup}"
                 diffs.append(Difference(f"{name}.returned", settled.returned, bet.returned, note))
         expected_win = settlement.returned
     if record.win != expected_win:

@@ -17,7 +17,9 @@ def register(subparsers: Any) -> None:
     fair = subparsers.add_parser("fair", help="provably fair shuffles: derive, commit, new seeds")
     commands = fair.add_subparsers(dest="fair_command", required=True, parser_class=type(fair))
 
-    shuffle = commands.add_parser("shuffle", help="the shoe order for a server seed, client seed")
+    shuffle = commands.add_parser(
+        "shuffle", help="the shoe order for a server seed, client seed and nonce"
+    )
     shuffle.add_argument("--server-seed", required=True, help="64 hex characters (revealed)")
     shuffle.add_argument("--client-seed", required=True, help="the player's client seed (text)")
     shuffle.add_argument("--nonce", required=True, type=int, help="the shuffle's nonce, from 0")

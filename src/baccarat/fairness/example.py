@@ -22,7 +22,8 @@ def _random_bets(random: _random.Random, balance: int) -> Bets:
     kinds = random.choice((("player",), ("banker",), ("tie",), ("player", "tie"), ("banker",)))
     stakes = {kind: random.choice(_STAKES) for kind in kinds}
     if sum(stakes.values()) > balance:
-        return Bets()
+        # Short of money: the smallest stake on one spot, or nothing at all.
+        stakes = {kinds[0]: _STAKES[0]} if balance >= _STAKES[0] else {}
     return Bets(**stakes)
 
 
@@ -42,7 +43,7 @@ def example_history(
 
     Fresh-shuffle tables take a new nonce every round; cut-shoe tables take one for every
     new shoe, which the player cuts at a random position, then burn and deal to the cut card.
-    Rounds with no affordable bet are skipped.
+    Play stops early when the balance cannot cover the smallest stake.
     """
     lines: list[dict[str, Any]] = []
     commit = commitment(server_seed)

@@ -13,6 +13,7 @@ checked against the tableau, and the scores, winner and money against the cards)
 from __future__ import annotations
 
 import enum
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -148,9 +149,11 @@ def derived_order(record: RoundRecord) -> tuple[Card, ...] | None:
     fair = record.fairness
     if fair.server_seed is None:
         return None
-    return shuffled_order(
-        fair.server_seed, fair.client_seed, fair.nonce, record.rules.decks, fair.cut
-    )
+    return _order(fair.server_seed, fair.client_seed, fair.nonce, record.rules.decks, fair.cut)
+
+
+# The rounds of one cut shoe share its order: derive it once.
+_order = functools.lru_cache(maxsize=32)(shuffled_order)
 
 
 def _check_commitment(record: RoundRecord) -> list[Difference]:

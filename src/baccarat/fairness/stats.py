@@ -122,7 +122,9 @@ def chi_square_gof(
     if len(observed) != len(expected) or len(observed) < 2:
         raise ValueError("goodness of fit needs at least two categories, observed and expected")
     if min(expected) < min_expected:
-        raise TooFewSamples(f"{name}: an expected count is below {min_expected}")
+        raise TooFewSamples(
+            f"too few samples: an expected count is {min(expected):.1f}, below {min_expected:g}"
+        )
     statistic = sum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True))
     df = len(observed) - 1
     return StatResult(
@@ -153,15 +155,18 @@ def chi_square_table(
     rows, columns = len(table), len(table[0])
     n = sum(map(sum, table))
     if n == 0:
-        raise TooFewSamples(f"{name}: no samples")
+        raise TooFewSamples("no samples yet")
     if expected is None:
         row_totals = [sum(row) for row in table]
         column_totals = [sum(row[j] for row in table) for j in range(columns)]
         expected = [[r * c / n for c in column_totals] for r in row_totals]
     if df is None:
         df = (rows - 1) * (columns - 1)
-    if min(map(min, expected)) < min_expected:
-        raise TooFewSamples(f"{name}: an expected count is below {min_expected}")
+    smallest = min(map(min, expected))
+    if smallest < min_expected:
+        raise TooFewSamples(
+            f"too few samples: an expected count is {smallest:.1f}, below {min_expected:g}"
+        )
     statistic = sum(
         (table[i][j] - expected[i][j]) ** 2 / expected[i][j]
         for i in range(rows)
@@ -187,12 +192,12 @@ def runs_test(name: str, sequence: Sequence[Hashable]) -> StatResult:
     """
     symbols = sorted(set(sequence), key=repr)
     if len(symbols) != 2:
-        raise TooFewSamples(f"{name}: the runs test needs both symbols, found {len(symbols)}")
+        raise TooFewSamples(f"the runs test needs both symbols, found {len(symbols)}")
     n = len(sequence)
     n1 = sum(1 for s in sequence if s == symbols[0])
     n2 = n - n1
     if min(n1, n2) < 10:
-        raise TooFewSamples(f"{name}: each symbol must occur at least 10 times")
+        raise TooFewSamples("too few samples: each symbol must occur at least 10 times")
     runs = 1 + sum(1 for a, b in itertools.pairwise(sequence) if a != b)
     mean = 2.0 * n1 * n2 / n + 1.0
     variance = 2.0 * n1 * n2 * (2.0 * n1 * n2 - n) / (n * n * (n - 1.0))

@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import struct
 from collections.abc import Iterator
 
 from ..core import MAX_DECKS, Card, RuleSet, Shoe, ShufflePolicy, new_shoe_order
@@ -24,6 +25,8 @@ from ..core import MAX_DECKS, Card, RuleSet, Shoe, ShufflePolicy, new_shoe_order
 SEED_BYTES = 32
 _HEX_SEED = re.compile(r"^[0-9a-f]{64}$")
 _SPACE = 2**32
+# One HMAC-SHA256 block is eight big-endian unsigned 32-bit words.
+_BLOCK_WORDS = struct.Struct(">8I")
 
 
 class FairnessError(ValueError):
@@ -55,14 +58,25 @@ def commitment(server_seed: str) -> str:
 def _check(client_seed: str, nonce: int) -> None:
     if not isinstance(client_seed, str):
         raise FairnessError("a client seed is a text")
+    try:
+        client_seed.encode()
+    except UnicodeEncodeError:
+        raise FairnessError("a client seed must be valid Unicode text (UTF-8)") from None
     if type(nonce) is not int or nonce < 0:
         raise FairnessError(f"a nonce is a whole number from 0, not {nonce!r}")
 
 
 def byte_stream(server_seed: str, client_seed: str, nonce: int) -> Iterator[bytes]:
-    """HMAC-SHA256 blocks for counter = 0, 1, 2, ..."""
+    """HMAC-SHA256 blocks for counter = 0, 1, 2, ...
+
+    The seed, client seed and nonce are checked at once, not at the first block.
+    """
     key = server_seed_bytes(server_seed)
     _check(client_seed, nonce)
+    return _blocks(key, client_seed, nonce)
+
+
+def _blocks(key: bytes, client_seed: str, nonce: int) -> Iterator[bytes]:
     counter = 0
     while True:
         message = f"{client_seed}:{nonce}:{counter}".encode()
@@ -75,13 +89,15 @@ class FairRandom:
 
     def __init__(self, server_seed: str, client_seed: str, nonce: int):
         self._blocks = byte_stream(server_seed, client_seed, nonce)
-        self._buffer = b""
+        # The current block's unused words, last word first (so pop() takes the next one).
+        self._words: list[int] = []
 
     def _next_u32(self) -> int:
-        if len(self._buffer) < 4:
-            self._buffer += next(self._blocks)
-        word, self._buffer = self._buffer[:4], self._buffer[4:]
-        return int.from_bytes(word, "big")
+        """The next 4 bytes of the stream as a big-endian unsigned 32-bit integer."""
+        if not self._words:
+            self._words = list(_BLOCK_WORDS.unpack(next(self._blocks)))
+            self._words.reverse()
+        return self._words.pop()
 
     def randrange(self, n: int, /) -> int:
         """A uniform integer in [0, n)."""

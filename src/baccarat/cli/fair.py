@@ -1,0 +1,201 @@
+"""``baccarat fair ...``, ``verify`` and ``rng-report``: provably fair shuffles and evidence."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .output import print_json
+
+CARDS_PER_LINE = 13
+
+
+def register(subparsers: Any) -> None:
+    fair = subparsers.add_parser("fair", help="provably fair shuffles: derive, commit, new seeds")
+    commands = fair.add_subparsers(dest="fair_command", required=True, parser_class=type(fair))
+
+    shuffle = commands.add_parser(
+        "shuffle", help="the shoe order for a server seed, client seed and nonce"
+    )
+    shuffle.add_argument("--server-seed", required=True, help="64 hex characters (revealed)")
+    shuffle.add_argument("--client-seed", required=True, help="the player's client seed (text)")
+    shuffle.add_argument("--nonce", required=True, type=int, help="the shuffle's nonce, from 0")
+    shuffle.add_argument("--decks", required=True, type=int, help="decks in the shoe, 1-8")
+    shuffle.add_argument("--cut", type=int, help="the player's cut position (cut-shoe tables)")
+    shuffle.add_argument("--json", action="store_true", help="print a JSON list of cards")
+    shuffle.set_defaults(handler=run_shuffle)
+
+    commit = commands.add_parser("commit", help="the commitment (sha256) of a server seed")
+    commit.add_argument("--server-seed", required=True, help="64 hex characters")
+    commit.add_argument("--json", action="store_true", help="machine-readable output")
+    commit.set_defaults(handler=run_commit)
+
+    new = commands.add_parser("new", help="a new server seed, its commitment and a client seed")
+    new.add_argument("--json", action="store_true", help="machine-readable output")
+    new.set_defaults(handler=run_new)
+
+    example = commands.add_parser(
+        "example-history", help="play an example table and print its history export (JSON lines)"
+    )
+    example.add_argument("--rules", default="single-deck", help="rule set preset")
+    example.add_argument("--rounds", type=int, default=10, help="rounds to play (default 10)")
+    example.add_argument("--seed", type=int, help="seed the bets (and the server seed) for replay")
+    example.add_argument("--server-seed", help="64 hex characters (default: a new one)")
+    example.add_argument("--client-seed", default="example", help="client seed (default example)")
+    example.add_argument(
+        "--unrevealed", action="store_true", help="leave the server seed out (not yet revealed)"
+    )
+    example.set_defaults(handler=run_example)
+
+    verify = subparsers.add_parser(
+        "verify", help="verify an exported history: shuffles, coups, payouts, balances"
+    )
+    verify.add_argument("file", help="the history export (JSON lines), or - for stdin")
+    verify.add_argument("--json", action="store_true", help="machine-readable report")
+    verify.add_argument(
+        "--quiet", action="store_true", help="list only the rounds that are not verified"
+    )
+    verify.set_defaults(handler=run_verify)
+
+    report = subparsers.add_parser(
+        "rng-report", help="statistical tests of the shuffles at certification scale"
+    )
+    report.add_argument("--shuffles", required=True, type=int, help="1-deck rounds to shuffle")
+    report.add_argument("--shoes", type=int, help="8-deck shoes to shuffle (default shuffles/8)")
+    report.add_argument("--server-seed", help="64 hex characters (default: a new one)")
+    report.add_argument("--client-seed", default="rng-report", help="client seed")
+    report.add_argument("--alpha", type=float, default=0.01, help="significance level per test")
+    report.add_argument("--json", action="store_true", help="machine-readable report")
+    report.set_defaults(handler=run_rng_report)
+
+
+def seed_argument(text: str) -> str:
+    """A server seed as typed: surrounding blanks and upper case are forgiven."""
+    from ..fairness import server_seed_bytes
+
+    seed = text.strip().lower()
+    try:
+        server_seed_bytes(seed)
+    except ValueError:
+        shown = text if len(text) <= 20 else text[:17] + "..."
+        raise ValueError(f"a server seed is 64 hex characters (32 bytes), not {shown!r}") from None
+    return seed
+
+
+def order_lines(cards: Sequence[str]) -> list[str]:
+    """The order in rows of 13, each row led by the position of its first card."""
+    width = len(str(max(len(cards) - 1, 0)))
+    return [
+        f"  {start:>{width}}  " + " ".join(cards[start : start + CARDS_PER_LINE])
+        for start in range(0, len(cards), CARDS_PER_LINE)
+    ]
+
+
+def run_shuffle(args: argparse.Namespace) -> int:
+    from ..fairness import commitment, shuffled_order
+
+    seed = seed_argument(args.server_seed)
+    order = [
+        str(c) for c in shuffled_order(seed, args.client_seed, args.nonce, args.decks, args.cut)
+    ]
+    if args.json:
+        print(json.dumps(order))
+        return 0
+    print(f"server seed  {seed}")
+    print(f"commitment   {commitment(seed)}")
+    print(f"client seed  {args.client_seed}")
+    print(f"nonce        {args.nonce}")
+    print(f"decks        {args.decks} ({len(order)} cards)")
+    print(f"cut          {'none' if args.cut is None else args.cut}")
+    print("order (dealt from position 0):")
+    print("\n".join(order_lines(order)))
+    return 0
+
+
+def run_commit(args: argparse.Namespace) -> int:
+    from ..fairness import commitment
+
+    seed = seed_argument(args.server_seed)
+    if args.json:
+        print_json({"server_seed": seed, "commitment": commitment(seed)})
+    else:
+        print(commitment(seed))
+    return 0
+
+
+def run_new(args: argparse.Namespace) -> int:
+    from ..fairness import commitment, new_client_seed, new_server_seed
+
+    seed = new_server_seed()
+    data = {"server_seed": seed, "commitment": commitment(seed), "client_seed": new_client_seed()}
+    if args.json:
+        print_json(data)
+    else:
+        print(f"server seed  {data['server_seed']}  (keep secret until rotated)")
+        print(f"commitment   {data['commitment']}  (show before play)")
+        print(f"client seed  {data['client_seed']}  (a default for the player)")
+    return 0
+
+
+def run_example(args: argparse.Namespace) -> int:
+    import random
+
+    from ..core import get_rules
+    from ..fairness import new_server_seed
+    from ..fairness.example import example_history
+
+    if args.rounds < 1:
+        raise ValueError(f"--rounds must be at least 1, not {args.rounds}")
+    rules = get_rules(args.rules)
+    rng = random.Random(args.seed)
+    if args.server_seed is not None:
+        server_seed = seed_argument(args.server_seed)
+    elif args.seed is not None:
+        server_seed = rng.randbytes(32).hex()
+    else:
+        server_seed = new_server_seed()
+    lines = example_history(
+        rules,
+        args.rounds,
+        server_seed=server_seed,
+        client_seed=args.client_seed,
+        random=rng,
+        revealed=not args.unrevealed,
+    )
+    for line in lines:
+        print(json.dumps(line, ensure_ascii=False))
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from ..fairness.history import parse_history
+    from ..fairness.verify import Status, verify_history
+
+    if args.file == "-":
+        records = parse_history(sys.stdin.buffer)
+    else:
+        with open(args.file, "rb") as stream:
+            records = parse_history(stream)
+    report = verify_history(records)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        width = max((len(r.round_id) for r in report.rounds), default=0)
+        for round_report in report.rounds:
+            if args.quiet and round_report.status is Status.VERIFIED:
+                continue
+            line = f"line {round_report.line:>4}  {round_report.round_id:<{width}}"
+            print(f"{line}  {round_report.verdict}")
+            for difference in round_report.differences:
+                print(f"    {difference}")
+        print(report.summary())
+    return 0 if report.ok else 1
+
+
+def run_rng_report(args: argparse.Namespace) -> int:
+    from .rng_report import run
+
+    return run(args)

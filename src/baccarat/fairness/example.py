@@ -1,0 +1,83 @@
+"""An example history: a table played with the fair derivation, exported line by line.
+
+It doubles as the reference for the game server's export: which nonce a round uses, where
+its coup starts in the shoe, and how a cut shoe is cut, burned and dealt to the cut card.
+"""
+
+from __future__ import annotations
+
+import random as _random
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from ..core import Bets, RuleSet, ShufflePolicy, deal_coup, settle
+from .derive import commitment, fair_shoe
+from .history import FairnessRecord, export_round
+
+_STAKES = (100, 200, 500, 1000, 2500)
+_START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+def _random_bets(random: _random.Random, balance: int) -> Bets:
+    kinds = random.choice((("player",), ("banker",), ("tie",), ("player", "tie"), ("banker",)))
+    stakes = {kind: random.choice(_STAKES) for kind in kinds}
+    if sum(stakes.values()) > balance:
+        # Short of money: the smallest stake on one spot, or nothing at all.
+        stakes = {kinds[0]: _STAKES[0]} if balance >= _STAKES[0] else {}
+    return Bets(**stakes)
+
+
+def example_history(
+    rules: RuleSet,
+    rounds: int,
+    *,
+    server_seed: str,
+    client_seed: str,
+    random: _random.Random,
+    balance: int = 100_000,
+    first_nonce: int = 0,
+    revealed: bool = True,
+    table_id: str = "example",
+) -> list[dict[str, Any]]:
+    """``rounds`` rounds at one table under one server seed, as export lines (dicts).
+
+    Fresh-shuffle tables take a new nonce every round; cut-shoe tables take one for every
+    new shoe, which the player cuts at a random position, then burn and deal to the cut card.
+    Play stops early when the balance cannot cover the smallest stake.
+    """
+    lines: list[dict[str, Any]] = []
+    commit = commitment(server_seed)
+    nonce = first_nonce
+    cut: int | None = None
+    shoe = None
+    while len(lines) < rounds:
+        if shoe is None or shoe.is_cut_card_reached or rules.shuffle is ShufflePolicy.FRESH:
+            if shoe is not None:
+                nonce += 1
+            cut = None
+            if rules.shuffle is ShufflePolicy.CUT_SHOE:
+                cut = random.randrange(rules.cards_per_shoe)
+            shoe = fair_shoe(rules, server_seed, client_seed, nonce, cut)
+        bets = _random_bets(random, balance)
+        if not bets.total:
+            break
+        position = shoe.position
+        coup = deal_coup(shoe)
+        settlement = settle(rules, bets, coup.winner)
+        fairness = FairnessRecord(
+            server_seed if revealed else None, commit, client_seed, nonce, cut, position
+        )
+        line = export_round(
+            round_id=f"r_{len(lines) + 1:06d}",
+            rules=rules,
+            fairness=fairness,
+            coup=coup,
+            settlement=settlement,
+            balance_before=balance,
+            table_id=table_id,
+            mode="fun",
+            time=(_START + timedelta(seconds=30 * len(lines))).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        )
+        balance = line["balance_after"]
+        lines.append(line)
+    return lines

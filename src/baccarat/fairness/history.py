@@ -1,0 +1,406 @@
+"""The history export (``baccarat-history/1``, docs/history-format.md): read, check, write.
+
+Reading is strict about what verification needs (types, vocabulary, ranges) and lenient
+about the rest: unknown keys are ignored, blank lines are skipped. Anything it cannot read
+raises ``HistoryFormatError`` naming the line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from ..core import (
+    BetKind,
+    Card,
+    CardError,
+    Coup,
+    Outcome,
+    RuleSet,
+    RuleSetError,
+    Settlement,
+    get_rules,
+)
+
+FORMAT = "baccarat-history/1"
+# What a bet's ``result`` may say: the settlement results, and "void" on a voided round.
+RESULTS = ("win", "push", "lose", "void")
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+class HistoryFormatError(ValueError):
+    """A history line that cannot be read: names the line and the field."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class FairnessRecord:
+    """The ``fairness`` object: what re-derives the shuffle, and where the coup starts."""
+
+    server_seed: str | None
+    commitment: str
+    client_seed: str
+    nonce: int
+    cut: int | None
+    position: int
+
+    @property
+    def is_revealed(self) -> bool:
+        return self.server_seed is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "server_seed": self.server_seed,
+            "commitment": self.commitment,
+            "client_seed": self.client_seed,
+            "nonce": self.nonce,
+            "cut": self.cut,
+            "position": self.position,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """A hand as recorded: its cards in dealing order and its ``[x, y]`` scores."""
+
+    cards: tuple[Card, ...]
+    scores: tuple[int, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cards": [str(c) for c in self.cards], "scores": list(self.scores)}
+
+
+@dataclass(frozen=True, slots=True)
+class BetRecord:
+    """One placed bet as recorded; ``returned`` includes the stake."""
+
+    kind: BetKind
+    stake: int
+    result: str
+    returned: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"stake": self.stake, "result": self.result, "returned": self.returned}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """One line of the export, read and type-checked (not yet verified)."""
+
+    line: int
+    id: str
+    rules: RuleSet
+    rules_name: str
+    fairness: FairnessRecord
+    player: HandRecord
+    banker: HandRecord
+    winner: Outcome | None
+    bets: tuple[BetRecord, ...]
+    win: int
+    balance_before: int
+    balance_after: int
+    void_reason: str | None
+    table_id: str | None = None
+    mode: str | None = None
+    time: str | None = None
+
+    @property
+    def is_void(self) -> bool:
+        return self.void_reason is not None
+
+    @property
+    def staked(self) -> int:
+        return sum(b.stake for b in self.bets)
+
+    @property
+    def cards_used(self) -> int:
+        return len(self.player.cards) + len(self.banker.cards)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "id": self.id,
+            "table_id": self.table_id,
+            "mode": self.mode,
+            "time": self.time,
+            "rules": self.rules_name,
+            "fairness": self.fairness.to_json(),
+            "player": self.player.to_json(),
+            "banker": self.banker.to_json(),
+            "winner": None if self.winner is None else self.winner.value,
+            "bets": {b.kind.value: b.to_json() for b in self.bets},
+            "win": self.win,
+            "balance_before": self.balance_before,
+            "balance_after": self.balance_after,
+            "void_reason": self.void_reason,
+        }
+
+
+class _Reader:
+    """Typed access to one JSON object, every complaint naming the line and the field."""
+
+    def __init__(self, line: int, data: Any, path: str = ""):
+        self.line = line
+        self.path = path
+        if not isinstance(data, dict):
+            what = f"{path} must be" if path else "each line must be"
+            raise self.error(f"{what} a JSON object")
+        self.data: dict[str, Any] = data
+
+    def error(self, message: str) -> HistoryFormatError:
+        return HistoryFormatError(self.line, message)
+
+    def name(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def get(self, key: str) -> Any:
+        if key not in self.data:
+            raise self.error(f"{self.name(key)} is missing")
+        return self.data[key]
+
+    def text(self, key: str, *, nullable: bool = False, optional: bool = False) -> str | None:
+        if optional and key not in self.data:
+            return None
+        value = self.get(key)
+        if value is None and (nullable or optional):
+            return None
+        if not isinstance(value, str):
+            raise self.error(f"{self.name(key)} must be a string, not {_show(value)}")
+        return value
+
+    def integer(self, key: str, *, minimum: int | None = None) -> int:
+        value = self.get(key)
+        if type(value) is not int:
+            raise self.error(f"{self.name(key)} must be a whole number, not {_show(value)}")
+        if minimum is not None and value < minimum:
+            raise self.error(f"{self.name(key)} must be at least {minimum}, not {value}")
+        return value
+
+    def optional_integer(self, key: str, *, minimum: int | None = None) -> int | None:
+        return None if self.get(key) is None else self.integer(key, minimum=minimum)
+
+    def child(self, key: str) -> _Reader:
+        return _Reader(self.line, self.get(key), self.name(key))
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _hand(reader: _Reader, key: str, *, void: bool) -> HandRecord:
+    hand = reader.child(key)
+    raw = hand.get("cards")
+    if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
+        raise hand.error(f'{hand.name("cards")} must be a list of card strings such as "Td"')
+    try:
+        cards = tuple(Card.parse(c) for c in raw)
+    except CardError as error:
+        raise hand.error(f"{hand.name('cards')}: {error}") from None
+    # A complete hand has 2 or 3 cards; a voided round keeps what was dealt, maybe less.
+    low = 0 if void else 2
+    if not low <= len(cards) <= 3:
+        raise hand.error(f"{hand.name('cards')} must hold {low} to 3 cards, not {len(cards)}")
+    scores = hand.get("scores")
+    if (
+        not isinstance(scores, list)
+        or len(scores) != 2
+        or not all(type(s) is int and 0 <= s <= 9 for s in scores)
+    ):
+        raise hand.error(f"{hand.name('scores')} must be two scores 0-9 such as [2, 5]")
+    return HandRecord(cards, (scores[0], scores[1]))
+
+
+def _fairness(reader: _Reader, rules: RuleSet) -> FairnessRecord:
+    fair = reader.child("fairness")
+    seed = fair.text("server_seed", nullable=True)
+    if seed is not None and not _HEX64.match(seed):
+        raise fair.error("fairness.server_seed must be 64 lowercase hex characters or null")
+    commitment = fair.text("commitment")
+    if commitment is None or not _HEX64.match(commitment):
+        raise fair.error("fairness.commitment must be 64 lowercase hex characters")
+    client_seed = fair.text("client_seed")
+    assert client_seed is not None
+    try:
+        client_seed.encode()
+    except UnicodeEncodeError:
+        raise fair.error("fairness.client_seed must be valid Unicode text") from None
+    nonce = fair.integer("nonce", minimum=0)
+    size = rules.cards_per_shoe
+    cut = fair.optional_integer("cut", minimum=0)
+    if cut is not None and cut >= size:
+        raise fair.error(f"fairness.cut must be below {size} (the shoe's cards), not {cut}")
+    position = fair.integer("position", minimum=0)
+    if position >= size:
+        raise fair.error(f"fairness.position must be below {size} (the shoe's cards)")
+    return FairnessRecord(seed, commitment, client_seed, nonce, cut, position)
+
+
+def _bets(reader: _Reader) -> tuple[BetRecord, ...]:
+    bets = reader.child("bets")
+    records = []
+    for key in bets.data:
+        try:
+            kind = BetKind(key)
+        except ValueError:
+            raise bets.error(f"unknown bet {key!r} in bets: player, banker or tie") from None
+        bet = bets.child(key)
+        stake = bet.integer("stake", minimum=1)
+        result = bet.text("result")
+        if result not in RESULTS:
+            raise bet.error(f"{bet.name('result')} must be one of {', '.join(RESULTS)}")
+        returned = bet.integer("returned", minimum=0)
+        records.append(BetRecord(kind, stake, result, returned))
+    # Settlement order: player, banker, tie.
+    return tuple(sorted(records, key=lambda b: list(BetKind).index(b.kind)))
+
+
+def parse_record(data: Any, line: int = 0) -> RoundRecord:
+    """One round from its parsed JSON object; raises ``HistoryFormatError``."""
+    reader = _Reader(line, data)
+    if reader.get("format") != FORMAT:
+        raise reader.error(f"format must be {FORMAT!r}, not {_show(reader.get('format'))}")
+    round_id = reader.text("id")
+    assert round_id is not None
+    rules_name = reader.text("rules")
+    assert rules_name is not None
+    try:
+        rules = get_rules(rules_name)
+    except RuleSetError as error:
+        raise reader.error(f"rules: {error}") from None
+    void_reason = reader.text("void_reason", nullable=True)
+    void = void_reason is not None
+    fairness = _fairness(reader, rules)
+    player = _hand(reader, "player", void=void)
+    banker = _hand(reader, "banker", void=void)
+    winner_text = reader.get("winner")
+    if winner_text is None and void:
+        winner = None
+    else:
+        try:
+            winner = Outcome(winner_text)
+        except ValueError:
+            allowed = "player, banker or tie" + (" (or null)" if void else "")
+            raise reader.error(f"winner must be {allowed}, not {_show(winner_text)}") from None
+    return RoundRecord(
+        line=line,
+        id=round_id,
+        rules=rules,
+        rules_name=rules_name,
+        fairness=fairness,
+        player=player,
+        banker=banker,
+        winner=winner,
+        bets=_bets(reader),
+        win=reader.integer("win", minimum=0),
+        balance_before=reader.integer("balance_before"),
+        balance_after=reader.integer("balance_after"),
+        void_reason=void_reason,
+        table_id=reader.text("table_id", optional=True),
+        mode=reader.text("mode", optional=True),
+        time=reader.text("time", optional=True),
+    )
+
+
+def parse_line(text: str | bytes, line: int) -> RoundRecord | None:
+    """One line of the export, or None for a blank line."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise HistoryFormatError(line, "not UTF-8 text") from None
+    if not text.strip():
+        return None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise HistoryFormatError(line, f"not JSON ({error.msg} at column {error.colno})") from None
+    except RecursionError:
+        raise HistoryFormatError(line, "not JSON (nested too deeply)") from None
+    return parse_record(data, line)
+
+
+def parse_history(lines: Iterable[str | bytes]) -> list[RoundRecord]:
+    """Every round of an export, oldest first, given its lines (numbered from 1)."""
+    records = []
+    for number, text in enumerate(lines, start=1):
+        record = parse_line(text, number)
+        if record is not None:
+            records.append(record)
+    return records
+
+
+def export_round(
+    *,
+    round_id: str,
+    rules: RuleSet,
+    fairness: FairnessRecord,
+    coup: Coup,
+    settlement: Settlement,
+    balance_before: int,
+    table_id: str | None = None,
+    mode: str | None = None,
+    time: str | None = None,
+) -> dict[str, Any]:
+    """The export line of a settled (not voided) round, as a JSON-ready dict."""
+    win = settlement.returned
+    return {
+        "format": FORMAT,
+        "id": round_id,
+        "table_id": table_id,
+        "mode": mode,
+        "time": time,
+        "rules": rules.name,
+        "fairness": fairness.to_json(),
+        "player": coup.player.to_json(),
+        "banker": coup.banker.to_json(),
+        "winner": coup.winner.value,
+        "bets": settlement.to_json(),
+        "win": win,
+        "balance_before": balance_before,
+        "balance_after": balance_before - settlement.staked + win,
+        "void_reason": None,
+    }
+
+
+def void_export(line: Mapping[str, Any], reason: str) -> dict[str, Any]:
+    """The same round voided (a malfunction): every stake returned, the cards as dealt."""
+    bets = {
+        kind: {"stake": bet["stake"], "result": "void", "returned": bet["stake"]}
+        for kind, bet in line["bets"].items()
+    }
+    staked = sum(bet["stake"] for bet in bets.values())
+    return {
+        **line,
+        "bets": bets,
+        "win": staked,
+        "balance_after": line["balance_before"],
+        "void_reason": reason,
+    }
+
+
+def verifier_query(record: RoundRecord) -> str:
+    """The query string that opens this round in the browser verifier (``verify.html?...``)."""
+    fair = record.fairness
+    params: dict[str, str] = {}
+    if fair.server_seed is not None:
+        params["server_seed"] = fair.server_seed
+    params |= {
+        "client_seed": fair.client_seed,
+        "nonce": str(fair.nonce),
+        "decks": str(record.rules.decks),
+        "position": str(fair.position),
+        "commitment": fair.commitment,
+        "rules": record.rules.name,
+    }
+    if fair.cut is not None:
+        params["cut"] = str(fair.cut)
+    return urlencode(params)

@@ -1,0 +1,402 @@
+"""Verify an exported history: re-derive every shuffle, re-deal every coup, re-settle.
+
+Pure functions over parsed records (``history.parse_history``), so the game server can run
+the same checks on its own rounds. Every comparison names the field, the value the rules
+and the revealed seeds give (expected) and the value in the export (recorded).
+
+A round is ``verified`` when everything matches; ``unverifiable`` when its server seed is
+not revealed yet and nothing that can be checked without it differs (the cards are then
+checked against the tableau, and the scores, winner and money against the cards); and
+``differs`` otherwise.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core import (
+    Bets,
+    Card,
+    Coup,
+    Hand,
+    Outcome,
+    ShoeEmpty,
+    ShufflePolicy,
+    banker_draws,
+    burn_count,
+    hand_score,
+    is_natural,
+    play_coup,
+    player_draws,
+    settle,
+)
+from .derive import commitment, shuffled_order
+from .history import HandRecord, RoundRecord
+
+UNREVEALED = "seed not revealed"
+
+
+class Status(enum.Enum):
+    VERIFIED = "verified"
+    UNVERIFIABLE = "unverifiable"
+    DIFFERS = "differs"
+
+
+def show(value: Any) -> str:
+    """A recorded or expected value as text: cards as ``Kd 2c 9h``, the rest as JSON."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return " ".join(value) if value else "(no cards)"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One field of a round that is not what the seeds and the rules give."""
+
+    field: str
+    expected: Any
+    recorded: Any
+    note: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.field}: expected {show(self.expected)}, recorded {show(self.recorded)}"
+        return f"{text} ({self.note})" if self.note else text
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "field": self.field,
+            "expected": self.expected,
+            "recorded": self.recorded,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoundReport:
+    """The verdict on one round."""
+
+    line: int
+    round_id: str
+    status: Status
+    differences: tuple[Difference, ...] = ()
+    reason: str | None = None
+
+    @property
+    def verdict(self) -> str:
+        """``verified``, ``unverifiable: seed not revealed`` or ``differs``."""
+        if self.reason:
+            return f"{self.status.value}: {self.reason}"
+        return self.status.value
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "line": self.line,
+            "id": self.round_id,
+            "status": self.status.value,
+            "reason": self.reason,
+            "differences": [d.to_json() for d in self.differences],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryReport:
+    """The verdicts on every round of an export."""
+
+    rounds: tuple[RoundReport, ...]
+    counts: dict[Status, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        counts = {status: 0 for status in Status}
+        for report in self.rounds:
+            counts[report.status] += 1
+        object.__setattr__(self, "counts", counts)
+
+    @property
+    def ok(self) -> bool:
+        """No round differs (rounds whose seed is not revealed do not count against)."""
+        return self.counts[Status.DIFFERS] == 0
+
+    def summary(self) -> str:
+        c = self.counts
+        return (
+            f"{len(self.rounds)} rounds: {c[Status.VERIFIED]} verified, "
+            f"{c[Status.UNVERIFIABLE]} unverifiable ({UNREVEALED}), {c[Status.DIFFERS]} differ"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": "baccarat-verify/1",
+            "ok": self.ok,
+            "summary": {"rounds": len(self.rounds)}
+            | {status.value: n for status, n in self.counts.items()},
+            "rounds": [r.to_json() for r in self.rounds],
+        }
+
+
+def _cards(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def derived_order(record: RoundRecord) -> tuple[Card, ...] | None:
+    """The round's shoe order after the cut, or None while the seed is not revealed."""
+    fair = record.fairness
+    if fair.server_seed is None:
+        return None
+    return _order(fair.server_seed, fair.client_seed, fair.nonce, record.rules.decks, fair.cut)
+
+
+# The rounds of one cut shoe share its order: derive it once.
+_order = functools.lru_cache(maxsize=32)(shuffled_order)
+
+
+def _check_commitment(record: RoundRecord) -> list[Difference]:
+    fair = record.fairness
+    if fair.server_seed is None:
+        return []
+    expected = commitment(fair.server_seed)
+    if expected == fair.commitment:
+        return []
+    note = "sha256 of the revealed server seed is not the commitment shown before play"
+    return [Difference("fairness.commitment", expected, fair.commitment, note)]
+
+
+def _check_position(record: RoundRecord, order: tuple[Card, ...] | None) -> list[Difference]:
+    rules, fair = record.rules, record.fairness
+    diffs = []
+    if rules.shuffle is ShufflePolicy.FRESH:
+        if fair.cut is not None:
+            note = "a fresh-shuffle table has no cut"
+            diffs.append(Difference("fairness.cut", None, fair.cut, note))
+        if fair.position != 0:
+            note = "a fresh-shuffle round deals from the top of its own shuffle"
+            diffs.append(Difference("fairness.position", 0, fair.position, note))
+        return diffs
+    cut_card = rules.cut_card_position
+    assert cut_card is not None
+    if fair.position >= cut_card:
+        note = f"the cut card lies before card {cut_card}: no coup starts after it"
+        diffs.append(Difference("fairness.position", f"below {cut_card}", fair.position, note))
+    if rules.burn:
+        if order is not None:
+            burned = 1 + burn_count(order[0])
+            note = f"the turned first card {order[0]} and {burned - 1} more are burned"
+        else:
+            burned = 2
+            note = "a burn takes the turned first card and at least one more"
+        if fair.position < burned:
+            diffs.append(Difference("fairness.position", f"at least {burned}", fair.position, note))
+    return diffs
+
+
+def _tableau_check(player: HandRecord, banker: HandRecord) -> list[Difference]:
+    """Whether the recorded hands drew the third cards the tableau prescribes."""
+    p = hand_score([c.value for c in player.cards[:2]])
+    b = hand_score([c.value for c in banker.cards[:2]])
+    recorded_p, recorded_b = _cards(player.cards), _cards(banker.cards)
+    if is_natural(p) or is_natural(b):
+        diffs = []
+        for name, cards in (("player", recorded_p), ("banker", recorded_b)):
+            if len(cards) != 2:
+                note = f"a natural ({p} against {b}): both hands stand on two cards"
+                diffs.append(Difference(f"{name}.cards", "2 cards", cards, note))
+        return diffs
+    if player_draws(p) != (len(player.cards) == 3):
+        rule = "draws on 0-5" if player_draws(p) else "stands on 6-7"
+        note = f"the player {rule}; two-card score {p}"
+        expected = "3 cards" if player_draws(p) else "2 cards"
+        return [Difference("player.cards", expected, recorded_p, note)]
+    third = player.cards[2].value if len(player.cards) == 3 else None
+    draws = banker_draws(b, third)
+    if draws != (len(banker.cards) == 3):
+        after = "the player stood" if third is None else f"the player's third card is {third}"
+        note = f"banker {b} {'draws' if draws else 'stands'} when {after}"
+        return [Difference("banker.cards", "3 cards" if draws else "2 cards", recorded_b, note)]
+    return []
+
+
+def _winner(player: Sequence[Card], banker: Sequence[Card]) -> Outcome:
+    return Coup(Hand(tuple(player)), Hand(tuple(banker))).winner
+
+
+def _check_coup(
+    record: RoundRecord, order: tuple[Card, ...] | None
+) -> tuple[list[Difference], Outcome | None]:
+    """Cards, scores and winner; returns the differences and the winner to settle with."""
+    rules, fair = record.rules, record.fairness
+    player, banker = record.player, record.banker
+    diffs: list[Difference] = []
+    truth: Coup | None = None
+    if order is not None:
+        # On a fresh-shuffle table the coup is dealt from the top whatever the export says.
+        start = 0 if rules.shuffle is ShufflePolicy.FRESH else fair.position
+        try:
+            truth = play_coup(order[start:])
+        except ShoeEmpty:
+            note = "too few cards left in the shoe for a coup"
+            diffs.append(Difference("fairness.position", "a coup's cards", fair.position, note))
+    complete = True
+    if truth is not None:
+        for name, hand, expected in (
+            ("player", player, truth.player),
+            ("banker", banker, truth.banker),
+        ):
+            # A voided round may hold only the cards dealt before the malfunction.
+            prefix = expected.cards[: len(hand.cards)] if record.is_void else expected.cards
+            if hand.cards != prefix:
+                diffs.append(Difference(f"{name}.cards", _cards(prefix), _cards(hand.cards)))
+            if hand.cards != expected.cards:
+                complete = False
+            expected_scores = list(Hand(prefix).scores)
+            if list(hand.scores) != expected_scores:
+                diffs.append(Difference(f"{name}.scores", expected_scores, list(hand.scores)))
+        # A voided coup that was not completed has no winner.
+        winner: Outcome | None = truth.winner if complete or not record.is_void else None
+    else:
+        has_two_each = len(player.cards) >= 2 and len(banker.cards) >= 2
+        # Without the seed, a voided round counts as dealt out when it names a winner.
+        complete = not record.is_void or (has_two_each and record.winner is not None)
+        if complete:
+            diffs += _tableau_check(player, banker)
+        for name, hand in (("player", player), ("banker", banker)):
+            expected_scores = list(Hand(hand.cards).scores)
+            if list(hand.scores) != expected_scores:
+                note = "the scores of the recorded cards"
+                diffs.append(Difference(f"{name}.scores", expected_scores, list(hand.scores), note))
+        winner = _winner(player.cards, banker.cards) if complete else None
+    # A voided round may leave the winner null; otherwise it must be the coup's.
+    if record.winner is not winner and not (record.is_void and record.winner is None):
+        note = "" if winner is not None else "the coup was not completed before the void"
+        diffs.append(
+            Difference(
+                "winner",
+                None if winner is None else winner.value,
+                None if record.winner is None else record.winner.value,
+                note,
+            )
+        )
+    return diffs, winner
+
+
+def _check_money(record: RoundRecord, winner: Outcome | None) -> list[Difference]:
+    diffs = []
+    if record.is_void:
+        note = "a voided round returns every stake"
+        for bet in record.bets:
+            name = f"bets.{bet.kind.value}"
+            if bet.result != "void":
+                diffs.append(Difference(f"{name}.result", "void", bet.result, note))
+            if bet.returned != bet.stake:
+                diffs.append(Difference(f"{name}.returned", bet.stake, bet.returned, note))
+        expected_win = record.staked
+    else:
+        assert winner is not None
+        bets = Bets(**{bet.kind.value: bet.stake for bet in record.bets})
+        settlement = settle(record.rules, bets, winner)
+        for bet, settled in zip(record.bets, settlement.bets, strict=True):
+            name = f"bets.{bet.kind.value}"
+            if bet.result != settled.result.value:
+                diffs.append(Difference(f"{name}.result", settled.result.value, bet.result))
+            if bet.returned != settled.returned:
+                coup = "a tie" if winner is Outcome.TIE else f"a {winner.value} win"
+                note = f"{bet.kind.value} bet of {bet.stake} on {coup}"
+                diffs.append(Difference(f"{name}.returned", settled.returned, bet.returned, note))
+        expected_win = settlement.returned
+    if record.win != expected_win:
+        note = "the sum of what the bets return"
+        diffs.append(Difference("win", expected_win, record.win, note))
+    expected_after = record.balance_before - record.staked + expected_win
+    if record.balance_after != expected_after:
+        note = (
+            f"balance_before {record.balance_before} - stakes {record.staked} + win {expected_win}"
+        )
+        diffs.append(Difference("balance_after", expected_after, record.balance_after, note))
+    return diffs
+
+
+def check_round(record: RoundRecord) -> list[Difference]:
+    """Every difference found in one round on its own (no cross-round checks)."""
+    order = derived_order(record)
+    diffs = _check_commitment(record)
+    diffs += _check_position(record, order)
+    coup_diffs, winner = _check_coup(record, order)
+    diffs += coup_diffs
+    diffs += _check_money(record, winner)
+    return diffs
+
+
+def check_shuffles(records: Sequence[RoundRecord]) -> dict[int, list[Difference]]:
+    """Cross-round checks, keyed by index into ``records``.
+
+    Under one server seed every shuffle has its own nonce: a fresh-shuffle round never
+    shares its nonce; the rounds of one cut shoe share it, with the same client seed, cut
+    and rules, and their coups do not overlap (the export is oldest first).
+    """
+    groups: dict[tuple[str, int], list[int]] = {}
+    for index, record in enumerate(records):
+        key = (record.fairness.commitment, record.fairness.nonce)
+        groups.setdefault(key, []).append(index)
+    found: dict[int, list[Difference]] = {}
+    for (_, nonce), indices in groups.items():
+        if len(indices) < 2:
+            continue
+        first = records[indices[0]]
+        if any(records[i].rules.shuffle is ShufflePolicy.FRESH for i in indices):
+            expected = "a nonce not used before under this server seed"
+            note = f"the shuffle with nonce {nonce} was already used on line {first.line}"
+            for i in indices[1:]:
+                found.setdefault(i, []).append(Difference("fairness.nonce", expected, nonce, note))
+            continue
+        previous = first
+        for i in indices[1:]:
+            record = records[i]
+            diffs = found.setdefault(i, [])
+            note = f"one shoe (nonce {nonce}) is one shuffle, as on line {first.line}"
+            for name, want, got in (
+                ("rules", first.rules.name, record.rules.name),
+                ("fairness.client_seed", first.fairness.client_seed, record.fairness.client_seed),
+                ("fairness.cut", first.fairness.cut, record.fairness.cut),
+            ):
+                if want != got:
+                    diffs.append(Difference(name, want, got, note))
+            start = previous.fairness.position
+            end = start + previous.cards_used
+            if record.fairness.position < end:
+                overlap = f"overlaps the coup on line {previous.line}, cards {start}-{end - 1}"
+                diffs.append(
+                    Difference(
+                        "fairness.position", f"at least {end}", record.fairness.position, overlap
+                    )
+                )
+            previous = record
+    return found
+
+
+def _report(record: RoundRecord, diffs: Sequence[Difference]) -> RoundReport:
+    if diffs:
+        return RoundReport(record.line, record.id, Status.DIFFERS, tuple(diffs))
+    if not record.fairness.is_revealed:
+        return RoundReport(record.line, record.id, Status.UNVERIFIABLE, reason=UNREVEALED)
+    return RoundReport(record.line, record.id, Status.VERIFIED)
+
+
+def verify_round(record: RoundRecord) -> RoundReport:
+    """The verdict on one round on its own."""
+    return _report(record, check_round(record))
+
+
+def verify_history(records: Sequence[RoundRecord]) -> HistoryReport:
+    """The verdict on every round, including the checks across rounds of one server seed."""
+    across = check_shuffles(records)
+    return HistoryReport(
+        tuple(
+            _report(record, check_round(record) + across.get(index, []))
+            for index, record in enumerate(records)
+        )
+    )

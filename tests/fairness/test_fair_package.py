@@ -1,0 +1,26 @@
+"""The browser verifier ships with the package (pyproject package-data)."""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "src" / "baccarat"
+
+
+def test_every_verifier_file_is_package_data() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["baccarat"]
+    files = ["web/verify.html", "web/js/fair.js", "web/js/verify-page.js", "web/css/verify.css"]
+    for name in files:
+        assert (PACKAGE / name).is_file(), name
+        assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name
+
+
+def test_the_page_loads_nothing_from_elsewhere() -> None:
+    page = (PACKAGE / "web" / "verify.html").read_text()
+    assert "connect-src 'none'" in page and "script-src 'self'" in page
+    for text in [page, *(p.read_text() for p in (PACKAGE / "web").rglob("*.[jc]s*"))]:
+        assert "http://" not in text and "https://" not in text

@@ -54,9 +54,7 @@ def postgres_template(postgres_admin_url: str) -> str:
 
 
 @pytest.fixture
-def database_url(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> Iterator[DatabaseUrl]:
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[DatabaseUrl]:
     """A freshly migrated, empty database on the backend the test is parametrised with."""
     backend = getattr(request, "param", "sqlite")
     if backend == "sqlite":

@@ -18,9 +18,7 @@ PASSWORD_MIN, PASSWORD_MAX = 8, 256
 
 def check_nickname(nickname: str) -> str:
     if not isinstance(nickname, str) or not _NICKNAME.match(nickname):
-        raise ServiceError(
-            "invalid_nickname", "a nickname is 3 to 24 letters, digits, '_' or '-'"
-        )
+        raise ServiceError("invalid_nickname", "a nickname is 3 to 24 letters, digits, '_' or '-'")
     return nickname
 
 
@@ -126,9 +124,7 @@ def require(uow: UnitOfWork, nickname: str) -> Player:
 
 
 def get(uow: UnitOfWork, player_id: int) -> Player:
-    row = uow.one(
-        "SELECT id, nickname, created_us FROM players WHERE id = :id", {"id": player_id}
-    )
+    row = uow.one("SELECT id, nickname, created_us FROM players WHERE id = :id", {"id": player_id})
     if row is None:
         raise ServiceError("unknown_player", "no such player")
     return Player(int(row[0]), row[1], int(row[2]))

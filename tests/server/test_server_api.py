@@ -63,15 +63,22 @@ async def test_the_browser_cookie_needs_the_csrf_header_on_state_changing_reques
     client = api.client
     assert (await client.get("/api/wallet")).status_code == 200
     body = {"mode": "fun", "bets": {"banker": 500}}
-    refused = await client.post("/api/tables/table-i/rounds", json=body,
-                                headers={"Idempotency-Key": "c1"})  # fmt: skip
+    refused = await client.post(
+        "/api/tables/table-i/rounds", json=body, headers={"Idempotency-Key": "c1"}
+    )
     assert (refused.status_code, error_code(refused)) == (403, "csrf_failed")
     csrf = client.cookies["baccarat_csrf"]
-    wrong = await client.post("/api/tables/table-i/rounds", json=body,
-                              headers={"Idempotency-Key": "c1", "X-CSRF-Token": "0" * 32})  # fmt: skip
+    wrong = await client.post(
+        "/api/tables/table-i/rounds",
+        json=body,
+        headers={"Idempotency-Key": "c1", "X-CSRF-Token": "0" * 32},
+    )
     assert error_code(wrong) == "csrf_failed"
-    accepted = await client.post("/api/tables/table-i/rounds", json=body,
-                                 headers={"Idempotency-Key": "c1", "X-CSRF-Token": csrf})  # fmt: skip
+    accepted = await client.post(
+        "/api/tables/table-i/rounds",
+        json=body,
+        headers={"Idempotency-Key": "c1", "X-CSRF-Token": csrf},
+    )
     assert accepted.status_code == 201, accepted.text
     logout = await client.delete("/api/sessions", headers={"X-CSRF-Token": csrf})
     assert logout.status_code == 204
@@ -179,16 +186,27 @@ async def test_tables_list_the_seed_tables_with_exact_rtp(api: Api) -> None:
     tables = {t["id"]: t for t in (await api.client.get("/api/tables")).json()}
     assert list(tables)[:3] == ["table-i", "table-ii", "table-iii"]
     assert tables["table-i"]["limits"] == {
-        "min": 200, "max": 2_000, "tie_min": 200, "tie_min_alone": 200, "tie_max": 2_000,
-    }  # fmt: skip
+        "min": 200,
+        "max": 2_000,
+        "tie_min": 200,
+        "tie_min_alone": 200,
+        "tie_max": 2_000,
+    }
     assert tables["table-i"]["chips"] == [100, 500, 2_500, 10_000]
     assert tables["tie-limits-25-1000"]["limits"] == {
-        "min": 2_500, "max": 100_000, "tie_min": 500, "tie_min_alone": 2_500, "tie_max": 12_000,
-    }  # fmt: skip
+        "min": 2_500,
+        "max": 100_000,
+        "tie_min": 500,
+        "tie_min_alone": 2_500,
+        "tie_max": 12_000,
+    }
     # Seed 002's published single-deck RTPs: banker 98.99%, player 98.71%, tie 84.25%.
     single = tables["single-deck"]["rtp"]
-    assert (round(single["banker"] * 100, 2), round(single["player"] * 100, 2),
-            round(single["tie"] * 100, 2)) == (98.99, 98.71, 84.25)  # fmt: skip
+    assert (
+        round(single["banker"] * 100, 2),
+        round(single["player"] * 100, 2),
+        round(single["tie"] * 100, 2),
+    ) == (98.99, 98.71, 84.25)
     assert tables["mini"]["cut_shoe"] and tables["mini"]["rules"]["name"] == "mini"
 
 
@@ -207,8 +225,9 @@ async def test_history_pages_and_exports_verifiable_lines(api: Api) -> None:
     lines = [json.loads(line) for line in exported.text.splitlines()]
     assert [line["id"] for line in lines] == ids
     assert {line["fairness"]["server_seed"] for line in lines} == {None}
-    rotated = (await api.client.post("/api/fairness/rotate", json={"mode": "fun"},
-                                     headers=auth)).json()  # fmt: skip
+    rotated = (
+        await api.client.post("/api/fairness/rotate", json={"mode": "fun"}, headers=auth)
+    ).json()
     seed = rotated["revealed"]["server_seed"]
     assert commitment(seed) == lines[0]["fairness"]["commitment"]
     revealed = await api.client.get("/api/history/export?mode=fun", headers=auth)
@@ -225,15 +244,19 @@ async def test_history_pages_and_exports_verifiable_lines(api: Api) -> None:
 async def test_the_client_seed_is_the_players_choice(api: Api) -> None:
     token = await api.player()
     auth = api.auth(token, None)
-    changed = await api.client.put("/api/fairness/client-seed",
-                                   json={"mode": "fun", "client_seed": "my lucky seed"}, headers=auth)  # fmt: skip
+    changed = await api.client.put(
+        "/api/fairness/client-seed",
+        json={"mode": "fun", "client_seed": "my lucky seed"},
+        headers=auth,
+    )
     assert changed.json()["client_seed"] == "my lucky seed"
     played = (await api.play(token, player=500)).json()
     assert played["fairness"]["client_seed"] == "my lucky seed"
     state = (await api.client.get("/api/fairness", headers=auth)).json()
     assert state["fun"]["next_nonce"] == 1 and state["real"]["next_nonce"] == 0
-    bad = await api.client.put("/api/fairness/client-seed",
-                               json={"mode": "fun", "client_seed": "tab\there"}, headers=auth)  # fmt: skip
+    bad = await api.client.put(
+        "/api/fairness/client-seed", json={"mode": "fun", "client_seed": "tab\there"}, headers=auth
+    )
     assert error_code(bad) == "invalid_client_seed"
 
 
@@ -244,31 +267,36 @@ async def test_the_mini_table_deals_from_the_players_cut_shoe(api: Api) -> None:
     assert (refused.status_code, error_code(refused)) == (409, "cut_required")
     shoe = (await api.client.get("/api/tables/mini/shoe?mode=fun", headers=auth)).json()
     assert shoe["cut_due"] is True
-    cut = await api.client.post("/api/tables/mini/shoe", json={"mode": "fun", "cut": 415},
-                                headers=auth)  # fmt: skip
+    cut = await api.client.post(
+        "/api/tables/mini/shoe", json={"mode": "fun", "cut": 415}, headers=auth
+    )
     assert cut.status_code == 200 and cut.json()["cut_due"] is False
     played = (await api.play(token, table="mini", player=500)).json()
     assert played["fairness"]["cut"] == 415
     assert played["shoe"]["cards_left"] == 416 - played["shoe"]["position"]
-    outside = await api.client.post("/api/tables/table-i/shoe", json={"mode": "fun", "cut": 3},
-                                    headers=auth)  # fmt: skip
+    outside = await api.client.post(
+        "/api/tables/table-i/shoe", json={"mode": "fun", "cut": 3}, headers=auth
+    )
     assert error_code(outside) == "not_a_cut_shoe_table"
 
 
 async def test_the_cashier_requests(api: Api) -> None:
     token = await api.player()
     system = api.casino.system
-    deposit = await api.client.post("/api/wallet/deposits", json={"amount": 5_000},
-                                    headers=api.auth(token))  # fmt: skip
+    deposit = await api.client.post(
+        "/api/wallet/deposits", json={"amount": 5_000}, headers=api.auth(token)
+    )
     assert deposit.status_code == 201 and deposit.json()["status"] == "pending"
     from baccarat.server import wallet
 
     await api.casino.db.write(lambda uow: wallet.decide(uow, deposit.json()["id"], True, system))
-    withdrawal = await api.client.post("/api/wallet/withdrawals", json={"amount": 2_000},
-                                       headers=api.auth(token))  # fmt: skip
+    withdrawal = await api.client.post(
+        "/api/wallet/withdrawals", json={"amount": 2_000}, headers=api.auth(token)
+    )
     assert withdrawal.status_code == 201
-    too_much = await api.client.post("/api/wallet/withdrawals", json={"amount": 3_001},
-                                     headers=api.auth(token))  # fmt: skip
+    too_much = await api.client.post(
+        "/api/wallet/withdrawals", json={"amount": 3_001}, headers=api.auth(token)
+    )
     assert error_code(too_much) == "insufficient_funds"
     balances = (await api.client.get("/api/wallet", headers=api.auth(token, None))).json()
     assert balances == {"fun": 100_000, "real": 3_000, "pending_withdrawals": 2_000}

@@ -50,6 +50,8 @@ class LiveServer:
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=30)
+        with contextlib.suppress(Exception):
+            self.log.close()
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

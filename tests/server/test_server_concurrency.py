@@ -85,7 +85,7 @@ def test_fifty_simultaneous_rounds_on_two_postgres_workers(
            "BACCARAT_DB_THREADS": "8", "BACCARAT_WEB_DIR": str(tmp_path / "none")}  # fmt: skip
     db = Database(database_url, clock=system_clock_us)
     try:
-        with live(uvicorn_argv("tests.server.stacked_app:create", port, workers=2), env,
+        with live(uvicorn_argv("tests.server.apps:stacked", port, workers=2), env,
                   tmp_path / "server.log", port):  # fmt: skip
 
             async def scenario() -> list[httpx.Response]:

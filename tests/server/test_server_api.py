@@ -310,3 +310,38 @@ async def test_the_cashier_requests(api: Api) -> None:
     await api.play(token, player=2_000)
     topped = await api.client.post("/api/wallet/fun/top-up", headers=api.auth(token))
     assert topped.json()["added"] == 2_000 and topped.json()["fun"] == 100_000
+
+
+async def test_the_browser_files_are_served_beside_the_api(
+    database_url: object, tmp_path: object, clock: object
+) -> None:
+    import dataclasses
+    from pathlib import Path
+
+    import httpx
+
+    from baccarat.server.app import create_app
+
+    from .conftest import SwitchableShoes, api_settings
+
+    assert isinstance(tmp_path, Path)
+    web = tmp_path / "web"
+    (web / "js").mkdir(parents=True)
+    (web / "index.html").write_text("<h1>baccarat</h1>")
+    (web / "js" / "app.js").write_text("console.log(1)")
+    settings = dataclasses.replace(
+        api_settings(database_url, tmp_path, clock, SwitchableShoes()),  # type: ignore[arg-type]
+        web_dir=web,
+    )
+    app = create_app(settings)
+    transport = httpx.ASGITransport(app=app)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://t") as client,
+    ):
+        assert (await client.get("/")).text == "<h1>baccarat</h1>"
+        assert (await client.get("/js/app.js")).status_code == 200
+        assert (await client.get("/api/tables")).status_code == 200
+        assert error_code(await client.get("/api/nothing")) == "not_found"
+        assert error_code(await client.get("/missing.html")) == "not_found"
+        assert (await client.get("/docs")).status_code == 200

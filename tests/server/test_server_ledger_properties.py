@@ -9,6 +9,7 @@ the money of the casino and the players adds up to zero in each mode.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from pathlib import Path
 
@@ -93,37 +94,47 @@ def run(db: Database, tables: TableSet, operations: list) -> None:
         for i in range(3)
     ]
     played: list[str] = []
-    for name, a, b in operations:
-        try:
-            if name == "deposit":
-                db.run_write(lambda uow: wallet.deposit(uow, players[a], b, system))
-            elif name == "withdraw":
-                db.run_write(lambda uow: wallet.withdraw(uow, players[a], b, system))
-            elif name == "request":
-                db.run_write(lambda uow: wallet.request_withdrawal(uow, players[a], b, system))
-            elif name == "decide":
-                pending = db.run_read(lambda uow: wallet.list_requests(uow, status="pending"))
-                if pending:
-                    chosen = pending[b % len(pending)].id
-                    db.run_write(lambda uow: wallet.decide(uow, chosen, a, system))
-            elif name == "top_up":
-                db.run_write(lambda uow: wallet.top_up_fun(uow, players[a], system))
-            elif name == "round":
-                table_id, mode, player, banker, tie = b
-                table = tables.require(table_id)
-                bets = Bets(player=player, banker=banker, tie=tie)
-                if table.is_cut_shoe:
-                    state = db.run_read(lambda uow: rounds.shoe_state(uow, players[a], table, mode))
-                    if state.cut_due:
-                        db.run_write(
-                            lambda uow: rounds.cut_shoe(uow, dealer, players[a], table, mode, 7)
-                        )
-                record = db.run_write(
-                    lambda uow: rounds.play_round(uow, dealer, players[a], table, mode, bets)
-                )
-                played.append(record.id)
-            elif name == "void" and played:
-                chosen = played[a % len(played)]
-                db.run_write(lambda uow: rounds.void_round(uow, system, chosen, "property test"))
-        except ServiceError:
-            pass  # refusals (limits, balance, already decided, ...) move nothing
+    for step in operations:
+        # Refusals (limits, balance, already decided, ...) move nothing and are allowed.
+        with contextlib.suppress(ServiceError):
+            apply(db, tables, dealer, system, players, played, step)
+
+
+def apply(
+    db: Database,
+    tables: TableSet,
+    dealer: rounds.Dealer,
+    system: SystemAccounts,
+    players: list[int],
+    played: list[str],
+    step: tuple,
+) -> None:
+    name, a, b = step
+    if name == "deposit":
+        db.run_write(lambda uow: wallet.deposit(uow, players[a], b, system))
+    elif name == "withdraw":
+        db.run_write(lambda uow: wallet.withdraw(uow, players[a], b, system))
+    elif name == "request":
+        db.run_write(lambda uow: wallet.request_withdrawal(uow, players[a], b, system))
+    elif name == "decide":
+        pending = db.run_read(lambda uow: wallet.list_requests(uow, status="pending"))
+        if pending:
+            chosen = pending[b % len(pending)].id
+            db.run_write(lambda uow: wallet.decide(uow, chosen, a, system))
+    elif name == "top_up":
+        db.run_write(lambda uow: wallet.top_up_fun(uow, players[a], system))
+    elif name == "round":
+        table_id, mode, player, banker, tie = b
+        table = tables.require(table_id)
+        bets = Bets(player=player, banker=banker, tie=tie)
+        if table.is_cut_shoe:
+            state = db.run_read(lambda uow: rounds.shoe_state(uow, players[a], table, mode))
+            if state.cut_due:
+                db.run_write(lambda uow: rounds.cut_shoe(uow, dealer, players[a], table, mode, 7))
+        record = db.run_write(
+            lambda uow: rounds.play_round(uow, dealer, players[a], table, mode, bets)
+        )
+        played.append(record.id)
+    elif name == "void" and played:
+        chosen = played[a % len(played)]
+        db.run_write(lambda uow: rounds.void_round(uow, system, chosen, "property test"))

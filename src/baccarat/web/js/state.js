@@ -49,10 +49,10 @@ export async function restore() {
     setWallet(await api.get("/api/wallet"));
     state.user = { nickname: localStorage.getItem(NICK) || "" };
     try {
-      const me = await api.get("/api/accounts/me");
+      const me = await api.get("/api/me");
       if (me && me.nickname) state.user.nickname = me.nickname;
     } catch {
-      // Older servers have no /api/accounts/me: the remembered nickname stands.
+      // Without /api/me the remembered nickname stands.
     }
   } catch {
     state.user = null;

@@ -100,7 +100,8 @@ class TableView {
   }
 
   get cutDue() {
-    return Boolean(isCutShoe(this.tbl.rules) && this.shoe && this.shoe.cut_required);
+    const shoe = this.shoe;
+    return Boolean(isCutShoe(this.tbl.rules) && shoe && (shoe.cut_due ?? shoe.cut_required));
   }
 
   // ---- drawing ---------------------------------------------------------------------------
@@ -258,14 +259,19 @@ class TableView {
       return;
     }
     const size = this.shoeSize();
-    const left = this.shoe ? this.shoe.remaining ?? this.shoe.cards_left ?? null : null;
+    const left = this.shoe ? this.shoe.cards_left ?? this.shoe.remaining ?? null : null;
     box.hidden = false;
     box.append(
       h("div", { class: "shoe-icon", "aria-hidden": "true" }),
       h("p", {
         class: "shoe-left",
         "data-remaining": left ?? "",
-        text: left == null ? t("shoe.unknown") : t("shoe.left", { n: left, total: size }),
+        text:
+          left == null
+            ? t("shoe.unknown")
+            : this.cutDue
+              ? t("shoe.cut_title")
+              : t("shoe.left", { n: left, total: size }),
       }),
       h(
         "div",
@@ -501,7 +507,9 @@ class TableView {
         mode: this.mode,
         cut: position,
       });
-      if (this.shoe && this.shoe.cut_required === undefined) await this.loadShoe();
+      if (!this.shoe || (this.shoe.cut_due ?? this.shoe.cut_required) === undefined) {
+        await this.loadShoe();
+      }
       this.say(t("shoe.cut_done", { n: position }));
       sounds.card();
     } catch (error) {
@@ -563,7 +571,9 @@ class TableView {
     this.say(resultText(round));
     if (typeof round.balance_after === "number") store.setBalance(this.mode, round.balance_after);
     else await store.refreshWallet();
-    if (isCutShoe(this.tbl.rules)) await this.loadShoe();
+    if (round.shoe) this.shoe = round.shoe;
+    else if (isCutShoe(this.tbl.rules)) await this.loadShoe();
+    this.drawShoe();
     this.update();
   }
 

@@ -63,7 +63,11 @@ def run_odds(args: argparse.Namespace) -> int:
     from ..analysis.exact import OUTCOMES
     from ..core import BetKind, Card, get_rules, rules_for_decks
 
-    rules = rules_for_decks(args.decks) if args.decks is not None else get_rules(args.rules or "classic-8deck")
+    rules = (
+        rules_for_decks(args.decks)
+        if args.decks is not None
+        else get_rules(args.rules or "classic-8deck")
+    )
     removed = Card.parse_many(args.remove)
     analysis = analyse(rules, shoe_composition(rules.decks, removed))
     if args.json:

@@ -87,7 +87,7 @@ export const get = (path, query) => request("GET", path, { query });
 export const post = (path, body, headers) => request("POST", path, { body, headers });
 
 /** A money-moving POST: one Idempotency-Key, retried once on a dropped connection. */
-export async function postOnce(path, body) {
+export async function postOnce(path, body = undefined) {
   const headers = { "Idempotency-Key": newKey() };
   try {
     return await request("POST", path, { body, headers });

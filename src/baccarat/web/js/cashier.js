@@ -6,7 +6,7 @@ import { errorText } from "./errors.js";
 import { dateTime, money, parseMoney, t } from "./i18n.js";
 import * as store from "./state.js";
 
-const BASE = "/api/cashier";
+const BASE = "/api/wallet";
 
 function requestForm(kind, onDone) {
   const id = `${kind}-amount`;
@@ -61,8 +61,10 @@ export async function render(root) {
   let error = null;
   async function load() {
     try {
-      const data = await api.get(`${BASE}/requests`);
-      requests = Array.isArray(data) ? data : data.items || [];
+      const lists = await Promise.all([api.get(`${BASE}/deposits`), api.get(`${BASE}/withdrawals`)]);
+      requests = lists
+        .flatMap((data) => (Array.isArray(data) ? data : data.items || []))
+        .sort((a, b) => String(b.time).localeCompare(String(a.time)) || b.id - a.id);
       error = null;
     } catch (e) {
       error = errorText(e);
@@ -76,6 +78,7 @@ export async function render(root) {
         "div",
         { class: "balances" },
         h("div", { class: "balance-card real" }, h("span", { class: "label", text: t("mode.real") }), h("span", { class: "value", "data-cashier-balance": "real", text: money(store.state.wallet.real) })),
+        h("div", { class: "balance-card pending" }, h("span", { class: "label", text: t("cashier.reserved") }), h("span", { class: "value", "data-cashier-balance": "pending", text: money(store.state.wallet.pending_withdrawals || 0) })),
         h("div", { class: "balance-card fun" }, h("span", { class: "label", text: t("mode.fun") }), h("span", { class: "value", text: money(store.state.wallet.fun) })),
       ),
       h("div", { class: "two" }, requestForm("deposit", reload), requestForm("withdrawal", reload)),

@@ -136,11 +136,18 @@ async function fairnessPanel(mode) {
   }
   const info = data[mode] || data;
   const seed = h("input", { id: "client-seed", value: info.client_seed || "", maxlength: 64 });
+  const commitmentText = h("dd", { "data-fair": "commitment" });
+  const nonceText = h("dd", { "data-fair": "nonce" });
+  const show = (state) => {
+    commitmentText.textContent = state.commitment || "";
+    nonceText.textContent = String(state.next_nonce ?? state.nonce ?? "");
+  };
+  show(info);
   const dl = h(
     "dl",
     { class: "kvs mono" },
-    h("div", { class: "kv" }, h("dt", { text: t("fair.commitment") }), h("dd", { text: info.commitment || info.server_seed_hash || "" })),
-    h("div", { class: "kv" }, h("dt", { text: t("fair.nonce") }), h("dd", { text: String(info.nonce ?? info.next_nonce ?? "") })),
+    h("div", { class: "kv" }, h("dt", { text: t("fair.commitment") }), commitmentText),
+    h("div", { class: "kv" }, h("dt", { text: t("fair.nonce") }), nonceText),
   );
   const revealed = h("p", { class: "mono revealed" });
   box.append(
@@ -156,9 +163,6 @@ async function fairnessPanel(mode) {
           try {
             await api.request("PUT", "/api/fairness/client-seed", {
               body: { mode, client_seed: seed.value },
-            }).catch(async (error) => {
-              if (error.status !== 405 && error.status !== 404) throw error;
-              return api.post("/api/fairness/client-seed", { mode, client_seed: seed.value });
             });
             message.textContent = t("fair.seed_saved");
           } catch (error) {
@@ -176,7 +180,8 @@ async function fairnessPanel(mode) {
       onclick: async () => {
         try {
           const out = await api.post("/api/fairness/rotate", { mode });
-          const old = out.revealed || out.previous || out;
+          const old = out.revealed || out;
+          if (out.current) show(out.current);
           revealed.textContent = t("fair.revealed", { seed: old.server_seed || "" });
           message.textContent = t("fair.rotated");
         } catch (error) {

@@ -96,7 +96,7 @@ function walletPanel(redraw) {
         text: t("lobby.top_up"),
         onclick: async () => {
           try {
-            const data = await api.post("/api/wallet/fun/top-up", {});
+            const data = await api.postOnce("/api/wallet/fun/top-up");
             if (data && typeof data.fun === "number") store.setBalance("fun", data.fun);
             else await store.refreshWallet();
             message.textContent = t("lobby.topped_up", { amount: money(store.state.wallet.fun) });

@@ -30,6 +30,9 @@ export const balance = () => state.wallet[state.mode] ?? 0;
 
 function setWallet(data) {
   if (!data) return;
+  if (typeof data.pending_withdrawals === "number") {
+    state.wallet.pending_withdrawals = data.pending_withdrawals;
+  }
   for (const mode of ["fun", "real"]) {
     if (typeof data[mode] === "number") state.wallet[mode] = data[mode];
     else if (data[mode] && typeof data[mode].balance === "number") {

@@ -21,3 +21,10 @@ typecheck: install
 
 test: install lint typecheck
 	$(BIN)/pytest
+
+# The game server on http://127.0.0.1:8000/ (SQLite in ./data unless BACCARAT_DATABASE_URL).
+HOST ?= 127.0.0.1
+PORT ?= 8000
+serve: install
+	@echo "Starting the baccarat server: open http://$(HOST):$(PORT)/ (API docs: http://$(HOST):$(PORT)/docs)"
+	$(BIN)/baccarat serve --host $(HOST) --port $(PORT)

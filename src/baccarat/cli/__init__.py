@@ -11,7 +11,7 @@ from typing import NoReturn
 from .. import __version__
 
 # Each module defines register(subparsers); its handlers import what they need lazily.
-COMMAND_MODULES = ("baccarat.cli.game",)
+COMMAND_MODULES = ("baccarat.cli.game", "baccarat.cli.server")
 
 
 class UsageError(Exception):

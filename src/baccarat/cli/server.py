@@ -1,0 +1,403 @@
+"""``baccarat serve`` (the game server) and ``baccarat admin`` (the operator's commands)."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .output import print_json, table
+
+if TYPE_CHECKING:
+    from ..server.db.database import Database
+    from ..server.db.uow import UnitOfWork
+    from ..server.settings import DatabaseUrl
+
+T = TypeVar("T")
+
+
+def _database_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--database",
+        help="database URL: postgresql://... or sqlite:///FILE "
+        "(default: $BACCARAT_DATABASE_URL, else an SQLite file in the data folder)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        help="folder of the SQLite database (default: $BACCARAT_DATA_DIR, else ./data)",
+    )
+
+
+def register(subparsers: Any) -> None:
+    serve = subparsers.add_parser("serve", help="run the game server (HTTP API and browser files)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (8000)")
+    serve.add_argument(
+        "--workers", type=int, help="worker processes (PostgreSQL only; default 2 there, else 1)"
+    )
+    serve.add_argument("--tables", help="a TOML file of tables replacing the default set")
+    serve.add_argument("--access-log", action="store_true", help="log every request")
+    _database_options(serve)
+    serve.set_defaults(handler=run_serve)
+
+    admin = subparsers.add_parser("admin", help="operator commands on the server's database")
+    _database_options(admin)
+    commands = admin.add_subparsers(dest="admin_command", required=True)
+
+    commands.add_parser("migrate", help="apply the schema migrations").set_defaults(
+        handler=run_migrate
+    )
+
+    accounts = commands.add_parser("accounts", help="create or list player accounts")
+    account_commands = accounts.add_subparsers(dest="accounts_command", required=True)
+    create = account_commands.add_parser("create", help="register a player")
+    create.add_argument("nickname")
+    create.add_argument(
+        "--password-stdin", action="store_true", help="read the password from standard input"
+    )
+    create.set_defaults(handler=run_accounts_create)
+    listing = account_commands.add_parser("list", help="every player with both balances")
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+    listing.set_defaults(handler=run_accounts_list)
+
+    for name, verb in (("deposit", "credit"), ("withdraw", "pay out")):
+        move = commands.add_parser(name, help=f"{verb} real money to a player (operator-confirmed)")
+        move.add_argument("nickname")
+        move.add_argument("amount", help="in currency units, e.g. 250.00")
+        move.add_argument("--memo", help="a note kept with the ledger transaction")
+        move.set_defaults(handler=run_deposit if name == "deposit" else run_withdraw)
+
+    for kind in ("deposits", "withdrawals"):
+        requests = commands.add_parser(kind, help=f"list, approve or reject {kind} requests")
+        requests.add_argument("action", nargs="?", choices=("list", "approve", "reject"),
+                              default="list")  # fmt: skip
+        requests.add_argument("id", nargs="?", type=int, help="the request id (approve/reject)")
+        requests.add_argument("--note", help="a note kept with the decision")
+        requests.add_argument("--all", action="store_true", help="list decided requests too")
+        requests.add_argument("--json", action="store_true", help="machine-readable output")
+        requests.set_defaults(handler=run_requests, request_kind=kind[:-1])
+
+    void = commands.add_parser("void", help="void a round: stakes returned, payouts reversed")
+    void.add_argument("round_id")
+    void.add_argument("--reason", required=True, help="shown to the player in the history")
+    void.set_defaults(handler=run_void)
+
+    replay = commands.add_parser("replay", help="re-derive a round from its seeds and compare")
+    replay.add_argument("round_id")
+    replay.add_argument("--json", action="store_true", help="machine-readable output")
+    replay.set_defaults(handler=run_replay)
+
+    check = commands.add_parser("check", help="verify the ledger; exit 1 if anything is off")
+    check.add_argument("--json", action="store_true", help="machine-readable output")
+    check.set_defaults(handler=run_check)
+
+
+# -- shared --------------------------------------------------------------------------------
+
+
+def database_url(args: argparse.Namespace) -> DatabaseUrl:
+    from ..server.settings import DatabaseUrl
+
+    url = args.database or os.environ.get("BACCARAT_DATABASE_URL")
+    if url:
+        return DatabaseUrl.parse(url)
+    data_dir = args.data_dir or os.environ.get("BACCARAT_DATA_DIR") or "data"
+    return DatabaseUrl.sqlite_in(Path(data_dir))
+
+
+@contextmanager
+def opened(args: argparse.Namespace) -> Iterator[Database]:
+    """The database of these arguments, migrated to the current schema."""
+    from ..server.db import migrate
+    from ..server.db.database import Database
+    from ..server.settings import system_clock_us
+
+    url = database_url(args)
+    migrate.upgrade(url)
+    db = Database(url, clock=system_clock_us, threads=1)
+    try:
+        yield db
+    finally:
+        db.close()
+
+
+def _write(args: argparse.Namespace, work: Callable[[UnitOfWork], T]) -> T:
+    from ..server.errors import ServiceError
+    from . import UsageError
+
+    with opened(args) as db:
+        try:
+            return db.run_write(work)
+        except ServiceError as error:
+            raise UsageError(error.message) from None
+
+
+def _read(args: argparse.Namespace, work: Callable[[UnitOfWork], T]) -> T:
+    from ..server.errors import ServiceError
+    from . import UsageError
+
+    with opened(args) as db:
+        try:
+            return db.run_read(work)
+        except ServiceError as error:
+            raise UsageError(error.message) from None
+
+
+# -- serve ---------------------------------------------------------------------------------
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..server.db import migrate
+    from ..server.settings import Settings
+    from ..server.tables import load_tables
+    from . import UsageError
+
+    url = database_url(args)
+    workers = args.workers or (1 if url.dialect == "sqlite" else 2)
+    if workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if url.dialect == "sqlite" and workers > 1:
+        raise UsageError("SQLite is served by one worker; use --database postgresql://... for more")
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port must be 1..65535, not {args.port}")
+    tables = Path(args.tables) if args.tables else None
+    load_tables(tables)  # a bad tables file stops us here, with its reason
+    data_dir = Path(args.data_dir or os.environ.get("BACCARAT_DATA_DIR") or "data")
+    base = Settings.from_env()
+    settings = Settings(
+        database=url,
+        data_dir=data_dir,
+        tables_file=tables.resolve() if tables else None,
+        session_ttl_s=base.session_ttl_s,
+        cookie_secure=base.cookie_secure,
+        db_threads=base.db_threads,
+        bench_endpoint=base.bench_endpoint,
+        web_dir=base.web_dir,
+    )
+    migrate.upgrade(url)
+    os.environ.update(settings.to_env())
+    print(
+        f"baccarat: serving on http://{args.host}:{args.port}/ "
+        f"(API docs http://{args.host}:{args.port}/docs), database {url}, "
+        f"{workers} worker{'s' if workers > 1 else ''}",
+        flush=True,
+    )
+    uvicorn.run(
+        "baccarat.server.app:app_from_env",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=workers,
+        access_log=args.access_log,
+        log_level="info",
+        timeout_graceful_shutdown=5,
+    )
+    return 0
+
+
+# -- admin ---------------------------------------------------------------------------------
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    from ..server.db import migrate
+
+    url = database_url(args)
+    revision = migrate.upgrade(url)
+    print(f"{url}: schema at revision {revision}")
+    return 0
+
+
+def run_accounts_create(args: argparse.Namespace) -> int:
+    from ..server import accounts
+    from ..server.accounts import Passwords
+    from ..server.ledger import SystemAccounts
+    from ..server.settings import PasswordHashing
+
+    _valid_nickname(args.nickname)
+    if args.password_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = getpass.getpass(f"password for {args.nickname}: ")
+    from . import UsageError
+
+    if not accounts.PASSWORD_MIN <= len(password) <= accounts.PASSWORD_MAX:
+        raise UsageError(f"a password is {accounts.PASSWORD_MIN} to {accounts.PASSWORD_MAX} "
+                         "characters")  # fmt: skip
+    hashed = Passwords(PasswordHashing()).hash(password)
+    player = _write(
+        args,
+        lambda uow: accounts.register(uow, args.nickname, hashed, SystemAccounts.load(uow)),
+    )
+    print(f"created player {player.nickname} (id {player.id}): fun 1000.00, real 0.00")
+    return 0
+
+
+def _valid_nickname(nickname: str) -> bool:
+    from ..server import accounts
+    from ..server.errors import ServiceError
+    from . import UsageError
+
+    try:
+        accounts.check_nickname(nickname)
+    except ServiceError as error:
+        raise UsageError(error.message) from None
+    return True
+
+
+def run_accounts_list(args: argparse.Namespace) -> int:
+    from ..core import format_money
+    from ..server import accounts
+
+    players = _read(args, accounts.list_players)
+    if args.json:
+        print_json(
+            [
+                {"id": s.player.id, "nickname": s.player.nickname, "fun": s.fun, "real": s.real,
+                 "rounds": s.rounds}
+                for s in players
+            ]
+        )  # fmt: skip
+        return 0
+    rows = [
+        (s.player.nickname, s.player.id, format_money(s.fun), format_money(s.real), s.rounds)
+        for s in players
+    ]
+    print(table(("nickname", "id", "fun", "real", "rounds"), rows) if rows else "no players")
+    return 0
+
+
+def _move(args: argparse.Namespace, deposit: bool) -> int:
+    from ..core import format_money, parse_money
+    from ..server import accounts, wallet
+    from ..server.ledger import SystemAccounts
+
+    amount = parse_money(args.amount)
+
+    def work(uow: UnitOfWork) -> dict[str, int]:
+        player = accounts.require(uow, args.nickname)
+        system = SystemAccounts.load(uow)
+        move = wallet.deposit if deposit else wallet.withdraw
+        move(uow, player.id, amount, system, args.memo)
+        return wallet.balances(uow, player.id)
+
+    balances = _write(args, work)
+    verb = "deposited" if deposit else "withdrew"
+    print(f"{verb} {format_money(amount)} for {args.nickname}: "
+          f"real balance {format_money(balances['real'])}")  # fmt: skip
+    return 0
+
+
+def run_deposit(args: argparse.Namespace) -> int:
+    return _move(args, deposit=True)
+
+
+def run_withdraw(args: argparse.Namespace) -> int:
+    return _move(args, deposit=False)
+
+
+def run_requests(args: argparse.Namespace) -> int:
+    from ..core import format_money
+    from ..server import wallet
+    from ..server.history import iso_time
+    from ..server.ledger import SystemAccounts
+    from . import UsageError
+
+    kind = args.request_kind
+    if args.action == "list":
+        status = None if args.all else "pending"
+        found = _read(args, lambda uow: wallet.list_requests(uow, kind=kind, status=status))
+        if args.json:
+            print_json([r.to_json() | {"nickname": r.nickname} for r in found])
+            return 0
+        rows = [
+            (r.id, r.nickname, format_money(r.amount), r.status, iso_time(r.created_us),
+             r.note or "")
+            for r in found
+        ]  # fmt: skip
+        print(table(("id", "nickname", "amount", "status", "time", "note"), rows)
+              if rows else f"no {'' if args.all else 'pending '}{kind} requests")  # fmt: skip
+        return 0
+    if args.id is None:
+        raise UsageError(f"{args.action} needs the request id")
+    approve = args.action == "approve"
+
+    def work(uow: UnitOfWork) -> wallet.CashierRequest:
+        request = wallet.get_request(uow, args.id)
+        if request.kind != kind:
+            raise UsageError(f"request {args.id} is a {request.kind}, not a {kind}")
+        return wallet.decide(uow, args.id, approve, SystemAccounts.load(uow), args.note)
+
+    decided = _write(args, work)
+    print(f"{kind} request {decided.id} of {decided.nickname} for "
+          f"{format_money(decided.amount)}: {decided.status}")  # fmt: skip
+    return 0
+
+
+def run_void(args: argparse.Namespace) -> int:
+    from ..core import format_money
+    from ..server import rounds
+    from ..server.ledger import SystemAccounts
+
+    record = _write(
+        args,
+        lambda uow: rounds.void_round(uow, SystemAccounts.load(uow), args.round_id, args.reason),
+    )
+    print(f"round {record.id} void ({record.void_reason}): stake {format_money(record.stake)} "
+          f"returned, payout {format_money(record.win)} reversed")  # fmt: skip
+    return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from ..server import replay
+
+    result = _read(args, lambda uow: replay.replay_round(uow, args.round_id))
+    if args.json:
+        print_json(result.to_json())
+        return 0 if result.ok else 1
+    print(f"round {result.round_id}: rules {result.rules}, nonce {result.nonce}, "
+          f"cut {result.cut}, position {result.position}")  # fmt: skip
+    rows = [
+        (key, _text(result.recorded[key]), _text(result.derived[key]),
+         "ok" if result.recorded[key] == result.derived[key] else "DIFFERS")
+        for key in result.recorded
+    ]  # fmt: skip
+    print(table(("", "recorded", "re-derived", ""), rows))
+    print(
+        "the round matches its seeds" if result.ok else "MISMATCH: " + "; ".join(result.mismatches)
+    )
+    return 0 if result.ok else 1
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from ..core import format_money
+    from ..server import audit
+
+    report = _read(args, audit.check)
+    if args.json:
+        print_json(report.to_json())
+        return 0 if report.ok else 1
+    counts = ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in report.counts.items())
+    print(f"checked {counts}")
+    for mode, kinds in report.totals.items():
+        parts = ", ".join(f"{kind} {format_money(total)}" for kind, total in kinds.items())
+        print(f"  {mode}: {parts} (sum {format_money(sum(kinds.values()))})")
+    if report.ok:
+        print("ledger OK: every transaction balances, every balance equals its entries, "
+              "every round has its money")  # fmt: skip
+        return 0
+    print(f"LEDGER PROBLEMS ({len(report.problems)}):")
+    for problem in report.problems:
+        print(f"  - {problem}")
+    return 1

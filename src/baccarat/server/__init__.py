@@ -1,0 +1,8 @@
+"""The game server: accounts, a double-entry wallet, tables, rounds, history.
+
+Layout (dependencies point inward): ``settings`` and ``errors``; ``db`` (schema, migrations,
+the unit of work and the database runner); the domain services (``ledger``, ``wallet``,
+``accounts``, ``auth``, ``tables``, ``seeds``, ``dealing``, ``rounds``, ``shoes``,
+``history``, ``idempotency``, ``audit``); ``api`` (thin FastAPI routers); and ``app``, whose
+``create_app(settings)`` builds everything. Importing this package does nothing.
+"""

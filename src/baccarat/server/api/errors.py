@@ -1,0 +1,103 @@
+"""Errors as JSON ``{"error": {"code", "message", "details"}}``, and their OpenAPI docs."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..errors import ERRORS, RateLimited, ServiceError
+
+log = logging.getLogger("baccarat.server")
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="stable machine-readable code", examples=["insufficient_funds"])
+    message: str = Field(description="human-readable explanation")
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+def error_response(error: ServiceError) -> JSONResponse:
+    headers = None
+    if isinstance(error, RateLimited):
+        headers = {"Retry-After": str(error.retry_after_s)}
+    return JSONResponse(error.to_json(), status_code=error.status, headers=headers)
+
+
+def documented(*codes: str) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of a route: each status with its codes, in the error shape."""
+    by_status: dict[int, list[str]] = {}
+    for code in (*codes, "invalid_request", "service_unavailable", "internal_error"):
+        by_status.setdefault(ERRORS[code].status, []).append(code)
+    responses: dict[int | str, dict[str, Any]] = {}
+    for status, listed in sorted(by_status.items()):
+        lines = "; ".join(f"`{c}`: {ERRORS[c].description}" for c in sorted(set(listed)))
+        responses[status] = {"model": ErrorBody, "description": lines}
+    return responses
+
+
+def _validation_code(error: RequestValidationError) -> str:
+    problems = error.errors()
+    for problem in problems:
+        loc = tuple(problem.get("loc", ()))
+        if loc and loc[-1] == "mode" and problem.get("type") in ("literal_error", "enum"):
+            return "invalid_mode"
+    if any(tuple(p.get("loc", ()))[:1] == ("body",) for p in problems):
+        return "invalid_body"
+    return "invalid_request"
+
+
+def _jsonable(problems: list[Any]) -> list[dict[str, Any]]:
+    cleaned = []
+    for problem in problems[:20]:
+        cleaned.append(
+            {
+                "loc": [str(part) for part in problem.get("loc", ())],
+                "type": str(problem.get("type", "")),
+                "msg": str(problem.get("msg", "")),
+            }
+        )
+    return cleaned
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(ServiceError)
+    async def service_error(request: Request, error: ServiceError) -> JSONResponse:
+        return error_response(error)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        code = _validation_code(error)
+        problems = _jsonable(list(error.errors()))
+        first = problems[0] if problems else {"loc": [], "msg": "invalid"}
+        where = ".".join(first["loc"]) or "request"
+        return error_response(ServiceError(code, f"{where}: {first['msg']}", problems=problems))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = {
+            404: "not_found",
+            405: "method_not_allowed",
+            413: "payload_too_large",
+            415: "unsupported_media_type",
+        }.get(error.status_code)
+        if code is None:
+            code = "invalid_request" if error.status_code < 500 else "internal_error"
+        response = error_response(ServiceError(code, str(error.detail)))
+        if error.headers:
+            response.headers.update(error.headers)
+        return response
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, error: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return error_response(ServiceError("internal_error", "an unexpected error occurred"))

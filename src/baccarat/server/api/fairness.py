@@ -1,0 +1,79 @@
+"""Provably fair: the commitments, client seeds and nonces; set the client seed; rotate."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Response
+
+from .. import seeds
+from ..db.uow import UnitOfWork
+from ..ledger import MODES
+from .deps import CallerDep, CasinoDep, json_response
+from .errors import documented
+from .models import (
+    ClientSeedIn,
+    FairnessOut,
+    FairnessStateOut,
+    Mode,
+    ModeIn,
+    RevealedSeedOut,
+    RotationOut,
+)
+
+router = APIRouter(prefix="/api/fairness", tags=["fairness"])
+
+
+@router.get(
+    "",
+    response_model=FairnessOut,
+    responses=documented("not_authenticated"),
+    summary="Per mode: the server seed's commitment, the client seed and the next nonce",
+)
+async def get_fairness(casino: CasinoDep, caller: CallerDep) -> Response:
+    def read(uow: UnitOfWork) -> dict[str, Any]:
+        player_id = caller.player_id(uow)
+        return {mode: seeds.state(uow, player_id, mode).to_json() for mode in MODES}
+
+    return json_response(await casino.db.read(read))
+
+
+@router.put(
+    "/client-seed",
+    response_model=FairnessStateOut,
+    responses=documented(
+        "invalid_body", "invalid_mode", "invalid_client_seed", "not_authenticated", "csrf_failed"
+    ),
+    summary="Choose the client seed of the next shuffles",
+)
+async def set_client_seed(body: ClientSeedIn, casino: CasinoDep, caller: CallerDep) -> Response:
+    state = await casino.db.write(
+        lambda uow: seeds.set_client_seed(uow, caller.player_id(uow), body.mode, body.client_seed)
+    )
+    return json_response(state.to_json())
+
+
+@router.post(
+    "/rotate",
+    response_model=RotationOut,
+    responses=documented("invalid_body", "invalid_mode", "not_authenticated", "csrf_failed"),
+    summary="Reveal the current server seed and commit a new one",
+)
+async def rotate(body: ModeIn, casino: CasinoDep, caller: CallerDep) -> Response:
+    revealed, state = await casino.db.write(
+        lambda uow: seeds.rotate(uow, caller.player_id(uow), body.mode)
+    )
+    return json_response({"revealed": revealed.to_json(), "current": state.to_json()})
+
+
+@router.get(
+    "/seeds",
+    response_model=list[RevealedSeedOut],
+    responses=documented("not_authenticated", "invalid_mode"),
+    summary="Your revealed server seeds, oldest first",
+)
+async def revealed(
+    casino: CasinoDep, caller: CallerDep, mode: Annotated[Mode, Query()] = "fun"
+) -> Response:
+    found = await casino.db.read(lambda uow: seeds.revealed_seeds(uow, caller.player_id(uow), mode))
+    return json_response([seed.to_json() for seed in found])

@@ -1,0 +1,88 @@
+"""History: the player's rounds, one round, and the verifiable export."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Response
+from fastapi.responses import StreamingResponse
+
+from .. import accounts, history
+from ..db.uow import UnitOfWork
+from .deps import CallerDep, CasinoDep, json_response
+from .errors import documented
+from .models import HistoryOut, Mode, RoundOut
+
+router = APIRouter(prefix="/api", tags=["history"])
+
+
+@router.get(
+    "/history",
+    response_model=HistoryOut,
+    responses=documented("not_authenticated", "invalid_mode", "invalid_cursor"),
+    summary="Your rounds, newest first; pass `next` as `before` for the following page",
+)
+async def get_history(
+    casino: CasinoDep,
+    caller: CallerDep,
+    mode: Annotated[Mode | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    before: Annotated[str | None, Query(max_length=64)] = None,
+) -> Response:
+    def read(uow: UnitOfWork) -> dict[str, Any]:
+        records, following = history.page(uow, caller.player_id(uow), mode, limit, before)
+        return {"items": [r.to_json() for r in records], "next": following}
+
+    return json_response(await casino.db.read(read))
+
+
+@router.get(
+    "/rounds/{round_id}",
+    response_model=RoundOut,
+    responses=documented("not_authenticated", "unknown_round"),
+    summary="One of your rounds",
+)
+async def get_round(round_id: str, casino: CasinoDep, caller: CallerDep) -> Response:
+    record = await casino.db.read(
+        lambda uow: history.get_round(uow, caller.player_id(uow), round_id)
+    )
+    return json_response(record.to_json())
+
+
+@router.get(
+    "/history/export",
+    responses={
+        200: {
+            "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+            "description": "`baccarat-history/1`: one JSON round per line, oldest first "
+            "(docs/history-format.md); `baccarat verify FILE` checks it",
+        },
+        **documented("not_authenticated", "invalid_mode"),
+    },
+    response_class=StreamingResponse,
+    summary="Export your history as JSON lines for `baccarat verify`",
+)
+async def export(
+    casino: CasinoDep, caller: CallerDep, mode: Annotated[Mode | None, Query()] = None
+) -> StreamingResponse:
+    player = await casino.db.read(lambda uow: accounts.get(uow, caller.player_id(uow)))
+
+    async def lines() -> AsyncIterator[str]:
+        after = 0
+        while True:
+            page = await casino.db.read(
+                lambda uow, a=after: history.export_page(uow, player.id, mode, a)  # type: ignore[misc]
+            )
+            for line in history.export_lines(page):
+                yield line
+            if len(page) < history.EXPORT_PAGE:
+                return
+            after = page[-1].seq
+
+    name = f"baccarat-history-{player.nickname}{'-' + mode if mode else ''}.jsonl"
+    return StreamingResponse(
+        lines(),
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )

@@ -1,0 +1,206 @@
+"""Request and response bodies, as they appear in the OpenAPI schema."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+Mode = Literal["fun", "real"]
+Cents = Annotated[StrictInt, Field(ge=0, le=10**12, description="an amount in cents")]
+Amount = Annotated[StrictInt, Field(gt=0, le=10**13, description="a positive amount in cents")]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- requests ------------------------------------------------------------------------------
+
+
+class Credentials(Body):
+    nickname: str = Field(max_length=64, examples=["alice"])
+    password: str = Field(max_length=256, examples=["correct horse battery"])
+
+
+class BetsIn(Body):
+    player: Cents = 0
+    banker: Cents = 0
+    tie: Cents = 0
+
+
+class RoundIn(Body):
+    mode: Mode
+    bets: BetsIn
+
+
+class CutIn(Body):
+    mode: Mode
+    cut: StrictInt = Field(ge=0, le=10_000, description="the cut position, 0 .. cards - 1")
+
+
+class ModeIn(Body):
+    mode: Mode
+
+
+class ClientSeedIn(Body):
+    mode: Mode
+    client_seed: str = Field(max_length=64)
+
+
+class AmountIn(Body):
+    amount: Amount
+
+
+# -- answers -------------------------------------------------------------------------------
+
+
+class PlayerOut(BaseModel):
+    id: int
+    nickname: str
+
+
+class SessionOut(BaseModel):
+    token: str = Field(description="send as `Authorization: Bearer TOKEN`")
+    csrf_token: str = Field(description="the browser echoes it in `X-CSRF-Token`")
+    expires: str
+    player: PlayerOut
+
+
+class LimitsOut(BaseModel):
+    min: int
+    max: int
+    tie_min: int
+    tie_min_alone: int
+    tie_max: int
+
+
+class TableOut(BaseModel):
+    id: str
+    name: str
+    rules: dict[str, Any]
+    chips: list[int]
+    limits: LimitsOut
+    rtp: dict[str, float]
+    cut_shoe: bool
+    source: str
+
+
+class WalletOut(BaseModel):
+    fun: int
+    real: int
+    pending_withdrawals: int = Field(description="real money reserved by withdrawal requests")
+
+
+class TopUpOut(WalletOut):
+    added: int
+
+
+class HandOut(BaseModel):
+    cards: list[str]
+    scores: list[int] = Field(description="[two-card score, final score]: x:y")
+
+
+class BetOut(BaseModel):
+    stake: int
+    result: Literal["win", "lose", "push", "void"]
+    returned: int
+
+
+class FairnessRecordOut(BaseModel):
+    server_seed: str | None
+    commitment: str
+    client_seed: str
+    nonce: int
+    cut: int | None
+    position: int
+
+
+class ShoeOut(BaseModel):
+    table_id: str
+    mode: str
+    cut_due: bool
+    cards: int
+    cards_left: int
+    position: int
+    cut_card: int | None
+    nonce: int | None
+    cut: int | None
+    commitment: str | None
+
+
+class RoundOut(BaseModel):
+    id: str
+    table_id: str
+    mode: str
+    time: str
+    rules: str
+    player: HandOut
+    banker: HandOut
+    winner: Literal["player", "banker", "tie"]
+    bets: dict[str, BetOut]
+    stake: int
+    win: int
+    balance_before: int
+    balance_after: int
+    void_reason: str | None
+    fairness: FairnessRecordOut
+    shoe: ShoeOut | None = None
+
+
+class HistoryOut(BaseModel):
+    items: list[RoundOut]
+    next: str | None
+
+
+class FairnessStateOut(BaseModel):
+    mode: str
+    commitment: str
+    client_seed: str
+    next_nonce: int
+
+
+class FairnessOut(BaseModel):
+    fun: FairnessStateOut
+    real: FairnessStateOut
+
+
+class RevealedSeedOut(BaseModel):
+    mode: str
+    server_seed: str
+    commitment: str
+    nonces_used: int
+
+
+class RotationOut(BaseModel):
+    revealed: RevealedSeedOut
+    current: FairnessStateOut
+
+
+class CashierRequestOut(BaseModel):
+    id: int
+    kind: Literal["deposit", "withdrawal"]
+    amount: int
+    status: Literal["pending", "approved", "rejected"]
+    time: str
+    decided: str | None
+    note: str | None
+
+
+class MovementOut(BaseModel):
+    id: int
+    kind: str
+    mode: str
+    amount: int
+    time: str
+    reference: str | None
+
+
+class StatementOut(BaseModel):
+    items: list[MovementOut]
+    next: int | None
+
+
+class HealthOut(BaseModel):
+    status: str
+    database: str

@@ -1,0 +1,108 @@
+"""Tables, rounds and shoes: the game itself."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, Response
+
+from ...core import Bets
+from .. import rounds
+from ..db.uow import UnitOfWork
+from .deps import CallerDep, CasinoDep, IdempotencyKey, idempotent_write, json_response
+from .errors import documented
+from .models import CutIn, Mode, RoundIn, RoundOut, ShoeOut, TableOut
+
+router = APIRouter(prefix="/api", tags=["tables"])
+
+ROUND_ERRORS = (
+    "invalid_body", "invalid_mode", "not_authenticated", "csrf_failed", "unknown_table",
+    "idempotency_key_required", "idempotency_conflict", "no_bets", "bet_below_table_min",
+    "bet_above_table_max", "tie_below_min", "tie_above_max", "not_a_chip_multiple",
+    "insufficient_funds", "cut_required",
+)  # fmt: skip
+
+
+@router.get("/tables", response_model=list[TableOut], summary="The tables, with exact RTP per bet")
+async def list_tables(casino: CasinoDep) -> Response:
+    return json_response([table.to_json() for table in casino.tables.values()])
+
+
+@router.get(
+    "/tables/{table_id}",
+    response_model=TableOut,
+    responses=documented("unknown_table"),
+    summary="One table",
+)
+async def get_table(table_id: str, casino: CasinoDep) -> Response:
+    return json_response(casino.tables.require(table_id).to_json())
+
+
+@router.post(
+    "/tables/{table_id}/rounds",
+    status_code=201,
+    response_model=RoundOut,
+    responses=documented(*ROUND_ERRORS),
+    summary="Play a round: debit, shuffle, deal, settle and credit in one transaction",
+)
+async def play_round(
+    table_id: str,
+    body: RoundIn,
+    request: Request,
+    casino: CasinoDep,
+    caller: CallerDep,
+    key: IdempotencyKey = None,
+) -> Response:
+    table = casino.tables.require(table_id)
+    stakes = body.bets
+    bets = Bets(player=stakes.player, banker=stakes.banker, tie=stakes.tie)
+    dealer, mode = casino.dealer, body.mode
+
+    def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
+        answer = rounds.play_round(uow, dealer, player_id, table, mode, bets).to_json()
+        if table.is_cut_shoe:
+            answer["shoe"] = rounds.shoe_state(uow, player_id, table, mode).to_json()
+        return answer
+
+    payload = {"mode": mode, "bets": bets.to_json()}
+    return await idempotent_write(request, casino, caller, key, payload, 201, work)
+
+
+@router.get(
+    "/tables/{table_id}/shoe",
+    response_model=ShoeOut,
+    responses=documented("not_authenticated", "unknown_table", "not_a_cut_shoe_table"),
+    summary="The player's shoe at a cut-shoe table: cards left, and whether a cut is due",
+)
+async def get_shoe(
+    table_id: str, casino: CasinoDep, caller: CallerDep, mode: Annotated[Mode, Query()] = "fun"
+) -> Response:
+    table = casino.tables.require(table_id)
+    state = await casino.db.read(
+        lambda uow: rounds.shoe_state(uow, caller.player_id(uow), table, mode)
+    )
+    return json_response(state.to_json())
+
+
+@router.post(
+    "/tables/{table_id}/shoe",
+    response_model=ShoeOut,
+    responses=documented(
+        "invalid_body",
+        "invalid_mode",
+        "not_authenticated",
+        "csrf_failed",
+        "unknown_table",
+        "not_a_cut_shoe_table",
+        "invalid_cut",
+        "shoe_in_progress",
+    ),
+    summary="Cut a new shoe (due before the first round and after each cut card)",
+)
+async def cut_shoe(table_id: str, body: CutIn, casino: CasinoDep, caller: CallerDep) -> Response:
+    table = casino.tables.require(table_id)
+    dealer = casino.dealer
+    state = await casino.db.write(
+        lambda uow: rounds.cut_shoe(uow, dealer, caller.player_id(uow), table, body.mode, body.cut)
+    )
+    return json_response(state.to_json())

@@ -1,0 +1,142 @@
+"""The wallet: balances, the play-money top-up, deposit and withdrawal requests, statement."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, Response
+
+from .. import ledger, wallet
+from ..db.uow import UnitOfWork
+from ..history import iso_time
+from .deps import CallerDep, CasinoDep, IdempotencyKey, idempotent_write, json_response
+from .errors import documented
+from .models import AmountIn, CashierRequestOut, Mode, StatementOut, TopUpOut, WalletOut
+
+router = APIRouter(prefix="/api/wallet", tags=["wallet"])
+WRITE_ERRORS = ("invalid_body", "not_authenticated", "csrf_failed", "idempotency_key_required",
+                "idempotency_conflict")  # fmt: skip
+
+
+def _wallet(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
+    return wallet.balances(uow, player_id) | {
+        "pending_withdrawals": wallet.pending_withdrawals(uow, player_id)
+    }
+
+
+@router.get("", response_model=WalletOut, responses=documented("not_authenticated"),
+            summary="Both balances, in cents")  # fmt: skip
+async def get_wallet(casino: CasinoDep, caller: CallerDep) -> Response:
+    return json_response(await casino.db.read(lambda uow: _wallet(uow, caller.player_id(uow))))
+
+
+@router.post(
+    "/fun/top-up",
+    response_model=TopUpOut,
+    responses=documented(*WRITE_ERRORS),
+    summary="Bring the play-money balance back up to 1,000.00",
+)
+async def top_up(
+    request: Request, casino: CasinoDep, caller: CallerDep, key: IdempotencyKey = None
+) -> Response:
+    system = casino.system
+
+    def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
+        added = wallet.top_up_fun(uow, player_id, system)
+        return _wallet(uow, player_id) | {"added": added}
+
+    return await idempotent_write(request, casino, caller, key, None, 200, work)
+
+
+@router.post(
+    "/deposits",
+    status_code=201,
+    response_model=CashierRequestOut,
+    responses=documented(*WRITE_ERRORS, "invalid_amount"),
+    summary="Announce a real-money deposit; it is credited when an operator approves it",
+)
+async def request_deposit(
+    body: AmountIn,
+    request: Request,
+    casino: CasinoDep,
+    caller: CallerDep,
+    key: IdempotencyKey = None,
+) -> Response:
+    def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
+        return wallet.request_deposit(uow, player_id, body.amount).to_json()
+
+    return await idempotent_write(request, casino, caller, key, body.model_dump(), 201, work)
+
+
+@router.post(
+    "/withdrawals",
+    status_code=201,
+    response_model=CashierRequestOut,
+    responses=documented(*WRITE_ERRORS, "invalid_amount", "insufficient_funds"),
+    summary="Ask to withdraw real money: the amount is reserved until an operator decides",
+)
+async def request_withdrawal(
+    body: AmountIn,
+    request: Request,
+    casino: CasinoDep,
+    caller: CallerDep,
+    key: IdempotencyKey = None,
+) -> Response:
+    system = casino.system
+
+    def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
+        return wallet.request_withdrawal(uow, player_id, body.amount, system).to_json()
+
+    return await idempotent_write(request, casino, caller, key, body.model_dump(), 201, work)
+
+
+async def _requests(casino: Any, caller: Any, kind: str) -> Response:
+    items = await casino.db.read(
+        lambda uow: [
+            r.to_json()
+            for r in wallet.list_requests(uow, player_id=caller.player_id(uow), kind=kind)
+        ]
+    )
+    return json_response(items)
+
+
+@router.get("/deposits", response_model=list[CashierRequestOut],
+            responses=documented("not_authenticated"), summary="Your deposit requests")  # fmt: skip
+async def list_deposits(casino: CasinoDep, caller: CallerDep) -> Response:
+    return await _requests(casino, caller, "deposit")
+
+
+@router.get(
+    "/withdrawals",
+    response_model=list[CashierRequestOut],
+    responses=documented("not_authenticated"),
+    summary="Your withdrawal requests",
+)
+async def list_withdrawals(casino: CasinoDep, caller: CallerDep) -> Response:
+    return await _requests(casino, caller, "withdrawal")
+
+
+@router.get(
+    "/statement",
+    response_model=StatementOut,
+    responses=documented("not_authenticated", "invalid_mode"),
+    summary="Every movement of one balance, newest first (the ledger's view)",
+)
+async def statement(
+    casino: CasinoDep,
+    caller: CallerDep,
+    mode: Annotated[Mode, Query()] = "fun",
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
+) -> Response:
+    def read(uow: UnitOfWork) -> dict[str, Any]:
+        account_id, _ = ledger.player_account(uow, caller.player_id(uow), mode)
+        moves = ledger.statement(uow, account_id, limit=limit + 1, before=before)
+        items = [
+            {"id": m.transaction_id, "kind": m.kind, "mode": m.mode, "amount": m.amount,
+             "time": iso_time(m.time_us), "reference": m.reference}
+            for m in moves[:limit]
+        ]  # fmt: skip
+        return {"items": items, "next": items[-1]["id"] if len(moves) > limit else None}
+
+    return json_response(await casino.db.read(read))

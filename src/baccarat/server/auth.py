@@ -1,0 +1,147 @@
+"""Sessions and login throttling.
+
+A session token is 32 random bytes (URL-safe text) given once to the client; the server
+keeps only its sha256, with an expiry. API clients send it as ``Authorization: Bearer``;
+the browser keeps it in an HttpOnly, SameSite=Strict cookie and must echo a CSRF token (a
+second, readable cookie) in ``X-CSRF-Token`` on every state-changing request. The CSRF
+token is derived from the session token, so it cannot be guessed or reused across sessions.
+
+Failed logins are slowed down per nickname and per client address: after a few free
+failures, each further failure blocks that key for exponentially longer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import math
+import secrets
+from dataclasses import dataclass
+
+from .db.uow import UnitOfWork
+from .errors import RateLimited, ServiceError
+from .settings import LoginThrottle
+
+# A client address gets more free failures than a nickname: players may share an address.
+CLIENT_FREE_FACTOR = 4
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def csrf_token(token: str) -> str:
+    """The CSRF token that goes with a session token (double-submit, bound to the session)."""
+    return hashlib.sha256(b"baccarat-csrf:" + token.encode("utf-8", "replace")).hexdigest()[:32]
+
+
+def csrf_matches(token: str, presented: str | None) -> bool:
+    return presented is not None and hmac.compare_digest(csrf_token(token), presented)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    token: str
+    player_id: int
+    expires_us: int
+
+    @property
+    def csrf(self) -> str:
+        return csrf_token(self.token)
+
+
+def create_session(uow: UnitOfWork, player_id: int, ttl_s: int) -> Session:
+    token = new_token()
+    expires = uow.now + ttl_s * 1_000_000
+    uow.run(
+        "INSERT INTO sessions (token_hash, player_id, created_us, expires_us) "
+        "VALUES (:h, :p, :now, :exp)",
+        {"h": token_hash(token), "p": player_id, "now": uow.now, "exp": expires},
+    )
+    # Forget this player's expired sessions while we are here.
+    uow.run(
+        "DELETE FROM sessions WHERE player_id = :p AND expires_us <= :now",
+        {"p": player_id, "now": uow.now},
+    )
+    return Session(token, player_id, expires)
+
+
+def authenticate(uow: UnitOfWork, hashed: str | None) -> int:
+    """The player id of a live session, or ``not_authenticated``."""
+    if hashed is not None:
+        row = uow.one(
+            "SELECT player_id, expires_us FROM sessions WHERE token_hash = :h", {"h": hashed}
+        )
+        if row is not None and row[1] > uow.now:
+            return int(row[0])
+    raise ServiceError("not_authenticated", "log in first: no valid session token")
+
+
+def end_session(uow: UnitOfWork, hashed: str) -> None:
+    uow.run("DELETE FROM sessions WHERE token_hash = :h", {"h": hashed})
+
+
+def throttle_keys(nickname: str, client: str | None) -> list[tuple[str, int]]:
+    """The keys a login attempt counts against, with each key's free-failure multiplier."""
+    keys = [("nickname:" + nickname.casefold()[:64], 1)]
+    if client:
+        keys.append(("client:" + client[:64], CLIENT_FREE_FACTOR))
+    return keys
+
+
+def admit_attempt(uow: UnitOfWork, keys: list[tuple[str, int]], policy: LoginThrottle) -> None:
+    """Refuse a login while any key is blocked; otherwise count the attempt as a failure.
+
+    The attempt is counted before the password is checked (and forgiven on success), so
+    that parallel guesses cannot all slip through before the first failure is recorded.
+    """
+    rows = {
+        key: (int(failures), int(blocked))
+        for key, failures, blocked in uow.all(
+            "SELECT key, failures, blocked_until_us FROM login_throttle WHERE key IN (:k0, :k1)",
+            {"k0": keys[0][0], "k1": keys[-1][0]},
+        )
+    }
+    wait_us = max((blocked - uow.now for _, blocked in rows.values()), default=0)
+    if wait_us > 0:
+        retry_after = max(1, math.ceil(wait_us / 1_000_000))
+        raise RateLimited(
+            f"too many failed logins: try again in {retry_after} s", retry_after_s=retry_after
+        )
+    for key, factor in keys:
+        failures = rows.get(key, (0, 0))[0] + 1
+        excess = failures - policy.free_failures * factor
+        delay_s = (
+            0.0
+            if excess <= 0
+            else min(policy.max_delay_s, policy.base_delay_s * 2 ** min(excess - 1, 40))
+        )
+        blocked = uow.now + int(delay_s * 1_000_000)
+        params = {"k": key, "f": failures, "b": blocked, "now": uow.now}
+        if key in rows:
+            uow.run(
+                "UPDATE login_throttle SET failures = :f, blocked_until_us = :b, "
+                "updated_us = :now WHERE key = :k",
+                params,
+            )
+        else:
+            uow.run(
+                "INSERT INTO login_throttle (key, failures, blocked_until_us, updated_us) "
+                "VALUES (:k, :f, :b, :now)",
+                params,
+            )
+
+
+def forgive(uow: UnitOfWork, keys: list[tuple[str, int]]) -> None:
+    """A successful login clears the nickname's failures and takes one off the client's."""
+    uow.run("DELETE FROM login_throttle WHERE key = :k", {"k": keys[0][0]})
+    if len(keys) > 1:
+        uow.run(
+            "UPDATE login_throttle SET failures = failures - 1, blocked_until_us = 0 "
+            "WHERE key = :k AND failures > 0",
+            {"k": keys[1][0]},
+        )

@@ -1,0 +1,1 @@
+"""Persistence: the schema, its migrations, the unit of work and the database runner."""

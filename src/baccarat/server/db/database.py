@@ -1,0 +1,331 @@
+"""The database runner: connections, transactions, and the threads that run them.
+
+SQLite (the default): a file in WAL mode with synchronous=FULL. Exactly one thread of the
+process writes, in ``BEGIN IMMEDIATE`` transactions (which also serialise writers across
+processes, such as ``baccarat admin`` beside a running server). That thread practises group
+commit: the units of work waiting when it starts a transaction are run one after another,
+each inside its own savepoint, and share one commit (one fsync). A unit of work that raises
+is rolled back to its savepoint alone; the others are unaffected; no answer is given before
+the commit is durable.
+
+PostgreSQL: a pool of threads, each holding one connection; units of work run concurrently
+and rely on row locks (conditional updates, ``FOR UPDATE``), retried on a unique violation,
+a serialization failure or a deadlock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from ..errors import ServiceError
+from ..settings import DatabaseUrl
+from .uow import UnitOfWork, is_unique_violation
+
+T = TypeVar("T")
+Work = Callable[[UnitOfWork], T]
+
+SQLITE_BUSY_TIMEOUT_S = 30.0
+RETRIES = 4
+_RETRY_SQLSTATES = {"40001", "40P01"}
+
+
+def _should_retry(error: BaseException) -> bool:
+    return is_unique_violation(error) or getattr(error, "sqlstate", None) in _RETRY_SQLSTATES
+
+
+def _unavailable(error: BaseException) -> ServiceError:
+    return ServiceError("service_unavailable", f"the database could not do the work: {error}")
+
+
+def _is_operational(error: BaseException) -> bool:
+    if isinstance(error, sqlite3.OperationalError):
+        return True
+    import psycopg
+
+    return isinstance(error, psycopg.OperationalError)
+
+
+@dataclass(eq=False)
+class _Job(Generic[T]):
+    work: Work[T]
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[T]
+    result: Any = None
+    error: BaseException | None = None
+    uow: UnitOfWork | None = field(default=None, repr=False)
+
+    def resolve(self) -> None:
+        if self.future.done():
+            return
+        if self.error is not None:
+            self.future.set_exception(self.error)
+        else:
+            self.future.set_result(self.result)
+
+
+class Database:
+    """Opens connections, runs units of work, and owns the threads that run them."""
+
+    def __init__(
+        self,
+        url: DatabaseUrl,
+        *,
+        clock: Callable[[], int],
+        threads: int = 8,
+        max_batch: int = 64,
+    ):
+        self.url = url
+        self.dialect = url.dialect
+        self.clock = clock
+        self.threads = max(1, threads)
+        self.max_batch = max(1, max_batch)
+        self._local = threading.local()
+        self._connections: list[Any] = []
+        self._lock = threading.Lock()
+        self._readers: ThreadPoolExecutor | None = None
+        self._writers: ThreadPoolExecutor | None = None
+        self._sqlite_writer: _SqliteWriter | None = None
+        self._closed = False
+
+    # -- connections -------------------------------------------------------------------
+
+    def connect(self) -> Any:
+        """A new DB-API connection, configured for this server."""
+        if self.dialect == "sqlite":
+            path = Path(self.url.target)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(
+                path,
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=SQLITE_BUSY_TIMEOUT_S,
+            )
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            return conn
+        import psycopg
+
+        return psycopg.connect(self.url.target, autocommit=False)
+
+    def _thread_connection(self) -> Any:
+        conn = getattr(self._local, "conn", None)
+        if conn is None or getattr(conn, "closed", False):
+            conn = self.connect()
+            self._local.conn = conn
+            with self._lock:
+                self._connections.append(conn)
+        return conn
+
+    def _drop_thread_connection(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        self._local.conn = None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+    # -- synchronous transactions (CLI, tests, startup) ----------------------------------
+
+    @contextlib.contextmanager
+    def transaction(self, *, write: bool = True) -> Iterator[UnitOfWork]:
+        """A unit of work on this thread's connection: committed if the block succeeds."""
+        conn = self._thread_connection()
+        self._begin(conn, write)
+        uow = UnitOfWork(conn, self.dialect, self.clock())
+        try:
+            yield uow
+        except BaseException:
+            self._rollback(conn)
+            raise
+        if write:
+            conn.commit() if self.dialect == "postgresql" else conn.execute("COMMIT")
+            uow.committed()
+        else:
+            self._rollback(conn)
+
+    def run_write(self, work: Work[T]) -> T:
+        """Run a unit of work that writes, on this thread, retrying transient conflicts."""
+        for attempt in range(RETRIES):
+            try:
+                with self.transaction(write=True) as uow:
+                    return work(uow)
+            except ServiceError:
+                raise
+            except Exception as error:
+                if attempt + 1 < RETRIES and _should_retry(error):
+                    continue
+                raise
+        raise AssertionError("unreachable")
+
+    def run_read(self, work: Work[T]) -> T:
+        with self.transaction(write=False) as uow:
+            return work(uow)
+
+    def _begin(self, conn: Any, write: bool) -> None:
+        if self.dialect == "sqlite":
+            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        # psycopg opens a transaction implicitly on the first statement.
+
+    def _rollback(self, conn: Any) -> None:
+        with contextlib.suppress(Exception):
+            if self.dialect == "postgresql":
+                conn.rollback()
+            elif conn.in_transaction:
+                conn.execute("ROLLBACK")
+
+    # -- asynchronous runners (the HTTP handlers) -----------------------------------------
+
+    def start(self) -> None:
+        self._readers = ThreadPoolExecutor(self.threads, thread_name_prefix="db-read")
+        if self.dialect == "sqlite":
+            self._sqlite_writer = _SqliteWriter(self)
+            self._sqlite_writer.start()
+        else:
+            self._writers = ThreadPoolExecutor(self.threads, thread_name_prefix="db-write")
+
+    async def write(self, work: Work[T]) -> T:
+        """Run a unit of work that writes; its answer comes once it is committed."""
+        if self._sqlite_writer is not None:
+            loop = asyncio.get_running_loop()
+            job: _Job[T] = _Job(work, loop, loop.create_future())
+            self._sqlite_writer.submit(job)
+            return await job.future
+        if self._writers is None:
+            raise RuntimeError("the database runner is not started")
+        return await asyncio.get_running_loop().run_in_executor(
+            self._writers, self._pooled, work, True
+        )
+
+    async def read(self, work: Work[T]) -> T:
+        """Run a read-only unit of work on a snapshot."""
+        if self._readers is None:
+            raise RuntimeError("the database runner is not started")
+        return await asyncio.get_running_loop().run_in_executor(
+            self._readers, self._pooled, work, False
+        )
+
+    def _pooled(self, work: Work[T], write: bool) -> T:
+        try:
+            return self.run_write(work) if write else self.run_read(work)
+        except ServiceError:
+            raise
+        except Exception as error:
+            if _is_operational(error):
+                self._drop_thread_connection()
+                raise _unavailable(error) from error
+            raise
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._sqlite_writer is not None:
+            self._sqlite_writer.stop()
+        for pool in (self._readers, self._writers):
+            if pool is not None:
+                pool.shutdown(wait=True)
+        with self._lock:
+            connections, self._connections = self._connections, []
+        for conn in connections:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+
+class _SqliteWriter:
+    """The one writing thread of an SQLite database, with group commit."""
+
+    def __init__(self, db: Database):
+        self.db = db
+        self.queue: queue.SimpleQueue[_Job[Any] | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._main, name="db-writer", daemon=True)
+        self.conn: Any = None
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def submit(self, job: _Job[Any]) -> None:
+        self.queue.put(job)
+
+    def stop(self) -> None:
+        self.queue.put(None)
+        self.thread.join()
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.close()
+
+    def _main(self) -> None:
+        stopping = False
+        while not stopping:
+            first = self.queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < self.db.max_batch:
+                try:
+                    job = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    stopping = True
+                    break
+                batch.append(job)
+            self._run(batch)
+
+    def _run(self, batch: list[_Job[Any]]) -> None:
+        try:
+            if self.conn is None:
+                self.conn = self.db.connect()
+            self._transact(self.conn, batch)
+        except Exception as error:
+            # The whole transaction is lost: every job of the batch fails with it.
+            with contextlib.suppress(Exception):
+                if self.conn is not None and self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+            failure = error if isinstance(error, ServiceError) else _unavailable(error)
+            for job in batch:
+                job.error, job.uow = failure, None
+            if _is_operational(error) and self.conn is not None:
+                with contextlib.suppress(Exception):
+                    self.conn.close()
+                self.conn = None
+        for job in batch:
+            if job.uow is not None:
+                # A cache hook must never lose a committed answer.
+                with contextlib.suppress(Exception):
+                    job.uow.committed()
+            job.loop.call_soon_threadsafe(job.resolve)
+
+    def _transact(self, conn: Any, batch: list[_Job[Any]]) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        alone = len(batch) == 1
+        for job in batch:
+            uow = UnitOfWork(conn, "sqlite", self.db.clock())
+            if not alone:
+                conn.execute("SAVEPOINT unit")
+            try:
+                job.result = job.work(uow)
+            except Exception as error:
+                if _is_operational(error):
+                    raise  # the transaction itself may be gone
+                job.error = error
+                # A refusal (or a bug) in one unit of work undoes that unit alone; if even
+                # that fails, the exception escapes and the whole batch fails.
+                if alone:
+                    conn.execute("ROLLBACK")
+                    return
+                conn.execute("ROLLBACK TO unit")
+                conn.execute("RELEASE unit")
+            else:
+                job.uow = uow
+                if not alone:
+                    conn.execute("RELEASE unit")
+        conn.execute("COMMIT")

@@ -1,0 +1,71 @@
+"""Schema migrations (Alembic, shipped in the package), applied at start and by the admin."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..settings import DatabaseUrl
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+# Taken by every process that migrates a PostgreSQL database, so that workers starting
+# together do not race; SQLite serialises them with its own write lock.
+_PG_LOCK_KEY = 0x0BACCA2A
+
+
+def _config(connection: object) -> object:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def engine_for(url: DatabaseUrl) -> object:
+    import sqlalchemy as sa
+
+    return sa.create_engine(url.sqlalchemy_url, poolclass=sa.pool.NullPool)
+
+
+def upgrade(url: DatabaseUrl, revision: str = "head") -> str | None:
+    """Bring the database to ``revision``; returns the revision it is at afterwards."""
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+
+    if url.dialect == "sqlite":
+        Path(url.target).parent.mkdir(parents=True, exist_ok=True)
+    engine = sa.create_engine(url.sqlalchemy_url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            if url.dialect == "postgresql":
+                connection.execute(sa.text("SELECT pg_advisory_lock(:k)"), {"k": _PG_LOCK_KEY})
+                connection.commit()
+            else:
+                connection.exec_driver_sql("PRAGMA journal_mode=WAL")
+            try:
+                command.upgrade(_config(connection), revision)  # type: ignore[arg-type]
+                connection.commit()
+            finally:
+                if url.dialect == "postgresql":
+                    connection.execute(
+                        sa.text("SELECT pg_advisory_unlock(:k)"), {"k": _PG_LOCK_KEY}
+                    )
+                    connection.commit()
+            current: str | None = MigrationContext.configure(connection).get_current_revision()
+            return current
+    finally:
+        engine.dispose()
+
+
+def current_revision(url: DatabaseUrl) -> str | None:
+    import sqlalchemy as sa
+    from alembic.runtime.migration import MigrationContext
+
+    engine = sa.create_engine(url.sqlalchemy_url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            revision: str | None = MigrationContext.configure(connection).get_current_revision()
+            return revision
+    finally:
+        engine.dispose()

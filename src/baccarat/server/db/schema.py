@@ -1,0 +1,220 @@
+"""The schema, as SQLAlchemy Core tables: the reference the migrations are checked against.
+
+Money is BIGINT cents. Times are BIGINT microseconds since the Unix epoch (UTC). The ledger
+is append-only (triggers refuse UPDATE and DELETE on entries and transactions); every
+account's ``balance`` is a cache of the sum of its entries, updated in the same transaction,
+and a player's balance can never go below zero (CHECK constraint).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+MODES = "mode IN ('fun', 'real')"
+
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("nickname", sa.Text, nullable=False),
+    sa.Column("nickname_key", sa.Text, nullable=False, unique=True),
+    sa.Column("password_hash", sa.Text, nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("token_hash", sa.Text, primary_key=True),
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("expires_us", sa.BigInteger, nullable=False),
+)
+
+login_throttle = sa.Table(
+    "login_throttle",
+    metadata,
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("failures", sa.Integer, nullable=False),
+    sa.Column("blocked_until_us", sa.BigInteger, nullable=False),
+    sa.Column("updated_us", sa.BigInteger, nullable=False),
+)
+
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    # NULL for the casino's own accounts (house, cashier, withdrawals).
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), nullable=True),
+    sa.Column("mode", sa.Text, nullable=False),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("balance", sa.BigInteger, nullable=False),
+    sa.Column("version", sa.BigInteger, nullable=False),
+    sa.CheckConstraint(MODES, name="mode"),
+    sa.CheckConstraint("kind IN ('player', 'house', 'cashier', 'withdrawals')", name="kind"),
+    sa.CheckConstraint("(kind = 'player') = (player_id IS NOT NULL)", name="owner"),
+    # The house and the cashier are the casino's side of every movement and may be
+    # negative; a player's money (and money reserved for withdrawals) never is.
+    sa.CheckConstraint("kind IN ('house', 'cashier') OR balance >= 0", name="non_negative"),
+    sa.Index("ix_accounts_player", "player_id", "mode", "kind", unique=True),
+    sa.Index(
+        "ix_accounts_system",
+        "mode",
+        "kind",
+        unique=True,
+        sqlite_where=sa.text("player_id IS NULL"),
+        postgresql_where=sa.text("player_id IS NULL"),
+    ),
+)
+
+ledger_transactions = sa.Table(
+    "ledger_transactions",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("mode", sa.Text, nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("reference", sa.Text, nullable=True),
+    sa.Column("memo", sa.Text, nullable=True),
+    sa.CheckConstraint(MODES, name="mode"),
+)
+
+ledger_entries = sa.Table(
+    "ledger_entries",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column(
+        "transaction_id", Id, sa.ForeignKey("ledger_transactions.id"), nullable=False, index=True
+    ),
+    sa.Column("account_id", Id, sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+    sa.CheckConstraint("amount <> 0", name="nonzero"),
+)
+
+fairness_seeds = sa.Table(
+    "fairness_seeds",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("mode", sa.Text, nullable=False),
+    sa.Column("server_seed", sa.Text, nullable=False),
+    sa.Column("commitment", sa.Text, nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("revealed_us", sa.BigInteger, nullable=True),
+    sa.CheckConstraint(MODES, name="mode"),
+    sa.Index("ix_fairness_seeds_player", "player_id", "mode"),
+)
+
+fairness_states = sa.Table(
+    "fairness_states",
+    metadata,
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("mode", sa.Text, primary_key=True),
+    sa.Column("seed_id", Id, sa.ForeignKey("fairness_seeds.id"), nullable=False),
+    # Copies of the current seed's values, so a round reads them with its nonce.
+    sa.Column("server_seed", sa.Text, nullable=False),
+    sa.Column("commitment", sa.Text, nullable=False),
+    sa.Column("client_seed", sa.Text, nullable=False),
+    sa.Column("next_nonce", sa.BigInteger, nullable=False),
+    sa.CheckConstraint(MODES, name="mode"),
+)
+
+shoes = sa.Table(
+    "shoes",
+    metadata,
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("table_id", sa.Text, primary_key=True),
+    sa.Column("mode", sa.Text, primary_key=True),
+    sa.Column("seed_id", Id, sa.ForeignKey("fairness_seeds.id"), nullable=False),
+    sa.Column("client_seed", sa.Text, nullable=False),
+    sa.Column("nonce", sa.BigInteger, nullable=False),
+    sa.Column("cut", sa.Integer, nullable=False),
+    # The next card to deal, as an index into the derived order after the cut.
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("cut_card", sa.Integer, nullable=True),
+    sa.Column("cards", sa.Integer, nullable=False),
+    sa.Column("finished", sa.Integer, nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.CheckConstraint(MODES, name="mode"),
+)
+
+rounds = sa.Table(
+    "rounds",
+    metadata,
+    sa.Column("seq", Id, primary_key=True, autoincrement=True),
+    sa.Column("id", sa.Text, nullable=False, unique=True),
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("table_id", sa.Text, nullable=False),
+    sa.Column("mode", sa.Text, nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("seed_id", Id, sa.ForeignKey("fairness_seeds.id"), nullable=False),
+    sa.Column("commitment", sa.Text, nullable=False),
+    sa.Column("client_seed", sa.Text, nullable=False),
+    sa.Column("nonce", sa.BigInteger, nullable=False),
+    sa.Column("cut", sa.Integer, nullable=True),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("player_cards", sa.Text, nullable=False),
+    sa.Column("banker_cards", sa.Text, nullable=False),
+    sa.Column("winner", sa.Text, nullable=False),
+    sa.Column("bets", sa.Text, nullable=False),
+    sa.Column("stake", sa.BigInteger, nullable=False),
+    sa.Column("win", sa.BigInteger, nullable=False),
+    sa.Column("balance_before", sa.BigInteger, nullable=False),
+    sa.Column("balance_after", sa.BigInteger, nullable=False),
+    sa.Column("transaction_id", Id, sa.ForeignKey("ledger_transactions.id"), nullable=False),
+    sa.Column("void_reason", sa.Text, nullable=True),
+    sa.Column("voided_us", sa.BigInteger, nullable=True),
+    sa.Column("void_transaction_id", Id, sa.ForeignKey("ledger_transactions.id"), nullable=True),
+    sa.CheckConstraint(MODES, name="mode"),
+    sa.CheckConstraint("stake > 0 AND win >= 0", name="amounts"),
+    sa.Index("ix_rounds_player", "player_id", "mode", "seq"),
+    sa.Index("ix_rounds_transaction", "transaction_id", unique=True),
+)
+
+idempotency_keys = sa.Table(
+    "idempotency_keys",
+    metadata,
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("request_hash", sa.Text, nullable=False),
+    sa.Column("status", sa.Integer, nullable=False),
+    sa.Column("response", sa.Text, nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+)
+
+cashier_requests = sa.Table(
+    "cashier_requests",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("mode", sa.Text, nullable=False),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("decided_us", sa.BigInteger, nullable=True),
+    sa.Column("note", sa.Text, nullable=True),
+    # Withdrawals: the reservation; both kinds: the decision's movement (if any).
+    sa.Column("reserve_transaction_id", Id, sa.ForeignKey("ledger_transactions.id"), nullable=True),
+    sa.Column(
+        "decision_transaction_id", Id, sa.ForeignKey("ledger_transactions.id"), nullable=True
+    ),
+    sa.CheckConstraint("kind IN ('deposit', 'withdrawal')", name="kind"),
+    sa.CheckConstraint("status IN ('pending', 'approved', 'rejected')", name="status"),
+    sa.CheckConstraint("amount > 0", name="amount"),
+    sa.CheckConstraint(MODES, name="mode"),
+    sa.Index("ix_cashier_requests_status", "status", "kind"),
+    sa.Index("ix_cashier_requests_player", "player_id", "id"),
+)

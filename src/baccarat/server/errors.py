@@ -1,0 +1,88 @@
+"""Typed refusals: every error the server answers has a stable code, a status and a message."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorSpec:
+    status: int
+    description: str
+
+
+# The catalogue of stable error codes. Clients switch on the code, never on the message.
+ERRORS: dict[str, ErrorSpec] = {
+    "invalid_body": ErrorSpec(422, "the request body is not valid JSON of the expected shape"),
+    "invalid_request": ErrorSpec(422, "a query, path or header parameter is not valid"),
+    "invalid_mode": ErrorSpec(422, "the mode is neither 'fun' nor 'real'"),
+    "invalid_amount": ErrorSpec(422, "an amount is not a positive whole number of cents"),
+    "invalid_nickname": ErrorSpec(422, "a nickname is 3-24 letters, digits, '_' or '-'"),
+    "invalid_password": ErrorSpec(422, "a password is 8 to 256 characters"),
+    "invalid_client_seed": ErrorSpec(422, "a client seed is 1-64 printable ASCII characters"),
+    "invalid_cut": ErrorSpec(422, "the cut position is outside the shoe"),
+    "invalid_cursor": ErrorSpec(422, "the history cursor is unknown"),
+    "no_bets": ErrorSpec(422, "a round needs at least one bet"),
+    "bet_below_table_min": ErrorSpec(422, "a player or banker bet is below the table minimum"),
+    "bet_above_table_max": ErrorSpec(422, "a player or banker bet is above the table maximum"),
+    "tie_below_min": ErrorSpec(422, "the tie bet is below its minimum"),
+    "tie_above_max": ErrorSpec(422, "the tie bet is above its maximum"),
+    "not_a_chip_multiple": ErrorSpec(422, "a stake cannot be made of the table's chips"),
+    "insufficient_funds": ErrorSpec(409, "the balance does not cover the stake"),
+    "cut_required": ErrorSpec(409, "the player's shoe waits for the player's cut"),
+    "shoe_in_progress": ErrorSpec(409, "the shoe is still being dealt: no cut is due"),
+    "not_a_cut_shoe_table": ErrorSpec(409, "this table shuffles before every round"),
+    "not_authenticated": ErrorSpec(401, "no valid session token or cookie"),
+    "invalid_credentials": ErrorSpec(401, "wrong nickname or password"),
+    "csrf_failed": ErrorSpec(403, "the X-CSRF-Token header does not match the session"),
+    "forbidden": ErrorSpec(403, "this action is not allowed"),
+    "not_found": ErrorSpec(404, "no such resource"),
+    "unknown_table": ErrorSpec(404, "no table with this id"),
+    "unknown_round": ErrorSpec(404, "no round with this id among the player's rounds"),
+    "unknown_player": ErrorSpec(404, "no player with this nickname"),
+    "unknown_request": ErrorSpec(404, "no cashier request with this id"),
+    "method_not_allowed": ErrorSpec(405, "this path does not accept this method"),
+    "nickname_taken": ErrorSpec(409, "another player has this nickname"),
+    "request_not_pending": ErrorSpec(409, "the cashier request was already decided"),
+    "void_not_possible": ErrorSpec(409, "the round cannot be voided"),
+    "idempotency_key_required": ErrorSpec(400, "money-moving requests need an Idempotency-Key"),
+    "idempotency_conflict": ErrorSpec(409, "the Idempotency-Key was used with another request"),
+    "payload_too_large": ErrorSpec(413, "the request body is too large"),
+    "unsupported_media_type": ErrorSpec(415, "the request body must be application/json"),
+    "rate_limited": ErrorSpec(429, "too many failed attempts: wait for Retry-After seconds"),
+    "service_unavailable": ErrorSpec(503, "the database is busy or unreachable: retry"),
+    "internal_error": ErrorSpec(500, "an unexpected error (a bug: please report it)"),
+}
+
+
+class ServiceError(Exception):
+    """A refusal with a stable code; the HTTP layer turns it into a 4xx JSON answer."""
+
+    def __init__(self, code: str, message: str, **details: Any):
+        if code not in ERRORS:
+            raise KeyError(f"unregistered error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+    @property
+    def status(self) -> int:
+        return ERRORS[self.code].status
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message, "details": self.details}}
+
+    def __repr__(self) -> str:
+        return f"ServiceError({self.code!r}, {self.message!r})"
+
+
+class RateLimited(ServiceError):
+    def __init__(self, message: str, retry_after_s: int, **details: Any):
+        super().__init__("rate_limited", message, retry_after=retry_after_s, **details)
+        self.retry_after_s = retry_after_s
+
+
+def codes_with_status(status: int) -> list[str]:
+    return sorted(code for code, spec in ERRORS.items() if spec.status == status)

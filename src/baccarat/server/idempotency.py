@@ -1,0 +1,68 @@
+"""Idempotency keys: a retried money-moving request gets the first answer; nothing moves.
+
+The first successful answer to a key is stored with a hash of the request (method, path,
+normalised body) in the same transaction as the work. A request with a known key and the
+same hash gets the stored answer; with another hash it is refused (``idempotency_conflict``).
+Refusals are not stored: a refused request moved nothing and may be retried as it is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .db.uow import UnitOfWork
+from .errors import ServiceError
+
+_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+
+
+def check_key(key: str | None) -> str:
+    if key is None or not _KEY.match(key):
+        raise ServiceError(
+            "idempotency_key_required",
+            "send an Idempotency-Key header (1 to 200 printable ASCII characters) with "
+            "every request that moves money",
+        )
+    return key
+
+
+def request_hash(method: str, path: str, body: Any) -> str:
+    canonical = json.dumps([method, path, body], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAnswer:
+    status: int
+    body: str
+
+
+def recall(uow: UnitOfWork, player_id: int, key: str, hashed: str) -> StoredAnswer | None:
+    row = uow.one(
+        "SELECT request_hash, status, response FROM idempotency_keys "
+        "WHERE player_id = :p AND key = :k",
+        {"p": player_id, "k": key},
+    )
+    if row is None:
+        return None
+    if row[0] != hashed:
+        raise ServiceError(
+            "idempotency_conflict",
+            "this Idempotency-Key was already used with a different request",
+            key=key,
+        )
+    return StoredAnswer(int(row[1]), row[2])
+
+
+def remember(
+    uow: UnitOfWork, player_id: int, key: str, hashed: str, status: int, body: str
+) -> None:
+    uow.run(
+        "INSERT INTO idempotency_keys (player_id, key, request_hash, status, response, "
+        "created_us) VALUES (:p, :k, :h, :s, :r, :now)",
+        {"p": player_id, "k": key, "h": hashed, "s": status, "r": body, "now": uow.now},
+    )

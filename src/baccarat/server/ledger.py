@@ -1,0 +1,221 @@
+"""The double-entry ledger: balanced transactions of entries between accounts.
+
+Every movement of money is one ledger transaction with at least two entries whose amounts
+sum to zero. Each account's ``balance`` column caches the sum of its entries and is updated
+by the same statements that post them, in the same database transaction. A player's account
+(and the pending-withdrawals account) must stay at or above zero: the update is conditional,
+and a CHECK constraint backs it in the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .db.uow import UnitOfWork
+from .errors import ServiceError
+
+MODES = ("fun", "real")
+SYSTEM_KINDS = ("house", "cashier", "withdrawals")
+
+
+def check_mode(mode: str) -> str:
+    if mode not in MODES:
+        raise ServiceError("invalid_mode", f"mode must be 'fun' or 'real', not {mode!r}", mode=mode)
+    return mode
+
+
+@dataclass(frozen=True, slots=True)
+class Posting:
+    """One entry of a transaction: ``amount`` cents into (positive) or out of an account."""
+
+    account_id: int
+    amount: int
+
+
+class LedgerError(AssertionError):
+    """A transaction that does not balance: a bug in the caller, never a player's fault."""
+
+
+@dataclass(frozen=True)
+class SystemAccounts:
+    """The ids of the casino's own accounts, per mode and kind (fixed by the first migration)."""
+
+    ids: dict[tuple[str, str], int]
+
+    @classmethod
+    def load(cls, uow: UnitOfWork) -> SystemAccounts:
+        rows = uow.all("SELECT mode, kind, id FROM accounts WHERE player_id IS NULL")
+        return cls({(mode, kind): account_id for mode, kind, account_id in rows})
+
+    def get(self, mode: str, kind: str) -> int:
+        return self.ids[(mode, kind)]
+
+
+def player_account(uow: UnitOfWork, player_id: int, mode: str) -> tuple[int, int]:
+    """``(account id, balance)`` of a player's account in a mode."""
+    row = uow.one(
+        "SELECT id, balance FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'",
+        {"p": player_id, "m": mode},
+    )
+    if row is None:
+        raise ServiceError("unknown_player", "the player has no account in this mode")
+    return int(row[0]), int(row[1])
+
+
+def open_player_accounts(uow: UnitOfWork, player_id: int) -> None:
+    for mode in MODES:
+        uow.run(
+            "INSERT INTO accounts (player_id, mode, kind, balance, version) "
+            "VALUES (:p, :m, 'player', 0, 0)",
+            {"p": player_id, "m": mode},
+        )
+
+
+def insert_transaction(
+    uow: UnitOfWork,
+    kind: str,
+    mode: str,
+    postings: Sequence[Posting],
+    *,
+    reference: str | None = None,
+    memo: str | None = None,
+) -> int:
+    """Record a balanced transaction and its entries (balances are the caller's business)."""
+    if len(postings) < 2:
+        raise LedgerError(f"a transaction needs two entries or more, got {len(postings)}")
+    if sum(p.amount for p in postings) != 0:
+        raise LedgerError(f"entries of a {kind} transaction do not sum to zero: {postings}")
+    if any(p.amount == 0 for p in postings):
+        raise LedgerError("an entry of zero moves nothing")
+    tx_id = int(
+        uow.scalar(
+            "INSERT INTO ledger_transactions (kind, mode, created_us, reference, memo) "
+            "VALUES (:kind, :mode, :now, :reference, :memo) RETURNING id",
+            {"kind": kind, "mode": mode, "now": uow.now, "reference": reference, "memo": memo},
+        )
+    )
+    params: dict[str, int] = {"tx": tx_id}
+    for i, posting in enumerate(postings):
+        params[f"a{i}"] = posting.account_id
+        params[f"x{i}"] = posting.amount
+    values = ", ".join(f"(:tx, :a{i}, :x{i})" for i in range(len(postings)))
+    uow.run(
+        f"INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES {values}", params
+    )
+    return tx_id
+
+
+def apply_delta(uow: UnitOfWork, account_id: int, delta: int) -> int | None:
+    """Add ``delta`` to an account's cached balance; None if that would make it negative."""
+    row = uow.one(
+        "UPDATE accounts SET balance = balance + :d, version = version + 1 "
+        "WHERE id = :id AND (kind IN ('house', 'cashier') OR balance + :d >= 0) "
+        "RETURNING balance",
+        {"d": delta, "id": account_id},
+    )
+    return None if row is None else int(row[0])
+
+
+def post(
+    uow: UnitOfWork,
+    kind: str,
+    mode: str,
+    postings: Sequence[Posting],
+    *,
+    reference: str | None = None,
+    memo: str | None = None,
+    system: SystemAccounts | None = None,
+) -> int:
+    """Post a balanced transaction and update the balances; refuses to overdraw a player.
+
+    Balances are updated players first, then the casino's accounts, always in that order,
+    so that two transactions never wait for each other's rows in opposite orders.
+    """
+    tx_id = insert_transaction(uow, kind, mode, postings, reference=reference, memo=memo)
+    deltas: dict[int, int] = {}
+    for posting in postings:
+        deltas[posting.account_id] = deltas.get(posting.account_id, 0) + posting.amount
+    casino = set((system or SystemAccounts.load(uow)).ids.values())
+    order = sorted(deltas, key=lambda account: (account in casino, account))
+    for account_id in order:
+        if deltas[account_id] and apply_delta(uow, account_id, deltas[account_id]) is None:
+            balance = uow.scalar("SELECT balance FROM accounts WHERE id = :id", {"id": account_id})
+            raise ServiceError(
+                "insufficient_funds",
+                "the balance does not cover this movement",
+                balance=None if balance is None else int(balance),
+                amount=-deltas[account_id],
+            )
+    return tx_id
+
+
+def transfer(
+    uow: UnitOfWork,
+    kind: str,
+    mode: str,
+    source: int,
+    target: int,
+    amount: int,
+    *,
+    reference: str | None = None,
+    memo: str | None = None,
+    system: SystemAccounts | None = None,
+) -> int:
+    """Move ``amount`` cents from one account to another as a two-entry transaction."""
+    return post(
+        uow,
+        kind,
+        mode,
+        [Posting(source, -amount), Posting(target, amount)],
+        reference=reference,
+        memo=memo,
+        system=system,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """One line of a player's statement."""
+
+    transaction_id: int
+    kind: str
+    mode: str
+    amount: int
+    time_us: int
+    reference: str | None
+    memo: str | None
+
+
+def statement(
+    uow: UnitOfWork, account_id: int, *, limit: int, before: int | None = None
+) -> list[Movement]:
+    """A player's movements, newest first: the sum of entries per transaction."""
+    page = "" if before is None else "AND t.id < :before "
+    rows = uow.all(
+        "SELECT t.id, t.kind, t.mode, SUM(e.amount), t.created_us, t.reference, t.memo "
+        "FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.transaction_id "
+        f"WHERE e.account_id = :a {page}"
+        "GROUP BY t.id, t.kind, t.mode, t.created_us, t.reference, t.memo "
+        "ORDER BY t.id DESC LIMIT :limit",
+        {"a": account_id, "before": before, "limit": limit},
+    )
+    return [Movement(int(r[0]), r[1], r[2], int(r[3]), int(r[4]), r[5], r[6]) for r in rows]
+
+
+__all__ = [
+    "MODES",
+    "SYSTEM_KINDS",
+    "LedgerError",
+    "Movement",
+    "Posting",
+    "SystemAccounts",
+    "apply_delta",
+    "check_mode",
+    "insert_transaction",
+    "open_player_accounts",
+    "player_account",
+    "post",
+    "statement",
+    "transfer",
+]

@@ -1,0 +1,327 @@
+"""A round: check, debit, shuffle, deal, settle, credit, record, in one transaction.
+
+This is the hot path. It runs as one short write transaction of a handful of statements:
+take the nonce (or lock the player's shoe), move the money in one conditional update of the
+player's balance (refused unless the balance covers the whole stake), record the ledger
+transaction, its entries and the round, and update the house's balance last (it is the row
+every round in the mode touches, so it is held for the shortest time).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import Bets, Coup, RuleSet, Shoe, deal_coup, format_money, settle
+from . import seeds
+from .db.uow import UnitOfWork
+from .dealing import ShoeFactory
+from .errors import ServiceError
+from .history import RoundRecord, get_round
+from .ledger import SystemAccounts, check_mode
+from .tables import Table
+
+
+@dataclass(frozen=True)
+class Dealer:
+    """What a round needs besides the database: the deal source and the casino's accounts."""
+
+    shoes: ShoeFactory
+    system: SystemAccounts
+
+
+def new_round_id() -> str:
+    return "r_" + secrets.token_hex(10)
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeState:
+    """A player's cut shoe at a table, in a mode."""
+
+    table_id: str
+    mode: str
+    cut_due: bool
+    cards: int
+    position: int
+    cut_card: int | None
+    nonce: int | None
+    cut: int | None
+    commitment: str | None
+
+    @property
+    def cards_left(self) -> int:
+        return self.cards - self.position
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "table_id": self.table_id,
+            "mode": self.mode,
+            "cut_due": self.cut_due,
+            "cards": self.cards,
+            "cards_left": 0 if self.cut_due else self.cards_left,
+            "position": self.position,
+            "cut_card": self.cut_card,
+            "nonce": self.nonce,
+            "cut": self.cut,
+            "commitment": self.commitment,
+        }
+
+
+def _require_cut_shoe(table: Table) -> None:
+    if not table.is_cut_shoe:
+        raise ServiceError(
+            "not_a_cut_shoe_table",
+            f"table {table.id} shuffles before every round: there is no shoe to cut",
+            table=table.id,
+        )
+
+
+def shoe_state(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> ShoeState:
+    check_mode(mode)
+    _require_cut_shoe(table)
+    row = uow.one(
+        "SELECT sh.cards, sh.position, sh.cut_card, sh.nonce, sh.cut, sh.finished, s.commitment "
+        "FROM shoes sh JOIN fairness_seeds s ON s.id = sh.seed_id "
+        "WHERE sh.player_id = :p AND sh.table_id = :t AND sh.mode = :m",
+        {"p": player_id, "t": table.id, "m": mode},
+    )
+    cards = table.rules.cards_per_shoe
+    if row is None:
+        return ShoeState(table.id, mode, True, cards, 0, None, None, None, None)
+    cards, position, cut_card, nonce, cut, finished, committed = row
+    return ShoeState(
+        table.id, mode, bool(finished), int(cards), int(position), cut_card, int(nonce),
+        int(cut), committed,
+    )  # fmt: skip
+
+
+def cut_shoe(
+    uow: UnitOfWork, dealer: Dealer, player_id: int, table: Table, mode: str, cut: int
+) -> ShoeState:
+    """The player cuts a new shoe: it takes the next nonce and is dealt to its cut card."""
+    check_mode(mode)
+    _require_cut_shoe(table)
+    size = table.rules.cards_per_shoe
+    if type(cut) is not int or not 0 <= cut < size:
+        raise ServiceError(
+            "invalid_cut", f"cut the shoe at a position from 0 to {size - 1}", cut=cut, cards=size
+        )
+    key = {"p": player_id, "t": table.id, "m": mode}
+    current = uow.one(
+        "SELECT finished FROM shoes WHERE player_id = :p AND table_id = :t AND mode = :m"
+        + uow.for_update,
+        key,
+    )
+    if current is not None and not current[0]:
+        raise ServiceError(
+            "shoe_in_progress", "this shoe is still being dealt: no cut is due", table=table.id
+        )
+    drawn = seeds.take_nonce(uow, player_id, mode)
+    shoe = dealer.shoes(table.rules, drawn.server_seed, drawn.client_seed, drawn.nonce, cut)
+    values = key | {
+        "seed": drawn.seed_id,
+        "cs": drawn.client_seed,
+        "nonce": drawn.nonce,
+        "cut": cut,
+        "pos": shoe.position,
+        "cut_card": shoe.cut_card,
+        "cards": len(shoe.cards),
+        "now": uow.now,
+    }
+    if current is None:
+        uow.run(
+            "INSERT INTO shoes (player_id, table_id, mode, seed_id, client_seed, nonce, cut, "
+            "position, cut_card, cards, finished, created_us) VALUES (:p, :t, :m, :seed, :cs, "
+            ":nonce, :cut, :pos, :cut_card, :cards, 0, :now)",
+            values,
+        )
+    else:
+        uow.run(
+            "UPDATE shoes SET seed_id = :seed, client_seed = :cs, nonce = :nonce, cut = :cut, "
+            "position = :pos, cut_card = :cut_card, cards = :cards, finished = 0, "
+            "created_us = :now WHERE player_id = :p AND table_id = :t AND mode = :m",
+            values,
+        )
+    return shoe_state(uow, player_id, table, mode)
+
+
+@dataclass(frozen=True, slots=True)
+class _Shuffle:
+    shoe: Shoe
+    seed_id: int
+    commitment: str
+    client_seed: str
+    nonce: int
+    cut: int | None
+
+
+def _fresh_shuffle(uow: UnitOfWork, dealer: Dealer, player_id: int, mode: str,
+                   rules: RuleSet) -> _Shuffle:  # fmt: skip
+    drawn = seeds.take_nonce(uow, player_id, mode)
+    shoe = dealer.shoes(rules, drawn.server_seed, drawn.client_seed, drawn.nonce, None)
+    return _Shuffle(shoe, drawn.seed_id, drawn.commitment, drawn.client_seed, drawn.nonce, None)
+
+
+def _shoe_in_play(uow: UnitOfWork, dealer: Dealer, player_id: int, mode: str,
+                  table: Table) -> _Shuffle:  # fmt: skip
+    row = uow.one(
+        "SELECT sh.seed_id, s.server_seed, s.commitment, sh.client_seed, sh.nonce, sh.cut, "
+        "sh.position, sh.finished FROM shoes sh JOIN fairness_seeds s ON s.id = sh.seed_id "
+        "WHERE sh.player_id = :p AND sh.table_id = :t AND sh.mode = :m" + uow.lock("sh"),
+        {"p": player_id, "t": table.id, "m": mode},
+    )
+    if row is None or row[7]:
+        raise ServiceError(
+            "cut_required",
+            "a new shoe waits for your cut: POST /api/tables/{id}/shoe with the position",
+            table=table.id,
+            mode=mode,
+        )
+    seed_id, server_seed, committed, client_seed, nonce, cut, position, _ = row
+    # The shoe is rebuilt from its seeds (the order is cached) and set where it stopped.
+    shoe = dealer.shoes(table.rules, server_seed, client_seed, int(nonce), int(cut))
+    shoe.position = int(position)
+    return _Shuffle(shoe, int(seed_id), committed, client_seed, int(nonce), int(cut))
+
+
+def play_round(
+    uow: UnitOfWork, dealer: Dealer, player_id: int, table: Table, mode: str, bets: Bets
+) -> RoundRecord:
+    """Play one round for the player; refused (with nothing written) if it cannot be."""
+    check_mode(mode)
+    table.check_bets(bets)
+    stake = bets.total
+    rules = table.rules
+    if table.is_cut_shoe:
+        shuffle = _shoe_in_play(uow, dealer, player_id, mode, table)
+    else:
+        shuffle = _fresh_shuffle(uow, dealer, player_id, mode, rules)
+    shoe = shuffle.shoe
+    position = shoe.position
+    coup: Coup = deal_coup(shoe)
+    settlement = settle(rules, bets, coup.winner)
+    win = settlement.returned
+    # Debit and credit in one conditional update: the whole stake must be covered.
+    row = uow.one(
+        "UPDATE accounts SET balance = balance + :net, version = version + 1 "
+        "WHERE player_id = :p AND mode = :m AND kind = 'player' AND balance >= :stake "
+        "RETURNING id, balance",
+        {"net": win - stake, "p": player_id, "m": mode, "stake": stake},
+    )
+    if row is None:
+        balance = uow.scalar(
+            "SELECT balance FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'",
+            {"p": player_id, "m": mode},
+        )
+        raise ServiceError(
+            "insufficient_funds",
+            f"the stake {format_money(stake)} exceeds the {mode} balance "
+            f"{format_money(int(balance or 0))}",
+            stake=stake,
+            balance=int(balance or 0),
+        )
+    account_id, balance_after = int(row[0]), int(row[1])
+    house = dealer.system.get(mode, "house")
+    round_id = new_round_id()
+    tx_id = int(
+        uow.scalar(
+            "INSERT INTO ledger_transactions (kind, mode, created_us, reference) "
+            "VALUES ('round', :m, :now, :ref) RETURNING id",
+            {"m": mode, "now": uow.now, "ref": round_id},
+        )
+    )
+    entries = {"tx": tx_id, "pa": account_id, "ha": house, "s": stake, "ns": -stake}
+    if win:
+        entries |= {"w": win, "nw": -win}
+        uow.run(
+            "INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES "
+            "(:tx, :pa, :ns), (:tx, :ha, :s), (:tx, :ha, :nw), (:tx, :pa, :w)",
+            entries,
+        )
+    else:
+        uow.run(
+            "INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES "
+            "(:tx, :pa, :ns), (:tx, :ha, :s)",
+            entries,
+        )
+    bets_json = json.dumps(settlement.to_json(), separators=(",", ":"))
+    player_cards = " ".join(map(str, coup.player.cards))
+    banker_cards = " ".join(map(str, coup.banker.cards))
+    seq = int(
+        uow.scalar(
+            "INSERT INTO rounds (id, player_id, table_id, mode, created_us, rules, seed_id, "
+            "commitment, client_seed, nonce, cut, position, player_cards, banker_cards, "
+            "winner, bets, stake, win, balance_before, balance_after, transaction_id) VALUES "
+            "(:id, :p, :t, :m, :now, :rules, :seed, :c, :cs, :nonce, :cut, :pos, :pc, :bc, "
+            ":winner, :bets, :stake, :win, :before, :after, :tx) RETURNING seq",
+            {
+                "id": round_id, "p": player_id, "t": table.id, "m": mode, "now": uow.now,
+                "rules": rules.name, "seed": shuffle.seed_id, "c": shuffle.commitment,
+                "cs": shuffle.client_seed, "nonce": shuffle.nonce, "cut": shuffle.cut,
+                "pos": position, "pc": player_cards, "bc": banker_cards,
+                "winner": coup.winner.value, "bets": bets_json, "stake": stake, "win": win,
+                "before": balance_after - (win - stake), "after": balance_after, "tx": tx_id,
+            },
+        )
+    )  # fmt: skip
+    if table.is_cut_shoe:
+        uow.run(
+            "UPDATE shoes SET position = :pos, finished = :done "
+            "WHERE player_id = :p AND table_id = :t AND mode = :m",
+            {"pos": shoe.position, "done": int(shoe.is_cut_card_reached), "p": player_id,
+             "t": table.id, "m": mode},
+        )  # fmt: skip
+    if stake != win:
+        uow.run(
+            "UPDATE accounts SET balance = balance + :d, version = version + 1 WHERE id = :id",
+            {"d": stake - win, "id": house},
+        )
+    return RoundRecord(
+        seq, round_id, table.id, mode, uow.now, rules.name, shuffle.commitment,
+        shuffle.client_seed, shuffle.nonce, shuffle.cut, position, player_cards, banker_cards,
+        coup.winner.value, bets_json, stake, win, balance_after - (win - stake), balance_after,
+        None, None,
+    )  # fmt: skip
+
+
+def void_round(uow: UnitOfWork, system: SystemAccounts, round_id: str, reason: str) -> RoundRecord:
+    """Void a round: every stake returns, any payout is taken back, the reason is shown."""
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("void_not_possible", "a void needs a reason")
+    row = uow.one(
+        "SELECT player_id, mode, stake, win, void_reason FROM rounds WHERE id = :id"
+        + uow.for_update,
+        {"id": round_id},
+    )
+    if row is None:
+        raise ServiceError("unknown_round", f"there is no round {round_id!r}", round=round_id)
+    player_id, mode, stake, win, voided = row
+    if voided is not None:
+        raise ServiceError("void_not_possible", f"round {round_id} is already void: {voided}")
+    from .ledger import Posting, player_account, post
+
+    account_id, _ = player_account(uow, int(player_id), mode)
+    house = system.get(mode, "house")
+    postings = [Posting(account_id, int(stake)), Posting(house, -int(stake))]
+    if win:
+        postings += [Posting(account_id, -int(win)), Posting(house, int(win))]
+    try:
+        tx_id = post(uow, "void", mode, postings, reference=round_id, memo=reason, system=system)
+    except ServiceError as error:
+        if error.code != "insufficient_funds":
+            raise
+        raise ServiceError(
+            "void_not_possible",
+            f"the player no longer holds the {format_money(int(win) - int(stake))} the void "
+            "takes back",
+            **error.details,
+        ) from None
+    uow.run(
+        "UPDATE rounds SET void_reason = :r, voided_us = :now, void_transaction_id = :tx "
+        "WHERE id = :id",
+        {"r": reason, "now": uow.now, "tx": tx_id, "id": round_id},
+    )
+    return get_round(uow, None, round_id)

@@ -1,0 +1,180 @@
+"""Each player's provably fair state per mode: a committed server seed, a client seed, a nonce.
+
+The server seed is secret until the player rotates it; its commitment (sha256) is shown
+before any round uses it. Every shuffle takes the next nonce: one per round on fresh-shuffle
+tables, one per shoe on cut-shoe tables. Rotating reveals the old seed (so every round dealt
+from it can be verified) and commits a new one; shoes dealt from the old seed end with it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..fairness import commitment, new_client_seed, new_server_seed
+from .db.uow import UnitOfWork
+from .errors import ServiceError
+from .ledger import MODES
+
+_CLIENT_SEED = re.compile(r"^[\x20-\x7e]{1,64}$")
+
+
+def check_client_seed(client_seed: str) -> str:
+    if not isinstance(client_seed, str) or not _CLIENT_SEED.match(client_seed):
+        raise ServiceError(
+            "invalid_client_seed", "a client seed is 1 to 64 printable ASCII characters"
+        )
+    return client_seed
+
+
+@dataclass(frozen=True, slots=True)
+class FairnessState:
+    mode: str
+    seed_id: int
+    commitment: str
+    client_seed: str
+    next_nonce: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "commitment": self.commitment,
+            "client_seed": self.client_seed,
+            "next_nonce": self.next_nonce,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Nonce:
+    """What a shuffle needs: the seeds and the nonce it was given."""
+
+    seed_id: int
+    server_seed: str
+    commitment: str
+    client_seed: str
+    nonce: int
+
+
+@dataclass(frozen=True, slots=True)
+class RevealedSeed:
+    mode: str
+    server_seed: str
+    commitment: str
+    created_us: int
+    revealed_us: int
+    nonces_used: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "server_seed": self.server_seed,
+            "commitment": self.commitment,
+            "nonces_used": self.nonces_used,
+        }
+
+
+def _new_seed(uow: UnitOfWork, player_id: int, mode: str) -> tuple[int, str, str]:
+    server_seed = new_server_seed()
+    committed = commitment(server_seed)
+    seed_id = int(
+        uow.scalar(
+            "INSERT INTO fairness_seeds (player_id, mode, server_seed, commitment, created_us) "
+            "VALUES (:p, :m, :s, :c, :now) RETURNING id",
+            {"p": player_id, "m": mode, "s": server_seed, "c": committed, "now": uow.now},
+        )
+    )
+    return seed_id, server_seed, committed
+
+
+def open_states(uow: UnitOfWork, player_id: int) -> None:
+    for mode in MODES:
+        seed_id, server_seed, committed = _new_seed(uow, player_id, mode)
+        uow.run(
+            "INSERT INTO fairness_states "
+            "(player_id, mode, seed_id, server_seed, commitment, client_seed, next_nonce) "
+            "VALUES (:p, :m, :id, :s, :c, :cs, 0)",
+            {
+                "p": player_id,
+                "m": mode,
+                "id": seed_id,
+                "s": server_seed,
+                "c": committed,
+                "cs": new_client_seed(),
+            },
+        )
+
+
+def state(uow: UnitOfWork, player_id: int, mode: str) -> FairnessState:
+    row = uow.one(
+        "SELECT seed_id, commitment, client_seed, next_nonce FROM fairness_states "
+        "WHERE player_id = :p AND mode = :m",
+        {"p": player_id, "m": mode},
+    )
+    if row is None:
+        raise ServiceError("unknown_player", "the player has no fairness state")
+    return FairnessState(mode, int(row[0]), row[1], row[2], int(row[3]))
+
+
+def take_nonce(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
+    """The next nonce under the current seeds (the row stays locked until commit)."""
+    row = uow.one(
+        "UPDATE fairness_states SET next_nonce = next_nonce + 1 "
+        "WHERE player_id = :p AND mode = :m "
+        "RETURNING seed_id, server_seed, commitment, client_seed, next_nonce",
+        {"p": player_id, "m": mode},
+    )
+    if row is None:
+        raise ServiceError("unknown_player", "the player has no fairness state")
+    return Nonce(int(row[0]), row[1], row[2], row[3], int(row[4]) - 1)
+
+
+def set_client_seed(uow: UnitOfWork, player_id: int, mode: str, client_seed: str) -> FairnessState:
+    """The client seed of the next shuffles (a shoe being dealt keeps the one it began with)."""
+    check_client_seed(client_seed)
+    uow.run(
+        "UPDATE fairness_states SET client_seed = :cs WHERE player_id = :p AND mode = :m",
+        {"cs": client_seed, "p": player_id, "m": mode},
+    )
+    return state(uow, player_id, mode)
+
+
+def rotate(uow: UnitOfWork, player_id: int, mode: str) -> tuple[RevealedSeed, FairnessState]:
+    """Reveal the current server seed, commit a new one, and end shoes dealt from the old."""
+    row = uow.one(
+        "SELECT s.id, s.server_seed, s.commitment, s.created_us, f.next_nonce "
+        "FROM fairness_states f JOIN fairness_seeds s ON s.id = f.seed_id "
+        "WHERE f.player_id = :p AND f.mode = :m" + uow.lock("f"),
+        {"p": player_id, "m": mode},
+    )
+    if row is None:
+        raise ServiceError("unknown_player", "the player has no fairness state")
+    old_id, old_seed, old_commitment, created_us, used = row
+    uow.run(
+        "UPDATE fairness_seeds SET revealed_us = :now WHERE id = :id",
+        {"now": uow.now, "id": old_id},
+    )
+    seed_id, server_seed, committed = _new_seed(uow, player_id, mode)
+    uow.run(
+        "UPDATE fairness_states SET seed_id = :id, server_seed = :s, commitment = :c, "
+        "next_nonce = 0 WHERE player_id = :p AND mode = :m",
+        {"id": seed_id, "s": server_seed, "c": committed, "p": player_id, "m": mode},
+    )
+    # A shoe whose seed is now public must not deal another card.
+    uow.run(
+        "UPDATE shoes SET finished = 1 WHERE player_id = :p AND mode = :m AND finished = 0",
+        {"p": player_id, "m": mode},
+    )
+    revealed = RevealedSeed(mode, old_seed, old_commitment, int(created_us), uow.now, int(used))
+    return revealed, state(uow, player_id, mode)
+
+
+def revealed_seeds(uow: UnitOfWork, player_id: int, mode: str) -> list[RevealedSeed]:
+    rows = uow.all(
+        "SELECT s.server_seed, s.commitment, s.created_us, s.revealed_us, "
+        "(SELECT COALESCE(MAX(r.nonce) + 1, 0) FROM rounds r WHERE r.seed_id = s.id) "
+        "FROM fairness_seeds s WHERE s.player_id = :p AND s.mode = :m "
+        "AND s.revealed_us IS NOT NULL ORDER BY s.id",
+        {"p": player_id, "m": mode},
+    )
+    return [RevealedSeed(mode, r[0], r[1], int(r[2]), int(r[3]), int(r[4])) for r in rows]

@@ -1,0 +1,157 @@
+"""Server settings: one frozen value built from arguments or the environment, nothing global."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .dealing import ShoeFactory
+
+ENV_PREFIX = "BACCARAT_"
+DEFAULT_DATA_DIR = "data"
+SQLITE_FILE = "baccarat.db"
+
+
+def system_clock_us() -> int:
+    """Microseconds since the Unix epoch, UTC."""
+    return time.time_ns() // 1000
+
+
+@dataclass(frozen=True)
+class DatabaseUrl:
+    """A database address: an SQLite file or a PostgreSQL server."""
+
+    dialect: str  # "sqlite" or "postgresql"
+    # SQLite: the file path; PostgreSQL: a libpq connection string (postgresql://...).
+    target: str
+
+    @classmethod
+    def parse(cls, url: str) -> DatabaseUrl:
+        text = url.strip()
+        for prefix in ("postgresql+psycopg://", "postgresql://", "postgres://"):
+            if text.startswith(prefix):
+                return cls("postgresql", "postgresql://" + text[len(prefix) :])
+        for prefix in ("sqlite+pysqlite:///", "sqlite:///"):
+            if text.startswith(prefix):
+                path = text[len(prefix) :]
+                if not path:
+                    break
+                return cls("sqlite", path)
+        raise ValueError(
+            f"unsupported database URL {url!r}: use sqlite:///FILE or postgresql://..."
+        )
+
+    @classmethod
+    def sqlite_in(cls, data_dir: Path) -> DatabaseUrl:
+        return cls("sqlite", str(data_dir / SQLITE_FILE))
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        if self.dialect == "sqlite":
+            return f"sqlite+pysqlite:///{self.target}"
+        return "postgresql+psycopg://" + self.target[len("postgresql://") :]
+
+    def __str__(self) -> str:
+        if self.dialect == "sqlite":
+            return f"sqlite:///{self.target}"
+        # Never print a password.
+        head, sep, tail = self.target.partition("@")
+        if sep and ":" in head[len("postgresql://") :]:
+            user = head[len("postgresql://") :].split(":", 1)[0]
+            return f"postgresql://{user}:***@{tail}"
+        return self.target
+
+
+@dataclass(frozen=True)
+class PasswordHashing:
+    """Argon2id parameters (argon2-cffi defaults; tests use cheaper ones)."""
+
+    time_cost: int = 3
+    memory_cost: int = 65536
+    parallelism: int = 4
+
+
+@dataclass(frozen=True)
+class LoginThrottle:
+    """Exponential backoff of failed logins, per nickname and per client address."""
+
+    free_failures: int = 3
+    base_delay_s: float = 1.0
+    max_delay_s: float = 900.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    database: DatabaseUrl
+    data_dir: Path = Path(DEFAULT_DATA_DIR)
+    tables_file: Path | None = None
+    session_ttl_s: int = 7 * 24 * 3600
+    cookie_secure: bool = False
+    passwords: PasswordHashing = PasswordHashing()
+    login_throttle: LoginThrottle = LoginThrottle()
+    # Threads that run database work (SQLite always has exactly one writer).
+    db_threads: int = 8
+    # SQLite group commit: how many rounds at most share one fsync.
+    max_batch: int = 64
+    # Serve POST /api/bench/commit, the bare transaction the benchmark compares with.
+    bench_endpoint: bool = False
+    web_dir: Path | None = None
+    migrate_on_start: bool = True
+    # Injected for tests: the deal source and the clock (microseconds since the epoch).
+    shoe_factory: ShoeFactory | None = field(default=None, compare=False)
+    clock: Callable[[], int] = field(default=system_clock_us, compare=False)
+
+    @classmethod
+    def for_data_dir(cls, data_dir: Path | str | None = None, **kwargs: object) -> Settings:
+        folder = Path(data_dir or DEFAULT_DATA_DIR)
+        return cls(database=DatabaseUrl.sqlite_in(folder), data_dir=folder, **kwargs)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Settings from BACCARAT_* variables (how `baccarat serve` passes them to workers)."""
+        env = os.environ if environ is None else environ
+
+        def get(name: str) -> str | None:
+            value = env.get(ENV_PREFIX + name)
+            return value if value else None
+
+        data_dir = Path(get("DATA_DIR") or DEFAULT_DATA_DIR)
+        url = get("DATABASE_URL")
+        database = DatabaseUrl.parse(url) if url else DatabaseUrl.sqlite_in(data_dir)
+        tables = get("TABLES")
+        web = get("WEB_DIR")
+        return cls(
+            database=database,
+            data_dir=data_dir,
+            tables_file=Path(tables) if tables else None,
+            session_ttl_s=int(get("SESSION_TTL") or 7 * 24 * 3600),
+            cookie_secure=(get("COOKIE_SECURE") or "0") == "1",
+            db_threads=int(get("DB_THREADS") or 8),
+            bench_endpoint=(get("BENCH") or "0") == "1",
+            web_dir=Path(web) if web else None,
+        )
+
+    def to_env(self) -> dict[str, str]:
+        """The variables that make ``from_env`` rebuild these settings in a worker process."""
+        env = {
+            ENV_PREFIX + "DATA_DIR": str(self.data_dir),
+            ENV_PREFIX + "DATABASE_URL": (
+                f"sqlite:///{self.database.target}"
+                if self.database.dialect == "sqlite"
+                else self.database.target
+            ),
+            ENV_PREFIX + "SESSION_TTL": str(self.session_ttl_s),
+            ENV_PREFIX + "COOKIE_SECURE": "1" if self.cookie_secure else "0",
+            ENV_PREFIX + "DB_THREADS": str(self.db_threads),
+            ENV_PREFIX + "BENCH": "1" if self.bench_endpoint else "0",
+        }
+        if self.tables_file is not None:
+            env[ENV_PREFIX + "TABLES"] = str(self.tables_file)
+        if self.web_dir is not None:
+            env[ENV_PREFIX + "WEB_DIR"] = str(self.web_dir)
+        return env

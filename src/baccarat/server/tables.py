@@ -1,0 +1,210 @@
+"""Tables: a rule set, chips and limits each, read from TOML, with the exact RTP per bet."""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..core import BetKind, Bets, RuleSet, ShufflePolicy, format_money, get_rules, parse_money
+from .errors import ServiceError
+
+
+class TableConfigError(ValueError):
+    """The tables file cannot be used."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Cents. ``min``/``max`` bound each Player or Banker bet; the tie has its own three."""
+
+    min: int
+    max: int
+    tie_min: int
+    tie_min_alone: int
+    tie_max: int
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "min": self.min,
+            "max": self.max,
+            "tie_min": self.tie_min,
+            "tie_min_alone": self.tie_min_alone,
+            "tie_max": self.tie_max,
+        }
+
+
+@dataclass(frozen=True)
+class Table:
+    id: str
+    name: str
+    rules: RuleSet
+    chips: tuple[int, ...]
+    limits: Limits
+    source: str = ""
+    rtp: Mapping[BetKind, Fraction] = field(default_factory=dict)
+
+    @property
+    def is_cut_shoe(self) -> bool:
+        return self.rules.shuffle is ShufflePolicy.CUT_SHOE
+
+    @property
+    def unit(self) -> int:
+        """Every stake is a multiple of this: what the table's chips can make."""
+        return math.gcd(*self.chips)
+
+    def check_bets(self, bets: Bets) -> None:
+        """Refuse bets outside the table's limits (nothing is debited then)."""
+        if bets.total == 0:
+            raise ServiceError("no_bets", "place at least one bet")
+        limits = self.limits
+        for kind in (BetKind.PLAYER, BetKind.BANKER):
+            stake = bets.stake(kind)
+            if not stake:
+                continue
+            if stake < limits.min:
+                raise ServiceError(
+                    "bet_below_table_min",
+                    f"the {kind.value} bet {format_money(stake)} is below the table minimum "
+                    f"{format_money(limits.min)}",
+                    bet=kind.value, stake=stake, min=limits.min,
+                )  # fmt: skip
+            if stake > limits.max:
+                raise ServiceError(
+                    "bet_above_table_max",
+                    f"the {kind.value} bet {format_money(stake)} is above the table maximum "
+                    f"{format_money(limits.max)}",
+                    bet=kind.value, stake=stake, max=limits.max,
+                )  # fmt: skip
+        if bets.tie:
+            alone = not (bets.player or bets.banker)
+            minimum = limits.tie_min_alone if alone else limits.tie_min
+            which = "for a lone tie bet" if alone else "beside another bet"
+            if bets.tie < minimum:
+                raise ServiceError(
+                    "tie_below_min",
+                    f"the tie bet {format_money(bets.tie)} is below the minimum "
+                    f"{format_money(minimum)} {which}",
+                    bet="tie", stake=bets.tie, min=minimum, alone=alone,
+                )  # fmt: skip
+            if bets.tie > limits.tie_max:
+                raise ServiceError(
+                    "tie_above_max",
+                    f"the tie bet {format_money(bets.tie)} is above the maximum "
+                    f"{format_money(limits.tie_max)}",
+                    bet="tie", stake=bets.tie, max=limits.tie_max,
+                )  # fmt: skip
+        unit = self.unit
+        for kind, stake in bets.placed():
+            if stake % unit:
+                raise ServiceError(
+                    "not_a_chip_multiple",
+                    f"the {kind.value} bet {format_money(stake)} cannot be made of this "
+                    f"table's chips: stakes are multiples of {format_money(unit)}",
+                    bet=kind.value, stake=stake, unit=unit,
+                )  # fmt: skip
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "rules": self.rules.to_json(),
+            "chips": list(self.chips),
+            "limits": self.limits.to_json(),
+            "rtp": {kind.value: float(self.rtp[kind]) for kind in BetKind if kind in self.rtp},
+            "cut_shoe": self.is_cut_shoe,
+            "source": self.source,
+        }
+
+
+class TableSet(Mapping[str, Table]):
+    """The casino's tables by id, in the order of the file."""
+
+    def __init__(self, tables: list[Table]):
+        self._tables = {table.id: table for table in tables}
+
+    def __getitem__(self, table_id: str) -> Table:
+        return self._tables[table_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tables)
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def require(self, table_id: str) -> Table:
+        table = self._tables.get(table_id)
+        if table is None:
+            raise ServiceError("unknown_table", f"there is no table {table_id!r}", table=table_id)
+        return table
+
+
+def _money(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise TableConfigError(f'{where}: write amounts as text, like "2.50"')
+    cents = parse_money(str(value))
+    if cents <= 0:
+        raise TableConfigError(f"{where}: an amount must be positive")
+    return cents
+
+
+def _table(raw: Mapping[str, Any], index: int) -> Table:
+    where = f"table {index + 1}"
+    try:
+        table_id = str(raw["id"])
+        rules = get_rules(str(raw["rules"]))
+        chips = tuple(_money(c, f"{where} chips") for c in raw["chips"])
+        low, high = _money(raw["min"], f"{where} min"), _money(raw["max"], f"{where} max")
+    except KeyError as missing:
+        raise TableConfigError(f"{where}: {missing.args[0]!r} is missing") from None
+    except ValueError as error:
+        raise TableConfigError(f"{where}: {error}") from None
+    if not table_id or not table_id.replace("-", "").replace("_", "").isalnum():
+        raise TableConfigError(f"{where}: an id is letters, digits, '-' and '_'")
+    if not chips or low > high:
+        raise TableConfigError(f"{where}: needs chips and min <= max")
+    limits = Limits(
+        min=low,
+        max=high,
+        tie_min=_money(raw.get("tie_min", raw["min"]), f"{where} tie_min"),
+        tie_min_alone=_money(raw.get("tie_min_alone", raw["min"]), f"{where} tie_min_alone"),
+        tie_max=_money(raw.get("tie_max", raw["max"]), f"{where} tie_max"),
+    )
+    if max(limits.tie_min, limits.tie_min_alone) > limits.tie_max:
+        raise TableConfigError(f"{where}: the tie minimums exceed tie_max")
+    return Table(table_id, str(raw.get("name", table_id)), rules, chips, limits,
+                 str(raw.get("source", "")))  # fmt: skip
+
+
+def load_tables(path: Path | None = None) -> TableSet:
+    """The tables of a TOML file (default: the package's own), with exact RTPs computed."""
+    from ..analysis import analyse
+
+    if path is None:
+        text = resources.files("baccarat.server").joinpath("tables.toml").read_text("utf-8")
+    else:
+        text = Path(path).read_text("utf-8")
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise TableConfigError(f"the tables file is not valid TOML: {error}") from None
+    entries = raw.get("table")
+    if not isinstance(entries, list) or not entries:
+        raise TableConfigError("the tables file has no [[table]] entries")
+    tables = [_table(entry, i) for i, entry in enumerate(entries)]
+    if len({t.id for t in tables}) != len(tables):
+        raise TableConfigError("two tables have the same id")
+    # The exact analysis is done once per distinct rule set.
+    rtps: dict[RuleSet, dict[BetKind, Fraction]] = {}
+    for table in tables:
+        if table.rules not in rtps:
+            analysis = analyse(table.rules)
+            rtps[table.rules] = {kind: odds.rtp for kind, odds in analysis.bets.items()}
+    return TableSet(
+        [Table(t.id, t.name, t.rules, t.chips, t.limits, t.source, rtps[t.rules]) for t in tables]
+    )

@@ -1,0 +1,26 @@
+"""Helpers shared by the server tests."""
+
+from __future__ import annotations
+
+from baccarat.core import Card, RuleSet, Shoe
+
+# Player K Q (0), banker 9 K (natural 9): the banker wins, a player bet loses.
+BANKER_WINS = "Kh 9s Qd Kc"
+# Player 9 K (natural 9), banker K Q (0): the player wins.
+PLAYER_WINS = "9h Ks Kd Qc"
+# Player 8 K, banker 8 Q: a tie of naturals.
+TIE = "8h 8s Kd Qc"
+
+
+class StackedShoes:
+    """A shoe factory that deals the same stacked cards for every shuffle (tests only)."""
+
+    def __init__(self, cards: str):
+        self.cards = Card.parse_many(cards)
+        self.calls: list[tuple[str, str, int, int | None]] = []
+
+    def __call__(
+        self, rules: RuleSet, server_seed: str, client_seed: str, nonce: int, cut: int | None
+    ) -> Shoe:
+        self.calls.append((server_seed, client_seed, nonce, cut))
+        return Shoe.stacked(self.cards)

@@ -1,0 +1,186 @@
+"""The ledger and the wallet services on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+
+from baccarat.server import accounts, audit, ledger, wallet
+from baccarat.server.db.database import Database
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.ledger import Posting, SystemAccounts
+
+from .conftest import both_backends
+
+
+def register(db: Database, system: SystemAccounts, nickname: str = "alice") -> int:
+    return db.run_write(lambda uow: accounts.register(uow, nickname, "hash", system)).id
+
+
+def check(db: Database) -> audit.Report:
+    return db.run_read(audit.check)
+
+
+@both_backends
+def test_migration_creates_the_casino_accounts_of_each_mode(db: Database) -> None:
+    system = db.run_read(SystemAccounts.load)
+    assert sorted(system.ids) == [
+        (mode, kind) for mode in ("fun", "real") for kind in ("cashier", "house", "withdrawals")
+    ]
+    assert check(db).ok
+
+
+@both_backends
+def test_a_new_player_has_1000_of_play_money_and_no_real_money(
+    db: Database, system: SystemAccounts
+) -> None:
+    player = register(db, system)
+    assert db.run_read(lambda uow: wallet.balances(uow, player)) == {"fun": 100_000, "real": 0}
+    report = check(db)
+    assert report.ok, report.problems
+    assert report.totals["fun"] == {"cashier": -100_000, "house": 0, "player": 100_000,
+                                    "withdrawals": 0}  # fmt: skip
+
+
+@both_backends
+def test_nicknames_are_unique_regardless_of_case(db: Database, system: SystemAccounts) -> None:
+    register(db, system, "Alice")
+    with pytest.raises(ServiceError) as refused:
+        register(db, system, "aLICE")
+    assert refused.value.code == "nickname_taken"
+
+
+@both_backends
+def test_an_unbalanced_transaction_is_a_bug_and_writes_nothing(
+    db: Database, system: SystemAccounts
+) -> None:
+    player = register(db, system)
+
+    def unbalanced(uow: UnitOfWork) -> None:
+        account, _ = ledger.player_account(uow, player, "fun")
+        ledger.post(uow, "bad", "fun", [Posting(account, 5), Posting(account, -4)])
+
+    with pytest.raises(ledger.LedgerError):
+        db.run_write(unbalanced)
+    assert db.run_read(lambda uow: uow.scalar("SELECT COUNT(*) FROM ledger_transactions")) == 1
+
+
+@both_backends
+def test_a_player_balance_cannot_go_below_zero(db: Database, system: SystemAccounts) -> None:
+    player = register(db, system)
+    db.run_write(lambda uow: wallet.deposit(uow, player, 2_500, system))
+    with pytest.raises(ServiceError) as refused:
+        db.run_write(lambda uow: wallet.withdraw(uow, player, 2_501, system))
+    assert refused.value.code == "insufficient_funds"
+    assert refused.value.details == {"balance": 2_500, "amount": 2_501}
+    db.run_write(lambda uow: wallet.withdraw(uow, player, 2_500, system))
+    assert db.run_read(lambda uow: wallet.balances(uow, player))["real"] == 0
+    assert check(db).ok
+
+
+@both_backends
+def test_the_database_itself_refuses_a_negative_player_balance(
+    db: Database, system: SystemAccounts
+) -> None:
+    player = register(db, system)
+    with pytest.raises(Exception, match=r"(?i)check"):
+        db.run_write(
+            lambda uow: uow.run(
+                "UPDATE accounts SET balance = -1 WHERE player_id = :p AND mode = 'real'",
+                {"p": player},
+            )
+        )
+
+
+@both_backends
+def test_ledger_entries_cannot_be_changed_or_deleted(db: Database, system: SystemAccounts) -> None:
+    register(db, system)
+    for statement in ("UPDATE ledger_entries SET amount = 1", "DELETE FROM ledger_transactions"):
+        with pytest.raises(Exception, match="append-only"):
+            db.run_write(lambda uow, sql=statement: uow.run(sql))
+
+
+@both_backends
+def test_fun_top_up_restores_exactly_1000(db: Database, system: SystemAccounts) -> None:
+    player = register(db, system)
+    assert db.run_write(lambda uow: wallet.top_up_fun(uow, player, system)) == 0
+
+    def lose(uow: UnitOfWork) -> None:
+        account, _ = ledger.player_account(uow, player, "fun")
+        ledger.transfer(uow, "adjustment", "fun", account, system.get("fun", "house"), 12_345)
+
+    db.run_write(lose)
+    assert db.run_write(lambda uow: wallet.top_up_fun(uow, player, system)) == 12_345
+    assert db.run_read(lambda uow: wallet.balances(uow, player))["fun"] == 100_000
+    assert check(db).ok
+
+
+@both_backends
+def test_a_withdrawal_request_reserves_until_approved_or_rejected(
+    db: Database, system: SystemAccounts
+) -> None:
+    player = register(db, system)
+    db.run_write(lambda uow: wallet.deposit(uow, player, 10_000, system))
+    first = db.run_write(lambda uow: wallet.request_withdrawal(uow, player, 3_000, system))
+    second = db.run_write(lambda uow: wallet.request_withdrawal(uow, player, 5_000, system))
+    assert db.run_read(lambda uow: wallet.balances(uow, player))["real"] == 2_000
+    with pytest.raises(ServiceError) as refused:
+        db.run_write(lambda uow: wallet.request_withdrawal(uow, player, 2_001, system))
+    assert refused.value.code == "insufficient_funds"
+    assert check(db).ok
+    db.run_write(lambda uow: wallet.decide(uow, first.id, True, system))
+    db.run_write(lambda uow: wallet.decide(uow, second.id, False, system, "bank details"))
+    assert db.run_read(lambda uow: wallet.balances(uow, player))["real"] == 7_000
+    with pytest.raises(ServiceError) as twice:
+        db.run_write(lambda uow: wallet.decide(uow, first.id, False, system))
+    assert twice.value.code == "request_not_pending"
+    report = check(db)
+    assert report.ok, report.problems
+    assert report.totals["real"]["cashier"] == -7_000
+    assert report.totals["real"]["withdrawals"] == 0
+
+
+@both_backends
+def test_a_deposit_request_moves_money_only_when_approved(
+    db: Database, system: SystemAccounts
+) -> None:
+    player = register(db, system)
+    request = db.run_write(lambda uow: wallet.request_deposit(uow, player, 25_000))
+    assert db.run_read(lambda uow: wallet.balances(uow, player))["real"] == 0
+    approved = db.run_write(lambda uow: wallet.decide(uow, request.id, True, system))
+    assert approved.status == "approved"
+    assert db.run_read(lambda uow: wallet.balances(uow, player))["real"] == 25_000
+    assert check(db).ok
+
+
+def test_check_reports_a_cached_balance_that_disagrees_with_the_ledger(
+    db: Database, system: SystemAccounts
+) -> None:
+    player = register(db, system)
+    db.run_write(
+        lambda uow: uow.run(
+            "UPDATE accounts SET balance = balance + 1 WHERE player_id = :p AND mode = 'fun'",
+            {"p": player},
+        )
+    )
+    report = check(db)
+    assert not report.ok
+    assert "cached balance 100001 but its entries sum to 100000" in report.problems[0]
+
+
+def test_check_reports_an_entry_written_around_the_ledger(
+    db: Database, system: SystemAccounts
+) -> None:
+    player = register(db, system)
+
+    def sneak(uow: UnitOfWork) -> None:
+        account, _ = ledger.player_account(uow, player, "fun")
+        uow.run(
+            "INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES (1, :a, 7)",
+            {"a": account},
+        )
+
+    db.run_write(sneak)
+    problems = check(db).problems
+    assert any("does not balance" in p for p in problems)
+    assert any("sums to 7, not 0" in p for p in problems)

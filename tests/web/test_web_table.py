@@ -243,7 +243,34 @@ def test_a_dealt_round_shows_what_the_history_records(
     assert href.startswith("verify.html?")
     assert "nonce=" in href and "commitment=" in href and "client_seed=" in href
     page.screenshot(path=str(screenshots / "history.png"), full_page=True)
+    assert "server_seed=" not in href
+    # Rotating the server seed reveals it: the round's link then carries it to the verifier.
+    with page.expect_response(lambda r: r.url.endswith("/api/fairness/rotate")) as rotated:
+        page.click("[data-rotate]")
+    revealed = rotated.value.json()["revealed"]["server_seed"]
+    page.wait_for_function("document.querySelector('.revealed').textContent.length > 0")
+    assert revealed in str(page.text_content(".revealed"))
+    page.click(f'[data-open="{round_["id"]}"]')
+    page.wait_for_selector(f'[data-verify="{round_["id"]}"][href*="server_seed={revealed}"]')
     assert player.errors == []
+
+
+def test_the_cashier_takes_deposit_and_withdrawal_requests(make_player: Any) -> None:
+    player = make_player()
+    page = player.page
+    player.goto("cashier")
+    page.fill("#deposit-amount", "25.50")
+    page.click('[data-form="deposit"] button[type="submit"]')
+    page.wait_for_selector("[data-request] [data-status='pending']")
+    assert usd(2550) in str(page.text_content("[data-request]"))
+    requests = player.api("GET", "/api/wallet/deposits")
+    assert [(r["amount"], r["status"]) for r in requests] == [(2550, "pending")]
+    # A withdrawal above the real balance (0.00) is explained and not sent.
+    page.fill("#withdrawal-amount", "10")
+    page.click('[data-form="withdrawal"] button[type="submit"]')
+    message = str(page.text_content('[data-message="withdrawal"]'))
+    assert usd(1000) in message and usd(0) in message
+    assert player.api("GET", "/api/wallet/withdrawals") == []
 
 
 def test_a_bet_outside_the_limits_is_explained_and_nothing_is_sent(

@@ -32,9 +32,6 @@ export function newKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Observers of every request (tests and the UI's busy state read this). */
-export const traffic = { count: 0 };
-
 export async function request(method, path, { body, headers = {}, query } = {}) {
   let url = path;
   if (query) {
@@ -52,7 +49,6 @@ export async function request(method, path, { body, headers = {}, query } = {}) 
     if (token) all["X-CSRF-Token"] = token;
   }
   if (bearer) all.Authorization = `Bearer ${bearer}`;
-  traffic.count += 1;
   let response;
   try {
     response = await fetch(url, {

@@ -176,6 +176,7 @@ async function fairnessPanel(mode) {
     ),
     h("button", {
       class: "btn",
+      "data-rotate": "",
       text: t("fair.rotate"),
       onclick: async () => {
         try {

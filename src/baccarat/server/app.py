@@ -89,14 +89,6 @@ def create_app(settings: Settings) -> FastAPI:
     if settings.bench_endpoint:
         app.include_router(system.bench_router)
 
-    @app.api_route(
-        "/api/{path:path}",
-        methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
-        include_in_schema=False,
-    )
-    async def unknown_api(path: str) -> None:
-        raise ServiceError("not_found", f"there is no API endpoint /api/{path}")
-
     web = casino.web_dir()
     if web is not None:
         app.mount("/", StaticFiles(directory=web, html=True), name="web")

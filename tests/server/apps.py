@@ -1,0 +1,30 @@
+"""App factories for real server processes in tests (uvicorn ``--factory``): the settings
+come from the environment as in production, with cheap password hashing; ``stacked`` also
+deals a stacked shoe (``BACCARAT_TEST_STACK``). The server itself never uses these."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+from fastapi import FastAPI
+
+from baccarat.server.app import create_app
+from baccarat.server.settings import PasswordHashing, Settings
+
+from .support import StackedShoes
+
+CHEAP = PasswordHashing(time_cost=1, memory_cost=8, parallelism=1)
+
+
+def fair() -> FastAPI:
+    return create_app(dataclasses.replace(Settings.from_env(), passwords=CHEAP))
+
+
+def stacked() -> FastAPI:
+    settings = dataclasses.replace(
+        Settings.from_env(),
+        shoe_factory=StackedShoes(os.environ["BACCARAT_TEST_STACK"]),
+        passwords=CHEAP,
+    )
+    return create_app(settings)

@@ -1,0 +1,94 @@
+// The server's JSON API: cookie session + CSRF double-submit, Bearer as a fallback,
+// errors as ApiError with the server's stable code.
+
+export class ApiError extends Error {
+  constructor(status, code, message, details) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+    this.details = details || {};
+  }
+}
+
+let bearer = null;
+let csrfFromBody = null;
+
+export function setSession(body) {
+  bearer = body && body.token ? body.token : null;
+  csrfFromBody = body && (body.csrf_token || body.csrf) ? body.csrf_token || body.csrf : null;
+}
+
+function csrfToken() {
+  for (const part of document.cookie.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (/csrf|xsrf/i.test(name)) return decodeURIComponent(rest.join("="));
+  }
+  return csrfFromBody;
+}
+
+export function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function request(method, path, { body, headers = {}, query } = {}) {
+  let url = path;
+  if (query) {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== null && value !== undefined && value !== "") params.set(key, value);
+    }
+    const text = params.toString();
+    if (text) url += (url.includes("?") ? "&" : "?") + text;
+  }
+  const all = { Accept: "application/json", ...headers };
+  if (body !== undefined) all["Content-Type"] = "application/json";
+  if (method !== "GET") {
+    const token = csrfToken();
+    if (token) all["X-CSRF-Token"] = token;
+  }
+  if (bearer) all.Authorization = `Bearer ${bearer}`;
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: all,
+      credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiError(0, "network_error", String(error));
+  }
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) {
+    const err = data && data.error ? data.error : {};
+    let code = err.code;
+    if (!code && data && data.detail) code = response.status === 422 ? "invalid_request" : null;
+    if (!code) code = response.status === 401 ? "not_authenticated" : `http_${response.status}`;
+    throw new ApiError(response.status, code, err.message || "", err.details);
+  }
+  return data;
+}
+
+export const get = (path, query) => request("GET", path, { query });
+export const post = (path, body, headers) => request("POST", path, { body, headers });
+
+/** A money-moving POST: one Idempotency-Key, retried once on a dropped connection. */
+export async function postOnce(path, body = undefined) {
+  const headers = { "Idempotency-Key": newKey() };
+  try {
+    return await request("POST", path, { body, headers });
+  } catch (error) {
+    if (error.code !== "network_error") throw error;
+    return await request("POST", path, { body, headers });
+  }
+}

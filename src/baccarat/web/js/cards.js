@@ -1,0 +1,48 @@
+// Playing cards: "Ah", "Td", "9s" -> a card element; baccarat values for interim scores.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+const SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+
+export function parseCard(text) {
+  const rank = text.slice(0, -1).toUpperCase();
+  const suit = text.slice(-1).toLowerCase();
+  return { rank: rank === "10" ? "T" : rank, suit };
+}
+
+export function cardValue(text) {
+  const { rank } = parseCard(text);
+  if (rank === "A") return 1;
+  if ("TJQK".includes(rank)) return 0;
+  return Number(rank);
+}
+
+export function score(cards) {
+  return cards.reduce((sum, c) => sum + cardValue(c), 0) % 10;
+}
+
+export function cardLabel(text) {
+  const { rank, suit } = parseCard(text);
+  const name = RANK_NAMES[rank] ? t(`card.${RANK_NAMES[rank]}`) : rank;
+  return t("card.label", { rank: name, suit: t(`suit.${suit}`) });
+}
+
+export function cardElement(text, extra = "") {
+  const { rank, suit } = parseCard(text);
+  const face = rank === "T" ? "10" : rank;
+  const red = suit === "h" || suit === "d";
+  return h(
+    "div",
+    {
+      class: `card ${red ? "red" : "black"} ${extra}`.trim(),
+      "data-card": text,
+      role: "img",
+      "aria-label": cardLabel(text),
+    },
+    h("span", { class: "corner", "aria-hidden": "true" }, h("b", { text: face }), SUITS[suit]),
+    h("span", { class: "pip", "aria-hidden": "true", text: SUITS[suit] }),
+    h("span", { class: "corner flip", "aria-hidden": "true" }, h("b", { text: face }), SUITS[suit]),
+  );
+}

@@ -1,0 +1,121 @@
+// The cashier: real-money deposit and withdrawal requests and their status.
+
+import * as api from "./api.js";
+import { fill, h } from "./dom.js";
+import { errorText } from "./errors.js";
+import { dateTime, money, parseMoney, t } from "./i18n.js";
+import * as store from "./state.js";
+
+const BASE = "/api/wallet";
+
+function requestForm(kind, onDone) {
+  const id = `${kind}-amount`;
+  const input = h("input", { id, inputmode: "decimal", autocomplete: "off", required: true });
+  const message = h("p", { class: "message", role: "status", "data-message": kind });
+  return h(
+    "form",
+    {
+      class: "panel",
+      "data-form": kind,
+      onsubmit: async (event) => {
+        event.preventDefault();
+        const amount = parseMoney(input.value);
+        if (!amount || amount <= 0) {
+          message.textContent = t("cashier.bad_amount");
+          return;
+        }
+        if (kind === "withdrawal" && amount > store.state.wallet.real) {
+          message.textContent = t("check.above_balance", {
+            amount: money(amount),
+            limit: money(store.state.wallet.real),
+          });
+          return;
+        }
+        try {
+          await api.postOnce(`${BASE}/${kind}s`, { amount });
+          input.value = "";
+          message.textContent = t(`cashier.${kind}_sent`, { amount: money(amount) });
+          await onDone();
+        } catch (error) {
+          message.textContent = errorText(error);
+        }
+      },
+    },
+    h("h2", { text: t(`cashier.${kind}_title`) }),
+    h("p", { class: "muted", text: t(`cashier.${kind}_help`) }),
+    h("label", { for: id, text: t("cashier.amount") }),
+    input,
+    h("button", { class: "btn primary", type: "submit", text: t(`cashier.${kind}_button`) }),
+    message,
+  );
+}
+
+export async function render(root) {
+  const page = h("div", { class: "cashier-page" });
+  root.append(page);
+  if (!store.state.user) {
+    page.append(h("section", { class: "panel narrow" }, h("h1", { text: t("table.login_first") }), h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") })));
+    return null;
+  }
+  let requests = [];
+  let error = null;
+  async function load() {
+    try {
+      const lists = await Promise.all([api.get(`${BASE}/deposits`), api.get(`${BASE}/withdrawals`)]);
+      requests = lists
+        .flatMap((data) => (Array.isArray(data) ? data : data.items || []))
+        .sort((a, b) => String(b.time).localeCompare(String(a.time)) || b.id - a.id);
+      error = null;
+    } catch (e) {
+      error = errorText(e);
+    }
+    await store.refreshWallet().catch(() => {});
+  }
+  function draw() {
+    fill(page, 
+      h("h1", { class: "page-title", text: t("nav.cashier") }),
+      h(
+        "div",
+        { class: "balances" },
+        h("div", { class: "balance-card real" }, h("span", { class: "label", text: t("mode.real") }), h("span", { class: "value", "data-cashier-balance": "real", text: money(store.state.wallet.real) })),
+        h("div", { class: "balance-card pending" }, h("span", { class: "label", text: t("cashier.reserved") }), h("span", { class: "value", "data-cashier-balance": "pending", text: money(store.state.wallet.pending_withdrawals || 0) })),
+        h("div", { class: "balance-card fun" }, h("span", { class: "label", text: t("mode.fun") }), h("span", { class: "value", text: money(store.state.wallet.fun) })),
+      ),
+      h("div", { class: "two" }, requestForm("deposit", reload), requestForm("withdrawal", reload)),
+      h(
+        "section",
+        { class: "panel" },
+        h("h2", { text: t("cashier.requests") }),
+        error ? h("p", { class: "message", text: error }) : null,
+        requests.length
+          ? h(
+              "table",
+              { class: "history" },
+              h("thead", null, h("tr", null, ["time", "kind", "amount", "status"].map((k) => h("th", { scope: "col", text: t(`cashier.col_${k}`) })))),
+              h(
+                "tbody",
+                null,
+                requests.map((r) =>
+                  h(
+                    "tr",
+                    { "data-request": r.id },
+                    h("td", { text: dateTime(r.time || r.created_at) }),
+                    h("td", { text: t(`cashier.kind_${r.kind || r.type}`) }),
+                    h("td", { class: "num", text: money(r.amount) }),
+                    h("td", { "data-status": r.status, text: t(`cashier.status_${r.status}`) }),
+                  ),
+                ),
+              ),
+            )
+          : h("p", { class: "muted", text: t("cashier.none") }),
+      ),
+    );
+  }
+  async function reload() {
+    await load();
+    draw();
+  }
+  await load();
+  draw();
+  return { relabel: draw };
+}

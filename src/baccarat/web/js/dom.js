@@ -1,0 +1,54 @@
+// Tiny DOM helpers: h() builds elements, no framework.
+
+/**
+ * h("button", {class: "x", onclick: f, "aria-label": "..."}, "text", child)
+ * Attributes: class, text, html-free children (strings become text nodes),
+ * on* functions become listeners, dataset via data-*, booleans set/unset.
+ */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  if (attrs) {
+    for (const [key, value] of Object.entries(attrs)) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key.startsWith("on") && typeof value === "function") {
+        el.addEventListener(key.slice(2), value);
+      } else if (key === "class") {
+        el.className = value;
+      } else if (key === "text") {
+        el.textContent = value;
+      } else if (value === true) {
+        el.setAttribute(key, "");
+      } else {
+        el.setAttribute(key, String(value));
+      }
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace el's children, skipping null/false like h() does. */
+export function fill(el, ...children) {
+  clear(el);
+  append(el, children);
+  return el;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}

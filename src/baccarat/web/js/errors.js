@@ -1,0 +1,31 @@
+// Server refusals and client checks in the player's language.
+
+import { has, money, t } from "./i18n.js";
+
+const MONEY_KEYS = /amount|limit|min|max|balance|stake|total|available/i;
+
+function formatDetails(details) {
+  const out = {};
+  for (const [key, value] of Object.entries(details || {})) {
+    out[key] = typeof value === "number" && MONEY_KEYS.test(key) ? money(value) : value;
+  }
+  return out;
+}
+
+/** A refusal (ApiError) as a sentence in the current language. */
+export function errorText(error) {
+  const code = error && error.code ? error.code : "unknown";
+  const key = `error.${code}`;
+  if (has(key)) return t(key, formatDetails(error.details));
+  if (error && error.status >= 500) return t("error.server");
+  return t("error.generic", { code, message: (error && error.message) || code });
+}
+
+/** A problem found by betting.checkBets, explained with its limit in money. */
+export function checkText(problem) {
+  const params = { ...problem.params };
+  if ("amount" in params) params.amount = money(params.amount);
+  if ("limit" in params) params.limit = money(params.limit);
+  if (params.spot) params.spot = t(`spot.${params.spot}`);
+  return t(problem.key, params);
+}

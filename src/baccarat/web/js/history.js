@@ -1,0 +1,361 @@
+// The history (seed 000 "Protokoll", seed 002 "Spilhistorik"): paged rounds, a round's
+// detail with its fairness data and a link to the verifier page, and the fairness settings.
+
+import * as api from "./api.js";
+import { cardElement } from "./cards.js";
+import { fill, h } from "./dom.js";
+import { errorText } from "./errors.js";
+import { dateTime, money, signedMoney, t } from "./i18n.js";
+import * as store from "./state.js";
+
+const PAGE = 10;
+
+function handCell(hand) {
+  if (!hand) return "";
+  const [x, y] = hand.scores || ["", ""];
+  return h(
+    "span",
+    { class: "hand-cell" },
+    h("span", { class: "mini-cards" }, hand.cards.map((c) => cardElement(c, "mini"))),
+    h("span", { class: "score-text", text: `${x}:${y}` }),
+  );
+}
+
+function betsText(bets) {
+  return Object.entries(bets || {})
+    .map(([spot, bet]) => `${t(`spot.${spot}`)} ${money(bet.stake)} (${t(`marker.${bet.result}`)})`)
+    .join(", ");
+}
+
+function fairnessOf(round) {
+  const f = round.fairness || round;
+  return {
+    server_seed: f.server_seed ?? null,
+    client_seed: f.client_seed ?? null,
+    nonce: f.nonce ?? null,
+    cut: f.cut ?? null,
+    position: f.position ?? 0,
+    commitment: f.commitment ?? null,
+  };
+}
+
+function decksOf(round, tables) {
+  const f = round.fairness || {};
+  if (f.decks) return f.decks;
+  const tbl = tables.find((x) => x.id === round.table_id);
+  return tbl && tbl.rules ? tbl.rules.decks : null;
+}
+
+export function verifyLink(round, tables) {
+  const f = fairnessOf(round);
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries({ ...f, decks: decksOf(round, tables) })) {
+    if (value !== null && value !== undefined) params.set(key, String(value));
+  }
+  return `verify.html?${params}`;
+}
+
+function detail(round, tables) {
+  const f = fairnessOf(round);
+  const row = (label, value, cls = "") =>
+    h("div", { class: `kv ${cls}` }, h("dt", { text: label }), h("dd", { text: value ?? "\u2013" }));
+  const tbl = tables.find((x) => x.id === round.table_id);
+  return h(
+    "section",
+    { class: "panel round-detail", id: "round-detail", "aria-labelledby": "detail-title", tabindex: "-1" },
+    h("h2", { id: "detail-title", text: t("history.detail_title", { id: round.id }) }),
+    h(
+      "div",
+      { class: "detail-hands" },
+      ["player", "banker"].map((side) =>
+        h(
+          "div",
+          { class: `detail-hand ${round.winner === side ? "won" : ""}` },
+          h("h3", { text: t(`spot.${side}`) }),
+          h("div", { class: "cards" }, round[side].cards.map((c) => cardElement(c))),
+          h("p", { class: "score-text", text: `${round[side].scores[0]}:${round[side].scores[1]}` }),
+        ),
+      ),
+    ),
+    h(
+      "dl",
+      { class: "kvs" },
+      row(t("history.time"), dateTime(round.time || round.created_at)),
+      row(t("history.table"), tbl ? tbl.name : round.table_id),
+      row(t("history.mode"), t(`mode.${round.mode}`)),
+      row(t("history.winner"), t(`spot.${round.winner}`)),
+      Object.entries(round.bets || {}).map(([spot, bet]) =>
+        row(
+          t(`spot.${spot}`),
+          t("history.bet_line", {
+            stake: money(bet.stake),
+            result: t(`marker.${bet.result}`),
+            returned: money(bet.returned),
+          }),
+        ),
+      ),
+      row(t("meter.win"), money(round.win)),
+      round.balance_before != null ? row(t("history.balance_before"), money(round.balance_before)) : null,
+      row(t("history.balance_after"), money(round.balance_after)),
+      round.void_reason ? row(t("history.void"), round.void_reason, "void") : null,
+    ),
+    h("h3", { text: t("fair.title") }),
+    h(
+      "dl",
+      { class: "kvs mono" },
+      row(t("fair.commitment"), f.commitment),
+      row(t("fair.server_seed"), f.server_seed ?? t("fair.not_revealed")),
+      row(t("fair.client_seed"), f.client_seed),
+      row(t("fair.nonce"), f.nonce),
+      row(t("fair.cut"), f.cut ?? "\u2013"),
+      row(t("fair.position"), f.position),
+    ),
+    f.server_seed
+      ? null
+      : h("p", { class: "muted", text: t("fair.rotate_to_verify") }),
+    h("a", {
+      class: "btn primary",
+      href: verifyLink(round, tables),
+      target: "_blank",
+      rel: "noopener",
+      "data-verify": round.id,
+      text: t("history.verify"),
+    }),
+  );
+}
+
+async function fairnessPanel(mode) {
+  const box = h("section", { class: "panel fairness", "aria-labelledby": "fair-title" });
+  const message = h("p", { class: "message", role: "status" });
+  let data;
+  try {
+    data = await api.get("/api/fairness", { mode });
+  } catch (error) {
+    box.append(h("h2", { id: "fair-title", text: t("fair.title") }), h("p", { text: errorText(error) }));
+    return box;
+  }
+  const info = data[mode] || data;
+  const seed = h("input", { id: "client-seed", value: info.client_seed || "", maxlength: 64 });
+  const commitmentText = h("dd", { "data-fair": "commitment" });
+  const nonceText = h("dd", { "data-fair": "nonce" });
+  const show = (state) => {
+    commitmentText.textContent = state.commitment || "";
+    nonceText.textContent = String(state.next_nonce ?? state.nonce ?? "");
+  };
+  show(info);
+  const dl = h(
+    "dl",
+    { class: "kvs mono" },
+    h("div", { class: "kv" }, h("dt", { text: t("fair.commitment") }), commitmentText),
+    h("div", { class: "kv" }, h("dt", { text: t("fair.nonce") }), nonceText),
+  );
+  const revealed = h("p", { class: "mono revealed" });
+  box.append(
+    h("h2", { id: "fair-title", text: t("fair.title") }),
+    h("p", { class: "muted", text: t("fair.intro") }),
+    dl,
+    h(
+      "form",
+      {
+        class: "row",
+        onsubmit: async (event) => {
+          event.preventDefault();
+          try {
+            await api.request("PUT", "/api/fairness/client-seed", {
+              body: { mode, client_seed: seed.value },
+            });
+            message.textContent = t("fair.seed_saved");
+          } catch (error) {
+            message.textContent = errorText(error);
+          }
+        },
+      },
+      h("label", { for: "client-seed", text: t("fair.client_seed") }),
+      seed,
+      h("button", { class: "btn", type: "submit", text: t("fair.save_seed") }),
+    ),
+    h("button", {
+      class: "btn",
+      "data-rotate": "",
+      text: t("fair.rotate"),
+      onclick: async () => {
+        try {
+          const out = await api.post("/api/fairness/rotate", { mode });
+          const old = out.revealed || out;
+          if (out.current) show(out.current);
+          revealed.textContent = t("fair.revealed", { seed: old.server_seed || "" });
+          message.textContent = t("fair.rotated");
+        } catch (error) {
+          message.textContent = errorText(error);
+        }
+      },
+    }),
+    revealed,
+    message,
+  );
+  return box;
+}
+
+export async function render(root) {
+  const page = h("div", { class: "history-page" });
+  root.append(page);
+  if (!store.state.user) {
+    page.append(h("section", { class: "panel narrow" }, h("h1", { text: t("table.login_first") }), h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") })));
+    return { relabel: () => { page.remove(); render(root); } };
+  }
+  let tables = [];
+  try {
+    tables = await store.tables();
+  } catch {
+    tables = [];
+  }
+  let mode = store.state.mode;
+  let cursors = [null];
+  let items = [];
+  let next = null;
+  let error = null;
+  let opened = null;
+
+  async function load() {
+    try {
+      const data = await api.get("/api/history", { mode, limit: PAGE, before: cursors.at(-1) });
+      items = data.items || [];
+      next = data.next ?? null;
+      error = null;
+    } catch (e) {
+      error = errorText(e);
+      items = [];
+      next = null;
+    }
+  }
+
+  async function open(id) {
+    try {
+      opened = await api.get(`/api/rounds/${encodeURIComponent(id)}`);
+    } catch (e) {
+      opened = items.find((r) => r.id === id) || null;
+      error = errorText(e);
+    }
+    await draw();
+    const el = page.querySelector("#round-detail");
+    if (el) el.focus();
+  }
+
+  async function draw() {
+    const list = items.length
+      ? h(
+          "div",
+          { class: "scroll" },
+          h(
+            "table",
+            { class: "history" },
+            h("caption", { class: "sr-only", text: t("history.caption") }),
+            h(
+              "thead",
+              null,
+              h(
+                "tr",
+                null,
+                ["time", "table", "player", "banker", "winner", "bets", "win", "balance", ""].map((k) =>
+                  h("th", { scope: "col", text: k ? t(`history.col_${k}`) : "" }),
+                ),
+              ),
+            ),
+            h(
+              "tbody",
+              null,
+              items.map((r) => {
+                const tbl = tables.find((x) => x.id === r.table_id);
+                const stake = Object.values(r.bets || {}).reduce((a, b) => a + b.stake, 0);
+                return h(
+                  "tr",
+                  { "data-round": r.id, class: r.void_reason ? "void" : "" },
+                  h("td", { text: dateTime(r.time || r.created_at) }),
+                  h("td", { text: tbl ? tbl.name : r.table_id }),
+                  h("td", null, handCell(r.player)),
+                  h("td", null, handCell(r.banker)),
+                  h("td", { "data-winner": r.winner, text: t(`spot.${r.winner}`) }),
+                  h("td", { text: betsText(r.bets) }),
+                  h("td", { class: "num" }, money(r.win), h("small", { text: ` (${signedMoney(r.win - stake)})` })),
+                  h("td", { class: "num", text: money(r.balance_after) }),
+                  h(
+                    "td",
+                    null,
+                    h("button", {
+                      class: "btn small",
+                      "data-open": r.id,
+                      text: t("history.details"),
+                      onclick: () => open(r.id),
+                    }),
+                  ),
+                );
+              }),
+            ),
+          ),
+        )
+      : h("p", { class: "muted empty", text: t("history.empty") });
+    const modeTabs = h(
+      "div",
+      { class: "row", role: "group", "aria-label": t("history.mode") },
+      ["fun", "real"].map((m) =>
+        h("button", {
+          class: "btn small",
+          "aria-pressed": String(m === mode),
+          "data-history-mode": m,
+          text: t(`mode.${m}`),
+          onclick: async () => {
+            mode = m;
+            cursors = [null];
+            opened = null;
+            await load();
+            await draw();
+          },
+        }),
+      ),
+    );
+    fill(page, 
+      h("h1", { class: "page-title", text: t("nav.history") }),
+      modeTabs,
+      error ? h("p", { class: "message", role: "alert", text: error }) : null,
+      list,
+      h(
+        "div",
+        { class: "row pager" },
+        h("button", {
+          class: "btn",
+          "data-page": "newer",
+          disabled: cursors.length <= 1,
+          text: t("history.newer"),
+          onclick: async () => {
+            cursors.pop();
+            await load();
+            await draw();
+          },
+        }),
+        h("button", {
+          class: "btn",
+          "data-page": "older",
+          disabled: !next,
+          text: t("history.older"),
+          onclick: async () => {
+            cursors.push(next);
+            await load();
+            await draw();
+          },
+        }),
+        h("a", {
+          class: "btn",
+          href: `/api/history/export?mode=${mode}`,
+          download: `baccarat-history-${mode}.jsonl`,
+          text: t("history.export"),
+        }),
+      ),
+      opened ? detail(opened, tables) : null,
+      await fairnessPanel(mode),
+    );
+  }
+
+  await load();
+  await draw();
+  return { relabel: draw };
+}

@@ -1,0 +1,144 @@
+// Message catalogs (i18n/{lang}.json), the player's language, money and number formats.
+
+export const LANGUAGES = {
+  en: { locale: "en-US", name: "English" },
+  de: { locale: "de-DE", name: "Deutsch" },
+  da: { locale: "da-DK", name: "Dansk" },
+  sv: { locale: "sv-SE", name: "Svenska" },
+};
+const STORE = "baccarat.lang";
+export const CURRENCY = "USD";
+
+let lang = "en";
+let catalog = {};
+let fallback = {};
+const listeners = new Set();
+const cache = new Map();
+
+export function pickLanguage() {
+  const saved = localStorage.getItem(STORE);
+  if (saved && LANGUAGES[saved]) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES[base]) return base;
+    if (base === "nb" || base === "no" || base === "nn") return "da";
+  }
+  return "en";
+}
+
+async function load(code) {
+  if (!cache.has(code)) {
+    cache.set(
+      code,
+      fetch(`i18n/${code}.json`).then((r) => {
+        if (!r.ok) throw new Error(`catalog ${code}: ${r.status}`);
+        return r.json();
+      }),
+    );
+  }
+  return cache.get(code);
+}
+
+export async function setLanguage(code, { remember = false } = {}) {
+  if (!LANGUAGES[code]) code = "en";
+  const [main, en] = await Promise.all([load(code), code === "en" ? null : load("en")]);
+  catalog = main;
+  fallback = en || main;
+  lang = code;
+  if (remember) localStorage.setItem(STORE, code);
+  document.documentElement.lang = code;
+  applyStatic(document);
+  for (const listener of listeners) listener(code);
+}
+
+export const language = () => lang;
+export const locale = () => LANGUAGES[lang].locale;
+export const onLanguage = (fn) => listeners.add(fn);
+
+export function has(key) {
+  return key in catalog || key in fallback;
+}
+
+/** The text for key, with {name} placeholders filled from params. */
+export function t(key, params) {
+  let text = catalog[key] ?? fallback[key] ?? key;
+  if (params) {
+    text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  }
+  return text;
+}
+
+/** Elements with data-i18n (text), data-i18n-label (aria-label), data-i18n-title. */
+export function applyStatic(root) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-label]")) {
+    el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  }
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
+    el.placeholder = t(el.dataset.i18nPlaceholder);
+  }
+}
+
+const formats = new Map();
+function format(kind, options) {
+  const key = `${lang}|${kind}`;
+  if (!formats.has(key)) formats.set(key, new Intl.NumberFormat(locale(), options));
+  return formats.get(key);
+}
+
+/** Integer cents as money in the player's locale: 1234 -> "$12.34" / "12,34 $". */
+export function money(cents) {
+  return format("money", { style: "currency", currency: CURRENCY }).format(cents / 100);
+}
+
+/** A signed amount: "+$5.00", "-$2.00", "$0.00". */
+export function signedMoney(cents) {
+  const text = money(Math.abs(cents));
+  if (cents > 0) return `+${text}`;
+  if (cents < 0) return `\u2212${text}`;
+  return text;
+}
+
+/** Chip face: whole units without decimals ("5", "1K" style is avoided for clarity). */
+export function chipLabel(cents) {
+  const units = cents / 100;
+  const fmt = format(Number.isInteger(units) ? "int" : "dec", {
+    maximumFractionDigits: Number.isInteger(units) ? 0 : 2,
+    minimumFractionDigits: Number.isInteger(units) ? 0 : 2,
+  });
+  return fmt.format(units);
+}
+
+export function percent(value, digits = 2) {
+  return format(`pct${digits}`, {
+    style: "percent",
+    minimumFractionDigits: digits,
+    maximumFractionDigits: Math.max(digits, 3),
+  }).format(value);
+}
+
+export function number(value) {
+  return format("num", {}).format(value);
+}
+
+export function dateTime(iso) {
+  if (!iso) return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return String(iso);
+  return new Intl.DateTimeFormat(locale(), { dateStyle: "short", timeStyle: "medium" }).format(
+    date,
+  );
+}
+
+/** Parse a money amount typed by the player in their locale ("12,50" or "12.50") to cents. */
+export function parseMoney(text) {
+  const cleaned = String(text).trim().replace(/[^\d.,]/g, "");
+  if (!cleaned) return null;
+  const match = cleaned.match(/^(\d+(?:[.,\s]\d{3})*|\d+)(?:[.,](\d{1,2}))?$/);
+  if (!match) return null;
+  const whole = match[1].replace(/[.,\s]/g, "");
+  const frac = (match[2] || "").padEnd(2, "0");
+  const cents = Number(whole) * 100 + Number(frac || 0);
+  return Number.isSafeInteger(cents) ? cents : null;
+}

@@ -1,0 +1,177 @@
+// The lobby: log in / register, both balances and the mode, and the tables.
+
+import * as api from "./api.js";
+import { fill, h } from "./dom.js";
+import { errorText } from "./errors.js";
+import { money, percent, t } from "./i18n.js";
+import { describeRules, limitsText, tieLimitsText } from "./rulesinfo.js";
+import * as store from "./state.js";
+
+function authForm(onDone) {
+  const message = h("p", { class: "message", role: "alert" });
+  const nickname = h("input", {
+    id: "nickname",
+    name: "nickname",
+    autocomplete: "username",
+    required: true,
+    minlength: 3,
+    maxlength: 32,
+  });
+  const password = h("input", {
+    id: "password",
+    name: "password",
+    type: "password",
+    autocomplete: "current-password",
+    required: true,
+    minlength: 8,
+  });
+  async function submit(action) {
+    message.textContent = "";
+    if (!nickname.value.trim() || !password.value) {
+      message.textContent = t("auth.missing");
+      return;
+    }
+    try {
+      if (action === "register") await store.register(nickname.value.trim(), password.value);
+      else await store.login(nickname.value.trim(), password.value);
+      onDone();
+    } catch (error) {
+      message.textContent = errorText(error);
+    }
+  }
+  const form = h(
+    "form",
+    {
+      class: "panel auth",
+      "aria-labelledby": "auth-title",
+      onsubmit: (event) => {
+        event.preventDefault();
+        submit(event.submitter && event.submitter.value === "register" ? "register" : "login");
+      },
+    },
+    h("h2", { id: "auth-title", text: t("auth.title") }),
+    h("p", { class: "muted", text: t("auth.intro") }),
+    h("label", { for: "nickname", text: t("auth.nickname") }),
+    nickname,
+    h("label", { for: "password", text: t("auth.password") }),
+    password,
+    h(
+      "div",
+      { class: "row" },
+      h("button", { type: "submit", class: "btn primary", value: "login", id: "login-btn", text: t("auth.login") }),
+      h("button", { type: "submit", class: "btn", value: "register", id: "register-btn", text: t("auth.register") }),
+    ),
+    message,
+  );
+  return form;
+}
+
+function walletPanel(redraw) {
+  const { wallet, mode, user } = store.state;
+  const message = h("p", { class: "message", role: "status" });
+  const balanceCard = (m) =>
+    h(
+      "button",
+      {
+        class: `balance-card ${m}`,
+        "data-wallet": m,
+        "aria-pressed": String(mode === m),
+        onclick: () => store.setMode(m),
+      },
+      h("span", { class: "label", text: t(`mode.${m}`) }),
+      h("span", { class: "value", text: money(wallet[m] || 0) }),
+    );
+  return h(
+    "section",
+    { class: "panel wallet", "aria-labelledby": "wallet-title" },
+    h("h2", { id: "wallet-title", text: t("lobby.welcome", { name: user.nickname }) }),
+    h("p", { class: "muted", text: t("lobby.mode_help") }),
+    h("div", { class: "balances" }, balanceCard("fun"), balanceCard("real")),
+    h(
+      "div",
+      { class: "row" },
+      h("button", {
+        class: "btn",
+        id: "top-up",
+        text: t("lobby.top_up"),
+        onclick: async () => {
+          try {
+            const data = await api.postOnce("/api/wallet/fun/top-up");
+            if (data && typeof data.fun === "number") store.setBalance("fun", data.fun);
+            else await store.refreshWallet();
+            message.textContent = t("lobby.topped_up", { amount: money(store.state.wallet.fun) });
+            redraw();
+          } catch (error) {
+            message.textContent = errorText(error);
+          }
+        },
+      }),
+      h("a", { class: "btn", href: "#/cashier", text: t("nav.cashier") }),
+      h("a", { class: "btn", href: "#/history", text: t("nav.history") }),
+    ),
+    message,
+  );
+}
+
+function rtpList(rtp) {
+  if (!rtp) return null;
+  return h(
+    "dl",
+    { class: "rtp" },
+    ["banker", "player", "tie"].map((bet) =>
+      rtp[bet] == null
+        ? null
+        : [h("dt", { text: t(`spot.${bet}`) }), h("dd", { text: percent(rtp[bet]) })],
+    ),
+  );
+}
+
+function tableCard(tbl) {
+  return h(
+    "article",
+    { class: "table-card", "data-table": tbl.id, "aria-labelledby": `tc-${tbl.id}` },
+    h("div", { class: "mini-felt", "aria-hidden": "true" }, h("span", { text: tbl.name })),
+    h("h3", { id: `tc-${tbl.id}`, text: tbl.name }),
+    h("p", { class: "summary", text: describeRules(tbl.rules) }),
+    h("p", { class: "limits" }, h("strong", { text: t("lobby.limits") }), " ", limitsText(tbl.limits)),
+    tieLimitsText(tbl.limits)
+      ? h("p", { class: "limits tie" }, tieLimitsText(tbl.limits))
+      : null,
+    h("p", { class: "rtp-title", text: t("lobby.rtp") }),
+    rtpList(tbl.rtp),
+    h(
+      "div",
+      { class: "row" },
+      h("a", { class: "btn primary", href: `#/table/${encodeURIComponent(tbl.id)}`, text: t("lobby.play") }),
+      h("a", { class: "btn", href: `#/rules/${encodeURIComponent(tbl.id)}`, text: t("nav.rules") }),
+    ),
+  );
+}
+
+export async function render(root) {
+  const section = h("div", { class: "lobby" });
+  root.append(section);
+  let tables = [];
+  let loadError = null;
+  try {
+    tables = await store.tables();
+  } catch (error) {
+    loadError = errorText(error);
+  }
+  function draw() {
+    fill(section, 
+      h("h1", { class: "page-title", text: t("lobby.title") }),
+      h(
+        "div",
+        { class: "lobby-top" },
+        store.state.user ? walletPanel(draw) : authForm(draw),
+      ),
+      h("h2", { class: "section-title", text: t("lobby.tables") }),
+      loadError ? h("p", { class: "message", role: "alert", text: loadError }) : null,
+      h("div", { class: "tables" }, tables.map(tableCard)),
+    );
+  }
+  draw();
+  store.onChange(draw);
+  return { destroy: () => store.offChange(draw), relabel: draw };
+}

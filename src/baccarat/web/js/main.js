@@ -1,0 +1,100 @@
+// Boot: language, session, header, and the hash router over the views.
+
+import { applyStatic, LANGUAGES, language, money, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
+import { isOn, setOn } from "./sound.js";
+import * as store from "./state.js";
+import { clear } from "./dom.js";
+
+const views = {
+  "": () => import("./lobby.js"),
+  table: () => import("./table.js"),
+  history: () => import("./history.js"),
+  rules: () => import("./rules.js"),
+  cashier: () => import("./cashier.js"),
+};
+
+const main = document.getElementById("main");
+let current = null;
+
+function route() {
+  const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  const name = views[parts[0]] ? parts[0] : "";
+  return { name, arg: parts[1] || null };
+}
+
+async function show() {
+  const { name, arg } = route();
+  const module = await views[name]();
+  if (current && current.destroy) current.destroy();
+  clear(main);
+  document.body.dataset.view = name || "lobby";
+  for (const link of document.querySelectorAll(".nav a")) {
+    const target = link.getAttribute("href").replace(/^#\/?/, "");
+    link.toggleAttribute("aria-current", target === name);
+    if (target === name) link.setAttribute("aria-current", "page");
+  }
+  current = (await module.render(main, arg)) || null;
+  document.title = `${t(`nav.${name || "lobby"}`)} · ${t("app.title")}`;
+}
+
+function drawHeader() {
+  const { user, wallet, mode } = store.state;
+  document.body.classList.toggle("logged-in", Boolean(user));
+  document.getElementById("who").textContent = user ? user.nickname : "";
+  for (const button of document.querySelectorAll("[data-mode]")) {
+    const m = button.dataset.mode;
+    button.setAttribute("aria-pressed", String(m === mode));
+    button.querySelector(".amount").textContent = user ? money(wallet[m] || 0) : "";
+  }
+  const sound = document.getElementById("sound");
+  sound.setAttribute("aria-pressed", String(isOn()));
+  sound.querySelector(".wave").style.display = isOn() ? "" : "none";
+  sound.querySelector(".mute").style.display = isOn() ? "none" : "";
+  sound.setAttribute("aria-label", t(isOn() ? "sound.on" : "sound.off"));
+  sound.title = sound.getAttribute("aria-label");
+}
+
+function wireHeader() {
+  const select = document.getElementById("lang");
+  for (const [code, info] of Object.entries(LANGUAGES)) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = info.name;
+    option.lang = code;
+    select.append(option);
+  }
+  select.value = language();
+  select.addEventListener("change", () => setLanguage(select.value, { remember: true }));
+  for (const button of document.querySelectorAll("[data-mode]")) {
+    button.addEventListener("click", () => store.setMode(button.dataset.mode));
+  }
+  document.getElementById("sound").addEventListener("click", () => {
+    setOn(!isOn());
+    drawHeader();
+  });
+  document.getElementById("logout").addEventListener("click", async () => {
+    await store.logout().catch(() => {});
+    location.hash = "#/";
+    show();
+  });
+  store.onChange(drawHeader);
+  onLanguage(() => {
+    select.value = language();
+    drawHeader();
+    if (current && current.relabel) current.relabel();
+    else show();
+  });
+}
+
+async function boot() {
+  await Promise.all([setLanguage(pickLanguage()), store.restore()]);
+  wireHeader();
+  applyStatic(document);
+  drawHeader();
+  window.addEventListener("hashchange", show);
+  await show();
+  document.documentElement.dataset.ready = "true";
+  performance.mark("baccarat-ready");
+}
+
+boot();

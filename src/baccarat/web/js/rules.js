@@ -1,0 +1,170 @@
+// Rules and help: the table's rules, the third-card tables, the payouts, RTP per bet from
+// the server, the limits and the game's version number.
+
+import { fill, h } from "./dom.js";
+import { errorText } from "./errors.js";
+import { money, number, percent, t } from "./i18n.js";
+import { describeRules, isCutShoe, pays, toOne } from "./rulesinfo.js";
+import * as store from "./state.js";
+
+// The banker's tableau (SPEC §1): score -> player third-card values on which banker draws.
+const BANKER_DRAWS = {
+  3: [0, 1, 2, 3, 4, 5, 6, 7, 9],
+  4: [2, 3, 4, 5, 6, 7],
+  5: [4, 5, 6, 7],
+  6: [6, 7],
+};
+const ALL = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+const dash = (list) => list.join("-");
+
+function table(caption, head, rows, id) {
+  return h(
+    "table",
+    { class: "rules-table", id },
+    h("caption", { text: caption }),
+    h("thead", null, h("tr", null, head.map((x) => h("th", { scope: "col", text: x })))),
+    h(
+      "tbody",
+      null,
+      rows.map((row) => h("tr", null, row.map((x, i) => h(i ? "td" : "th", i ? {} : { scope: "row" }, x)))),
+    ),
+  );
+}
+
+function thirdCardTables() {
+  const player = table(
+    t("rules.player_table"),
+    [t("rules.two_card_score"), t("rules.action")],
+    [
+      ["0-1-2-3-4-5", t("rules.draws")],
+      ["6-7", t("rules.stands")],
+      ["8-9", t("rules.natural")],
+    ],
+    "player-tableau",
+  );
+  const rows = [["0-1-2", t("rules.always_draws"), "\u2013"]];
+  for (const s of [3, 4, 5, 6]) {
+    rows.push([String(s), dash(BANKER_DRAWS[s]), dash(ALL.filter((v) => !BANKER_DRAWS[s].includes(v)))]);
+  }
+  rows.push(["7", t("rules.always_stands"), "\u2013"]);
+  rows.push(["8-9", t("rules.natural_both"), t("rules.natural_both")]);
+  const banker = table(
+    t("rules.banker_table"),
+    [t("rules.two_card_score"), t("rules.draws_when"), t("rules.stands_when")],
+    rows,
+    "banker-tableau",
+  );
+  const stood = table(
+    t("rules.banker_stood_table"),
+    [t("rules.two_card_score"), t("rules.action")],
+    [
+      ["0-1-2-3-4-5", t("rules.draws")],
+      ["6-7", t("rules.stands")],
+    ],
+    "banker-stood",
+  );
+  return [player, banker, stood];
+}
+
+function payoutTable(tbl) {
+  const p = pays(tbl.rules || {});
+  const rtp = tbl.rtp || {};
+  return table(
+    t("rules.payouts"),
+    [t("rules.bet"), t("rules.pays_to"), t("rules.pays_for"), t("rules.rtp")],
+    ["player", "banker", "tie"].map((bet) => [
+      t(`spot.${bet}`),
+      bet === "banker" ? `${toOne(p.banker)} (${t("rules.commission", { pct: percent(0.05, 0) })})` : toOne(p[bet]),
+      number(1 + p[bet]),
+      rtp[bet] == null ? "\u2013" : percent(rtp[bet]),
+    ]),
+    "payouts",
+  );
+}
+
+function limitsTable(tbl) {
+  const l = tbl.limits || {};
+  const rows = [
+    [t("limits.min"), money(l.min)],
+    [t("limits.max"), money(l.max)],
+  ];
+  if (l.tie_max != null) {
+    rows.push([t("limits.tie_min_alone"), money(l.tie_min_alone ?? l.min)]);
+    rows.push([t("limits.tie_min"), money(l.tie_min ?? l.min)]);
+    rows.push([t("limits.tie_max"), money(l.tie_max)]);
+  }
+  rows.push([t("rules.chips"), (tbl.chips || []).map(money).join(", ")]);
+  return table(t("rules.limits_title"), [t("rules.limit"), t("rules.amount")], rows, "limits");
+}
+
+export async function render(root, tableId) {
+  const page = h("div", { class: "rules-page" });
+  root.append(page);
+  let tables = [];
+  let error = null;
+  try {
+    tables = await store.tables();
+  } catch (e) {
+    error = errorText(e);
+  }
+  const version = await store.version();
+  let current = tables.find((x) => x.id === tableId) || tables[0] || null;
+
+  function draw() {
+    const select = h(
+      "select",
+      {
+        id: "rules-table",
+        onchange: () => {
+          current = tables.find((x) => x.id === select.value);
+          history.replaceState(null, "", `#/rules/${encodeURIComponent(current.id)}`);
+          draw();
+        },
+      },
+      tables.map((x) => h("option", { value: x.id, selected: current && x.id === current.id, text: x.name })),
+    );
+    const controls = ["undo", "clear", "double", "rebet", "deal", "double_deal", "rebet_deal", "new_game"];
+    fill(page, 
+      h("h1", { class: "page-title", text: t("nav.rules") }),
+      h("p", { class: "version", id: "game-version", text: t("rules.version", { version }) }),
+      error ? h("p", { class: "message", role: "alert", text: error }) : null,
+      h(
+        "div",
+        { class: "panel" },
+        h("label", { for: "rules-table", text: t("rules.choose_table") }),
+        select,
+        current ? h("p", { class: "summary", text: describeRules(current.rules) }) : null,
+        current && isCutShoe(current.rules) ? h("p", { text: t("rules.cut_help") }) : null,
+      ),
+      h(
+        "section",
+        { class: "panel prose" },
+        h("h2", { text: t("rules.goal_title") }),
+        h("p", { text: t("rules.goal") }),
+        h("h2", { text: t("rules.values_title") }),
+        h("p", { text: t("rules.values") }),
+        h("p", { text: t("rules.natural_rule") }),
+        h("p", { text: t("rules.tie_rule") }),
+        h("p", { text: t("rules.score_format") }),
+      ),
+      h("section", { class: "panel" }, h("h2", { text: t("rules.third_card") }), thirdCardTables()),
+      current ? h("section", { class: "panel" }, payoutTable(current), h("p", { class: "muted", text: t("rules.rounding") })) : null,
+      current ? h("section", { class: "panel" }, limitsTable(current)) : null,
+      h(
+        "section",
+        { class: "panel prose" },
+        h("h2", { text: t("rules.controls_title") }),
+        h(
+          "dl",
+          { class: "controls-help" },
+          controls.map((c) => [h("dt", { text: t(`btn.${c}`) }), h("dd", { text: t(`help.${c}`) })]),
+          ["bet", "balance", "win", "last"].map((m) => [h("dt", { text: t(`meter.${m}`) }), h("dd", { text: t(`help.meter_${m}`) })]),
+        ),
+        h("p", { text: t("help.keyboard") }),
+        h("p", { text: t("help.interruptions") }),
+      ),
+    );
+  }
+  draw();
+  return { relabel: draw };
+}

@@ -1,0 +1,171 @@
+"""Browser tests: Debian's chromium driven by playwright against a real server.
+
+One server (a subprocess on a temporary SQLite database) and one browser per session; each
+test gets a fresh browser context. Without chromium or playwright the tests skip, or fail
+with a clear message when BACCARAT_REQUIRE_BROWSER=1 (as CI sets it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webtools import Player, new_nickname
+
+CHROMIUM = os.environ.get("BACCARAT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "src" / "baccarat" / "web"
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("BACCARAT_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"browser tests required (BACCARAT_REQUIRE_BROWSER=1) but {reason}")
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return json.loads(response.read())
+
+
+@pytest.fixture(scope="session")
+def catalogs() -> dict[str, dict[str, str]]:
+    return {
+        lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        for lang in ("en", "de", "da", "sv")
+    }
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real game server on a temporary SQLite database, on a free loopback port."""
+    external = os.environ.get("BACCARAT_TEST_SERVER_URL")
+    if external:
+        yield external.rstrip("/")
+        return
+    try:
+        import baccarat.server  # noqa: F401
+    except ImportError:
+        _unavailable("the game server (baccarat.server) is not installed")
+    data = tmp_path_factory.mktemp("web-server")
+    port = _free_port()
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from baccarat.cli import main; sys.exit(main())",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--database",
+        f"sqlite:///{data / 'web.db'}",
+    ]
+    env = {**os.environ, "BACCARAT_DATA_DIR": str(data)}
+    log = (data / "server.log").open("wb")
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=data)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                log.flush()
+                output = (data / "server.log").read_text(errors="replace")[-2000:]
+                pytest.fail(f"the server exited with {process.returncode}:\n{output}")
+            try:
+                _get(f"{url}/api/tables")
+                break
+            except (urllib.error.URLError, ConnectionError, OSError):
+                if time.monotonic() > deadline:
+                    pytest.fail("the server did not answer within 30 s")
+                time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def tables(base_url: str) -> list[dict[str, Any]]:
+    data = _get(f"{base_url}/api/tables")
+    return data if isinstance(data, list) else data["tables"]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        _unavailable(f"chromium is missing at {CHROMIUM} (apt-get install -y chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package is missing (pip install -e '.[test]')")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def make_player(browser: Any, base_url: str) -> Iterator[Any]:
+    contexts: list[Any] = []
+
+    def make(
+        *,
+        login: bool = True,
+        locale: str = "en-US",
+        viewport: dict[str, int] | None = None,
+        reduced_motion: str = "reduce",
+        **options: Any,
+    ) -> Player:
+        context = browser.new_context(
+            locale=locale,
+            viewport=viewport or {"width": 1366, "height": 900},
+            reduced_motion=reduced_motion,
+            **options,
+        )
+        contexts.append(context)
+        player = Player(context, base_url, new_nickname())
+        if login:
+            player.register_and_login()
+        return player
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

@@ -1,0 +1,59 @@
+"""Helpers of the browser tests: a logged-in player's page and its API client."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+PASSWORD = "correct horse battery"
+
+
+class Player:
+    """A logged-in player in one browser context: its page and an API client sharing cookies."""
+
+    def __init__(self, context: Any, base_url: str, nickname: str):
+        self.context = context
+        self.base_url = base_url
+        self.nickname = nickname
+        self.page = context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def csrf(self) -> dict[str, str]:
+        for cookie in self.context.cookies():
+            if "csrf" in cookie["name"].lower():
+                return {"X-CSRF-Token": cookie["value"]}
+        return {}
+
+    def api(self, method: str, path: str, data: Any = None) -> Any:
+        response = self.context.request.fetch(
+            self.base_url + path,
+            method=method,
+            data=None if data is None else json.dumps(data),
+            headers={"Content-Type": "application/json", **self.csrf()},
+        )
+        assert response.ok, f"{method} {path}: {response.status} {response.text()}"
+        return response.json() if response.text() else None
+
+    def register_and_login(self) -> None:
+        request = self.context.request
+        body = {"nickname": self.nickname, "password": PASSWORD}
+        created = request.post(f"{self.base_url}/api/accounts", data=body)
+        assert created.status == 201, created.text()
+        logged = request.post(f"{self.base_url}/api/sessions", data=body)
+        assert logged.ok, logged.text()
+
+    def goto(self, route: str = "") -> None:
+        self.page.goto(f"{self.base_url}/#/{route}")
+        self.page.wait_for_selector("html[data-ready=true]")
+
+    def meter(self, name: str) -> str:
+        return str(self.page.text_content(f'[data-meter="{name}"]')).strip()
+
+    def wait_round(self) -> None:
+        self.page.wait_for_selector('.table-view[data-phase="result"][data-busy="false"]')
+
+
+def new_nickname() -> str:
+    return "p" + uuid.uuid4().hex[:10]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -286,7 +287,8 @@ def test_rng_report_ctrl_c_prints_a_partial_report(tmp_path: Path) -> None:
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert "baccarat RNG report (PARTIAL: stopped early)" in out
-    assert "of 10000000 (nonces 0.." in out
+    # The signal may land before the first shuffle: the report then says none were done.
+    assert re.search(r"1-deck rounds  \d+ of 10000000 \(nonces (0\.\.\d+|none)\)", out), out
     assert "Traceback" not in err
 
 

@@ -25,7 +25,9 @@ def check(db: Database) -> audit.Report:
 def test_migration_creates_the_casino_accounts_of_each_mode(db: Database) -> None:
     system = db.run_read(SystemAccounts.load)
     assert sorted(system.ids) == [
-        (mode, kind) for mode in ("fun", "real") for kind in ("cashier", "house", "withdrawals")
+        (mode, kind)
+        for mode in ("fun", "real")
+        for kind in ("cashier", "escrow", "house", "withdrawals")
     ]
     assert check(db).ok
 
@@ -38,8 +40,8 @@ def test_a_new_player_has_1000_of_play_money_and_no_real_money(
     assert db.run_read(lambda uow: wallet.balances(uow, player)) == {"fun": 100_000, "real": 0}
     report = check(db)
     assert report.ok, report.problems
-    assert report.totals["fun"] == {"cashier": -100_000, "house": 0, "player": 100_000,
-                                    "withdrawals": 0}  # fmt: skip
+    assert report.totals["fun"] == {"cashier": -100_000, "escrow": 0, "house": 0,
+                                    "player": 100_000, "withdrawals": 0}  # fmt: skip
 
 
 @both_backends

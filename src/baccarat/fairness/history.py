@@ -111,6 +111,10 @@ class RoundRecord:
     table_id: str | None = None
     mode: str | None = None
     time: str | None = None
+    # Player-banked rounds: whose side this line is ("banker": the balances are the
+    # banker's, who receives the stakes and pays the returns and the casino's fee).
+    role: str = "player"
+    fee: int = 0
 
     @property
     def is_void(self) -> bool:
@@ -141,7 +145,10 @@ class RoundRecord:
             "balance_before": self.balance_before,
             "balance_after": self.balance_after,
             "void_reason": self.void_reason,
-        }
+        } | ({"role": self.role, "fee": self.fee} if self.role != "player" or self.fee else {})
+
+
+ROLES = ("player", "banker")
 
 
 class _Reader:
@@ -281,6 +288,10 @@ def parse_record(data: Any, line: int = 0) -> RoundRecord:
     fairness = _fairness(reader, rules)
     player = _hand(reader, "player", void=void)
     banker = _hand(reader, "banker", void=void)
+    role = reader.text("role", optional=True) or "player"
+    if role not in ROLES:
+        raise reader.error(f"role must be player or banker, not {_show(role)}")
+    fee = reader.integer("fee", minimum=0) if "fee" in reader.data else 0
     winner_text = reader.get("winner")
     if winner_text is None and void:
         winner = None
@@ -307,6 +318,8 @@ def parse_record(data: Any, line: int = 0) -> RoundRecord:
         table_id=reader.text("table_id", optional=True),
         mode=reader.text("mode", optional=True),
         time=reader.text("time", optional=True),
+        role=role,
+        fee=fee,
     )
 
 

@@ -312,10 +312,17 @@ def _check_money(record: RoundRecord, winner: Outcome | None) -> list[Difference
         note = "the sum of what the bets return"
         diffs.append(Difference("win", expected_win, record.win, note))
     expected_after = record.balance_before - record.staked + expected_win
-    if record.balance_after != expected_after:
+    note = f"balance_before {record.balance_before} - stakes {record.staked} + win {expected_win}"
+    if record.role == "banker":
+        # The banker's side of a player-banked round: the stakes in, the returns and the
+        # casino's fee out (a void gives everything back).
+        fee = 0 if record.is_void else record.fee
+        expected_after = record.balance_before + record.staked - expected_win - fee
         note = (
-            f"balance_before {record.balance_before} - stakes {record.staked} + win {expected_win}"
+            f"the banker's balance_before {record.balance_before} + stakes {record.staked} "
+            f"- win {expected_win} - fee {fee}"
         )
+    if record.balance_after != expected_after:
         diffs.append(Difference("balance_after", expected_after, record.balance_after, note))
     return diffs
 

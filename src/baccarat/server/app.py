@@ -62,16 +62,20 @@ def create_app(settings: Settings) -> FastAPI:
     """The server for these settings (nothing is opened until the app starts)."""
     from fastapi.staticfiles import StaticFiles
 
-    from .api import accounts, errors, fairness, history, system, tables, wallet
+    from .api import accounts, errors, fairness, history, seats, system, tables, wallet
+    from .banked.desk import BankedDesk
 
     casino = Casino(settings)
+    banked = BankedDesk(casino)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         casino.start()
+        await banked.start()
         try:
             yield
         finally:
+            await banked.stop()
             casino.close()
 
     app = FastAPI(
@@ -83,8 +87,9 @@ def create_app(settings: Settings) -> FastAPI:
         redoc_url=None,
     )
     app.state.casino = casino
+    app.state.banked = banked
     errors.install(app)
-    for module in (accounts, tables, wallet, history, fairness, system):
+    for module in (accounts, tables, wallet, history, fairness, seats, system):
         app.include_router(module.router)
     if settings.bench_endpoint:
         app.include_router(system.bench_router)

@@ -5,7 +5,8 @@ transaction's mode, every cached balance equals the sum of its account's entries
 balance is negative, every round has exactly its stake-and-payout transaction (and every
 such transaction its round), every void its reversal, the rounds' own arithmetic
 (``balance_after = balance_before - stake + win``), and the money reserved for withdrawals
-equals the pending requests.
+equals the pending requests. Player-banked rounds, their voids and the escrow are checked
+by ``banked.audit``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .banked import audit as banked
 from .db.uow import UnitOfWork
 
 
@@ -48,6 +50,7 @@ def check(uow: UnitOfWork) -> Report:
     _rounds(uow, report)
     _voids(uow, report)
     _withdrawals(uow, report)
+    banked.check(uow, report)
     _totals(uow, report)
     return report
 
@@ -102,7 +105,7 @@ def _balances(uow: UnitOfWork, report: Report) -> None:
 
 def _rounds(uow: UnitOfWork, report: Report) -> None:
     # Each round's transaction moves exactly (win - stake) to the player's account of the
-    # round's mode and the opposite to the house.
+    # round's mode and the opposite to the house (player-banked rounds: banked.audit).
     rows = uow.all(
         "SELECT r.id, r.stake, r.win, t.kind, "
         "COALESCE(SUM(CASE WHEN a.kind = 'player' AND a.player_id = r.player_id "
@@ -112,6 +115,7 @@ def _rounds(uow: UnitOfWork, report: Report) -> None:
         "FROM rounds r LEFT JOIN ledger_transactions t ON t.id = r.transaction_id "
         "LEFT JOIN ledger_entries e ON e.transaction_id = t.id "
         "LEFT JOIN accounts a ON a.id = e.account_id "
+        "WHERE NOT EXISTS (SELECT 1 FROM banked_rounds b WHERE b.round_id = r.id) "
         "GROUP BY r.seq, r.id, r.stake, r.win, t.kind, t.mode, r.mode"
     )
     for round_id, stake, win, kind, to_player, to_house, entries, tx_mode, mode in rows:
@@ -146,7 +150,8 @@ def _rounds(uow: UnitOfWork, report: Report) -> None:
 def _voids(uow: UnitOfWork, report: Report) -> None:
     rows = uow.all(
         "SELECT r.id, r.stake, r.win, r.void_reason, t.kind, "
-        "COALESCE(SUM(CASE WHEN a.kind = 'player' THEN e.amount ELSE 0 END), 0) "
+        "COALESCE(SUM(CASE WHEN a.kind = 'player' AND a.player_id = r.player_id "
+        "THEN e.amount ELSE 0 END), 0) "
         "FROM rounds r LEFT JOIN ledger_transactions t ON t.id = r.void_transaction_id "
         "LEFT JOIN ledger_entries e ON e.transaction_id = t.id "
         "LEFT JOIN accounts a ON a.id = e.account_id "

@@ -53,6 +53,19 @@ ERRORS: dict[str, ErrorSpec] = {
     "rate_limited": ErrorSpec(429, "too many failed attempts: wait for Retry-After seconds"),
     "service_unavailable": ErrorSpec(503, "the database is busy or unreachable: retry"),
     "internal_error": ErrorSpec(500, "an unexpected error (a bug: please report it)"),
+    # Player-banked tables (SPEC §7).
+    "player_banked_table": ErrorSpec(409, "this table is player-banked: take a seat instead"),
+    "not_a_banked_table": ErrorSpec(409, "this table is banked by the casino, not by players"),
+    "unknown_seat": ErrorSpec(404, "no player-banked seat with this id"),
+    "already_seated": ErrorSpec(409, "the player already sits at a seat in this role"),
+    "seat_taken": ErrorSpec(409, "another player has this role at this seat"),
+    "seat_mode_mismatch": ErrorSpec(409, "this seat plays the other mode (fun or real)"),
+    "table_full": ErrorSpec(409, "no seat of this table needs this role in this mode"),
+    "banker_points_too_low": ErrorSpec(409, "too few loyalty points to bank at this table"),
+    "banker_balance_too_low": ErrorSpec(409, "the balance is below this table's banker minimum"),
+    "not_seated": ErrorSpec(409, "the player does not sit at this seat"),
+    "not_your_turn": ErrorSpec(409, "this action is not the caller's to take now"),
+    "deadline_passed": ErrorSpec(409, "the time for this decision ran out"),
 }
 
 

@@ -2,13 +2,17 @@
 
 The export is ``baccarat-history/1`` (docs/history-format.md), one JSON object per line,
 oldest first, with the server seed filled in once the player has rotated (revealed) it.
+
+A player-banked round is one row of ``rounds`` (the player's, dealt from the player's
+seeds) and one of ``banked_rounds``; it appears in both participants' histories, with
+their ``role`` and their side of it (the banker's balances, net, fee and points).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -53,6 +57,9 @@ class RoundRecord:
     balance_after: int
     void_reason: str | None
     server_seed: str | None  # only once revealed
+    role: str = "player"
+    # Player-banked rounds: this participant's side (see ``BankedRoundOut``).
+    banked: dict[str, Any] | None = None
 
     def settled_bets(self) -> dict[str, dict[str, Any]]:
         bets: dict[str, dict[str, Any]] = json.loads(self.bets)
@@ -83,6 +90,8 @@ class RoundRecord:
             "balance_after": self.balance_before if void else self.balance_after,
             "void_reason": self.void_reason,
             "fairness": self.fairness(),
+            "role": self.role,
+            "banked": self.banked,
         }
 
     def fairness(self) -> dict[str, Any]:
@@ -114,20 +123,56 @@ class RoundRecord:
             "balance_before": self.balance_before,
             "balance_after": self.balance_before if void else self.balance_after,
             "void_reason": self.void_reason,
-        }
+        } | self._banked_export()
+
+    def _banked_export(self) -> dict[str, Any]:
+        """The role, the fee and this side's figures (docs/history-format.md)."""
+        if self.banked is None:
+            return {}
+        return {"role": self.role, "fee": self.banked["fee"], "banked": self.banked}
 
 
-SELECT_ROUNDS = (
-    "SELECT r.seq, r.id, r.table_id, r.mode, r.created_us, r.rules, r.commitment, "
+_COLUMNS = (
+    "r.seq, r.id, r.table_id, r.mode, r.created_us, r.rules, r.commitment, "
     "r.client_seed, r.nonce, r.cut, r.position, r.player_cards, r.banker_cards, r.winner, "
     "r.bets, r.stake, r.win, r.balance_before, r.balance_after, r.void_reason, "
-    "CASE WHEN s.revealed_us IS NULL THEN NULL ELSE s.server_seed END "
-    "FROM rounds r JOIN fairness_seeds s ON s.id = r.seed_id "
+    "CASE WHEN s.revealed_us IS NULL THEN NULL ELSE s.server_seed END, "
+    # Player-banked rounds (NULL otherwise): the seat, the fee, both sides' figures.
+    "b.seat_id, b.fee, b.player_points, b.banker_points, b.banker_before, b.banker_after, "
+    "pb.nickname, pp.nickname"
+)
+_BANKED = "LEFT JOIN players pb ON pb.id = b.banker_id LEFT JOIN players pp ON pp.id = b.player_id "
+SELECT_ROUNDS = (
+    f"SELECT {_COLUMNS}, 'player' FROM rounds r JOIN fairness_seeds s ON s.id = r.seed_id "
+    f"LEFT JOIN banked_rounds b ON b.round_id = r.id {_BANKED}"
+)
+# The rounds a player banked: the same columns, from the banker's side.
+SELECT_BANKED = (
+    f"SELECT {_COLUMNS}, 'banker' FROM banked_rounds b JOIN rounds r ON r.id = b.round_id "
+    f"JOIN fairness_seeds s ON s.id = r.seed_id {_BANKED}"
 )
 
 
 def record(row: tuple[Any, ...]) -> RoundRecord:
-    return RoundRecord(*row)
+    """A round as one participant sees it (the last column says which)."""
+    base, extra, role = row[:21], row[21:-1], row[-1]
+    seat_id, fee, player_points, banker_points, banker_before, banker_after, banker, player = extra
+    if seat_id is None:
+        return RoundRecord(*base)
+    rec = RoundRecord(*base)
+    stake, win, fee = rec.stake, rec.win, int(fee)
+    if role == "banker":
+        figures = (player, stake - win - fee, -int(banker_points), int(banker_before),
+                   int(banker_after))  # fmt: skip
+    else:
+        figures = (banker, win - stake, int(player_points), rec.balance_before,
+                   rec.balance_after)  # fmt: skip
+    opponent, net, points, before, after = figures
+    banked = {"role": role, "seat_id": seat_id, "opponent": opponent, "fee": fee, "net": net,
+              "points": points, "balance_before": before, "balance_after": after}  # fmt: skip
+    if role == "banker":
+        return replace(rec, balance_before=before, balance_after=after, role=role, banked=banked)
+    return replace(rec, role=role, banked=banked)
 
 
 def get_round(uow: UnitOfWork, player_id: int | None, round_id: str) -> RoundRecord:
@@ -138,34 +183,55 @@ def get_round(uow: UnitOfWork, player_id: int | None, round_id: str) -> RoundRec
         row = uow.one(
             SELECT_ROUNDS + "WHERE r.id = :id AND r.player_id = :p",
             {"id": round_id, "p": player_id},
+        ) or uow.one(
+            SELECT_BANKED + "WHERE b.round_id = :id AND b.banker_id = :p",
+            {"id": round_id, "p": player_id},
         )
     if row is None:
         raise ServiceError("unknown_round", f"there is no round {round_id!r}", round=round_id)
     return record(row)
 
 
+def _both_sides(
+    player_id: int, mode: str | None, after: int | None, before: int | None, newest_first: bool
+) -> tuple[str, dict[str, Any]]:
+    """The player's rounds and the rounds they banked, merged in order of ``seq``."""
+    params: dict[str, Any] = {"p": player_id, "m": mode, "after": after, "before": before}
+    arms: list[str] = []
+    for select, who, seq in ((SELECT_ROUNDS, "r.player_id", "r.seq"),
+                             (SELECT_BANKED, "b.banker_id", "b.round_seq")):  # fmt: skip
+        conditions = [f"{who} = :p"]
+        if mode is not None:
+            conditions.append("r.mode = :m")
+        if after is not None:
+            conditions.append(f"{seq} > :after")
+        if before is not None:
+            conditions.append(f"{seq} < :before")
+        order = "DESC" if newest_first else ""
+        arms.append(
+            f"SELECT * FROM ({select}WHERE {' AND '.join(conditions)} "
+            f"ORDER BY {seq} {order} LIMIT :limit) AS arm{len(arms)}"
+        )
+    order = "DESC" if newest_first else ""
+    return f"{arms[0]} UNION ALL {arms[1]} ORDER BY 1 {order} LIMIT :limit", params
+
+
 def page(
     uow: UnitOfWork, player_id: int, mode: str | None, limit: int, before: str | None
 ) -> tuple[list[RoundRecord], str | None]:
     """Newest first; ``before`` is the id of the last round of the previous page."""
-    conditions = ["r.player_id = :p"]
-    params: dict[str, Any] = {"p": player_id, "limit": limit + 1}
-    if mode is not None:
-        conditions.append("r.mode = :m")
-        params["m"] = mode
+    seq = None
     if before is not None:
-        seq = uow.scalar(
-            "SELECT seq FROM rounds WHERE id = :id AND player_id = :p",
+        found = uow.scalar(
+            "SELECT r.seq FROM rounds r LEFT JOIN banked_rounds b ON b.round_id = r.id "
+            "WHERE r.id = :id AND (r.player_id = :p OR b.banker_id = :p)",
             {"id": before, "p": player_id},
         )
-        if seq is None:
+        if found is None:
             raise ServiceError("invalid_cursor", f"{before!r} is not one of your rounds")
-        conditions.append("r.seq < :before")
-        params["before"] = int(seq)
-    rows = uow.all(
-        SELECT_ROUNDS + "WHERE " + " AND ".join(conditions) + " ORDER BY r.seq DESC LIMIT :limit",
-        params,
-    )
+        seq = int(found)
+    sql, params = _both_sides(player_id, mode, None, seq, newest_first=True)
+    rows = uow.all(sql, params | {"limit": limit + 1})
     records = [record(row) for row in rows[:limit]]
     return records, (records[-1].id if len(rows) > limit and records else None)
 
@@ -176,14 +242,9 @@ EXPORT_PAGE = 500
 def export_page(
     uow: UnitOfWork, player_id: int, mode: str | None, after_seq: int
 ) -> list[RoundRecord]:
-    """Up to EXPORT_PAGE rounds after ``after_seq``, oldest first."""
-    mode_condition = "" if mode is None else "AND r.mode = :m "
-    rows = uow.all(
-        SELECT_ROUNDS + f"WHERE r.player_id = :p {mode_condition}AND r.seq > :after "
-        "ORDER BY r.seq LIMIT :limit",
-        {"p": player_id, "m": mode, "after": after_seq, "limit": EXPORT_PAGE},
-    )
-    return [record(row) for row in rows]
+    """Up to EXPORT_PAGE rounds after ``after_seq``, oldest first (both roles)."""
+    sql, params = _both_sides(player_id, mode, after_seq, None, newest_first=False)
+    return [record(row) for row in uow.all(sql, params | {"limit": EXPORT_PAGE})]
 
 
 def export_lines(records: list[RoundRecord]) -> Iterator[str]:

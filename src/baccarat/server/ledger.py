@@ -16,7 +16,7 @@ from .db.uow import UnitOfWork
 from .errors import ServiceError
 
 MODES = ("fun", "real")
-SYSTEM_KINDS = ("house", "cashier", "withdrawals")
+SYSTEM_KINDS = ("house", "cashier", "withdrawals", "escrow")
 
 
 def check_mode(mode: str) -> str:

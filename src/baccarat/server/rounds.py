@@ -288,6 +288,10 @@ def play_round(
 
 def void_round(uow: UnitOfWork, system: SystemAccounts, round_id: str, reason: str) -> RoundRecord:
     """Void a round: every stake returns, any payout is taken back, the reason is shown."""
+    from .banked import service as banked
+
+    if banked.is_banked_round(uow, round_id):
+        return banked.void_round(uow, system, round_id, reason)
     reason = reason.strip()
     if not reason:
         raise ServiceError("void_not_possible", "a void needs a reason")

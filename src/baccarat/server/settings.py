@@ -86,6 +86,16 @@ class LoginThrottle:
 
 
 @dataclass(frozen=True)
+class BankedSettings:
+    """Player-banked tables: the decision times (SPEC §7) and how often a worker looks for
+    deadlines that have passed."""
+
+    player_s: int = 45
+    banker_s: int = 35
+    poll_s: float = 0.5
+
+
+@dataclass(frozen=True)
 class Settings:
     database: DatabaseUrl
     data_dir: Path = Path(DEFAULT_DATA_DIR)
@@ -102,6 +112,7 @@ class Settings:
     bench_endpoint: bool = False
     web_dir: Path | None = None
     migrate_on_start: bool = True
+    banked: BankedSettings = BankedSettings()
     # Injected for tests: the deal source and the clock (microseconds since the epoch).
     shoe_factory: ShoeFactory | None = field(default=None, compare=False)
     clock: Callable[[], int] = field(default=system_clock_us, compare=False)

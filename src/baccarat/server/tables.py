@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import BetKind, Bets, RuleSet, ShufflePolicy, format_money, get_rules, parse_money
+from .banked.terms import BankedTerms
 from .errors import ServiceError
 
 
@@ -48,6 +49,8 @@ class Table:
     limits: Limits
     source: str = ""
     rtp: Mapping[BetKind, Fraction] = field(default_factory=dict)
+    # Player-banked tables (SPEC §7): one player banks against another at each seat.
+    banked: BankedTerms | None = None
 
     @property
     def is_cut_shoe(self) -> bool:
@@ -119,6 +122,7 @@ class Table:
             "rtp": {kind.value: float(self.rtp[kind]) for kind in BetKind if kind in self.rtp},
             "cut_shoe": self.is_cut_shoe,
             "source": self.source,
+            "banked": None if self.banked is None else self.banked.to_json(),
         }
 
 
@@ -177,8 +181,33 @@ def _table(raw: Mapping[str, Any], index: int) -> Table:
     )
     if max(limits.tie_min, limits.tie_min_alone) > limits.tie_max:
         raise TableConfigError(f"{where}: the tie minimums exceed tie_max")
+    banked = _banked(raw.get("banked"), rules, limits, where)
     return Table(table_id, str(raw.get("name", table_id)), rules, chips, limits,
-                 str(raw.get("source", "")))  # fmt: skip
+                 str(raw.get("source", "")), banked=banked)  # fmt: skip
+
+
+def _banked(raw: Any, rules: RuleSet, limits: Limits, where: str) -> BankedTerms | None:
+    """``[table.banked]``: seats, min_points and min_balance of a player-banked table."""
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise TableConfigError(f"{where}: banked is a table of seats, min_points, min_balance")
+    seats, points = raw.get("seats", 4), raw.get("min_points", 0)
+    for name, value in (("seats", seats), ("min_points", points)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise TableConfigError(f"{where}: banked.{name} is a whole number >= 0")
+    if not 1 <= seats <= 1000:
+        raise TableConfigError(f"{where}: banked.seats is 1 to 1000")
+    if rules.shuffle is not ShufflePolicy.FRESH:
+        raise TableConfigError(f"{where}: a player-banked table shuffles before every round")
+    try:
+        configured = _money(raw.get("min_balance", "0.01"), f"{where} banked.min_balance")
+    except ValueError as error:
+        raise TableConfigError(f"{where}: banked.min_balance: {error}") from None
+    return BankedTerms.build(
+        rules, limits.max, limits.tie_max, seats=seats, min_points=points,
+        configured_min_balance=configured,
+    )  # fmt: skip
 
 
 def load_tables(path: Path | None = None) -> TableSet:
@@ -206,5 +235,8 @@ def load_tables(path: Path | None = None) -> TableSet:
             analysis = analyse(table.rules)
             rtps[table.rules] = {kind: odds.rtp for kind, odds in analysis.bets.items()}
     return TableSet(
-        [Table(t.id, t.name, t.rules, t.chips, t.limits, t.source, rtps[t.rules]) for t in tables]
+        [
+            Table(t.id, t.name, t.rules, t.chips, t.limits, t.source, rtps[t.rules], t.banked)
+            for t in tables
+        ]
     )

@@ -75,6 +75,20 @@ class LimitsOut(BaseModel):
     tie_max: int
 
 
+class BankedTermsOut(BaseModel):
+    seats: int
+    min_points: int = Field(description="loyalty points a banker needs at this table")
+    min_banker_balance: int = Field(
+        description="cents: the configured minimum, and at least 9 x max bet + 1.5% x max bet "
+        "and the exposure"
+    )
+    exposure: int = Field(description="cents: the most one round can cost the banker (reserved)")
+    fee_rate: float = Field(description="the casino's fee on the bets against the banker")
+    fee_percent: str
+    player_seconds: int
+    banker_seconds: int
+
+
 class TableOut(BaseModel):
     id: str
     name: str
@@ -84,6 +98,9 @@ class TableOut(BaseModel):
     rtp: dict[str, float]
     cut_shoe: bool
     source: str
+    banked: BankedTermsOut | None = Field(
+        default=None, description="present on player-banked tables (join a seat to play)"
+    )
 
 
 class WalletOut(BaseModel):
@@ -129,6 +146,19 @@ class ShoeOut(BaseModel):
     commitment: str | None
 
 
+class BankedRoundOut(BaseModel):
+    """A player-banked round as one of its two participants sees it."""
+
+    role: Literal["player", "banker"]
+    seat_id: str
+    opponent: str = Field(description="the other participant's nickname")
+    fee: int = Field(description="the casino's fee, paid by the banker")
+    net: int = Field(description="this participant's result of the round, in cents")
+    points: int = Field(description="loyalty points earned (player) or lost (banker, < 0)")
+    balance_before: int
+    balance_after: int
+
+
 class RoundOut(BaseModel):
     id: str
     table_id: str
@@ -146,6 +176,10 @@ class RoundOut(BaseModel):
     void_reason: str | None
     fairness: FairnessRecordOut
     shoe: ShoeOut | None = None
+    role: Literal["player", "banker"] = Field(
+        default="player", description="banker: a player-banked round you banked"
+    )
+    banked: BankedRoundOut | None = None
 
 
 class HistoryOut(BaseModel):

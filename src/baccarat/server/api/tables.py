@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Request, Response
 from ...core import Bets
 from .. import rounds
 from ..db.uow import UnitOfWork
+from ..errors import ServiceError
 from .deps import CallerDep, CasinoDep, IdempotencyKey, idempotent_write, json_response
 from .errors import documented
 from .models import CutIn, Mode, RoundIn, RoundOut, ShoeOut, TableOut
@@ -19,7 +20,7 @@ ROUND_ERRORS = (
     "invalid_body", "invalid_mode", "not_authenticated", "csrf_failed", "unknown_table",
     "idempotency_key_required", "idempotency_conflict", "no_bets", "bet_below_table_min",
     "bet_above_table_max", "tie_below_min", "tie_above_max", "not_a_chip_multiple",
-    "insufficient_funds", "cut_required",
+    "insufficient_funds", "cut_required", "player_banked_table",
 )  # fmt: skip
 
 
@@ -54,6 +55,12 @@ async def play_round(
     key: IdempotencyKey = None,
 ) -> Response:
     table = casino.tables.require(table_id)
+    if table.banked is not None:
+        raise ServiceError(
+            "player_banked_table",
+            f"table {table_id} is player-banked: take a seat (POST /api/seats)",
+            table=table_id,
+        )
     stakes = body.bets
     bets = Bets(player=stakes.player, banker=stakes.banker, tie=stakes.tie)
     dealer, mode = casino.dealer, body.mode

@@ -62,7 +62,10 @@ accounts = sa.Table(
     sa.Column("balance", sa.BigInteger, nullable=False),
     sa.Column("version", sa.BigInteger, nullable=False),
     sa.CheckConstraint(MODES, name="mode"),
-    sa.CheckConstraint("kind IN ('player', 'house', 'cashier', 'withdrawals')", name="kind"),
+    # 'escrow': what player-banked seats hold in play (revision 0002).
+    sa.CheckConstraint(
+        "kind IN ('player', 'house', 'cashier', 'withdrawals', 'escrow')", name="kind"
+    ),
     sa.CheckConstraint("(kind = 'player') = (player_id IS NOT NULL)", name="owner"),
     # The house and the cashier are the casino's side of every movement and may be
     # negative; a player's money (and money reserved for withdrawals) never is.
@@ -217,4 +220,104 @@ cashier_requests = sa.Table(
     sa.CheckConstraint(MODES, name="mode"),
     sa.Index("ix_cashier_requests_status", "status", "kind"),
     sa.Index("ix_cashier_requests_player", "player_id", "id"),
+)
+
+
+# -- player-banked tables (revision 0002) --------------------------------------------------
+
+banked_seats = sa.Table(
+    "banked_seats",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("table_id", sa.Text, nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("mode", sa.Text, nullable=True),
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), nullable=True),
+    sa.Column("banker_id", Id, sa.ForeignKey("players.id"), nullable=True),
+    sa.Column("phase", sa.Text, nullable=False),
+    sa.Column("deadline_us", sa.BigInteger, nullable=True),
+    sa.Column("auto_approve", sa.Integer, nullable=False),
+    sa.Column("banker_away", sa.Integer, nullable=False),
+    # The player's bets placed (JSON) and their total, held in escrow until dealt.
+    sa.Column("bets", sa.Text, nullable=False),
+    sa.Column("stake", sa.BigInteger, nullable=False),
+    # The banker's exposure held in escrow while a round is open.
+    sa.Column("reserve", sa.BigInteger, nullable=False),
+    sa.Column("notice", sa.Text, nullable=True),
+    sa.Column("last_round_id", sa.Text, nullable=True),
+    sa.Column("version", sa.BigInteger, nullable=False),
+    sa.Column("updated_us", sa.BigInteger, nullable=False),
+    sa.CheckConstraint("mode IS NULL OR mode IN ('fun', 'real')", name="mode"),
+    sa.CheckConstraint("phase IN ('waiting', 'approval', 'betting')", name="phase"),
+    sa.CheckConstraint("stake >= 0 AND reserve >= 0", name="amounts"),
+    sa.CheckConstraint(
+        "player_id IS NULL OR banker_id IS NULL OR player_id <> banker_id", name="two_players"
+    ),
+    sa.Index("ix_banked_seats_table", "table_id", "number", unique=True),
+    sa.Index(
+        "ix_banked_seats_player",
+        "player_id",
+        unique=True,
+        sqlite_where=sa.text("player_id IS NOT NULL"),
+        postgresql_where=sa.text("player_id IS NOT NULL"),
+    ),
+    sa.Index(
+        "ix_banked_seats_banker",
+        "banker_id",
+        unique=True,
+        sqlite_where=sa.text("banker_id IS NOT NULL"),
+        postgresql_where=sa.text("banker_id IS NOT NULL"),
+    ),
+    sa.Index(
+        "ix_banked_seats_deadline",
+        "deadline_us",
+        sqlite_where=sa.text("deadline_us IS NOT NULL"),
+        postgresql_where=sa.text("deadline_us IS NOT NULL"),
+    ),
+)
+
+banked_rounds = sa.Table(
+    "banked_rounds",
+    metadata,
+    sa.Column("round_id", sa.Text, sa.ForeignKey("rounds.id"), primary_key=True),
+    sa.Column("round_seq", Id, nullable=False),
+    sa.Column("seat_id", sa.Text, nullable=False),
+    sa.Column("mode", sa.Text, nullable=False),
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("banker_id", Id, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("fee", sa.BigInteger, nullable=False),
+    sa.Column("reserve", sa.BigInteger, nullable=False),
+    sa.Column("banker_before", sa.BigInteger, nullable=False),
+    sa.Column("banker_after", sa.BigInteger, nullable=False),
+    sa.Column("player_points", sa.BigInteger, nullable=False),
+    sa.Column("banker_points", sa.BigInteger, nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.CheckConstraint(MODES, name="mode"),
+    sa.CheckConstraint(
+        "fee >= 0 AND reserve >= 0 AND player_points >= 0 AND banker_points >= 0",
+        name="amounts",
+    ),
+    sa.Index("ix_banked_rounds_banker", "banker_id", "mode", "round_seq"),
+)
+
+banked_points = sa.Table(
+    "banked_points",
+    metadata,
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("mode", sa.Text, primary_key=True),
+    sa.Column("points", sa.BigInteger, nullable=False),
+    sa.Column("updated_us", sa.BigInteger, nullable=False),
+    sa.CheckConstraint(MODES, name="mode"),
+    sa.CheckConstraint("points >= 0", name="non_negative"),
+)
+
+banked_presence = sa.Table(
+    "banked_presence",
+    metadata,
+    sa.Column("conn_id", sa.Text, primary_key=True),
+    sa.Column("seat_id", sa.Text, nullable=False),
+    sa.Column("player_id", Id, nullable=False),
+    sa.Column("worker", sa.Text, nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Index("ix_banked_presence_seat", "seat_id", "player_id"),
 )

@@ -1,0 +1,581 @@
+"""Player-banked seats over HTTP and WebSocket (SPEC §7).
+
+REST: the lobby's seat list, join, leave, approve, auto-approve, bets, deal. WebSocket
+``/api/seats/{seat_id}/ws``: the seat's events (state after every change, each round's
+result) and the same actions; ``/api/seats/ws``: the lobby's seat changes. A socket
+authenticates with ``?token=`` (the bearer token) or the session cookie (same origin only).
+
+Messages to the seat socket: ``{"id": any, "action": "approve" | "auto_approve" (with
+"on") | "bets" (with "bets") | "deal" (with optional "bets" and "key", an idempotency key)
+| "leave" | "state" | "ping"}``; each is answered ``{"type": "reply", "id", "ok": true,
+"result"}`` or ``{"type": "reply", "id", "ok": false, "error": {code, message, details}}``.
+Events: ``{"type": "state", "seat", "you", "private"}`` and ``{"type": "round", "seat_id",
+"round", "you", "private"}``, where ``you`` is the receiver's role and ``private`` what
+only the receiver sees (its balance; after a round, its net and points).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Path, Request, Response, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, Field, ValidationError
+
+from ...core import Bets
+from .. import auth, idempotency
+from ..banked import service
+from ..banked.desk import BankedDesk
+from ..banked.events import QUEUE_LIMIT
+from ..banked.service import Context
+from ..db.uow import UnitOfWork
+from ..errors import ServiceError
+from .deps import CSRF_HEADER, SAFE_METHODS, SESSION_COOKIE, json_response
+from .errors import documented
+from .models import BetsIn, Body, Mode, RoundOut
+
+router = APIRouter(prefix="/api", tags=["player-banked"])
+
+Role = Literal["player", "banker"]
+SeatId = Annotated[str, Path(max_length=80, description="a seat id, such as banked-ii.1")]
+IDEMPOTENT: dict[str, Any] = {
+    "parameters": [
+        {
+            "name": "Idempotency-Key",
+            "in": "header",
+            "required": False,
+            "description": "required: a retry with the same key gets the first answer and "
+            "deals nothing; the same key with another body is refused",
+            "schema": {"type": "string", "minLength": 1, "maxLength": 200},
+        }
+    ]
+}
+AUTH = ("not_authenticated", "csrf_failed")
+SEAT = (*AUTH, "unknown_seat", "not_seated", "not_your_turn")
+
+
+# -- bodies --------------------------------------------------------------------------------
+
+
+class JoinIn(Body):
+    table_id: str = Field(max_length=64, examples=["banked-ii"])
+    role: Role
+    mode: Mode
+    seat_id: str | None = Field(
+        default=None, max_length=80, description="a particular seat; else the server matches"
+    )
+    auto_approve: bool = Field(default=False, description="bankers: approve every round")
+
+
+class AutoApproveIn(Body):
+    on: bool
+
+
+class PlaceBetsIn(Body):
+    bets: BetsIn
+
+
+class DealIn(Body):
+    bets: BetsIn | None = Field(
+        default=None, description="bet and deal at once (else the bets placed are dealt)"
+    )
+
+
+class PersonOut(BaseModel):
+    nickname: str
+    points: int
+
+
+class BankerOut(PersonOut):
+    auto_approve: bool
+    away: bool = Field(description="left after approving: the round goes on without them")
+
+
+class TimerOut(BaseModel):
+    role: Role = Field(description="whose decision it is")
+    seconds: int
+    remaining_ms: int
+    deadline: str
+
+
+class SeatRoundOut(BaseModel):
+    id: str
+    time: str
+    player: dict[str, Any]
+    banker: dict[str, Any]
+    winner: Literal["player", "banker", "tie"]
+    bets: dict[str, Any]
+    stake: int
+    win: int
+    fee: int
+    results: dict[str, Any] = Field(description="per role: net result and points")
+    void_reason: str | None
+
+
+class SeatOut(BaseModel):
+    id: str
+    table_id: str
+    number: int
+    mode: Mode | None
+    phase: Literal["waiting", "approval", "betting"]
+    version: int
+    needs: list[Role]
+    player: PersonOut | None
+    banker: BankerOut | None
+    timer: TimerOut | None
+    bets: dict[str, int]
+    stake: int
+    fee: int = Field(description="the casino's fee on the bets placed, from the banker")
+    reserved: int = Field(description="the banker's exposure held while a round is open")
+    terms: dict[str, Any]
+    notice: dict[str, Any] | None
+    last_round: SeatRoundOut | None
+
+
+class SeatStateOut(BaseModel):
+    seat: SeatOut
+    you: Role | None = Field(description="your role at this seat")
+    private: dict[str, Any] = Field(description="what only you see: your balance")
+
+
+class LobbySeatOut(BaseModel):
+    id: str
+    table_id: str
+    number: int
+    mode: Mode | None
+    phase: str
+    needs: list[Role]
+    player: PersonOut | None
+    banker: PersonOut | None
+    version: int
+
+
+class MeOut(BaseModel):
+    points: dict[str, int] = Field(description="your loyalty points per mode")
+    seats: list[dict[str, Any]]
+
+
+class LobbyOut(BaseModel):
+    seats: list[LobbySeatOut]
+    me: MeOut | None
+
+
+# -- callers -------------------------------------------------------------------------------
+
+
+def _token_hash(request: Request) -> str | None:
+    """Bearer token, or the session cookie plus the CSRF header on state-changing requests."""
+    header = request.headers.get("authorization")
+    if header is not None:
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() == "bearer" and token.strip():
+            return auth.token_hash(token.strip())
+        return None
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if cookie is None:
+        return None
+    if request.method not in SAFE_METHODS and not auth.csrf_matches(
+        cookie, request.headers.get(CSRF_HEADER)
+    ):
+        raise ServiceError(
+            "csrf_failed",
+            f"a request made with the session cookie needs the {CSRF_HEADER} header",
+        )
+    return auth.token_hash(cookie)
+
+
+def _desk(app: Any) -> BankedDesk:
+    desk: BankedDesk = app.state.banked
+    return desk
+
+
+async def _act(request: Request, work: Any, status: int = 200) -> Response:
+    """Authenticate and run ``work(uow, ctx, player_id)`` in one write; the seat as JSON."""
+    hashed = _token_hash(request)
+
+    def job(uow: UnitOfWork, ctx: Context) -> Any:
+        player_id = auth.authenticate(uow, hashed)
+        return work(uow, ctx, player_id).for_player(player_id)
+
+    return json_response(await _desk(request.app).write(job), status)
+
+
+# -- REST ----------------------------------------------------------------------------------
+
+
+@router.get(
+    "/seats",
+    response_model=LobbyOut,
+    responses=documented("csrf_failed"),
+    summary="The player-banked seats: who sits where, and which seats need a player or a "
+    "banker; with a session, your own points and seats",
+)
+async def list_seats(request: Request) -> Response:
+    hashed = _token_hash(request)
+
+    def read(uow: UnitOfWork, ctx: Context) -> dict[str, Any]:
+        player_id = None
+        if hashed is not None:
+            with contextlib.suppress(ServiceError):
+                player_id = auth.authenticate(uow, hashed)
+        return service.lobby(uow, ctx, player_id)
+
+    return json_response(await _desk(request.app).read(read))
+
+
+@router.post(
+    "/seats",
+    status_code=201,
+    response_model=SeatStateOut,
+    responses=documented(
+        *AUTH,
+        "invalid_body",
+        "invalid_mode",
+        "unknown_table",
+        "not_a_banked_table",
+        "unknown_seat",
+        "already_seated",
+        "seat_taken",
+        "seat_mode_mismatch",
+        "table_full",
+        "banker_points_too_low",
+        "banker_balance_too_low",
+    ),
+    summary="Sit down as player or banker (the server matches you with someone waiting)",
+)
+async def join(body: JoinIn, request: Request) -> Response:
+    return await _act(
+        request,
+        lambda uow, ctx, player_id: service.join(
+            uow,
+            ctx,
+            player_id,
+            body.table_id,
+            body.role,
+            body.mode,
+            seat_id=body.seat_id,
+            auto_approve=body.auto_approve,
+        ),
+        201,
+    )
+
+
+@router.get(
+    "/seats/{seat_id}",
+    response_model=SeatStateOut,
+    responses=documented("not_authenticated", "unknown_seat"),
+    summary="A seat as you see it",
+)
+async def get_seat(seat_id: SeatId, request: Request) -> Response:
+    hashed = _token_hash(request)
+
+    def read(uow: UnitOfWork, ctx: Context) -> dict[str, Any]:
+        player_id = auth.authenticate(uow, hashed)
+        return service.seat_view(uow, ctx, seat_id).for_player(player_id)
+
+    return json_response(await _desk(request.app).read(read))
+
+
+@router.post(
+    "/seats/{seat_id}/leave",
+    response_model=SeatStateOut,
+    responses=documented(*SEAT),
+    summary="Stand up (bets not dealt come back; a banker who approved stays to the round's end)",
+)
+async def leave(seat_id: SeatId, request: Request) -> Response:
+    return await _act(
+        request, lambda uow, ctx, player_id: service.leave(uow, ctx, player_id, seat_id)
+    )
+
+
+@router.post(
+    "/seats/{seat_id}/approve",
+    response_model=SeatStateOut,
+    responses=documented(
+        *SEAT, "deadline_passed", "banker_points_too_low", "banker_balance_too_low"
+    ),
+    summary="APPROVE the next round (bankers; reserves the round's exposure)",
+)
+async def approve(seat_id: SeatId, request: Request) -> Response:
+    return await _act(
+        request, lambda uow, ctx, player_id: service.approve(uow, ctx, player_id, seat_id)
+    )
+
+
+@router.put(
+    "/seats/{seat_id}/auto-approve",
+    response_model=SeatStateOut,
+    responses=documented(*SEAT, "invalid_body"),
+    summary="AUTO-APPROVE on or off (bankers)",
+)
+async def auto_approve(seat_id: SeatId, body: AutoApproveIn, request: Request) -> Response:
+    return await _act(
+        request,
+        lambda uow, ctx, player_id: service.set_auto_approve(uow, ctx, player_id, seat_id, body.on),
+    )
+
+
+BET_ERRORS = ("invalid_body", "no_bets", "bet_below_table_min", "bet_above_table_max",
+              "tie_below_min", "tie_above_max", "not_a_chip_multiple", "insufficient_funds",
+              "deadline_passed")  # fmt: skip
+
+
+@router.put(
+    "/seats/{seat_id}/bets",
+    response_model=SeatStateOut,
+    responses=documented(*SEAT, *BET_ERRORS),
+    summary="Place your bets (players; held until dealt, returned if not); no bets clears them",
+)
+async def place_bets(seat_id: SeatId, body: PlaceBetsIn, request: Request) -> Response:
+    bets = _bets(body.bets)
+    return await _act(
+        request,
+        lambda uow, ctx, player_id: service.place_bets(uow, ctx, player_id, seat_id, bets),
+    )
+
+
+@router.post(
+    "/seats/{seat_id}/deal",
+    status_code=201,
+    response_model=RoundOut,
+    responses=documented(*SEAT, *BET_ERRORS, "idempotency_key_required", "idempotency_conflict"),
+    openapi_extra=IDEMPOTENT,
+    summary="DEAL (players): bet (optional) and deal; settled between you, the banker and "
+    "the casino's fee in one transaction",
+)
+async def deal(seat_id: SeatId, body: DealIn, request: Request) -> Response:
+    hashed = _token_hash(request)
+    key = idempotency.check_key(request.headers.get("idempotency-key"))
+    bets = None if body.bets is None else _bets(body.bets)
+
+    def job(uow: UnitOfWork, ctx: Context) -> tuple[dict[str, Any], bool]:
+        player_id = auth.authenticate(uow, hashed)
+        return service.deal_once(uow, ctx, player_id, seat_id, bets, key)
+
+    answer, replayed = await _desk(request.app).write(job)
+    response = json_response(answer, 201)
+    if replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def _bets(body: BetsIn) -> Bets:
+    return Bets(player=body.player, banker=body.banker, tie=body.tie)
+
+
+# -- WebSocket -----------------------------------------------------------------------------
+
+_CLOSE = object()
+SERVICE_RESTART = 1012
+LEFT = 4001
+LEAVE_GRACE_S = 0.5
+
+
+class SocketClient:
+    """One WebSocket: a bounded queue of messages, written by one task in order."""
+
+    def __init__(self, websocket: WebSocket, player_id: int | None, seat_id: str | None):
+        self.websocket = websocket
+        self.player_id = player_id
+        self.seat_id = seat_id
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.closed = False
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            self.close_soon(1013, "too slow to read the seat's events")
+            return
+        self.queue.put_nowait(message)
+
+    def close_soon(self, code: int, reason: str) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait((_CLOSE, code, reason))
+
+    async def write_forever(self) -> None:
+        while True:
+            message = await self.queue.get()
+            if isinstance(message, tuple) and message and message[0] is _CLOSE:
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(message[1], message[2])
+                return
+            try:
+                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+            except Exception:
+                self.closed = True  # the socket is gone; its reader sees the disconnect
+                return
+            if (
+                message.get("type") == "state"
+                and self.seat_id is not None
+                and message.get("you") is None
+            ):
+                # No longer seated here (left, timed out): the seat's events are not ours.
+                # (A moment's grace lets the reply to a "leave" out first.)
+                asyncio.get_running_loop().call_later(
+                    LEAVE_GRACE_S, self.close_soon, LEFT, "you left the seat"
+                )
+
+
+def _socket_token_hash(websocket: WebSocket) -> str | None:
+    token = websocket.query_params.get("token")
+    if token:
+        return auth.token_hash(token)
+    cookie = websocket.cookies.get(SESSION_COOKIE)
+    if cookie is None:
+        return None
+    origin = websocket.headers.get("origin")
+    if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
+        # A cookie comes with a cross-site socket too: only same-origin pages may use it.
+        raise ServiceError("csrf_failed", "a socket opened with the session cookie must come "
+                           "from this site's pages")  # fmt: skip
+    return auth.token_hash(cookie)
+
+
+async def _refuse(websocket: WebSocket, error: ServiceError) -> None:
+    await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
+    await websocket.close(4000 + error.status, error.code)
+
+
+@router.websocket("/seats/{seat_id}/ws")
+async def seat_socket(websocket: WebSocket, seat_id: str) -> None:
+    desk = _desk(websocket.app)
+    await websocket.accept()
+    try:
+        hashed = _socket_token_hash(websocket)
+
+        def enter(uow: UnitOfWork, ctx: Context) -> int:
+            player_id = auth.authenticate(uow, hashed)
+            seen = service.seat_view(uow, ctx, seat_id)
+            if player_id not in seen.ids.values():
+                raise ServiceError(
+                    "not_seated", f"take seat {seat_id} first (POST /api/seats)", seat=seat_id
+                )
+            return player_id
+
+        player_id = await desk.read(enter)
+    except ServiceError as error:
+        await _refuse(websocket, error)
+        return
+    client = SocketClient(websocket, player_id, seat_id)
+    conn_id = secrets.token_hex(12)
+    desk.hub.add(seat_id, client)
+    writer = asyncio.get_running_loop().create_task(client.write_forever())
+    restarting = False
+    try:
+        await desk.casino.db.write(
+            lambda uow: service.connected(uow, conn_id, seat_id, player_id, desk.worker)
+        )
+        # Registered before reading: no event between this state and the next is lost.
+        first = await desk.read(lambda uow, ctx: service.seat_view(uow, ctx, seat_id))
+        client.deliver({"type": "state", **first.for_player(player_id)})
+        while not client.closed:
+            text = await websocket.receive_text()
+            client.deliver(await _answer(desk, player_id, seat_id, text))
+    except WebSocketDisconnect as gone:
+        # 1012: the server is shutting down (a restart); nobody leaves their seat for that.
+        restarting = gone.code == SERVICE_RESTART
+    finally:
+        desk.hub.remove(seat_id, client)
+        client.close_soon(1000, "bye")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 2)
+        writer.cancel()
+        depart = not (desk.closing or restarting)
+        with contextlib.suppress(Exception):
+            await desk.write(
+                lambda uow, ctx: service.disconnected(uow, ctx, conn_id, depart=depart)
+            )
+
+
+async def _answer(desk: BankedDesk, player_id: int, seat_id: str, text: str) -> dict[str, Any]:
+    ref: Any = None
+    try:
+        try:
+            message = json.loads(text)
+        except ValueError:
+            raise ServiceError("invalid_body", "a message is a JSON object") from None
+        if not isinstance(message, dict):
+            raise ServiceError("invalid_body", "a message is a JSON object")
+        ref = message.get("id")
+        result = await _perform(desk, player_id, seat_id, message)
+        return {"type": "reply", "id": ref, "ok": True, "result": result}
+    except ServiceError as error:
+        return {"type": "reply", "id": ref, "ok": False, **error.to_json()}
+
+
+def _message_bets(raw: Any) -> Bets:
+    try:
+        return _bets(BetsIn.model_validate(raw))
+    except ValidationError as error:
+        raise ServiceError("invalid_body", f"bets: {error.errors()[0]['msg']}") from None
+
+
+async def _perform(desk: BankedDesk, player_id: int, seat_id: str, message: dict[str, Any]) -> Any:
+    action = message.get("action")
+    if action == "ping":
+        return "pong"
+    if action == "state":
+        seen = await desk.read(lambda uow, ctx: service.seat_view(uow, ctx, seat_id))
+        return seen.for_player(player_id)
+    if action == "deal":
+        bets = None if message.get("bets") is None else _message_bets(message["bets"])
+        key = message.get("key")
+        if key is None:
+            return await desk.write(
+                lambda uow, ctx: service.deal(uow, ctx, player_id, seat_id, bets)
+            )
+        answer, _ = await desk.write(
+            lambda uow, ctx: service.deal_once(uow, ctx, player_id, seat_id, bets, str(key))
+        )
+        return answer
+    if action == "bets":
+        bets = _message_bets(message.get("bets"))
+        work: Any = lambda uow, ctx: service.place_bets(uow, ctx, player_id, seat_id, bets)  # noqa: E731
+    elif action == "approve":
+        work = lambda uow, ctx: service.approve(uow, ctx, player_id, seat_id)  # noqa: E731
+    elif action == "auto_approve":
+        on = message.get("on")
+        if not isinstance(on, bool):
+            raise ServiceError("invalid_body", "auto_approve needs on: true or false")
+        work = lambda uow, ctx: service.set_auto_approve(uow, ctx, player_id, seat_id, on)  # noqa: E731
+    elif action == "leave":
+        work = lambda uow, ctx: service.leave(uow, ctx, player_id, seat_id)  # noqa: E731
+    else:
+        raise ServiceError(
+            "invalid_body",
+            "action is approve, auto_approve, bets, deal, leave, state or ping",
+            action=str(action)[:40],
+        )
+    seen = await desk.write(work)
+    return seen.for_player(player_id)
+
+
+@router.websocket("/seats/ws")
+async def lobby_socket(websocket: WebSocket) -> None:
+    """The lobby: every seat's changes, as ``{"type": "seat", "seat": ...}``."""
+    desk = _desk(websocket.app)
+    await websocket.accept()
+    client = SocketClient(websocket, None, None)
+    desk.hub.add(None, client)
+    writer = asyncio.get_running_loop().create_task(client.write_forever())
+    try:
+        first = await desk.read(lambda uow, ctx: service.lobby(uow, ctx, None))
+        client.deliver({"type": "seats", "seats": first["seats"]})
+        while not client.closed:
+            text = await websocket.receive_text()
+            if text.strip() == '"ping"' or "ping" in text:
+                client.deliver({"type": "pong"})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        desk.hub.remove(None, client)
+        client.close_soon(1000, "bye")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 2)
+        writer.cancel()

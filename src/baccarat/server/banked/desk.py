@@ -1,0 +1,147 @@
+"""The player-banked tables' runtime in one worker: seats, events, the deadline resolver.
+
+``start`` creates the seats of the configured tables (idempotent, safe with several workers
+starting together), starts listening for seat events and starts the resolver: a task that
+looks for passed deadlines every ``poll_s`` seconds (a read) and resolves them (a write).
+Deadlines live in the database, so a restarted server resolves those that passed while it
+was down, and several workers never resolve the same seat twice (see
+``service.resolve_due``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..db.uow import UnitOfWork
+from . import seats, service
+from .events import Hub, LocalEvents, PostgresEvents, SeatEvents
+from .service import Context
+
+if TYPE_CHECKING:
+    from ..casino import Casino
+
+log = logging.getLogger("baccarat.server.banked")
+T = TypeVar("T")
+
+
+class BankedDesk:
+    def __init__(self, casino: Casino):
+        self.casino = casino
+        self.settings = casino.settings.banked
+        self.hub = Hub()
+        self.hub.refresh = self._refresh
+        self.worker = secrets.token_hex(6)
+        db = casino.db
+        self.events: SeatEvents = (
+            PostgresEvents(self.hub, db.url.target)
+            if db.dialect == "postgresql"
+            else LocalEvents(self.hub)
+        )
+        self._ctx: Context | None = None
+        self._resolver: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self.closing = False
+
+    @property
+    def ctx(self) -> Context:
+        if self._ctx is None:
+            raise RuntimeError("the player-banked tables are not started")
+        return self._ctx
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.ctx.banked_ids())
+
+    async def start(self) -> None:
+        casino = self.casino
+        self._ctx = Context(
+            casino.tables, casino.system, casino.shoes, self.events.emit,
+            self.settings.player_s, self.settings.banker_s,
+        )  # fmt: skip
+        self._wake = asyncio.Event()
+        await self.events.start()
+        one_worker = casino.db.dialect == "sqlite"
+
+        def prepare(uow: UnitOfWork) -> None:
+            seats.ensure(uow, casino.tables)
+            if one_worker:
+                # Connections of an earlier run of this (only) worker are gone.
+                service.forget_worker(uow)
+
+        await casino.db.write(prepare)
+        self._resolver = asyncio.get_running_loop().create_task(self._resolve_forever())
+
+    async def stop(self) -> None:
+        """Close this worker's sockets without making anyone leave: after a restart the
+        clients reconnect, and the deadlines still hold for those who do not."""
+        self.closing = True
+        if self._resolver is not None:
+            self._resolver.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._resolver
+        for client in self.hub.clients():
+            close = getattr(client, "close_soon", None)
+            if close is not None:
+                close(1012, "server restarting")
+        await self.events.stop()
+        worker = self.worker
+        with contextlib.suppress(Exception):
+            await self.casino.db.write(lambda uow: service.forget_worker(uow, worker))
+
+    # -- running the service -------------------------------------------------------------
+
+    async def write(self, work: Callable[[UnitOfWork, Context], T]) -> T:
+        ctx = self.ctx
+        return await self.casino.db.write(lambda uow: work(uow, ctx))
+
+    async def read(self, work: Callable[[UnitOfWork, Context], T]) -> T:
+        ctx = self.ctx
+        return await self.casino.db.read(lambda uow: work(uow, ctx))
+
+    async def _refresh(self, seat_id: str) -> dict[str, Any] | None:
+        def read(uow: UnitOfWork, ctx: Context) -> dict[str, Any]:
+            seen = service.seat_view(uow, ctx, seat_id)
+            return {"type": "state", "seat_id": seat_id, "version": seen.public["version"],
+                    "public": seen.public, "ids": seen.ids, "private": seen.private}  # fmt: skip
+
+        try:
+            return await self.read(read)
+        except Exception:
+            log.exception("seat %s could not be re-read", seat_id)
+            return None
+
+    # -- deadlines -----------------------------------------------------------------------
+
+    async def resolve_due(self) -> int:
+        """Resolve every passed deadline now (a read first, so an idle server never writes)."""
+        db = self.casino.db
+        resolved = 0
+        while True:
+            due = await db.read(service.next_deadline)
+            if due is None or due > self.casino.settings.clock():
+                return resolved
+            done = await self.write(service.resolve_due)
+            resolved += done
+            if done == 0:
+                # Another worker holds the due seats right now; it resolves them.
+                return resolved
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def _resolve_forever(self) -> None:
+        while not self.closing:
+            try:
+                await self.resolve_due()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("resolving seat deadlines failed; retrying")
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.settings.poll_s)
+            self._wake.clear()

@@ -1,0 +1,299 @@
+"""A player-banked seat as stored, and how its participants (and the lobby) see it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..db.uow import UnitOfWork
+from ..errors import ServiceError
+from ..history import iso_time
+from ..tables import Table, TableSet
+from .terms import BANKER_SECONDS, PLAYER_SECONDS
+
+ROLES = ("player", "banker")
+_COLUMNS = (
+    "id, table_id, number, mode, player_id, banker_id, phase, deadline_us, auto_approve, "
+    "banker_away, bets, stake, reserve, notice, last_round_id, version"
+)
+
+
+def seat_id_for(table_id: str, number: int) -> str:
+    return f"{table_id}.{number}"
+
+
+@dataclass
+class Seat:
+    """One row of ``banked_seats``; changed by the service, written back by ``save``."""
+
+    id: str
+    table_id: str
+    number: int
+    mode: str | None
+    player_id: int | None
+    banker_id: int | None
+    phase: str  # waiting | approval (the banker decides) | betting (the player decides)
+    deadline_us: int | None
+    auto_approve: bool
+    banker_away: bool  # the banker left after approving: the round goes on without them
+    bets: dict[str, int]
+    stake: int  # the player's bets placed, held in escrow
+    reserve: int  # the banker's exposure, held in escrow while a round is open
+    notice: dict[str, Any] | None
+    last_round_id: str | None
+    version: int
+    events: list[dict[str, Any]] = field(default_factory=list, repr=False)
+
+    @classmethod
+    def from_row(cls, row: tuple[Any, ...]) -> Seat:
+        (id_, table_id, number, mode, player, banker, phase, deadline, auto, away, bets, stake,
+         reserve, notice, last, version) = row  # fmt: skip
+        return cls(
+            id_, table_id, int(number), mode,
+            None if player is None else int(player), None if banker is None else int(banker),
+            phase, None if deadline is None else int(deadline), bool(auto), bool(away),
+            json.loads(bets), int(stake), int(reserve),
+            None if notice is None else json.loads(notice), last, int(version),
+        )  # fmt: skip
+
+    def role_of(self, player_id: int) -> str | None:
+        if self.player_id == player_id:
+            return "player"
+        if self.banker_id == player_id:
+            return "banker"
+        return None
+
+    def holder(self, role: str) -> int | None:
+        return self.player_id if role == "player" else self.banker_id
+
+    @property
+    def needs(self) -> list[str]:
+        return [role for role in ROLES if self.holder(role) is None]
+
+    @property
+    def is_empty(self) -> bool:
+        return self.player_id is None and self.banker_id is None
+
+
+def load(uow: UnitOfWork, seat_id: str, *, lock: bool = True) -> Seat:
+    row = uow.one(
+        f"SELECT {_COLUMNS} FROM banked_seats WHERE id = :id" + (uow.for_update if lock else ""),
+        {"id": seat_id},
+    )
+    if row is None:
+        raise ServiceError("unknown_seat", f"there is no seat {seat_id!r}", seat=seat_id)
+    return Seat.from_row(row)
+
+
+def load_table(uow: UnitOfWork, table_id: str, *, lock: bool = True) -> list[Seat]:
+    rows = uow.all(
+        f"SELECT {_COLUMNS} FROM banked_seats WHERE table_id = :t ORDER BY number"
+        + (uow.for_update if lock else ""),
+        {"t": table_id},
+    )
+    return [Seat.from_row(row) for row in rows]
+
+
+def load_all(uow: UnitOfWork, table_ids: list[str]) -> list[Seat]:
+    if not table_ids:
+        return []
+    names = {f"t{i}": table_id for i, table_id in enumerate(table_ids)}
+    rows = uow.all(
+        f"SELECT {_COLUMNS} FROM banked_seats WHERE table_id IN "
+        f"({', '.join(':' + n for n in names)}) ORDER BY table_id, number",
+        names,
+    )
+    return [Seat.from_row(row) for row in rows]
+
+
+def save(uow: UnitOfWork, seat: Seat) -> None:
+    """Write the seat back; its version goes up by one (clients order events by it)."""
+    seat.version += 1
+    uow.run(
+        "UPDATE banked_seats SET mode = :mode, player_id = :player, banker_id = :banker, "
+        "phase = :phase, deadline_us = :deadline, auto_approve = :auto, banker_away = :away, "
+        "bets = :bets, stake = :stake, reserve = :reserve, notice = :notice, "
+        "last_round_id = :last, version = :version, updated_us = :now WHERE id = :id",
+        {
+            "mode": seat.mode, "player": seat.player_id, "banker": seat.banker_id,
+            "phase": seat.phase, "deadline": seat.deadline_us, "auto": int(seat.auto_approve),
+            "away": int(seat.banker_away), "bets": json.dumps(seat.bets, sort_keys=True),
+            "stake": seat.stake, "reserve": seat.reserve,
+            "notice": None if seat.notice is None else json.dumps(seat.notice),
+            "last": seat.last_round_id, "version": seat.version, "now": uow.now, "id": seat.id,
+        },
+    )  # fmt: skip
+
+
+def ensure(uow: UnitOfWork, tables: TableSet) -> int:
+    """Create the seats of every player-banked table that has none yet; how many were made."""
+    made = 0
+    for table in tables.values():
+        if table.banked is None:
+            continue
+        for number in range(1, table.banked.seats + 1):
+            made += uow.run(
+                "INSERT INTO banked_seats (id, table_id, number, mode, player_id, banker_id, "
+                "phase, deadline_us, auto_approve, banker_away, bets, stake, reserve, notice, "
+                "last_round_id, version, updated_us) VALUES (:id, :t, :n, NULL, NULL, NULL, "
+                "'waiting', NULL, 0, 0, '{}', 0, 0, NULL, NULL, 0, :now) "
+                "ON CONFLICT (id) DO NOTHING",
+                {"id": seat_id_for(table.id, number), "t": table.id, "n": number, "now": uow.now},
+            )
+    return made
+
+
+# -- points --------------------------------------------------------------------------------
+
+
+def points(uow: UnitOfWork, player_id: int, mode: str, *, lock: bool = False) -> int:
+    value = uow.scalar(
+        "SELECT points FROM banked_points WHERE player_id = :p AND mode = :m"
+        + (uow.for_update if lock else ""),
+        {"p": player_id, "m": mode},
+    )
+    return 0 if value is None else int(value)
+
+
+def points_of(uow: UnitOfWork, player_id: int) -> dict[str, int]:
+    rows = uow.all("SELECT mode, points FROM banked_points WHERE player_id = :p", {"p": player_id})
+    found = {mode: int(value) for mode, value in rows}
+    return {mode: found.get(mode, 0) for mode in ("fun", "real")}
+
+
+def add_points(uow: UnitOfWork, player_id: int, mode: str, delta: int) -> int:
+    """Add (or take, never below zero) points; the change actually made."""
+    current = points(uow, player_id, mode, lock=True)
+    new = max(0, current + delta)
+    uow.run(
+        "INSERT INTO banked_points (player_id, mode, points, updated_us) "
+        "VALUES (:p, :m, :v, :now) ON CONFLICT (player_id, mode) "
+        "DO UPDATE SET points = :v, updated_us = :now",
+        {"p": player_id, "m": mode, "v": new, "now": uow.now},
+    )
+    return new - current
+
+
+# -- views ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What an event about a seat carries: the public state, who holds which role, and what
+    only that role may see (its own balance)."""
+
+    public: dict[str, Any]
+    ids: dict[str, int | None]
+    private: dict[str, dict[str, Any]]
+
+    def for_player(self, player_id: int) -> dict[str, Any]:
+        role = next((r for r, i in self.ids.items() if i == player_id), None)
+        return {"seat": self.public, "you": role, "private": self.private.get(role or "", {})}
+
+
+def _person(uow: UnitOfWork, player_id: int | None, mode: str | None) -> dict[str, Any] | None:
+    if player_id is None:
+        return None
+    nickname = uow.scalar("SELECT nickname FROM players WHERE id = :p", {"p": player_id})
+    return {"nickname": nickname, "points": points(uow, player_id, mode) if mode else 0}
+
+
+def _balance(uow: UnitOfWork, player_id: int, mode: str) -> int:
+    value = uow.scalar(
+        "SELECT balance FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'",
+        {"p": player_id, "m": mode},
+    )
+    return int(value or 0)
+
+
+def last_round(uow: UnitOfWork, round_id: str | None) -> dict[str, Any] | None:
+    """The seat's last round as both sides see it: cards, bets, and each role's result."""
+    if round_id is None:
+        return None
+    row = uow.one(
+        "SELECT r.id, r.player_cards, r.banker_cards, r.winner, r.bets, r.stake, r.win, "
+        "b.fee, b.player_points, b.banker_points, r.created_us, r.void_reason "
+        "FROM rounds r JOIN banked_rounds b ON b.round_id = r.id WHERE r.id = :id",
+        {"id": round_id},
+    )
+    if row is None:
+        return None
+    from ..history import _hand
+
+    (id_, pc, bc, winner, bets, stake, win, fee, player_points, banker_points, created,
+     void) = row  # fmt: skip
+    stake, win, fee = int(stake), int(win), int(fee)
+    return {
+        "id": id_,
+        "time": iso_time(int(created)),
+        "player": _hand(pc),
+        "banker": _hand(bc),
+        "winner": winner,
+        "bets": json.loads(bets),
+        "stake": stake,
+        "win": win,
+        "fee": fee,
+        "results": {
+            "player": {"net": win - stake, "points": int(player_points)},
+            "banker": {"net": stake - win - fee, "points": -int(banker_points)},
+        },
+        "void_reason": void,
+    }
+
+
+def view(uow: UnitOfWork, seat: Seat, table: Table) -> SeatView:
+    terms = table.banked
+    assert terms is not None
+    now = uow.now
+    remaining = None if seat.deadline_us is None else max(0, seat.deadline_us - now) // 1000
+    timer = None
+    if seat.deadline_us is not None:
+        role = "banker" if seat.phase == "approval" else "player"
+        total = BANKER_SECONDS if role == "banker" else PLAYER_SECONDS
+        timer = {"role": role, "seconds": total, "remaining_ms": remaining,
+                 "deadline": iso_time(seat.deadline_us)}  # fmt: skip
+    banker = _person(uow, seat.banker_id, seat.mode)
+    if banker is not None:
+        banker |= {"auto_approve": seat.auto_approve, "away": seat.banker_away}
+    public = {
+        "id": seat.id,
+        "table_id": seat.table_id,
+        "number": seat.number,
+        "mode": seat.mode,
+        "phase": seat.phase,
+        "version": seat.version,
+        "needs": seat.needs,
+        "player": _person(uow, seat.player_id, seat.mode),
+        "banker": banker,
+        "timer": timer,
+        "bets": seat.bets,
+        "stake": seat.stake,
+        "fee": terms.fee(seat.stake),
+        "reserved": seat.reserve,
+        "terms": terms.to_json(),
+        "notice": seat.notice,
+        "last_round": last_round(uow, seat.last_round_id),
+    }
+    private: dict[str, dict[str, Any]] = {}
+    if seat.mode is not None:
+        for role in ROLES:
+            holder = seat.holder(role)
+            if holder is not None:
+                private[role] = {"balance": _balance(uow, holder, seat.mode)}
+    return SeatView(public, {"player": seat.player_id, "banker": seat.banker_id}, private)
+
+
+def summary(uow: UnitOfWork, seat: Seat) -> dict[str, Any]:
+    """A seat as the lobby lists it."""
+    return {
+        "id": seat.id,
+        "table_id": seat.table_id,
+        "number": seat.number,
+        "mode": seat.mode,
+        "phase": seat.phase,
+        "needs": seat.needs,
+        "player": _person(uow, seat.player_id, seat.mode),
+        "banker": _person(uow, seat.banker_id, seat.mode),
+        "version": seat.version,
+    }

@@ -1,0 +1,163 @@
+"""The arithmetic of player-banked tables (SPEC §7, seed 000 "Spielen als Geber"): pure.
+
+- The casino's fee: 1.5% of the total bets placed against the banker in a round, taken from
+  the banker, rounded UP to the cent (in the house's favour, as the minimum balance is):
+  $10 -> 0.15 (the help page's example), $5 -> 0.075 -> 0.08, $1 -> 0.015 -> 0.02.
+- Loyalty points: one point per whole dollar of a round's total stake (the cents of the
+  round's total are dropped: $12.50 -> 12 points); the player earns them, the banker loses
+  as many, but never falls below zero points.
+- The banker's exposure: the most a round can cost the banker (a bet's winnings plus the
+  fee), over every combination of bets the table's limits allow. It is reserved from the
+  banker's balance while a round is open, so a banker can never be overdrawn.
+- The minimum banker balance: the help page's 9 x max bet + 1.5% x max bet (rounded up to
+  the cent), never less than the table's configured minimum nor than the exposure.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+from ...core import Bets, Outcome, RuleSet, Settlement, settle
+
+FEE_RATE = Fraction(3, 200)  # 1.5%
+SEED_MULTIPLE = 9  # "9 * (Maximalwette) + 1,5% (Casino Provision) * (Maximalwette)"
+PLAYER_SECONDS = 45
+BANKER_SECONDS = 35
+
+
+def fee_for(stake: int, rate: Fraction = FEE_RATE) -> int:
+    """The casino's fee on a round's total stake, in cents, rounded up.
+
+    >>> fee_for(1000), fee_for(500), fee_for(100), fee_for(0)
+    (15, 8, 2, 0)
+    """
+    return math.ceil(stake * rate)
+
+
+def points_for(stake: int) -> int:
+    """Loyalty points for a round's total stake in cents: one per whole dollar.
+
+    >>> points_for(1000), points_for(1250), points_for(99)
+    (10, 12, 0)
+    """
+    return stake // 100
+
+
+def seed_min_balance(max_bet: int, rate: Fraction = FEE_RATE) -> int:
+    """The help page's minimum banker balance: 9 x max bet + fee rate x max bet, rounded up.
+
+    >>> seed_min_balance(5000)  # table II: 450.75
+    45075
+    """
+    return math.ceil(SEED_MULTIPLE * max_bet + rate * max_bet)
+
+
+def exposure(rules: RuleSet, max_bet: int, tie_max: int, rate: Fraction = FEE_RATE) -> int:
+    """The most one round can cost the banker: the player's net win plus the fee.
+
+    For a given outcome every stake moves the banker's loss one way only (more or less), so
+    the worst case lies at a corner: each bet either absent or at its maximum.
+    """
+    worst = 0
+    for player, banker, tie in product((0, max_bet), (0, max_bet), (0, tie_max)):
+        bets = Bets(player=player, banker=banker, tie=tie)
+        if not bets.total:
+            continue
+        for outcome in Outcome:
+            loss = settle(rules, bets, outcome).returned - bets.total + fee_for(bets.total, rate)
+            worst = max(worst, loss)
+    return worst
+
+
+@dataclass(frozen=True, slots=True)
+class BankedTerms:
+    """What makes a table player-banked: its seats and the banker's requirements."""
+
+    seats: int
+    min_points: int
+    min_balance: int  # effective: max(configured, the help page's formula, exposure)
+    configured_min_balance: int
+    exposure: int
+    fee_rate: Fraction = FEE_RATE
+
+    @classmethod
+    def build(
+        cls,
+        rules: RuleSet,
+        max_bet: int,
+        tie_max: int,
+        *,
+        seats: int,
+        min_points: int,
+        configured_min_balance: int,
+        fee_rate: Fraction = FEE_RATE,
+    ) -> BankedTerms:
+        worst = exposure(rules, max_bet, tie_max, fee_rate)
+        minimum = max(configured_min_balance, seed_min_balance(max_bet, fee_rate), worst)
+        return cls(seats, min_points, minimum, configured_min_balance, worst, fee_rate)
+
+    def fee(self, stake: int) -> int:
+        return fee_for(stake, self.fee_rate)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seats": self.seats,
+            "min_points": self.min_points,
+            "min_banker_balance": self.min_balance,
+            "exposure": self.exposure,
+            "fee_rate": float(self.fee_rate),
+            "fee_percent": _percent_text(self.fee_rate),
+            "player_seconds": PLAYER_SECONDS,
+            "banker_seconds": BANKER_SECONDS,
+        }
+
+
+def _percent_text(rate: Fraction) -> str:
+    """3/200 -> "1.5" (exact for rates with a finite decimal expansion)."""
+    text = f"{float(rate * 100):.6f}".rstrip("0").rstrip(".")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class BankedSettlement:
+    """A player-banked round's money: what the player gets back, the fee, the banker's net."""
+
+    settlement: Settlement
+    stake: int  # the player's total stake, all of it placed against the banker
+    returned: int  # paid to the player by the banker (stakes back plus winnings)
+    fee: int  # from the banker to the casino
+    points: int  # earned by the player (the banker loses as many, down to zero)
+
+    @property
+    def player_net(self) -> int:
+        return self.returned - self.stake
+
+    @property
+    def banker_net(self) -> int:
+        """The banker's result: the player's losses less the player's winnings, less the fee."""
+        return self.stake - self.returned - self.fee
+
+
+def settle_banked(
+    rules: RuleSet, bets: Bets, winner: Outcome, rate: Fraction = FEE_RATE
+) -> BankedSettlement:
+    """Settle the player's bets against the banker (Banker bets still pay 19:20: the 5%
+    commission stays with the banker, who is the house here), then the fee.
+
+    The help page's example: $10 on Banker, the player's hand wins: the banker wins
+    10 - 0.15 = $9.85.
+
+    >>> from baccarat.core import get_rules
+    >>> s = settle_banked(get_rules("online-6deck-tie9"), Bets(banker=1000), Outcome.PLAYER)
+    >>> s.returned, s.fee, s.banker_net, s.points
+    (0, 15, 985, 10)
+    """
+    settlement = settle(rules, bets, winner)
+    stake = bets.total
+    return BankedSettlement(
+        settlement, stake, settlement.returned, fee_for(stake, rate), points_for(stake)
+    )

@@ -1,0 +1,137 @@
+"""The arithmetic of player-banked tables (SPEC §7, seed 000 "Spielen als Geber"), and the
+default tables that carry it."""
+
+from __future__ import annotations
+
+import doctest
+from fractions import Fraction
+
+import pytest
+
+from baccarat.core import Bets, Outcome, get_rules
+from baccarat.server.banked import terms
+from baccarat.server.banked.terms import (
+    exposure,
+    fee_for,
+    points_for,
+    seed_min_balance,
+    settle_banked,
+)
+from baccarat.server.tables import TableConfigError, load_tables
+
+RULES = get_rules("online-6deck-tie9")
+
+
+def test_the_docstring_examples_hold() -> None:
+    assert doctest.testmod(terms).failed == 0
+
+
+def test_the_help_pages_example_a_lost_ten_dollar_bet_pays_the_banker_nine_eighty_five() -> None:
+    # Seed 000: $10 on the Banker, the player's hand wins 3 to 0: 10 - 1.5% x 10 = 9.85.
+    result = settle_banked(RULES, Bets(banker=1_000), Outcome.PLAYER)
+    assert (result.returned, result.fee, result.banker_net, result.player_net) == (
+        0, 15, 985, -1_000,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("stake", "fee"),
+    [(100, 2), (200, 3), (500, 8), (1_000, 15), (1_300, 20), (2_000, 30), (25_000, 375),
+     (133, 2), (0, 0)],
+)  # fmt: skip
+def test_the_fee_is_rounded_up_to_the_cent_in_the_houses_favour(stake: int, fee: int) -> None:
+    assert fee_for(stake) == fee
+    assert fee >= stake * Fraction(3, 200) > fee - 1 or stake == 0
+
+
+def test_the_banker_pays_winnings_and_keeps_the_commission_on_banker_bets() -> None:
+    # Banker bets pay 19:20: the banker pays 9.50 on $10 and keeps the 0.50 commission.
+    won = settle_banked(RULES, Bets(banker=1_000), Outcome.BANKER)
+    assert (won.returned, won.fee, won.banker_net) == (1_950, 15, -965)
+    # A tie pays 9:1 and pushes the others: the fee is still on every bet placed.
+    tie = settle_banked(RULES, Bets(player=1_000, tie=500), Outcome.TIE)
+    assert (tie.returned, tie.fee, tie.banker_net) == (1_000 + 5_000, 23, 1_500 - 6_000 - 23)
+
+
+@pytest.mark.parametrize(("stake", "points"), [(99, 0), (100, 1), (1_250, 12), (25_000, 250)])
+def test_a_point_per_whole_dollar_of_the_rounds_stake(stake: int, points: int) -> None:
+    assert points_for(stake) == points
+
+
+def test_the_exposure_is_the_worst_round_for_the_banker_with_its_fee() -> None:
+    # Table II: a $50 tie at 9:1 beside $50 on Player and $50 on Banker (both pushed):
+    # 9 x 50 + 1.5% x 150 = 452.25.
+    assert exposure(RULES, 5_000, 5_000) == 45_225
+    # Brute force over every stake in whole dollars agrees (table I, $2-20).
+    worst = 0
+    for player in [0, *range(200, 2_001, 100)]:
+        for banker in [0, *range(200, 2_001, 100)]:
+            for tie in [0, *range(200, 2_001, 100)]:
+                bets = Bets(player=player, banker=banker, tie=tie)
+                if bets.total:
+                    for outcome in Outcome:
+                        r = settle_banked(RULES, bets, outcome)
+                        worst = max(worst, -r.banker_net)
+    assert exposure(RULES, 2_000, 2_000) == worst == 18_090
+
+
+def test_the_default_tables_are_seed_000s_tables_i_to_iii_as_player_banked_variants() -> None:
+    tables = load_tables()
+    banked = {t.id: t for t in tables.values() if t.banked is not None}
+    assert list(banked) == ["banked-i", "banked-ii", "banked-iii"]
+    for plain, variant in zip(("table-i", "table-ii", "table-iii"), banked.values(), strict=True):
+        assert variant.rules == tables[plain].rules and variant.limits == tables[plain].limits
+        assert variant.chips == tables[plain].chips
+    expected = {"banked-i": (0, 20_000), "banked-ii": (50, 50_000), "banked-iii": (250, 250_000)}
+    for table_id, (points, balance) in expected.items():
+        t = banked[table_id].banked
+        assert t is not None
+        assert (t.min_points, t.min_balance) == (points, balance)
+        # Never below the help page's formula, nor below what a round can cost.
+        assert t.min_balance >= seed_min_balance(banked[table_id].limits.max)
+        assert t.min_balance >= t.exposure
+    # The help page's example: table II needs 50 points and $500 (9 x 50 + 0.75 = 450.75).
+    assert seed_min_balance(5_000) == 45_075
+
+
+def test_a_configured_minimum_below_the_formula_is_raised_to_it(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "tables.toml"
+    path.write_text(
+        '[[table]]\nid = "b"\nrules = "online-6deck-tie9"\nchips = ["1"]\nmin = "1"\n'
+        'max = "10"\nbanked = { seats = 2, min_points = 5, min_balance = "1" }\n'
+    )
+    table = load_tables(path)["b"]
+    assert table.banked is not None
+    assert table.banked.min_balance == exposure(RULES, 1_000, 1_000) == 9_045
+    assert table.to_json()["banked"]["min_banker_balance"] == 9_045
+
+
+@pytest.mark.parametrize(
+    "banked",
+    ['{ seats = 0 }', '{ seats = -1 }', '{ min_points = "5" }', '"yes"',
+     '{ min_balance = "-5" }'],
+)  # fmt: skip
+def test_a_bad_banked_table_is_refused_with_its_reason(tmp_path: object, banked: str) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "tables.toml"
+    path.write_text(
+        '[[table]]\nid = "b"\nrules = "online-6deck-tie9"\nchips = ["1"]\nmin = "1"\n'
+        f'max = "10"\nbanked = {banked}\n'
+    )
+    with pytest.raises(TableConfigError, match=r"banked|amount"):
+        load_tables(path)
+
+
+def test_a_cut_shoe_table_cannot_be_player_banked(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "tables.toml"
+    path.write_text(
+        '[[table]]\nid = "m"\nrules = "mini"\nchips = ["1"]\nmin = "1"\nmax = "10"\n'
+        "banked = { seats = 1 }\n"
+    )
+    with pytest.raises(TableConfigError, match="shuffles before every round"):
+        load_tables(path)

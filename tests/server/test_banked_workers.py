@@ -1,0 +1,99 @@
+"""Two server processes on one PostgreSQL database, the banker connected to one and the
+player to the other: the seat's events cross between them (LISTEN/NOTIFY), and a round is
+played, settled and seen by both."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+from baccarat.server import audit
+from baccarat.server.db.database import Database
+from baccarat.server.settings import DatabaseUrl, system_clock_us
+
+from .banked import Participant, seat_of
+from .live import free_port, live, uvicorn_argv
+
+HELP_PAGE = "Td Kh 3s Kd Tc Qh"
+
+
+class Worker:
+    """A running server process, seen as ``banked.SeatServer`` is by ``Participant``."""
+
+    def __init__(self, url: str, db: Database):
+        self.url = url
+        self.db = db
+        self.http = httpx.AsyncClient(base_url=url, timeout=30)
+
+    async def read(self, work: Any) -> Any:
+        return await asyncio.to_thread(self.db.run_read, work)
+
+    async def write(self, work: Any) -> Any:
+        return await asyncio.to_thread(self.db.run_write, work)
+
+    async def player(self, nickname: str) -> Participant:
+        body = {"nickname": nickname, "password": "a good password"}
+        created = await self.http.post("/api/accounts", json=body)
+        assert created.status_code == 201, created.text
+        token = (await self.http.post("/api/sessions", json=body)).json()["token"]
+        return Participant(self, nickname, token, created.json()["id"])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_a_banker_and_a_player_on_two_postgres_workers_play_a_round(
+    database_url: DatabaseUrl, tmp_path: Path
+) -> None:
+    env = {"BACCARAT_DATABASE_URL": database_url.target, "BACCARAT_TEST_STACK": HELP_PAGE,
+           "BACCARAT_WEB_DIR": str(tmp_path / "none"), "BACCARAT_DB_THREADS": "4"}  # fmt: skip
+    ports = free_port(), free_port()
+    db = Database(database_url, clock=system_clock_us)
+    argv = [uvicorn_argv("tests.server.apps:stacked", port) for port in ports]
+    try:
+        with (
+            live(argv[0], env, tmp_path / "a.log", ports[0]) as a,
+            live(argv[1], env, tmp_path / "b.log", ports[1]) as b,
+        ):
+            asyncio.run(_scenario(Worker(a.url, db), Worker(b.url, db)))
+        report = db.run_read(audit.check)
+        assert report.ok, report.problems
+        assert report.counts["banked_rounds"] == 1 and report.totals["fun"]["house"] == 15
+    finally:
+        db.close()
+
+
+async def _scenario(a: Worker, b: Worker) -> None:
+    banker = await a.player("banker-on-a")
+    player = await b.player("player-on-b")
+    lobby = await connect(a.url.replace("http", "ws") + "/api/seats/ws")
+    assert json.loads(await lobby.recv())["type"] == "seats"
+
+    seat = await banker.sit("banked-i", "banker")  # on worker A
+    assert json.loads(await lobby.recv())["seat"]["needs"] == ["player"]
+    assert await player.sit("banked-i", "player") == seat  # on worker B
+    # B's join reaches the banker's socket and the lobby on A.
+    joined = await banker.state(lambda m: seat_of(m)["needs"] == [])
+    assert seat_of(joined)["player"]["nickname"] == "player-on-b"
+    assert json.loads(await lobby.recv())["seat"]["needs"] == []
+    # A's approval reaches the player on B.
+    assert (await banker.send("approve"))["ok"]
+    turn = await player.state(lambda m: seat_of(m)["phase"] == "betting")
+    assert seat_of(turn)["timer"]["role"] == "player"
+    # The player's deal on B reaches the banker on A: the help page's example.
+    dealt = await player.send("deal", bets={"banker": 1_000}, key="cross")
+    assert dealt["ok"], dealt
+    result = await banker.event("round")
+    assert result["you"] == "banker" and result["private"]["net"] == 985
+    assert (await player.event("round"))["private"]["net"] == -1_000
+    (banked,) = await banker.history()
+    assert banked["id"] == dealt["result"]["id"] and banked["role"] == "banker"
+    for who in (banker, player):
+        await who.disconnect()
+    await lobby.close()
+    await a.http.aclose()
+    await b.http.aclose()

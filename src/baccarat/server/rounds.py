@@ -288,7 +288,7 @@ def play_round(
 
 def void_round(uow: UnitOfWork, system: SystemAccounts, round_id: str, reason: str) -> RoundRecord:
     """Void a round: every stake returns, any payout is taken back, the reason is shown."""
-    from .banked import service as banked
+    from .banked import voids as banked
 
     if banked.is_banked_round(uow, round_id):
         return banked.void_round(uow, system, round_id, reason)

@@ -83,6 +83,10 @@ function detail(round, tables) {
       row(t("history.time"), dateTime(round.time || round.created_at)),
       row(t("history.table"), tbl ? tbl.name : round.table_id),
       row(t("history.mode"), t(`mode.${round.mode}`)),
+      round.banked ? row(t("banked.message"), t(`history.as_${round.role}`)) : null,
+      round.banked ? row(t("banked.opponent"), round.banked.opponent) : null,
+      round.banked ? row(t("banked.fee"), money(round.banked.fee)) : null,
+      round.banked ? row(t("banked.last_round"), signedMoney(round.banked.net)) : null,
       row(t("history.winner"), t(`spot.${round.winner}`)),
       Object.entries(round.bets || {}).map(([spot, bet]) =>
         row(
@@ -271,12 +275,19 @@ export async function render(root) {
                   "tr",
                   { "data-round": r.id, class: r.void_reason ? "void" : "" },
                   h("td", { text: dateTime(r.time || r.created_at) }),
-                  h("td", { text: tbl ? tbl.name : r.table_id }),
+                  h(
+                    "td",
+                    { "data-role": r.banked ? r.role : null },
+                    tbl ? tbl.name : r.table_id,
+                    r.banked ? h("small", { class: "role", text: ` (${t(`history.as_${r.role}`)})` }) : null,
+                  ),
                   h("td", null, handCell(r.player)),
                   h("td", null, handCell(r.banker)),
                   h("td", { "data-winner": r.winner, text: t(`spot.${r.winner}`) }),
                   h("td", { text: betsText(r.bets) }),
-                  h("td", { class: "num" }, money(r.win), h("small", { text: ` (${signedMoney(r.win - stake)})` })),
+                  r.role === "banker" && r.banked
+                    ? h("td", { class: "num", "data-net": r.banked.net }, signedMoney(r.banked.net))
+                    : h("td", { class: "num" }, money(r.win), h("small", { text: ` (${signedMoney(r.win - stake)})` })),
                   h("td", { class: "num", text: money(r.balance_after) }),
                   h(
                     "td",

@@ -158,7 +158,23 @@ export async function render(root) {
   } catch (error) {
     loadError = errorText(error);
   }
+  // Player-banked tables have seats instead of a Play button (js/seats-lobby.js).
+  let banked = null;
+  let loading = false;
+  async function loadBanked() {
+    loading = true;
+    const { BankedLobby } = await import("./seats-lobby.js");
+    banked = await new BankedLobby(tables).start();
+    draw();
+  }
+  if (store.state.user && tables.some((tbl) => tbl.banked)) await loadBanked();
   function draw() {
+    if (store.state.user && !loading && tables.some((tbl) => tbl.banked)) loadBanked();
+    if (!store.state.user && banked) {
+      banked.destroy();
+      banked = null;
+      loading = false;
+    }
     fill(section, 
       h("h1", { class: "page-title", text: t("lobby.title") }),
       h(
@@ -168,10 +184,17 @@ export async function render(root) {
       ),
       h("h2", { class: "section-title", text: t("lobby.tables") }),
       loadError ? h("p", { class: "message", role: "alert", text: loadError }) : null,
-      h("div", { class: "tables" }, tables.map(tableCard)),
+      h("div", { class: "tables" }, tables.filter((tbl) => !tbl.banked).map(tableCard)),
+      banked ? banked.draw() : null,
     );
   }
   draw();
   store.onChange(draw);
-  return { destroy: () => store.offChange(draw), relabel: draw };
+  return {
+    destroy: () => {
+      store.offChange(draw);
+      if (banked) banked.destroy();
+    },
+    relabel: draw,
+  };
 }

@@ -11,6 +11,7 @@ const views = {
   history: () => import("./history.js"),
   rules: () => import("./rules.js"),
   cashier: () => import("./cashier.js"),
+  seat: () => import("./seat.js"),
 };
 
 const main = document.getElementById("main");

@@ -1,0 +1,590 @@
+// A player-banked seat (SPEC §7, seed 000 "Spielen als Geber"): the player bets and deals,
+// the banker approves each round (or turns on AUTO-APPROVE) and sees the table from the
+// dealer's side. The server is authoritative: everything shown comes from the seat's
+// socket (/api/seats/{id}/ws), which also carries the actions. A timer circle counts down
+// whoever's decision it is.
+
+import * as api from "./api.js";
+import { Bets, checkBets, chipsFor, SPOTS } from "./betting.js";
+import { fill, h, reducedMotion } from "./dom.js";
+import { checkText, errorText } from "./errors.js";
+import { chipLabel, money, number, signedMoney, t } from "./i18n.js";
+import { revealRound } from "./reveal.js";
+import { limitsText, pays, toOne } from "./rulesinfo.js";
+import { ensureStyles, percentText } from "./seats-lobby.js";
+import { sounds } from "./sound.js";
+import * as store from "./state.js";
+import { chipColour } from "./table.js";
+
+const RING = 2 * Math.PI * 26;
+const SYNC_MS = 250;
+
+class SeatView {
+  constructor(root, seatId, tbl) {
+    this.root = root;
+    this.seatId = seatId;
+    this.tbl = tbl;
+    this.msg = null; // the seat's state message: {seat, you, private}
+    this.bets = new Bets(tbl.chips);
+    this.chip = tbl.chips[0];
+    this.lastBets = null;
+    this.shownRound = null;
+    this.result = null; // {net, points} of the last round, for the receiver
+    this.deadline = null;
+    this.pending = new Map();
+    this.ids = 0;
+    this.syncTimer = null;
+    this.busy = false;
+    this.closed = false;
+    this.left = false;
+    this.note = { text: "", kind: "" };
+    this.ticker = setInterval(() => this.tick(), 200);
+  }
+
+  // ---- the socket ------------------------------------------------------------------------
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(`${scheme}//${location.host}/api/seats/${encodeURIComponent(this.seatId)}/ws`);
+    this.socket = socket;
+    socket.onmessage = (event) => this.receive(JSON.parse(event.data));
+    socket.onopen = () => {
+      if (this.note.kind === "lost") this.say("");
+    };
+    socket.onclose = (event) => {
+      for (const [, reject] of this.pending.values()) reject(new api.ApiError(0, "network_error", ""));
+      this.pending.clear();
+      if (this.closed || this.left) return;
+      if (event.code === 4001 || event.code === 4409 || event.code === 4404 || event.code === 4401) {
+        this.leftTable();
+        return;
+      }
+      this.say(t("banked.connection_lost"), "lost");
+      setTimeout(() => !this.closed && this.connect(), 1500);
+    };
+  }
+
+  send(action, params = {}) {
+    return new Promise((resolve, reject) => {
+      if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
+        reject(new api.ApiError(0, "network_error", ""));
+        return;
+      }
+      const id = ++this.ids;
+      this.pending.set(id, [resolve, reject]);
+      this.socket.send(JSON.stringify({ id, action, ...params }));
+    });
+  }
+
+  receive(message) {
+    if (message.type === "reply") {
+      const waiting = this.pending.get(message.id);
+      if (!waiting) return;
+      this.pending.delete(message.id);
+      if (message.ok) waiting[0](message.result);
+      else {
+        const e = message.error || {};
+        waiting[1](new api.ApiError(409, e.code, e.message, e.details));
+      }
+    } else if (message.type === "state") {
+      if (this.msg && message.seat.version < this.msg.seat.version) return;
+      const before = this.msg;
+      this.msg = message;
+      if (message.seat.timer) this.deadline = performance.now() + message.seat.timer.remaining_ms;
+      else this.deadline = null;
+      if (message.you === null) {
+        this.leftTable();
+        return;
+      }
+      this.stateChanged(before);
+      this.update();
+    } else if (message.type === "round") {
+      this.showRound(message);
+    } else if (message.type === "error") {
+      this.say(errorText({ code: message.error.code, details: message.error.details }), "error");
+      if (message.error.code === "not_seated") this.leftTable();
+    }
+  }
+
+  stateChanged(before) {
+    const seat = this.msg.seat;
+    const notice = seat.notice;
+    if (notice && (!before || before.seat.version !== seat.version)) {
+      const text = noticeText(notice, this.msg.you);
+      if (text) this.say(text, "info");
+      if (notice.code === "approved" && this.msg.you === "player") sounds.chip();
+    }
+    // A new round for the player: the felt is cleared when betting opens.
+    if (this.msg.you === "player" && seat.phase === "betting" && before && before.seat.phase !== "betting") {
+      if (seat.stake === 0) this.bets.reset();
+    }
+  }
+
+  // ---- drawing -----------------------------------------------------------------------------
+
+  draw() {
+    const tbl = this.tbl;
+    const p = pays(tbl.rules || {});
+    const spot = (name) =>
+      h(
+        "div",
+        { class: `spot-wrap wrap-${name}` },
+        h(
+          "button",
+          {
+            class: `spot spot-${name}`,
+            "data-spot": name,
+            onclick: () => this.addChip(name),
+            oncontextmenu: (event) => {
+              event.preventDefault();
+              this.removeChip(name);
+            },
+          },
+          h("span", { class: "spot-name", text: t(`spot.${name}`) }),
+          h("span", { class: "spot-pays", text: t("table.pays", { pays: toOne(p[name]) }) }),
+          h("span", { class: "stack", "aria-hidden": "true" }),
+          h("span", { class: "stack-total" }),
+        ),
+        h("span", { class: "bet-marker", "aria-live": "polite" }),
+      );
+    const hand = (name) =>
+      h(
+        "section",
+        { class: `hand hand-${name}`, "data-hand": name, "aria-label": t(`hand.${name}`) },
+        h("div", { class: "hand-marker", "data-marker": name, "aria-live": "polite" }),
+        h("h2", { class: "hand-title", text: t(`spot.${name}`) }),
+        h("div", { class: "hand-row" }, h("output", { class: "score", "data-score": name }), h("div", { class: "cards", "data-cards": name })),
+      );
+    const info = (key, label) =>
+      h("div", { class: "kv" }, h("dt", { text: t(label) }), h("dd", { "data-info": key }));
+    const meter = (name) =>
+      h(
+        "div",
+        { class: `meter meter-${name}` },
+        h("span", { class: "meter-label", text: t(`meter.${name}`) }),
+        h("output", { class: "meter-value", "data-meter": name }),
+      );
+    this.el = h(
+      "section",
+      { class: "table-view seat-view", "data-seat": this.seatId, "aria-labelledby": "seat-title" },
+      h(
+        "div",
+        { class: "table-head" },
+        h("button", { class: "btn small", "data-action": "leave", text: `\u2190 ${t("banked.back")}`, onclick: () => this.leave() }),
+        h("div", { class: "table-name" }, h("h1", { id: "seat-title" }), h("p", { class: "muted", text: limitsText(tbl.limits) })),
+        h(
+          "div",
+          { class: "head-links" },
+          h("a", { class: "btn small icon", href: `#/rules/${encodeURIComponent(tbl.id)}`, "aria-label": t("nav.rules"), title: t("nav.rules"), text: "?" }),
+          h("a", { class: "btn small icon", href: "#/cashier", "aria-label": t("nav.cashier"), title: t("nav.cashier"), text: "$" }),
+        ),
+      ),
+      h(
+        "div",
+        { class: "seat-layout" },
+        h(
+          "div",
+          { class: "felt" },
+          h("p", { class: "view-note", "data-dealer-view": "" }),
+          h("div", { class: "hands" }, hand("player"), hand("banker")),
+          h("div", { class: "spots" }, spot("player"), h("div", { class: "spot-col" }, spot("tie"), spot("banker"))),
+          h("p", { class: "felt-rule", "aria-hidden": "true", text: t("table.felt_rule", { tie: toOne(p.tie), banker: toOne(p.banker) }) }),
+        ),
+        h(
+          "aside",
+          { class: "panel seat-info" },
+          h(
+            "dl",
+            { class: "kvs" },
+            info("message", "banked.message"),
+            info("opponent", "banked.opponent"),
+            info("points", "banked.points"),
+            info("balance", "meter.balance"),
+            info("fee", "banked.fee"),
+            info("last", "banked.last_round"),
+          ),
+          // The timer circle, in the lower right corner (seed 000 "Zeituhr").
+          h("div", { class: "timer", role: "timer", "data-timer": "" }, h("svg", null), h("span", { class: "timer-text" })),
+        ),
+      ),
+      h("div", { class: "player-controls" },
+        h(
+          "div",
+          { class: "rack-row" },
+          h(
+            "div",
+            { class: "rack", role: "radiogroup", "aria-label": t("table.chips") },
+            tbl.chips.map((value) =>
+              h("button", {
+                class: `chip chip-${chipColour(value)}`,
+                "data-chip": value,
+                role: "radio",
+                "aria-checked": String(value === this.chip),
+                "aria-label": t("table.chip", { amount: money(value) }),
+                text: chipLabel(value),
+                onclick: () => {
+                  this.chip = value;
+                  sounds.chip();
+                  this.update();
+                },
+              }),
+            ),
+          ),
+        ),
+        h(
+          "div",
+          { class: "controls seat-controls" },
+          [["undo", "btn.undo"], ["clear", "btn.clear"], ["rebet", "btn.rebet"], ["deal", "btn.deal"]].map(([action, key]) =>
+            h("button", { class: `btn ctl ctl-${action}${action === "deal" ? " primary" : ""}`, "data-action": action, text: t(key), onclick: () => this.act(action) }),
+          ),
+        ),
+      ),
+      h(
+        "div",
+        { class: "banker-controls" },
+        h("button", { class: "btn primary approve", "data-action": "approve", text: t("banked.approve"), onclick: () => this.approve() }),
+        h("button", { class: "btn", "data-action": "auto-approve", "aria-pressed": "false", text: t("banked.auto_approve"), onclick: () => this.toggleAuto() }),
+      ),
+      h("div", { class: "meters" }, meter("bet"), meter("balance"), meter("win"), meter("last")),
+      h("p", { id: "table-message", class: "message", role: "status", "aria-live": "polite" }),
+    );
+    this.drawTimer();
+    fill(this.root, this.el);
+    this.update();
+  }
+
+  drawTimer() {
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", "0 0 60 60");
+    svg.setAttribute("aria-hidden", "true");
+    for (const cls of ["ring-back", "ring"]) {
+      const circle = document.createElementNS(ns, "circle");
+      circle.setAttribute("cx", "30");
+      circle.setAttribute("cy", "30");
+      circle.setAttribute("r", "26");
+      circle.setAttribute("class", cls);
+      if (cls === "ring") circle.setAttribute("stroke-dasharray", String(RING));
+      svg.append(circle);
+    }
+    this.$("[data-timer] svg").replaceWith(svg);
+  }
+
+  $(selector) {
+    return this.el.querySelector(selector);
+  }
+
+  relabel() {
+    this.draw();
+    if (this.shownRound) revealRound(this.el, this.shownRound, false);
+  }
+
+  get you() {
+    return this.msg ? this.msg.you : null;
+  }
+
+  /** What is on the felt: the player's own chips, or (for the banker) the bets placed. */
+  felt() {
+    if (this.you === "player" && this.msg.seat.phase === "betting") return this.bets.amounts();
+    return (this.msg && this.msg.seat.bets) || {};
+  }
+
+  update() {
+    if (!this.el || !this.msg) return;
+    const { seat, you } = this.msg;
+    const mine = this.msg.private || {};
+    const other = you === "player" ? seat.banker : seat.player;
+    const banker = you === "banker";
+    this.el.dataset.role = you || "";
+    this.el.dataset.phase = seat.phase;
+    this.el.dataset.busy = String(this.busy);
+    this.$("#seat-title").textContent = t("banked.seat_title", { table: this.tbl.name, n: seat.number });
+    this.$(".felt").classList.toggle("dealer-view", banker);
+    this.$("[data-dealer-view]").textContent = banker ? t("banked.dealer_view") : "";
+    // The bets on the felt.
+    const felt = this.felt();
+    const showing = this.shownRound && !Object.keys(felt).length ? this.shownRound.bets : null;
+    for (const name of SPOTS) {
+      const amount = showing ? (showing[name] ? showing[name].stake : 0) : felt[name] || 0;
+      const chips = you === "player" && !showing && seat.phase === "betting" ? this.bets.stacks[name] : chipsFor(amount, this.tbl.chips);
+      fill(this.$(`[data-spot="${name}"] .stack`), ...chips.slice(-6).map((value, i) => h("span", { class: `mini-chip chip-${chipColour(value)}`, style: `--i:${i}` })));
+      this.$(`[data-spot="${name}"] .stack-total`).textContent = amount ? money(amount) : "";
+      const spotButton = this.$(`[data-spot="${name}"]`);
+      spotButton.disabled = you !== "player" || seat.phase !== "betting" || this.busy;
+      spotButton.setAttribute(
+        "aria-label",
+        amount ? t("table.spot_with_bet", { spot: t(`spot.${name}`), amount: money(amount) }) : t("table.spot_empty", { spot: t(`spot.${name}`), chip: money(this.chip) }),
+      );
+    }
+    // The information fields of the help page.
+    const status = seat.phase === "waiting" ? `waiting_${you}` : `${seat.phase}_${you}`;
+    this.info("message", `${t(banker ? "banked.you_banker" : "banked.you_player")}. ${t(`banked.status.${status}`)}`);
+    this.info("opponent", other ? other.nickname : t("banked.nobody"));
+    const myPoints = you === "player" ? seat.player?.points : seat.banker?.points;
+    this.info("points", t("banked.points_text", { you: number(myPoints ?? 0), them: other ? number(other.points) : t("banked.nobody") }));
+    this.info("balance", mine.balance == null ? "" : money(mine.balance - this.unsynced()));
+    this.info("fee", t("banked.fee_rule", { percent: percentText(seat.terms), amount: money(feeOf(this.total(), seat.terms)) }));
+    const last = seat.last_round;
+    this.info("last", last ? t("banked.last_round_text", { player: signedMoney(last.results.player.net), banker: signedMoney(last.results.banker.net) }) : t("banked.nobody"));
+    // Meters.
+    const stake = this.total();
+    this.$('[data-meter="bet"]').textContent = money(stake);
+    this.$('[data-meter="balance"]').textContent = mine.balance == null ? "" : money(mine.balance - this.unsynced());
+    this.$('[data-meter="win"]').textContent = money(this.result ? Math.max(0, this.result.win) : 0);
+    const lastMeter = this.$('[data-meter="last"]');
+    lastMeter.textContent = this.result ? signedMoney(this.result.net) : "\u2013";
+    lastMeter.dataset.sign = !this.result ? "zero" : this.result.net > 0 ? "plus" : this.result.net < 0 ? "minus" : "zero";
+    // Controls.
+    this.$(".player-controls").hidden = you !== "player";
+    this.$(".banker-controls").hidden = you !== "banker";
+    const betting = you === "player" && seat.phase === "betting" && !this.busy;
+    this.$('[data-action="undo"]').disabled = !betting || !this.bets.history.length;
+    this.$('[data-action="clear"]').disabled = !betting || this.bets.isEmpty();
+    this.$('[data-action="rebet"]').disabled = !betting || !this.lastBets;
+    this.$('[data-action="deal"]').disabled = !betting || this.bets.isEmpty();
+    for (const chip of this.el.querySelectorAll("[data-chip]")) {
+      const selected = Number(chip.dataset.chip) === this.chip;
+      chip.setAttribute("aria-checked", String(selected));
+      chip.tabIndex = selected ? 0 : -1;
+    }
+    this.$('[data-action="approve"]').disabled = !(banker && seat.phase === "approval") || this.busy;
+    const auto = this.$('[data-action="auto-approve"]');
+    auto.setAttribute("aria-pressed", String(Boolean(seat.banker && seat.banker.auto_approve)));
+    auto.disabled = !banker || this.busy;
+    const message = this.$("#table-message");
+    message.textContent = this.note.text;
+    message.dataset.kind = this.note.kind;
+    this.tick();
+  }
+
+  info(key, text) {
+    this.$(`[data-info="${key}"]`).textContent = text;
+  }
+
+  total() {
+    return Object.values(this.felt()).reduce((a, b) => a + b, 0);
+  }
+
+  /** Chips on the felt the server does not hold yet (their money is still in the balance). */
+  unsynced() {
+    if (this.you !== "player" || !this.msg || this.msg.seat.phase !== "betting") return 0;
+    return this.bets.total() - (this.msg.seat.stake || 0);
+  }
+
+  tick() {
+    if (!this.el || !this.msg) return;
+    const timer = this.msg.seat.timer;
+    const box = this.$("[data-timer]");
+    box.hidden = !timer;
+    if (!timer) return;
+    const left = Math.max(0, (this.deadline ?? performance.now()) - performance.now());
+    const seconds = Math.ceil(left / 1000);
+    const ring = box.querySelector(".ring");
+    ring.setAttribute("stroke-dashoffset", String(RING * (1 - left / (timer.seconds * 1000))));
+    box.querySelector(".timer-text").textContent = t("banked.timer", { seconds });
+    box.dataset.mine = String(timer.role === this.you);
+    box.dataset.urgent = String(seconds <= 10);
+    box.dataset.seconds = String(seconds);
+    box.setAttribute("aria-label", t("banked.timer_label", { role: t(`banked.as_${timer.role}`), seconds }));
+  }
+
+  say(text, kind = "info") {
+    this.note = { text, kind };
+    if (this.el) {
+      const message = this.$("#table-message");
+      message.textContent = text;
+      message.dataset.kind = kind;
+    }
+  }
+
+  // ---- actions -----------------------------------------------------------------------------
+
+  addChip(name) {
+    if (this.you !== "player" || this.msg.seat.phase !== "betting" || this.busy) return;
+    this.shownRound = null;
+    this.bets.add(name, this.chip);
+    sounds.chip();
+    this.changedBets();
+  }
+
+  removeChip(name) {
+    if (this.you !== "player" || this.msg.seat.phase !== "betting" || this.busy) return;
+    if (this.bets.remove(name)) this.changedBets();
+  }
+
+  changedBets() {
+    const problem = checkBets(this.bets.amounts(), this.tbl.limits || {}, (this.msg.private.balance ?? 0) + (this.msg.seat.stake || 0));
+    if (problem && /above/.test(problem.key)) this.say(checkText(problem), "warn");
+    else if (this.note.kind === "warn") this.say("");
+    this.update();
+    clearTimeout(this.syncTimer);
+    this.syncTimer = setTimeout(() => this.syncBets(), SYNC_MS);
+  }
+
+  /** Show the banker the chips: the bets placed go to the server (held until dealt). */
+  async syncBets() {
+    const amounts = this.bets.amounts();
+    if (checkBets(amounts, this.tbl.limits || {}, null) && !this.bets.isEmpty()) return;
+    try {
+      await this.send("bets", { bets: amounts });
+    } catch (error) {
+      if (error.code !== "network_error") this.say(errorText(error), "error");
+    }
+  }
+
+  async act(action) {
+    if (action === "undo") this.bets.undo();
+    else if (action === "clear") this.bets.clear();
+    else if (action === "rebet" && this.lastBets) this.bets.set(this.lastBets);
+    else if (action === "deal") {
+      await this.deal();
+      return;
+    }
+    this.changedBets();
+  }
+
+  async deal() {
+    const amounts = this.bets.amounts();
+    const problem = checkBets(amounts, this.tbl.limits || {}, (this.msg.private.balance ?? 0) + (this.msg.seat.stake || 0));
+    if (problem) {
+      this.say(checkText(problem), "error");
+      sounds.error();
+      return;
+    }
+    clearTimeout(this.syncTimer);
+    this.busy = true;
+    this.update();
+    try {
+      await this.send("deal", { bets: amounts, key: api.newKey() });
+      this.lastBets = amounts;
+    } catch (error) {
+      this.say(errorText(error), "error");
+      sounds.error();
+    } finally {
+      this.busy = false;
+      this.update();
+    }
+  }
+
+  async approve() {
+    this.busy = true;
+    this.update();
+    try {
+      await this.send("approve");
+    } catch (error) {
+      this.say(errorText(error), "error");
+    } finally {
+      this.busy = false;
+      this.update();
+    }
+  }
+
+  async toggleAuto() {
+    const on = !(this.msg.seat.banker && this.msg.seat.banker.auto_approve);
+    try {
+      await this.send("auto_approve", { on });
+      this.say(t(on ? "banked.notice.auto_on" : "banked.notice.auto_off"));
+    } catch (error) {
+      this.say(errorText(error), "error");
+    }
+  }
+
+  async leave() {
+    try {
+      await this.send("leave");
+    } catch {
+      // Closing the socket leaves the seat too.
+    }
+    this.closed = true;
+    if (this.socket) this.socket.close();
+    location.hash = "#/";
+  }
+
+  async showRound(message) {
+    const round = message.round;
+    const you = message.you;
+    const mine = message.private || {};
+    this.bets.reset();
+    this.shownRound = round;
+    this.result = { net: mine.net ?? 0, win: you === "player" ? round.win : mine.net ?? 0 };
+    if (this.el) {
+      this.update();
+      await revealRound(this.el, round, !reducedMotion());
+    }
+    const winner = round.winner === "tie" ? t("result.tie") : t("result.wins", { winner: t(`spot.${round.winner}`) });
+    this.say(`${winner} ${t("banked.last_round_text", { player: signedMoney(round.results.player.net), banker: signedMoney(round.results.banker.net) })}`, "result");
+    this.el.dataset.round = round.id;
+    store.refreshWallet().catch(() => {});
+    this.update();
+  }
+
+  leftTable() {
+    if (this.left) return;
+    this.left = true;
+    clearInterval(this.ticker);
+    const notice = this.msg && this.msg.seat.notice;
+    fill(
+      this.root,
+      h(
+        "section",
+        { class: "panel narrow seat-left", "data-left": "" },
+        h("h1", { text: t("banked.you_left") }),
+        notice ? h("p", { text: noticeText(notice, null) }) : null,
+        h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") }),
+      ),
+    );
+    if (this.socket) this.socket.close();
+  }
+
+  destroy() {
+    this.closed = true;
+    clearInterval(this.ticker);
+    clearTimeout(this.syncTimer);
+    if (this.socket) this.socket.close();
+  }
+}
+
+function feeOf(stake, terms) {
+  return Math.max(0, Math.ceil((stake * Number(terms.fee_percent ?? 1.5) * 10) / 1000 - 1e-9));
+}
+
+function noticeText(notice, you) {
+  const params = { nickname: notice.nickname ?? "" };
+  switch (notice.code) {
+    case "joined":
+      return you && notice.role !== you ? t("banked.notice.joined", params) : "";
+    case "approved":
+      return t("banked.notice.approved");
+    case "banker_disconnected":
+    case "banker_left":
+      return notice.round_goes_on ? `${t(`banked.notice.${notice.code}`, params)} ${t("banked.notice.goes_on")}` : t(`banked.notice.${notice.code}`, params);
+    case "banker_timeout":
+    case "player_timeout":
+    case "player_left":
+    case "player_disconnected":
+      return t(`banked.notice.${notice.code}`, params);
+    case "banker_points_too_low":
+    case "banker_balance_too_low":
+      return errorText({ code: notice.code, details: notice });
+    default:
+      return "";
+  }
+}
+
+export async function render(root, seatId) {
+  ensureStyles();
+  if (!store.state.user) {
+    root.append(h("section", { class: "panel narrow" }, h("h1", { text: t("table.login_first") }), h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") })));
+    return null;
+  }
+  const tableId = String(seatId || "").replace(/\.\d+$/, "");
+  const tbl = await store.table(tableId);
+  if (!tbl || !tbl.banked) {
+    root.append(h("p", { class: "message", role: "alert", text: t("error.unknown_seat") }));
+    return null;
+  }
+  const view = new SeatView(root, seatId, tbl);
+  view.draw();
+  view.connect();
+  return view;
+}

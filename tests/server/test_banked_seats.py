@@ -237,7 +237,7 @@ async def test_the_banker_must_meet_points_and_balance_to_join_and_before_every_
     error = await refused(
         await banker.join("banked-ii", "banker", "real"), "banker_balance_too_low"
     )
-    assert error["details"]["required"] == 50_000 and error["details"]["balance"] == 0
+    assert error["details"]["min_balance"] == 50_000 and error["details"]["balance"] == 0
     await banker.give_points(250)
     await refused(await banker.join("banked-iii", "banker", "fun"), "banker_balance_too_low")
 

@@ -152,7 +152,7 @@ def banker_problem(uow: UnitOfWork, table: Table, banker_id: int, mode: str) -> 
             "banker_balance_too_low",
             f"banking at {table.name} needs a {mode} balance of at least "
             f"{terms.min_balance / 100:.2f}",
-            balance=balance, required=terms.min_balance, table=table.id,
+            balance=balance, min_balance=terms.min_balance, table=table.id,
         )  # fmt: skip
     return None
 

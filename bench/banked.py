@@ -1,0 +1,208 @@
+"""Many player-banked seats at once on loopback: rounds per second, and the time from the
+player's DEAL to both players holding the round's result.
+
+Run: .venv/bin/python bench/banked.py [--seats 32] [--seconds 10] [--max-rounds 20000]
+     [--database postgresql://... --workers 2] [--url http://127.0.0.1:8000]
+
+Without --url it starts `baccarat serve` on a free loopback port (SQLite in a temporary
+folder, or the given --database) with one player-banked table of --seats seats, and stops
+it at the end. Every seat has a banker with AUTO-APPROVE on and a player, each on their own
+WebSocket; each player deals $5 on PLAYER, waits for the round to reach both sockets, and
+deals again, until --seconds or --max-rounds. The latency of a round is measured from the
+moment the player's DEAL is sent to the moment the later of the two sockets has the round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+TABLE = """[[table]]
+id = "bench-banked"
+name = "Bench (player-banked)"
+rules = "online-6deck-tie9"
+chips = ["1", "5", "25", "100"]
+min = "2"
+max = "20"
+banked = {{ seats = {seats}, min_points = 0, min_balance = "200" }}
+"""
+PASSWORD = "bench password"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def server(args: argparse.Namespace) -> Iterator[str]:
+    if args.url:
+        yield args.url.rstrip("/")
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder)
+        (data / "tables.toml").write_text(TABLE.format(seats=args.seats))
+        port = free_port()
+        command = [sys.executable, "-c", "import sys; from baccarat.cli import main; "
+                   "sys.exit(main())", "serve", "--port", str(port), "--data-dir", str(data),
+                   "--tables", str(data / "tables.toml")]  # fmt: skip
+        if args.database:
+            command += ["--database", args.database, "--workers", str(args.workers)]
+        log = (data / "server.log").open("wb")
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                                   env=os.environ | {"BACCARAT_DATA_DIR": str(data)})  # fmt: skip
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if process.poll() is not None:
+                    raise SystemExit((data / "server.log").read_text()[-2000:])
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(url + "/api/health", timeout=1).status_code == 200:
+                        break
+                if time.monotonic() > deadline:
+                    raise SystemExit("the server did not start")
+                time.sleep(0.1)
+            yield url
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+            log.close()
+
+
+async def account(http: httpx.AsyncClient, tag: str) -> str:
+    body = {"nickname": f"{tag}{uuid.uuid4().hex[:10]}", "password": PASSWORD}
+    created = await http.post("/api/accounts", json=body)
+    created.raise_for_status()
+    session = await http.post("/api/sessions", json=body)
+    session.raise_for_status()
+    token: str = session.json()["token"]
+    return token
+
+
+async def until(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(await ws.recv())
+        if message.get("type") == kind:
+            return message
+
+
+class Seat:
+    def __init__(self, url: str, http: httpx.AsyncClient, table: str):
+        self.url, self.http, self.table = url, http, table
+        self.latencies: list[float] = []
+        self.refused = 0
+
+    async def sit(self) -> None:
+        self.banker_token = await account(self.http, "b")
+        self.player_token = await account(self.http, "p")
+        join = await self.http.post(
+            "/api/seats",
+            json={"table_id": self.table, "role": "banker", "mode": "fun", "auto_approve": True},
+            headers={"Authorization": f"Bearer {self.banker_token}"},
+        )
+        join.raise_for_status()
+        self.id = join.json()["seat"]["id"]
+        join = await self.http.post(
+            "/api/seats",
+            json={"table_id": self.table, "role": "player", "mode": "fun", "seat_id": self.id},
+            headers={"Authorization": f"Bearer {self.player_token}"},
+        )
+        join.raise_for_status()
+        ws = self.url.replace("http", "ws") + f"/api/seats/{self.id}/ws?token="
+        self.banker = await connect(ws + self.banker_token, max_queue=None)
+        self.player = await connect(ws + self.player_token, max_queue=None)
+
+    async def play(self, stop_at: float, budget: list[int]) -> None:
+        n = 0
+        while time.perf_counter() < stop_at and budget[0] > 0:
+            budget[0] -= 1
+            n += 1
+            started = time.perf_counter()
+            await self.player.send(json.dumps({"id": n, "action": "deal", "key": f"{self.id}-{n}",
+                                               "bets": {"player": 500}}))  # fmt: skip
+            # The round's event and the deal's reply reach the player in either order.
+            seen: dict[str, dict[str, Any]] = {}
+            while "reply" not in seen or ("round" not in seen and seen["reply"]["ok"]):
+                message = json.loads(await self.player.recv())
+                if message.get("type") in ("reply", "round"):
+                    seen[message["type"]] = message
+            if not seen["reply"]["ok"]:
+                self.refused += 1
+                print("refused:", seen["reply"]["error"]["code"], file=sys.stderr)
+                await asyncio.sleep(0.05)
+                continue
+            await until(self.banker, "round")
+            self.latencies.append(time.perf_counter() - started)
+
+    async def close(self) -> None:
+        for ws in (self.player, self.banker):
+            await ws.close()
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def run(url: str, args: argparse.Namespace) -> None:
+    limits = httpx.Limits(max_connections=64)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+        tables = (await http.get("/api/tables")).json()
+        table = next(t["id"] for t in tables if t.get("banked"))
+        seats = [Seat(url, http, table) for _ in range(args.seats)]
+        for seat in seats:  # one by one: each banker gets the next free seat
+            await seat.sit()
+        budget = [args.max_rounds]
+        started = time.perf_counter()
+        await asyncio.gather(*(s.play(started + args.seconds, budget) for s in seats))
+        elapsed = time.perf_counter() - started
+        for seat in seats:
+            await seat.close()
+    latencies = [x for s in seats for x in s.latencies]
+    refused = sum(s.refused for s in seats)
+    print(f"seats: {args.seats} (a banker with auto-approve and a player each, on WebSockets)")
+    print(f"rounds: {len(latencies)} in {elapsed:.2f} s ({refused} deals refused)")
+    print(f"rounds/s: {len(latencies) / elapsed:.0f}")
+    print(
+        "deal -> both players have the result: "
+        f"p50 {statistics.median(latencies) * 1000:.1f} ms, "
+        f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms, "
+        f"max {max(latencies) * 1000:.1f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seats", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--max-rounds", type=int, default=20_000)
+    parser.add_argument("--url", help="an already running server (with player-banked seats)")
+    parser.add_argument("--database", help="postgresql://... (else SQLite in a temp folder)")
+    parser.add_argument("--workers", type=int, default=2, help="with --database (default 2)")
+    args = parser.parse_args()
+    if not 1 <= args.seats <= 1000 or not 0 < args.seconds <= 600:
+        parser.error("--seats is 1..1000 and --seconds 0..600")
+    with server(args) as url:
+        asyncio.run(run(url, args))
+
+
+if __name__ == "__main__":
+    main()

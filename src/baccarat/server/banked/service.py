@@ -312,6 +312,8 @@ def join(
     else:
         seat.banker_id, seat.auto_approve, seat.banker_away = player_id, auto_approve, False
     seat.notice = {"code": "joined", "role": role, "nickname": _nickname(uow, player_id)}
+    # A new pair: the last round shown is one of theirs (the others' is in their history).
+    seat.last_round_id = None
     if seat.player_id is not None and seat.banker_id is not None:
         _begin(uow, ctx, seat, table)
     return _commit(uow, ctx, seat, table)

@@ -254,20 +254,12 @@ class SeatView {
   }
 
   drawTimer() {
-    const ns = "http://www.w3.org/2000/svg";
-    const svg = document.createElementNS(ns, "svg");
-    svg.setAttribute("viewBox", "0 0 60 60");
-    svg.setAttribute("aria-hidden", "true");
-    for (const cls of ["ring-back", "ring"]) {
-      const circle = document.createElementNS(ns, "circle");
-      circle.setAttribute("cx", "30");
-      circle.setAttribute("cy", "30");
-      circle.setAttribute("r", "26");
-      circle.setAttribute("class", cls);
-      if (cls === "ring") circle.setAttribute("stroke-dasharray", String(RING));
-      svg.append(circle);
-    }
-    this.$("[data-timer] svg").replaceWith(svg);
+    // The parser gives the markup its SVG namespace (a constant string, no data in it).
+    const holder = document.createElement("div");
+    holder.innerHTML =
+      '<svg viewBox="0 0 60 60" aria-hidden="true"><circle class="ring-back" cx="30" cy="30" r="26"></circle>' +
+      `<circle class="ring" cx="30" cy="30" r="26" stroke-dasharray="${RING}"></circle></svg>`;
+    this.$("[data-timer] svg").replaceWith(holder.firstChild);
   }
 
   $(selector) {

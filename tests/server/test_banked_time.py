@@ -142,6 +142,13 @@ async def test_a_banker_who_disconnects_before_approving_leaves(server: SeatServ
     state = await player.state(notice("banker_disconnected"))
     assert seat_of(state)["needs"] == ["banker"] and seat_of(state)["phase"] == "waiting"
     assert (await seat_row(server, seat)).banker_id is None
+    # A banker alone at a seat, waiting for a player, leaves on disconnecting too.
+    alone = await server.player()
+    await alone.deposit(20_000)
+    other = await alone.sit("banked-i", "banker", "real")
+    await alone.disconnect()
+    row = await _until(server, other, lambda s: s.banker_id is None)
+    assert row.mode is None and row.phase == "waiting"
     await server.check()
 
 

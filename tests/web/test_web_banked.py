@@ -123,4 +123,8 @@ def test_a_banker_and_a_player_play_a_round_in_two_browsers(
     # Leaving: the player stands up; the banker's seat needs a player again.
     ppage.click('[data-action="leave"]')
     ppage.wait_for_selector('[data-banked-table="banked-i"]')
+    # The rules page explains banking at table II: the help page's 50 points and $500.
+    player.goto("rules/banked-ii")
+    help_text = str(ppage.text_content("[data-banked-help]"))
+    assert "50 points" in help_text and "$500.00" in help_text and "$9.85" in help_text
     assert banker.errors == [] and player.errors == []

@@ -97,6 +97,27 @@ function limitsTable(tbl) {
   return table(t("rules.limits_title"), [t("rules.limit"), t("rules.amount")], rows, "limits");
 }
 
+/** Seed 000's "Spielen als Geber": how a player-banked table works. */
+function bankedHelp(tbl) {
+  const terms = tbl.banked;
+  return h(
+    "section",
+    { class: "panel prose", "data-banked-help": "" },
+    h("h2", { text: t("banked.help_title") }),
+    h("p", { text: t("banked.help_how") }),
+    h("p", { text: t("banked.help_time", { player: terms.player_seconds, banker: terms.banker_seconds }) }),
+    h("p", { text: t("banked.help_money", { percent: number(Number(terms.fee_percent)) }) }),
+    h("p", {
+      text: t("banked.help_points", {
+        points: number(terms.min_points),
+        balance: money(terms.min_banker_balance),
+        exposure: money(terms.exposure),
+      }),
+    }),
+    h("p", { text: t("banked.help_interruptions") }),
+  );
+}
+
 export async function render(root, tableId) {
   const page = h("div", { class: "rules-page" });
   root.append(page);
@@ -147,6 +168,7 @@ export async function render(root, tableId) {
         h("p", { text: t("rules.tie_rule") }),
         h("p", { text: t("rules.score_format") }),
       ),
+      current && current.banked ? bankedHelp(current) : null,
       h("section", { class: "panel" }, h("h2", { text: t("rules.third_card") }), thirdCardTables()),
       current ? h("section", { class: "panel" }, payoutTable(current), h("p", { class: "muted", text: t("rules.rounding") })) : null,
       current ? h("section", { class: "panel" }, limitsTable(current)) : null,

@@ -199,14 +199,6 @@ def _person(uow: UnitOfWork, player_id: int | None, mode: str | None) -> dict[st
     return {"nickname": nickname, "points": points(uow, player_id, mode) if mode else 0}
 
 
-def _balance(uow: UnitOfWork, player_id: int, mode: str) -> int:
-    value = uow.scalar(
-        "SELECT balance FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'",
-        {"p": player_id, "m": mode},
-    )
-    return int(value or 0)
-
-
 def last_round(uow: UnitOfWork, round_id: str | None) -> dict[str, Any] | None:
     """The seat's last round as both sides see it: cards, bets, and each role's result."""
     if round_id is None:
@@ -242,10 +234,29 @@ def last_round(uow: UnitOfWork, round_id: str | None) -> dict[str, Any] | None:
     }
 
 
+def _people(uow: UnitOfWork, seat: Seat) -> dict[int, tuple[dict[str, Any], int]]:
+    """Both participants' nickname, points and balance, in one statement."""
+    ids = [i for i in (seat.player_id, seat.banker_id) if i is not None]
+    if not ids or seat.mode is None:
+        return {}
+    rows = uow.all(
+        "SELECT p.id, p.nickname, COALESCE(bp.points, 0), a.balance FROM players p "
+        "LEFT JOIN banked_points bp ON bp.player_id = p.id AND bp.mode = :m "
+        "LEFT JOIN accounts a ON a.player_id = p.id AND a.mode = :m AND a.kind = 'player' "
+        "WHERE p.id IN (:a, :b)",
+        {"m": seat.mode, "a": ids[0], "b": ids[-1]},
+    )
+    return {
+        int(i): ({"nickname": name, "points": int(pts)}, int(balance or 0))
+        for i, name, pts, balance in rows
+    }
+
+
 def view(uow: UnitOfWork, seat: Seat, table: Table) -> SeatView:
     terms = table.banked
     assert terms is not None
     now = uow.now
+    people = _people(uow, seat)
     remaining = None if seat.deadline_us is None else max(0, seat.deadline_us - now) // 1000
     timer = None
     if seat.deadline_us is not None:
@@ -253,7 +264,7 @@ def view(uow: UnitOfWork, seat: Seat, table: Table) -> SeatView:
         total = BANKER_SECONDS if role == "banker" else PLAYER_SECONDS
         timer = {"role": role, "seconds": total, "remaining_ms": remaining,
                  "deadline": iso_time(seat.deadline_us)}  # fmt: skip
-    banker = _person(uow, seat.banker_id, seat.mode)
+    banker = None if seat.banker_id is None else dict(people[seat.banker_id][0])
     if banker is not None:
         banker |= {"auto_approve": seat.auto_approve, "away": seat.banker_away}
     public = {
@@ -264,7 +275,7 @@ def view(uow: UnitOfWork, seat: Seat, table: Table) -> SeatView:
         "phase": seat.phase,
         "version": seat.version,
         "needs": seat.needs,
-        "player": _person(uow, seat.player_id, seat.mode),
+        "player": None if seat.player_id is None else people[seat.player_id][0],
         "banker": banker,
         "timer": timer,
         "bets": seat.bets,
@@ -276,11 +287,10 @@ def view(uow: UnitOfWork, seat: Seat, table: Table) -> SeatView:
         "last_round": last_round(uow, seat.last_round_id),
     }
     private: dict[str, dict[str, Any]] = {}
-    if seat.mode is not None:
-        for role in ROLES:
-            holder = seat.holder(role)
-            if holder is not None:
-                private[role] = {"balance": _balance(uow, holder, seat.mode)}
+    for role in ROLES:
+        holder = seat.holder(role)
+        if holder is not None:
+            private[role] = {"balance": people[holder][1]}
     return SeatView(public, {"player": seat.player_id, "banker": seat.banker_id}, private)
 
 

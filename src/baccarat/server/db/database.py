@@ -268,11 +268,15 @@ class _SqliteWriter:
             job.loop.call_soon(self._flush)
 
     def _flush(self) -> None:
-        self.scheduled = False
-        while self.pending:
-            batch = self.pending[: self.db.max_batch]
-            del self.pending[: self.db.max_batch]
-            self._run(batch)
+        batch = self.pending[: self.db.max_batch]
+        del self.pending[: self.db.max_batch]
+        if self.pending:
+            # The rest waits for the next turn of the loop, so that the answers of this
+            # batch go out first (first come, first served, in batches).
+            asyncio.get_running_loop().call_soon(self._flush)
+        else:
+            self.scheduled = False
+        self._run(batch)
 
     def stop(self) -> None:
         if self.conn is not None:

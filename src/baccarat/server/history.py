@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ..core import Card, Hand
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 
@@ -23,9 +22,15 @@ def iso_time(us: int) -> str:
     return datetime.fromtimestamp(us // 1_000_000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+# Baccarat points by rank letter (the first character of a card's text, e.g. "Td").
+_POINTS = {rank: min(i + 1, 10) % 10 for i, rank in enumerate("A23456789TJQK")}
+
+
 def _hand(cards_text: str) -> dict[str, Any]:
-    hand = Hand(tuple(Card.parse_many(cards_text)))
-    return {"cards": cards_text.split(), "scores": list(hand.scores)}
+    """A recorded hand as the API shows it: its cards and its ``[x, y]`` scores."""
+    cards = cards_text.split()
+    points = [_POINTS[card[0]] for card in cards]
+    return {"cards": cards, "scores": [(points[0] + points[1]) % 10, sum(points) % 10]}
 
 
 @dataclass(frozen=True, slots=True)

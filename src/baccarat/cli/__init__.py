@@ -11,7 +11,12 @@ from typing import NoReturn
 from .. import __version__
 
 # Each module defines register(subparsers); its handlers import what they need lazily.
-COMMAND_MODULES = ("baccarat.cli.game", "baccarat.cli.fair", "baccarat.cli.server")
+COMMAND_MODULES = (
+    "baccarat.cli.game",
+    "baccarat.cli.fair",
+    "baccarat.cli.server",
+    "baccarat.cli.simulate",
+)
 
 
 class UsageError(Exception):

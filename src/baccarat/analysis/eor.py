@@ -57,4 +57,5 @@ def _change(rules: RuleSet, base: Analysis, value: int) -> dict[BetKind, Fractio
 
 
 def removal_json(effects: tuple[RemovalEffect, ...]) -> dict[str, Any]:
+    """The effects keyed by rank label (A..9, T), as ``odds --json`` shows them under "eor"."""
     return {effect.label: effect.to_json() for effect in effects}

@@ -191,4 +191,5 @@ def outcome_totals(counts: CountArray) -> dict[Outcome, int]:
 
 
 def estimates(bets: tuple[SimBet, ...], counts: CountArray) -> Mapping[str, BetEstimate]:
+    """Each bet's estimate over the counted coups, by bet name."""
     return {bet.name: estimate(bet, counts) for bet in bets}

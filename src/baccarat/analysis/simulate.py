@@ -143,7 +143,11 @@ def stream_states(seed: int, workers: int) -> list[npt.NDArray[np.uint64]]:
 
 
 def split_rounds(rounds: int, workers: int) -> list[int]:
-    """Each stream's share of the rounds: as even as whole rounds allow, the first ones first."""
+    """Each stream's share of the rounds: as even as whole rounds allow, the first ones first.
+
+    >>> split_rounds(10, 3)
+    [4, 3, 3]
+    """
     share, extra = divmod(rounds, workers)
     return [share + (i < extra) for i in range(workers)]
 
@@ -190,12 +194,8 @@ class Stream:
 
 def ensure_compiled() -> None:
     """Compile the kernel, or load it from numba's cache, before anything is timed."""
-    Stream(kernel_config_for_warmup(), np.ones(4, dtype=np.uint64)).run(0)
-
-
-@functools.cache
-def kernel_config_for_warmup() -> KernelConfig:
-    return KernelConfig(1, True, 52, False, MAX_COUP_CARDS)
+    warmup = KernelConfig(1, True, 52, False, MAX_COUP_CARDS)
+    Stream(warmup, np.ones(4, dtype=np.uint64)).run(0)
 
 
 def default_workers() -> int:

@@ -1,0 +1,143 @@
+"""Simulator speed, measured side by side with a plain numpy simulation, and the shoe trace.
+
+Run: ``.venv/bin/python bench/simulate.py`` (``--quick`` for a short run, ``--no-memory``
+to skip the 10^9-round memory run).
+
+1. Our simulator on one core: classic-8deck (8-deck shoe, burn, cut card), rounds/s.
+2. The reference: a numpy-vectorised infinite-deck simulation of the main bets, written
+   here the plain way (draw six cards per round for a batch, apply the tableau with array
+   operations, count the outcomes), rounds/s on one core. Then the ratio (target >= 1.5).
+3. Scaling: one worker against two, same rounds per worker.
+4. A full 8-deck shoe trace: about 80 exact analyses (target: well under a second).
+5. Peak memory (RSS) of a 10^9-round run with every core: the parent and the largest worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import statistics
+import time
+
+import numpy as np
+import numpy.typing as npt
+
+from baccarat.analysis.simulate import default_workers, ensure_compiled, simulate
+from baccarat.analysis.trace import trace_shoe
+from baccarat.core import banker_draws, get_rules
+
+RULES = get_rules("classic-8deck")
+# Card values by rank for an infinite deck: A-9 count 1-9, T J Q K count 0.
+VALUES = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0], dtype=np.int8)
+BANKER_DRAWS = np.array([[banker_draws(s, p3) for p3 in range(10)] for s in range(10)])
+BATCH = 1 << 20
+
+
+def numpy_batch(rng: np.random.Generator, size: int) -> tuple[int, int, int]:
+    """One batch of infinite-deck rounds: (banker wins, player wins, ties)."""
+    c: npt.NDArray[np.int8] = VALUES[rng.integers(0, 13, size=(6, size), dtype=np.int8)]
+    # Deal order P B P B; the fifth card is the player's third if the player draws.
+    p = (c[0] + c[2]) % 10
+    b = (c[1] + c[3]) % 10
+    natural = (p >= 8) | (b >= 8)
+    player_draws = ~natural & (p <= 5)
+    banker_draws_ = ~natural & np.where(player_draws, BANKER_DRAWS[b, c[4]], b <= 5)
+    banker_third = np.where(player_draws, c[5], c[4])
+    p_final = (p + np.where(player_draws, c[4], 0)) % 10
+    b_final = (b + np.where(banker_draws_, banker_third, 0)) % 10
+    banker = int(np.count_nonzero(b_final > p_final))
+    player = int(np.count_nonzero(p_final > b_final))
+    return banker, player, size - banker - player
+
+
+def numpy_reference(rounds: int, seed: int) -> tuple[float, dict[str, float]]:
+    """Rounds/s of the numpy simulation and the mean net result of each main bet."""
+    rng = np.random.default_rng(seed)
+    numpy_batch(rng, 1000)  # first-call costs out of the timing
+    banker = player = tie = done = 0
+    start = time.perf_counter()
+    while done < rounds:
+        size = min(BATCH, rounds - done)
+        b, p, t = numpy_batch(rng, size)
+        banker, player, tie, done = banker + b, player + p, tie + t, done + size
+    seconds = time.perf_counter() - start
+    win = float(RULES.banker_win_multiplier)
+    means = {
+        "player": (player - banker) / done,
+        "banker": (banker * win - player) / done,
+        "tie": (tie * float(RULES.tie_pays) - banker - player) / done,
+    }
+    return done / seconds, means
+
+
+def peak_rss_mb() -> tuple[float, float]:
+    """Peak resident memory of this process and of its largest child, in MB (Linux: KiB)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return own, children
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller runs")
+    parser.add_argument("--no-memory", action="store_true", help="skip the 10^9-round run")
+    args = parser.parse_args()
+    ours_rounds = 50_000_000 if args.quick else 200_000_000
+    numpy_rounds = 10_000_000 if args.quick else 40_000_000
+
+    ensure_compiled()
+    print(f"rules: {RULES.name} ({RULES.description}); cores here: {default_workers()}")
+
+    one = simulate(RULES, ours_rounds, seed=1, workers=1)
+    print(
+        f"ours, 1 worker:   {one.rounds:>13,} rounds in {one.seconds:6.2f} s = "
+        f"{one.rounds_per_second / 1e6:7.2f} M rounds/s"
+    )
+    reference, means = numpy_reference(numpy_rounds, seed=1)
+    print(
+        f"numpy reference:  {numpy_rounds:>13,} rounds (infinite deck) = "
+        f"{reference / 1e6:7.2f} M rounds/s"
+    )
+    print(f"ratio ours / numpy (1 core): {one.rounds_per_second / reference:.2f}  (target >= 1.5)")
+    ours_means = {name: e.mean for name, e in one.estimates.items()}
+    print(
+        "  means agree: "
+        + ", ".join(f"{k} {ours_means[k]:+.5f} vs {means[k]:+.5f}" for k in ("player", "banker"))
+    )
+
+    two = simulate(RULES, 2 * ours_rounds, seed=1, workers=2)
+    print(
+        f"ours, 2 workers:  {two.rounds:>13,} rounds in {two.seconds:6.2f} s = "
+        f"{two.rounds_per_second / 1e6:7.2f} M rounds/s"
+    )
+    print(
+        f"scaling 2 workers / 1 worker: "
+        f"{two.rounds_per_second / one.rounds_per_second:.2f}  (ideal 2.00)"
+    )
+
+    trace_shoe(RULES, random.Random(0))  # builds the analyser's table once
+    timings = []
+    coups = 0
+    for seed in range(1, 6):
+        start = time.perf_counter()
+        trace = trace_shoe(RULES, random.Random(seed))
+        timings.append(time.perf_counter() - start)
+        coups = len(trace.coups)
+    print(
+        f"8-deck shoe trace: median {statistics.median(timings) * 1000:.1f} ms "
+        f"over 5 shoes (last: {coups} coups, {coups + 1} exact analyses)"
+    )
+
+    if not args.no_memory:
+        big = simulate(RULES, 10**9, seed=1)
+        own, child = peak_rss_mb()
+        print(
+            f"10^9 rounds, {big.workers} workers: {big.seconds:.1f} s "
+            f"({big.rounds_per_second / 1e6:.1f} M rounds/s); peak RSS parent "
+            f"{own:.0f} MB, largest worker {child:.0f} MB"
+        )
+
+
+if __name__ == "__main__":
+    main()

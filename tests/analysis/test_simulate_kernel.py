@@ -17,6 +17,7 @@ from baccarat.analysis.simulate import (
     dealt_shoes,
     kernel_config,
     kernel_coups,
+    kernel_deal_stacked,
     stream_states,
 )
 from baccarat.core import (
@@ -195,6 +196,35 @@ def test_the_burn_uses_the_first_cards_value_with_tens_and_pictures_burning_ten(
     burns = [c.position for c in starts[: len(shoes)]]
     assert burns == [1 + burn_count(cards[0]) for cards in shoes]
     assert 11 in burns and 2 in burns
+
+
+def _card(value: int, suit: str = "c") -> Card:
+    return Card.parse(("T" if value == 0 else "A" if value == 1 else str(value)) + suit)
+
+
+def test_kernel_follows_the_tableau_in_every_cell() -> None:
+    # One coup for every two-card player score, banker score and fifth card (1,000 cells),
+    # stacked back to back; the engine says how many cards each uses.
+    stack: list[Card] = []
+    expected: list[tuple[int, Coup]] = []
+    for p in range(10):
+        for b in range(10):
+            for fifth in range(10):
+                sixth = (3 * fifth + p + 1) % 10
+                block = [_card(p), _card(b, "d"), _card(0, "h"), _card(0, "s")]
+                block += [_card(fifth, "h"), _card(sixth, "s")]
+                coup = play_coup(block)
+                expected.append((len(stack), coup))
+                stack += block[: coup.cards_used]
+    dealt = kernel_deal_stacked(stack, len(expected))
+    assert all(_same(k, pos, coup) for k, (pos, coup) in zip(dealt, expected, strict=True))
+    # Every way a coup can go is among them: 4, 5 and 6 cards, naturals.
+    assert {c.cards_used for _, c in expected} == {4, 5, 6}
+
+
+def test_a_stack_too_short_for_the_coups_asked_is_refused() -> None:
+    with pytest.raises(SimulationError):
+        kernel_deal_stacked(Card.parse_many("9c 9d Tc Td 9h 9s Tc Td"), 3)
 
 
 def test_outcome_class_index_round_trips() -> None:

@@ -8,8 +8,9 @@ chunking of the rounds.
 Cards are ids ``0 .. 52 * decks - 1`` in the canonical shoe order of
 ``baccarat.core.new_shoe_order`` (deck by deck, suits c d h s, ranks A..K), so an id maps
 back to a ``Card``. Tables built from the core give each id its baccarat value, its rank
-and its face (rank and suit: equal for identical cards of different decks); the banker's
-drawing rule comes from the core's ``banker_draws``, so the tableau is written once.
+and its face (rank and suit: equal for identical cards of different decks); who draws a
+third card comes from a table built with the core's ``player_draws`` and ``banker_draws``,
+so the tableau is written once.
 
 The random source is xoshiro256** (Blackman and Vigna), its state four uint64 words; a
 bounded draw in ``[0, n)`` uses the upper 32 bits of one output and Lemire's
@@ -130,7 +131,7 @@ def run(  # type: ignore[no-untyped-def]
     value,  # uint8[n]: baccarat value of each card id
     rank,  # uint8[n]: rank of each card id
     face,  # uint8[n]: rank and suit of each card id, equal only for identical cards
-    banker_draw,  # uint8[100]: banker_draw[score * 10 + p3] from the tableau
+    tableau,  # uint8[1000]: who draws, by [(player * 10 + banker) * 10 + fifth card]
     fresh,  # True: a new shuffle before every coup
     cut,  # cut-shoe: a coup starts only while position < cut
     burn,  # cut-shoe: burn under the first card of every shoe
@@ -161,35 +162,22 @@ def run(  # type: ignore[no-untyped-def]
         c1 = shoe[pos + 1]
         c2 = shoe[pos + 2]
         c3 = shoe[pos + 3]
-        # Deal order: player, banker, player, banker.
+        # Deal order: player, banker, player, banker; the fifth card is the player's third
+        # when the player draws, else the banker's. The deal is branch-free: the tableau
+        # table says who draws, and the sixth card counts only when both do.
         p = (value[c0] + value[c2]) % 10
         b = (value[c1] + value[c3]) % 10
-        used = 4
-        p3 = 0
-        b3 = 0
-        # A natural 8 or 9 on either hand: both stand.
-        if p < 8 and b < 8:
-            if p <= 5:
-                # Player draws on 0-5; the banker then follows the tableau.
-                v = value[shoe[pos + 4]]
-                p = (p + v) % 10
-                p3 = 1
-                used = 5
-                if banker_draw[b * 10 + v]:
-                    b = (b + value[shoe[pos + 5]]) % 10
-                    b3 = 1
-                    used = 6
-            elif b <= 5:
-                # Player stood on 6-7: banker draws on 0-5.
-                b = (b + value[shoe[pos + 4]]) % 10
-                b3 = 1
-                used = 5
-        ppair = 0
-        if rank[c0] == rank[c2]:
-            ppair = 2 if face[c0] == face[c2] else 1
-        bpair = 0
-        if rank[c1] == rank[c3]:
-            bpair = 2 if face[c1] == face[c3] else 1
+        v5 = np.int64(value[shoe[pos + 4]])
+        v6 = np.int64(value[shoe[pos + 5]])
+        draws = tableau[(p * 10 + b) * 10 + v5]
+        p3 = draws & 1
+        b3 = draws >> 1
+        banker_card = v5 + p3 * (v6 - v5)
+        p = (p + p3 * v5) % 10
+        b = (b + b3 * banker_card) % 10
+        used = 4 + p3 + b3
+        ppair = (rank[c0] == rank[c2]) * (1 + (face[c0] == face[c2]))
+        bpair = (rank[c1] == rank[c3]) * (1 + (face[c1] == face[c3]))
         cls = ((((p * 10 + b) * 2 + p3) * 2 + b3) * 3 + ppair) * 3 + bpair
         counts[cls] += 1
         if done < n_record:

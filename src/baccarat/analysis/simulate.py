@@ -28,7 +28,7 @@ import secrets
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.context import ForkContext, SpawnContext
@@ -45,7 +45,9 @@ from ..core import (
     ShufflePolicy,
     Suit,
     banker_draws,
+    is_natural,
     new_shoe_order,
+    player_draws,
 )
 from . import kernel
 from .outcomes import (
@@ -120,11 +122,23 @@ def card_tables(decks: int) -> tuple[npt.NDArray[np.uint8], ...]:
 
 
 @functools.cache
-def banker_table() -> npt.NDArray[np.uint8]:
-    """``table[score * 10 + p3]``: whether the banker draws, from the core's tableau."""
-    table = np.array(
-        [banker_draws(score, p3) for score in range(10) for p3 in range(10)], dtype=np.uint8
-    )
+def tableau_table() -> npt.NDArray[np.uint8]:
+    """Who draws, from the core's tableau: ``table[(player * 10 + banker) * 10 + fifth]``.
+
+    Indexed by the two-card scores and the fifth card's value (the player's third card when
+    the player draws); bit 0: the player draws, bit 1: the banker draws.
+    """
+    codes = []
+    for player in range(10):
+        for banker in range(10):
+            for fifth in range(10):
+                if is_natural(player) or is_natural(banker):
+                    codes.append(0)  # a natural: both stand
+                elif player_draws(player):
+                    codes.append(1 | banker_draws(banker, fifth) << 1)
+                else:
+                    codes.append(banker_draws(banker, None) << 1)
+    table = np.array(codes, dtype=np.uint8)
     table.setflags(write=False)
     return table
 
@@ -177,7 +191,7 @@ class Stream:
             value,
             rank,
             face,
-            banker_table(),
+            tableau_table(),
             bool(self.config.fresh),
             int(self.config.cut),
             bool(self.config.burn),
@@ -438,10 +452,30 @@ def kernel_coups(
     stream = Stream(kernel_config(rules), stream_states(seed, workers)[worker])
     record = np.zeros((rounds, kernel.RECORD_FIELDS), dtype=np.int64)
     stream.run(rounds, record)
+    return _kernel_coups(record)
+
+
+def _kernel_coups(record: npt.NDArray[np.int64]) -> list[KernelCoup]:
     return [
         KernelCoup(int(pos), OutcomeClass.from_index(int(cls)), int(used))
         for pos, cls, used in record
     ]
+
+
+def kernel_deal_stacked(cards: Sequence[Card], coups: int, decks: int = 8) -> list[KernelCoup]:
+    """Deal ``coups`` coups with the kernel from a stacked shoe: ``cards`` in this order."""
+    order = {card: i for i, card in enumerate(new_shoe_order(decks))}
+    config = KernelConfig(decks, False, len(cards), False, len(cards))
+    stream = Stream(config, np.ones(4, dtype=np.uint64))
+    # Six spare cards behind the stack: a coup never starts short of six cards.
+    stream.shoe = np.array([order[c] for c in cards] + [0] * MAX_COUP_CARDS, dtype=np.uint16)
+    stream.position[0] = 0
+    record = np.zeros((coups, kernel.RECORD_FIELDS), dtype=np.int64)
+    stream.run(coups, record)
+    # Past the stack the kernel would read the spare cards, or shuffle for a new shoe.
+    if stream.position[0] > len(cards) or (np.diff(record[:, 0]) <= 0).any():
+        raise SimulationError("the stack holds fewer coups than asked")
+    return _kernel_coups(record)
 
 
 def dealt_shoes(

@@ -102,6 +102,18 @@ def test_bounded_draws_are_uniform_on_a_small_range() -> None:
     assert observed.sum() == 60_000 and chi2 < 20.5
 
 
+@pytest.mark.parametrize(("cards", "steps"), [(52, 51), (416, 369), (416, 6)])
+def test_shuffle_is_fisher_yates_from_the_front_with_these_draws(cards: int, steps: int) -> None:
+    state = np.array([11, 12, 13, 14], dtype=np.uint64)
+    shoe = np.arange(cards, dtype=np.uint16)
+    kernel.shuffle_prefix(state, shoe, steps)
+    reference_state, expected = [11, 12, 13, 14], list(range(cards))
+    for i in range(steps):
+        j = i + _reference_below(reference_state, cards - i)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert shoe.tolist() == expected
+
+
 def test_a_shuffled_shoe_is_a_permutation_of_the_whole_shoe() -> None:
     rules = get_rules("classic-8deck")
     shoe = Stream(kernel_config(rules), stream_states(1, 1)[0])

@@ -3,14 +3,14 @@
 Run: ``.venv/bin/python bench/simulate.py`` (``--quick`` for a short run, ``--no-memory``
 to skip the 10^9-round memory run, ``--repeat N`` runs of each speed measure).
 
-1. Our simulator on one core: classic-8deck (8-deck shoe, burn, cut card), rounds/s.
-2. The reference: a numpy-vectorised infinite-deck simulation of the main bets, written
+1. Peak memory (RSS) of ``baccarat simulate --rounds 1000000000`` with every core, run as
+   its own process first: that process and its largest worker (limit 200 MB).
+2. Our simulator on one core: classic-8deck (8-deck shoe, burn, cut card), rounds/s.
+3. The reference: a numpy-vectorised infinite-deck simulation of the main bets, written
    here the plain way (draw six cards per round for a batch, apply the tableau with array
    operations, count the outcomes), rounds/s on one core. Then the ratio (target >= 1.5).
-3. Scaling: one worker against two, same rounds per worker.
-4. A full 8-deck shoe trace: about 80 exact analyses (target: well under a second).
-5. Peak memory (RSS) of ``baccarat simulate --rounds 1000000000`` with every core, run as
-   its own process: the largest of that process and its workers.
+4. Scaling: one worker against two, same rounds per worker.
+5. A full 8-deck shoe trace: about 80 exact analyses (target: well under a second).
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import resource
 import statistics
 import subprocess
 import sys
 import time
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -79,16 +79,28 @@ def best_rate(runs: list[float]) -> str:
     return f"best {max(runs) / 1e6:6.2f}  (runs: {', '.join(f'{r / 1e6:.2f}' for r in runs)})"
 
 
-def memory_run(rounds: int) -> tuple[str, float]:
-    """Run ``baccarat simulate`` in a fresh process; its output and the largest peak RSS (MB)
-    of that process and its workers."""
-    command = [sys.executable, "-c", "import sys; from baccarat.cli import main; sys.exit(main())"]
+# Runs the command, then reports its own peak RSS and its largest worker's (Linux: KiB).
+MEMORY_PROBE = """
+import json, resource, sys
+from baccarat.cli import main
+status = main(sys.argv[1:])
+self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"RUSAGE_SELF": self, "RUSAGE_CHILDREN": children}), file=sys.stderr)
+sys.exit(status)
+"""
+
+
+def memory_run(rounds: int) -> tuple[dict[str, Any], float, float]:
+    """Run ``baccarat simulate`` in a fresh process: its JSON, its peak RSS and its largest
+    worker's, in MB."""
     args = ["simulate", "--rounds", str(rounds), "--seed", "1", "--json"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    done = subprocess.run([*command, *args], capture_output=True, text=True, check=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    # Linux reports KiB; the children's figure is the largest of them, which only grows.
-    return done.stdout, max(before, after) / 1024
+    done = subprocess.run(
+        [sys.executable, "-c", MEMORY_PROBE, *args], capture_output=True, text=True, check=True
+    )
+    peak = json.loads(done.stderr.strip().splitlines()[-1])
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data, peak["RUSAGE_SELF"] / 1024, peak["RUSAGE_CHILDREN"] / 1024
 
 
 def main() -> None:
@@ -100,8 +112,18 @@ def main() -> None:
     ours_rounds = 20_000_000 if args.quick else 100_000_000
     numpy_rounds = 5_000_000 if args.quick else 20_000_000
 
-    ensure_compiled()
     print(f"rules: {RULES.name} ({RULES.description}); cores here: {default_workers()}")
+    if not args.no_memory:
+        # First, while this process is small: a child's peak RSS on Linux includes what it
+        # shared with this process between fork and exec.
+        data, parent, worker = memory_run(10**9)
+        print(
+            f"baccarat simulate --rounds 1000000000 (every core): {data['seconds']:.1f} s, "
+            f"{data['rounds_per_second'] / 1e6:.1f} M rounds/s; peak RSS {parent:.0f} MB, "
+            f"largest worker {worker:.0f} MB (limit 200)"
+        )
+
+    ensure_compiled()
     print(
         f"rounds/s in millions, best of {args.repeat} interleaved runs "
         "(the machine is shared: the best run is the least disturbed)"
@@ -141,15 +163,6 @@ def main() -> None:
         f"8-deck shoe trace: median {statistics.median(timings) * 1000:.1f} ms "
         f"over 5 shoes (last: {coups} coups, {coups + 1} exact analyses)"
     )
-
-    if not args.no_memory:
-        output, peak = memory_run(10**9)
-        data = json.loads(output)
-        print(
-            f"baccarat simulate --rounds 1000000000 (every core): {data['seconds']:.1f} s, "
-            f"{data['rounds_per_second'] / 1e6:.1f} M rounds/s; "
-            f"peak RSS of the largest process {peak:.0f} MB (limit 200)"
-        )
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -74,6 +75,12 @@ def numpy_reference(rounds: int, seed: int) -> tuple[float, float, dict[str, flo
         "tie": (tie * float(RULES.tie_pays) - banker - player) / done,
     }
     return done / seconds, done / cpu, means
+
+
+def children_cpu() -> float:
+    """CPU seconds used so far by this process's finished children (the workers)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def best_rate(runs: list[float]) -> str:
@@ -154,12 +161,20 @@ def main() -> None:
         + ", ".join(f"{k} {ours_means[k]:+.5f} vs {means[k]:+.5f}" for k in ("player", "banker"))
     )
 
-    two = [
-        simulate(RULES, 2 * ours_rounds, seed=run + 1, workers=2).rounds_per_second
-        for run in range(args.repeat)
-    ]
+    two: list[float] = []
+    two_cpu: list[float] = []
+    for run in range(args.repeat):
+        cpu_start = children_cpu()
+        result = simulate(RULES, 2 * ours_rounds, seed=run + 1, workers=2)
+        two.append(result.rounds_per_second)
+        two_cpu.append(result.rounds / (children_cpu() - cpu_start))
     print(f"ours, 2 workers, {2 * ours_rounds:,} rounds per run: {best_rate(two)}")
     print(f"scaling 2 workers / 1 worker: {max(two) / max(ours):.2f}  (ideal 2.00)")
+    print(
+        f"  per CPU second of the workers: {max(two_cpu) / 1e6:.2f} (1 worker: "
+        f"{max(ours_cpu) / 1e6:.2f}); what two workers lose to each other: "
+        f"{1 - max(two_cpu) / max(ours_cpu):+.1%}"
+    )
 
     trace_shoe(RULES, random.Random(0))  # builds the analyser's table once
     timings = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -43,6 +44,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status: int = args.handler(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``baccarat ... | head``): not an error; say nothing more.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (UsageError, ValueError, OSError) as error:
         print(f"baccarat {args.command}: error: {error}", file=sys.stderr)
         return 2

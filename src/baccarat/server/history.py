@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from ..fairness.history import FORMAT, FairnessRecord
 from .db.uow import UnitOfWork
 from .errors import ServiceError
-
-FORMAT = "baccarat-history/1"
 
 
 def iso_time(us: int) -> str:
@@ -91,35 +90,15 @@ class RoundRecord:
         }
 
     def fairness(self) -> dict[str, Any]:
-        return {
-            "server_seed": self.server_seed,
-            "commitment": self.commitment,
-            "client_seed": self.client_seed,
-            "nonce": self.nonce,
-            "cut": self.cut,
-            "position": self.position,
-        }
+        return FairnessRecord(
+            self.server_seed, self.commitment, self.client_seed, self.nonce, self.cut, self.position
+        ).to_json()
 
     def export_json(self) -> dict[str, Any]:
         """One line of ``baccarat-history/1``, exactly as docs/history-format.md says."""
-        void = self.void_reason is not None
-        return {
-            "format": FORMAT,
-            "id": self.id,
-            "table_id": self.table_id,
-            "mode": self.mode,
-            "time": iso_time(self.created_us),
-            "rules": self.rules,
-            "fairness": self.fairness(),
-            "player": _hand(self.player_cards),
-            "banker": _hand(self.banker_cards),
-            "winner": self.winner,
-            "bets": self.settled_bets(),
-            "win": self.stake if void else self.win,
-            "balance_before": self.balance_before,
-            "balance_after": self.balance_before if void else self.balance_after,
-            "void_reason": self.void_reason,
-        }
+        line = self.to_json()
+        del line["stake"]  # the export derives the stake from its bets
+        return {"format": FORMAT, **line}
 
 
 SELECT_ROUNDS = (

@@ -1,9 +1,10 @@
-"""Health, and the bare transaction the benchmark measures rounds against."""
+"""Health (with the game's version), and the bare transaction the benchmark measures."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
+from ... import __version__
 from .. import ledger
 from ..db.uow import UnitOfWork
 from .deps import CasinoDep, ContextDep, idempotent_write, json_response
@@ -15,7 +16,7 @@ router = APIRouter(prefix="/api", tags=["system"])
 
 @router.get("/health", response_model=HealthOut, responses=documented(), summary="Liveness")
 async def health(casino: CasinoDep) -> Response:
-    return json_response({"status": "ok", "database": casino.db.dialect})
+    return json_response({"status": "ok", "database": casino.db.dialect, "version": __version__})
 
 
 bench_router = APIRouter(prefix="/api/bench", include_in_schema=False)

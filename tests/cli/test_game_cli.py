@@ -88,3 +88,19 @@ def test_bad_input_exits_two_with_one_line_and_no_traceback(capsys, argv):
     assert out == ""
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
+
+
+def test_a_reader_that_stops_early_is_not_an_error():
+    # `baccarat fair shuffle ... | head -1`: the pipe is closed before the output is written.
+    import subprocess
+    import sys
+
+    program = "import sys; from baccarat.cli import main; sys.exit(main())"
+    command = [sys.executable, "-c", program, "fair", "shuffle", "--server-seed", "ab" * 32]
+    command += ["--client-seed", "x", "--nonce", "0", "--decks", "8"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None
+    process.stdout.close()
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 0
+    assert err == b""

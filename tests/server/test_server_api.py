@@ -210,6 +210,7 @@ async def test_tables_list_the_seed_tables_with_exact_rtp(api: Api) -> None:
     assert tables["mini"]["cut_shoe"] and tables["mini"]["rules"]["name"] == "mini"
 
 
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_history_pages_and_exports_verifiable_lines(api: Api) -> None:
     token = await api.player()
     auth = api.auth(token, None)
@@ -260,6 +261,7 @@ async def test_the_client_seed_is_the_players_choice(api: Api) -> None:
     assert error_code(bad) == "invalid_client_seed"
 
 
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_the_mini_table_deals_from_the_players_cut_shoe(api: Api) -> None:
     token = await api.player()
     auth = api.auth(token, None)
@@ -280,6 +282,7 @@ async def test_the_mini_table_deals_from_the_players_cut_shoe(api: Api) -> None:
     assert error_code(outside) == "not_a_cut_shoe_table"
 
 
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_the_cashier_requests(api: Api) -> None:
     token = await api.player()
     system = api.casino.system

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from baccarat.core import PRESETS, deal_coup
-from baccarat.fairness import fair_shoe, shuffled_order
-from baccarat.server.dealing import FairShoes, fast_order
+from baccarat.fairness import fair_shoe, fast_order, shuffled_order
+from baccarat.server.dealing import FairShoes
 
 
 def seed(rng: random.Random) -> str:
@@ -55,9 +55,9 @@ def test_a_rejected_word_falls_back_to_the_reference() -> None:
     # Search a few seeds for a shuffle whose word stream has a rejection in the first
     # draws of a single deck: the limit for m = 52 rejects words >= 2**32 - 2**32 % 52.
     # Instead of searching, check that the fallback path agrees on a forced case.
-    from baccarat.server import dealing
+    from baccarat.fairness import fast
 
-    limits = dealing._DESCENDING_LIMITS[1]
+    limits = fast._DESCENDING_LIMITS[1]
     saved = list(limits)
     try:
         limits[:] = [0] * len(limits)  # every word "rejected": the reference path is taken

@@ -27,6 +27,7 @@ OUTCOMES: tuple[Outcome, ...] = (Outcome.BANKER, Outcome.PLAYER, Outcome.TIE)
 _COLUMN = {outcome: i for i, outcome in enumerate(OUTCOMES)}
 
 IntArray = npt.NDArray[np.int64]
+SmallArray = npt.NDArray[np.int8]
 
 
 def banker_draw_table() -> npt.NDArray[np.bool_]:
@@ -34,9 +35,12 @@ def banker_draw_table() -> npt.NDArray[np.bool_]:
     return np.array([[banker_draws(s, p3) for p3 in range(10)] for s in range(10)])
 
 
-def sequence_outcomes() -> tuple[IntArray, IntArray]:
-    """Every value sequence (p1, b1, p2, b2, c5, c6): its values and its outcome column."""
-    p1, b1, p2, b2, c5, c6 = np.indices((10,) * 6).reshape(6, -1)
+def sequence_outcomes() -> tuple[SmallArray, SmallArray]:
+    """Every value sequence (p1, b1, p2, b2, c5, c6): its values and its outcome column.
+
+    Small integers (int8) throughout: the 10^6 sequences then take a few MB, not hundreds.
+    """
+    p1, b1, p2, b2, c5, c6 = np.indices((10,) * 6, dtype=np.int8).reshape(6, -1)
     ps, bs = (p1 + p2) % 10, (b1 + b2) % 10
     natural = (ps >= 8) | (bs >= 8)
     # Player draws on 0-5 unless either hand is a natural; the fifth card is the player's.
@@ -44,12 +48,13 @@ def sequence_outcomes() -> tuple[IntArray, IntArray]:
     # The banker's third card is the sixth card if the player drew, else the fifth.
     b3 = np.where(pdraw, c6, c5)
     bdraw = ~natural & np.where(pdraw, banker_draw_table()[bs, c5], bs <= 5)
-    pf = (ps + np.where(pdraw, c5, 0)) % 10
-    bf = (bs + np.where(bdraw, b3, 0)) % 10
-    column = np.where(bf > pf, _COLUMN[Outcome.BANKER], _COLUMN[Outcome.PLAYER])
-    column = np.where(bf == pf, _COLUMN[Outcome.TIE], column)
+    none = np.int8(0)
+    pf = (ps + np.where(pdraw, c5, none)) % 10
+    bf = (bs + np.where(bdraw, b3, none)) % 10
+    banker, player, tie = (np.int8(_COLUMN[o]) for o in OUTCOMES)
+    column = np.where(bf == pf, tie, np.where(bf > pf, banker, player))
     values = np.stack([p1, b1, p2, b2, c5, c6], axis=1)
-    return values.astype(np.int64), column.astype(np.int64)
+    return values, column
 
 
 @functools.cache
@@ -59,7 +64,11 @@ def multiset_table() -> tuple[IntArray, IntArray]:
     values, column = sequence_outcomes()
     # A multiset's key: its multiplicities as digits base 7 (a value occurs at most 6 times).
     powers = 7 ** np.arange(10, dtype=np.int64)
-    unique_keys, inverse = np.unique(powers[values].sum(axis=1), return_inverse=True)
+    keys = np.zeros(len(column), dtype=np.int64)
+    for position in values.T:
+        keys += powers[position]
+    unique_keys, inverse = np.unique(keys, return_inverse=True)
+    del keys, values
     counts = np.bincount(
         inverse * len(OUTCOMES) + column, minlength=len(unique_keys) * len(OUTCOMES)
     ).reshape(-1, len(OUTCOMES))

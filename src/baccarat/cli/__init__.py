@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -11,7 +12,12 @@ from typing import NoReturn
 from .. import __version__
 
 # Each module defines register(subparsers); its handlers import what they need lazily.
-COMMAND_MODULES = ("baccarat.cli.game", "baccarat.cli.fair", "baccarat.cli.server")
+COMMAND_MODULES = (
+    "baccarat.cli.game",
+    "baccarat.cli.fair",
+    "baccarat.cli.server",
+    "baccarat.cli.simulate",
+)
 
 
 class UsageError(Exception):
@@ -38,6 +44,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status: int = args.handler(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``baccarat ... | head``): not an error; say nothing more.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (UsageError, ValueError, OSError) as error:
         print(f"baccarat {args.command}: error: {error}", file=sys.stderr)
         return 2

@@ -19,6 +19,9 @@ def register(subparsers: Any) -> None:
     source.add_argument("--rules", help="rule set preset (default: classic-8deck)")
     source.add_argument("--decks", type=int, help="a fresh shoe of N decks, tie 8:1")
     odds.add_argument("--remove", default="", help='cards gone from the shoe, e.g. "Ah Td 9s"')
+    odds.add_argument(
+        "--eor", action="store_true", help="effect of removal of each rank on each house edge"
+    )
     odds.add_argument("--json", action="store_true", help="machine-readable output")
     odds.set_defaults(handler=run_odds)
 
@@ -60,6 +63,7 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def run_odds(args: argparse.Namespace) -> int:
     from ..analysis import analyse, shoe_composition
+    from ..analysis.eor import effect_of_removal, removal_json
     from ..analysis.exact import OUTCOMES
     from ..core import BetKind, Card, get_rules, rules_for_decks
 
@@ -70,8 +74,12 @@ def run_odds(args: argparse.Namespace) -> int:
     )
     removed = Card.parse_many(args.remove)
     analysis = analyse(rules, shoe_composition(rules.decks, removed))
+    effects = effect_of_removal(rules, analysis.composition) if args.eor else None
     if args.json:
-        print_json(analysis.to_json())
+        data = analysis.to_json()
+        if effects is not None:
+            data["eor"] = removal_json(effects)
+        print_json(data)
         return 0
     print(f"rules: {rules.name} ({rules.description})")
     if removed:
@@ -92,6 +100,19 @@ def run_odds(args: argparse.Namespace) -> int:
         for k, b in analysis.bets.items()
     ]
     print(table(("bet", "pays", "house edge", "RTP"), bet_rows))
+    if effects is not None:
+        print("\neffect of removal: change in house edge when one card of the rank leaves")
+        eor_rows = [
+            (
+                "T J Q K" if e.value == 0 else e.label,
+                *(
+                    "-" if e.change is None else f"{float(e.change[k]) * 100:+.5f}%"
+                    for k in (BetKind.BANKER, BetKind.PLAYER, BetKind.TIE)
+                ),
+            )
+            for e in effects
+        ]
+        print(table(("card", "banker", "player", "tie"), eor_rows))
     return 0
 
 

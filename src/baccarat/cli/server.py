@@ -364,15 +364,13 @@ def run_replay(args: argparse.Namespace) -> int:
         return 0 if result.ok else 1
     print(f"round {result.round_id}: rules {result.rules}, nonce {result.nonce}, "
           f"cut {result.cut}, position {result.position}")  # fmt: skip
-    rows = [
-        (key, _text(result.recorded[key]), _text(result.derived[key]),
-         "ok" if result.recorded[key] == result.derived[key] else "DIFFERS")
-        for key in result.recorded
-    ]  # fmt: skip
-    print(table(("", "recorded", "re-derived", ""), rows))
-    print(
-        "the round matches its seeds" if result.ok else "MISMATCH: " + "; ".join(result.mismatches)
-    )
+    for key in result.recorded:
+        recorded, derived = _text(result.recorded[key]), _text(result.derived[key])
+        if recorded == derived:
+            print(f"  {key:<10} {recorded}  (re-derived: the same)")
+        else:
+            print(f"  {key:<10} recorded {recorded}, re-derived {derived}: DIFFERS")
+    print("the round matches its seeds" if result.ok else "MISMATCH")
     return 0 if result.ok else 1
 
 

@@ -10,8 +10,10 @@ from .derive import (
     new_client_seed,
     new_server_seed,
     server_seed_bytes,
+    shoe_from_order,
     shuffled_order,
 )
+from .fast import fast_order
 
 __all__ = [
     "SEED_BYTES",
@@ -20,8 +22,10 @@ __all__ = [
     "byte_stream",
     "commitment",
     "fair_shoe",
+    "fast_order",
     "new_client_seed",
     "new_server_seed",
     "server_seed_bytes",
+    "shoe_from_order",
     "shuffled_order",
 ]

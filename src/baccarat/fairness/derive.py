@@ -128,11 +128,8 @@ def shuffled_order(
     return tuple(cards)
 
 
-def fair_shoe(
-    rules: RuleSet, server_seed: str, client_seed: str, nonce: int, cut: int | None = None
-) -> Shoe:
-    """A shoe ready to deal: derived order, the cut, then the rule set's burn and cut card."""
-    order = shuffled_order(server_seed, client_seed, nonce, rules.decks, cut)
+def shoe_from_order(rules: RuleSet, order: tuple[Card, ...]) -> Shoe:
+    """A shoe in this order with the rule set's burn and cut card applied (cut shoes only)."""
     shoe = Shoe(order, decks=rules.decks)
     if rules.shuffle is ShufflePolicy.CUT_SHOE:
         if rules.burn:
@@ -141,3 +138,10 @@ def fair_shoe(
         if position is not None:
             shoe.place_cut_card(position)
     return shoe
+
+
+def fair_shoe(
+    rules: RuleSet, server_seed: str, client_seed: str, nonce: int, cut: int | None = None
+) -> Shoe:
+    """A shoe ready to deal: derived order, the cut, then the rule set's burn and cut card."""
+    return shoe_from_order(rules, shuffled_order(server_seed, client_seed, nonce, rules.decks, cut))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -72,6 +73,10 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         casino.start()
         await banked.start()
+        # What was built so far (modules, tables, the app) lives as long as the process:
+        # keep it out of the garbage collector's full passes, which would stall requests.
+        gc.collect()
+        gc.freeze()
         try:
             yield
         finally:
@@ -94,11 +99,42 @@ def create_app(settings: Settings) -> FastAPI:
     if settings.bench_endpoint:
         app.include_router(system.bench_router)
 
+    _document_security(app)
     web = casino.web_dir()
     if web is not None:
         app.mount("/", StaticFiles(directory=web, html=True), name="web")
     app.add_middleware(BodyLimit)
     return app
+
+
+def _document_security(app: FastAPI) -> None:
+    """Declare the bearer token (and the browser's cookie) on every route that answers 401.
+
+    The handlers read the credentials themselves (one cheap step instead of FastAPI's
+    security dependencies on the hot path); the schema still says what they accept.
+    """
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = build()
+        components = schema.setdefault("components", {})
+        components["securitySchemes"] = {
+            "bearer": {"type": "http", "scheme": "bearer",
+                       "description": "the token of POST /api/sessions"},
+            "cookie": {"type": "apiKey", "in": "cookie", "name": "baccarat_session",
+                       "description": "the browser's session; state-changing requests also "
+                       "need the X-CSRF-Token header (the baccarat_csrf cookie's value)"},
+        }  # fmt: skip
+        for operations in schema.get("paths", {}).values():
+            for operation in operations.values():
+                if "401" in operation.get("responses", {}):
+                    operation["security"] = [{"bearer": []}, {"cookie": []}]
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def app_from_env() -> FastAPI:

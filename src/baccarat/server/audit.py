@@ -1,12 +1,12 @@
 """``baccarat admin check``: recompute the ledger and find anything that does not add up.
 
 Checked: every transaction has two entries or more and sums to zero, entries stay in their
-transaction's mode, every cached balance equals the sum of its account's entries, no player
-balance is negative, every round has exactly its stake-and-payout transaction (and every
-such transaction its round), every void its reversal, the rounds' own arithmetic
-(``balance_after = balance_before - stake + win``), and the money reserved for withdrawals
-equals the pending requests. Player-banked rounds, their voids and the escrow are checked
-by ``banked.audit``.
+transaction's mode, every cached balance equals the sum of its account's entries (the
+house's and the cashier's are derived, never cached), no player balance is negative, every
+round has exactly its stake-and-payout transaction (and every such transaction its round),
+every void its reversal, the rounds' own arithmetic (``balance_after = balance_before -
+stake + win``), and the money reserved for withdrawals equals the pending requests.
+Player-banked rounds, their voids and the escrow are checked by ``banked.audit``.
 """
 
 from __future__ import annotations
@@ -83,11 +83,14 @@ def _transactions(uow: UnitOfWork, report: Report) -> None:
 
 
 def _balances(uow: UnitOfWork, report: Report) -> None:
+    # The house's and the cashier's balances are derived, never cached: their column stays 0.
     rows = uow.all(
-        "SELECT a.id, a.kind, a.mode, a.player_id, a.balance, COALESCE(SUM(e.amount), 0) "
+        "SELECT a.id, a.kind, a.mode, a.player_id, a.balance, "
+        "CASE WHEN a.kind IN ('house', 'cashier') THEN 0 ELSE COALESCE(SUM(e.amount), 0) END "
         "FROM accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id "
         "GROUP BY a.id, a.kind, a.mode, a.player_id, a.balance "
-        "HAVING a.balance <> COALESCE(SUM(e.amount), 0)"
+        "HAVING a.balance <> "
+        "CASE WHEN a.kind IN ('house', 'cashier') THEN 0 ELSE COALESCE(SUM(e.amount), 0) END"
     )
     for account_id, kind, mode, player_id, cached, derived in rows:
         owner = f"player {player_id}" if player_id is not None else "the casino"
@@ -190,7 +193,10 @@ def _withdrawals(uow: UnitOfWork, report: Report) -> None:
 
 
 def _totals(uow: UnitOfWork, report: Report) -> None:
+    """Each mode's money by kind of account, from the entries (the ledger is the truth)."""
     for mode, kind, balance in uow.all(
-        "SELECT mode, kind, SUM(balance) FROM accounts GROUP BY mode, kind ORDER BY mode, kind"
+        "SELECT a.mode, a.kind, COALESCE(SUM(e.amount), 0) FROM accounts a "
+        "LEFT JOIN ledger_entries e ON e.account_id = a.id "
+        "GROUP BY a.mode, a.kind ORDER BY a.mode, a.kind"
     ):
         report.totals.setdefault(mode, {})[kind] = int(balance)

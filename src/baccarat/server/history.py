@@ -16,20 +16,24 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from ..core import Card, Hand
+from ..fairness.history import FORMAT, FairnessRecord
 from .db.uow import UnitOfWork
 from .errors import ServiceError
-
-FORMAT = "baccarat-history/1"
 
 
 def iso_time(us: int) -> str:
     return datetime.fromtimestamp(us // 1_000_000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+# Baccarat points by rank letter (the first character of a card's text, e.g. "Td").
+_POINTS = {rank: min(i + 1, 10) % 10 for i, rank in enumerate("A23456789TJQK")}
+
+
 def _hand(cards_text: str) -> dict[str, Any]:
-    hand = Hand(tuple(Card.parse_many(cards_text)))
-    return {"cards": cards_text.split(), "scores": list(hand.scores)}
+    """A recorded hand as the API shows it: its cards and its ``[x, y]`` scores."""
+    cards = cards_text.split()
+    points = [_POINTS[card[0]] for card in cards]
+    return {"cards": cards, "scores": [(points[0] + points[1]) % 10, sum(points) % 10]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,41 +99,19 @@ class RoundRecord:
         }
 
     def fairness(self) -> dict[str, Any]:
-        return {
-            "server_seed": self.server_seed,
-            "commitment": self.commitment,
-            "client_seed": self.client_seed,
-            "nonce": self.nonce,
-            "cut": self.cut,
-            "position": self.position,
-        }
+        return FairnessRecord(
+            self.server_seed, self.commitment, self.client_seed, self.nonce, self.cut, self.position
+        ).to_json()
 
     def export_json(self) -> dict[str, Any]:
         """One line of ``baccarat-history/1``, exactly as docs/history-format.md says."""
-        void = self.void_reason is not None
-        return {
-            "format": FORMAT,
-            "id": self.id,
-            "table_id": self.table_id,
-            "mode": self.mode,
-            "time": iso_time(self.created_us),
-            "rules": self.rules,
-            "fairness": self.fairness(),
-            "player": _hand(self.player_cards),
-            "banker": _hand(self.banker_cards),
-            "winner": self.winner,
-            "bets": self.settled_bets(),
-            "win": self.stake if void else self.win,
-            "balance_before": self.balance_before,
-            "balance_after": self.balance_before if void else self.balance_after,
-            "void_reason": self.void_reason,
-        } | self._banked_export()
-
-    def _banked_export(self) -> dict[str, Any]:
-        """The role, the fee and this side's figures (docs/history-format.md)."""
+        line = self.to_json()
+        del line["stake"]  # the export derives the stake from its bets
         if self.banked is None:
-            return {}
-        return {"role": self.role, "fee": self.banked["fee"], "banked": self.banked}
+            del line["role"], line["banked"]  # a round against the casino
+        else:
+            line["fee"] = self.banked["fee"]  # the banker's side checks its balance with it
+        return {"format": FORMAT, **line}
 
 
 _COLUMNS = (

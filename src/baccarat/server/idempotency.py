@@ -58,6 +58,36 @@ def recall(uow: UnitOfWork, player_id: int, key: str, hashed: str) -> StoredAnsw
     return StoredAnswer(int(row[1]), row[2])
 
 
+def authenticate_and_recall(
+    uow: UnitOfWork, token_hash: str | None, key: str, hashed: str
+) -> tuple[int, StoredAnswer | None]:
+    """The caller's player id and any stored answer to this key, in one statement.
+
+    The same rules as ``auth.authenticate`` and ``recall``, joined: a money-moving request
+    does both first, and it is the hottest path of the server.
+    """
+    row = None
+    if token_hash is not None:
+        row = uow.one(
+            "SELECT s.player_id, s.expires_us, k.request_hash, k.status, k.response "
+            "FROM sessions s LEFT JOIN idempotency_keys k "
+            "ON k.player_id = s.player_id AND k.key = :k WHERE s.token_hash = :h",
+            {"h": token_hash, "k": key},
+        )
+    if row is None or row[1] <= uow.now:
+        raise ServiceError("not_authenticated", "log in first: no valid session token")
+    player_id, _, stored_hash, status, response = row
+    if stored_hash is None:
+        return int(player_id), None
+    if stored_hash != hashed:
+        raise ServiceError(
+            "idempotency_conflict",
+            "this Idempotency-Key was already used with a different request",
+            key=key,
+        )
+    return int(player_id), StoredAnswer(int(status), response)
+
+
 def remember(
     uow: UnitOfWork, player_id: int, key: str, hashed: str, status: int, body: str
 ) -> None:

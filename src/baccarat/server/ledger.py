@@ -1,10 +1,13 @@
 """The double-entry ledger: balanced transactions of entries between accounts.
 
 Every movement of money is one ledger transaction with at least two entries whose amounts
-sum to zero. Each account's ``balance`` column caches the sum of its entries and is updated
-by the same statements that post them, in the same database transaction. A player's account
-(and the pending-withdrawals account) must stay at or above zero: the update is conditional,
-and a CHECK constraint backs it in the database.
+sum to zero. A player's account (and the pending-withdrawals account) caches the sum of its
+entries in its ``balance`` column, updated by the same statements that post them, in the
+same database transaction, and must stay at or above zero: the update is conditional, and a
+CHECK constraint backs it in the database. The house's and the cashier's balances are
+derived (the sum of their entries, never cached): they are the other side of nearly every
+movement, and one cached row for them would make every round of every player wait for the
+previous one to commit.
 """
 
 from __future__ import annotations
@@ -16,7 +19,10 @@ from .db.uow import UnitOfWork
 from .errors import ServiceError
 
 MODES = ("fun", "real")
+# "escrow": what player-banked seats hold in play (banked/money.py); cached, never negative.
 SYSTEM_KINDS = ("house", "cashier", "withdrawals", "escrow")
+# Accounts whose balance is the sum of their entries, computed when asked, never cached.
+DERIVED_KINDS = ("house", "cashier")
 
 
 def check_mode(mode: str) -> str:
@@ -50,6 +56,10 @@ class SystemAccounts:
 
     def get(self, mode: str, kind: str) -> int:
         return self.ids[(mode, kind)]
+
+    def derived(self) -> frozenset[int]:
+        """The accounts whose balance is derived from their entries (house, cashier)."""
+        return frozenset(i for (_, kind), i in self.ids.items() if kind in DERIVED_KINDS)
 
 
 def player_account(uow: UnitOfWork, player_id: int, mode: str) -> tuple[int, int]:
@@ -110,8 +120,7 @@ def apply_delta(uow: UnitOfWork, account_id: int, delta: int) -> int | None:
     """Add ``delta`` to an account's cached balance; None if that would make it negative."""
     row = uow.one(
         "UPDATE accounts SET balance = balance + :d, version = version + 1 "
-        "WHERE id = :id AND (kind IN ('house', 'cashier') OR balance + :d >= 0) "
-        "RETURNING balance",
+        "WHERE id = :id AND balance + :d >= 0 RETURNING balance",
         {"d": delta, "id": account_id},
     )
     return None if row is None else int(row[0])
@@ -127,18 +136,17 @@ def post(
     memo: str | None = None,
     system: SystemAccounts | None = None,
 ) -> int:
-    """Post a balanced transaction and update the balances; refuses to overdraw a player.
+    """Post a balanced transaction and update the cached balances; refuses to overdraw.
 
-    Balances are updated players first, then the casino's accounts, always in that order,
-    so that two transactions never wait for each other's rows in opposite orders.
+    Cached balances are updated in the order of their account ids, so that two
+    transactions never wait for each other's rows in opposite orders.
     """
     tx_id = insert_transaction(uow, kind, mode, postings, reference=reference, memo=memo)
     deltas: dict[int, int] = {}
     for posting in postings:
         deltas[posting.account_id] = deltas.get(posting.account_id, 0) + posting.amount
-    casino = set((system or SystemAccounts.load(uow)).ids.values())
-    order = sorted(deltas, key=lambda account: (account in casino, account))
-    for account_id in order:
+    derived = (system or SystemAccounts.load(uow)).derived()
+    for account_id in sorted(set(deltas) - derived):
         if deltas[account_id] and apply_delta(uow, account_id, deltas[account_id]) is None:
             balance = uow.scalar("SELECT balance FROM accounts WHERE id = :id", {"id": account_id})
             raise ServiceError(

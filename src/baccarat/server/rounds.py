@@ -2,9 +2,9 @@
 
 This is the hot path. It runs as one short write transaction of a handful of statements:
 take the nonce (or lock the player's shoe), move the money in one conditional update of the
-player's balance (refused unless the balance covers the whole stake), record the ledger
-transaction, its entries and the round, and update the house's balance last (it is the row
-every round in the mode touches, so it is held for the shortest time).
+player's balance (refused unless the balance covers the whole stake), and record the ledger
+transaction, its entries and the round. The house's balance is derived from its entries, so
+rounds of different players share no row and never wait for each other.
 """
 
 from __future__ import annotations
@@ -273,11 +273,6 @@ def play_round(
             {"pos": shoe.position, "done": int(shoe.is_cut_card_reached), "p": player_id,
              "t": table.id, "m": mode},
         )  # fmt: skip
-    if stake != win:
-        uow.run(
-            "UPDATE accounts SET balance = balance + :d, version = version + 1 WHERE id = :id",
-            {"d": stake - win, "id": house},
-        )
     return RoundRecord(
         seq, round_id, table.id, mode, uow.now, rules.name, shuffle.commitment,
         shuffle.client_seed, shuffle.nonce, shuffle.cut, position, player_cards, banker_cards,

@@ -107,7 +107,7 @@ class Settings:
     # Threads that run database work (SQLite always has exactly one writer).
     db_threads: int = 8
     # SQLite group commit: how many rounds at most share one fsync.
-    max_batch: int = 64
+    max_batch: int = 32
     # Serve POST /api/bench/commit, the bare transaction the benchmark compares with.
     bench_endpoint: bool = False
     web_dir: Path | None = None

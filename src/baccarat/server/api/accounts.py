@@ -9,7 +9,7 @@ from .. import accounts, auth
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..history import iso_time
-from .deps import CSRF_COOKIE, SESSION_COOKIE, CallerDep, CasinoDep, json_response
+from .deps import CSRF_COOKIE, SESSION_COOKIE, CasinoDep, ContextDep, json_response
 from .errors import documented
 from .models import Credentials, PlayerOut, SessionOut
 
@@ -87,13 +87,13 @@ async def login(body: Credentials, request: Request, casino: CasinoDep) -> Respo
     responses=documented("not_authenticated", "csrf_failed"),
     summary="Log out: the session ends and the cookies are cleared",
 )
-async def logout(casino: CasinoDep, caller: CallerDep) -> Response:
+async def logout(ctx: ContextDep) -> Response:
     def end(uow: UnitOfWork) -> None:
-        caller.player_id(uow)
-        assert caller.token_hash is not None
-        auth.end_session(uow, caller.token_hash)
+        ctx.caller.player_id(uow)
+        assert ctx.caller.token_hash is not None
+        auth.end_session(uow, ctx.caller.token_hash)
 
-    await casino.db.write(end)
+    await ctx.casino.db.write(end)
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, path="/", samesite="strict")
     response.delete_cookie(CSRF_COOKIE, path="/", samesite="strict")
@@ -106,6 +106,6 @@ async def logout(casino: CasinoDep, caller: CallerDep) -> Response:
     responses=documented("not_authenticated"),
     summary="The logged-in player",
 )
-async def me(casino: CasinoDep, caller: CallerDep) -> Response:
-    player = await casino.db.read(lambda uow: accounts.get(uow, caller.player_id(uow)))
+async def me(ctx: ContextDep) -> Response:
+    player = await ctx.casino.db.read(lambda uow: accounts.get(uow, ctx.caller.player_id(uow)))
     return json_response(player.to_json())

@@ -7,8 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Depends, Header, Request, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi import Depends, Request, Response
 
 from .. import auth, idempotency
 from ..casino import Casino
@@ -20,15 +19,21 @@ CSRF_COOKIE = "baccarat_csrf"
 CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
-bearer = HTTPBearer(auto_error=False, description="the token of POST /api/sessions")
-
-
-def get_casino(request: Request) -> Casino:
-    casino: Casino = request.app.state.casino
-    return casino
-
-
-CasinoDep = Annotated[Casino, Depends(get_casino)]
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+# The Idempotency-Key header in the OpenAPI schema of the routes that move money (it is read
+# by ``idempotent_write`` itself, which keeps FastAPI's per-request parameter work small).
+IDEMPOTENT: dict[str, Any] = {
+    "parameters": [
+        {
+            "name": IDEMPOTENCY_HEADER,
+            "in": "header",
+            "required": False,
+            "description": "required: a retry with the same key gets the first answer and "
+            "moves no money; the same key with another body is refused",
+            "schema": {"type": "string", "minLength": 1, "maxLength": 200},
+        }
+    ]
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,35 +46,47 @@ class Caller:
         return auth.authenticate(uow, self.token_hash)
 
 
-def get_caller(
-    request: Request,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-) -> Caller:
+def caller_of(request: Request) -> Caller:
     """Bearer token, or the session cookie plus the CSRF header on state-changing requests."""
-    if credentials is not None:
-        return Caller(auth.token_hash(credentials.credentials))
-    token = request.cookies.get(SESSION_COOKIE)
-    if token is None:
+    header = request.headers.get("authorization")
+    if header is not None:
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() == "bearer" and token.strip():
+            return Caller(auth.token_hash(token.strip()))
+        return Caller(None)
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if cookie is None:
         return Caller(None)
     if request.method not in SAFE_METHODS and not auth.csrf_matches(
-        token, request.headers.get(CSRF_HEADER)
+        cookie, request.headers.get(CSRF_HEADER)
     ):
         raise ServiceError(
             "csrf_failed",
             f"a request made with the session cookie needs the {CSRF_HEADER} header",
         )
-    return Caller(auth.token_hash(token))
+    return Caller(auth.token_hash(cookie))
 
 
-CallerDep = Annotated[Caller, Depends(get_caller)]
-IdempotencyKey = Annotated[
-    str | None,
-    Header(
-        alias="Idempotency-Key",
-        max_length=200,
-        description="required: a retry with the same key gets the first answer",
-    ),
-]
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a handler of an authenticated route gets: the request, the casino, the caller."""
+
+    request: Request
+    casino: Casino
+    caller: Caller
+
+
+async def get_casino(request: Request) -> Casino:
+    casino: Casino = request.app.state.casino
+    return casino
+
+
+async def get_context(request: Request) -> Context:
+    return Context(request, request.app.state.casino, caller_of(request))
+
+
+CasinoDep = Annotated[Casino, Depends(get_casino)]
+ContextDep = Annotated[Context, Depends(get_context)]
 
 
 def json_response(data: Any, status: int = 200) -> Response:
@@ -79,28 +96,22 @@ def json_response(data: Any, status: int = 200) -> Response:
 
 
 async def idempotent_write(
-    request: Request,
-    casino: Casino,
-    caller: Caller,
-    key: str | None,
-    body: Any,
-    status: int,
-    work: Callable[[UnitOfWork, int], Any],
+    ctx: Context, body: Any, status: int, work: Callable[[UnitOfWork, int], Any]
 ) -> Response:
     """Run ``work(uow, player_id)`` once per Idempotency-Key; replays get the stored answer."""
-    key = idempotency.check_key(key)
+    request, caller = ctx.request, ctx.caller
+    key = idempotency.check_key(request.headers.get(IDEMPOTENCY_HEADER))
     hashed = idempotency.request_hash(request.method, request.url.path, body)
 
     def job(uow: UnitOfWork) -> tuple[idempotency.StoredAnswer, bool]:
-        player_id = caller.player_id(uow)
-        stored = idempotency.recall(uow, player_id, key, hashed)
+        player_id, stored = idempotency.authenticate_and_recall(uow, caller.token_hash, key, hashed)
         if stored is not None:
             return stored, True
         text = json.dumps(work(uow, player_id), separators=(",", ":"))
         idempotency.remember(uow, player_id, key, hashed, status, text)
         return idempotency.StoredAnswer(status, text), False
 
-    answer, replayed = await casino.db.write(job)
+    answer, replayed = await ctx.casino.db.write(job)
     headers = {"Idempotent-Replayed": "true"} if replayed else None
     return Response(
         answer.body, status_code=answer.status, media_type="application/json", headers=headers

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Response
 from .. import seeds
 from ..db.uow import UnitOfWork
 from ..ledger import MODES
-from .deps import CallerDep, CasinoDep, json_response
+from .deps import ContextDep, json_response
 from .errors import documented
 from .models import (
     ClientSeedIn,
@@ -30,12 +30,12 @@ router = APIRouter(prefix="/api/fairness", tags=["fairness"])
     responses=documented("not_authenticated"),
     summary="Per mode: the server seed's commitment, the client seed and the next nonce",
 )
-async def get_fairness(casino: CasinoDep, caller: CallerDep) -> Response:
+async def get_fairness(ctx: ContextDep) -> Response:
     def read(uow: UnitOfWork) -> dict[str, Any]:
-        player_id = caller.player_id(uow)
+        player_id = ctx.caller.player_id(uow)
         return {mode: seeds.state(uow, player_id, mode).to_json() for mode in MODES}
 
-    return json_response(await casino.db.read(read))
+    return json_response(await ctx.casino.db.read(read))
 
 
 @router.put(
@@ -46,9 +46,11 @@ async def get_fairness(casino: CasinoDep, caller: CallerDep) -> Response:
     ),
     summary="Choose the client seed of the next shuffles",
 )
-async def set_client_seed(body: ClientSeedIn, casino: CasinoDep, caller: CallerDep) -> Response:
-    state = await casino.db.write(
-        lambda uow: seeds.set_client_seed(uow, caller.player_id(uow), body.mode, body.client_seed)
+async def set_client_seed(body: ClientSeedIn, ctx: ContextDep) -> Response:
+    state = await ctx.casino.db.write(
+        lambda uow: seeds.set_client_seed(
+            uow, ctx.caller.player_id(uow), body.mode, body.client_seed
+        )
     )
     return json_response(state.to_json())
 
@@ -59,9 +61,9 @@ async def set_client_seed(body: ClientSeedIn, casino: CasinoDep, caller: CallerD
     responses=documented("invalid_body", "invalid_mode", "not_authenticated", "csrf_failed"),
     summary="Reveal the current server seed and commit a new one",
 )
-async def rotate(body: ModeIn, casino: CasinoDep, caller: CallerDep) -> Response:
-    revealed, state = await casino.db.write(
-        lambda uow: seeds.rotate(uow, caller.player_id(uow), body.mode)
+async def rotate(body: ModeIn, ctx: ContextDep) -> Response:
+    revealed, state = await ctx.casino.db.write(
+        lambda uow: seeds.rotate(uow, ctx.caller.player_id(uow), body.mode)
     )
     return json_response({"revealed": revealed.to_json(), "current": state.to_json()})
 
@@ -72,8 +74,8 @@ async def rotate(body: ModeIn, casino: CasinoDep, caller: CallerDep) -> Response
     responses=documented("not_authenticated", "invalid_mode"),
     summary="Your revealed server seeds, oldest first",
 )
-async def revealed(
-    casino: CasinoDep, caller: CallerDep, mode: Annotated[Mode, Query()] = "fun"
-) -> Response:
-    found = await casino.db.read(lambda uow: seeds.revealed_seeds(uow, caller.player_id(uow), mode))
+async def revealed(ctx: ContextDep, mode: Annotated[Mode, Query()] = "fun") -> Response:
+    found = await ctx.casino.db.read(
+        lambda uow: seeds.revealed_seeds(uow, ctx.caller.player_id(uow), mode)
+    )
     return json_response([seed.to_json() for seed in found])

@@ -10,7 +10,7 @@ from fastapi.responses import StreamingResponse
 
 from .. import accounts, history
 from ..db.uow import UnitOfWork
-from .deps import CallerDep, CasinoDep, json_response
+from .deps import ContextDep, json_response
 from .errors import documented
 from .models import HistoryOut, Mode, RoundOut
 
@@ -24,17 +24,16 @@ router = APIRouter(prefix="/api", tags=["history"])
     summary="Your rounds, newest first; pass `next` as `before` for the following page",
 )
 async def get_history(
-    casino: CasinoDep,
-    caller: CallerDep,
+    ctx: ContextDep,
     mode: Annotated[Mode | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     before: Annotated[str | None, Query(max_length=64)] = None,
 ) -> Response:
     def read(uow: UnitOfWork) -> dict[str, Any]:
-        records, following = history.page(uow, caller.player_id(uow), mode, limit, before)
+        records, following = history.page(uow, ctx.caller.player_id(uow), mode, limit, before)
         return {"items": [r.to_json() for r in records], "next": following}
 
-    return json_response(await casino.db.read(read))
+    return json_response(await ctx.casino.db.read(read))
 
 
 @router.get(
@@ -43,9 +42,9 @@ async def get_history(
     responses=documented("not_authenticated", "unknown_round"),
     summary="One of your rounds",
 )
-async def get_round(round_id: str, casino: CasinoDep, caller: CallerDep) -> Response:
-    record = await casino.db.read(
-        lambda uow: history.get_round(uow, caller.player_id(uow), round_id)
+async def get_round(round_id: str, ctx: ContextDep) -> Response:
+    record = await ctx.casino.db.read(
+        lambda uow: history.get_round(uow, ctx.caller.player_id(uow), round_id)
     )
     return json_response(record.to_json())
 
@@ -64,14 +63,14 @@ async def get_round(round_id: str, casino: CasinoDep, caller: CallerDep) -> Resp
     summary="Export your history as JSON lines for `baccarat verify`",
 )
 async def export(
-    casino: CasinoDep, caller: CallerDep, mode: Annotated[Mode | None, Query()] = None
+    ctx: ContextDep, mode: Annotated[Mode | None, Query()] = None
 ) -> StreamingResponse:
-    player = await casino.db.read(lambda uow: accounts.get(uow, caller.player_id(uow)))
+    player = await ctx.casino.db.read(lambda uow: accounts.get(uow, ctx.caller.player_id(uow)))
 
     async def lines() -> AsyncIterator[str]:
         after = 0
         while True:
-            page = await casino.db.read(
+            page = await ctx.casino.db.read(
                 lambda uow, a=after: history.export_page(uow, player.id, mode, a)  # type: ignore[misc]
             )
             for line in history.export_lines(page):

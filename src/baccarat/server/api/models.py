@@ -238,3 +238,4 @@ class StatementOut(BaseModel):
 class HealthOut(BaseModel):
     status: str
     database: str
+    version: str

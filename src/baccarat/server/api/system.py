@@ -1,12 +1,13 @@
-"""Health, and the bare transaction the benchmark measures rounds against."""
+"""Health (with the game's version), and the bare transaction the benchmark measures."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Response
 
-from .. import idempotency
+from ... import __version__
+from .. import ledger
 from ..db.uow import UnitOfWork
-from .deps import CallerDep, CasinoDep, IdempotencyKey, json_response
+from .deps import CasinoDep, ContextDep, idempotent_write, json_response
 from .errors import documented
 from .models import HealthOut, RoundIn
 
@@ -15,30 +16,28 @@ router = APIRouter(prefix="/api", tags=["system"])
 
 @router.get("/health", response_model=HealthOut, responses=documented(), summary="Liveness")
 async def health(casino: CasinoDep) -> Response:
-    return json_response({"status": "ok", "database": casino.db.dialect})
+    return json_response({"status": "ok", "database": casino.db.dialect, "version": __version__})
 
 
 bench_router = APIRouter(prefix="/api/bench", include_in_schema=False)
 
 
 @bench_router.post("/commit", status_code=201)
-async def bare_commit(
-    body: RoundIn,
-    request: Request,
-    casino: CasinoDep,
-    caller: CallerDep,
-    key: IdempotencyKey = None,
-) -> Response:
-    """What a round costs without the game: the same body, the same authentication and
-    idempotency lookup, and one committed write (the idempotency row), through the same
-    writer. Served only with BACCARAT_BENCH=1."""
-    checked = idempotency.check_key(key)
-    hashed = idempotency.request_hash(request.method, request.url.path, body.model_dump())
+async def bare_commit(body: RoundIn, ctx: ContextDep) -> Response:
+    """A round's comparable transaction without the game, for ``bench/server.py``.
 
-    def job(uow: UnitOfWork) -> None:
-        player_id = caller.player_id(uow)
-        idempotency.recall(uow, player_id, checked, hashed)
-        idempotency.remember(uow, player_id, checked, hashed, 201, '{"ok":true}')
+    The same body, authentication, idempotency lookup and storage as a round, and the
+    same kind of money movement (one balanced ledger transaction: the player's account to
+    the house, one cent, both balances updated), committed through the same writer; no
+    nonce, no shuffle, no deal, no settlement, no round record. Served only with
+    BACCARAT_BENCH=1 (it moves play money to the house).
+    """
+    system = ctx.casino.system
 
-    await casino.db.write(job)
-    return json_response({"ok": True}, 201)
+    def work(uow: UnitOfWork, player_id: int) -> dict[str, bool]:
+        account_id, _ = ledger.player_account(uow, player_id, body.mode)
+        house = system.get(body.mode, "house")
+        ledger.transfer(uow, "bench", body.mode, account_id, house, 1, system=system)
+        return {"ok": True}
+
+    return await idempotent_write(ctx, body.model_dump(), 201, work)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Query, Response
 
 from ...core import Bets
 from .. import rounds
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
-from .deps import CallerDep, CasinoDep, IdempotencyKey, idempotent_write, json_response
+from .deps import IDEMPOTENT, CasinoDep, ContextDep, idempotent_write, json_response
 from .errors import documented
 from .models import CutIn, Mode, RoundIn, RoundOut, ShoeOut, TableOut
 
@@ -44,17 +44,15 @@ async def get_table(table_id: str, casino: CasinoDep) -> Response:
     status_code=201,
     response_model=RoundOut,
     responses=documented(*ROUND_ERRORS),
+    openapi_extra=IDEMPOTENT,
     summary="Play a round: debit, shuffle, deal, settle and credit in one transaction",
 )
 async def play_round(
     table_id: str,
     body: RoundIn,
-    request: Request,
-    casino: CasinoDep,
-    caller: CallerDep,
-    key: IdempotencyKey = None,
+    ctx: ContextDep,
 ) -> Response:
-    table = casino.tables.require(table_id)
+    table = ctx.casino.tables.require(table_id)
     if table.banked is not None:
         raise ServiceError(
             "player_banked_table",
@@ -63,7 +61,7 @@ async def play_round(
         )
     stakes = body.bets
     bets = Bets(player=stakes.player, banker=stakes.banker, tie=stakes.tie)
-    dealer, mode = casino.dealer, body.mode
+    dealer, mode = ctx.casino.dealer, body.mode
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
         answer = rounds.play_round(uow, dealer, player_id, table, mode, bets).to_json()
@@ -72,7 +70,7 @@ async def play_round(
         return answer
 
     payload = {"mode": mode, "bets": bets.to_json()}
-    return await idempotent_write(request, casino, caller, key, payload, 201, work)
+    return await idempotent_write(ctx, payload, 201, work)
 
 
 @router.get(
@@ -82,11 +80,11 @@ async def play_round(
     summary="The player's shoe at a cut-shoe table: cards left, and whether a cut is due",
 )
 async def get_shoe(
-    table_id: str, casino: CasinoDep, caller: CallerDep, mode: Annotated[Mode, Query()] = "fun"
+    table_id: str, ctx: ContextDep, mode: Annotated[Mode, Query()] = "fun"
 ) -> Response:
-    table = casino.tables.require(table_id)
-    state = await casino.db.read(
-        lambda uow: rounds.shoe_state(uow, caller.player_id(uow), table, mode)
+    table = ctx.casino.tables.require(table_id)
+    state = await ctx.casino.db.read(
+        lambda uow: rounds.shoe_state(uow, ctx.caller.player_id(uow), table, mode)
     )
     return json_response(state.to_json())
 
@@ -106,10 +104,12 @@ async def get_shoe(
     ),
     summary="Cut a new shoe (due before the first round and after each cut card)",
 )
-async def cut_shoe(table_id: str, body: CutIn, casino: CasinoDep, caller: CallerDep) -> Response:
-    table = casino.tables.require(table_id)
-    dealer = casino.dealer
-    state = await casino.db.write(
-        lambda uow: rounds.cut_shoe(uow, dealer, caller.player_id(uow), table, body.mode, body.cut)
+async def cut_shoe(table_id: str, body: CutIn, ctx: ContextDep) -> Response:
+    table = ctx.casino.tables.require(table_id)
+    dealer = ctx.casino.dealer
+    state = await ctx.casino.db.write(
+        lambda uow: rounds.cut_shoe(
+            uow, dealer, ctx.caller.player_id(uow), table, body.mode, body.cut
+        )
     )
     return json_response(state.to_json())

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Query, Response
 
 from .. import ledger, wallet
 from ..db.uow import UnitOfWork
 from ..history import iso_time
-from .deps import CallerDep, CasinoDep, IdempotencyKey, idempotent_write, json_response
+from .deps import IDEMPOTENT, Context, ContextDep, idempotent_write, json_response
 from .errors import documented
 from .models import AmountIn, CashierRequestOut, Mode, StatementOut, TopUpOut, WalletOut
 
@@ -26,75 +26,72 @@ def _wallet(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
 
 @router.get("", response_model=WalletOut, responses=documented("not_authenticated"),
             summary="Both balances, in cents")  # fmt: skip
-async def get_wallet(casino: CasinoDep, caller: CallerDep) -> Response:
-    return json_response(await casino.db.read(lambda uow: _wallet(uow, caller.player_id(uow))))
+async def get_wallet(ctx: ContextDep) -> Response:
+    return json_response(
+        await ctx.casino.db.read(lambda uow: _wallet(uow, ctx.caller.player_id(uow)))
+    )
 
 
 @router.post(
     "/fun/top-up",
     response_model=TopUpOut,
+    openapi_extra=IDEMPOTENT,
     responses=documented(*WRITE_ERRORS),
     summary="Bring the play-money balance back up to 1,000.00",
 )
-async def top_up(
-    request: Request, casino: CasinoDep, caller: CallerDep, key: IdempotencyKey = None
-) -> Response:
-    system = casino.system
+async def top_up(ctx: ContextDep) -> Response:
+    system = ctx.casino.system
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
         added = wallet.top_up_fun(uow, player_id, system)
         return _wallet(uow, player_id) | {"added": added}
 
-    return await idempotent_write(request, casino, caller, key, None, 200, work)
+    return await idempotent_write(ctx, None, 200, work)
 
 
 @router.post(
     "/deposits",
     status_code=201,
     response_model=CashierRequestOut,
+    openapi_extra=IDEMPOTENT,
     responses=documented(*WRITE_ERRORS, "invalid_amount"),
     summary="Announce a real-money deposit; it is credited when an operator approves it",
 )
 async def request_deposit(
     body: AmountIn,
-    request: Request,
-    casino: CasinoDep,
-    caller: CallerDep,
-    key: IdempotencyKey = None,
+    ctx: ContextDep,
 ) -> Response:
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
         return wallet.request_deposit(uow, player_id, body.amount).to_json()
 
-    return await idempotent_write(request, casino, caller, key, body.model_dump(), 201, work)
+    return await idempotent_write(ctx, body.model_dump(), 201, work)
 
 
 @router.post(
     "/withdrawals",
     status_code=201,
     response_model=CashierRequestOut,
+    openapi_extra=IDEMPOTENT,
     responses=documented(*WRITE_ERRORS, "invalid_amount", "insufficient_funds"),
     summary="Ask to withdraw real money: the amount is reserved until an operator decides",
 )
 async def request_withdrawal(
     body: AmountIn,
-    request: Request,
-    casino: CasinoDep,
-    caller: CallerDep,
-    key: IdempotencyKey = None,
+    ctx: ContextDep,
 ) -> Response:
-    system = casino.system
+    system = ctx.casino.system
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
         return wallet.request_withdrawal(uow, player_id, body.amount, system).to_json()
 
-    return await idempotent_write(request, casino, caller, key, body.model_dump(), 201, work)
+    return await idempotent_write(ctx, body.model_dump(), 201, work)
 
 
-async def _requests(casino: Any, caller: Any, kind: str) -> Response:
-    items = await casino.db.read(
+async def _requests(ctx: Context, kind: str) -> Response:
+    items = await ctx.casino.db.read(
         lambda uow: [
             r.to_json()
-            for r in wallet.list_requests(uow, player_id=caller.player_id(uow), kind=kind)
+            for r in wallet.list_requests(uow, player_id=ctx.caller.player_id(uow), kind=kind)
         ]
     )
     return json_response(items)
@@ -102,8 +99,8 @@ async def _requests(casino: Any, caller: Any, kind: str) -> Response:
 
 @router.get("/deposits", response_model=list[CashierRequestOut],
             responses=documented("not_authenticated"), summary="Your deposit requests")  # fmt: skip
-async def list_deposits(casino: CasinoDep, caller: CallerDep) -> Response:
-    return await _requests(casino, caller, "deposit")
+async def list_deposits(ctx: ContextDep) -> Response:
+    return await _requests(ctx, "deposit")
 
 
 @router.get(
@@ -112,8 +109,8 @@ async def list_deposits(casino: CasinoDep, caller: CallerDep) -> Response:
     responses=documented("not_authenticated"),
     summary="Your withdrawal requests",
 )
-async def list_withdrawals(casino: CasinoDep, caller: CallerDep) -> Response:
-    return await _requests(casino, caller, "withdrawal")
+async def list_withdrawals(ctx: ContextDep) -> Response:
+    return await _requests(ctx, "withdrawal")
 
 
 @router.get(
@@ -123,14 +120,13 @@ async def list_withdrawals(casino: CasinoDep, caller: CallerDep) -> Response:
     summary="Every movement of one balance, newest first (the ledger's view)",
 )
 async def statement(
-    casino: CasinoDep,
-    caller: CallerDep,
+    ctx: ContextDep,
     mode: Annotated[Mode, Query()] = "fun",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
 ) -> Response:
     def read(uow: UnitOfWork) -> dict[str, Any]:
-        account_id, _ = ledger.player_account(uow, caller.player_id(uow), mode)
+        account_id, _ = ledger.player_account(uow, ctx.caller.player_id(uow), mode)
         moves = ledger.statement(uow, account_id, limit=limit + 1, before=before)
         items = [
             {"id": m.transaction_id, "kind": m.kind, "mode": m.mode, "amount": m.amount,
@@ -139,4 +135,4 @@ async def statement(
         ]  # fmt: skip
         return {"items": items, "next": items[-1]["id"] if len(moves) > limit else None}
 
-    return json_response(await casino.db.read(read))
+    return json_response(await ctx.casino.db.read(read))

@@ -1,12 +1,13 @@
 """The database runner: connections, transactions, and the threads that run them.
 
-SQLite (the default): a file in WAL mode with synchronous=FULL. Exactly one thread of the
-process writes, in ``BEGIN IMMEDIATE`` transactions (which also serialise writers across
-processes, such as ``baccarat admin`` beside a running server). That thread practises group
-commit: the units of work waiting when it starts a transaction are run one after another,
-each inside its own savepoint, and share one commit (one fsync). A unit of work that raises
-is rolled back to its savepoint alone; the others are unaffected; no answer is given before
-the commit is durable.
+SQLite (the default): a file in WAL mode with synchronous=FULL. The server writes from one
+place, its event loop's own thread (no thread hand-offs, no lock contention), in
+``BEGIN IMMEDIATE`` transactions (which also serialise writers across processes, such as
+``baccarat admin`` beside a running server). It practises group commit: the units of work
+submitted while the loop was busy run one after another, each inside its own savepoint,
+and share one commit (one fsync). A unit of work that raises is rolled back to its
+savepoint alone; the others are unaffected; no answer is given before the commit is durable.
+Reads run inline too, on their own connection (WAL readers never wait for the writer).
 
 PostgreSQL: a pool of threads, each holding one connection; units of work run concurrently
 and rely on row locks (conditional updates, ``FOR UPDATE``), retried on a unique violation,
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -34,6 +34,8 @@ T = TypeVar("T")
 Work = Callable[[UnitOfWork], T]
 
 SQLITE_BUSY_TIMEOUT_S = 30.0
+# The server's writer runs on the event loop: it waits less for another process's lock.
+SQLITE_WRITER_BUSY_TIMEOUT_S = 5.0
 RETRIES = 4
 _RETRY_SQLSTATES = {"40001", "40P01"}
 
@@ -94,11 +96,12 @@ class Database:
         self._readers: ThreadPoolExecutor | None = None
         self._writers: ThreadPoolExecutor | None = None
         self._sqlite_writer: _SqliteWriter | None = None
+        self._checkpointer: _Checkpointer | None = None
         self._closed = False
 
     # -- connections -------------------------------------------------------------------
 
-    def connect(self) -> Any:
+    def connect(self, busy_timeout_s: float = SQLITE_BUSY_TIMEOUT_S) -> Any:
         """A new DB-API connection, configured for this server."""
         if self.dialect == "sqlite":
             path = Path(self.url.target)
@@ -107,7 +110,7 @@ class Database:
                 path,
                 isolation_level=None,
                 check_same_thread=False,
-                timeout=SQLITE_BUSY_TIMEOUT_S,
+                timeout=busy_timeout_s,
             )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
@@ -185,11 +188,12 @@ class Database:
     # -- asynchronous runners (the HTTP handlers) -----------------------------------------
 
     def start(self) -> None:
-        self._readers = ThreadPoolExecutor(self.threads, thread_name_prefix="db-read")
         if self.dialect == "sqlite":
             self._sqlite_writer = _SqliteWriter(self)
-            self._sqlite_writer.start()
+            self._checkpointer = _Checkpointer(self)
+            self._checkpointer.start()
         else:
+            self._readers = ThreadPoolExecutor(self.threads, thread_name_prefix="db-read")
             self._writers = ThreadPoolExecutor(self.threads, thread_name_prefix="db-write")
 
     async def write(self, work: Work[T]) -> T:
@@ -207,6 +211,9 @@ class Database:
 
     async def read(self, work: Work[T]) -> T:
         """Run a read-only unit of work on a snapshot."""
+        if self._sqlite_writer is not None:
+            # SQLite reads take microseconds and never wait for the writer (WAL): inline.
+            return self._pooled(work, False)
         if self._readers is None:
             raise RuntimeError("the database runner is not started")
         return await asyncio.get_running_loop().run_in_executor(
@@ -230,6 +237,8 @@ class Database:
         self._closed = True
         if self._sqlite_writer is not None:
             self._sqlite_writer.stop()
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
         for pool in (self._readers, self._writers):
             if pool is not None:
                 pool.shutdown(wait=True)
@@ -241,49 +250,47 @@ class Database:
 
 
 class _SqliteWriter:
-    """The one writing thread of an SQLite database, with group commit."""
+    """The one writer of an SQLite database, on the event loop's own thread, with group
+    commit: the units of work submitted while the loop was busy are run together."""
 
     def __init__(self, db: Database):
         self.db = db
-        self.queue: queue.SimpleQueue[_Job[Any] | None] = queue.SimpleQueue()
-        self.thread = threading.Thread(target=self._main, name="db-writer", daemon=True)
+        self.pending: list[_Job[Any]] = []
+        self.scheduled = False
         self.conn: Any = None
 
-    def start(self) -> None:
-        self.thread.start()
-
     def submit(self, job: _Job[Any]) -> None:
-        self.queue.put(job)
+        self.pending.append(job)
+        if not self.scheduled:
+            self.scheduled = True
+            # After the callbacks already due: the requests that arrived together are
+            # parsed and queue their work first, so they share the commit.
+            job.loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        batch = self.pending[: self.db.max_batch]
+        del self.pending[: self.db.max_batch]
+        if self.pending:
+            # The rest waits for the next turn of the loop, so that the answers of this
+            # batch go out first (first come, first served, in batches).
+            asyncio.get_running_loop().call_soon(self._flush)
+        else:
+            self.scheduled = False
+        self._run(batch)
 
     def stop(self) -> None:
-        self.queue.put(None)
-        self.thread.join()
         if self.conn is not None:
             with contextlib.suppress(Exception):
                 self.conn.close()
-
-    def _main(self) -> None:
-        stopping = False
-        while not stopping:
-            first = self.queue.get()
-            if first is None:
-                return
-            batch = [first]
-            while len(batch) < self.db.max_batch:
-                try:
-                    job = self.queue.get_nowait()
-                except queue.Empty:
-                    break
-                if job is None:
-                    stopping = True
-                    break
-                batch.append(job)
-            self._run(batch)
+            self.conn = None
 
     def _run(self, batch: list[_Job[Any]]) -> None:
         try:
             if self.conn is None:
-                self.conn = self.db.connect()
+                self.conn = self.db.connect(busy_timeout_s=SQLITE_WRITER_BUSY_TIMEOUT_S)
+                # Checkpoints are the checkpointer thread's job, not the commit's (they would
+                # stall the event loop while the database file is written and synced).
+                self.conn.execute("PRAGMA wal_autocheckpoint=0")
             self._transact(self.conn, batch)
         except Exception as error:
             # The whole transaction is lost: every job of the batch fails with it.
@@ -293,16 +300,14 @@ class _SqliteWriter:
             failure = error if isinstance(error, ServiceError) else _unavailable(error)
             for job in batch:
                 job.error, job.uow = failure, None
-            if _is_operational(error) and self.conn is not None:
-                with contextlib.suppress(Exception):
-                    self.conn.close()
-                self.conn = None
+            if _is_operational(error):
+                self.stop()
         for job in batch:
             if job.uow is not None:
                 # A cache hook must never lose a committed answer.
                 with contextlib.suppress(Exception):
                     job.uow.committed()
-            job.loop.call_soon_threadsafe(job.resolve)
+            job.resolve()
 
     def _transact(self, conn: Any, batch: list[_Job[Any]]) -> None:
         conn.execute("BEGIN IMMEDIATE")
@@ -329,3 +334,32 @@ class _SqliteWriter:
                 if not alone:
                     conn.execute("RELEASE unit")
         conn.execute("COMMIT")
+
+
+class _Checkpointer:
+    """Copies the WAL into the database file in the background (passive checkpoints)."""
+
+    INTERVAL_S = 0.5
+
+    def __init__(self, db: Database):
+        self.db = db
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._main, name="db-checkpoint", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join()
+
+    def _main(self) -> None:
+        conn = self.db.connect()
+        try:
+            while not self.stopping.wait(self.INTERVAL_S):
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        finally:
+            conn.close()

@@ -21,12 +21,6 @@ def _config(connection: object) -> object:
     return config
 
 
-def engine_for(url: DatabaseUrl) -> object:
-    import sqlalchemy as sa
-
-    return sa.create_engine(url.sqlalchemy_url, poolclass=sa.pool.NullPool)
-
-
 def upgrade(url: DatabaseUrl, revision: str = "head") -> str | None:
     """Bring the database to ``revision``; returns the revision it is at afterwards."""
     import sqlalchemy as sa

@@ -1,9 +1,10 @@
 """The schema, as SQLAlchemy Core tables: the reference the migrations are checked against.
 
 Money is BIGINT cents. Times are BIGINT microseconds since the Unix epoch (UTC). The ledger
-is append-only (triggers refuse UPDATE and DELETE on entries and transactions); every
-account's ``balance`` is a cache of the sum of its entries, updated in the same transaction,
-and a player's balance can never go below zero (CHECK constraint).
+is append-only (triggers refuse UPDATE and DELETE on entries and transactions); a player's
+(and the pending-withdrawals) ``balance`` is a cache of the sum of its entries, updated in
+the same transaction, and can never go below zero (CHECK constraint); the house's and the
+cashier's balances are derived from their entries (their column stays 0).
 """
 
 from __future__ import annotations

@@ -106,18 +106,12 @@ export async function table(id) {
 }
 
 export async function version() {
-  if (state.version) return state.version;
-  for (const path of ["/api/version", "/openapi.json"]) {
+  if (!state.version) {
     try {
-      const data = await api.get(path);
-      const value = data.version || (data.info && data.info.version);
-      if (value) {
-        state.version = value;
-        return value;
-      }
+      state.version = (await api.get("/api/health")).version || "?";
     } catch {
-      // try the next source
+      return "?";
     }
   }
-  return "?";
+  return state.version;
 }

@@ -1,0 +1,245 @@
+"""Benchmark the game server: settled rounds per second and latency under concurrent players.
+
+Starts ``baccarat serve`` (a subprocess on 127.0.0.1, a fresh SQLite data folder unless
+--database is given), registers players, then drives C concurrent players (keep-alive
+connections from a minimal asyncio HTTP/1.1 client, so the client costs little) for a
+bounded time and number of requests against two endpoints, side by side in the same run:
+
+* ``POST /api/tables/table-i/rounds``: a real round (fair shuffle of 6 decks, deal, settle,
+  ledger, round record), each with its own Idempotency-Key;
+* ``POST /api/bench/commit``: the bare endpoint: the same body, headers, authentication and
+  idempotency lookup, and one committed write through the same writer, without the game.
+
+It prints rounds/s, p50 and p99 latency, the bare endpoint's figures, and their ratio.
+Targets (issue 5): ratio >= 0.5; >= 1,500 settled rounds/s on SQLite with one worker;
+p99 <= 50 ms at 64 concurrent players.
+
+    .venv/bin/python bench/server.py [--concurrency 64] [--seconds 5] [--players 16]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HOST = "127.0.0.1"
+MAX_REQUESTS = 200_000
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def http_json(url: str, body: dict | None = None, headers: dict | None = None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        url, data=data, headers={"Content-Type": "application/json"} | (headers or {})
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read() or b"null")
+
+
+@dataclass
+class Phase:
+    name: str
+    latencies: list[float] = field(default_factory=list)
+    statuses: dict[int, int] = field(default_factory=dict)
+    elapsed: float = 0.0
+
+    @property
+    def ok(self) -> int:
+        return self.statuses.get(201, 0)
+
+    @property
+    def rate(self) -> float:
+        return self.ok / self.elapsed if self.elapsed else 0.0
+
+    def percentile(self, p: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
+
+
+async def read_answer(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    status_line = await reader.readline()
+    if not status_line:
+        raise ConnectionError("the server closed the connection")
+    status = int(status_line.split()[1])
+    length = 0
+    while True:
+        line = await reader.readline()
+        if line in (b"\r\n", b"\n", b""):
+            break
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value.strip())
+    return status, await reader.readexactly(length)
+
+
+async def drive(
+    port: int,
+    path: str,
+    tokens: list[str],
+    concurrency: int,
+    seconds: float,
+    budget: int,
+    label: str,
+) -> Phase:
+    body = json.dumps({"mode": "fun", "bets": {"banker": 200}}).encode()
+    keys = itertools.count()
+    phase = Phase(label)
+    tag = f"{label.replace(' ', '-')}-{time.monotonic_ns()}"
+    remaining = [budget]
+    deadline = time.perf_counter() + seconds
+
+    async def player(index: int) -> None:
+        token = tokens[index % len(tokens)]
+        reader, writer = await asyncio.open_connection(HOST, port)
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nAuthorization: Bearer {token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        )
+        try:
+            while time.perf_counter() < deadline and remaining[0] > 0:
+                remaining[0] -= 1
+                request = f"{head}Idempotency-Key: {tag}-{index}-{next(keys)}\r\n\r\n".encode()
+                started = time.perf_counter()
+                writer.write(request + body)
+                status, answer = await read_answer(reader)
+                phase.latencies.append(time.perf_counter() - started)
+                phase.statuses[status] = phase.statuses.get(status, 0) + 1
+                if status >= 500:
+                    raise RuntimeError(f"server error {status}: {answer[:200]!r}")
+        finally:
+            writer.close()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
+
+    started = time.perf_counter()
+    await asyncio.gather(*(player(i) for i in range(concurrency)))
+    phase.elapsed = time.perf_counter() - started
+    return phase
+
+
+def start_server(args: argparse.Namespace, port: int, data_dir: Path) -> subprocess.Popen[bytes]:
+    baccarat = str(Path(sys.executable).with_name("baccarat"))
+    argv = [baccarat, "serve", "--host", HOST, "--port", str(port)]
+    if args.database:
+        argv += ["--database", args.database, "--workers", str(args.workers)]
+    else:
+        argv += ["--data-dir", str(data_dir)]
+    env = os.environ | {"BACCARAT_BENCH": "1", "BACCARAT_WEB_DIR": str(data_dir / "no-web")}
+    server = subprocess.Popen(
+        argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            if http_json(f"http://{HOST}:{port}/api/health")["status"] == "ok":
+                return server
+        if server.poll() is not None:
+            raise SystemExit("the server did not start")
+        time.sleep(0.2)
+    os.killpg(server.pid, signal.SIGTERM)
+    raise SystemExit("the server did not answer within 60 s")
+
+
+def register(port: int, players: int, tag: str) -> list[str]:
+    tokens = []
+    for i in range(players):
+        body = {"nickname": f"bench{tag}{i}", "password": "benchmark password"}
+        http_json(f"http://{HOST}:{port}/api/accounts", body)
+        tokens.append(http_json(f"http://{HOST}:{port}/api/sessions", body)["token"])
+    return tokens
+
+
+def report(phase: Phase) -> str:
+    other = {k: v for k, v in phase.statuses.items() if k != 201}
+    return (
+        f"{phase.name:<13} {phase.rate:8.0f}/s   p50 {phase.percentile(50):6.1f} ms   "
+        f"p90 {phase.percentile(90):6.1f} ms   p99 {phase.percentile(99):6.1f} ms   "
+        f"max {phase.percentile(100):6.1f} ms   ({phase.ok} in {phase.elapsed:.1f} s"
+        f"{', other answers ' + str(other) if other else ''})"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--concurrency", type=int, default=64, help="concurrent players (64)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="seconds per phase (5)")
+    parser.add_argument("--players", type=int, default=16, help="accounts they share (16)")
+    parser.add_argument("--max-requests", type=int, default=MAX_REQUESTS)
+    parser.add_argument("--database", help="postgresql://... instead of a fresh SQLite file")
+    parser.add_argument("--workers", type=int, default=2, help="workers with --database (2)")
+    args = parser.parse_args()
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    data_dir = Path(tempfile.mkdtemp(prefix="baccarat-bench-"))
+    port = free_port()
+    server = start_server(args, port, data_dir)
+    try:
+        tokens = register(port, args.players, str(os.getpid()))
+        run = lambda path, label, seconds: asyncio.run(  # noqa: E731
+            drive(port, path, tokens, args.concurrency, seconds, args.max_requests, label)
+        )
+        run("/api/tables/table-i/rounds", "warm-up", 1.0)
+        run("/api/bench/commit", "warm-up", 1.0)
+        phases = []
+        # Interleaved, twice each, so that drift (disk, CPU) affects both alike.
+        for _ in range(2):
+            phases.append(run("/api/bench/commit", "bare commit", args.seconds / 2))
+            phases.append(run("/api/tables/table-i/rounds", "round", args.seconds / 2))
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.wait(timeout=20)
+        shutil.rmtree(data_dir, ignore_errors=True)
+    bare, rounds = Phase("bare commit"), Phase("round")
+    for phase in phases:
+        target = bare if phase.name == "bare commit" else rounds
+        target.latencies += phase.latencies
+        target.elapsed += phase.elapsed
+        for status, count in phase.statuses.items():
+            target.statuses[status] = target.statuses.get(status, 0) + count
+    backend = (
+        "PostgreSQL, " + str(args.workers) + " workers" if args.database else "SQLite, 1 worker"
+    )
+    print(
+        f"baccarat server benchmark: {backend}, {args.concurrency} concurrent players "
+        f"on {args.players} accounts, {args.seconds:.0f} s per endpoint, {os.cpu_count()} CPUs"
+    )
+    print(report(bare))
+    print(report(rounds))
+    ratio = rounds.rate / bare.rate if bare.rate else float("nan")
+    print(f"ratio rounds / bare commits: {ratio:.2f}")
+    checks = [
+        ("ratio >= 0.5", ratio >= 0.5),
+        ("settled rounds/s >= 1500 (SQLite, 1 worker)", rounds.rate >= 1500),
+        (f"p99 <= 50 ms at {args.concurrency} players", rounds.percentile(99) <= 50),
+    ]
+    for label, met in checks:
+        print(f"  {'met' if met else 'NOT met'}: {label}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

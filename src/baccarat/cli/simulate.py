@@ -1,0 +1,179 @@
+"""``baccarat simulate`` and ``baccarat shoe``: Monte Carlo runs and a traced shoe."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import secrets
+import sys
+from typing import Any
+
+from .output import percent, print_json, table
+
+_COUNT = re.compile(r"^\d[\d_,]*$|^\d+(\.\d+)?e\d+$", re.IGNORECASE)
+
+
+def count(text: str) -> int:
+    """A whole number from 1: ``1000000``, ``1_000_000``, ``1,000,000`` or ``1e6``."""
+    token = text.strip()
+    if not _COUNT.match(token):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    value = float(token) if "e" in token.lower() else int(token.replace(",", "").replace("_", ""))
+    if value != int(value) or value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1")
+    return int(value)
+
+
+def seed(text: str) -> int:
+    """A seed: a whole number from 0."""
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed: use a whole number from 0")
+    return int(text)
+
+
+def register(subparsers: Any) -> None:
+    simulate = subparsers.add_parser(
+        "simulate", help="Monte Carlo: deal many rounds, estimate every bet's return"
+    )
+    simulate.add_argument("--rules", default="classic-8deck", help="rule set preset")
+    simulate.add_argument("--rounds", type=count, required=True, help="rounds to deal, e.g. 1e8")
+    simulate.add_argument("--seed", type=seed, help="seed (default: a random one, shown)")
+    simulate.add_argument("--workers", type=count, help="processes (default: every core)")
+    simulate.add_argument("--json", action="store_true", help="machine-readable output")
+    simulate.set_defaults(handler=run_simulate)
+
+    shoe = subparsers.add_parser(
+        "shoe", help="deal one whole shoe, with the exact odds of the rest after each coup"
+    )
+    shoe.add_argument("--rules", default="classic-8deck", help="rule set preset")
+    shoe.add_argument("--seed", type=seed, help="seed of the shuffle (default: a random one)")
+    shoe.add_argument("--json", action="store_true", help="machine-readable output")
+    shoe.set_defaults(handler=run_shoe)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from ..analysis.simulate import simulate
+    from ..core import ShufflePolicy, get_rules
+    from .progress import ProgressBar
+
+    rules = get_rules(args.rules)
+    bar = ProgressBar(args.rounds, sys.stderr) if sys.stderr.isatty() and not args.json else None
+    try:
+        result = simulate(
+            rules,
+            args.rounds,
+            seed=args.seed,
+            workers=args.workers,
+            on_progress=None if bar is None else bar.update,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    if result.interrupted:
+        print(
+            f"baccarat simulate: interrupted after {result.rounds:,} of "
+            f"{result.requested:,} rounds; the results below are for those",
+            file=sys.stderr,
+        )
+    status = 130 if result.interrupted else 0
+    if args.json:
+        print_json(result.to_json())
+        return status
+    print(f"rules: {rules.name} ({rules.description})")
+    print(
+        f"rounds: {result.rounds:,} in {result.seconds:.2f} s "
+        f"({result.rounds_per_second / 1e6:.1f} million rounds/s), "
+        f"{result.workers} worker{'s' if result.workers > 1 else ''}, seed {result.seed}\n"
+    )
+    outcomes = result.outcomes
+    rounds = max(result.rounds, 1)
+    print(
+        table(
+            ("outcome", "count", "share"),
+            [(o.value, f"{n:,}", percent(n / rounds)) for o, n in outcomes.items()],
+        )
+        + "\n"
+    )
+    rows = []
+    for name, e in result.estimates.items():
+        lo, hi = e.ci95
+        rows.append(
+            (
+                name,
+                f"{e.mean:+.6f}",
+                f"{e.stderr:.6f}",
+                f"[{lo:+.6f}, {hi:+.6f}]",
+                "-" if e.exact is None else f"{e.exact:+.6f}",
+                "-" if e.z is None else f"{e.z:+.2f}",
+            )
+        )
+    print(table(("bet", "mean net/unit", "stderr", "95% CI", "exact", "z"), rows))
+    note = "exact: the exact expectation for a fresh full shoe"
+    if rules.shuffle is ShufflePolicy.CUT_SHOE:
+        note += " (this game deals a cut shoe, with burn)" if rules.burn else " (a cut shoe)"
+    print(f"\n{note}; z = (mean - exact) / stderr")
+    return status
+
+
+def run_shoe(args: argparse.Namespace) -> int:
+    import random
+
+    from ..analysis.trace import STANDARD_PENETRATION, house_edges, trace_shoe
+    from ..core import get_rules
+
+    rules = get_rules(args.rules)
+    shuffle_seed = secrets.randbits(64) if args.seed is None else args.seed
+    trace = trace_shoe(rules, random.Random(shuffle_seed))
+    if args.json:
+        print_json({"seed": shuffle_seed} | trace.to_json())
+        return 0
+    print(f"rules: {rules.name} ({rules.description}), seed {shuffle_seed}")
+    if trace.standard_cut:
+        print(
+            f"a fresh-shuffle game deals one coup per shoe; this trace deals the shoe through "
+            f"to a cut card at the standard {STANDARD_PENETRATION} penetration, no burn"
+        )
+    if trace.burned:
+        first, rest = trace.burned[0], len(trace.burned) - 1
+        print(f"burn: first card {first}, {rest} more burned")
+    print(f"cut card after {trace.cut_card} of {trace.cards} cards\n")
+
+    def edges(values: dict[str, float] | None) -> tuple[str, str, str]:
+        if values is None:
+            return ("-", "-", "-")
+        return (
+            percent(values["banker"], 3),
+            percent(values["player"], 3),
+            percent(values["tie"], 3),
+        )
+
+    rows: list[tuple[object, ...]] = [
+        (
+            "start",
+            "",
+            "",
+            "",
+            "",
+            "",
+            sum(trace.start.composition),
+            *edges(house_edges(trace.start)),
+        )
+    ]
+    for traced in trace.coups:
+        coup = traced.coup
+        rows.append(
+            (
+                f"#{traced.number}",
+                " ".join(map(str, coup.player.cards)),
+                coup.player.score_text,
+                " ".join(map(str, coup.banker.cards)),
+                coup.banker.score_text,
+                coup.winner.value + (" (natural)" if coup.natural else ""),
+                traced.remaining,
+                *edges(house_edges(traced.analysis)),
+            )
+        )
+    header = ("coup", "player", "", "banker", "", "winner", "left", "banker edge", "player edge")
+    print(table((*header, "tie edge"), rows))
+    print(f"\n{len(trace.coups)} coups, {trace.undealt} cards left undealt")
+    return 0

@@ -1,0 +1,124 @@
+"""``baccarat admin`` and ``baccarat serve`` argument handling, run in-process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from baccarat.cli import main
+from baccarat.core import Bets
+from baccarat.server import accounts, rounds
+from baccarat.server.db.database import Database
+from baccarat.server.ledger import SystemAccounts
+from baccarat.server.settings import DatabaseUrl, system_clock_us
+from baccarat.server.tables import load_tables
+
+from .support import PLAYER_WINS, StackedShoes
+
+
+def admin(data_dir: Path, *argv: str) -> int:
+    return main(["admin", "--data-dir", str(data_dir), *argv])
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("BACCARAT_DATABASE_URL", raising=False)
+    folder = tmp_path / "data"
+    assert admin(folder, "migrate") == 0
+    return folder
+
+
+def create(data_dir: Path, nickname: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("a good password\n"))
+    assert admin(data_dir, "accounts", "create", nickname, "--password-stdin") == 0
+
+
+def test_operators_move_real_money_and_the_ledger_checks_out(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    create(data_dir, "olga", monkeypatch)
+    assert admin(data_dir, "deposit", "olga", "250.00") == 0
+    assert admin(data_dir, "withdraw", "olga", "50") == 0
+    assert "real balance 200.00" in capsys.readouterr().out
+    assert admin(data_dir, "accounts", "list", "--json") == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed == [{"id": 1, "nickname": "olga", "fun": 100_000, "real": 20_000, "rounds": 0}]
+    assert admin(data_dir, "check") == 0
+    assert "ledger OK" in capsys.readouterr().out
+
+
+def test_bad_operator_input_exits_2_with_one_line(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert admin(data_dir, "deposit", "nobody", "10") == 2
+    assert admin(data_dir, "deposit", "nobody", "ten") == 2
+    assert admin(data_dir, "void", "r_missing", "--reason", "x") == 2
+    errors = capsys.readouterr().err.strip().splitlines()
+    assert len(errors) == 3 and all(line.startswith("baccarat admin: error:") for line in errors)
+    assert main(["serve", "--data-dir", str(data_dir), "--workers", "2"]) == 2
+    assert "one worker" in capsys.readouterr().err
+
+
+def test_check_exits_1_and_reports_a_tampered_balance(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    create(data_dir, "tom", monkeypatch)
+    db = Database(DatabaseUrl.sqlite_in(data_dir), clock=system_clock_us)
+    try:
+        db.run_write(lambda uow: uow.run("UPDATE accounts SET balance = 5 WHERE kind = 'player'"))
+    finally:
+        db.close()
+    capsys.readouterr()
+    assert admin(data_dir, "check") == 1
+    out = capsys.readouterr().out
+    assert "LEDGER PROBLEMS" in out and "cached balance 5 but its entries sum to 100000" in out
+    assert admin(data_dir, "check", "--json") == 1
+    assert json.loads(capsys.readouterr().out)["ok"] is False
+
+
+def test_requests_void_and_replay(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from baccarat.server import wallet
+    from baccarat.server.dealing import FairShoes
+
+    create(data_dir, "vera", monkeypatch)
+    db = Database(DatabaseUrl.sqlite_in(data_dir), clock=system_clock_us)
+    try:
+        system = db.run_read(SystemAccounts.load)
+        player = db.run_read(lambda uow: accounts.require(uow, "vera")).id
+        db.run_write(lambda uow: wallet.request_deposit(uow, player, 10_000))
+        table = load_tables().require("table-i")
+        stacked = db.run_write(
+            lambda uow: rounds.play_round(
+                uow, rounds.Dealer(StackedShoes(PLAYER_WINS), system), player, table, "fun",
+                Bets(player=1_000),
+            )
+        )  # fmt: skip
+        fair = db.run_write(
+            lambda uow: rounds.play_round(
+                uow, rounds.Dealer(FairShoes(), system), player, table, "fun", Bets(banker=500)
+            )
+        )
+    finally:
+        db.close()
+    capsys.readouterr()
+    assert admin(data_dir, "deposits") == 0
+    assert "vera" in capsys.readouterr().out
+    assert admin(data_dir, "deposits", "approve", "1") == 0
+    assert "approved" in capsys.readouterr().out
+    assert admin(data_dir, "withdrawals", "approve", "1") == 2  # request 1 is a deposit
+    assert admin(data_dir, "replay", fair.id) == 0
+    assert "the round matches its seeds" in capsys.readouterr().out
+    # The stacked round was not dealt from its seeds: replay says so and exits 1.
+    assert admin(data_dir, "replay", stacked.id, "--json") == 1
+    assert json.loads(capsys.readouterr().out)["matches"] is False
+    assert admin(data_dir, "void", stacked.id, "--reason", "shoe malfunction") == 0
+    assert "returned" in capsys.readouterr().out
+    assert admin(data_dir, "accounts", "list", "--json") == 0
+    assert json.loads(capsys.readouterr().out)[0]["real"] == 10_000
+    assert admin(data_dir, "check") == 0

@@ -17,6 +17,7 @@ from typing import Any
 
 from .banked import audit as banked
 from .db.uow import UnitOfWork
+from .ledger import DERIVED_KINDS
 
 
 @dataclass
@@ -83,14 +84,16 @@ def _transactions(uow: UnitOfWork, report: Report) -> None:
 
 
 def _balances(uow: UnitOfWork, report: Report) -> None:
-    # The house's and the cashier's balances are derived, never cached: their column stays 0.
+    # The house's, the cashier's (and the escrow's) balances are derived, never cached: their
+    # column stays 0.
+    derived = ", ".join(f"'{kind}'" for kind in DERIVED_KINDS)
     rows = uow.all(
         "SELECT a.id, a.kind, a.mode, a.player_id, a.balance, "
-        "CASE WHEN a.kind IN ('house', 'cashier') THEN 0 ELSE COALESCE(SUM(e.amount), 0) END "
+        f"CASE WHEN a.kind IN ({derived}) THEN 0 ELSE COALESCE(SUM(e.amount), 0) END "
         "FROM accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id "
         "GROUP BY a.id, a.kind, a.mode, a.player_id, a.balance "
         "HAVING a.balance <> "
-        "CASE WHEN a.kind IN ('house', 'cashier') THEN 0 ELSE COALESCE(SUM(e.amount), 0) END"
+        f"CASE WHEN a.kind IN ({derived}) THEN 0 ELSE COALESCE(SUM(e.amount), 0) END"
     )
     for account_id, kind, mode, player_id, cached, derived in rows:
         owner = f"player {player_id}" if player_id is not None else "the casino"

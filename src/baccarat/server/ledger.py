@@ -19,10 +19,12 @@ from .db.uow import UnitOfWork
 from .errors import ServiceError
 
 MODES = ("fun", "real")
-# "escrow": what player-banked seats hold in play (banked/money.py); cached, never negative.
+# "escrow": what player-banked seats hold in play (banked/money.py).
 SYSTEM_KINDS = ("house", "cashier", "withdrawals", "escrow")
-# Accounts whose balance is the sum of their entries, computed when asked, never cached.
-DERIVED_KINDS = ("house", "cashier")
+# Accounts whose balance is the sum of their entries, computed when asked, never cached
+# (the escrow is shared by every player-banked seat of its mode; the seats' own rows say
+# what it holds, and the audit checks that it holds exactly that).
+DERIVED_KINDS = ("house", "cashier", "escrow")
 
 
 def check_mode(mode: str) -> str:

@@ -3,9 +3,10 @@
 Checked: each banked round's settlement transaction moves exactly its figures (the player
 gets what the bets returned, the casino the fee, the banker the reserve back plus the stakes
 less both, out of escrow); every such transaction has its round; the banker's recorded
-balances follow from them; the escrow of each mode holds exactly what the seats have in
-play (bets placed, reserves); and each void of a banked round reverses the banker's and the
-casino's side as well as the player's.
+balances follow from them; the escrow of each mode (whose balance is derived from its
+entries, like the house's) holds exactly what the seats have in play (bets placed,
+reserves); and each void of a banked round reverses the banker's and the casino's side as
+well as the player's.
 """
 
 from __future__ import annotations
@@ -93,8 +94,13 @@ def _voids(uow: UnitOfWork, report: Report) -> None:
 
 
 def _escrow(uow: UnitOfWork, report: Report) -> None:
+    # The escrow's balance is derived: the sum of its entries.
     held: dict[str, int] = dict(
-        uow.all("SELECT mode, balance FROM accounts WHERE kind = 'escrow' AND player_id IS NULL")
+        uow.all(
+            "SELECT a.mode, COALESCE(SUM(e.amount), 0) FROM accounts a "
+            "LEFT JOIN ledger_entries e ON e.account_id = a.id "
+            "WHERE a.kind = 'escrow' AND a.player_id IS NULL GROUP BY a.mode"
+        )
     )
     in_play: dict[str, int] = dict(
         uow.all(

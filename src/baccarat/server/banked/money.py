@@ -1,9 +1,10 @@
 """The money of a player-banked seat: every movement a balanced ledger transaction.
 
-The escrow account of the mode holds what is in play at a seat: the player's bets placed
-but not dealt, and the banker's exposure reserved while a round is open (the most that
-round can cost the banker). So neither can spend that money elsewhere meanwhile, and the
-settlement can never overdraw anyone.
+The escrow account of the mode (one per mode; its balance is derived from its entries like
+the house's, so that seats never wait for each other on it) holds what is in play at a
+seat: the player's bets placed but not dealt, and the banker's exposure reserved while a
+round is open (the most that round can cost the banker). So neither can spend that money
+elsewhere meanwhile, and the settlement can never overdraw anyone.
 
 Transactions (``kind``; ``reference`` is the seat, or the round for the settlement):
 - ``banked_bet``: player -> escrow, the bets placed (or more of them);

@@ -24,6 +24,11 @@ history and provably fair shuffles.
   browser with the session cookie plus the `X-CSRF-Token` header on state-changing requests.
 * Money is always integer cents. Money-moving requests need an `Idempotency-Key` header.
 * Every refusal is `{"error": {"code", "message", "details"}}` with a stable `code`.
+* Player-banked tables (`player-banked`): besides these routes, each seat has a WebSocket,
+  `/api/seats/{seat_id}/ws?token=TOKEN` (or the session cookie), carrying the seat's events
+  (`state`, `round`) and the same actions (`{"id", "action": "approve" | "auto_approve" |
+  "bets" | "deal" | "leave" | "state" | "ping", ...}`, each answered by a `reply`); and
+  `/api/seats/ws` streams the lobby's seat changes. See docs/player-banked.md.
 """
 
 

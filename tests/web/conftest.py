@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webtools import Player, new_nickname
+
+from .webtools import Player, new_nickname
 
 CHROMIUM = os.environ.get("BACCARAT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -122,7 +123,9 @@ def tables(base_url: str) -> list[dict[str, Any]]:
     return data if isinstance(data, list) else data["tables"]
 
 
-@pytest.fixture(scope="session")
+# Package scope: Playwright's sync API keeps an event loop running while it is open, which
+# the async server tests (anyio) refuse to share, so it closes when tests/web is done.
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         _unavailable(f"chromium is missing at {CHROMIUM} (apt-get install -y chromium)")

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webtools import Player
+
+from .webtools import Player
 
 pytestmark = pytest.mark.browser
 

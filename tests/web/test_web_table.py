@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webtools import PASSWORD, Player
 
 from baccarat import __version__
+
+from .webtools import PASSWORD, Player
 
 pytestmark = pytest.mark.browser
 

@@ -7,6 +7,7 @@
 import * as api from "./api.js";
 import { Bets, checkBets, chipsFor, SPOTS } from "./betting.js";
 import { fill, h, reducedMotion } from "./dom.js";
+import { handView, headLinks, metersView } from "./felt.js";
 import { checkText, errorText } from "./errors.js";
 import { chipLabel, money, number, signedMoney, t } from "./i18n.js";
 import { revealRound } from "./reveal.js";
@@ -147,23 +148,8 @@ class SeatView {
         ),
         h("span", { class: "bet-marker", "aria-live": "polite" }),
       );
-    const hand = (name) =>
-      h(
-        "section",
-        { class: `hand hand-${name}`, "data-hand": name, "aria-label": t(`hand.${name}`) },
-        h("div", { class: "hand-marker", "data-marker": name, "aria-live": "polite" }),
-        h("h2", { class: "hand-title", text: t(`spot.${name}`) }),
-        h("div", { class: "hand-row" }, h("output", { class: "score", "data-score": name }), h("div", { class: "cards", "data-cards": name })),
-      );
     const info = (key, label) =>
       h("div", { class: "kv" }, h("dt", { text: t(label) }), h("dd", { "data-info": key }));
-    const meter = (name) =>
-      h(
-        "div",
-        { class: `meter meter-${name}` },
-        h("span", { class: "meter-label", text: t(`meter.${name}`) }),
-        h("output", { class: "meter-value", "data-meter": name }),
-      );
     this.el = h(
       "section",
       { class: "table-view seat-view", "data-seat": this.seatId, "aria-labelledby": "seat-title" },
@@ -172,12 +158,7 @@ class SeatView {
         { class: "table-head" },
         h("button", { class: "btn small", "data-action": "leave", text: `\u2190 ${t("banked.back")}`, onclick: () => this.leave() }),
         h("div", { class: "table-name" }, h("h1", { id: "seat-title" }), h("p", { class: "muted", text: limitsText(tbl.limits) })),
-        h(
-          "div",
-          { class: "head-links" },
-          h("a", { class: "btn small icon", href: `#/rules/${encodeURIComponent(tbl.id)}`, "aria-label": t("nav.rules"), title: t("nav.rules"), text: "?" }),
-          h("a", { class: "btn small icon", href: "#/cashier", "aria-label": t("nav.cashier"), title: t("nav.cashier"), text: "$" }),
-        ),
+        headLinks(tbl),
       ),
       h(
         "div",
@@ -186,7 +167,7 @@ class SeatView {
           "div",
           { class: "felt" },
           h("p", { class: "view-note", "data-dealer-view": "" }),
-          h("div", { class: "hands" }, hand("player"), hand("banker")),
+          h("div", { class: "hands" }, handView("player"), handView("banker")),
           h("div", { class: "spots" }, spot("player"), h("div", { class: "spot-col" }, spot("tie"), spot("banker"))),
           h("p", { class: "felt-rule", "aria-hidden": "true", text: t("table.felt_rule", { tie: toOne(p.tie), banker: toOne(p.banker) }) }),
         ),
@@ -245,7 +226,7 @@ class SeatView {
         h("button", { class: "btn primary approve", "data-action": "approve", text: t("banked.approve"), onclick: () => this.approve() }),
         h("button", { class: "btn", "data-action": "auto-approve", "aria-pressed": "false", text: t("banked.auto_approve"), onclick: () => this.toggleAuto() }),
       ),
-      h("div", { class: "meters" }, meter("bet"), meter("balance"), meter("win"), meter("last")),
+      metersView(),
       h("p", { id: "table-message", class: "message", role: "status", "aria-live": "polite" }),
     );
     this.drawTimer();

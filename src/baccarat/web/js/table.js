@@ -3,6 +3,7 @@
 import * as api from "./api.js";
 import { Bets, checkBets, SPOTS } from "./betting.js";
 import { fill, h, reducedMotion } from "./dom.js";
+import { handView, headLinks, metersView } from "./felt.js";
 import { checkText, errorText } from "./errors.js";
 import { chipLabel, money, signedMoney, t } from "./i18n.js";
 import { isCutShoe, limitsText, pays, tieLimitsText, toOne } from "./rulesinfo.js";
@@ -145,19 +146,6 @@ class TableView {
       });
       return h("div", { class: `spot-wrap wrap-${name}` }, button, remove, marker);
     };
-    const hand = (name) =>
-      h(
-        "section",
-        { class: `hand hand-${name}`, "data-hand": name, "aria-label": t(`hand.${name}`) },
-        h("div", { class: "hand-marker", "data-marker": name, "aria-live": "polite" }),
-        h("h2", { class: "hand-title", text: t(`spot.${name}`) }),
-        h(
-          "div",
-          { class: "hand-row" },
-          h("output", { class: "score", "data-score": name, "aria-label": t("table.score") }),
-          h("div", { class: "cards", "data-cards": name }),
-        ),
-      );
     const rack = h(
       "div",
       { class: "rack", role: "radiogroup", "aria-label": t("table.chips") },
@@ -174,13 +162,6 @@ class TableView {
         }),
       ),
     );
-    const meter = (name) =>
-      h(
-        "div",
-        { class: `meter meter-${name}` },
-        h("span", { class: "meter-label", text: t(`meter.${name}`) }),
-        h("output", { class: "meter-value", "data-meter": name }),
-      );
     this.el = h(
       "section",
       { class: "table-view", "data-table": tbl.id, "aria-labelledby": "table-title" },
@@ -199,19 +180,13 @@ class TableView {
             tieLimitsText(tbl.limits) ? ` \u00b7 ${tieLimitsText(tbl.limits)}` : "",
           ),
         ),
-        h(
-          "div",
-          { class: "head-links" },
-          h("a", { class: "btn small icon", href: `#/rules/${encodeURIComponent(tbl.id)}`, "aria-label": t("nav.rules"), title: t("nav.rules"), text: "?" }),
-          h("a", { class: "btn small icon", href: "#/cashier", "aria-label": t("nav.cashier"), title: t("nav.cashier"), text: "$" }),
-          h("a", { class: "btn small", href: "#/history", text: t("nav.history") }),
-        ),
+        headLinks(tbl, h("a", { class: "btn small", href: "#/history", text: t("nav.history") })),
       ),
       h(
         "div",
         { class: "felt" },
         h("div", { class: "shoe-box", "data-shoe": "" }),
-        h("div", { class: "hands" }, hand("player"), hand("banker")),
+        h("div", { class: "hands" }, handView("player"), handView("banker")),
         h("div", { class: "cut-area" }),
         h(
           "div",
@@ -234,7 +209,7 @@ class TableView {
           }),
         ),
       ),
-      h("div", { class: "meters" }, meter("bet"), meter("balance"), meter("win"), meter("last")),
+      metersView(),
       h("p", { id: "table-message", class: "message", role: "status", "aria-live": "polite" }),
     );
     fill(this.root, this.el);

@@ -336,6 +336,10 @@ def test_a_refusal_from_the_server_is_shown_in_the_players_language(
     )
     assert page.get_attribute(".table-view", "data-phase") == "betting"
     assert stack_total(player, "player") == "5,00\xa0$"
+    # The header now shows the player logged out, and the lobby offers the login form.
+    page.wait_for_function("() => !document.body.classList.contains('logged-in')")
+    player.goto("")
+    page.wait_for_selector("#login-btn")
 
 
 def test_language_switch_changes_the_texts_and_is_remembered(

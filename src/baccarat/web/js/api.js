@@ -12,6 +12,12 @@ export class ApiError extends Error {
 
 let bearer = null;
 let csrfFromBody = null;
+let sessionEnded = () => {};
+
+/** Call fn when the server says the session has ended (401 not_authenticated). */
+export function onSessionEnded(fn) {
+  sessionEnded = fn;
+}
 
 export function setSession(body) {
   bearer = body && body.token ? body.token : null;
@@ -74,6 +80,7 @@ export async function request(method, path, { body, headers = {}, query } = {}) 
     let code = err.code;
     if (!code && data && data.detail) code = response.status === 422 ? "invalid_request" : null;
     if (!code) code = response.status === 401 ? "not_authenticated" : `http_${response.status}`;
+    if (code === "not_authenticated") sessionEnded();
     throw new ApiError(response.status, code, err.message || "", err.details);
   }
   return data;

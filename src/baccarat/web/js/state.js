@@ -82,6 +82,15 @@ export async function register(nickname, password) {
   await login(nickname, password);
 }
 
+// A session that ended elsewhere (expiry, another tab): show the player as logged out, so
+// that the header and the next view offer the login form; the current view keeps its text.
+api.onSessionEnded(() => {
+  if (!state.user) return;
+  api.setSession(null);
+  state.user = null;
+  changed();
+});
+
 export async function logout() {
   try {
     await api.request("DELETE", "/api/sessions");

@@ -32,7 +32,10 @@ class Rank(enum.IntEnum):
     @property
     def value_points(self) -> int:
         """Baccarat value: ace 1, two to nine face value, ten and pictures 0."""
-        return self.value if self.value < 10 else 0
+        # ``_value_`` is what ``value`` returns, without the enum descriptor (the deal's
+        # hottest attribute: every score reads it).
+        points: int = self._value_
+        return points if points < 10 else 0
 
     @classmethod
     def from_symbol(cls, symbol: str) -> Rank:

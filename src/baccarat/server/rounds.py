@@ -201,7 +201,9 @@ def play_round(
     shoe = shuffle.shoe
     position = shoe.position
     coup: Coup = deal_coup(shoe)
-    settlement = settle(rules, bets, coup.winner)
+    outcome = coup.winner  # once: the property scores both hands
+    winner = outcome.value
+    settlement = settle(rules, bets, outcome)
     win = settlement.returned
     # Debit and credit in one conditional update: the whole stake must be covered.
     row = uow.one(
@@ -261,7 +263,7 @@ def play_round(
                 "rules": rules.name, "seed": shuffle.seed_id, "c": shuffle.commitment,
                 "cs": shuffle.client_seed, "nonce": shuffle.nonce, "cut": shuffle.cut,
                 "pos": position, "pc": player_cards, "bc": banker_cards,
-                "winner": coup.winner.value, "bets": bets_json, "stake": stake, "win": win,
+                "winner": winner, "bets": bets_json, "stake": stake, "win": win,
                 "before": balance_after - (win - stake), "after": balance_after, "tx": tx_id,
             },
         )
@@ -276,7 +278,7 @@ def play_round(
     return RoundRecord(
         seq, round_id, table.id, mode, uow.now, rules.name, shuffle.commitment,
         shuffle.client_seed, shuffle.nonce, shuffle.cut, position, player_cards, banker_cards,
-        coup.winner.value, bets_json, stake, win, balance_after - (win - stake), balance_after,
+        winner, bets_json, stake, win, balance_after - (win - stake), balance_after,
         None, None,
     )  # fmt: skip
 

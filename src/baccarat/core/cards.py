@@ -106,7 +106,9 @@ class Card:
         return tuple(cls.parse(token) for token in text.replace(",", " ").split())
 
     def __str__(self) -> str:
-        return self.rank.symbol + self.suit.value
+        # ``_value_`` is ``value`` without the enum descriptor (card text is on the hot path).
+        text: str = RANK_SYMBOLS[self.rank._value_ - 1] + self.suit._value_
+        return text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"

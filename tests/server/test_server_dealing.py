@@ -51,16 +51,21 @@ def test_fair_shoes_deals_the_reference_coups(rules: object) -> None:
         assert again.cards == reference.cards
 
 
-def test_a_rejected_word_falls_back_to_the_reference() -> None:
+def test_a_rejected_word_falls_back_to_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
     # Search a few seeds for a shuffle whose word stream has a rejection in the first
     # draws of a single deck: the limit for m = 52 rejects words >= 2**32 - 2**32 % 52.
     # Instead of searching, check that the fallback path agrees on a forced case.
     from baccarat.fairness import fast
 
-    limits = fast._DESCENDING_LIMITS[1]
-    saved = list(limits)
-    try:
-        limits[:] = [0] * len(limits)  # every word "rejected": the reference path is taken
-        assert fast_order("ab" * 32, "c", 3, 1) == shuffled_order("ab" * 32, "c", 3, 1)
-    finally:
-        limits[:] = saved
+    taken = []
+
+    def reference(*args: object) -> object:
+        taken.append(args)
+        return shuffled_order(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fast, "shuffled_order", reference)
+    # Every word "rejected" (and the byte screen passes every stream): the reference path.
+    monkeypatch.setitem(fast._DESCENDING_LIMITS, 1, [0] * len(fast._DESCENDING_LIMITS[1]))
+    monkeypatch.setattr(fast, "_SCREEN", b"")
+    assert fast_order("ab" * 32, "c", 3, 1) == shuffled_order("ab" * 32, "c", 3, 1)
+    assert taken == [("ab" * 32, "c", 3, 1, None)]

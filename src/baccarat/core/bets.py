@@ -19,6 +19,11 @@ class BetKind(enum.Enum):
     TIE = "tie"
 
 
+# The kinds in order with their names, read once (enum iteration and ``.value`` are slow,
+# and every round validates, checks and settles its bets).
+_KINDS: tuple[tuple[BetKind, str], ...] = tuple((kind, kind.value) for kind in BetKind)
+
+
 class BetResult(enum.Enum):
     WIN = "win"
     PUSH = "push"
@@ -38,12 +43,12 @@ class Bets:
     tie: int = 0
 
     def __post_init__(self) -> None:
-        for kind in BetKind:
-            stake = getattr(self, kind.value)
+        for _, name in _KINDS:
+            stake = getattr(self, name)
             if type(stake) is not int:
-                raise BetError(f"the {kind.value} stake must be whole cents, not {stake!r}")
+                raise BetError(f"the {name} stake must be whole cents, not {stake!r}")
             if stake < 0:
-                raise BetError(f"the {kind.value} stake cannot be negative")
+                raise BetError(f"the {name} stake cannot be negative")
 
     @classmethod
     def from_mapping(cls, stakes: Mapping[str, int]) -> Bets:
@@ -58,8 +63,8 @@ class Bets:
 
     def placed(self) -> Iterator[tuple[BetKind, int]]:
         """The bets with a stake, in the order player, banker, tie."""
-        for kind in BetKind:
-            stake = self.stake(kind)
+        for kind, name in _KINDS:
+            stake: int = getattr(self, name)
             if stake:
                 yield kind, stake
 

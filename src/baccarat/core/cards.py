@@ -32,7 +32,10 @@ class Rank(enum.IntEnum):
     @property
     def value_points(self) -> int:
         """Baccarat value: ace 1, two to nine face value, ten and pictures 0."""
-        return self.value if self.value < 10 else 0
+        # ``_value_`` is what ``value`` returns, without the enum descriptor (the deal's
+        # hottest attribute: every score reads it).
+        points: int = self._value_
+        return points if points < 10 else 0
 
     @classmethod
     def from_symbol(cls, symbol: str) -> Rank:
@@ -103,7 +106,9 @@ class Card:
         return tuple(cls.parse(token) for token in text.replace(",", " ").split())
 
     def __str__(self) -> str:
-        return self.rank.symbol + self.suit.value
+        # ``_value_`` is ``value`` without the enum descriptor (card text is on the hot path).
+        text: str = RANK_SYMBOLS[self.rank._value_ - 1] + self.suit._value_
+        return text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"

@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from ..fairness.history import FORMAT, FairnessRecord
@@ -22,7 +23,13 @@ from .errors import ServiceError
 
 
 def iso_time(us: int) -> str:
-    return datetime.fromtimestamp(us // 1_000_000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return _iso_second(us // 1_000_000)
+
+
+@lru_cache(maxsize=256)
+def _iso_second(second: int) -> str:
+    # Cached: the rounds of one second (hundreds on a busy server) share the text.
+    return datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # Baccarat points by rank letter (the first character of a card's text, e.g. "Td").

@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Bets, Coup, RuleSet, Shoe, deal_coup, format_money, settle
+from ..core import Bets, Coup, Outcome, RuleSet, Shoe, deal_coup, format_money, settle
 from . import seeds
 from .db.uow import UnitOfWork
 from .dealing import ShoeFactory
@@ -186,6 +186,26 @@ def _shoe_in_play(uow: UnitOfWork, dealer: Dealer, player_id: int, mode: str,
     return _Shuffle(shoe, int(seed_id), committed, client_seed, int(nonce), int(cut))
 
 
+# Settlements by (rule set, bets, winner): a pure function of them, with few distinct
+# arguments at a table's limits. Keyed by the rule set's identity (its hash covers every
+# field); the entry keeps the rule set itself, so the identity is never reused while cached.
+_SETTLED: dict[tuple[int, Bets, Outcome], tuple[RuleSet, str, int]] = {}
+_SETTLED_MAX = 4096
+
+
+def _settled(rules: RuleSet, bets: Bets, outcome: Outcome) -> tuple[str, int]:
+    """The settlement of these bets as the round records it (JSON text), and what returns."""
+    key = (id(rules), bets, outcome)
+    entry = _SETTLED.get(key)
+    if entry is None or entry[0] is not rules:
+        settlement = settle(rules, bets, outcome)
+        text = json.dumps(settlement.to_json(), separators=(",", ":"))
+        if len(_SETTLED) >= _SETTLED_MAX:
+            _SETTLED.clear()
+        entry = _SETTLED[key] = (rules, text, settlement.returned)
+    return entry[1], entry[2]
+
+
 def play_round(
     uow: UnitOfWork, dealer: Dealer, player_id: int, table: Table, mode: str, bets: Bets
 ) -> RoundRecord:
@@ -201,8 +221,9 @@ def play_round(
     shoe = shuffle.shoe
     position = shoe.position
     coup: Coup = deal_coup(shoe)
-    settlement = settle(rules, bets, coup.winner)
-    win = settlement.returned
+    outcome = coup.winner  # once: the property scores both hands
+    winner = outcome.value
+    bets_json, win = _settled(rules, bets, outcome)
     # Debit and credit in one conditional update: the whole stake must be covered.
     row = uow.one(
         "UPDATE accounts SET balance = balance + :net, version = version + 1 "
@@ -246,7 +267,6 @@ def play_round(
             "(:tx, :pa, :ns), (:tx, :ha, :s)",
             entries,
         )
-    bets_json = json.dumps(settlement.to_json(), separators=(",", ":"))
     player_cards = " ".join(map(str, coup.player.cards))
     banker_cards = " ".join(map(str, coup.banker.cards))
     seq = int(
@@ -261,7 +281,7 @@ def play_round(
                 "rules": rules.name, "seed": shuffle.seed_id, "c": shuffle.commitment,
                 "cs": shuffle.client_seed, "nonce": shuffle.nonce, "cut": shuffle.cut,
                 "pos": position, "pc": player_cards, "bc": banker_cards,
-                "winner": coup.winner.value, "bets": bets_json, "stake": stake, "win": win,
+                "winner": winner, "bets": bets_json, "stake": stake, "win": win,
                 "before": balance_after - (win - stake), "after": balance_after, "tx": tx_id,
             },
         )
@@ -276,7 +296,7 @@ def play_round(
     return RoundRecord(
         seq, round_id, table.id, mode, uow.now, rules.name, shuffle.commitment,
         shuffle.client_seed, shuffle.nonce, shuffle.cut, position, player_cards, banker_cards,
-        coup.winner.value, bets_json, stake, win, balance_after - (win - stake), balance_after,
+        winner, bets_json, stake, win, balance_after - (win - stake), balance_after,
         None, None,
     )  # fmt: skip
 

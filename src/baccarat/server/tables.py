@@ -7,6 +7,7 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -56,7 +57,7 @@ class Table:
     def is_cut_shoe(self) -> bool:
         return self.rules.shuffle is ShufflePolicy.CUT_SHOE
 
-    @property
+    @cached_property
     def unit(self) -> int:
         """Every stake is a multiple of this: what the table's chips can make."""
         return math.gcd(*self.chips)

@@ -35,6 +35,11 @@ def test_bad_card_is_refused_with_a_clear_error(bad):
         Card.parse(bad)
 
 
+def test_parse_of_several_cards_points_to_parse_many():
+    with pytest.raises(CardError, match="parse_many"):
+        Card.parse("Ah Td 9s")
+
+
 @given(st.lists(cards, max_size=20))
 def test_notation_round_trips(hand):
     assert list(Card.parse_many(format_cards(hand))) == hand

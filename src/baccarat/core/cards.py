@@ -93,7 +93,10 @@ class Card:
         """Read one card such as ``Ah``, ``Td`` or ``9s``."""
         token = text.strip()
         if len(token) != 2:
-            raise CardError(f"bad card {text!r}: a card is a rank and a suit, such as Ah or Td")
+            several = " (for several cards use Card.parse_many)" if len(token.split()) > 1 else ""
+            raise CardError(
+                f"bad card {text!r}: a card is a rank and a suit, such as Ah or Td{several}"
+            )
         return cls(Rank.from_symbol(token[0]), Suit.from_symbol(token[1]))
 
     @classmethod

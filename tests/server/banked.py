@@ -81,13 +81,15 @@ async def serving(
     clock: FakeClock | None = None,
     shoes: SwitchableShoes | None = None,
     poll_s: float = 0.02,
+    reconnect_grace: int = BankedSettings.reconnect_grace,
 ) -> AsyncIterator[SeatServer]:
     from baccarat.server.app import create_app
 
     clock = clock or FakeClock()
     shoes = shoes or SwitchableShoes()
+    banked = BankedSettings(poll_s=poll_s, reconnect_grace=reconnect_grace)
     settings = dataclasses.replace(
-        api_settings(database_url, tmp_path, clock, shoes), banked=BankedSettings(poll_s=poll_s)
+        api_settings(database_url, tmp_path, clock, shoes), banked=banked
     )
     app = create_app(settings)
     port = free_port()

@@ -1,6 +1,9 @@
 """Player-banked seats against the clock and the network (SPEC §7): every timeout, a
 disconnect in every phase, deadlines that survive a restart, and two workers that never
-resolve the same deadline. The clock is injected: no test waits for real seconds."""
+resolve the same deadline. The clock is injected: no test waits for real seconds.
+
+These run with no reconnect grace (a participant whose last socket closes leaves at once);
+``test_banked_reconnect`` covers the grace, whose expiry must do exactly what is done here."""
 
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ EXPOSURE_I = 18_090  # table I: the most a round can cost its banker
 
 @pytest.fixture
 async def server(database_url: DatabaseUrl, tmp_path: Path) -> AsyncIterator[SeatServer]:
-    async with serving(database_url, tmp_path) as running:
+    async with serving(database_url, tmp_path, reconnect_grace=0) as running:
         yield running
 
 
@@ -100,7 +103,8 @@ async def test_a_player_who_does_not_deal_within_45_seconds_leaves_and_the_bets_
 async def test_the_deadline_is_final_a_late_deal_is_refused_and_resolved(
     database_url: DatabaseUrl, tmp_path: Path
 ) -> None:
-    async with serving(database_url, tmp_path, poll_s=3600) as server:  # no resolver passes
+    # poll_s=3600: no resolver passes.
+    async with serving(database_url, tmp_path, poll_s=3600, reconnect_grace=0) as server:
         banker, player, _seat = await pair(server, approve=True, bets={"banker": 500})
         server.clock.advance(45)
         late = await player.send("deal")

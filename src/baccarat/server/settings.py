@@ -87,11 +87,13 @@ class LoginThrottle:
 
 @dataclass(frozen=True)
 class BankedSettings:
-    """Player-banked tables: the decision times (SPEC §7) and how often a worker looks for
-    deadlines that have passed."""
+    """Player-banked tables: the decision times (SPEC §7), how long a participant whose
+    last socket closed may reconnect before leaving (0: they leave at once), and how often
+    a worker looks for deadlines that have passed."""
 
     player_s: int = 45
     banker_s: int = 35
+    reconnect_grace: int = 10
     poll_s: float = 0.5
 
 

@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from ...core import Bets
 from .. import auth, idempotency
-from ..banked import service
+from ..banked import service, timing
 from ..banked.desk import BankedDesk
 from ..banked.events import QUEUE_LIMIT
 from ..banked.service import Context
@@ -469,7 +469,7 @@ async def seat_socket(websocket: WebSocket, seat_id: str) -> None:
     restarting = False
     try:
         await desk.casino.db.write(
-            lambda uow: service.connected(uow, conn_id, seat_id, player_id, desk.worker)
+            lambda uow: timing.connected(uow, conn_id, seat_id, player_id, desk.worker)
         )
         # Registered before reading: no event between this state and the next is lost.
         first = await desk.read(lambda uow, ctx: service.seat_view(uow, ctx, seat_id))
@@ -488,9 +488,7 @@ async def seat_socket(websocket: WebSocket, seat_id: str) -> None:
         writer.cancel()
         depart = not (desk.closing or restarting)
         with contextlib.suppress(Exception):
-            await desk.write(
-                lambda uow, ctx: service.disconnected(uow, ctx, conn_id, depart=depart)
-            )
+            await desk.write(lambda uow, ctx: timing.disconnected(uow, ctx, conn_id, depart=depart))
 
 
 async def _answer(desk: BankedDesk, player_id: int, seat_id: str, text: str) -> dict[str, Any]:

@@ -5,7 +5,7 @@ starting together), starts listening for seat events and starts the resolver: a 
 looks for passed deadlines every ``poll_s`` seconds (a read) and resolves them (a write).
 Deadlines live in the database, so a restarted server resolves those that passed while it
 was down, and several workers never resolve the same seat twice (see
-``service.resolve_due``).
+``timing.resolve_due``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..db.uow import UnitOfWork
-from . import seats, service
+from . import seats, service, timing
 from .events import Hub, LocalEvents, PostgresEvents, SeatEvents
 from .service import Context
 
@@ -61,7 +61,7 @@ class BankedDesk:
         casino = self.casino
         self._ctx = Context(
             casino.tables, casino.system, casino.shoes, self.events.emit,
-            self.settings.player_s, self.settings.banker_s,
+            self.settings.player_s, self.settings.banker_s, self.settings.reconnect_grace,
         )  # fmt: skip
         self._wake = asyncio.Event()
         await self.events.start()
@@ -71,7 +71,7 @@ class BankedDesk:
             seats.ensure(uow, casino.tables)
             if one_worker:
                 # Connections of an earlier run of this (only) worker are gone.
-                service.forget_worker(uow)
+                timing.forget_worker(uow)
 
         await casino.db.write(prepare)
         self._resolver = asyncio.get_running_loop().create_task(self._resolve_forever())
@@ -91,7 +91,7 @@ class BankedDesk:
         await self.events.stop()
         worker = self.worker
         with contextlib.suppress(Exception):
-            await self.casino.db.write(lambda uow: service.forget_worker(uow, worker))
+            await self.casino.db.write(lambda uow: timing.forget_worker(uow, worker))
 
     # -- running the service -------------------------------------------------------------
 
@@ -122,10 +122,10 @@ class BankedDesk:
         db = self.casino.db
         resolved = 0
         while True:
-            due = await db.read(service.next_deadline)
+            due = await db.read(timing.next_deadline)
             if due is None or due > self.casino.settings.clock():
                 return resolved
-            done = await self.write(service.resolve_due)
+            done = await self.write(timing.resolve_due)
             resolved += done
             if done == 0:
                 # Another worker holds the due seats right now; it resolves them.

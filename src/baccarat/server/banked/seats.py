@@ -15,7 +15,8 @@ from .terms import BANKER_SECONDS, PLAYER_SECONDS
 ROLES = ("player", "banker")
 _COLUMNS = (
     "id, table_id, number, mode, player_id, banker_id, phase, deadline_us, auto_approve, "
-    "banker_away, bets, stake, reserve, notice, last_round_id, version"
+    "banker_away, bets, stake, reserve, notice, last_round_id, version, player_grace_us, "
+    "banker_grace_us"
 )
 
 
@@ -43,18 +44,22 @@ class Seat:
     notice: dict[str, Any] | None
     last_round_id: str | None
     version: int
+    # Until when each role may reconnect after its last socket closed (then it leaves).
+    grace_us: dict[str, int | None] = field(default_factory=dict)
     events: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     @classmethod
     def from_row(cls, row: tuple[Any, ...]) -> Seat:
         (id_, table_id, number, mode, player, banker, phase, deadline, auto, away, bets, stake,
-         reserve, notice, last, version) = row  # fmt: skip
+         reserve, notice, last, version, player_grace, banker_grace) = row  # fmt: skip
         return cls(
             id_, table_id, int(number), mode,
             None if player is None else int(player), None if banker is None else int(banker),
             phase, None if deadline is None else int(deadline), bool(auto), bool(away),
             json.loads(bets), int(stake), int(reserve),
             None if notice is None else json.loads(notice), last, int(version),
+            {"player": None if player_grace is None else int(player_grace),
+             "banker": None if banker_grace is None else int(banker_grace)},
         )  # fmt: skip
 
     def role_of(self, player_id: int) -> str | None:
@@ -108,13 +113,16 @@ def load_all(uow: UnitOfWork, table_ids: list[str]) -> list[Seat]:
 
 
 def save(uow: UnitOfWork, seat: Seat) -> None:
-    """Write the seat back; its version goes up by one (clients order events by it)."""
+    """Write the seat back; its version goes up by one (clients order events by it). A role
+    nobody holds has no reconnect deadline."""
     seat.version += 1
+    grace = {role: seat.grace_us.get(role) if seat.holder(role) else None for role in ROLES}
     uow.run(
         "UPDATE banked_seats SET mode = :mode, player_id = :player, banker_id = :banker, "
         "phase = :phase, deadline_us = :deadline, auto_approve = :auto, banker_away = :away, "
         "bets = :bets, stake = :stake, reserve = :reserve, notice = :notice, "
-        "last_round_id = :last, version = :version, updated_us = :now WHERE id = :id",
+        "last_round_id = :last, version = :version, updated_us = :now, "
+        "player_grace_us = :pg, banker_grace_us = :bg WHERE id = :id",
         {
             "mode": seat.mode, "player": seat.player_id, "banker": seat.banker_id,
             "phase": seat.phase, "deadline": seat.deadline_us, "auto": int(seat.auto_approve),
@@ -122,6 +130,7 @@ def save(uow: UnitOfWork, seat: Seat) -> None:
             "stake": seat.stake, "reserve": seat.reserve,
             "notice": None if seat.notice is None else json.dumps(seat.notice),
             "last": seat.last_round_id, "version": seat.version, "now": uow.now, "id": seat.id,
+            "pg": grace["player"], "bg": grace["banker"],
         },
     )  # fmt: skip
 

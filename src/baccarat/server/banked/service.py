@@ -8,11 +8,12 @@ fee from the banker), and the next round waits for the banker's approval again.
 
 Time limits are deadlines stored with the seat: 35 s for the banker's approval, 45 s for
 the player's bets and deal. Whoever runs out of time leaves the seat (``resolve_due``,
-called by every worker's resolver); bets not dealt go back to the player, the reserve back
-to the banker. A participant whose last connection closes leaves the same way, except a
-banker who already approved: that round goes on without them (the banker's hand is played
-by the rules anyway) and they leave when it ends. A deal is atomic: once dealt, the round
-is complete, and both find it in their history.
+called by every worker's resolver, see ``timing``); bets not dealt go back to the player,
+the reserve back to the banker. A participant whose last connection closes and who does not
+reconnect within the grace leaves the same way, except a banker who already approved: that
+round goes on without them (the banker's hand is played by the rules anyway) and they leave
+when it ends. A deal is atomic: once dealt, the round is complete, and both find it in
+their history.
 
 Every change saves the seat (its version goes up) and emits its events, delivered after
 the commit (see ``events``).
@@ -64,6 +65,7 @@ class Context:
     emit: Emit
     player_s: int = PLAYER_SECONDS
     banker_s: int = BANKER_SECONDS
+    reconnect_s: int = 0  # how long a participant whose last socket closed may come back
 
     def table(self, table_id: str) -> Table:
         table = self.tables.require(table_id)
@@ -492,78 +494,6 @@ def deal_once(
         uow, player_id, key, hashed, 201, json.dumps(answer, separators=(",", ":"))
     )
     return answer, False
-
-
-# -- time and connections ------------------------------------------------------------------
-
-
-def resolve_due(uow: UnitOfWork, ctx: Context, limit: int = 50) -> int:
-    """Resolve the seats whose deadline has passed: the banker who did not approve, or the
-    player who did not deal, leaves. Two workers never resolve the same seat: on PostgreSQL
-    the rows are taken with SKIP LOCKED (a row being changed is left for the next pass)."""
-    skip = " FOR UPDATE SKIP LOCKED" if uow.dialect == "postgresql" else ""
-    rows = uow.all(
-        "SELECT id FROM banked_seats WHERE deadline_us IS NOT NULL AND deadline_us <= :now "
-        "ORDER BY deadline_us LIMIT :n" + skip,
-        {"now": uow.now, "n": limit},
-    )
-    resolved = 0
-    for (seat_id,) in rows:
-        seat = load(uow, seat_id, lock=False)
-        if not _expired(uow, seat) or seat.table_id not in ctx.tables:
-            continue
-        table = ctx.tables[seat.table_id]
-        if table.banked is None:
-            continue
-        role = "banker" if seat.phase == "approval" else "player"
-        _depart(uow, ctx, seat, role, "timeout")
-        _commit(uow, ctx, seat, table)
-        resolved += 1
-    return resolved
-
-
-def next_deadline(uow: UnitOfWork) -> int | None:
-    value = uow.scalar("SELECT MIN(deadline_us) FROM banked_seats WHERE deadline_us IS NOT NULL")
-    return None if value is None else int(value)
-
-
-def connected(uow: UnitOfWork, conn_id: str, seat_id: str, player_id: int, worker: str) -> None:
-    uow.run(
-        "INSERT INTO banked_presence (conn_id, seat_id, player_id, worker, created_us) "
-        "VALUES (:c, :s, :p, :w, :now)",
-        {"c": conn_id, "s": seat_id, "p": player_id, "w": worker, "now": uow.now},
-    )
-
-
-def disconnected(uow: UnitOfWork, ctx: Context, conn_id: str, *, depart: bool = True) -> None:
-    """A connection closed; if it was the participant's last one to the seat, they leave
-    (a banker who approved the round in play leaves when it ends)."""
-    row = uow.one(
-        "DELETE FROM banked_presence WHERE conn_id = :c RETURNING seat_id, player_id",
-        {"c": conn_id},
-    )
-    if row is None or not depart:
-        return
-    seat_id, player_id = row[0], int(row[1])
-    others = uow.scalar(
-        "SELECT COUNT(*) FROM banked_presence WHERE seat_id = :s AND player_id = :p",
-        {"s": seat_id, "p": player_id},
-    )
-    if others:
-        return
-    seat, table = _seat_for(uow, ctx, seat_id)
-    role = seat.role_of(player_id)
-    if role is None:
-        return
-    _depart(uow, ctx, seat, role, "disconnected")
-    _commit(uow, ctx, seat, table)
-
-
-def forget_worker(uow: UnitOfWork, worker: str | None = None) -> int:
-    """Drop the presence rows of one worker (or all, when one worker serves SQLite)."""
-    if worker is None:
-        return uow.run("DELETE FROM banked_presence")
-    return uow.run("DELETE FROM banked_presence WHERE worker = :w", {"w": worker})
 
 
 # -- reading -------------------------------------------------------------------------------

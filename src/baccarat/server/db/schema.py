@@ -248,6 +248,9 @@ banked_seats = sa.Table(
     sa.Column("last_round_id", sa.Text, nullable=True),
     sa.Column("version", sa.BigInteger, nullable=False),
     sa.Column("updated_us", sa.BigInteger, nullable=False),
+    # Until when a participant whose last socket closed may reconnect (then they leave).
+    sa.Column("player_grace_us", sa.BigInteger, nullable=True),
+    sa.Column("banker_grace_us", sa.BigInteger, nullable=True),
     sa.CheckConstraint("mode IS NULL OR mode IN ('fun', 'real')", name="mode"),
     sa.CheckConstraint("phase IN ('waiting', 'approval', 'betting')", name="phase"),
     sa.CheckConstraint("stake >= 0 AND reserve >= 0", name="amounts"),
@@ -274,6 +277,15 @@ banked_seats = sa.Table(
         "deadline_us",
         sqlite_where=sa.text("deadline_us IS NOT NULL"),
         postgresql_where=sa.text("deadline_us IS NOT NULL"),
+    ),
+    *(
+        sa.Index(
+            f"ix_banked_seats_{role}_grace",
+            f"{role}_grace_us",
+            sqlite_where=sa.text(f"{role}_grace_us IS NOT NULL"),
+            postgresql_where=sa.text(f"{role}_grace_us IS NOT NULL"),
+        )
+        for role in ("player", "banker")
     ),
 )
 

@@ -106,6 +106,14 @@ def test_a_banker_and_a_player_play_a_round_in_two_browsers(
     bpage.wait_for_selector('[data-action="auto-approve"][aria-pressed="true"]')
     ppage.wait_for_selector('.seat-view[data-phase="betting"]')
 
+    # Reloading the seat page keeps the seat (the server's reconnect grace): the player is
+    # back at the same seat in the same round, and the banker saw nobody leave.
+    ppage.reload()
+    ppage.wait_for_selector(f'.seat-view[data-seat="{seat}"][data-role="player"]')
+    ppage.wait_for_selector('.seat-view[data-phase="betting"] [data-action="deal"]')
+    assert ppage.text_content('[data-info="opponent"]') == banker.nickname
+    assert bpage.text_content('[data-info="opponent"]') == player.nickname
+
     # The banker's view speaks German after switching: APPROVE and AUTO-APPROVE too.
     bpage.select_option("#lang", "de")
     bpage.wait_for_function(

@@ -19,6 +19,9 @@ import { chipColour } from "./table.js";
 
 const RING = 2 * Math.PI * 26;
 const SYNC_MS = 250;
+// Reconnecting after a drop: 0.25 s, doubling to 4 s (the server keeps the seat for its
+// reconnect grace, 10 s by default, so a reload or a short outage loses nothing).
+const RETRY_MS = [250, 500, 1000, 2000, 4000];
 
 class SeatView {
   constructor(root, seatId, tbl) {
@@ -38,6 +41,7 @@ class SeatView {
     this.busy = false;
     this.closed = false;
     this.left = false;
+    this.retries = 0;
     this.note = { text: "", kind: "" };
     this.ticker = setInterval(() => this.tick(), 200);
   }
@@ -50,6 +54,7 @@ class SeatView {
     this.socket = socket;
     socket.onmessage = (event) => this.receive(JSON.parse(event.data));
     socket.onopen = () => {
+      this.retries = 0;
       if (this.note.kind === "lost") this.say("");
     };
     socket.onclose = (event) => {
@@ -61,7 +66,8 @@ class SeatView {
         return;
       }
       this.say(t("banked.connection_lost"), "lost");
-      setTimeout(() => !this.closed && this.connect(), 1500);
+      const wait = RETRY_MS[Math.min(this.retries++, RETRY_MS.length - 1)];
+      setTimeout(() => !this.closed && !this.left && this.connect(), wait);
     };
   }
 

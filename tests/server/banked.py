@@ -252,3 +252,27 @@ class Participant:
 def seat_of(message: dict[str, Any]) -> dict[str, Any]:
     seat: dict[str, Any] = message["seat"]
     return seat
+
+
+def phase(name: str) -> Any:
+    """A wait condition: the seat is in this phase."""
+    return lambda m: seat_of(m)["phase"] == name
+
+
+def notice(code: str) -> Any:
+    """A wait condition: the seat's notice has this code."""
+    return lambda m: (seat_of(m)["notice"] or {}).get("code") == code
+
+
+async def pair(server: SeatServer, *, approve: bool, bets: dict[str, int] | None = None
+               ) -> tuple[Participant, Participant, str]:  # fmt: skip
+    """A banker and a player seated at banked-i; approved and with bets placed if asked."""
+    banker, player = await server.player(), await server.player()
+    seat = await banker.sit("banked-i", "banker")
+    await player.sit("banked-i", "player")
+    if approve:
+        assert (await banker.send("approve"))["ok"]
+        await player.state(phase("betting"))
+    if bets:
+        assert (await player.send("bets", bets=bets))["ok"]
+    return banker, player, seat

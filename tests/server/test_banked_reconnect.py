@@ -16,7 +16,7 @@ import pytest
 from baccarat.server.banked import seats
 from baccarat.server.settings import BankedSettings, DatabaseUrl
 
-from .banked import Participant, SeatServer, seat_of, serving
+from .banked import SeatServer, notice, pair, seat_of, serving
 from .conftest import BACKENDS, FakeClock, SwitchableShoes
 from .support import PLAYER_WINS, StackedShoes
 
@@ -35,23 +35,6 @@ def test_the_default_grace_is_ten_seconds() -> None:
 async def server(database_url: DatabaseUrl, tmp_path: Path) -> AsyncIterator[SeatServer]:
     async with serving(database_url, tmp_path, reconnect_grace=GRACE) as running:
         yield running
-
-
-def notice(code: str) -> Any:
-    return lambda m: (seat_of(m)["notice"] or {}).get("code") == code
-
-
-async def pair(server: SeatServer, *, approve: bool, bets: dict[str, int] | None = None
-               ) -> tuple[Participant, Participant, str]:  # fmt: skip
-    banker, player = await server.player(), await server.player()
-    seat = await banker.sit("banked-i", "banker")
-    await player.sit("banked-i", "player")
-    if approve:
-        assert (await banker.send("approve"))["ok"]
-        await player.state(lambda m: seat_of(m)["phase"] == "betting")
-    if bets:
-        assert (await player.send("bets", bets=bets))["ok"]
-    return banker, player, seat
 
 
 async def seat_row(server: SeatServer, seat_id: str) -> seats.Seat:

@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "baccarat.cli.fair",
     "baccarat.cli.server",
     "baccarat.cli.simulate",
+    "baccarat.cli.roads",
 )
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from baccarat.analysis import bet_odds, count_outcomes_by_enumeration, full_composition
 from baccarat.analysis.eor import REMOVAL_ORDER, effect_of_removal
-from baccarat.core import BetKind, get_rules
+from baccarat.core import MAIN_BETS, get_rules
 
 
 @pytest.mark.parametrize("name", ["classic-8deck", "single-deck", "online-6deck-tie9"])
@@ -18,7 +18,7 @@ def test_effects_weighted_by_the_cards_of_the_shoe_sum_to_zero(name: str) -> Non
     rules = get_rules(name)
     composition = full_composition(rules.decks)
     effects = effect_of_removal(rules)
-    for kind in BetKind:
+    for kind in MAIN_BETS:
         total = sum(
             (composition[e.value] * e.change[kind] for e in effects if e.change),
             Fraction(0),
@@ -31,8 +31,8 @@ def test_removing_a_five_hurts_the_banker_and_helps_the_player() -> None:
     effects = {e.label: e.change for e in effect_of_removal(get_rules("classic-8deck"))}
     five, four = effects["5"], effects["4"]
     assert five is not None and four is not None
-    assert five[BetKind.BANKER] > 0 > five[BetKind.PLAYER]
-    assert four[BetKind.BANKER] < 0 < four[BetKind.PLAYER]
+    assert five["banker"] > 0 > five["player"]
+    assert four["banker"] < 0 < four["player"]
 
 
 def test_effect_of_removing_a_five_agrees_with_plain_enumeration() -> None:
@@ -42,7 +42,7 @@ def test_effect_of_removing_a_five_agrees_with_plain_enumeration() -> None:
     before = bet_odds(rules, count_outcomes_by_enumeration(full))
     after = bet_odds(rules, count_outcomes_by_enumeration(without_five))
     effects = {e.label: e.change for e in effect_of_removal(rules)}
-    assert effects["5"] == {k: after[k].house_edge - before[k].house_edge for k in BetKind}
+    assert effects["5"] == {k: after[k].house_edge - before[k].house_edge for k in MAIN_BETS}
 
 
 def test_ranks_are_ace_to_nine_then_the_ten_value_cards() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from baccarat.analysis import analyse, full_composition, remove_cards
 from baccarat.analysis.trace import STANDARD_PENETRATION, trace_shoe
-from baccarat.core import BetKind, Shoe, burn_count, deal_coup, get_rules
+from baccarat.core import Shoe, burn_count, deal_coup, get_rules
 
 
 @pytest.mark.parametrize("seed", [1, 77])
@@ -38,7 +38,7 @@ def test_each_coup_shows_the_exact_odds_of_the_cards_left() -> None:
         assert traced.analysis.composition == composition
         assert traced.analysis.bets == analyse(rules, composition).bets
     # The odds move with the cards: not every coup leaves the banker's edge where it was.
-    edges = {t.analysis.bets[BetKind.BANKER].house_edge for t in trace.coups if t.analysis}
+    edges = {t.analysis.bets["banker"].house_edge for t in trace.coups if t.analysis}
     assert len(edges) > 10
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..core import BetKind, RuleSet
+from ..core import RuleSet
 from .composition import MIN_CARDS, full_composition, validate
 from .exact import Analysis, analyse
 
@@ -24,12 +24,12 @@ class RemovalEffect:
     label: str
     value: int
     # None when no such card is left, or removing one would leave too few to deal.
-    change: dict[BetKind, Fraction] | None
+    change: dict[str, Fraction] | None
 
     def to_json(self) -> dict[str, float] | None:
         if self.change is None:
             return None
-        return {kind.value: float(delta) for kind, delta in self.change.items()}
+        return {kind: float(delta) for kind, delta in self.change.items()}
 
 
 def effect_of_removal(
@@ -47,7 +47,7 @@ def effect_of_removal(
     )
 
 
-def _change(rules: RuleSet, base: Analysis, value: int) -> dict[BetKind, Fraction] | None:
+def _change(rules: RuleSet, base: Analysis, value: int) -> dict[str, Fraction] | None:
     counts = list(base.composition)
     if counts[value] == 0 or sum(counts) - 1 < MIN_CARDS:
         return None

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core import BetKind, Outcome, RuleSet, banker_draws
+from ..core import Outcome, RuleSet, banker_draws
 from .composition import full_composition, validate
 
 OUTCOMES: tuple[Outcome, ...] = (Outcome.BANKER, Outcome.PLAYER, Outcome.TIE)
@@ -194,7 +194,7 @@ class Analysis:
     rules: RuleSet
     composition: tuple[int, ...]
     counts: OutcomeCounts
-    bets: dict[BetKind, BetOdds]
+    bets: dict[str, BetOdds]
 
     def probability(self, outcome: Outcome) -> Fraction:
         return self.counts.probability(outcome)
@@ -209,19 +209,19 @@ class Analysis:
                 for o in OUTCOMES
             },
             "bets": {
-                k.value: {"house_edge": float(b.house_edge), "rtp": float(b.rtp)}
-                for k, b in self.bets.items()
+                name: {"house_edge": float(b.house_edge), "rtp": float(b.rtp)}
+                for name, b in self.bets.items()
             },
         }
 
 
-def bet_odds(rules: RuleSet, counts: OutcomeCounts) -> dict[BetKind, BetOdds]:
+def bet_odds(rules: RuleSet, counts: OutcomeCounts) -> dict[str, BetOdds]:
     """Each bet's house edge from the outcome probabilities and the rule set's pays."""
     pb, pp, pt = (counts.probability(o) for o in OUTCOMES)
     expectation = {
-        BetKind.BANKER: pb * rules.banker_win_multiplier - pp,
-        BetKind.PLAYER: pp * rules.player_pays - pb,
-        BetKind.TIE: pt * rules.tie_pays - (pb + pp),
+        "banker": pb * rules.banker_win_multiplier - pp,
+        "player": pp * rules.player_pays - pb,
+        "tie": pt * rules.tie_pays - (pb + pp),
     }
     return {kind: BetOdds(house_edge=-ev) for kind, ev in expectation.items()}
 

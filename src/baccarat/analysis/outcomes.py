@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core import BetKind, Outcome, RuleSet
+from ..core import MAIN_BETS, Outcome, RuleSet
 from .exact import analyse
 from .kernel import CLASS_SHAPE, N_CLASSES
 
@@ -118,21 +118,21 @@ def main_bets(rules: RuleSet) -> tuple[SimBet, ...]:
     """Player, banker and tie at the rule set's pays, with their exact fresh-shoe expectation."""
     exact = analyse(rules).bets
     win = {
-        BetKind.PLAYER: rules.player_pays,
-        BetKind.BANKER: rules.banker_win_multiplier,
-        BetKind.TIE: rules.tie_pays,
+        "player": rules.player_pays,
+        "banker": rules.banker_win_multiplier,
+        "tie": rules.tie_pays,
     }
 
-    def settle(kind: BetKind) -> Callable[[OutcomeClass], Fraction]:
+    def settle(kind: str) -> Callable[[OutcomeClass], Fraction]:
         def pay(c: OutcomeClass) -> Fraction:
-            if c.winner.value == kind.value:
+            if c.winner.value == kind:
                 return win[kind]
             # On a tie, player and banker bets are returned.
             return Fraction(0) if c.winner is Outcome.TIE else Fraction(-1)
 
         return pay
 
-    return tuple(bet_from(k.value, settle(k), -exact[k].house_edge) for k in BetKind)
+    return tuple(bet_from(k, settle(k), -exact[k].house_edge) for k in MAIN_BETS)
 
 
 @dataclass(frozen=True, slots=True)

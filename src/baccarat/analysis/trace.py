@@ -42,7 +42,7 @@ def house_edges(analysis: Analysis | None) -> dict[str, float] | None:
     """Each bet's house edge by name, as floats, or None without an analysis."""
     if analysis is None:
         return None
-    return {kind.value: float(odds.house_edge) for kind, odds in analysis.bets.items()}
+    return {kind: float(odds.house_edge) for kind, odds in analysis.bets.items()}
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,7 +65,7 @@ def run_odds(args: argparse.Namespace) -> int:
     from ..analysis import analyse, shoe_composition
     from ..analysis.eor import effect_of_removal, removal_json
     from ..analysis.exact import OUTCOMES
-    from ..core import BetKind, Card, get_rules, rules_for_decks
+    from ..core import Card, get_rules, rules_for_decks
 
     rules = (
         rules_for_decks(args.decks)
@@ -91,12 +91,12 @@ def run_odds(args: argparse.Namespace) -> int:
     ]
     print(table(("outcome", "count", "probability"), outcome_rows) + "\n")
     pays = {
-        BetKind.BANKER: rules.banker_win_multiplier,
-        BetKind.PLAYER: rules.player_pays,
-        BetKind.TIE: rules.tie_pays,
+        "banker": rules.banker_win_multiplier,
+        "player": rules.player_pays,
+        "tie": rules.tie_pays,
     }
     bet_rows = [
-        (k.value, pays_text(pays[k]), percent(float(b.house_edge)), percent(float(b.rtp)))
+        (k, pays_text(pays[k]), percent(float(b.house_edge)), percent(float(b.rtp)))
         for k, b in analysis.bets.items()
     ]
     print(table(("bet", "pays", "house edge", "RTP"), bet_rows))
@@ -107,7 +107,7 @@ def run_odds(args: argparse.Namespace) -> int:
                 "T J Q K" if e.value == 0 else e.label,
                 *(
                     "-" if e.change is None else f"{float(e.change[k]) * 100:+.5f}%"
-                    for k in (BetKind.BANKER, BetKind.PLAYER, BetKind.TIE)
+                    for k in ("banker", "player", "tie")
                 ),
             )
             for e in effects

@@ -1,20 +1,46 @@
 """The pure rules of Punto Banco: cards, shoe, tableau, coup, rule sets, bets, money."""
 
-from .bets import BetError, BetKind, BetResult, Bets, BetSettlement, Settlement, settle, settle_bet
+from .bets import (
+    Bets,
+    BetSettlement,
+    Settlement,
+    judge,
+    settle,
+    settle_judged,
+    settle_line,
+    settle_winner,
+    validate,
+)
 from .cards import Card, CardError, Rank, Suit, format_cards, new_deck, new_shoe_order
 from .coup import Coup, Hand, Outcome, deal_coup, play_coup
 from .money import MoneyError, Rounding, format_money, parse_money
+from .paytable import (
+    BET_TYPES,
+    CLASSIC_SIDE_BETS,
+    MAIN_BETS,
+    PUSH,
+    BetError,
+    BetResult,
+    BetType,
+    Paytable,
+    bet_type,
+    paytable,
+)
 from .rules import PRESETS, RuleSet, RuleSetError, ShufflePolicy, get_rules, rules_for_decks
 from .shoe import MAX_DECKS, RandomSource, Shoe, ShoeEmpty, ShoeError, burn_count, fisher_yates
 from .tableau import banker_draws, hand_score, is_natural, player_draws
 
 __all__ = [
+    "BET_TYPES",
+    "CLASSIC_SIDE_BETS",
+    "MAIN_BETS",
     "MAX_DECKS",
     "PRESETS",
+    "PUSH",
     "BetError",
-    "BetKind",
     "BetResult",
     "BetSettlement",
+    "BetType",
     "Bets",
     "Card",
     "CardError",
@@ -22,6 +48,7 @@ __all__ = [
     "Hand",
     "MoneyError",
     "Outcome",
+    "Paytable",
     "RandomSource",
     "Rank",
     "Rounding",
@@ -34,6 +61,7 @@ __all__ = [
     "ShufflePolicy",
     "Suit",
     "banker_draws",
+    "bet_type",
     "burn_count",
     "deal_coup",
     "fisher_yates",
@@ -42,12 +70,17 @@ __all__ = [
     "get_rules",
     "hand_score",
     "is_natural",
+    "judge",
     "new_deck",
     "new_shoe_order",
     "parse_money",
+    "paytable",
     "play_coup",
     "player_draws",
     "rules_for_decks",
     "settle",
-    "settle_bet",
+    "settle_judged",
+    "settle_line",
+    "settle_winner",
+    "validate",
 ]

@@ -1,89 +1,103 @@
-"""Bets and their settlement, in integer cents."""
+"""Stakes by bet name, and their settlement against a dealt coup, in integer cents."""
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from .coup import Outcome
+from .coup import Coup, Outcome
+from .paytable import BET_TYPES, MAIN_BETS, PUSH, BetError, BetResult, Pay, bet_type
 from .rules import RuleSet
 
-
-class BetKind(enum.Enum):
-    """The three spots of the table."""
-
-    PLAYER = "player"
-    BANKER = "banker"
-    TIE = "tie"
+# Each bet's place in the canonical order (main bets first), read once.
+_ORDER = {name: index for index, name in enumerate(BET_TYPES)}
 
 
-# The kinds in order with their names, read once (enum iteration and ``.value`` are slow,
-# and every round validates, checks and settles its bets).
-_KINDS: tuple[tuple[BetKind, str], ...] = tuple((kind, kind.value) for kind in BetKind)
+class Bets(Mapping[str, int]):
+    """Stakes in cents by bet name, in the canonical order; a zero stake is no bet.
 
+    Immutable and hashable, so it can key a cache.
 
-class BetResult(enum.Enum):
-    WIN = "win"
-    PUSH = "push"
-    LOSE = "lose"
+    >>> Bets({"player_pair": 500}, banker=1000)
+    Bets({'banker': 1000, 'player_pair': 500})
+    >>> Bets(banker=1000).total
+    1000
+    """
 
+    __slots__ = ("_items", "_stakes")
 
-class BetError(ValueError):
-    """Bets that cannot be placed: negative, fractional or empty."""
+    _stakes: dict[str, int]
+    _items: tuple[tuple[str, int], ...]
 
-
-@dataclass(frozen=True, slots=True)
-class Bets:
-    """Stakes in cents on each spot; a zero stake means no bet there."""
-
-    player: int = 0
-    banker: int = 0
-    tie: int = 0
-
-    def __post_init__(self) -> None:
-        for _, name in _KINDS:
-            stake = getattr(self, name)
+    def __init__(self, stakes: Mapping[str, int] | None = None, /, **named: int) -> None:
+        given = {**(stakes or {}), **named}
+        for name, stake in given.items():
+            if name not in _ORDER:
+                bet_type(name)  # raises, naming the bets there are
             if type(stake) is not int:
                 raise BetError(f"the {name} stake must be whole cents, not {stake!r}")
             if stake < 0:
                 raise BetError(f"the {name} stake cannot be negative")
+        items = tuple(sorted(((n, s) for n, s in given.items() if s), key=lambda i: _ORDER[i[0]]))
+        object.__setattr__(self, "_items", items)
+        object.__setattr__(self, "_stakes", dict(items))
 
-    @classmethod
-    def from_mapping(cls, stakes: Mapping[str, int]) -> Bets:
-        unknown = set(stakes) - {k.value for k in BetKind}
-        if unknown:
-            raise BetError(f"unknown bet {sorted(unknown)[0]!r}: bet on player, banker or tie")
-        return cls(**stakes)
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Bets are immutable")
 
-    def stake(self, kind: BetKind) -> int:
-        stake: int = getattr(self, kind.value)
-        return stake
+    def __getitem__(self, name: str) -> int:
+        return self._stakes[name]
 
-    def placed(self) -> Iterator[tuple[BetKind, int]]:
-        """The bets with a stake, in the order player, banker, tie."""
-        for kind, name in _KINDS:
-            stake: int = getattr(self, name)
-            if stake:
-                yield kind, stake
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._stakes)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Bets):
+            return self._items == other._items
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Bets({self._stakes!r})"
+
+    def stake(self, name: str) -> int:
+        """The stake on a bet, 0 when there is none."""
+        return self._stakes.get(name, 0)
+
+    def placed(self) -> tuple[tuple[str, int], ...]:
+        """The bets with a stake, ``(name, stake)`` in the canonical order."""
+        return self._items
 
     @property
     def total(self) -> int:
-        return self.player + self.banker + self.tie
+        return sum(self._stakes.values())
+
+    @property
+    def side(self) -> bool:
+        """Whether any side bet is placed."""
+        return any(name not in MAIN_BETS for name in self._stakes)
 
     def to_json(self) -> dict[str, int]:
-        return {kind.value: stake for kind, stake in self.placed()}
+        return dict(self._items)
 
 
 @dataclass(frozen=True, slots=True)
 class BetSettlement:
-    """One bet's fate: its stake, result and the amount returned (stake included)."""
+    """One bet's fate: its stake, the pay-table line hit, result and the amount returned
+    (stake included)."""
 
-    kind: BetKind
+    bet: str
     stake: int
     result: BetResult
     returned: int
+    line: str | None = None
 
     @property
     def net(self) -> int:
@@ -112,39 +126,82 @@ class Settlement:
         """What the player won (positive) or lost (negative) on the round."""
         return self.returned - self.staked
 
-    def for_kind(self, kind: BetKind) -> BetSettlement | None:
-        return next((b for b in self.bets if b.kind is kind), None)
-
     def to_json(self) -> dict[str, dict[str, Any]]:
-        return {b.kind.value: b.to_json() for b in self.bets}
+        return {b.bet: b.to_json() for b in self.bets}
 
 
-def winnings(rules: RuleSet, kind: BetKind, stake: int) -> int:
-    """Winnings (stake not included) on a winning bet, rounded by the rule set's rounding."""
-    multiplier = {
-        BetKind.PLAYER: rules.player_pays,
-        # Banker pays 1:1 less commission, rounded down per bet (0.50 wins 0.47).
-        BetKind.BANKER: rules.banker_win_multiplier,
-        BetKind.TIE: rules.tie_pays,
-    }[kind]
-    return rules.rounding.apply(stake * multiplier)
+def winnings(rules: RuleSet, pay: Fraction, stake: int) -> int:
+    """Winnings (stake not included) at a pay "to one", rounded by the rule set's rounding:
+    a banker win at 19:20 on 0.50 wins 0.47."""
+    return rules.rounding.apply(stake * pay)
 
 
-def settle_bet(rules: RuleSet, kind: BetKind, stake: int, winner: Outcome) -> BetSettlement:
-    """Settle one bet against the coup's winner."""
-    if winner is Outcome.TIE and kind is not BetKind.TIE:
-        # On a tie, Player and Banker bets are returned.
-        return BetSettlement(kind, stake, BetResult.PUSH, stake)
-    if kind.value == winner.value:
-        return BetSettlement(kind, stake, BetResult.WIN, stake + winnings(rules, kind, stake))
-    return BetSettlement(kind, stake, BetResult.LOSE, 0)
+def settle_line(rules: RuleSet, bet: str, stake: int, line: str | None) -> BetSettlement:
+    """Settle one bet given the line of its pay table that the coup hit (None: it lost)."""
+    table = rules.paytable(bet)
+    if line is None or not table.pays_on(line):
+        return BetSettlement(bet, stake, BetResult.LOSE, 0, line)
+    pay: Pay = table.pay(line)
+    if pay is PUSH:
+        return BetSettlement(bet, stake, BetResult.PUSH, stake, line)
+    return BetSettlement(bet, stake, BetResult.WIN, stake + winnings(rules, pay, stake), line)
 
 
-def settle(rules: RuleSet, bets: Bets, winner: Outcome) -> Settlement:
-    """Settle every placed bet of a round.
+def judge(bets: Bets, coup: Coup) -> tuple[str | None, ...]:
+    """The line each placed bet hits on this coup, in the order of ``bets.placed()``.
 
-    >>> from baccarat.core.rules import get_rules
-    >>> settle(get_rules("single-deck"), Bets(banker=50), Outcome.BANKER).returned
+    Everything a settlement depends on besides the rule set and the stakes: a cache of
+    settlements may be keyed by (rule set, bets, these lines).
+    """
+    return tuple(BET_TYPES[name].judge(coup) for name, _ in bets.placed())
+
+
+def settle(rules: RuleSet, bets: Bets, coup: Coup) -> Settlement:
+    """Settle every placed bet of a round against the dealt coup.
+
+    >>> from baccarat.core import Card, get_rules, play_coup
+    >>> coup = play_coup(Card.parse_many("2h 9d 3h Kd"))  # banker natural 9
+    >>> settle(get_rules("single-deck"), Bets(banker=50), coup).returned
     97
     """
-    return Settlement(tuple(settle_bet(rules, k, s, winner) for k, s in bets.placed()))
+    return settle_judged(rules, bets, judge(bets, coup))
+
+
+def settle_judged(rules: RuleSet, bets: Bets, lines: tuple[str | None, ...]) -> Settlement:
+    """Settle the placed bets given the lines ``judge`` found for them."""
+    return Settlement(
+        tuple(
+            settle_line(rules, name, stake, line)
+            for (name, stake), line in zip(bets.placed(), lines, strict=True)
+        )
+    )
+
+
+# The line each main bet hits when only the winner is known (no six, no three-card seven).
+_PLAIN_LINES: dict[Outcome, dict[str, str]] = {
+    Outcome.PLAYER: {"player": "win"},
+    Outcome.BANKER: {"banker": "win"},
+    Outcome.TIE: {"player": "tie", "banker": "tie", "tie": "tie"},
+}
+
+
+def settle_winner(rules: RuleSet, bets: Bets, winner: Outcome) -> Settlement:
+    """Settle main bets knowing only the winner, at their plain lines (a banker win pays
+    its ordinary pay, not the pay for a 6 or a three-card 7). Side bets cannot be settled so.
+
+    >>> from baccarat.core import get_rules
+    >>> settle_winner(get_rules("single-deck"), Bets(banker=50), Outcome.BANKER).returned
+    97
+    """
+    if bets.side:
+        raise BetError("side bets are settled against the dealt cards, not the winner alone")
+    lines = _PLAIN_LINES[winner]
+    return settle_judged(rules, bets, tuple(lines.get(name) for name, _ in bets.placed()))
+
+
+def validate(rules: RuleSet, bets: Bets) -> None:
+    """Refuse bets the game does not offer, or no bet at all."""
+    if not bets:
+        raise BetError("place a bet first")
+    for name, _ in bets.placed():
+        rules.paytable(name)

@@ -8,6 +8,17 @@ from fractions import Fraction
 from typing import Any
 
 from .money import Rounding
+from .paytable import (
+    CLASSIC_SIDE_BETS,
+    DRAGON7,
+    MAIN_BETS,
+    PANDA8,
+    PUSH,
+    SUPER6,
+    BetError,
+    Pay,
+    Paytable,
+)
 from .shoe import MAX_DECKS
 
 
@@ -26,7 +37,11 @@ class RuleSetError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
-    """One variant of Punto Banco. Pays are "to one": winnings per unit staked."""
+    """One variant of Punto Banco. Pays are "to one": winnings per unit staked.
+
+    The main bets' pay tables follow from the pays and the commission; the side bets the
+    game offers are pay tables given as data. ``paytables`` holds them all, main bets first.
+    """
 
     name: str
     decks: int
@@ -39,10 +54,17 @@ class RuleSet:
     banker_pays: Fraction = Fraction(1)
     banker_commission: Fraction = Fraction(1, 20)
     tie_pays: Fraction = Fraction(8)
+    # No-commission games: a banker win with 6 pays this (before commission) instead.
+    banker_pays_with_6: Fraction | None = None
+    # EZ Baccarat: a banker win with a three-card 7 pushes.
+    banker_pushes_three_card_7: bool = False
+    side_bets: tuple[Paytable, ...] = ()
     rounding: Rounding = Rounding.DOWN
     description: str = ""
     source: str = ""
     aliases: tuple[str, ...] = field(default=(), compare=False)
+    paytables: tuple[Paytable, ...] = field(init=False, repr=False, compare=False)
+    _by_bet: dict[str, Paytable] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.name:
@@ -63,6 +85,49 @@ class RuleSet:
                 raise RuleSetError(f"{label} must be positive, not {pay}")
         if not 0 <= self.banker_commission < 1:
             raise RuleSetError("banker_commission must be in [0, 1)")
+        if self.banker_pays_with_6 is not None and self.banker_pays_with_6 <= 0:
+            raise RuleSetError("banker_pays_with_6 must be positive")
+        side = [t.bet for t in self.side_bets]
+        if len(set(side)) != len(side) or set(side) & set(MAIN_BETS):
+            raise RuleSetError("side bets must be distinct and not Player, Banker or Tie")
+        tables = (*self._main_paytables(), *self.side_bets)
+        object.__setattr__(self, "paytables", tables)
+        object.__setattr__(self, "_by_bet", {t.bet: t for t in tables})
+
+    def _main_paytables(self) -> tuple[Paytable, ...]:
+        commission = 1 - self.banker_commission
+        banker_win = self.banker_win_multiplier
+        with_6 = banker_win if self.banker_pays_with_6 is None else self.banker_pays_with_6
+        three_card_7: Pay = PUSH if self.banker_pushes_three_card_7 else banker_win
+        return (
+            Paytable("player", (("win", self.player_pays), ("tie", PUSH))),
+            Paytable(
+                "banker",
+                (
+                    ("win", banker_win),
+                    ("win_with_6", with_6 * commission if self.banker_pays_with_6 else with_6),
+                    ("win_three_card_7", three_card_7),
+                    ("tie", PUSH),
+                ),
+            ),
+            Paytable("tie", (("tie", self.tie_pays),)),
+        )
+
+    @property
+    def bets(self) -> tuple[str, ...]:
+        """The names of the bets this game offers, main bets first."""
+        return tuple(self._by_bet)
+
+    def offers(self, bet: str) -> bool:
+        return bet in self._by_bet
+
+    def paytable(self, bet: str) -> Paytable:
+        """The pay table of a bet this game offers."""
+        table = self._by_bet.get(bet)
+        if table is None:
+            offered = ", ".join(self._by_bet)
+            raise BetError(f"{self.name} does not offer {bet!r}: it offers {offered}")
+        return table
 
     @property
     def cards_per_shoe(self) -> int:
@@ -91,11 +156,15 @@ class RuleSet:
             "banker_pays": str(self.banker_pays),
             "banker_commission": str(self.banker_commission),
             "tie_pays": str(self.tie_pays),
+            "bets": {t.bet: t.to_json() for t in self.paytables},
             "rounding": self.rounding.value,
             "description": self.description,
             "source": self.source,
         }
 
+
+# One deck holds no two identical cards: no perfect pair there.
+SINGLE_DECK_SIDE_BETS = tuple(t for t in CLASSIC_SIDE_BETS if t.bet != "perfect_pair")
 
 PRESETS: tuple[RuleSet, ...] = (
     RuleSet(
@@ -104,6 +173,7 @@ PRESETS: tuple[RuleSet, ...] = (
         tie_pays=Fraction(9),
         description="6 decks, fresh shuffle every round, tie 9:1 (tables I-III)",
         source="seed 000",
+        side_bets=CLASSIC_SIDE_BETS,
         aliases=("seed-000",),
     ),
     RuleSet(
@@ -114,6 +184,7 @@ PRESETS: tuple[RuleSet, ...] = (
         burn=True,
         description="Mini Baccarat: 8-deck shoe cut by the player, dealt to a cut card, tie 8:1",
         source="seed 001",
+        side_bets=CLASSIC_SIDE_BETS,
         aliases=("mini-baccarat", "seed-001"),
     ),
     RuleSet(
@@ -121,6 +192,7 @@ PRESETS: tuple[RuleSet, ...] = (
         decks=1,
         description="one 52-card deck, fresh shuffle every round, tie 8:1",
         source="seed 002",
+        side_bets=SINGLE_DECK_SIDE_BETS,
         aliases=("seed-002",),
     ),
     RuleSet(
@@ -128,6 +200,7 @@ PRESETS: tuple[RuleSet, ...] = (
         decks=6,
         description="6 decks, fresh shuffle every round, tie 8:1",
         source="seed 003",
+        side_bets=CLASSIC_SIDE_BETS,
         aliases=("seed-003",),
     ),
     RuleSet(
@@ -135,6 +208,7 @@ PRESETS: tuple[RuleSet, ...] = (
         decks=8,
         description="8 decks, fresh shuffle every round, tie 8:1, tables with tie limits",
         source="seed 004",
+        side_bets=CLASSIC_SIDE_BETS,
         aliases=("seed-004",),
     ),
     RuleSet(
@@ -146,6 +220,28 @@ PRESETS: tuple[RuleSet, ...] = (
         description="land-casino standard: 8-deck shoe, burn, cut card, tie 8:1",
         source="land-casino standard",
         aliases=("standard", "8deck"),
+        side_bets=CLASSIC_SIDE_BETS,
+    ),
+    RuleSet(
+        name="ez-8deck",
+        decks=8,
+        banker_commission=Fraction(0),
+        banker_pushes_three_card_7=True,
+        side_bets=(DRAGON7, PANDA8),
+        description="EZ Baccarat: 8 decks, fresh shuffle, no commission; a banker win with a "
+        "three-card 7 pushes; Dragon 7 and Panda 8",
+        source="commercial variant (EZ Baccarat)",
+        aliases=("ez",),
+    ),
+    RuleSet(
+        name="no-commission-8deck",
+        decks=8,
+        banker_commission=Fraction(0),
+        banker_pays_with_6=Fraction(1, 2),
+        side_bets=(SUPER6,),
+        description="no-commission: 8 decks, fresh shuffle; a banker win with 6 pays 1:2; Super 6",
+        source="commercial variant (no-commission, Super 6)",
+        aliases=("no-commission", "super6"),
     ),
 )
 
@@ -166,4 +262,9 @@ def get_rules(name: str) -> RuleSet:
 
 def rules_for_decks(decks: int) -> RuleSet:
     """A fresh-shuffle, tie 8:1 rule set with the given number of decks."""
-    return RuleSet(name=f"{decks}-deck", decks=decks, description=f"{decks} decks, tie 8:1")
+    return RuleSet(
+        name=f"{decks}-deck",
+        decks=decks,
+        description=f"{decks} decks, tie 8:1",
+        side_bets=SINGLE_DECK_SIDE_BETS if decks == 1 else CLASSIC_SIDE_BETS,
+    )

@@ -63,7 +63,7 @@ def example_history(
             break
         position = shoe.position
         coup = deal_coup(shoe)
-        settlement = settle(rules, bets, coup.winner)
+        settlement = settle(rules, bets, coup)
         fairness = FairnessRecord(
             server_seed if revealed else None, commit, client_seed, nonce, cut, position
         )

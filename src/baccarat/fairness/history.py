@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ..core import (
-    BetKind,
+    BET_TYPES,
     Card,
     CardError,
     Coup,
@@ -82,7 +82,7 @@ class HandRecord:
 class BetRecord:
     """One placed bet as recorded; ``returned`` includes the stake."""
 
-    kind: BetKind
+    bet: str
     stake: int
     result: str
     returned: int
@@ -140,7 +140,7 @@ class RoundRecord:
             "player": self.player.to_json(),
             "banker": self.banker.to_json(),
             "winner": None if self.winner is None else self.winner.value,
-            "bets": {b.kind.value: b.to_json() for b in self.bets},
+            "bets": {b.bet: b.to_json() for b in self.bets},
             "win": self.win,
             "balance_before": self.balance_before,
             "balance_after": self.balance_after,
@@ -255,19 +255,19 @@ def _bets(reader: _Reader) -> tuple[BetRecord, ...]:
     bets = reader.child("bets")
     records = []
     for key in bets.data:
-        try:
-            kind = BetKind(key)
-        except ValueError:
-            raise bets.error(f"unknown bet {key!r} in bets: player, banker or tie") from None
+        if key not in BET_TYPES:
+            known = ", ".join(BET_TYPES)
+            raise bets.error(f"unknown bet {key!r} in bets: one of {known}")
         bet = bets.child(key)
         stake = bet.integer("stake", minimum=1)
         result = bet.text("result")
         if result not in RESULTS:
             raise bet.error(f"{bet.name('result')} must be one of {', '.join(RESULTS)}")
         returned = bet.integer("returned", minimum=0)
-        records.append(BetRecord(kind, stake, result, returned))
-    # Settlement order: player, banker, tie.
-    return tuple(sorted(records, key=lambda b: list(BetKind).index(b.kind)))
+        records.append(BetRecord(key, stake, result, returned))
+    # Settlement order: the bets' canonical order (player, banker, tie, then side bets).
+    order = list(BET_TYPES)
+    return tuple(sorted(records, key=lambda b: order.index(b.bet)))
 
 
 def parse_record(data: Any, line: int = 0) -> RoundRecord:

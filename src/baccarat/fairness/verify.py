@@ -221,14 +221,10 @@ def _tableau_check(player: HandRecord, banker: HandRecord) -> list[Difference]:
     return []
 
 
-def _winner(player: Sequence[Card], banker: Sequence[Card]) -> Outcome:
-    return Coup(Hand(tuple(player)), Hand(tuple(banker))).winner
-
-
 def _check_coup(
     record: RoundRecord, order: tuple[Card, ...] | None
-) -> tuple[list[Difference], Outcome | None]:
-    """Cards, scores and winner; returns the differences and the winner to settle with."""
+) -> tuple[list[Difference], Coup | None]:
+    """Cards, scores and winner; returns the differences and the coup to settle with."""
     rules, fair = record.rules, record.fairness
     player, banker = record.player, record.banker
     diffs: list[Difference] = []
@@ -257,7 +253,7 @@ def _check_coup(
             if list(hand.scores) != expected_scores:
                 diffs.append(Difference(f"{name}.scores", expected_scores, list(hand.scores)))
         # A voided coup that was not completed has no winner.
-        winner: Outcome | None = truth.winner if complete or not record.is_void else None
+        settled: Coup | None = truth if complete or not record.is_void else None
     else:
         has_two_each = len(player.cards) >= 2 and len(banker.cards) >= 2
         # Without the seed, a voided round counts as dealt out when it names a winner.
@@ -269,7 +265,8 @@ def _check_coup(
             if list(hand.scores) != expected_scores:
                 note = "the scores of the recorded cards"
                 diffs.append(Difference(f"{name}.scores", expected_scores, list(hand.scores), note))
-        winner = _winner(player.cards, banker.cards) if complete else None
+        settled = Coup(Hand(player.cards), Hand(banker.cards)) if complete else None
+    winner = None if settled is None else settled.winner
     # A voided round may leave the winner null; otherwise it must be the coup's.
     if record.winner is not winner and not (record.is_void and record.winner is None):
         note = "" if winner is not None else "the coup was not completed before the void"
@@ -281,31 +278,32 @@ def _check_coup(
                 note,
             )
         )
-    return diffs, winner
+    return diffs, settled
 
 
-def _check_money(record: RoundRecord, winner: Outcome | None) -> list[Difference]:
+def _check_money(record: RoundRecord, coup: Coup | None) -> list[Difference]:
     diffs = []
     if record.is_void:
         note = "a voided round returns every stake"
         for bet in record.bets:
-            name = f"bets.{bet.kind.value}"
+            name = f"bets.{bet.bet}"
             if bet.result != "void":
                 diffs.append(Difference(f"{name}.result", "void", bet.result, note))
             if bet.returned != bet.stake:
                 diffs.append(Difference(f"{name}.returned", bet.stake, bet.returned, note))
         expected_win = record.staked
     else:
-        assert winner is not None
-        bets = Bets(**{bet.kind.value: bet.stake for bet in record.bets})
-        settlement = settle(record.rules, bets, winner)
+        assert coup is not None
+        winner = coup.winner
+        bets = Bets({bet.bet: bet.stake for bet in record.bets})
+        settlement = settle(record.rules, bets, coup)
         for bet, settled in zip(record.bets, settlement.bets, strict=True):
-            name = f"bets.{bet.kind.value}"
+            name = f"bets.{bet.bet}"
             if bet.result != settled.result.value:
                 diffs.append(Difference(f"{name}.result", settled.result.value, bet.result))
             if bet.returned != settled.returned:
-                coup = "a tie" if winner is Outcome.TIE else f"a {winner.value} win"
-                note = f"{bet.kind.value} bet of {bet.stake} on {coup}"
+                outcome = "a tie" if winner is Outcome.TIE else f"a {winner.value} win"
+                note = f"{bet.bet} bet of {bet.stake} on {outcome}"
                 diffs.append(Difference(f"{name}.returned", settled.returned, bet.returned, note))
         expected_win = settlement.returned
     if record.win != expected_win:
@@ -332,9 +330,9 @@ def check_round(record: RoundRecord) -> list[Difference]:
     order = derived_order(record)
     diffs = _check_commitment(record)
     diffs += _check_position(record, order)
-    coup_diffs, winner = _check_coup(record, order)
+    coup_diffs, coup = _check_coup(record, order)
     diffs += coup_diffs
-    diffs += _check_money(record, winner)
+    diffs += _check_money(record, coup)
     return diffs
 
 

@@ -63,7 +63,7 @@ def replay_round(uow: UnitOfWork, round_id: str) -> Replay:
     coup = deal_coup(shoe)
     recorded_bets = json.loads(bets_json)
     stakes = Bets(**{kind: int(bet["stake"]) for kind, bet in recorded_bets.items()})
-    derived_bets = settle(rules, stakes, coup.winner).to_json()
+    derived_bets = settle(rules, stakes, coup).to_json()
     recorded = {
         "commitment": committed,
         "player": player_cards,

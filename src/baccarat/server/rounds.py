@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Bets, Coup, Outcome, RuleSet, Shoe, deal_coup, format_money, settle
+from ..core import Bets, Coup, RuleSet, Shoe, deal_coup, format_money, judge, settle_judged
 from . import seeds
 from .db.uow import UnitOfWork
 from .dealing import ShoeFactory
@@ -186,19 +186,21 @@ def _shoe_in_play(uow: UnitOfWork, dealer: Dealer, player_id: int, mode: str,
     return _Shuffle(shoe, int(seed_id), committed, client_seed, int(nonce), int(cut))
 
 
-# Settlements by (rule set, bets, winner): a pure function of them, with few distinct
-# arguments at a table's limits. Keyed by the rule set's identity (its hash covers every
-# field); the entry keeps the rule set itself, so the identity is never reused while cached.
-_SETTLED: dict[tuple[int, Bets, Outcome], tuple[RuleSet, str, int]] = {}
+# Settlements by (rule set, bets, the line each bet hit): a pure function of them (the
+# lines are all a settlement reads of the coup), with few distinct arguments at a table's
+# limits. Keyed by the rule set's identity (its hash covers every field); the entry keeps
+# the rule set itself, so the identity is never reused while cached.
+_SETTLED: dict[tuple[int, Bets, tuple[str | None, ...]], tuple[RuleSet, str, int]] = {}
 _SETTLED_MAX = 4096
 
 
-def _settled(rules: RuleSet, bets: Bets, outcome: Outcome) -> tuple[str, int]:
+def _settled(rules: RuleSet, bets: Bets, coup: Coup) -> tuple[str, int]:
     """The settlement of these bets as the round records it (JSON text), and what returns."""
-    key = (id(rules), bets, outcome)
+    lines = judge(bets, coup)
+    key = (id(rules), bets, lines)
     entry = _SETTLED.get(key)
     if entry is None or entry[0] is not rules:
-        settlement = settle(rules, bets, outcome)
+        settlement = settle_judged(rules, bets, lines)
         text = json.dumps(settlement.to_json(), separators=(",", ":"))
         if len(_SETTLED) >= _SETTLED_MAX:
             _SETTLED.clear()
@@ -223,7 +225,7 @@ def play_round(
     coup: Coup = deal_coup(shoe)
     outcome = coup.winner  # once: the property scores both hands
     winner = outcome.value
-    bets_json, win = _settled(rules, bets, outcome)
+    bets_json, win = _settled(rules, bets, coup)
     # Debit and credit in one conditional update: the whole stake must be covered.
     row = uow.one(
         "UPDATE accounts SET balance = balance + :net, version = version + 1 "

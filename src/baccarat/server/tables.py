@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..core import BetKind, Bets, RuleSet, ShufflePolicy, format_money, get_rules, parse_money
+from ..core import MAIN_BETS, Bets, RuleSet, ShufflePolicy, format_money, get_rules, parse_money
 from .banked.terms import BankedTerms
 from .errors import ServiceError
 
@@ -49,7 +49,7 @@ class Table:
     chips: tuple[int, ...]
     limits: Limits
     source: str = ""
-    rtp: Mapping[BetKind, Fraction] = field(default_factory=dict)
+    rtp: Mapping[str, Fraction] = field(default_factory=dict)
     # Player-banked tables (SPEC §7): one player banks against another at each seat.
     banked: BankedTerms | None = None
 
@@ -67,50 +67,58 @@ class Table:
         if bets.total == 0:
             raise ServiceError("no_bets", "place at least one bet")
         limits = self.limits
-        for kind in (BetKind.PLAYER, BetKind.BANKER):
+        for bet, _ in bets.placed():
+            if bet not in MAIN_BETS:
+                raise ServiceError(
+                    "bet_not_offered",
+                    f"this table does not take {bet} bets",
+                    bet=bet,
+                )
+        for kind in ("player", "banker"):
             stake = bets.stake(kind)
             if not stake:
                 continue
             if stake < limits.min:
                 raise ServiceError(
                     "bet_below_table_min",
-                    f"the {kind.value} bet {format_money(stake)} is below the table minimum "
+                    f"the {kind} bet {format_money(stake)} is below the table minimum "
                     f"{format_money(limits.min)}",
-                    bet=kind.value, stake=stake, min=limits.min,
+                    bet=kind, stake=stake, min=limits.min,
                 )  # fmt: skip
             if stake > limits.max:
                 raise ServiceError(
                     "bet_above_table_max",
-                    f"the {kind.value} bet {format_money(stake)} is above the table maximum "
+                    f"the {kind} bet {format_money(stake)} is above the table maximum "
                     f"{format_money(limits.max)}",
-                    bet=kind.value, stake=stake, max=limits.max,
+                    bet=kind, stake=stake, max=limits.max,
                 )  # fmt: skip
-        if bets.tie:
-            alone = not (bets.player or bets.banker)
+        tie = bets.stake("tie")
+        if tie:
+            alone = not (bets.stake("player") or bets.stake("banker"))
             minimum = limits.tie_min_alone if alone else limits.tie_min
             which = "for a lone tie bet" if alone else "beside another bet"
-            if bets.tie < minimum:
+            if tie < minimum:
                 raise ServiceError(
                     "tie_below_min",
-                    f"the tie bet {format_money(bets.tie)} is below the minimum "
+                    f"the tie bet {format_money(tie)} is below the minimum "
                     f"{format_money(minimum)} {which}",
-                    bet="tie", stake=bets.tie, min=minimum, alone=alone,
+                    bet="tie", stake=tie, min=minimum, alone=alone,
                 )  # fmt: skip
-            if bets.tie > limits.tie_max:
+            if tie > limits.tie_max:
                 raise ServiceError(
                     "tie_above_max",
-                    f"the tie bet {format_money(bets.tie)} is above the maximum "
+                    f"the tie bet {format_money(tie)} is above the maximum "
                     f"{format_money(limits.tie_max)}",
-                    bet="tie", stake=bets.tie, max=limits.tie_max,
+                    bet="tie", stake=tie, max=limits.tie_max,
                 )  # fmt: skip
         unit = self.unit
         for kind, stake in bets.placed():
             if stake % unit:
                 raise ServiceError(
                     "not_a_chip_multiple",
-                    f"the {kind.value} bet {format_money(stake)} cannot be made of this "
+                    f"the {kind} bet {format_money(stake)} cannot be made of this "
                     f"table's chips: stakes are multiples of {format_money(unit)}",
-                    bet=kind.value, stake=stake, unit=unit,
+                    bet=kind, stake=stake, unit=unit,
                 )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -120,7 +128,7 @@ class Table:
             "rules": self.rules.to_json(),
             "chips": list(self.chips),
             "limits": self.limits.to_json(),
-            "rtp": {kind.value: float(self.rtp[kind]) for kind in BetKind if kind in self.rtp},
+            "rtp": {kind: float(self.rtp[kind]) for kind in MAIN_BETS if kind in self.rtp},
             "cut_shoe": self.is_cut_shoe,
             "source": self.source,
             "banked": None if self.banked is None else self.banked.to_json(),
@@ -230,7 +238,7 @@ def load_tables(path: Path | None = None) -> TableSet:
     if len({t.id for t in tables}) != len(tables):
         raise TableConfigError("two tables have the same id")
     # The exact analysis is done once per distinct rule set.
-    rtps: dict[RuleSet, dict[BetKind, Fraction]] = {}
+    rtps: dict[RuleSet, dict[str, Fraction]] = {}
     for table in tables:
         if table.rules not in rtps:
             analysis = analyse(table.rules)

@@ -368,7 +368,7 @@ def _place(uow: UnitOfWork, ctx: Context, seat: Seat, table: Table, bets: Bets) 
         table.check_bets(bets)
     assert seat.mode is not None and seat.player_id is not None
     money.hold_bets(uow, ctx.system, seat.id, seat.mode, seat.player_id, bets.total - seat.stake)
-    seat.bets = {kind.value: stake for kind, stake in bets.placed()}
+    seat.bets = bets.to_json()
     seat.stake = bets.total
 
 

@@ -21,7 +21,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from ...core import Bets, Outcome, RuleSet, Settlement, settle
+from ...core import Bets, Outcome, RuleSet, Settlement, settle_winner
 
 FEE_RATE = Fraction(3, 200)  # 1.5%
 SEED_MULTIPLE = 9  # "9 * (Maximalwette) + 1,5% (Casino Provision) * (Maximalwette)"
@@ -68,7 +68,11 @@ def exposure(rules: RuleSet, max_bet: int, tie_max: int, rate: Fraction = FEE_RA
         if not bets.total:
             continue
         for outcome in Outcome:
-            loss = settle(rules, bets, outcome).returned - bets.total + fee_for(bets.total, rate)
+            loss = (
+                settle_winner(rules, bets, outcome).returned
+                - bets.total
+                + fee_for(bets.total, rate)
+            )
             worst = max(worst, loss)
     return worst
 
@@ -156,7 +160,7 @@ def settle_banked(
     >>> s.returned, s.fee, s.banker_net, s.points
     (0, 15, 985, 10)
     """
-    settlement = settle(rules, bets, winner)
+    settlement = settle_winner(rules, bets, winner)
     stake = bets.total
     return BankedSettlement(
         settlement, stake, settlement.returned, fee_for(stake, rate), points_for(stake)

@@ -20,6 +20,8 @@ export const PRESETS = {
   "classic-6deck": { decks: 6, shuffle: "fresh", burn: false, cutCard: null },
   "online-8deck-tie8": { decks: 8, shuffle: "fresh", burn: false, cutCard: null },
   "classic-8deck": { decks: 8, shuffle: "cut-shoe", burn: true, cutCard: 364 },
+  "ez-8deck": { decks: 8, shuffle: "fresh", burn: false, cutCard: null },
+  "no-commission-8deck": { decks: 8, shuffle: "fresh", burn: false, cutCard: null },
 };
 
 export class FairnessError extends Error {

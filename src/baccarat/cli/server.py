@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import getpass
 import json
 import os
@@ -171,16 +172,13 @@ def run_serve(args: argparse.Namespace) -> int:
     tables = Path(args.tables) if args.tables else None
     load_tables(tables)  # a bad tables file stops us here, with its reason
     data_dir = Path(args.data_dir or os.environ.get("BACCARAT_DATA_DIR") or "data")
-    base = Settings.from_env()
-    settings = Settings(
+    # Every setting of the environment, with the command's arguments over them, goes whole
+    # to every worker.
+    settings = dataclasses.replace(
+        Settings.from_env(),
         database=url,
         data_dir=data_dir,
         tables_file=tables.resolve() if tables else None,
-        session_ttl_s=base.session_ttl_s,
-        cookie_secure=base.cookie_secure,
-        db_threads=base.db_threads,
-        bench_endpoint=base.bench_endpoint,
-        web_dir=base.web_dir,
     )
     migrate.upgrade(url)
     os.environ.update(settings.to_env())

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
+import types
+import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .dealing import ShoeFactory
 
 ENV_PREFIX = "BACCARAT_"
+# The whole settings of a server, as JSON, for its worker processes.
+SETTINGS_VARIABLE = ENV_PREFIX + "SETTINGS"
 DEFAULT_DATA_DIR = "data"
 SQLITE_FILE = "baccarat.db"
 
@@ -126,8 +131,13 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """Settings from BACCARAT_* variables (how `baccarat serve` passes them to workers)."""
+        """Settings from BACCARAT_* variables: the whole of them from BACCARAT_SETTINGS (how
+        `baccarat serve` passes them to its workers), else from the operator's variables."""
         env = os.environ if environ is None else environ
+        whole = env.get(SETTINGS_VARIABLE)
+        if whole:
+            settings: Settings = _decode(cls, json.loads(whole))
+            return settings
 
         def get(name: str) -> str | None:
             value = env.get(ENV_PREFIX + name)
@@ -138,6 +148,13 @@ class Settings:
         database = DatabaseUrl.parse(url) if url else DatabaseUrl.sqlite_in(data_dir)
         tables = get("TABLES")
         web = get("WEB_DIR")
+        defaults = BankedSettings()
+        banked = BankedSettings(
+            player_s=int(get("BANKED_PLAYER_S") or defaults.player_s),
+            banker_s=int(get("BANKED_BANKER_S") or defaults.banker_s),
+            reconnect_grace=int(get("BANKED_RECONNECT_GRACE") or defaults.reconnect_grace),
+            poll_s=float(get("BANKED_POLL_S") or defaults.poll_s),
+        )
         return cls(
             database=database,
             data_dir=data_dir,
@@ -145,26 +162,43 @@ class Settings:
             session_ttl_s=int(get("SESSION_TTL") or 7 * 24 * 3600),
             cookie_secure=(get("COOKIE_SECURE") or "0") == "1",
             db_threads=int(get("DB_THREADS") or 8),
+            max_batch=int(get("MAX_BATCH") or 32),
             bench_endpoint=(get("BENCH") or "0") == "1",
             web_dir=Path(web) if web else None,
+            banked=banked,
         )
 
     def to_env(self) -> dict[str, str]:
-        """The variables that make ``from_env`` rebuild these settings in a worker process."""
-        env = {
-            ENV_PREFIX + "DATA_DIR": str(self.data_dir),
-            ENV_PREFIX + "DATABASE_URL": (
-                f"sqlite:///{self.database.target}"
-                if self.database.dialect == "sqlite"
-                else self.database.target
-            ),
-            ENV_PREFIX + "SESSION_TTL": str(self.session_ttl_s),
-            ENV_PREFIX + "COOKIE_SECURE": "1" if self.cookie_secure else "0",
-            ENV_PREFIX + "DB_THREADS": str(self.db_threads),
-            ENV_PREFIX + "BENCH": "1" if self.bench_endpoint else "0",
-        }
-        if self.tables_file is not None:
-            env[ENV_PREFIX + "TABLES"] = str(self.tables_file)
-        if self.web_dir is not None:
-            env[ENV_PREFIX + "WEB_DIR"] = str(self.web_dir)
-        return env
+        """The variable that makes ``from_env`` rebuild these settings in a worker process:
+        every field but the injected ones (a new field reaches the workers by itself)."""
+        return {SETTINGS_VARIABLE: json.dumps(_encode(self), separators=(",", ":"))}
+
+
+def _encode(value: Any) -> Any:
+    """A settings value as JSON data; the injected fields (compare=False) are left out."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _encode(getattr(value, f.name)) for f in fields(value) if f.compare}
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _decode(kind: Any, data: Any) -> Any:
+    """The inverse of ``_encode`` for a field of type ``kind``."""
+    if data is None:
+        return None
+    if typing.get_origin(kind) in (typing.Union, types.UnionType):
+        kind = next(k for k in typing.get_args(kind) if k is not type(None))
+    if isinstance(kind, type) and is_dataclass(kind):
+        # The injected fields' types are imported for type checking only.
+        hints = typing.get_type_hints(kind, localns={"ShoeFactory": Any})
+        known = {f.name for f in fields(kind) if f.compare}
+        return kind(**{k: _decode(hints[k], v) for k, v in data.items() if k in known})
+    if kind is Path:
+        return Path(data)
+    if typing.get_origin(kind) is tuple:
+        (item, *_) = typing.get_args(kind)
+        return tuple(_decode(item, v) for v in data)
+    return data

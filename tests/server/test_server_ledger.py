@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from baccarat.server import accounts, audit, ledger, wallet
@@ -113,6 +117,32 @@ def test_fun_top_up_restores_exactly_1000(db: Database, system: SystemAccounts) 
 
     db.run_write(lose)
     assert db.run_write(lambda uow: wallet.top_up_fun(uow, player, system)) == 12_345
+    assert db.run_read(lambda uow: wallet.balances(uow, player))["fun"] == 100_000
+    assert check(db).ok
+
+
+@both_backends
+def test_a_hundred_simultaneous_top_ups_from_zero_credit_1000_once(
+    db: Database, system: SystemAccounts
+) -> None:
+    player = register(db, system)
+
+    def lose_everything(uow: UnitOfWork) -> None:
+        account, balance = ledger.player_account(uow, player, "fun")
+        ledger.transfer(uow, "adjustment", "fun", account, system.get("fun", "house"), balance)
+
+    db.run_write(lose_everything)
+    start = threading.Barrier(20)
+
+    def top_up(_: int) -> int:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            start.wait(timeout=5)
+        return db.run_write(lambda uow: wallet.top_up_fun(uow, player, system))
+
+    with ThreadPoolExecutor(20) as pool:
+        added = list(pool.map(top_up, range(100)))
+    assert sorted(added, reverse=True)[:2] == [100_000, 0]
+    assert sum(added) == 100_000
     assert db.run_read(lambda uow: wallet.balances(uow, player))["fun"] == 100_000
     assert check(db).ok
 

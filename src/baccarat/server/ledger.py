@@ -64,10 +64,14 @@ class SystemAccounts:
         return frozenset(i for (_, kind), i in self.ids.items() if kind in DERIVED_KINDS)
 
 
-def player_account(uow: UnitOfWork, player_id: int, mode: str) -> tuple[int, int]:
-    """``(account id, balance)`` of a player's account in a mode."""
+def player_account(
+    uow: UnitOfWork, player_id: int, mode: str, *, lock: bool = False
+) -> tuple[int, int]:
+    """``(account id, balance)`` of a player's account in a mode; with ``lock``, the row
+    stays locked until commit (a decision taken on the balance read)."""
     row = uow.one(
-        "SELECT id, balance FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'",
+        "SELECT id, balance FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'"
+        + (uow.for_update if lock else ""),
         {"p": player_id, "m": mode},
     )
     if row is None:

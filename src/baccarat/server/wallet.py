@@ -47,7 +47,8 @@ def pending_withdrawals(uow: UnitOfWork, player_id: int) -> int:
 
 def top_up_fun(uow: UnitOfWork, player_id: int, system: SystemAccounts) -> int:
     """Bring the play-money balance back up to 1,000.00; returns the amount added."""
-    account_id, balance = ledger.player_account(uow, player_id, "fun")
+    # Locked: two top-ups at once must not both see the same low balance and both add.
+    account_id, balance = ledger.player_account(uow, player_id, "fun", lock=True)
     missing = accounts.FUN_START - balance
     if missing <= 0:
         return 0

@@ -14,11 +14,13 @@ import pytest
 from websockets.asyncio.client import connect
 
 from baccarat.server import audit
+from baccarat.server.banked import seats
 from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
-from .banked import Participant, seat_of
-from .live import free_port, live, uvicorn_argv
+from .banked import Participant, SeatServer, seat_of, serving
+from .conftest import FakeClock
+from .live import LiveServer, free_port, live, uvicorn_argv
 
 HELP_PAGE = "Td Kh 3s Kd Tc Qh"
 
@@ -97,3 +99,56 @@ async def _scenario(a: Worker, b: Worker) -> None:
     await lobby.close()
     await a.http.aclose()
     await b.http.aclose()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+async def test_a_worker_killed_with_kill_9_lets_its_players_go_after_the_grace(
+    database_url: DatabaseUrl, tmp_path: Path
+) -> None:
+    """A banker waits for a player on worker A, which dies (kill -9): no clean exit tells
+    anyone. Worker B sees A's session gone and counts A's connections as closed: the banker
+    has the reconnect grace, then leaves, and the seat is free again."""
+    grace, clock = 5, FakeClock()
+    env = {"BACCARAT_DATABASE_URL": database_url.target,
+           "BACCARAT_WEB_DIR": str(tmp_path / "none"), "BACCARAT_DB_THREADS": "2"}  # fmt: skip
+    port = free_port()
+    a = LiveServer(uvicorn_argv("tests.server.apps:fair", port), port, env, tmp_path / "a.log")
+    a.start()
+    try:
+        async with serving(database_url, tmp_path, clock, poll_s=0.05,
+                           reconnect_grace=grace) as b:  # fmt: skip
+            on_a = Worker(a.url, b.casino.db)
+            banker = await on_a.player("stranded-banker")
+            seat = await banker.sit("banked-i", "banker")  # connected to A
+            assert await b.read(_presence) == 1
+            a.kill()
+            await banker.disconnect()
+            await on_a.http.aclose()
+            row = await _until(b, seat, lambda s: s.grace_us["banker"] is not None)
+            assert row.banker_id == banker.id
+            assert row.grace_us["banker"] == clock.now + grace * 1_000_000
+            assert await b.read(_presence) == 0
+            await b.advance(grace)
+            row = await _until(b, seat, lambda s: s.banker_id is None)
+            assert row.notice is not None and row.notice["code"] == "banker_disconnected"
+            await b.check()
+    finally:
+        a.kill()
+
+
+def _presence(uow: Any) -> int:
+    return int(uow.scalar("SELECT COUNT(*) FROM banked_presence"))
+
+
+async def _until(server: SeatServer, seat_id: str, done: Any) -> seats.Seat:
+    """The seat once ``done(seat)``; a few seconds at most (a dead worker's session ends
+    as soon as PostgreSQL sees its socket closed)."""
+    deadline = asyncio.get_running_loop().time() + 30
+    while True:
+        row: seats.Seat = await server.read(lambda uow: seats.load(uow, seat_id, lock=False))
+        if done(row):
+            return row
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"seat {seat_id} never got there: {row}")
+        await asyncio.sleep(0.05)

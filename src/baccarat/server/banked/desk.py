@@ -38,7 +38,7 @@ class BankedDesk:
         self.worker = secrets.token_hex(6)
         db = casino.db
         self.events: SeatEvents = (
-            PostgresEvents(self.hub, db.url.target)
+            PostgresEvents(self.hub, db.url.target, timing.WORKER_APPLICATION + self.worker)
             if db.dialect == "postgresql"
             else LocalEvents(self.hub)
         )
@@ -117,6 +117,16 @@ class BankedDesk:
 
     # -- deadlines -----------------------------------------------------------------------
 
+    async def forget_dead_workers(self) -> int:
+        """PostgreSQL: the connections of workers that died count as closed (a read first)."""
+        db = self.casino.db
+        if db.dialect != "postgresql":
+            return 0  # one worker: its earlier run's connections are forgotten at start
+        dead = await db.read(timing.dead_workers)
+        if not dead:
+            return 0
+        return await self.write(lambda uow, ctx: timing.forget_dead_workers(uow, ctx, dead))
+
     async def resolve_due(self) -> int:
         """Resolve every passed deadline now (a read first, so an idle server never writes)."""
         db = self.casino.db
@@ -137,6 +147,7 @@ class BankedDesk:
     async def _resolve_forever(self) -> None:
         while not self.closing:
             try:
+                await self.forget_dead_workers()
                 await self.resolve_due()
             except asyncio.CancelledError:
                 raise

@@ -165,9 +165,11 @@ class PostgresEvents:
 
     RETRY_S = 1.0
 
-    def __init__(self, hub: Hub, conninfo: str):
+    def __init__(self, hub: Hub, conninfo: str, application_name: str = "baccarat"):
         self.hub = hub
         self.conninfo = conninfo
+        # The listening session names its worker: other workers see it alive (timing.py).
+        self.application_name = application_name
         self.task: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
         self._stopping = False
@@ -195,7 +197,9 @@ class PostgresEvents:
         first = True
         while not self._stopping:
             try:
-                conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+                conn = await psycopg.AsyncConnection.connect(
+                    self.conninfo, autocommit=True, application_name=self.application_name
+                )
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()

@@ -13,7 +13,10 @@ as the last socket closes.
 
 from __future__ import annotations
 
+import contextlib
+
 from ..db.uow import UnitOfWork
+from ..errors import ServiceError
 from .seats import ROLES, Seat, load
 from .service import Context, _commit, _depart, _expired, _seat_for
 
@@ -91,13 +94,15 @@ def disconnected(uow: UnitOfWork, ctx: Context, conn_id: str, *, depart: bool = 
     if row is None or not depart:
         return
     seat_id, player_id = row[0], int(row[1])
+    # The seat is locked before counting: two of the player's connections closing at once
+    # (or swept at once, see ``forget_dead_workers``) count each other's deletion.
+    seat, table = _seat_for(uow, ctx, seat_id)
     others = uow.scalar(
         "SELECT COUNT(*) FROM banked_presence WHERE seat_id = :s AND player_id = :p",
         {"s": seat_id, "p": player_id},
     )
     if others:
         return
-    seat, table = _seat_for(uow, ctx, seat_id)
     role = seat.role_of(player_id)
     if role is None:
         return
@@ -110,6 +115,40 @@ def disconnected(uow: UnitOfWork, ctx: Context, conn_id: str, *, depart: bool = 
         return
     _depart(uow, ctx, seat, role, "disconnected")
     _commit(uow, ctx, seat, table)
+
+
+# A worker is alive while its own PostgreSQL session is: the connection that LISTENs for
+# seat events carries this application name (``events.PostgresEvents``). A worker killed
+# with kill -9 (or whose machine died) loses that session, and with it its presence rows.
+WORKER_APPLICATION = "baccarat-worker "
+
+
+def dead_workers(uow: UnitOfWork) -> list[str]:
+    """The workers (PostgreSQL) with presence rows whose session has ended."""
+    rows = uow.all(
+        "SELECT DISTINCT p.worker FROM banked_presence p WHERE NOT EXISTS (SELECT 1 FROM "
+        "pg_stat_activity a WHERE a.datname = current_database() "
+        "AND a.application_name = :prefix || p.worker)",
+        {"prefix": WORKER_APPLICATION},
+    )
+    return sorted(str(row[0]) for row in rows)
+
+
+def forget_dead_workers(uow: UnitOfWork, ctx: Context, workers: list[str]) -> int:
+    """The connections of workers that died count as closed: each participant left with no
+    connection has the reconnect grace, and leaves when it runs out, as with any
+    disconnect (a participant reconnected to a live worker keeps their seat)."""
+    rows = uow.all(
+        "SELECT conn_id FROM banked_presence WHERE worker IN ("
+        + ", ".join(f":w{i}" for i in range(len(workers)))
+        + ") ORDER BY seat_id, conn_id",
+        {f"w{i}": worker for i, worker in enumerate(workers)},
+    )
+    for (conn_id,) in rows:
+        # A seat of a table no longer served: its presence row is gone, that is all.
+        with contextlib.suppress(ServiceError):
+            disconnected(uow, ctx, conn_id)
+    return len(rows)
 
 
 def forget_worker(uow: UnitOfWork, worker: str | None = None) -> int:

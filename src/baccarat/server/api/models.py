@@ -239,3 +239,77 @@ class HealthOut(BaseModel):
     status: str
     database: str
     version: str
+
+
+# -- roads ---------------------------------------------------------------------------------
+
+Colour = Literal["red", "blue"]
+Letter = Literal["B", "P", "T"]
+
+
+class RoadCellOut(BaseModel):
+    col: int = Field(description="grid column from the left")
+    row: int = Field(description="grid row from the top, 0..5")
+
+
+class ResultCellOut(RoadCellOut):
+    winner: Letter
+    player_pair: bool
+    banker_pair: bool
+    natural: bool
+
+
+class BigRoadCellOut(ResultCellOut):
+    winner: Literal["B", "P"]
+    ties: int = Field(description="ties that followed this entry (the slash and its count)")
+
+
+class DerivedCellOut(RoadCellOut):
+    colour: Colour
+
+
+class RoadsGridOut(BaseModel):
+    rows: int
+    bead: list[ResultCellOut]
+    big_road: list[BigRoadCellOut]
+    leading_ties: int = Field(description="ties so far when the big road has no entry yet")
+    big_eye_boy: list[DerivedCellOut]
+    small_road: list[DerivedCellOut]
+    cockroach_pig: list[DerivedCellOut]
+
+
+class AskOut(BaseModel):
+    big_eye_boy: Colour | None
+    small_road: Colour | None
+    cockroach_pig: Colour | None
+
+
+class RoadStatsOut(BaseModel):
+    rounds: int
+    counts: dict[Literal["banker", "player", "tie"], int]
+    shares: dict[Literal["banker", "player", "tie"], float] = Field(
+        description="each count over the rounds, rounded to 4 places"
+    )
+    player_pairs: int
+    banker_pairs: int
+    naturals: int
+    longest_streak: dict[Literal["banker", "player", "tie"], int] = Field(
+        description="Banker and Player streaks ignore ties (as a big road column does)"
+    )
+
+
+class RoadsOut(BaseModel):
+    table_id: str
+    mode: Mode
+    scope: Literal["shoe", "recent"] = Field(
+        description="`shoe`: the current shoe of a cut-shoe table; `recent`: the last rounds"
+    )
+    limit: int = Field(description="the most rounds looked at")
+    roads: RoadsGridOut
+    columns: dict[Literal["big_road", "ties"], list[list[Any]]] = Field(
+        description="the big road's logical columns and the ties on each entry"
+    )
+    ask: dict[Literal["banker", "player"], AskOut] = Field(
+        description="the colour each derived road would add if the next result were ..."
+    )
+    stats: RoadStatsOut

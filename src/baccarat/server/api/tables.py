@@ -7,12 +7,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from ...core import Bets
-from .. import rounds
+from .. import roads, rounds
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from .deps import IDEMPOTENT, CasinoDep, ContextDep, idempotent_write, json_response
 from .errors import documented
-from .models import CutIn, Mode, RoundIn, RoundOut, ShoeOut, TableOut
+from .models import CutIn, Mode, RoadsOut, RoundIn, RoundOut, ShoeOut, TableOut
 
 router = APIRouter(prefix="/api", tags=["tables"])
 
@@ -113,3 +113,20 @@ async def cut_shoe(table_id: str, body: CutIn, ctx: ContextDep) -> Response:
         )
     )
     return json_response(state.to_json())
+
+
+@router.get(
+    "/tables/{table_id}/roads",
+    response_model=RoadsOut,
+    responses=documented("not_authenticated", "invalid_mode", "unknown_table"),
+    summary="Your roads (scoreboards) and statistics at a table: its current shoe, or your "
+    "last 100 rounds at a fresh-shuffle table",
+)
+async def get_roads(
+    table_id: str, ctx: ContextDep, mode: Annotated[Mode, Query()] = "fun"
+) -> Response:
+    table = ctx.casino.tables.require(table_id)
+    answer = await ctx.casino.db.read(
+        lambda uow: roads.table_roads(uow, ctx.caller.player_id(uow), table, mode)
+    )
+    return json_response(answer)

@@ -184,6 +184,7 @@ rounds = sa.Table(
     sa.CheckConstraint(MODES, name="mode"),
     sa.CheckConstraint("stake > 0 AND win >= 0", name="amounts"),
     sa.Index("ix_rounds_player", "player_id", "mode", "seq"),
+    sa.Index("ix_rounds_table", "player_id", "table_id", "mode", "seq"),
     sa.Index("ix_rounds_transaction", "transaction_id", unique=True),
 )
 

@@ -169,6 +169,13 @@ export async function render(root, tableId) {
         h("p", { text: t("rules.score_format") }),
       ),
       current && current.banked ? bankedHelp(current) : null,
+      h(
+        "section",
+        { class: "panel prose", id: "roads-help" },
+        h("h2", { text: t("rules.roads_title") }),
+        ["scope", "bead", "big", "derived", "ask"].map((part) => h("p", { text: t(`rules.roads_${part}`) })),
+        h("p", { class: "roads-odds", text: t("rules.roads_odds") }),
+      ),
       h("section", { class: "panel" }, h("h2", { text: t("rules.third_card") }), thirdCardTables()),
       current ? h("section", { class: "panel" }, payoutTable(current), h("p", { class: "muted", text: t("rules.rounding") })) : null,
       current ? h("section", { class: "panel" }, limitsTable(current)) : null,

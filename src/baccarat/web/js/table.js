@@ -11,6 +11,7 @@ import { sounds } from "./sound.js";
 import * as store from "./state.js";
 import { openCut } from "./cut.js";
 import { revealRound } from "./reveal.js";
+import { showRoads } from "./roads.js";
 
 const CHIP_COLOURS = {
   100: "white",
@@ -84,6 +85,7 @@ class TableView {
       this.mode = store.state.mode;
       this.newGame();
       if (isCutShoe(this.tbl.rules)) this.loadShoe();
+      this.showRoads();
     }
     this.update();
   }
@@ -211,12 +213,18 @@ class TableView {
       ),
       metersView(),
       h("p", { id: "table-message", class: "message", role: "status", "aria-live": "polite" }),
+      h("section", { class: "roads", "data-roads": "" }),
     );
     fill(this.root, this.el);
     this.el.addEventListener("keydown", this.onKey);
     if (this.round && this.phase === "result") this.showRound(this.round, false);
     this.drawShoe();
     this.update();
+    this.showRoads();
+  }
+
+  showRoads() {
+    showRoads(this.$("[data-roads]"), this.tbl.id, this.mode);
   }
 
   $(selector) {
@@ -486,6 +494,7 @@ class TableView {
         await this.loadShoe();
       }
       this.say(t("shoe.cut_done", { n: position }));
+      this.showRoads();
       sounds.card();
     } catch (error) {
       this.say(errorText(error), "error");
@@ -550,6 +559,7 @@ class TableView {
     else if (isCutShoe(this.tbl.rules)) await this.loadShoe();
     this.drawShoe();
     this.update();
+    this.showRoads();
   }
 
   showRound(round, animate) {

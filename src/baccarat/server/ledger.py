@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..core import format_money
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 
@@ -132,6 +133,33 @@ def apply_delta(uow: UnitOfWork, account_id: int, delta: int) -> int | None:
     return None if row is None else int(row[0])
 
 
+def _apply(
+    uow: UnitOfWork,
+    postings: Sequence[Posting],
+    system: SystemAccounts | None,
+    applied: frozenset[int] = frozenset(),
+) -> None:
+    """Update the cached balances the postings move (not the derived ones, nor ``applied``:
+    accounts whose balance the caller already moved); refuses to overdraw.
+
+    Cached balances are updated in the order of their account ids, so that two
+    transactions never wait for each other's rows in opposite orders.
+    """
+    deltas: dict[int, int] = {}
+    for posting in postings:
+        deltas[posting.account_id] = deltas.get(posting.account_id, 0) + posting.amount
+    derived = (system or SystemAccounts.load(uow)).derived()
+    for account_id in sorted(set(deltas) - derived - applied):
+        if deltas[account_id] and apply_delta(uow, account_id, deltas[account_id]) is None:
+            balance = uow.scalar("SELECT balance FROM accounts WHERE id = :id", {"id": account_id})
+            raise ServiceError(
+                "insufficient_funds",
+                "the balance does not cover this movement",
+                balance=None if balance is None else int(balance),
+                amount=-deltas[account_id],
+            )
+
+
 def post(
     uow: UnitOfWork,
     kind: str,
@@ -142,25 +170,75 @@ def post(
     memo: str | None = None,
     system: SystemAccounts | None = None,
 ) -> int:
-    """Post a balanced transaction and update the cached balances; refuses to overdraw.
-
-    Cached balances are updated in the order of their account ids, so that two
-    transactions never wait for each other's rows in opposite orders.
-    """
+    """Post a balanced transaction and update the cached balances; refuses to overdraw."""
+    if kind in ROUND_KINDS:
+        raise LedgerError(f"a {kind} transaction is posted by post_round")
     tx_id = insert_transaction(uow, kind, mode, postings, reference=reference, memo=memo)
-    deltas: dict[int, int] = {}
-    for posting in postings:
-        deltas[posting.account_id] = deltas.get(posting.account_id, 0) + posting.amount
-    derived = (system or SystemAccounts.load(uow)).derived()
-    for account_id in sorted(set(deltas) - derived):
-        if deltas[account_id] and apply_delta(uow, account_id, deltas[account_id]) is None:
-            balance = uow.scalar("SELECT balance FROM accounts WHERE id = :id", {"id": account_id})
-            raise ServiceError(
-                "insufficient_funds",
-                "the balance does not cover this movement",
-                balance=None if balance is None else int(balance),
-                amount=-deltas[account_id],
+    _apply(uow, postings, system)
+    return tx_id
+
+
+# The transactions that settle a round (one per round, referenced by the round's id).
+ROUND_KINDS = ("round", "banked_round")
+
+
+def moves(*pairs: tuple[int, int, int]) -> list[Posting]:
+    """Postings for ``(source, target, amount)`` moves: two entries per move, none for a
+    move of nothing."""
+    postings = []
+    for source, target, amount in pairs:
+        if amount:
+            postings += [Posting(source, -amount), Posting(target, amount)]
+    return postings
+
+
+def stake_round(
+    uow: UnitOfWork, player_id: int, mode: str, stake: int, returned: int
+) -> tuple[int, int]:
+    """The player's side of a round against the house, in one conditional update of the
+    cached balance: refused unless the balance covers the whole stake (before anything
+    returns). ``(account id, balance after)``; ``post_round`` then records the entries."""
+    row = uow.one(
+        "UPDATE accounts SET balance = balance + :net, version = version + 1 "
+        "WHERE player_id = :p AND mode = :m AND kind = 'player' AND balance >= :stake "
+        "RETURNING id, balance",
+        {"net": returned - stake, "p": player_id, "m": mode, "stake": stake},
+    )
+    if row is None:
+        balance = int(
+            uow.scalar(
+                "SELECT balance FROM accounts WHERE player_id = :p AND mode = :m "
+                "AND kind = 'player'",
+                {"p": player_id, "m": mode},
             )
+            or 0
+        )
+        raise ServiceError(
+            "insufficient_funds",
+            f"the stake {format_money(stake)} exceeds the {mode} balance {format_money(balance)}",
+            stake=stake,
+            balance=balance,
+        )
+    return int(row[0]), int(row[1])
+
+
+def post_round(
+    uow: UnitOfWork,
+    kind: str,
+    mode: str,
+    round_id: str,
+    postings: Sequence[Posting],
+    *,
+    system: SystemAccounts,
+    applied: frozenset[int] = frozenset(),
+) -> int:
+    """Post the one transaction that settles a round, with the checks of ``post`` (the
+    entries balance, none is zero); the cached balances are updated as ``post`` does,
+    except those of ``applied`` (moved already by ``stake_round``)."""
+    if kind not in ROUND_KINDS:
+        raise LedgerError(f"{kind!r} is not a round's transaction: {ROUND_KINDS}")
+    tx_id = insert_transaction(uow, kind, mode, postings, reference=round_id)
+    _apply(uow, postings, system, applied)
     return tx_id
 
 
@@ -219,6 +297,7 @@ def statement(
 
 __all__ = [
     "MODES",
+    "ROUND_KINDS",
     "SYSTEM_KINDS",
     "LedgerError",
     "Movement",
@@ -227,9 +306,12 @@ __all__ = [
     "apply_delta",
     "check_mode",
     "insert_transaction",
+    "moves",
     "open_player_accounts",
     "player_account",
     "post",
+    "post_round",
+    "stake_round",
     "statement",
     "transfer",
 ]

@@ -1,8 +1,9 @@
 """``baccarat admin replay``: re-derive a recorded round with the reference derivation.
 
 It takes the round's recorded seeds, nonce, cut and position, rebuilds the shoe with
-``baccarat.fairness.fair_shoe`` (the reference, not the server's fast path), deals the coup,
-settles the recorded bets, and compares everything with what was recorded.
+``baccarat.fairness.fair_shoe`` (the reference, not the server's fast path), deals the coup
+and settles the recorded bets (side bets too) with the round pipeline's own steps, and
+compares everything with what was recorded.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import Bets, deal_coup, get_rules, settle
+from ..core import get_rules
 from ..fairness import commitment, fair_shoe
+from . import pipeline
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 
@@ -60,10 +62,15 @@ def replay_round(uow: UnitOfWork, round_id: str) -> Replay:
     rules = get_rules(rules_name)
     shoe = fair_shoe(rules, server_seed, client_seed, int(nonce), None if cut is None else int(cut))
     shoe.position = int(position)
-    coup = deal_coup(shoe)
+    dealt = pipeline.deal(
+        shoe, seed_id=0, commitment=commitment(server_seed), client_seed=client_seed,
+        nonce=int(nonce), cut=cut,
+    )  # fmt: skip
+    coup = dealt.coup
     recorded_bets = json.loads(bets_json)
-    stakes = Bets(**{kind: int(bet["stake"]) for kind, bet in recorded_bets.items()})
-    derived_bets = settle(rules, stakes, coup).to_json()
+    derived_bets = json.loads(
+        pipeline.settled(rules, pipeline.recorded_bets(recorded_bets), coup)[0]
+    )
     recorded = {
         "commitment": committed,
         "player": player_cards,
@@ -72,9 +79,9 @@ def replay_round(uow: UnitOfWork, round_id: str) -> Replay:
         "bets": recorded_bets,
     }
     derived = {
-        "commitment": commitment(server_seed),
-        "player": " ".join(map(str, coup.player.cards)),
-        "banker": " ".join(map(str, coup.banker.cards)),
+        "commitment": dealt.commitment,
+        "player": dealt.player_cards,
+        "banker": dealt.banker_cards,
         "winner": coup.winner.value,
         "bets": derived_bets,
     }

@@ -9,13 +9,11 @@ rounds of different players share no row and never wait for each other.
 
 from __future__ import annotations
 
-import json
-import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Bets, Coup, RuleSet, Shoe, deal_coup, format_money, judge, settle_judged
-from . import seeds
+from ..core import Bets, RuleSet, Shoe, format_money
+from . import ledger, pipeline, seeds
 from .db.uow import UnitOfWork
 from .dealing import ShoeFactory
 from .errors import ServiceError
@@ -30,10 +28,6 @@ class Dealer:
 
     shoes: ShoeFactory
     system: SystemAccounts
-
-
-def new_round_id() -> str:
-    return "r_" + secrets.token_hex(10)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,28 +180,6 @@ def _shoe_in_play(uow: UnitOfWork, dealer: Dealer, player_id: int, mode: str,
     return _Shuffle(shoe, int(seed_id), committed, client_seed, int(nonce), int(cut))
 
 
-# Settlements by (rule set, bets, the line each bet hit): a pure function of them (the
-# lines are all a settlement reads of the coup), with few distinct arguments at a table's
-# limits. Keyed by the rule set's identity (its hash covers every field); the entry keeps
-# the rule set itself, so the identity is never reused while cached.
-_SETTLED: dict[tuple[int, Bets, tuple[str | None, ...]], tuple[RuleSet, str, int]] = {}
-_SETTLED_MAX = 4096
-
-
-def _settled(rules: RuleSet, bets: Bets, coup: Coup) -> tuple[str, int]:
-    """The settlement of these bets as the round records it (JSON text), and what returns."""
-    lines = judge(bets, coup)
-    key = (id(rules), bets, lines)
-    entry = _SETTLED.get(key)
-    if entry is None or entry[0] is not rules:
-        settlement = settle_judged(rules, bets, lines)
-        text = json.dumps(settlement.to_json(), separators=(",", ":"))
-        if len(_SETTLED) >= _SETTLED_MAX:
-            _SETTLED.clear()
-        entry = _SETTLED[key] = (rules, text, settlement.returned)
-    return entry[1], entry[2]
-
-
 def play_round(
     uow: UnitOfWork, dealer: Dealer, player_id: int, table: Table, mode: str, bets: Bets
 ) -> RoundRecord:
@@ -221,73 +193,21 @@ def play_round(
     else:
         shuffle = _fresh_shuffle(uow, dealer, player_id, mode, rules)
     shoe = shuffle.shoe
-    position = shoe.position
-    coup: Coup = deal_coup(shoe)
-    outcome = coup.winner  # once: the property scores both hands
-    winner = outcome.value
-    bets_json, win = _settled(rules, bets, coup)
-    # Debit and credit in one conditional update: the whole stake must be covered.
-    row = uow.one(
-        "UPDATE accounts SET balance = balance + :net, version = version + 1 "
-        "WHERE player_id = :p AND mode = :m AND kind = 'player' AND balance >= :stake "
-        "RETURNING id, balance",
-        {"net": win - stake, "p": player_id, "m": mode, "stake": stake},
-    )
-    if row is None:
-        balance = uow.scalar(
-            "SELECT balance FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'",
-            {"p": player_id, "m": mode},
-        )
-        raise ServiceError(
-            "insufficient_funds",
-            f"the stake {format_money(stake)} exceeds the {mode} balance "
-            f"{format_money(int(balance or 0))}",
-            stake=stake,
-            balance=int(balance or 0),
-        )
-    account_id, balance_after = int(row[0]), int(row[1])
-    house = dealer.system.get(mode, "house")
-    round_id = new_round_id()
-    tx_id = int(
-        uow.scalar(
-            "INSERT INTO ledger_transactions (kind, mode, created_us, reference) "
-            "VALUES ('round', :m, :now, :ref) RETURNING id",
-            {"m": mode, "now": uow.now, "ref": round_id},
-        )
-    )
-    entries = {"tx": tx_id, "pa": account_id, "ha": house, "s": stake, "ns": -stake}
-    if win:
-        entries |= {"w": win, "nw": -win}
-        uow.run(
-            "INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES "
-            "(:tx, :pa, :ns), (:tx, :ha, :s), (:tx, :ha, :nw), (:tx, :pa, :w)",
-            entries,
-        )
-    else:
-        uow.run(
-            "INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES "
-            "(:tx, :pa, :ns), (:tx, :ha, :s)",
-            entries,
-        )
-    player_cards = " ".join(map(str, coup.player.cards))
-    banker_cards = " ".join(map(str, coup.banker.cards))
-    seq = int(
-        uow.scalar(
-            "INSERT INTO rounds (id, player_id, table_id, mode, created_us, rules, seed_id, "
-            "commitment, client_seed, nonce, cut, position, player_cards, banker_cards, "
-            "winner, bets, stake, win, balance_before, balance_after, transaction_id) VALUES "
-            "(:id, :p, :t, :m, :now, :rules, :seed, :c, :cs, :nonce, :cut, :pos, :pc, :bc, "
-            ":winner, :bets, :stake, :win, :before, :after, :tx) RETURNING seq",
-            {
-                "id": round_id, "p": player_id, "t": table.id, "m": mode, "now": uow.now,
-                "rules": rules.name, "seed": shuffle.seed_id, "c": shuffle.commitment,
-                "cs": shuffle.client_seed, "nonce": shuffle.nonce, "cut": shuffle.cut,
-                "pos": position, "pc": player_cards, "bc": banker_cards,
-                "winner": winner, "bets": bets_json, "stake": stake, "win": win,
-                "before": balance_after - (win - stake), "after": balance_after, "tx": tx_id,
-            },
-        )
+    dealt = pipeline.deal(
+        shoe, seed_id=shuffle.seed_id, commitment=shuffle.commitment,
+        client_seed=shuffle.client_seed, nonce=shuffle.nonce, cut=shuffle.cut,
     )  # fmt: skip
+    bets_json, win = pipeline.settled(rules, bets, dealt.coup)
+    # Debit and credit in one conditional update: the whole stake must be covered.
+    account, balance_after = ledger.stake_round(uow, player_id, mode, stake, win)
+    house = dealer.system.get(mode, "house")
+    round_id = pipeline.new_round_id()
+    tx_id = ledger.post_round(
+        uow, "round", mode, round_id, ledger.moves((account, house, stake), (house, account, win)),
+        system=dealer.system, applied=frozenset((account,)),
+    )  # fmt: skip
+    money = pipeline.Settled(bets_json, stake, win, balance_after)
+    seq = pipeline.record(uow, round_id, player_id, table.id, mode, rules, dealt, money, tx_id)
     if table.is_cut_shoe:
         uow.run(
             "UPDATE shoes SET position = :pos, finished = :done "
@@ -296,10 +216,10 @@ def play_round(
              "t": table.id, "m": mode},
         )  # fmt: skip
     return RoundRecord(
-        seq, round_id, table.id, mode, uow.now, rules.name, shuffle.commitment,
-        shuffle.client_seed, shuffle.nonce, shuffle.cut, position, player_cards, banker_cards,
-        winner, bets_json, stake, win, balance_after - (win - stake), balance_after,
-        None, None,
+        seq, round_id, table.id, mode, uow.now, rules.name, dealt.commitment,
+        dealt.client_seed, dealt.nonce, dealt.cut, dealt.position, dealt.player_cards,
+        dealt.banker_cards, dealt.coup.winner.value, bets_json, stake, win,
+        money.balance_before, balance_after, None, None,
     )  # fmt: skip
 
 
@@ -309,9 +229,7 @@ def void_round(uow: UnitOfWork, system: SystemAccounts, round_id: str, reason: s
 
     if banked.is_banked_round(uow, round_id):
         return banked.void_round(uow, system, round_id, reason)
-    reason = reason.strip()
-    if not reason:
-        raise ServiceError("void_not_possible", "a void needs a reason")
+    reason = pipeline.void_reason(reason)
     row = uow.one(
         "SELECT player_id, mode, stake, win, void_reason FROM rounds WHERE id = :id"
         + uow.for_update,
@@ -320,29 +238,13 @@ def void_round(uow: UnitOfWork, system: SystemAccounts, round_id: str, reason: s
     if row is None:
         raise ServiceError("unknown_round", f"there is no round {round_id!r}", round=round_id)
     player_id, mode, stake, win, voided = row
-    if voided is not None:
-        raise ServiceError("void_not_possible", f"round {round_id} is already void: {voided}")
-    from .ledger import Posting, player_account, post
-
-    account_id, _ = player_account(uow, int(player_id), mode)
+    pipeline.require_not_void(round_id, voided)
+    account_id, _ = ledger.player_account(uow, int(player_id), mode)
     house = system.get(mode, "house")
-    postings = [Posting(account_id, int(stake)), Posting(house, -int(stake))]
-    if win:
-        postings += [Posting(account_id, -int(win)), Posting(house, int(win))]
-    try:
-        tx_id = post(uow, "void", mode, postings, reference=round_id, memo=reason, system=system)
-    except ServiceError as error:
-        if error.code != "insufficient_funds":
-            raise
-        raise ServiceError(
-            "void_not_possible",
-            f"the player no longer holds the {format_money(int(win) - int(stake))} the void "
-            "takes back",
-            **error.details,
-        ) from None
-    uow.run(
-        "UPDATE rounds SET void_reason = :r, voided_us = :now, void_transaction_id = :tx "
-        "WHERE id = :id",
-        {"r": reason, "now": uow.now, "tx": tx_id, "id": round_id},
-    )
+    postings = ledger.moves((house, account_id, int(stake)), (account_id, house, int(win)))
+    pipeline.void(
+        uow, system, round_id, mode, reason, postings,
+        f"the player no longer holds the {format_money(int(win) - int(stake))} the void "
+        "takes back",
+    )  # fmt: skip
     return get_round(uow, None, round_id)

@@ -19,7 +19,7 @@ Transactions (``kind``; ``reference`` is the seat, or the round for the settleme
 from __future__ import annotations
 
 from ..db.uow import UnitOfWork
-from ..ledger import Posting, SystemAccounts, player_account, post, transfer
+from ..ledger import Posting, SystemAccounts, moves, player_account, post_round, transfer
 
 
 def escrow(system: SystemAccounts, mode: str) -> int:
@@ -79,13 +79,9 @@ def settle_round(
     player, _ = player_account(uow, player_id, mode)
     banker, _ = player_account(uow, banker_id, mode)
     held, house = escrow(system, mode), system.get(mode, "house")
-    pairs = ((held, banker, reserve), (held, banker, stake), (banker, player, returned),
-             (banker, house, fee))  # fmt: skip
-    postings = []
-    for source, target, amount in pairs:
-        if amount:
-            postings += [Posting(source, -amount), Posting(target, amount)]
-    return post(uow, "banked_round", mode, postings, reference=round_id, system=system)
+    postings = moves((held, banker, reserve), (held, banker, stake), (banker, player, returned),
+                     (banker, house, fee))  # fmt: skip
+    return post_round(uow, "banked_round", mode, round_id, postings, system=system)
 
 
 def void_postings(
@@ -104,9 +100,4 @@ def void_postings(
     player, _ = player_account(uow, player_id, mode)
     banker, _ = player_account(uow, banker_id, mode)
     house = system.get(mode, "house")
-    postings = []
-    for source, target, amount in ((banker, player, stake), (player, banker, returned),
-                                   (house, banker, fee)):  # fmt: skip
-        if amount:
-            postings += [Posting(source, -amount), Posting(target, amount)]
-    return postings
+    return moves((banker, player, stake), (player, banker, returned), (house, banker, fee))

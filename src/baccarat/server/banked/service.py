@@ -26,13 +26,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...core import Bets, deal_coup
-from .. import history, idempotency, seeds
+from ...core import Bets
+from .. import history, idempotency, pipeline, seeds
 from ..db.uow import UnitOfWork
 from ..dealing import ShoeFactory
 from ..errors import ServiceError
 from ..ledger import SystemAccounts, check_mode
-from ..rounds import new_round_id
 from ..tables import Table, TableSet
 from . import money
 from .seats import (
@@ -402,11 +401,13 @@ def deal(
     table.check_bets(placed)
     mode, banker_id, rules = seat.mode, seat.banker_id, table.rules
     drawn = seeds.take_nonce(uow, player_id, mode)
-    shoe = ctx.shoes(rules, drawn.server_seed, drawn.client_seed, drawn.nonce, None)
-    position = shoe.position
-    coup = deal_coup(shoe)
-    result = settle_banked(rules, placed, coup.winner, table.banked.fee_rate)
-    round_id = new_round_id()
+    dealt = pipeline.deal(
+        ctx.shoes(rules, drawn.server_seed, drawn.client_seed, drawn.nonce, None),
+        seed_id=drawn.seed_id, commitment=drawn.commitment, client_seed=drawn.client_seed,
+        nonce=drawn.nonce, cut=None,
+    )  # fmt: skip
+    result = settle_banked(rules, placed, dealt.coup.winner, table.banked.fee_rate)
+    round_id = pipeline.new_round_id()
     tx_id = money.settle_round(
         uow, ctx.system, round_id, mode, player_id=player_id, banker_id=banker_id,
         reserve=seat.reserve, stake=result.stake, returned=result.returned, fee=result.fee,
@@ -419,25 +420,11 @@ def deal(
         )
     )
     player_after, banker_after = int(balances[player_id]), int(balances[banker_id])
-    seq = int(
-        uow.scalar(
-            "INSERT INTO rounds (id, player_id, table_id, mode, created_us, rules, seed_id, "
-            "commitment, client_seed, nonce, cut, position, player_cards, banker_cards, "
-            "winner, bets, stake, win, balance_before, balance_after, transaction_id) VALUES "
-            "(:id, :p, :t, :m, :now, :rules, :seed, :c, :cs, :nonce, NULL, :pos, :pc, :bc, "
-            ":winner, :bets, :stake, :win, :before, :after, :tx) RETURNING seq",
-            {
-                "id": round_id, "p": player_id, "t": table.id, "m": mode, "now": uow.now,
-                "rules": rules.name, "seed": drawn.seed_id, "c": drawn.commitment,
-                "cs": drawn.client_seed, "nonce": drawn.nonce, "pos": position,
-                "pc": " ".join(map(str, coup.player.cards)),
-                "bc": " ".join(map(str, coup.banker.cards)), "winner": coup.winner.value,
-                "bets": json.dumps(result.settlement.to_json(), separators=(",", ":")),
-                "stake": result.stake, "win": result.returned,
-                "before": player_after - result.player_net, "after": player_after, "tx": tx_id,
-            },
-        )
+    settled = pipeline.Settled(
+        json.dumps(result.settlement.to_json(), separators=(",", ":")), result.stake,
+        result.returned, player_after,
     )  # fmt: skip
+    seq = pipeline.record(uow, round_id, player_id, table.id, mode, rules, dealt, settled, tx_id)
     earned = add_points(uow, player_id, mode, result.points)
     lost = -add_points(uow, banker_id, mode, -result.points)
     uow.run(

@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: test serve install lint typecheck
+.PHONY: test serve install lint typecheck imports
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,11 @@ lint: install
 typecheck: install
 	$(BIN)/mypy --strict src
 
-test: install lint typecheck
+# The layering (core <- analysis, fairness <- server <- cli; pyproject.toml's contracts).
+imports: install
+	$(BIN)/lint-imports
+
+test: install lint typecheck imports
 	$(BIN)/pytest
 
 # The game server on http://127.0.0.1:8000/ (SQLite in ./data unless BACCARAT_DATABASE_URL).

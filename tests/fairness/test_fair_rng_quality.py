@@ -16,9 +16,10 @@ from collections.abc import Sequence
 
 import pytest
 
+from baccarat.analysis import count_outcomes, full_composition
 from baccarat.core import Card, new_shoe_order
 from baccarat.fairness import shuffled_order
-from baccarat.fairness.battery import NotRun, RngBattery
+from baccarat.fairness.battery import EXACT_OUTCOMES, OUTCOMES, NotRun, RngBattery
 from baccarat.fairness.stats import StatResult
 
 ALPHA = 0.001
@@ -192,3 +193,10 @@ def test_partial_battery_reports_tests_it_cannot_run_yet() -> None:
     outcomes = battery.results()
     assert any(isinstance(r, NotRun) for r in outcomes)
     assert len(outcomes) == 7
+
+
+@pytest.mark.parametrize("decks", sorted(EXACT_OUTCOMES))
+def test_the_battery_expects_the_exact_analysers_outcome_probabilities(decks: int) -> None:
+    counts = count_outcomes(full_composition(decks))
+    assert EXACT_OUTCOMES[decks] == tuple(counts.probability(o) for o in OUTCOMES)
+    assert sum(EXACT_OUTCOMES[decks]) == 1

@@ -314,7 +314,7 @@ async def test_the_lobby_lists_who_is_needed_and_follows_the_seats_live(
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_a_voided_banked_round_gives_everything_back(server: SeatServer) -> None:
-    from baccarat.server import rounds
+    from baccarat.server import voids
 
     server.shoes.current = StackedShoes(PLAYER_WINS)
     banker, player = await server.player(), await server.player()
@@ -324,7 +324,7 @@ async def test_a_voided_banked_round_gives_everything_back(server: SeatServer) -
     dealt = (await player.deal_rest(seat, player=2_000)).json()
     assert await banker.balance() == 100_000 - 2_000 - 30 - 18_090  # reserved for the next
     system = server.casino.system
-    await server.write(lambda uow: rounds.void_round(uow, system, dealt["id"], "malfunction"))
+    await server.write(lambda uow: voids.void_round(uow, system, dealt["id"], "malfunction"))
     await player.send("leave")  # the round approved meanwhile ends undealt: reserve back
     assert await banker.balance() == 100_000 and await player.balance() == 100_000
     assert (await player.points(), await banker.points()) == (1, 0)

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from baccarat.core import Bets
-from baccarat.server import accounts, audit, rounds, wallet
+from baccarat.server import accounts, audit, rounds, voids, wallet
 from baccarat.server.db import migrate
 from baccarat.server.db.database import Database
 from baccarat.server.dealing import FairShoes
@@ -137,4 +137,4 @@ def apply(
         played.append(record.id)
     elif name == "void" and played:
         chosen = played[a % len(played)]
-        db.run_write(lambda uow: rounds.void_round(uow, system, chosen, "property test"))
+        db.run_write(lambda uow: voids.void_round(uow, system, chosen, "property test"))

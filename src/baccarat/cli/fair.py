@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .output import print_json
+from .output import print_json, seed_argument
 
 CARDS_PER_LINE = 13
 
@@ -70,19 +70,6 @@ def register(subparsers: Any) -> None:
     report.add_argument("--alpha", type=float, default=0.01, help="significance level per test")
     report.add_argument("--json", action="store_true", help="machine-readable report")
     report.set_defaults(handler=run_rng_report)
-
-
-def seed_argument(text: str) -> str:
-    """A server seed as typed: surrounding blanks and upper case are forgiven."""
-    from ..fairness import server_seed_bytes
-
-    seed = text.strip().lower()
-    try:
-        server_seed_bytes(seed)
-    except ValueError:
-        shown = text if len(text) <= 20 else text[:17] + "..."
-        raise ValueError(f"a server seed is 64 hex characters (32 bytes), not {shown!r}") from None
-    return seed
 
 
 def order_lines(cards: Sequence[str]) -> list[str]:

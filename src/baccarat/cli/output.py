@@ -1,4 +1,4 @@
-"""Helpers shared by the subcommands: JSON output and plain text tables."""
+"""Helpers shared by the subcommands: JSON output, plain text tables, arguments."""
 
 from __future__ import annotations
 
@@ -26,3 +26,16 @@ def table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 def percent(x: float, places: int = 4) -> str:
     return f"{x * 100:.{places}f}%"
+
+
+def seed_argument(text: str) -> str:
+    """A server seed as typed: surrounding blanks and upper case are forgiven."""
+    from ..fairness import server_seed_bytes
+
+    seed = text.strip().lower()
+    try:
+        server_seed_bytes(seed)
+    except ValueError:
+        shown = text if len(text) <= 20 else text[:17] + "..."
+        raise ValueError(f"a server seed is 64 hex characters (32 bytes), not {shown!r}") from None
+    return seed

@@ -12,7 +12,7 @@ from types import FrameType
 from typing import Any, TextIO
 
 from .. import __version__
-from .output import print_json, table
+from .output import print_json, seed_argument, table
 
 # Redraw the progress bar at most this often (seconds).
 REDRAW = 0.2
@@ -61,7 +61,6 @@ class StopFlag:
 def run(args: argparse.Namespace) -> int:
     from ..fairness import commitment, new_server_seed
     from ..fairness.battery import RngBattery
-    from .fair import seed_argument
 
     if args.shuffles < 1:
         raise ValueError(f"--shuffles must be at least 1, not {args.shuffles}")

@@ -341,12 +341,12 @@ def run_requests(args: argparse.Namespace) -> int:
 
 def run_void(args: argparse.Namespace) -> int:
     from ..core import format_money
-    from ..server import rounds
+    from ..server import voids
     from ..server.ledger import SystemAccounts
 
     record = _write(
         args,
-        lambda uow: rounds.void_round(uow, SystemAccounts.load(uow), args.round_id, args.reason),
+        lambda uow: voids.void_round(uow, SystemAccounts.load(uow), args.round_id, args.reason),
     )
     print(f"round {record.id} void ({record.void_reason}): stake {format_money(record.stake)} "
           f"returned, payout {format_money(record.win)} reversed")  # fmt: skip

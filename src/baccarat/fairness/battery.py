@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from fractions import Fraction
 
 from ..core import Card, Outcome, new_deck, play_coup
 from .derive import byte_stream, shuffled_order
@@ -81,13 +81,28 @@ OrderSource = Callable[[int, int], Sequence[Card]]
 BlockSource = Callable[[int], bytes]
 
 
-@cache
-def exact_outcome_probabilities(decks: int) -> tuple[float, float, float]:
-    """Banker, player and tie probabilities of a fresh shoe, from the exact analyser."""
-    from ..analysis import count_outcomes, full_composition
+# Banker, player and tie probabilities of the first coup of a fresh shoe, by decks: exact
+# figures of baccarat.analysis (``count_outcomes(full_composition(decks))``), written here so
+# that fairness does not import analysis (tests/fairness/test_fair_rng_quality.py checks
+# that they are the analyser's).
+EXACT_OUTCOMES: dict[int, tuple[Fraction, Fraction, Fraction]] = {
+    1: (
+        Fraction(10526926, 22903335),
+        Fraction(51161519, 114516675),
+        Fraction(10720526, 114516675),
+    ),
+    8: (
+        Fraction(8954111587648, 19524993263685),
+        Fraction(8712962041376, 19524993263685),
+        Fraction(619306544887, 6508331087895),
+    ),
+}
 
-    counts = count_outcomes(full_composition(decks))
-    return tuple(float(counts.probability(o)) for o in OUTCOMES)  # type: ignore[return-value]
+
+def exact_outcome_probabilities(decks: int) -> tuple[float, float, float]:
+    """Banker, player and tie probabilities of a fresh shoe (``EXACT_OUTCOMES``)."""
+    banker, player, tie = EXACT_OUTCOMES[decks]
+    return float(banker), float(player), float(tie)
 
 
 @dataclass(frozen=True, slots=True)

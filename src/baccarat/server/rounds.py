@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Bets, RuleSet, Shoe, format_money
+from ..core import Bets, RuleSet, Shoe
 from . import ledger, pipeline, seeds
 from .db.uow import UnitOfWork
 from .dealing import ShoeFactory
 from .errors import ServiceError
-from .history import RoundRecord, get_round
+from .history import RoundRecord
 from .ledger import SystemAccounts, check_mode
 from .tables import Table
 
@@ -221,30 +221,3 @@ def play_round(
         dealt.banker_cards, dealt.coup.winner.value, bets_json, stake, win,
         money.balance_before, balance_after, None, None,
     )  # fmt: skip
-
-
-def void_round(uow: UnitOfWork, system: SystemAccounts, round_id: str, reason: str) -> RoundRecord:
-    """Void a round: every stake returns, any payout is taken back, the reason is shown."""
-    from .banked import voids as banked
-
-    if banked.is_banked_round(uow, round_id):
-        return banked.void_round(uow, system, round_id, reason)
-    reason = pipeline.void_reason(reason)
-    row = uow.one(
-        "SELECT player_id, mode, stake, win, void_reason FROM rounds WHERE id = :id"
-        + uow.for_update,
-        {"id": round_id},
-    )
-    if row is None:
-        raise ServiceError("unknown_round", f"there is no round {round_id!r}", round=round_id)
-    player_id, mode, stake, win, voided = row
-    pipeline.require_not_void(round_id, voided)
-    account_id, _ = ledger.player_account(uow, int(player_id), mode)
-    house = system.get(mode, "house")
-    postings = ledger.moves((house, account_id, int(stake)), (account_id, house, int(win)))
-    pipeline.void(
-        uow, system, round_id, mode, reason, postings,
-        f"the player no longer holds the {format_money(int(win) - int(stake))} the void "
-        "takes back",
-    )  # fmt: skip
-    return get_round(uow, None, round_id)

@@ -11,12 +11,18 @@ well as the player's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..db.uow import UnitOfWork
 
-if TYPE_CHECKING:
-    from ..audit import Report
+
+class Report(Protocol):
+    """What the check writes to: ``audit.Report`` (not imported: ``audit`` imports this)."""
+
+    counts: dict[str, int]
+
+    def add(self, problem: str) -> None: ...
+
 
 _SIDES = (
     "COALESCE(SUM(CASE WHEN a.kind = 'player' AND a.player_id = b.player_id "

@@ -7,10 +7,12 @@ bounded time and number of requests against two endpoints, side by side in the s
 
 * ``POST /api/tables/table-i/rounds``: a real round (fair shuffle of 6 decks, deal, settle,
   ledger, round record), each with its own Idempotency-Key;
+* ``POST /api/tables/deluxe/rounds`` with side bets on every round (Banker, the four pair
+  bets, both Dragon Bonus bets and Big: nine bets settled against the cards);
 * ``POST /api/bench/commit``: the bare endpoint: the same body, headers, authentication and
   idempotency lookup, and one committed write through the same writer, without the game.
 
-It prints rounds/s, p50 and p99 latency, the bare endpoint's figures, and their ratio.
+It prints rounds/s, p50 and p99 latency, the bare endpoint's figures, and the ratios.
 Targets (issue 5): ratio >= 0.5; >= 1,500 settled rounds/s on SQLite with one worker;
 p99 <= 50 ms at 64 concurrent players.
 
@@ -93,16 +95,34 @@ async def read_answer(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     return status, await reader.readexactly(length)
 
 
+# The deluxe table's side bets at their minimums, and its minimum Banker bet (cents).
+SIDE_BETS = {
+    "banker": 500,
+    "player_pair": 100,
+    "banker_pair": 100,
+    "either_pair": 100,
+    "perfect_pair": 100,
+    "player_dragon": 100,
+    "banker_dragon": 100,
+    "big": 500,
+}
+ENDPOINTS = {
+    "bare commit": ("/api/bench/commit", {"banker": 200}),
+    "round": ("/api/tables/table-i/rounds", {"banker": 200}),
+    "side bets": ("/api/tables/deluxe/rounds", SIDE_BETS),
+}
+
+
 async def drive(
     port: int,
-    path: str,
+    label: str,
     tokens: list[str],
     concurrency: int,
     seconds: float,
     budget: int,
-    label: str,
 ) -> Phase:
-    body = json.dumps({"mode": "fun", "bets": {"banker": 200}}).encode()
+    path, bets = ENDPOINTS[label]
+    body = json.dumps({"mode": "fun", "bets": bets}).encode()
     keys = itertools.count()
     phase = Phase(label)
     tag = f"{label.replace(' ', '-')}-{time.monotonic_ns()}"
@@ -198,24 +218,24 @@ def main() -> int:
     server = start_server(args, port, data_dir)
     try:
         tokens = register(port, args.players, str(os.getpid()))
-        run = lambda path, label, seconds: asyncio.run(  # noqa: E731
-            drive(port, path, tokens, args.concurrency, seconds, args.max_requests, label)
+        run = lambda label, seconds: asyncio.run(  # noqa: E731
+            drive(port, label, tokens, args.concurrency, seconds, args.max_requests)
         )
-        run("/api/tables/table-i/rounds", "warm-up", 1.0)
-        run("/api/bench/commit", "warm-up", 1.0)
+        for label in ENDPOINTS:  # warm-up
+            run(label, 1.0)
         phases = []
-        # Interleaved, twice each, so that drift (disk, CPU) affects both alike.
+        # Interleaved, twice each, so that drift (disk, CPU) affects all alike.
         for _ in range(2):
-            phases.append(run("/api/bench/commit", "bare commit", args.seconds / 2))
-            phases.append(run("/api/tables/table-i/rounds", "round", args.seconds / 2))
+            for label in ENDPOINTS:
+                phases.append(run(label, args.seconds / 2))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         with contextlib.suppress(subprocess.TimeoutExpired):
             server.wait(timeout=20)
         shutil.rmtree(data_dir, ignore_errors=True)
-    bare, rounds = Phase("bare commit"), Phase("round")
+    merged = {label: Phase(label) for label in ENDPOINTS}
     for phase in phases:
-        target = bare if phase.name == "bare commit" else rounds
+        target = merged[phase.name]
         target.latencies += phase.latencies
         target.elapsed += phase.elapsed
         for status, count in phase.statuses.items():
@@ -227,12 +247,16 @@ def main() -> int:
         f"baccarat server benchmark: {backend}, {args.concurrency} concurrent players "
         f"on {args.players} accounts, {args.seconds:.0f} s per endpoint, {os.cpu_count()} CPUs"
     )
-    print(report(bare))
-    print(report(rounds))
+    bare, rounds, side = merged.values()
+    for phase in merged.values():
+        print(report(phase))
     ratio = rounds.rate / bare.rate if bare.rate else float("nan")
+    side_ratio = side.rate / bare.rate if bare.rate else float("nan")
     print(f"ratio rounds / bare commits: {ratio:.2f}")
+    print(f"ratio rounds with side bets / bare commits: {side_ratio:.2f}")
     checks = [
         ("ratio >= 0.5", ratio >= 0.5),
+        ("ratio with side bets >= 0.5", side_ratio >= 0.5),
         ("settled rounds/s >= 1500 (SQLite, 1 worker)", rounds.rate >= 1500),
         (f"p99 <= 50 ms at {args.concurrency} players", rounds.percentile(99) <= 50),
     ]

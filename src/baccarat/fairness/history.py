@@ -301,6 +301,10 @@ def parse_record(data: Any, line: int = 0) -> RoundRecord:
         except ValueError:
             allowed = "player, banker or tie" + (" (or null)" if void else "")
             raise reader.error(f"winner must be {allowed}, not {_show(winner_text)}") from None
+    bets = _bets(reader)
+    for bet in bets:
+        if not rules.offers(bet.bet):
+            raise reader.error(f"bets: {rules_name} has no {bet.bet} bet")
     return RoundRecord(
         line=line,
         id=round_id,
@@ -310,7 +314,7 @@ def parse_record(data: Any, line: int = 0) -> RoundRecord:
         player=player,
         banker=banker,
         winner=winner,
-        bets=_bets(reader),
+        bets=bets,
         win=reader.integer("win", minimum=0),
         balance_before=reader.integer("balance_before"),
         balance_after=reader.integer("balance_after"),

@@ -1,18 +1,31 @@
-"""Tables: a rule set, chips and limits each, read from TOML, with the exact RTP per bet."""
+"""Tables: a rule set, chips and limits each, read from TOML, with the exact RTP per bet.
+
+A table offers the three main bets (with ``Limits``) and the side bets of its rule set that
+its ``[table.bets.NAME]`` sections name, each with its own ``min`` and ``max``.
+"""
 
 from __future__ import annotations
 
 import math
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..core import MAIN_BETS, Bets, RuleSet, ShufflePolicy, format_money, get_rules, parse_money
+from ..core import (
+    BET_TYPES,
+    MAIN_BETS,
+    Bets,
+    RuleSet,
+    ShufflePolicy,
+    format_money,
+    get_rules,
+    parse_money,
+)
 from .banked.terms import BankedTerms
 from .errors import ServiceError
 
@@ -41,6 +54,14 @@ class Limits:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class BetLimits:
+    """Cents: the least and the most a side bet takes."""
+
+    min: int
+    max: int
+
+
 @dataclass(frozen=True)
 class Table:
     id: str
@@ -52,6 +73,13 @@ class Table:
     rtp: Mapping[str, Fraction] = field(default_factory=dict)
     # Player-banked tables (SPEC §7): one player banks against another at each seat.
     banked: BankedTerms | None = None
+    # The side bets the table takes (a subset of its rule set's), in the rule set's order.
+    side_bets: Mapping[str, BetLimits] = field(default_factory=dict)
+
+    @cached_property
+    def bets(self) -> tuple[str, ...]:
+        """Every bet the table takes: the main bets, then its side bets."""
+        return (*MAIN_BETS, *self.side_bets)
 
     @property
     def is_cut_shoe(self) -> bool:
@@ -68,30 +96,16 @@ class Table:
             raise ServiceError("no_bets", "place at least one bet")
         limits = self.limits
         for bet, _ in bets.placed():
-            if bet not in MAIN_BETS:
+            if bet not in MAIN_BETS and bet not in self.side_bets:
                 raise ServiceError(
                     "bet_not_offered",
-                    f"this table does not take {bet} bets",
-                    bet=bet,
-                )
+                    f"this table does not take {bet} bets: it takes {', '.join(self.bets)}",
+                    bet=bet, offered=list(self.bets),
+                )  # fmt: skip
+        for bet, bounds in self.side_bets.items():
+            _check_limits(bet, bets.stake(bet), bounds.min, bounds.max)
         for kind in ("player", "banker"):
-            stake = bets.stake(kind)
-            if not stake:
-                continue
-            if stake < limits.min:
-                raise ServiceError(
-                    "bet_below_table_min",
-                    f"the {kind} bet {format_money(stake)} is below the table minimum "
-                    f"{format_money(limits.min)}",
-                    bet=kind, stake=stake, min=limits.min,
-                )  # fmt: skip
-            if stake > limits.max:
-                raise ServiceError(
-                    "bet_above_table_max",
-                    f"the {kind} bet {format_money(stake)} is above the table maximum "
-                    f"{format_money(limits.max)}",
-                    bet=kind, stake=stake, max=limits.max,
-                )  # fmt: skip
+            _check_limits(kind, bets.stake(kind), limits.min, limits.max)
         tie = bets.stake("tie")
         if tie:
             alone = not (bets.stake("player") or bets.stake("banker"))
@@ -121,6 +135,31 @@ class Table:
                     bet=kind, stake=stake, unit=unit,
                 )  # fmt: skip
 
+    def bet_limits(self, bet: str) -> BetLimits:
+        """The least and the most one bet takes (the tie's least is the lone tie bet's)."""
+        if bet == "tie":
+            return BetLimits(self.limits.tie_min_alone, self.limits.tie_max)
+        if bet in MAIN_BETS:
+            return BetLimits(self.limits.min, self.limits.max)
+        return self.side_bets[bet]
+
+    def bets_json(self) -> dict[str, dict[str, Any]]:
+        """``{name: {"min", "max", "pays", "rtp"}}`` for every bet the table takes: the pay
+        table's lines (pays "to one", or "push") and the exact RTP (null if not known)."""
+        answer = {}
+        for bet in self.bets:
+            bounds = self.bet_limits(bet)
+            rtp = self.rtp.get(bet)
+            answer[bet] = {
+                "min": bounds.min,
+                "max": bounds.max,
+                "pays": self.rules.paytable(bet).to_json(),
+                "rtp": None if rtp is None else float(rtp),
+            }
+        if "tie" in answer:
+            answer["tie"]["min_beside"] = self.limits.tie_min
+        return answer
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -128,11 +167,40 @@ class Table:
             "rules": self.rules.to_json(),
             "chips": list(self.chips),
             "limits": self.limits.to_json(),
-            "rtp": {kind: float(self.rtp[kind]) for kind in MAIN_BETS if kind in self.rtp},
+            "bets": self.bets_json(),
+            "rtp": {kind: float(self.rtp[kind]) for kind in self.bets if kind in self.rtp},
             "cut_shoe": self.is_cut_shoe,
             "source": self.source,
             "banked": None if self.banked is None else self.banked.to_json(),
         }
+
+
+def bets_from(stakes: Mapping[str, int]) -> Bets:
+    """Stakes by bet name as ``Bets``; a name that is no bet at all is ``bet_not_offered``
+    like a bet the table does not take (``Table.check_bets``)."""
+    for name in stakes:
+        if name not in BET_TYPES:
+            raise ServiceError(
+                "bet_not_offered", f"there is no {name!r} bet", bet=name, offered=list(BET_TYPES)
+            )
+    return Bets(stakes)
+
+
+def _check_limits(bet: str, stake: int, low: int, high: int) -> None:
+    if not stake:
+        return
+    if stake < low:
+        raise ServiceError(
+            "bet_below_table_min",
+            f"the {bet} bet {format_money(stake)} is below the table minimum {format_money(low)}",
+            bet=bet, stake=stake, min=low,
+        )  # fmt: skip
+    if stake > high:
+        raise ServiceError(
+            "bet_above_table_max",
+            f"the {bet} bet {format_money(stake)} is above the table maximum {format_money(high)}",
+            bet=bet, stake=stake, max=high,
+        )  # fmt: skip
 
 
 class TableSet(Mapping[str, Table]):
@@ -191,8 +259,41 @@ def _table(raw: Mapping[str, Any], index: int) -> Table:
     if max(limits.tie_min, limits.tie_min_alone) > limits.tie_max:
         raise TableConfigError(f"{where}: the tie minimums exceed tie_max")
     banked = _banked(raw.get("banked"), rules, limits, where)
+    side = _side_bets(raw.get("bets"), rules, where)
+    if side and banked is not None:
+        raise TableConfigError(f"{where}: a player-banked table takes the three main bets only")
     return Table(table_id, str(raw.get("name", table_id)), rules, chips, limits,
-                 str(raw.get("source", "")), banked=banked)  # fmt: skip
+                 str(raw.get("source", "")), banked=banked, side_bets=side)  # fmt: skip
+
+
+def _side_bets(raw: Any, rules: RuleSet, where: str) -> dict[str, BetLimits]:
+    """``[table.bets.NAME]`` sections: the side bets offered, each with ``min`` and ``max``."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise TableConfigError(f"{where}: bets is a table of [table.bets.NAME] sections")
+    for bet in raw:
+        if bet in MAIN_BETS:
+            raise TableConfigError(f"{where}: the {bet} bet's limits are the table's min and max")
+        if not rules.offers(bet):
+            offered = ", ".join(b for b in rules.bets if b not in MAIN_BETS)
+            raise TableConfigError(f"{where}: {rules.name} has no {bet!r} bet (it has {offered})")
+    found = {}
+    for bet in rules.bets:  # the rule set's order
+        if bet not in raw:
+            continue
+        entry = raw[bet]
+        try:
+            low = _money(entry["min"], f"{where} bets.{bet}.min")
+            high = _money(entry["max"], f"{where} bets.{bet}.max")
+        except (KeyError, TypeError):
+            raise TableConfigError(f"{where}: bets.{bet} needs a min and a max") from None
+        except ValueError as error:
+            raise TableConfigError(f"{where}: bets.{bet}: {error}") from None
+        if low > high:
+            raise TableConfigError(f"{where}: bets.{bet} needs min <= max")
+        found[bet] = BetLimits(low, high)
+    return found
 
 
 def _banked(raw: Any, rules: RuleSet, limits: Limits, where: str) -> BankedTerms | None:
@@ -243,9 +344,4 @@ def load_tables(path: Path | None = None) -> TableSet:
         if table.rules not in rtps:
             analysis = analyse(table.rules)
             rtps[table.rules] = {kind: odds.rtp for kind, odds in analysis.bets.items()}
-    return TableSet(
-        [
-            Table(t.id, t.name, t.rules, t.chips, t.limits, t.source, rtps[t.rules], t.banked)
-            for t in tables
-        ]
-    )
+    return TableSet([replace(t, rtp=rtps[t.rules]) for t in tables])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictInt
 
 Mode = Literal["fun", "real"]
 Cents = Annotated[StrictInt, Field(ge=0, le=10**12, description="an amount in cents")]
@@ -23,10 +23,14 @@ class Credentials(Body):
     password: str = Field(max_length=256, examples=["correct horse battery"])
 
 
-class BetsIn(Body):
-    player: Cents = 0
-    banker: Cents = 0
-    tie: Cents = 0
+BetName = Annotated[str, Field(max_length=32, pattern=r"^[a-z0-9_]+$")]
+
+
+class BetsIn(RootModel[dict[BetName, Cents]]):
+    """Stakes by bet name: ``{"banker": 500, "player_pair": 100}``; a table takes the bets
+    its ``"bets"`` list names (``bet_not_offered`` otherwise)."""
+
+    root: dict[BetName, Cents] = Field(max_length=32, examples=[{"banker": 500}])
 
 
 class RoundIn(Body):
@@ -89,12 +93,27 @@ class BankedTermsOut(BaseModel):
     banker_seconds: int
 
 
+class TableBetOut(BaseModel):
+    min: int
+    max: int
+    min_beside: int | None = Field(
+        default=None, description="the tie only: its minimum beside a Player or Banker bet"
+    )
+    pays: dict[str, str] = Field(
+        description='the pay table: line -> pay "to one" ("11", "19/20") or "push"'
+    )
+    rtp: float | None = Field(description="the exact return to player; null if not known")
+
+
 class TableOut(BaseModel):
     id: str
     name: str
     rules: dict[str, Any]
     chips: list[int]
     limits: LimitsOut
+    bets: dict[str, TableBetOut] = Field(
+        description="every bet the table takes (main bets first): limits, pays, exact RTP"
+    )
     rtp: dict[str, float]
     cut_shoe: bool
     source: str

@@ -34,6 +34,7 @@ from ..banked.events import QUEUE_LIMIT
 from ..banked.service import Context
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
+from ..tables import bets_from
 from .deps import CSRF_HEADER, SAFE_METHODS, SESSION_COOKIE, json_response
 from .errors import documented
 from .models import BetsIn, Body, Mode, RoundOut
@@ -319,9 +320,9 @@ async def auto_approve(seat_id: SeatId, body: AutoApproveIn, request: Request) -
     )
 
 
-BET_ERRORS = ("invalid_body", "no_bets", "bet_below_table_min", "bet_above_table_max",
-              "tie_below_min", "tie_above_max", "not_a_chip_multiple", "insufficient_funds",
-              "deadline_passed")  # fmt: skip
+BET_ERRORS = ("invalid_body", "no_bets", "bet_not_offered", "bet_below_table_min",
+              "bet_above_table_max", "tie_below_min", "tie_above_max", "not_a_chip_multiple",
+              "insufficient_funds", "deadline_passed")  # fmt: skip
 
 
 @router.put(
@@ -364,7 +365,7 @@ async def deal(seat_id: SeatId, body: DealIn, request: Request) -> Response:
 
 
 def _bets(body: BetsIn) -> Bets:
-    return Bets(player=body.player, banker=body.banker, tie=body.tie)
+    return bets_from(body.root)
 
 
 # -- WebSocket -----------------------------------------------------------------------------

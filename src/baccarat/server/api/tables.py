@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
-from ...core import Bets
 from .. import roads, rounds
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
+from ..tables import bets_from
 from .deps import IDEMPOTENT, CasinoDep, ContextDep, idempotent_write, json_response
 from .errors import documented
 from .models import CutIn, Mode, RoadsOut, RoundIn, RoundOut, ShoeOut, TableOut
@@ -18,7 +18,8 @@ router = APIRouter(prefix="/api", tags=["tables"])
 
 ROUND_ERRORS = (
     "invalid_body", "invalid_mode", "not_authenticated", "csrf_failed", "unknown_table",
-    "idempotency_key_required", "idempotency_conflict", "no_bets", "bet_below_table_min",
+    "idempotency_key_required", "idempotency_conflict", "no_bets", "bet_not_offered",
+    "bet_below_table_min",
     "bet_above_table_max", "tie_below_min", "tie_above_max", "not_a_chip_multiple",
     "insufficient_funds", "cut_required", "player_banked_table",
 )  # fmt: skip
@@ -59,8 +60,7 @@ async def play_round(
             f"table {table_id} is player-banked: take a seat (POST /api/seats)",
             table=table_id,
         )
-    stakes = body.bets
-    bets = Bets(player=stakes.player, banker=stakes.banker, tie=stakes.tie)
+    bets = bets_from(body.bets.root)
     dealer, mode = ctx.casino.dealer, body.mode
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from baccarat.fairness.history import HistoryFormatError, parse_history
+from baccarat.fairness.history import HistoryFormatError, parse_history, parse_record
 
 from .samples import edited, history, jsonl
 
@@ -103,3 +103,10 @@ def test_void_rounds_may_hold_fewer_cards_and_no_winner() -> None:
     line["banker"] = {"cards": [], "scores": [0, 0]}
     (record,) = parse_history([json.dumps(line)])
     assert record.is_void and record.winner is None and record.cards_used == 0
+
+
+def test_a_bet_the_rule_set_does_not_offer_is_a_format_error() -> None:
+    line = json.loads(jsonl(history("single-deck", 1)).splitlines()[0])
+    line["bets"]["super6"] = {"stake": 100, "result": "lose", "returned": 0}
+    with pytest.raises(HistoryFormatError, match="single-deck has no super6 bet"):
+        parse_record(line, 1)

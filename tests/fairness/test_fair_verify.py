@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -237,3 +238,13 @@ def test_verifier_query_carries_what_the_page_needs() -> None:
     assert query["position"] == [str(record.fairness.position)]
     assert query["cut"] == [str(record.fairness.cut)]
     assert query["commitment"] == [commitment(SERVER_SEED)]
+
+
+def test_an_export_written_before_side_bets_still_verifies() -> None:
+    # Written by `baccarat fair example-history` as it was before side bets (commit b271ecf).
+    path = Path(__file__).parent.parent / "data" / "history-before-side-bets.ndjson"
+    with path.open("rb") as stream:
+        records = parse_history(stream)
+    report = verify_history(records)
+    assert [r.status for r in report.rounds] == [Status.VERIFIED] * 6
+    assert {b.bet for r in records for b in r.bets} <= {"player", "banker", "tie"}

@@ -202,3 +202,18 @@ def test_banker_and_player_asks_are_opposite_colours(text):
         player = ask[Outcome.PLAYER][name]
         if banker is not None and player is not None:
             assert {banker, player} == {Colour.RED, Colour.BLUE}
+
+
+@given(sequences, st.sampled_from("BP"))
+def test_the_ask_cells_are_where_the_next_result_draws(text, letter):
+    before = compute_roads(RoadResult.parse_many(text))
+    outcome = Outcome.BANKER if letter == "B" else Outcome.PLAYER
+    cells = before.layout_json()["ask"][outcome.value]
+    after = compute_roads(RoadResult.parse_many(text + letter)).layout_json()
+    assert cells["big_road"] == {k: after["big_road"][-1][k] for k in ("col", "row")}
+    for name in ("big_eye_boy", "small_road", "cockroach_pig"):
+        colour = before.ask[outcome][name]
+        if colour is None:
+            assert cells[name] is None
+        else:
+            assert cells[name] == after[name][-1] and cells[name]["colour"] == colour.value

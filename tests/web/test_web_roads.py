@@ -90,6 +90,18 @@ def check_board(player: Player, table: str, rounds: int) -> None:
                 f'[data-ask="{who}"] [data-ask-road="{road}"]', "data-colour"
             )
             assert shown == (colour or "none"), (who, road)
+    # Pointing at an ask shows where that result would draw on every road; leaving hides it.
+    for who, cells in layout["ask"].items():
+        page.hover(f'[data-ask="{who}"]')
+        ghosts = page.eval_on_selector_all(
+            "[data-roads] .ghost",
+            """els => els.map(e => [e.parentElement.dataset.road,
+                Number(e.style.gridColumnStart) - 1, Number(e.style.gridRowStart) - 1])""",
+        )
+        expected = [[road, cell["col"], cell["row"]] for road, cell in cells.items() if cell]
+        assert ghosts == expected, who
+        page.mouse.move(0, 0)
+        assert page.locator("[data-roads] .ghost").count() == 0
     stats = served["stats"]
     for who in ("banker", "player", "tie"):
         assert sum(r.letter == LETTER[who] for r in results) == stats["counts"][who]
@@ -120,6 +132,9 @@ def test_the_five_roads_the_ask_and_the_statistics_follow_the_rounds_played(
     page = player.page
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-desktop.png"))
+    page.hover('[data-ask="banker"]')
+    page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-ask-banker.png"))
+    page.mouse.move(0, 0)
     page.screenshot(path=str(screenshots / "roads-table-desktop.png"), full_page=True)
     assert player.errors == [] and console == []
 

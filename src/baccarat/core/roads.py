@@ -159,7 +159,26 @@ class Roads:
                 ]
                 for road in self.derived
             },
+            "ask": {outcome.value: self.ask_cells(outcome) for outcome in self.ask},
         }
+
+    def ask_cells(self, outcome: Outcome) -> dict[str, dict[str, Any] | None]:
+        """Where the next result ``outcome`` would draw on each road (``None``: nowhere),
+        so that a board can show it, as live tables flash the ask on every road.
+
+        >>> compute_roads(RoadResult.parse_many("BPP")).ask_cells(Outcome.BANKER)["big_road"]
+        {'col': 2, 'row': 0}
+        """
+        after = compute_roads((*self.bead, RoadResult(outcome)))
+        last = after.big_road[-1][-1].cell
+        cells: dict[str, dict[str, Any] | None] = {"big_road": {"col": last.col, "row": last.row}}
+        for old, new in zip(self.derived, after.derived, strict=True):
+            if len(new.marks) == len(old.marks):
+                cells[new.name] = None
+                continue
+            cell = new.cells[-1]
+            cells[new.name] = {"col": cell.col, "row": cell.row, "colour": new.marks[-1].value}
+        return cells
 
 
 def result_json(result: RoadResult) -> dict[str, Any]:

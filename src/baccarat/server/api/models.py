@@ -287,6 +287,13 @@ class DerivedCellOut(RoadCellOut):
     colour: Colour
 
 
+class AskCellsOut(BaseModel):
+    big_road: RoadCellOut
+    big_eye_boy: DerivedCellOut | None
+    small_road: DerivedCellOut | None
+    cockroach_pig: DerivedCellOut | None
+
+
 class RoadsGridOut(BaseModel):
     rows: int
     bead: list[ResultCellOut]
@@ -295,6 +302,9 @@ class RoadsGridOut(BaseModel):
     big_eye_boy: list[DerivedCellOut]
     small_road: list[DerivedCellOut]
     cockroach_pig: list[DerivedCellOut]
+    ask: dict[Literal["banker", "player"], AskCellsOut] = Field(
+        description="where the next result would draw on each road (null: nowhere)"
+    )
 
 
 class AskOut(BaseModel):

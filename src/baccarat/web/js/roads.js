@@ -32,11 +32,15 @@ function grid(name, cells, cols, small) {
   return road;
 }
 
-function at(cell, element) {
+function place(cell, element) {
   element.style.gridColumn = String(cell.col + 1);
   element.style.gridRow = String(cell.row + 1);
-  element.setAttribute("data-cell", "");
   return element;
+}
+
+function at(cell, element) {
+  element.setAttribute("data-cell", "");
+  return place(cell, element);
 }
 
 function pairs(cell) {
@@ -82,11 +86,39 @@ function cols(cells) {
   return cells.reduce((most, cell) => Math.max(most, cell.col + 1), 0);
 }
 
-function askView(ask) {
+/** Show (or, with `who` null, hide) where the next result would draw on every road. */
+function flashAsk(container, cells, who) {
+  for (const ghost of container.querySelectorAll(".ghost")) ghost.remove();
+  if (!who || !cells || !cells[who]) return;
+  const big = container.querySelector('[data-road="big_road"]');
+  big.append(place(cells[who].big_road, h("span", { class: `big big-${who} ghost`, "aria-hidden": "true" })));
+  for (const name of DERIVED) {
+    const cell = cells[who][name];
+    const road = container.querySelector(`[data-road="${name}"]`);
+    if (cell) road.append(place(cell, h("span", { class: `mark mark-${name} mark-${cell.colour} ghost`, "aria-hidden": "true" })));
+  }
+}
+
+function askView(container, ask, cells) {
+  const describe = (who) =>
+    DERIVED.map((name) => {
+      const colour = ask && ask[who] ? ask[who][name] : null;
+      return `${t(`roads.${name}`)} ${colour ? t(`roads.${colour}`) : "\u2013"}`;
+    }).join(", ");
   return ["banker", "player"].map((who) =>
     h(
-      "div",
-      { class: `ask ask-${who}`, "data-ask": who },
+      "button",
+      {
+        type: "button",
+        class: `ask ask-${who}`,
+        "data-ask": who,
+        "aria-label": `${t(`roads.ask_${who}`)} ${describe(who)}`,
+        onpointerenter: () => flashAsk(container, cells, who),
+        onpointerleave: () => flashAsk(container, cells, null),
+        onfocus: () => flashAsk(container, cells, who),
+        onblur: () => flashAsk(container, cells, null),
+        onclick: () => flashAsk(container, cells, who),
+      },
       h("span", { class: `ask-label big-${who}`, text: t(`roads.ask_${who}`) }),
       DERIVED.map((name) => {
         const colour = ask && ask[who] ? ask[who][name] : null;
@@ -159,7 +191,7 @@ export function renderRoads(container, data) {
       "div",
       { class: "road-stack" },
       panel("cockroach_pig", derived.cockroach_pig),
-      h("div", { class: "road-panel panel-ask", "aria-label": t("roads.ask") }, askView(data.ask)),
+      h("div", { class: "road-panel panel-ask", role: "group", "aria-label": t("roads.ask") }, askView(container, data.ask, roads.ask)),
     ),
     h("div", { class: "road-panel panel-stats" }, statsView(data.stats, data)),
   );

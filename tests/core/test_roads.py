@@ -217,3 +217,15 @@ def test_the_ask_cells_are_where_the_next_result_draws(text, letter):
             assert cells[name] is None
         else:
             assert cells[name] == after[name][-1] and cells[name]["colour"] == colour.value
+
+
+@given(sequences)
+def test_statistics_agree_with_the_roads(text):
+    results = RoadResult.parse_many(text)
+    stats = road_stats(results)
+    data = roads_json(text)
+    assert stats.banker + stats.player + stats.tie == stats.rounds == len(data["bead"])
+    for letter, longest in (("B", stats.longest_banker), ("P", stats.longest_player)):
+        columns = [len(c) for c in data["big_road"] if c[0] == letter]
+        assert longest == max(columns, default=0)
+    assert ("T" * stats.longest_tie) in text and ("T" * (stats.longest_tie + 1)) not in text

@@ -103,6 +103,32 @@ async def test_sessions_expire(api: Api) -> None:
     assert error_code(after) == "not_authenticated"
 
 
+async def test_the_session_state_is_asked_without_an_error(api: Api) -> None:
+    # A page load asks whether it is logged in: 200 either way, never a 401.
+    nobody = await api.client.get("/api/session")
+    assert (nobody.status_code, nobody.json()) == (200, {"logged_in": False})
+    token = await api.player("erin")
+    known = await api.client.get("/api/session", headers=api.auth(token, None))
+    assert known.status_code == 200
+    assert known.json()["logged_in"] is True and known.json()["player"]["nickname"] == "erin"
+    api.clock.advance(api.casino.settings.session_ttl_s + 1)
+    expired = await api.client.get("/api/session", headers=api.auth(token, None))
+    assert (expired.status_code, expired.json()) == (200, {"logged_in": False})
+
+
+async def test_the_history_of_one_table(api: Api) -> None:
+    token = await api.player()
+    auth = api.auth(token, None)
+    at_one = (await api.play(token, "table-i", player=500)).json()["id"]
+    at_two = (await api.play(token, "table-ii", player=500)).json()["id"]
+    one = (await api.client.get("/api/history?table=table-i&limit=1", headers=auth)).json()
+    assert [r["id"] for r in one["items"]] == [at_one]
+    two = (await api.client.get("/api/history?table=table-ii&mode=fun", headers=auth)).json()
+    assert [r["id"] for r in two["items"]] == [at_two]
+    none = (await api.client.get("/api/history?table=mini", headers=auth)).json()
+    assert none == {"items": [], "next": None}
+
+
 async def test_a_player_sees_only_their_own_rounds(api: Api) -> None:
     alice, bob = await api.player("alice"), await api.player("bob")
     played = (await api.play(alice, player=500)).json()

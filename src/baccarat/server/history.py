@@ -182,16 +182,24 @@ def get_round(uow: UnitOfWork, player_id: int | None, round_id: str) -> RoundRec
 
 
 def _both_sides(
-    player_id: int, mode: str | None, after: int | None, before: int | None, newest_first: bool
+    player_id: int,
+    mode: str | None,
+    after: int | None,
+    before: int | None,
+    newest_first: bool,
+    table_id: str | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """The player's rounds and the rounds they banked, merged in order of ``seq``."""
-    params: dict[str, Any] = {"p": player_id, "m": mode, "after": after, "before": before}
+    params: dict[str, Any] = {"p": player_id, "m": mode, "after": after, "before": before,
+                              "t": table_id}  # fmt: skip
     arms: list[str] = []
     for select, who, seq in ((SELECT_ROUNDS, "r.player_id", "r.seq"),
                              (SELECT_BANKED, "b.banker_id", "b.round_seq")):  # fmt: skip
         conditions = [f"{who} = :p"]
         if mode is not None:
             conditions.append("r.mode = :m")
+        if table_id is not None:
+            conditions.append("r.table_id = :t")
         if after is not None:
             conditions.append(f"{seq} > :after")
         if before is not None:
@@ -206,9 +214,15 @@ def _both_sides(
 
 
 def page(
-    uow: UnitOfWork, player_id: int, mode: str | None, limit: int, before: str | None
+    uow: UnitOfWork,
+    player_id: int,
+    mode: str | None,
+    limit: int,
+    before: str | None,
+    table_id: str | None = None,
 ) -> tuple[list[RoundRecord], str | None]:
-    """Newest first; ``before`` is the id of the last round of the previous page."""
+    """Newest first; ``before`` is the id of the last round of the previous page; with
+    ``table_id``, only that table's rounds (the table page shows its last round again)."""
     seq = None
     if before is not None:
         found = uow.scalar(
@@ -219,7 +233,7 @@ def page(
         if found is None:
             raise ServiceError("invalid_cursor", f"{before!r} is not one of your rounds")
         seq = int(found)
-    sql, params = _both_sides(player_id, mode, None, seq, newest_first=True)
+    sql, params = _both_sides(player_id, mode, None, seq, newest_first=True, table_id=table_id)
     rows = uow.all(sql, params | {"limit": limit + 1})
     records = [record(row) for row in rows[:limit]]
     return records, (records[-1].id if len(rows) > limit and records else None)

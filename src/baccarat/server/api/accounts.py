@@ -11,7 +11,7 @@ from ..errors import ServiceError
 from ..history import iso_time
 from .deps import CSRF_COOKIE, SESSION_COOKIE, CasinoDep, ContextDep, json_response
 from .errors import documented
-from .models import Credentials, PlayerOut, SessionOut
+from .models import Credentials, PlayerOut, SessionOut, SessionStateOut
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -109,3 +109,24 @@ async def logout(ctx: ContextDep) -> Response:
 async def me(ctx: ContextDep) -> Response:
     player = await ctx.casino.db.read(lambda uow: accounts.get(uow, ctx.caller.player_id(uow)))
     return json_response(player.to_json())
+
+
+@router.get(
+    "/session",
+    response_model=SessionStateOut,
+    responses=documented(),
+    summary="Is this caller logged in? Always 200: `logged_in` says (the page asks on load)",
+)
+async def session_state(ctx: ContextDep) -> Response:
+    def read(uow: UnitOfWork) -> dict[str, object]:
+        try:
+            player = accounts.get(uow, ctx.caller.player_id(uow))
+        except ServiceError as error:
+            if error.code != "not_authenticated":
+                raise
+            return {"logged_in": False}
+        return {"logged_in": True, "player": player.to_json()}
+
+    if ctx.caller.token_hash is None:
+        return json_response({"logged_in": False})
+    return json_response(await ctx.casino.db.read(read))

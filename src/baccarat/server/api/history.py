@@ -21,16 +21,19 @@ router = APIRouter(prefix="/api", tags=["history"])
     "/history",
     response_model=HistoryOut,
     responses=documented("not_authenticated", "invalid_mode", "invalid_cursor"),
-    summary="Your rounds, newest first; pass `next` as `before` for the following page",
+    summary="Your rounds, newest first (optionally one table's); pass `next` as `before` "
+    "for the following page",
 )
 async def get_history(
     ctx: ContextDep,
     mode: Annotated[Mode | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     before: Annotated[str | None, Query(max_length=64)] = None,
+    table: Annotated[str | None, Query(max_length=64, description="only this table's")] = None,
 ) -> Response:
     def read(uow: UnitOfWork) -> dict[str, Any]:
-        records, following = history.page(uow, ctx.caller.player_id(uow), mode, limit, before)
+        player = ctx.caller.player_id(uow)
+        records, following = history.page(uow, player, mode, limit, before, table)
         return {"items": [r.to_json() for r in records], "next": following}
 
     return json_response(await ctx.casino.db.read(read))

@@ -64,6 +64,11 @@ class PlayerOut(BaseModel):
     nickname: str
 
 
+class SessionStateOut(BaseModel):
+    logged_in: bool
+    player: PlayerOut | None = Field(default=None, description="present when logged in")
+
+
 class SessionOut(BaseModel):
     token: str = Field(description="send as `Authorization: Bearer TOKEN`")
     csrf_token: str = Field(description="the browser echoes it in `X-CSRF-Token`")

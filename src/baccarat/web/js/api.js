@@ -64,8 +64,10 @@ export async function request(method, path, { body, headers = {}, query } = {}) 
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
+    reachable(false);
     throw new ApiError(0, "network_error", String(error));
   }
+  reachable(true);
   const text = await response.text();
   let data = null;
   if (text) {
@@ -89,13 +91,29 @@ export async function request(method, path, { body, headers = {}, query } = {}) 
 export const get = (path, query) => request("GET", path, { query });
 export const post = (path, body, headers) => request("POST", path, { body, headers });
 
-/** A money-moving POST: one Idempotency-Key, retried once on a dropped connection. */
-export async function postOnce(path, body = undefined) {
+// Reachability: every answer says the server is reachable, every failed fetch that it is not.
+let reachable = () => {};
+export function onReachable(fn) {
+  reachable = fn;
+}
+
+const RETRY_MS = [500, 1000, 2000, 4000];
+
+/**
+ * A money-moving POST under one Idempotency-Key. A lost answer (no connection, or a gateway
+ * error) is asked again with the same key, with a backoff, until the server answers: it
+ * replays the first answer, so the request is done once. `retrying()` says it is waiting;
+ * it returns false to give up (the view is gone).
+ */
+export async function postOnce(path, body = undefined, { retrying = () => true } = {}) {
   const headers = { "Idempotency-Key": newKey() };
-  try {
-    return await request("POST", path, { body, headers });
-  } catch (error) {
-    if (error.code !== "network_error") throw error;
-    return await request("POST", path, { body, headers });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await request("POST", path, { body, headers });
+    } catch (error) {
+      const lost = error.code === "network_error" || [502, 503, 504].includes(error.status);
+      if (!lost || retrying() === false) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]));
   }
 }

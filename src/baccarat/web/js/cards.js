@@ -29,6 +29,7 @@ export function cardLabel(text) {
   return t("card.label", { rank: name, suit: t(`suit.${suit}`) });
 }
 
+/** A card: its face, and a back that shows while it is face down (extra "down"). */
 export function cardElement(text, extra = "") {
   const { rank, suit } = parseCard(text);
   const face = rank === "T" ? "10" : rank;
@@ -41,8 +42,13 @@ export function cardElement(text, extra = "") {
       role: "img",
       "aria-label": cardLabel(text),
     },
-    h("span", { class: "corner", "aria-hidden": "true" }, h("b", { text: face }), SUITS[suit]),
-    h("span", { class: "pip", "aria-hidden": "true", text: SUITS[suit] }),
-    h("span", { class: "corner flip", "aria-hidden": "true" }, h("b", { text: face }), SUITS[suit]),
+    h(
+      "span",
+      { class: "face", "aria-hidden": "true" },
+      h("span", { class: "corner" }, h("b", { text: face }), SUITS[suit]),
+      h("span", { class: "pip", text: SUITS[suit] }),
+      h("span", { class: "corner flip" }, h("b", { text: face }), SUITS[suit]),
+    ),
+    h("span", { class: "back", "aria-hidden": "true" }),
   );
 }

@@ -56,3 +56,21 @@ export function openCut(size, onCut) {
     }),
   );
 }
+
+/** The shoe's gauge on a cut-shoe table: the cards left (or the cut to make), as a bar. */
+export function shoeGauge(shoe, size, cutDue) {
+  const left = shoe ? shoe.cards_left ?? shoe.remaining ?? null : null;
+  return [
+    h("div", { class: "shoe-icon", "aria-hidden": "true" }),
+    h("p", {
+      class: "shoe-left",
+      "data-remaining": left ?? "",
+      text: left == null ? t("shoe.unknown") : cutDue ? t("shoe.cut_title") : t("shoe.left", { n: left, total: size }),
+    }),
+    h(
+      "div",
+      { class: "shoe-gauge", "aria-hidden": "true" },
+      h("span", { style: `width:${left == null ? 0 : Math.round((100 * left) / size)}%` }),
+    ),
+  ];
+}

@@ -1,15 +1,91 @@
 // Pieces of the felt that the casino table and the player-banked seat draw alike.
 
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { fill, h } from "./dom.js";
+import { chipLabel, money, t } from "./i18n.js";
+import { toOne } from "./rulesinfo.js";
+
+const CHIP_COLOURS = {
+  100: "white",
+  200: "yellow",
+  500: "red",
+  1000: "blue",
+  2500: "green",
+  5000: "orange",
+  10000: "black",
+  50000: "purple",
+  100000: "gold",
+};
+export const chipColour = (cents) => CHIP_COLOURS[cents] || "blue";
+
+
+/** The chip rack: one radio button per chip; arrows move the choice. */
+export function rackView(chips, selected, choose) {
+  const key = (event, value) => {
+    const i = chips.indexOf(value);
+    let next = null;
+    if (event.key === "ArrowRight" || event.key === "ArrowDown") next = chips[(i + 1) % chips.length];
+    if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = chips[(i - 1 + chips.length) % chips.length];
+    if (next == null) return;
+    event.preventDefault();
+    choose(next);
+    event.target.parentElement.querySelector(`[data-chip="${next}"]`).focus();
+  };
+  return h(
+    "div",
+    { class: "rack", role: "radiogroup", "aria-label": t("table.chips") },
+    chips.map((value) =>
+      h("button", {
+        class: `chip chip-${chipColour(value)}`,
+        "data-chip": value,
+        role: "radio",
+        "aria-checked": String(value === selected),
+        "aria-label": t("table.chip", { amount: money(value) }),
+        text: chipLabel(value),
+        onclick: () => choose(value),
+        onkeydown: (event) => key(event, value),
+      }),
+    ),
+  );
+}
+
+/** Show the selected chip in the rack. */
+export function markChip(el, selected) {
+  for (const chip of el.querySelectorAll("[data-chip]")) {
+    const on = Number(chip.dataset.chip) === selected;
+    chip.setAttribute("aria-checked", String(on));
+    chip.tabIndex = on ? 0 : -1;
+  }
+}
+
+/** A spot's chips (the top six) and its stake. */
+export function drawStake(el, name, chips, amount, chip) {
+  const spot = el.querySelector(`[data-spot="${name}"]`);
+  if (!spot) return;
+  fill(
+    spot.querySelector(".stack"),
+    ...chips.slice(-6).map((value, i) => h("span", { class: `mini-chip chip-${chipColour(value)}`, style: `--i:${i}` })),
+  );
+  spot.querySelector(".stack-total").textContent = amount ? money(amount) : "";
+  spot.classList.toggle("has-bet", amount > 0);
+  spot.setAttribute(
+    "aria-label",
+    amount
+      ? t("table.spot_with_bet", { spot: t(`spot.${name}`), amount: money(amount) })
+      : t("table.spot_empty", { spot: t(`spot.${name}`), chip: money(chip) }),
+  );
+}
 
 // A hand: its WIN/LOSE marker, its name, its x:y score and its cards.
 export const handView = (name) =>
   h(
     "section",
     { class: `hand hand-${name}`, "data-hand": name, "aria-label": t(`hand.${name}`) },
-    h("div", { class: "hand-marker", "data-marker": name, "aria-live": "polite" }),
-    h("h2", { class: "hand-title", text: t(`spot.${name}`) }),
+    h(
+      "div",
+      { class: "hand-head" },
+      h("h2", { class: "hand-title", text: t(`spot.${name}`) }),
+      h("div", { class: "hand-marker", "data-marker": name, "aria-live": "polite" }),
+    ),
     h(
       "div",
       { class: "hand-row" },
@@ -17,6 +93,81 @@ export const handView = (name) =>
       h("div", { class: "cards", "data-cards": name }),
     ),
   );
+
+/**
+ * One bet spot: its button (name, pays, chip stack, stake), the remove control and the
+ * WIN/LOSE marker. `on` holds add(name) and remove(name); `small` draws a side spot.
+ */
+export function spotView(name, pay, on, { small = false, removable = true } = {}) {
+  const button = h(
+    "button",
+    {
+      class: `spot spot-${name}`,
+      "data-spot": name,
+      oncontextmenu: (event) => {
+        event.preventDefault();
+        on.remove(name);
+      },
+      onclick: () => on.add(name),
+      onkeydown: (event) => {
+        if (event.key === "Delete" || event.key === "Backspace") {
+          event.preventDefault();
+          on.remove(name);
+        }
+      },
+    },
+    h("span", { class: "spot-name", text: t(`spot.${name}`) }),
+    h("span", { class: "spot-pays", text: t("table.pays", { pays: toOne(pay) }) }),
+    h("span", { class: "stack", "aria-hidden": "true" }),
+    h("span", { class: "stack-total" }),
+  );
+  const remove = removable
+    ? h("button", {
+        class: "remove-chip",
+        "data-remove": name,
+        "aria-label": t("table.remove_chip", { spot: t(`spot.${name}`) }),
+        title: t("table.remove_chip", { spot: t(`spot.${name}`) }),
+        text: "\u2212",
+        hidden: true,
+        onclick: () => on.remove(name),
+      })
+    : null;
+  const marker = h("span", { class: "bet-marker", "aria-live": "polite" });
+  return h("div", { class: `spot-wrap wrap-${name}${small ? " small" : ""}` }, button, remove, marker);
+}
+
+/**
+ * The spots of a table, laid out as one row: PLAYER, the TIE circle, BANKER (seed 001 draws
+ * TIE above BANKER; on one screen it sits between them). Side spots go beside PLAYER and
+ * BANKER (`.side-player`, `.side-banker`) or in the row below (`.spots-row`): those groups
+ * are empty and hidden until a table offers side bets.
+ */
+export function spotsView(pays, on, options = {}) {
+  const spot = (name) => spotView(name, pays[name], on, options);
+  return h(
+    "div",
+    { class: "spots" },
+    h("div", { class: "side-spots side-player", "data-side": "player" }),
+    spot("player"),
+    h("div", { class: "spot-col" }, spot("tie"), spot("banker")),
+    h("div", { class: "side-spots side-banker", "data-side": "banker" }),
+    h("div", { class: "spots-row", "data-side": "row" }),
+  );
+}
+
+/** The result banner over the felt: the winner, the net, what was paid. */
+export const bannerView = () =>
+  h(
+    "div",
+    { class: "result-banner", "data-banner": "", role: "status", "aria-live": "polite", hidden: true },
+    h("p", { class: "banner-callout", "data-callout": "" }),
+    h("p", { class: "banner-head", "data-banner-head": "" }),
+    h("p", { class: "banner-net", "data-banner-net": "" }),
+    h("p", { class: "banner-detail", "data-banner-detail": "" }),
+  );
+
+/** The scoreboard's place on the table (roads.js draws the roads in it). */
+export const roadsSlot = () => h("section", { id: "roads", class: "roads", "data-roads": "", "aria-label": t("table.roads") });
 
 // The BET, BALANCE, WIN and LAST ROUND displays.
 const meterView = (name) =>

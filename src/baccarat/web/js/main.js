@@ -39,8 +39,11 @@ async function show() {
 }
 
 function drawHeader() {
-  const { user, wallet, mode } = store.state;
+  const { user, wallet, mode, online } = store.state;
   document.body.classList.toggle("logged-in", Boolean(user));
+  const net = document.getElementById("net-state");
+  net.hidden = online;
+  net.textContent = online ? "" : t("net.offline");
   document.getElementById("who").textContent = user ? user.nickname : "";
   for (const button of document.querySelectorAll("[data-mode]")) {
     const m = button.dataset.mode;
@@ -89,6 +92,7 @@ function wireHeader() {
 
 async function boot() {
   await Promise.all([setLanguage(pickLanguage()), store.restore()]);
+  store.watchWallet();
   wireHeader();
   applyStatic(document);
   drawHeader();

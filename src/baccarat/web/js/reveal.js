@@ -1,38 +1,83 @@
-// Revealing a dealt round on the felt: cards in deal order with a short animation, each
-// hand's x:y score, WIN/LOSE markers over the hands and on each bet, and a sound.
+// Revealing a dealt round on the felt. The round is the server's, settled at DEAL; the page
+// only shows it: the cards dealt face down in deal order (P, B, P, B, then third cards) and
+// turned one by one (or squeezed by the player), each hand's x:y score, a "Natural 8/9"
+// callout, the winning spot lit, WIN/LOSE markers, the chips collected and paid, and sounds.
+//
+// How: "instant" (a reload, a language change, reduced motion), "fast", "deal" (the
+// default pace) or "squeeze" (the player turns the cards: see squeeze.js).
 
 import { cardElement, score } from "./cards.js";
 import { fill, sleep } from "./dom.js";
-import { money, t } from "./i18n.js";
+import { money, signedMoney, t } from "./i18n.js";
+import { squeeze } from "./squeeze.js";
 import { sounds } from "./sound.js";
 
-/** Cards in deal order (P, B, P, B, then third cards), then scores and markers. */
-export async function revealRound(el, round, animate) {
+const PACE = { deal: { card: 520, flip: 260 }, fast: { card: 110, flip: 60 }, instant: { card: 0, flip: 0 } };
+
+const natural = (cards) => (cards.length >= 2 ? score(cards.slice(0, 2)) : -1);
+
+/** Clear the felt of a shown round: cards, scores, markers, lights, the banner. */
+export function clearRound(el) {
+  for (const name of ["player", "banker"]) {
+    fill(el.querySelector(`[data-cards="${name}"]`));
+    el.querySelector(`[data-score="${name}"]`).textContent = "";
+    const marker = el.querySelector(`[data-marker="${name}"]`);
+    marker.textContent = "";
+    delete marker.dataset.result;
+  }
+  for (const marker of el.querySelectorAll(".bet-marker")) {
+    marker.textContent = "";
+    delete marker.dataset.result;
+  }
+  for (const wrap of el.querySelectorAll("[data-paid]")) delete wrap.dataset.paid;
+  for (const paid of el.querySelectorAll(".stack.paid")) paid.remove();
+  delete el.querySelector(".felt").dataset.winner;
+  el.querySelector("[data-banner]").hidden = true;
+}
+
+/** Show `round` on the felt `el`; resolves when the last card is face up. */
+export async function revealRound(el, round, how = "instant") {
   const $ = (selector) => el.querySelector(selector);
   const p = round.player.cards;
   const b = round.banker.cards;
-  const order = [
-    ["player", p[0], 0],
-    ["banker", b[0], 0],
-    ["player", p[1], 1],
-    ["banker", b[1], 1],
-  ];
-  if (p[2]) order.push(["player", p[2], 2]);
-  if (b[2]) order.push(["banker", b[2], 2]);
-  const delay = animate ? 420 : 0;
-  for (const name of ["player", "banker"]) fill($(`[data-cards="${name}"]`));
-  for (const [i, [name, card, index]] of order.entries()) {
-    const el = cardElement(card, `${animate ? "deal-in" : ""} ${index === 2 ? "third" : ""}`);
-    el.style.setProperty("--from", name === "player" ? "1" : "-1");
-    $(`[data-cards="${name}"]`).append(el);
+  const pace = PACE[how] || PACE.deal;
+  clearRound(el);
+  const place = (name, card, index) => {
+    const animate = how !== "instant";
+    const down = how !== "instant";
+    const node = cardElement(card, `${animate ? "deal-in" : ""} ${index === 2 ? "third" : ""} ${down ? "down" : ""}`);
+    node.style.setProperty("--from", name === "player" ? "1" : "-1");
+    $(`[data-cards="${name}"]`).append(node);
     if (animate) sounds.card();
-    if (i === 3) {
+    return node;
+  };
+  const stages = [
+    [["player", p[0], 0], ["banker", b[0], 0], ["player", p[1], 1], ["banker", b[1], 1]],
+    [...(p[2] ? [["player", p[2], 2]] : []), ...(b[2] ? [["banker", b[2], 2]] : [])],
+  ];
+  for (const [n, stage] of stages.entries()) {
+    if (!stage.length) continue;
+    const nodes = [];
+    for (const [name, card, index] of stage) {
+      nodes.push(place(name, card, index));
+      if (how !== "squeeze" && pace.card) {
+        await sleep(pace.flip);
+        turn(nodes[nodes.length - 1]);
+        await sleep(pace.card - pace.flip);
+      } else if (how === "squeeze") {
+        await sleep(160);
+      }
+    }
+    if (how === "squeeze") await squeeze(el, nodes);
+    if (n === 0) {
       for (const side of ["player", "banker"]) {
         const cards = side === "player" ? p : b;
         $(`[data-score="${side}"]`).textContent = String(score(cards.slice(0, 2)));
       }
+      const best = Math.max(natural(p), natural(b));
+      if (best >= 8) $("[data-callout]").textContent = t("result.natural", { n: best });
+      if (best >= 8 && pace.card) await sleep(pace.card);
     }
-    if (delay) await sleep(index === 2 ? delay + 200 : delay);
   }
   for (const [name, hand] of [
     ["player", round.player],
@@ -46,17 +91,63 @@ export async function revealRound(el, round, animate) {
     marker.textContent = t(`marker.${result}`);
   }
   $(".felt").dataset.winner = round.winner;
-  let best = "lose";
-  for (const [name, bet] of Object.entries(round.bets || {})) {
-    const marker = $(`.wrap-${name} .bet-marker`);
-    if (!marker) continue;
+  markBets(el, round.bets || {}, how !== "instant");
+}
+
+function turn(node) {
+  node.classList.remove("down");
+}
+
+/** WIN/LOSE on each bet, and the chips: a lost stack goes to the dealer, a win is paid. */
+function markBets(el, bets, animate) {
+  let best = null;
+  for (const [name, bet] of Object.entries(bets)) {
+    const wrap = el.querySelector(`.wrap-${name}`);
+    if (!wrap) continue;
+    const marker = wrap.querySelector(".bet-marker");
     marker.dataset.result = bet.result;
-    marker.textContent =
-      bet.result === "win"
-        ? `${t("marker.win")} ${money(bet.returned)}`
-        : t(`marker.${bet.result}`);
-    if (bet.result === "win") best = "win";
-    else if (bet.result === "push" && best !== "win") best = "push";
+    marker.textContent = bet.result === "win" ? `${t("marker.win")} ${money(bet.returned)}` : t(`marker.${bet.result}`);
+    wrap.dataset.paid = bet.result;
+    if (bet.result === "win") {
+      const stack = wrap.querySelector(".stack");
+      const paid = stack.cloneNode(true);
+      paid.classList.add("paid");
+      stack.after(paid);
+    }
+    best = bet.result === "win" || best === "win" ? "win" : bet.result === "push" || best === "push" ? "push" : "lose";
   }
-  if (animate) sounds[best]();
+  if (animate && best) sounds[best]();
+}
+
+/**
+ * The result banner: the winner with the scores, a natural's callout, the net of the round
+ * and what was paid; on a tie with Player or Banker bets, that they are returned.
+ */
+export function showBanner(el, round, net) {
+  const $ = (selector) => el.querySelector(selector);
+  const py = round.player.scores ? round.player.scores[1] : score(round.player.cards);
+  const by = round.banker.scores ? round.banker.scores[1] : score(round.banker.cards);
+  const best = Math.max(natural(round.player.cards), natural(round.banker.cards));
+  $("[data-callout]").textContent = best >= 8 ? t("result.natural", { n: best }) : "";
+  const scores = { player: py, banker: by };
+  $("[data-banner-head]").textContent =
+    round.winner === "tie"
+      ? t("result.tie_head", { score: py })
+      : t("result.wins_by", { winner: t(`spot.${round.winner}`), a: scores[round.winner], b: round.winner === "player" ? by : py });
+  const banner = $("[data-banner]");
+  const netLine = $("[data-banner-net]");
+  netLine.textContent = net == null ? "" : signedMoney(net);
+  banner.dataset.sign = net > 0 ? "plus" : net < 0 ? "minus" : "zero";
+  banner.querySelector("[data-banner-detail]").textContent = detailText(round);
+  banner.hidden = false;
+}
+
+function detailText(round) {
+  const bets = round.bets || {};
+  const pushed = Object.values(bets).some((bet) => bet.result === "push");
+  const paid = Object.values(bets).reduce((sum, bet) => sum + (bet.result === "win" ? bet.returned : 0), 0);
+  const parts = [];
+  if (round.winner === "tie" && pushed) parts.push(t("result.tie_returned"));
+  if (paid > 0) parts.push(t("result.paid", { amount: money(paid) }));
+  return parts.join(" ");
 }

@@ -188,6 +188,7 @@ export async function render(root, tableId) {
           { class: "controls-help" },
           controls.map((c) => [h("dt", { text: t(`btn.${c}`) }), h("dd", { text: t(`help.${c}`) })]),
           ["bet", "balance", "win", "last"].map((m) => [h("dt", { text: t(`meter.${m}`) }), h("dd", { text: t(`help.meter_${m}`) })]),
+          ["squeeze", "fast"].map((o) => [h("dt", { text: t(`option.${o}`) }), h("dd", { "data-help": o, text: t(`option.${o}_help`) })]),
         ),
         h("p", { text: t("help.keyboard") }),
         h("p", { text: t("help.interruptions") }),

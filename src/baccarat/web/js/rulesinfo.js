@@ -1,6 +1,9 @@
 // A table's rule set and limits in words, shared by the lobby, the table and the rules page.
 
-import { money, percent, t } from "./i18n.js";
+import { has, money, percent, t } from "./i18n.js";
+
+/** A table's name in the page's language (the catalog's `tablename.ID`, else its own). */
+export const tableName = (tbl) => (has(`tablename.${tbl.id}`) ? t(`tablename.${tbl.id}`) : tbl.name);
 
 /** "19/20" or "9" or 0.95 -> a Number. */
 export function fraction(value) {

@@ -7,15 +7,14 @@
 import * as api from "./api.js";
 import { Bets, checkBets, chipsFor, SPOTS } from "./betting.js";
 import { fill, h, reducedMotion } from "./dom.js";
-import { handView, headLinks, metersView } from "./felt.js";
+import { bannerView, drawStake, handView, headLinks, markChip, metersView, rackView, spotsView } from "./felt.js";
 import { checkText, errorText } from "./errors.js";
-import { chipLabel, money, number, signedMoney, t } from "./i18n.js";
-import { revealRound } from "./reveal.js";
-import { limitsText, pays, toOne } from "./rulesinfo.js";
+import { money, number, signedMoney, t } from "./i18n.js";
+import { revealRound, showBanner } from "./reveal.js";
+import { limitsText, pays, tableName, toOne } from "./rulesinfo.js";
 import { ensureStyles, percentText } from "./seats-lobby.js";
 import { sounds } from "./sound.js";
 import * as store from "./state.js";
-import { chipColour } from "./table.js";
 
 const RING = 2 * Math.PI * 26;
 const SYNC_MS = 250;
@@ -55,6 +54,7 @@ class SeatView {
     socket.onmessage = (event) => this.receive(JSON.parse(event.data));
     socket.onopen = () => {
       this.retries = 0;
+      this.fresh = true;
       if (this.note.kind === "lost") this.say("");
     };
     socket.onclose = (event) => {
@@ -103,6 +103,8 @@ class SeatView {
         this.leftTable();
         return;
       }
+      this.role = message.you;
+      this.adopt();
       this.stateChanged(before);
       this.update();
     } else if (message.type === "round") {
@@ -113,10 +115,26 @@ class SeatView {
     }
   }
 
+  /**
+   * The first state after a (re)connect: bets the server holds (in escrow) that this page
+   * does not show (a reload) go on the felt, so the balance and the next chip are right.
+   */
+  adopt() {
+    if (!this.fresh) return;
+    this.fresh = false;
+    const seat = this.msg.seat;
+    if (this.you === "player" && seat.phase === "betting" && seat.stake > 0 && this.bets.isEmpty()) {
+      this.bets.set(seat.bets || {});
+      this.shownRound = null;
+    }
+  }
+
   stateChanged(before) {
     const seat = this.msg.seat;
     const notice = seat.notice;
     if (notice && (!before || before.seat.version !== seat.version)) {
+      // A departure, a timeout or a round moves money: the header reads the wallet again.
+      if (notice.code !== "bets" && notice.code !== "approved") store.refreshWallet().catch(() => {});
       const text = noticeText(notice, this.msg.you);
       if (text) this.say(text, "info");
       if (notice.code === "approved" && this.msg.you === "player") sounds.chip();
@@ -132,28 +150,7 @@ class SeatView {
   draw() {
     const tbl = this.tbl;
     const p = pays(tbl.rules || {});
-    const spot = (name) =>
-      h(
-        "div",
-        { class: `spot-wrap wrap-${name}` },
-        h(
-          "button",
-          {
-            class: `spot spot-${name}`,
-            "data-spot": name,
-            onclick: () => this.addChip(name),
-            oncontextmenu: (event) => {
-              event.preventDefault();
-              this.removeChip(name);
-            },
-          },
-          h("span", { class: "spot-name", text: t(`spot.${name}`) }),
-          h("span", { class: "spot-pays", text: t("table.pays", { pays: toOne(p[name]) }) }),
-          h("span", { class: "stack", "aria-hidden": "true" }),
-          h("span", { class: "stack-total" }),
-        ),
-        h("span", { class: "bet-marker", "aria-live": "polite" }),
-      );
+    const on = { add: (name) => this.addChip(name), remove: (name) => this.removeChip(name) };
     const info = (key, label) =>
       h("div", { class: "kv" }, h("dt", { text: t(label) }), h("dd", { "data-info": key }));
     this.el = h(
@@ -174,7 +171,8 @@ class SeatView {
           { class: "felt" },
           h("p", { class: "view-note", "data-dealer-view": "" }),
           h("div", { class: "hands" }, handView("player"), handView("banker")),
-          h("div", { class: "spots" }, spot("player"), h("div", { class: "spot-col" }, spot("tie"), spot("banker"))),
+          spotsView(p, on, { removable: false }),
+          bannerView(),
           h("p", { class: "felt-rule", "aria-hidden": "true", text: t("table.felt_rule", { tie: toOne(p.tie), banker: toOne(p.banker) }) }),
         ),
         h(
@@ -198,25 +196,11 @@ class SeatView {
         h(
           "div",
           { class: "rack-row" },
-          h(
-            "div",
-            { class: "rack", role: "radiogroup", "aria-label": t("table.chips") },
-            tbl.chips.map((value) =>
-              h("button", {
-                class: `chip chip-${chipColour(value)}`,
-                "data-chip": value,
-                role: "radio",
-                "aria-checked": String(value === this.chip),
-                "aria-label": t("table.chip", { amount: money(value) }),
-                text: chipLabel(value),
-                onclick: () => {
-                  this.chip = value;
-                  sounds.chip();
-                  this.update();
-                },
-              }),
-            ),
-          ),
+          rackView(tbl.chips, this.chip, (value) => {
+            this.chip = value;
+            sounds.chip();
+            this.update();
+          }),
         ),
         h(
           "div",
@@ -255,7 +239,7 @@ class SeatView {
 
   relabel() {
     this.draw();
-    if (this.shownRound) revealRound(this.el, this.shownRound, false);
+    if (this.shownRound) revealRound(this.el, this.shownRound, "instant");
   }
 
   get you() {
@@ -277,7 +261,7 @@ class SeatView {
     this.el.dataset.role = you || "";
     this.el.dataset.phase = seat.phase;
     this.el.dataset.busy = String(this.busy);
-    this.$("#seat-title").textContent = t("banked.seat_title", { table: this.tbl.name, n: seat.number });
+    this.$("#seat-title").textContent = t("banked.seat_title", { table: tableName(this.tbl), n: seat.number });
     this.$(".felt").classList.toggle("dealer-view", banker);
     this.$("[data-dealer-view]").textContent = banker ? t("banked.dealer_view") : "";
     // The bets on the felt.
@@ -286,14 +270,8 @@ class SeatView {
     for (const name of SPOTS) {
       const amount = showing ? (showing[name] ? showing[name].stake : 0) : felt[name] || 0;
       const chips = you === "player" && !showing && seat.phase === "betting" ? this.bets.stacks[name] : chipsFor(amount, this.tbl.chips);
-      fill(this.$(`[data-spot="${name}"] .stack`), ...chips.slice(-6).map((value, i) => h("span", { class: `mini-chip chip-${chipColour(value)}`, style: `--i:${i}` })));
-      this.$(`[data-spot="${name}"] .stack-total`).textContent = amount ? money(amount) : "";
-      const spotButton = this.$(`[data-spot="${name}"]`);
-      spotButton.disabled = you !== "player" || seat.phase !== "betting" || this.busy;
-      spotButton.setAttribute(
-        "aria-label",
-        amount ? t("table.spot_with_bet", { spot: t(`spot.${name}`), amount: money(amount) }) : t("table.spot_empty", { spot: t(`spot.${name}`), chip: money(this.chip) }),
-      );
+      drawStake(this.el, name, chips, amount, this.chip);
+      this.$(`[data-spot="${name}"]`).disabled = you !== "player" || seat.phase !== "betting" || this.busy;
     }
     // The information fields of the help page.
     const status = seat.phase === "waiting" ? `waiting_${you}` : `${seat.phase}_${you}`;
@@ -321,11 +299,7 @@ class SeatView {
     this.$('[data-action="clear"]').disabled = !betting || this.bets.isEmpty();
     this.$('[data-action="rebet"]').disabled = !betting || !this.lastBets;
     this.$('[data-action="deal"]').disabled = !betting || this.bets.isEmpty();
-    for (const chip of this.el.querySelectorAll("[data-chip]")) {
-      const selected = Number(chip.dataset.chip) === this.chip;
-      chip.setAttribute("aria-checked", String(selected));
-      chip.tabIndex = selected ? 0 : -1;
-    }
+    markChip(this.el, this.chip);
     this.$('[data-action="approve"]').disabled = !(banker && seat.phase === "approval") || this.busy;
     const auto = this.$('[data-action="auto-approve"]');
     auto.setAttribute("aria-pressed", String(Boolean(seat.banker && seat.banker.auto_approve)));
@@ -488,10 +462,10 @@ class SeatView {
     this.result = { net: mine.net ?? 0, win: you === "player" ? round.win : mine.net ?? 0 };
     if (this.el) {
       this.update();
-      await revealRound(this.el, round, !reducedMotion());
+      await revealRound(this.el, round, reducedMotion() ? "instant" : "deal");
     }
-    const winner = round.winner === "tie" ? t("result.tie") : t("result.wins", { winner: t(`spot.${round.winner}`) });
-    this.say(`${winner} ${t("banked.last_round_text", { player: signedMoney(round.results.player.net), banker: signedMoney(round.results.banker.net) })}`, "result");
+    showBanner(this.el, round, mine.net ?? 0);
+    this.say(t("banked.last_round_text", { player: signedMoney(round.results.player.net), banker: signedMoney(round.results.banker.net) }), "result");
     this.el.dataset.round = round.id;
     store.refreshWallet().catch(() => {});
     this.update();
@@ -508,11 +482,12 @@ class SeatView {
         "section",
         { class: "panel narrow seat-left", "data-left": "" },
         h("h1", { text: t("banked.you_left") }),
-        notice ? h("p", { text: noticeText(notice, null) }) : null,
+        notice ? h("p", { "data-left-notice": "", text: leftText(notice, this.role) }) : null,
         h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") }),
       ),
     );
     if (this.socket) this.socket.close();
+    store.refreshWallet().catch(() => {});
   }
 
   destroy() {
@@ -525,6 +500,12 @@ class SeatView {
 
 function feeOf(stake, terms) {
   return Math.max(0, Math.ceil((stake * Number(terms.fee_percent ?? 1.5) * 10) / 1000 - 1e-9));
+}
+
+/** Why this player left: their own timeout in their words, anyone else's by nickname. */
+function leftText(notice, role) {
+  if (notice.code === `${role}_timeout`) return t(`banked.notice.you_${role}_timeout`);
+  return noticeText(notice, null);
 }
 
 function noticeText(notice, you) {

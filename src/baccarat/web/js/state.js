@@ -11,6 +11,7 @@ export const state = {
   mode: localStorage.getItem(MODE) === "real" ? "real" : "fun",
   tables: null,
   version: null,
+  online: navigator.onLine !== false,
 };
 
 const listeners = new Set();
@@ -46,16 +47,29 @@ export function setBalance(mode, cents) {
   changed();
 }
 
-/** Is there a session? Reads the wallet: 200 means logged in. */
+// While a round is being revealed the header keeps the balance from before it: a wallet
+// read in the meantime is put aside, and read again when the reveal ends (what it read may
+// be older than the round).
+let held = false;
+let missed = false;
+export function hold(on) {
+  held = on;
+  if (!on && missed) {
+    missed = false;
+    refreshWallet().catch(() => {});
+  }
+}
+
+/** Is there a session? GET /api/session answers 200 either way (no 401 on a page load). */
 export async function restore() {
   try {
-    setWallet(await api.get("/api/wallet"));
-    state.user = { nickname: localStorage.getItem(NICK) || "" };
-    try {
-      const me = await api.get("/api/me");
-      if (me && me.nickname) state.user.nickname = me.nickname;
-    } catch {
-      // Without /api/me the remembered nickname stands.
+    const session = await api.get("/api/session");
+    if (session && session.logged_in) {
+      state.user = { nickname: session.player.nickname };
+      localStorage.setItem(NICK, session.player.nickname);
+      setWallet(await api.get("/api/wallet"));
+    } else {
+      state.user = null;
     }
   } catch {
     state.user = null;
@@ -65,9 +79,39 @@ export async function restore() {
 }
 
 export async function refreshWallet() {
-  setWallet(await api.get("/api/wallet"));
-  changed();
+  const data = await api.get("/api/wallet");
+  if (held) missed = true;
+  else {
+    setWallet(data);
+    changed();
+  }
 }
+
+/**
+ * Keep the header's balance the server's: read the wallet when the page comes back into
+ * view or focus, when the network returns, and every 30 s while it is visible (a deposit
+ * approved by the operator, a seat's timeout, a top-up elsewhere).
+ */
+export function watchWallet() {
+  const fresh = () => {
+    if (state.user && document.visibilityState === "visible") refreshWallet().catch(() => {});
+  };
+  window.addEventListener("focus", fresh);
+  document.addEventListener("visibilitychange", fresh);
+  window.addEventListener("online", () => reachable(true));
+  window.addEventListener("offline", () => reachable(false));
+  setInterval(fresh, 30000);
+}
+
+// Online or not: the browser's events and every request's fate. Back online, the wallet is
+// read again.
+function reachable(on) {
+  if (on === state.online) return;
+  state.online = on;
+  changed();
+  if (on && state.user) refreshWallet().catch(() => {});
+}
+api.onReachable(reachable);
 
 export async function login(nickname, password) {
   const body = await api.post("/api/sessions", { nickname, password });

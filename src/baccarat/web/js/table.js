@@ -1,30 +1,18 @@
 // The table: felt, spots, chip rack, buttons, meters, the deal and (on cut-shoe tables) the cut.
 
 import * as api from "./api.js";
-import { Bets, checkBets, SPOTS } from "./betting.js";
+import { Bets, checkBets, chipsFor, SPOTS } from "./betting.js";
 import { fill, h, reducedMotion } from "./dom.js";
-import { handView, headLinks, metersView } from "./felt.js";
+import { bannerView, drawStake, handView, headLinks, markChip, metersView, rackView, roadsSlot, spotsView } from "./felt.js";
 import { checkText, errorText } from "./errors.js";
-import { chipLabel, money, signedMoney, t } from "./i18n.js";
-import { isCutShoe, limitsText, pays, tieLimitsText, toOne } from "./rulesinfo.js";
+import { money, signedMoney, t } from "./i18n.js";
+import { isCutShoe, limitsText, pays, tableName, tieLimitsText, toOne } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
 import * as store from "./state.js";
-import { openCut } from "./cut.js";
-import { revealRound } from "./reveal.js";
+import { openCut, shoeGauge } from "./cut.js";
+import { option, optionsView } from "./options.js";
+import { clearRound, revealRound, showBanner } from "./reveal.js";
 import { showRoads } from "./roads.js";
-
-const CHIP_COLOURS = {
-  100: "white",
-  200: "yellow",
-  500: "red",
-  1000: "blue",
-  2500: "green",
-  5000: "orange",
-  10000: "black",
-  50000: "purple",
-  100000: "gold",
-};
-export const chipColour = (cents) => CHIP_COLOURS[cents] || "blue";
 
 const BUTTONS = [
   ["undo", "btn.undo"],
@@ -37,18 +25,18 @@ const BUTTONS = [
   ["new", "btn.new_game"],
 ];
 
-// Per table: what stays when the view is redrawn (language change) or revisited.
+// Per table: the chip chosen stays when the view is revisited. Everything else (the last
+// round, its bets, the balance) comes from the server.
 const memory = new Map();
 
 class TableView {
   constructor(root, tbl) {
     this.root = root;
     this.tbl = tbl;
-    const saved = memory.get(tbl.id);
     this.bets = new Bets(tbl.chips);
-    this.chip = saved ? saved.chip : tbl.chips[0];
-    this.lastBets = saved ? saved.lastBets : null;
-    this.lastNet = saved ? saved.lastNet : null;
+    this.chip = memory.get(tbl.id) ?? tbl.chips[0];
+    this.lastBets = null;
+    this.lastNet = null;
     this.phase = "betting";
     this.round = null;
     this.settled = null;
@@ -57,23 +45,41 @@ class TableView {
     this.busy = false;
     this.mode = store.state.mode;
     this.msg = { text: "", kind: "" };
+    this.held = null; // the balance shown while a round is revealed
+    this.alive = true;
     this.onStore = () => this.storeChanged();
     this.onKey = (event) => this.shortcut(event);
-  }
-
-  remember() {
-    memory.set(this.tbl.id, { chip: this.chip, lastBets: this.lastBets, lastNet: this.lastNet });
   }
 
   async start() {
     this.draw();
     store.onChange(this.onStore);
-    if (isCutShoe(this.tbl.rules)) await this.loadShoe();
+    document.addEventListener("keydown", this.onKey);
+    await Promise.all([this.restore(), isCutShoe(this.tbl.rules) ? this.loadShoe() : null]);
   }
 
   destroy() {
+    this.alive = false;
     store.offChange(this.onStore);
-    this.remember();
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  /** The last round at this table, from the server: shown again after a reload. */
+  async restore() {
+    let items = [];
+    try {
+      items = (await api.get("/api/history", { mode: this.mode, table: this.tbl.id, limit: 1 })).items || [];
+    } catch {
+      return; // offline: the page shows it is, and the next round brings the truth
+    }
+    const round = items[0];
+    if (!round || this.round || this.phase !== "betting" || !this.bets.isEmpty() || round.void_reason) return;
+    const stakes = Object.fromEntries(Object.entries(round.bets).map(([name, bet]) => [name, bet.stake]));
+    this.lastBets = stakes;
+    this.finish(round, stakes);
+    await revealRound(this.el, round, "instant");
+    showBanner(this.el, round, this.lastNet);
+    this.update();
   }
 
   relabel() {
@@ -84,6 +90,9 @@ class TableView {
     if (store.state.mode !== this.mode) {
       this.mode = store.state.mode;
       this.newGame();
+      this.lastBets = null;
+      this.lastNet = null;
+      this.restore();
       if (isCutShoe(this.tbl.rules)) this.loadShoe();
       this.showRoads();
     }
@@ -112,69 +121,19 @@ class TableView {
   draw() {
     const tbl = this.tbl;
     const p = pays(tbl.rules || {});
-    const spot = (name) => {
-      const stack = h("span", { class: "stack", "aria-hidden": "true" });
-      const total = h("span", { class: "stack-total" });
-      const marker = h("span", { class: "bet-marker", "aria-live": "polite" });
-      const button = h(
-        "button",
-        {
-          class: `spot spot-${name}`,
-          "data-spot": name,
-          oncontextmenu: (event) => {
-            event.preventDefault();
-            this.removeChip(name);
-          },
-          onclick: () => this.addChip(name),
-          onkeydown: (event) => {
-            if (event.key === "Delete" || event.key === "Backspace") {
-              event.preventDefault();
-              this.removeChip(name);
-            }
-          },
-        },
-        h("span", { class: "spot-name", text: t(`spot.${name}`) }),
-        h("span", { class: "spot-pays", text: t("table.pays", { pays: toOne(p[name]) }) }),
-        stack,
-        total,
-      );
-      const remove = h("button", {
-        class: "remove-chip",
-        "data-remove": name,
-        "aria-label": t("table.remove_chip", { spot: t(`spot.${name}`) }),
-        title: t("table.remove_chip", { spot: t(`spot.${name}`) }),
-        text: "\u2212",
-        onclick: () => this.removeChip(name),
-      });
-      return h("div", { class: `spot-wrap wrap-${name}` }, button, remove, marker);
-    };
-    const rack = h(
-      "div",
-      { class: "rack", role: "radiogroup", "aria-label": t("table.chips") },
-      tbl.chips.map((value) =>
-        h("button", {
-          class: `chip chip-${chipColour(value)}`,
-          "data-chip": value,
-          role: "radio",
-          "aria-checked": String(value === this.chip),
-          "aria-label": t("table.chip", { amount: money(value) }),
-          text: chipLabel(value),
-          onclick: () => this.selectChip(value),
-          onkeydown: (event) => this.rackKey(event, value),
-        }),
-      ),
-    );
+    const on = { add: (name) => this.addChip(name), remove: (name) => this.removeChip(name) };
+    const rack = rackView(tbl.chips, this.chip, (value) => this.selectChip(value));
     this.el = h(
       "section",
-      { class: "table-view", "data-table": tbl.id, "aria-labelledby": "table-title" },
+      { class: "table-view", "data-table": tbl.id, "aria-labelledby": "table-title", tabindex: "-1" },
       h(
         "div",
         { class: "table-head" },
-        h("a", { class: "btn small", href: "#/", text: `\u2190 ${t("table.back")}` }),
+        h("a", { class: "btn small", href: "#/", "aria-label": t("table.back") }, "\u2190", h("span", { class: "back-text", text: t("table.back") })),
         h(
           "div",
           { class: "table-name" },
-          h("h1", { id: "table-title", text: tbl.name }),
+          h("h1", { id: "table-title", text: tableName(tbl) }),
           h(
             "p",
             { class: "muted" },
@@ -182,6 +141,7 @@ class TableView {
             tieLimitsText(tbl.limits) ? ` \u00b7 ${tieLimitsText(tbl.limits)}` : "",
           ),
         ),
+        optionsView(),
         headLinks(tbl, h("a", { class: "btn small", href: "#/history", text: t("nav.history") })),
       ),
       h(
@@ -190,14 +150,11 @@ class TableView {
         h("div", { class: "shoe-box", "data-shoe": "" }),
         h("div", { class: "hands" }, handView("player"), handView("banker")),
         h("div", { class: "cut-area" }),
-        h(
-          "div",
-          { class: "spots" },
-          spot("player"),
-          h("div", { class: "spot-col" }, spot("tie"), spot("banker")),
-        ),
+        spotsView(p, on),
+        bannerView(),
         h("p", { class: "felt-rule", "aria-hidden": "true", text: t("table.felt_rule", { tie: toOne(p.tie), banker: toOne(p.banker) }) }),
       ),
+      roadsSlot(),
       h("div", { class: "rack-row" }, rack),
       h(
         "div",
@@ -213,11 +170,12 @@ class TableView {
       ),
       metersView(),
       h("p", { id: "table-message", class: "message", role: "status", "aria-live": "polite" }),
-      h("section", { class: "roads", "data-roads": "" }),
     );
     fill(this.root, this.el);
-    this.el.addEventListener("keydown", this.onKey);
-    if (this.round && this.phase === "result") this.showRound(this.round, false);
+    if (this.round && this.phase === "result") {
+      revealRound(this.el, this.round, "instant");
+      showBanner(this.el, this.round, this.lastNet);
+    }
     this.drawShoe();
     this.update();
     this.showRoads();
@@ -242,26 +200,8 @@ class TableView {
       return;
     }
     const size = this.shoeSize();
-    const left = this.shoe ? this.shoe.cards_left ?? this.shoe.remaining ?? null : null;
     box.hidden = false;
-    box.append(
-      h("div", { class: "shoe-icon", "aria-hidden": "true" }),
-      h("p", {
-        class: "shoe-left",
-        "data-remaining": left ?? "",
-        text:
-          left == null
-            ? t("shoe.unknown")
-            : this.cutDue
-              ? t("shoe.cut_title")
-              : t("shoe.left", { n: left, total: size }),
-      }),
-      h(
-        "div",
-        { class: "shoe-gauge", "aria-hidden": "true" },
-        h("span", { style: `width:${left == null ? 0 : Math.round((100 * left) / size)}%` }),
-      ),
-    );
+    box.append(...shoeGauge(this.shoe, size, this.cutDue));
     if (this.cutDue && this.phase !== "result") {
       area.append(openCut(size, (position) => this.cut(position)));
     }
@@ -276,43 +216,26 @@ class TableView {
   /** Refresh everything that follows from the state: stacks, meters, buttons. */
   update() {
     if (!this.el) return;
-    const showing = this.phase === "result" && this.settled ? this.settled : this.bets.amounts();
+    const settled = this.phase !== "betting" && this.settled;
+    const showing = settled || this.bets.amounts();
     for (const name of SPOTS) {
-      const chips =
-        this.phase === "result" && this.settled
-          ? this.settledChips[name] || []
-          : this.bets.stacks[name];
       const amount = showing[name] || 0;
-      const stack = this.$(`[data-spot="${name}"] .stack`);
-      fill(stack, 
-        ...chips.slice(-6).map((value, i) =>
-          h("span", { class: `mini-chip chip-${chipColour(value)}`, style: `--i:${i}` }),
-        ),
-      );
-      this.$(`[data-spot="${name}"] .stack-total`).textContent = amount ? money(amount) : "";
-      const spotButton = this.$(`[data-spot="${name}"]`);
-      spotButton.classList.toggle("has-bet", amount > 0);
-      spotButton.setAttribute(
-        "aria-label",
-        amount
-          ? t("table.spot_with_bet", { spot: t(`spot.${name}`), amount: money(amount) })
-          : t("table.spot_empty", { spot: t(`spot.${name}`), chip: money(this.chip) }),
-      );
+      const chips = settled ? chipsFor(amount, this.tbl.chips) : this.bets.stacks[name];
+      drawStake(this.el, name, chips, amount, this.chip);
       this.$(`[data-remove="${name}"]`).hidden = !(this.phase === "betting" && this.bets.total(name));
     }
-    const onTable = this.phase === "result" ? 0 : this.bets.total();
-    const bal = store.balance();
-    this.$('[data-meter="bet"]').textContent = money(this.phase === "result" && this.settled ? sum(this.settled) : onTable);
-    this.$('[data-meter="balance"]').textContent = money(bal - onTable);
+    const onTable = this.phase === "betting" ? this.bets.total() : 0;
+    const free = this.held ?? store.balance() - onTable;
+    this.$('[data-meter="bet"]').textContent = money(settled ? sum(settled) : onTable);
+    const balance = this.$('[data-meter="balance"]');
+    // Bets above the balance: say so, never a negative balance.
+    balance.textContent = free < 0 ? t("meter.over", { amount: money(-free) }) : money(free);
+    balance.dataset.short = String(free < 0);
     this.$('[data-meter="win"]').textContent = money(this.win);
     const last = this.$('[data-meter="last"]');
     last.textContent = this.lastNet == null ? "\u2013" : signedMoney(this.lastNet);
     last.dataset.sign = this.lastNet > 0 ? "plus" : this.lastNet < 0 ? "minus" : "zero";
-    for (const chip of this.el.querySelectorAll("[data-chip]")) {
-      const selected = Number(chip.dataset.chip) === this.chip;
-      chip.setAttribute("aria-checked", String(selected));
-      chip.tabIndex = selected ? 0 : -1;
-    }
+    markChip(this.el, this.chip);
     const busy = this.busy || this.phase === "dealing";
     const empty = this.phase !== "betting" || this.bets.isEmpty();
     const enable = {
@@ -331,6 +254,12 @@ class TableView {
     for (const spotButton of this.el.querySelectorAll("[data-spot]")) spotButton.disabled = busy;
     this.el.dataset.phase = this.phase;
     this.el.dataset.busy = String(busy);
+    this.el.dataset.online = String(store.state.online);
+    if (this.round) this.el.dataset.round = this.round.id;
+    else delete this.el.dataset.round;
+    // Offline: a clear state, which goes away by itself when the server answers again.
+    if (!store.state.online && !this.msg.kind.startsWith("offline")) this.msg = { text: t("table.offline"), kind: "offline" };
+    if (store.state.online && this.msg.kind === "offline" && this.phase !== "dealing") this.msg = { text: "", kind: "" };
     const message = this.$("#table-message");
     message.textContent = this.msg.text;
     message.dataset.kind = this.msg.kind;
@@ -349,25 +278,13 @@ class TableView {
 
   selectChip(value) {
     this.chip = value;
-    this.remember();
+    memory.set(this.tbl.id, value);
     sounds.chip();
     this.update();
   }
 
-  rackKey(event, value) {
-    const chips = this.tbl.chips;
-    const i = chips.indexOf(value);
-    let next = null;
-    if (event.key === "ArrowRight" || event.key === "ArrowDown") next = chips[(i + 1) % chips.length];
-    if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = chips[(i - 1 + chips.length) % chips.length];
-    if (next == null) return;
-    event.preventDefault();
-    this.selectChip(next);
-    this.$(`[data-chip="${next}"]`).focus();
-  }
-
   shortcut(event) {
-    if (event.target.closest("input, select, textarea")) return;
+    if (event.target.closest && event.target.closest("input, select, textarea, .topbar")) return;
     if (event.key === "Escape" && this.phase === "result") this.act("new");
   }
 
@@ -403,20 +320,7 @@ class TableView {
     this.settled = null;
     this.win = 0;
     this.bets.reset();
-    if (this.el) {
-      for (const name of ["player", "banker"]) {
-        fill(this.$(`[data-cards="${name}"]`));
-        this.$(`[data-score="${name}"]`).textContent = "";
-        const marker = this.$(`[data-marker="${name}"]`);
-        marker.textContent = "";
-        delete marker.dataset.result;
-      }
-      for (const marker of this.el.querySelectorAll(".bet-marker")) {
-        marker.textContent = "";
-        delete marker.dataset.result;
-      }
-      delete this.$(".felt").dataset.winner;
-    }
+    if (this.el) clearRound(this.el);
     if (clearMessage) this.say("");
     this.drawShoe();
   }
@@ -525,16 +429,25 @@ class TableView {
     }
     this.busy = true;
     this.phase = "dealing";
+    this.settled = amounts;
+    this.held = store.balance() - sum(amounts);
     this.say(t("table.dealing"));
     this.update();
+    store.hold(true);
     let round;
     try {
-      round = await api.postOnce(`/api/tables/${encodeURIComponent(this.tbl.id)}/rounds`, {
-        mode: this.mode,
-        bets: amounts,
-      });
+      // The same Idempotency-Key until the page knows the round: a lost answer is asked
+      // again, and the server answers with the round it already played.
+      round = await api.postOnce(
+        `/api/tables/${encodeURIComponent(this.tbl.id)}/rounds`,
+        { mode: this.mode, bets: amounts },
+        { retrying: () => this.alive && this.say(t("table.deal_retrying"), "offline") },
+      );
     } catch (error) {
+      store.hold(false);
       this.busy = false;
+      this.held = null;
+      this.settled = null;
       this.phase = "betting";
       this.say(errorText(error), "error");
       sounds.error();
@@ -543,18 +456,18 @@ class TableView {
       return;
     }
     this.lastBets = amounts;
-    this.settled = amounts;
-    this.settledChips = { ...this.bets.stacks };
-    await this.showRound(round, !reducedMotion());
     this.round = round;
-    this.phase = "result";
-    this.win = round.win ?? 0;
-    this.lastNet = this.win - sum(amounts);
-    this.remember();
-    this.busy = false;
-    this.say(resultText(round));
+    this.say("");
+    this.update();
+    const how = option("squeeze") ? "squeeze" : reducedMotion() ? "instant" : option("fast") ? "fast" : "deal";
+    if (this.alive) await revealRound(this.el, round, how);
+    // The reveal is over: now the WIN, the balance and the header show the result.
+    this.finish(round, amounts);
     if (typeof round.balance_after === "number") store.setBalance(this.mode, round.balance_after);
-    else await store.refreshWallet();
+    store.hold(false);
+    if (!this.alive) return;
+    showBanner(this.el, round, this.lastNet);
+    if (!this.el.contains(document.activeElement)) this.el.focus({ preventScroll: true });
     if (round.shoe) this.shoe = round.shoe;
     else if (isCutShoe(this.tbl.rules)) await this.loadShoe();
     this.drawShoe();
@@ -562,19 +475,19 @@ class TableView {
     this.showRoads();
   }
 
-  showRound(round, animate) {
-    return revealRound(this.el, round, animate);
+  /** A round is known and shown: its stakes, WIN and LAST, and REBET enabled. */
+  finish(round, stakes) {
+    this.round = round;
+    this.settled = stakes;
+    this.phase = "result";
+    this.win = round.win ?? 0;
+    this.lastNet = this.win - sum(stakes);
+    this.held = null;
+    this.busy = false;
   }
 }
-
 function sum(amounts) {
   return Object.values(amounts).reduce((a, b) => a + b, 0);
-}
-
-function resultText(round) {
-  const winner = t(`spot.${round.winner}`);
-  const head = round.winner === "tie" ? t("result.tie") : t("result.wins", { winner });
-  return `${head} ${round.win > 0 ? t("result.you_win", { amount: money(round.win) }) : ""}`.trim();
 }
 
 export async function render(root, tableId) {

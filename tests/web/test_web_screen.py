@@ -1,0 +1,195 @@
+"""The table on one screen at every size, the reveal (a squeeze by drag), and a whole session
+without a console error (issue 11, sections 1, 3 and 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .test_web_table import fresh_table, last_round, open_table, place, signed, usd
+from .webtools import PASSWORD, Player
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(1280, 720), (1280, 800), (1366, 768), (1920, 1080), (390, 844), (844, 390)]
+
+# Everything a player needs after a round, without scrolling.
+ON_SCREEN = (
+    ".topbar",
+    ".table-head",
+    ".hands [data-card]",
+    "[data-score]",
+    "[data-spot]",
+    "[data-chip]",
+    ".controls [data-action]",
+    "[data-meter]",
+    "[data-banner]",
+    "#roads",
+)
+
+
+def device(width: int, height: int) -> dict[str, Any]:
+    phone = width < 900 or height < 500
+    return {"viewport": {"width": width, "height": height}, "is_mobile": phone, "has_touch": phone}
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_cards_spots_chips_buttons_displays_result_and_scoreboard_fit_one_screen(
+    make_player: Any, tables: list[dict[str, Any]], screenshots: Path, width: int, height: int
+) -> None:
+    player: Player = make_player(**device(width, height))
+    page = player.page
+    table = fresh_table(tables)
+    open_table(player, table)
+    place(player, 500, "player")
+    place(player, 500, "tie")
+    page.click('[data-action="deal"]')
+    player.wait_round()
+    page.wait_for_selector("[data-banner]:not([hidden])")
+    outside = []
+    for selector in ON_SCREEN:
+        boxes = page.locator(selector).evaluate_all(
+            "els => els.map(e => { const r = e.getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom]; })"
+        )
+        assert boxes, f"nothing matches {selector}"
+        for left, top, right, bottom in boxes:
+            if left < 0 or top < 0 or right > width + 0.5 or bottom > height + 0.5:
+                outside.append((selector, [round(v) for v in (left, top, right, bottom)]))
+    page.screenshot(path=str(screenshots / f"table-{width}x{height}.png"))
+    assert outside == [], f"outside the {width}x{height} viewport: {outside}"
+    size = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+    )
+    assert size == [width, height], "the page scrolls"
+    assert player.errors == []
+
+
+def test_a_squeeze_peels_the_cards_by_drag_and_holds_back_win_and_balance(
+    make_player: Any, tables: list[dict[str, Any]], screenshots: Path
+) -> None:
+    player: Player = make_player(reduced_motion="no-preference")
+    page = player.page
+    table = fresh_table(tables)
+    open_table(player, table)
+    page.click('[data-option="squeeze"]')
+    assert page.get_attribute('[data-option="squeeze"]', "aria-pressed") == "true"
+    before = player.api("GET", "/api/wallet")["fun"]
+    place(player, 500, "player")
+    page.click('[data-action="deal"]')
+    page.wait_for_selector("[data-squeeze]")
+    round_ = last_round(player)
+    # The server settled the round at DEAL; the page holds WIN and the balances back.
+    assert player.api("GET", "/api/wallet")["fun"] == round_["balance_after"]
+    assert player.meter("win") == usd(0)
+    assert player.meter("balance") == usd(before - 500)
+    assert usd(before) in str(page.text_content('.topbar [data-mode="fun"]'))
+    page.wait_for_function("document.querySelectorAll('.card.squeeze.down').length === 4")
+
+    def peel(card: Any) -> None:
+        box = card.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] - 4
+        page.mouse.move(x, y)
+        page.mouse.down()
+        for step in range(1, 9):
+            page.mouse.move(x, y - step * box["height"] / 8)
+        page.mouse.up()
+
+    first = page.locator(".card.squeeze.down").first
+    # A short drag peels a corner and lets go: the card stays face down.
+    box = first.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 4)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.7)
+    peeking = page.evaluate(
+        "getComputedStyle(document.querySelector('.card.squeeze')).getPropertyValue('--peel')"
+    )
+    assert 0 < float(peeking) < 0.55
+    page.screenshot(path=str(screenshots / "table-squeeze.png"))
+    page.mouse.up()
+    assert page.locator(".card.squeeze.down").count() == 4
+    for _ in range(4):
+        peel(page.locator(".card.squeeze.down").first)
+    # Third cards (if any) come face down too; REVEAL ALL turns what is left.
+    page.wait_for_timeout(400)
+    if page.locator("[data-squeeze]").count():
+        page.click('[data-action="reveal-all"]')
+    player.wait_round()
+    assert page.locator(".card.down").count() == 0
+    for side in ("player", "banker"):
+        shown = page.locator(f'[data-cards="{side}"] [data-card]').evaluate_all(
+            "els => els.map(e => e.dataset.card)"
+        )
+        assert shown == round_[side]["cards"]
+    assert player.meter("win") == usd(round_["win"])
+    assert player.meter("balance") == usd(round_["balance_after"])
+    assert player.meter("last") == signed(round_["win"] - 500)
+    assert usd(round_["balance_after"]) in str(page.text_content('.topbar [data-mode="fun"]'))
+    banner = str(page.text_content("[data-banner]"))
+    assert signed(round_["win"] - 500) in banner
+    assert player.errors == []
+
+
+def test_a_tie_with_main_bets_says_they_are_returned(
+    make_player: Any, tables: list[dict[str, Any]], catalogs: dict[str, dict[str, str]]
+) -> None:
+    player: Player = make_player()
+    page = player.page
+    table = fresh_table(tables)
+    open_table(player, table)
+    # Deal until a tie comes (about one round in ten), with Player and Banker bets on it.
+    for _ in range(80):
+        place(player, 500, "player")
+        place(player, 500, "banker")
+        page.click('[data-action="deal"]')
+        player.wait_round()
+        if last_round(player)["winner"] == "tie":
+            break
+        page.click('[data-action="new"]')
+    else:
+        pytest.fail("no tie in 80 rounds")
+    banner = str(page.text_content("[data-banner]"))
+    assert catalogs["en"]["result.tie_returned"] in banner
+    assert "win" not in banner.lower().replace("wins", "")
+    assert player.meter("last") == usd(0)
+
+
+def test_a_whole_session_leaves_the_console_free_of_errors(
+    make_player: Any, tables: list[dict[str, Any]], base_url: str
+) -> None:
+    player: Player = make_player(login=False, reduced_motion="no-preference")
+    page = player.page
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    # Logged out: the page asks whether there is a session without a 401.
+    player.goto()
+    page.fill("#nickname", player.nickname)
+    page.fill("#password", PASSWORD)
+    page.click("#register-btn")
+    page.wait_for_selector(".wallet")
+    table = fresh_table(tables)
+    open_table(player, table)
+    for option in (None, "fast"):
+        if option:
+            page.click(f'[data-option="{option}"]')
+        place(player, 500, "banker")
+        page.click('[data-action="deal"]')
+        player.wait_round()
+        page.keyboard.press("Escape")
+        page.wait_for_selector('.table-view[data-phase="betting"]')
+    page.select_option("#lang", "de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    for route in ("history", "rules", "cashier", ""):
+        player.goto(route)
+        page.wait_for_timeout(200)
+    page.goto(f"{base_url}/verify.html")
+    page.wait_for_load_state("networkidle")
+    player.goto()
+    page.click("#logout")
+    page.wait_for_selector("#login-btn")
+    page.reload()
+    page.wait_for_selector("#login-btn")
+    assert console == [] and player.errors == []

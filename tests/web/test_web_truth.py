@@ -1,0 +1,179 @@
+"""The page always shows the server's truth (issue 11, section 4): a reload mid-reveal, a
+reload at a seat with bets held, a lost DEAL answer, offline and back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .test_web_table import fresh_table, last_round, open_table, place, signed, usd
+from .webtools import Player
+
+pytestmark = pytest.mark.browser
+
+
+def shown_cards(player: Player, side: str) -> list[str]:
+    cards: list[str] = player.page.locator(f'[data-cards="{side}"] [data-card]').evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+    return cards
+
+
+def test_a_reload_mid_reveal_shows_the_round_again(
+    make_player: Any, tables: list[dict[str, Any]]
+) -> None:
+    player: Player = make_player(reduced_motion="no-preference")
+    page = player.page
+    table = fresh_table(tables)
+    open_table(player, table)
+    place(player, 500, "banker")
+    place(player, 500, "tie")
+    page.click('[data-action="deal"]')
+    page.wait_for_selector(".hands [data-card]")
+    assert page.get_attribute(".table-view", "data-phase") == "dealing"
+    page.reload()
+    page.wait_for_selector("html[data-ready=true]")
+    round_ = last_round(player)
+    page.wait_for_selector(f'.table-view[data-round="{round_["id"]}"][data-phase="result"]')
+    for side in ("player", "banker"):
+        assert shown_cards(player, side) == round_[side]["cards"]
+    assert page.get_attribute(".felt", "data-winner") == round_["winner"]
+    assert player.meter("last") == signed(round_["win"] - 1000)
+    assert player.meter("win") == usd(round_["win"])
+    assert player.meter("balance") == usd(round_["balance_after"])
+    assert page.is_visible("[data-banner]")
+    assert page.is_enabled('[data-action="rebet"]')
+    page.click('[data-action="rebet"]')
+    assert player.meter("bet") == usd(1000)
+    assert player.errors == []
+
+
+def test_a_lost_deal_answer_is_asked_again_and_plays_one_round(
+    make_player: Any, tables: list[dict[str, Any]]
+) -> None:
+    player: Player = make_player()
+    page = player.page
+    table = fresh_table(tables)
+    open_table(player, table)
+    keys: list[str] = []
+
+    def lose_first_answer(route: Any) -> None:
+        keys.append(route.request.headers["idempotency-key"])
+        if len(keys) == 1:
+            route.fetch()  # the server plays the round ...
+            route.abort("connectionreset")  # ... and its answer is lost
+        else:
+            route.continue_()
+
+    page.route("**/api/tables/*/rounds", lose_first_answer)
+    place(player, 500, "player")
+    page.click('[data-action="deal"]')
+    player.wait_round()
+    assert len(keys) == 2 and keys[0] == keys[1], keys
+    rounds = player.api("GET", "/api/history?mode=fun&limit=5")["items"]
+    assert len(rounds) == 1, "the retry played a second round"
+    assert page.get_attribute(".table-view", "data-round") == rounds[0]["id"]
+    assert player.meter("win") == usd(rounds[0]["win"])
+    assert player.meter("balance") == usd(rounds[0]["balance_after"])
+    # The chips are the round's now: DEAL again needs new bets.
+    assert page.is_disabled('[data-action="deal"]')
+    assert player.errors == []
+
+
+def test_offline_and_back_shows_a_clear_state_and_recovers_by_itself(
+    make_player: Any, tables: list[dict[str, Any]], catalogs: dict[str, dict[str, str]]
+) -> None:
+    player: Player = make_player()
+    page = player.page
+    table = fresh_table(tables)
+    open_table(player, table)
+    place(player, 500, "banker")
+    player.context.set_offline(True)
+    page.wait_for_selector("#net-state:not([hidden])")
+    page.wait_for_selector('#table-message[data-kind="offline"]')
+    assert page.text_content("#table-message") == catalogs["en"]["table.offline"]
+    # DEAL while offline: the page keeps asking with the same key, and says so.
+    page.click('[data-action="deal"]')
+    page.wait_for_function(
+        "t => document.querySelector('#table-message').textContent === t",
+        arg=catalogs["en"]["table.deal_retrying"],
+    )
+    assert player.api("GET", "/api/history?mode=fun&limit=1")["items"] == []
+    player.context.set_offline(False)
+    player.wait_round()
+    page.wait_for_selector("#net-state[hidden]", state="attached")
+    round_ = last_round(player)
+    assert page.get_attribute(".table-view", "data-round") == round_["id"]
+    assert player.meter("balance") == usd(round_["balance_after"])
+    assert page.get_attribute("#table-message", "data-kind") != "offline"
+    assert len(player.api("GET", "/api/history?mode=fun&limit=5")["items"]) == 1
+
+
+def test_the_header_balance_follows_the_server_when_the_page_regains_focus(
+    make_player: Any, tables: list[dict[str, Any]]
+) -> None:
+    player: Player = make_player()
+    page = player.page
+    table = fresh_table(tables)
+    open_table(player, table)
+    before = player.api("GET", "/api/wallet")["fun"]
+    # Another tab plays a round: this page learns it when it is looked at again.
+    body = {"mode": "fun", "bets": {"banker": 500}}
+    response = player.context.request.post(
+        f"{player.base_url}/api/tables/{table['id']}/rounds",
+        data=body,
+        headers={"Idempotency-Key": "other-tab-1", **player.csrf()},
+    )
+    assert response.ok, response.text()
+    after = response.json()["balance_after"]
+    assert after != before
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    page.wait_for_function(
+        "v => document.querySelector('.topbar [data-mode=fun]').textContent.includes(v)",
+        arg=usd(after),
+    )
+    assert player.meter("balance") == usd(after)
+
+
+def test_a_reload_at_a_seat_shows_the_bets_the_server_holds(make_player: Any) -> None:
+    banker: Player = make_player()
+    player: Player = make_player()
+    banker.goto()
+    banker.page.wait_for_selector('[data-banked-table="banked-i"]')
+    banker.page.click('[data-join-table="banked-i:banker"]')
+    banker.page.wait_for_selector('.seat-view[data-role="banker"]')
+    seat = banker.page.get_attribute(".seat-view", "data-seat")
+    player.goto()
+    row = f'[data-seat-row="{seat}"]'
+    player.page.wait_for_selector(f'{row}[data-needs="player"]')
+    player.page.click(f'{row} [data-join="player"]')
+    ppage, bpage = player.page, banker.page
+    bpage.wait_for_selector('.seat-view[data-phase="approval"]')
+    bpage.click('[data-action="approve"]')
+    ppage.wait_for_selector('.seat-view[data-phase="betting"]')
+    ppage.click('[data-chip="500"]')
+    ppage.click('[data-spot="banker"]')
+    ppage.click('[data-spot="banker"]')
+    # The banker sees them: the server holds them, out of the player's balance.
+    bpage.wait_for_function(
+        "document.querySelector('[data-spot=banker] .stack-total').textContent === '$10.00'"
+    )
+    held = player.api("GET", "/api/wallet")["fun"]
+    ppage.reload()
+    ppage.wait_for_selector(
+        f'.seat-view[data-seat="{seat}"][data-phase="betting"][data-role="player"]'
+    )
+    ppage.wait_for_function(
+        "document.querySelector('[data-spot=banker] .stack-total').textContent === '$10.00'"
+    )
+    assert player.meter("balance") == usd(held)
+    assert player.meter("bet") == usd(1000)
+    # The next chip adds to them; it does not replace them.
+    ppage.click('[data-chip="500"]')
+    ppage.click('[data-spot="banker"]')
+    bpage.wait_for_function(
+        "document.querySelector('[data-spot=banker] .stack-total').textContent === '$15.00'"
+    )
+    assert player.meter("balance") == usd(held - 500)
+    assert player.errors == [] and banker.errors == []

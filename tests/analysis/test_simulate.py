@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 from fractions import Fraction
 
 import numpy as np
@@ -14,9 +15,11 @@ from baccarat.analysis.outcomes import (
     OutcomeClass,
     PairKind,
     bet_from,
+    class_coups,
     estimate,
     main_bets,
     outcome_classes,
+    rule_bets,
 )
 from baccarat.analysis.simulate import (
     SimulationError,
@@ -24,7 +27,7 @@ from baccarat.analysis.simulate import (
     simulate,
     split_rounds,
 )
-from baccarat.core import Outcome, get_rules
+from baccarat.core import Bets, Coup, Hand, Outcome, Shoe, deal_coup, get_rules, settle
 
 ROUNDS = 1_000_000
 # Statistical bound of every check here: 4 standard errors (a false alarm about 1 in 16,000
@@ -51,11 +54,15 @@ def test_outcome_frequencies_are_within_four_standard_errors_of_exact(name: str)
         assert _within(observed, ROUNDS, exact.probability(outcome)), outcome
 
 
-@pytest.mark.parametrize("name", ["classic-8deck", "single-deck", "online-6deck-tie9"])
+@pytest.mark.parametrize(
+    "name", ["classic-8deck", "single-deck", "online-6deck-tie9", "ez-8deck", "no-commission-8deck"]
+)
 def test_bet_means_are_within_four_standard_errors_of_the_exact_expectation(name: str) -> None:
+    # Every bet the rule set offers, side bets included (pairs, Dragon Bonus, Big/Small,
+    # Dragon 7, Panda 8, Super 6), against its exact fresh-shoe expectation.
     result = simulate(get_rules(name), ROUNDS, seed=7, workers=1)
     estimates = result.estimates
-    assert set(estimates) == {"player", "banker", "tie"}
+    assert list(estimates) == list(get_rules(name).bets)
     for e in estimates.values():
         assert e.z is not None and abs(e.z) <= BOUND
         lo, hi = e.ci95
@@ -174,8 +181,8 @@ def test_bad_arguments_are_refused(rounds: int, workers: int, seed: int) -> None
 def test_estimate_is_the_sample_mean_and_its_standard_error() -> None:
     bets = {b.name: b for b in main_bets(get_rules("classic-8deck"))}
     counts = np.zeros(N_CLASSES, dtype=np.int64)
-    banker_win = OutcomeClass(2, 7, False, False, PairKind.NONE, PairKind.NONE)
-    player_win = OutcomeClass(9, 0, False, False, PairKind.PAIR, PairKind.NONE)
+    banker_win = OutcomeClass(6, 7, False, False, PairKind.NONE, PairKind.NONE)
+    player_win = OutcomeClass(8, 0, False, False, PairKind.PAIR, PairKind.NONE)
     tie = OutcomeClass(6, 6, False, False, PairKind.NONE, PairKind.NONE)
     counts[banker_win.index], counts[player_win.index], counts[tie.index] = 5, 3, 2
     samples = {
@@ -221,3 +228,49 @@ def test_a_result_without_rounds_reports_zeros() -> None:
     )
     assert empty.rounds == 0 and empty.rounds_per_second == 0.0
     assert all(e.mean == 0.0 and e.z is None for e in empty.estimates.values())
+
+
+@pytest.mark.parametrize("name", ["classic-8deck", "ez-8deck", "no-commission-8deck", "mini"])
+def test_every_class_pays_what_the_core_settles_on_a_coup_of_that_class(name: str) -> None:
+    # The pay vectors come from one representative coup per class; any coup of the class
+    # must settle the same, side bets included.
+    rules = get_rules(name)
+    bets = rule_bets(rules)
+    shoe = Shoe.shuffled(rules.decks, random.Random(name))
+    stake = 10_000
+    for _ in range(400):
+        if shoe.remaining < 6:
+            shoe = Shoe.shuffled(rules.decks, random.Random(shoe.remaining))
+        coup = deal_coup(shoe)
+        index = _class_of(coup).index
+        for bet in bets:
+            settled = settle(rules, Bets({bet.name: stake}), coup)
+            assert bet.pays[index] == Fraction(settled.net, stake), (bet.name, coup)
+
+
+def _class_of(coup: Coup) -> OutcomeClass:
+    def kind(hand: Hand) -> PairKind:
+        first, second = hand.cards[:2]
+        if first.rank is not second.rank:
+            return PairKind.NONE
+        return PairKind.IDENTICAL if first == second else PairKind.PAIR
+
+    return OutcomeClass(
+        coup.player.score,
+        coup.banker.score,
+        len(coup.player.cards) == 3,
+        len(coup.banker.cards) == 3,
+        kind(coup.player),
+        kind(coup.banker),
+    )
+
+
+def test_impossible_classes_pay_nothing_and_possible_ones_have_a_coup() -> None:
+    coups = class_coups()
+    impossible = OutcomeClass(9, 0, False, False, PairKind.PAIR, PairKind.NONE)  # 9 is odd
+    assert coups[impossible.index] is None
+    assert all(b.pays[impossible.index] == 0 for b in rule_bets(get_rules("classic-8deck")))
+    possible = OutcomeClass(8, 0, False, False, PairKind.IDENTICAL, PairKind.NONE)
+    coup = coups[possible.index]
+    assert coup is not None and coup.player.cards[0] == coup.player.cards[1]
+    assert _class_of(coup) == possible

@@ -104,3 +104,55 @@ def test_a_reader_that_stops_early_is_not_an_error():
     _, err = process.communicate(timeout=60)
     assert process.returncode == 0
     assert err == b""
+
+
+def test_odds_lists_every_bet_of_the_rule_set_with_its_pays(capsys):
+    status, out, _ = run(capsys, "odds", "--rules", "classic-8deck")
+    assert status == 0
+    rows = {line.split()[0]: line for line in out.splitlines() if line.split()}
+    assert "11:1" in rows["player_pair"] and "10.3614%" in rows["player_pair"]
+    assert "25:1 / 200:1" in rows["perfect_pair"]
+    assert "table" in rows["player_dragon"] and "2.6517%" in rows["player_dragon"]
+    assert "0.54:1" in rows["big"] and "3:2" in rows["small"]
+    assert "19:20" in rows["banker"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "banker", "side"),
+    [
+        ("ez-8deck", ("1:1, 3-card 7 pushes", "1.0183%"), {"dragon7": "40:1", "panda8": "25:1"}),
+        ("no-commission-8deck", ("1:1, 6 pays 1:2", "1.4581%"), {"super6": "12:1"}),
+    ],
+)
+def test_odds_of_the_commission_free_games(capsys, rules, banker, side):
+    status, out, _ = run(capsys, "odds", "--rules", rules)
+    assert status == 0
+    rows = {line.split()[0]: line for line in out.splitlines() if line.split()}
+    assert all(text in rows["banker"] for text in banker)
+    assert all(pays in rows[name] for name, pays in side.items())
+    data = json.loads(run(capsys, "odds", "--rules", rules, "--json")[1])
+    assert list(data["bets"]) == ["player", "banker", "tie", *side]
+    assert all(set(b) == {"house_edge", "rtp"} for b in data["bets"].values())
+
+
+def test_rules_says_which_bets_each_rule_set_offers(capsys):
+    status, out, _ = run(capsys, "rules")
+    assert status == 0
+    offered = dict(line.split(None, 1) for line in out.split("side bets")[1].splitlines()[1:])
+    assert offered["ez-8deck"].split() == ["dragon7", "panda8"]
+    assert offered["no-commission-8deck"].split() == ["super6"]
+    assert (
+        "perfect_pair" in offered["classic-8deck"] and "perfect_pair" not in offered["single-deck"]
+    )
+    data = json.loads(run(capsys, "rules", "--json")[1])
+    ez = next(r for r in data if r["name"] == "ez-8deck")
+    assert list(ez["bets"]) == ["player", "banker", "tie", "dragon7", "panda8"]
+
+
+def test_shoe_shows_the_edges_of_the_bets_asked_for(capsys):
+    status, out, _ = run(
+        capsys, "shoe", "--rules", "ez-8deck", "--seed", "3", "--bets", "dragon7,panda8"
+    )
+    assert status == 0
+    assert "dragon7 edge" in out and "panda8 edge" in out and "banker edge" not in out
+    assert run(capsys, "shoe", "--rules", "ez-8deck", "--seed", "3", "--bets", "big")[0] == 2

@@ -16,6 +16,7 @@ import pytest
 
 from baccarat.cli import main
 from baccarat.cli.progress import ProgressBar, format_duration, format_rate
+from baccarat.core import get_rules
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -45,7 +46,9 @@ def test_simulate_json_has_exactly_the_documented_shape(capsys: pytest.CaptureFi
     assert isinstance(data["seconds"], float) and data["rounds_per_second"] > 0
     assert set(data["outcomes"]) == {"banker", "player", "tie"}
     assert sum(data["outcomes"].values()) == 20000
-    assert list(data["bets"]) == ["player", "banker", "tie"]
+    # Every bet mini offers: the main bets, then its side bets.
+    assert list(data["bets"]) == list(get_rules("mini").bets)
+    assert len(data["bets"]) == 11
     for bet in data["bets"].values():
         assert list(bet) == ["mean", "stderr", "ci95", "exact", "z"]
         lo, hi = bet["ci95"]
@@ -144,8 +147,9 @@ def test_odds_eor_json_adds_the_effect_of_each_rank(capsys: pytest.CaptureFixtur
     status, out, _ = run(capsys, "odds", "--rules", "classic-8deck", "--eor", "--json")
     data = json.loads(out)
     assert status == 0
-    assert list(data["eor"]) == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
+    assert list(data["eor"]) == ["A", *"23456789", "T", "J", "Q", "K"]
     assert data["eor"]["5"]["banker"] > 0 > data["eor"]["5"]["player"]
+    assert set(data["eor"]["K"]) == set(data["bets"])
     plain = json.loads(run(capsys, "odds", "--rules", "classic-8deck", "--json")[1])
     assert "eor" not in plain and plain == {k: v for k, v in data.items() if k != "eor"}
 
@@ -153,9 +157,15 @@ def test_odds_eor_json_adds_the_effect_of_each_rank(capsys: pytest.CaptureFixtur
 def test_odds_eor_table(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "odds", "--decks", "1", "--remove", "5h 5d 5c 5s", "--eor")
     assert status == 0 and "effect of removal" in out
-    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[-10:]}
-    assert rows["5"] == ["-", "-", "-"]
-    assert all(cell.endswith("%") for cell in rows["A"])
+    lines = out.splitlines()
+    header = lines[lines.index(next(x for x in lines if x.startswith("effect of"))) + 1].split()
+    # Bets down, ranks across; the ten-value ranks share a column while they act alike.
+    assert header == ["bet", "A", *"23456789", "T", "J", "Q", "K"]
+    rows = {line.split()[0]: line.split()[1:] for line in lines[-10:]}
+    assert set(rows) == {"player", "banker", "tie", "player_pair", "banker_pair",
+        "either_pair", "player_dragon", "banker_dragon", "big", "small"}  # fmt: skip
+    assert rows["banker"][4] == "-"  # no five left to remove
+    assert all(cell[0] in "+-" for cell in rows["banker"]) and rows["player_pair"][0] == "0"
 
 
 def test_progress_bar_waits_a_second_then_shows_rate_and_time_left(

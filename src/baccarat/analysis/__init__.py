@@ -4,7 +4,15 @@ The simulator lives in ``baccarat.analysis.simulate`` (it loads numba, so it is 
 only where it is used).
 """
 
-from .composition import CompositionError, full_composition, remove_cards, shoe_composition
+from .composition import (
+    CompositionError,
+    faces_of,
+    full_composition,
+    full_faces,
+    remove_cards,
+    shoe_composition,
+    shoe_faces,
+)
 from .eor import RemovalEffect, effect_of_removal
 from .exact import (
     Analysis,
@@ -30,8 +38,11 @@ __all__ = [
     "count_outcomes",
     "count_outcomes_by_enumeration",
     "effect_of_removal",
+    "faces_of",
     "full_composition",
+    "full_faces",
     "remove_cards",
     "shoe_composition",
+    "shoe_faces",
     "trace_shoe",
 ]

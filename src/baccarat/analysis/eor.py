@@ -7,19 +7,17 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import RuleSet
-from .composition import MIN_CARDS, full_composition, validate
-from .exact import Analysis, analyse
+from ..core.cards import RANK_SYMBOLS
+from .composition import MIN_CARDS, face_card, full_faces, validate_faces
+from .exact import analyse
 
-# Ace to nine, then the ten-value cards (T J Q K), which all count zero and act alike.
-REMOVAL_ORDER: tuple[tuple[str, int], ...] = (
-    *((("A" if v == 1 else str(v)), v) for v in range(1, 10)),
-    ("T", 0),
-)
+# Ace to king: ten, jack, queen and king all count zero, but only their own rank makes a pair.
+REMOVAL_ORDER: tuple[str, ...] = tuple(RANK_SYMBOLS)
 
 
 @dataclass(frozen=True, slots=True)
 class RemovalEffect:
-    """The change in each bet's house edge when one card of ``label`` is removed."""
+    """The change in each bet's house edge when one card of rank ``label`` is removed."""
 
     label: str
     value: int
@@ -33,29 +31,37 @@ class RemovalEffect:
 
 
 def effect_of_removal(
-    rules: RuleSet, composition: tuple[int, ...] | None = None
+    rules: RuleSet, faces: tuple[int, ...] | None = None
 ) -> tuple[RemovalEffect, ...]:
-    """Each rank's effect of removal on each bet's house edge, exact, for a composition.
+    """Each rank's effect of removal on each bet's house edge, exact, for a face composition.
 
-    Averaged over the cards of the shoe (weighted by how many of each there are) the effects
-    sum to zero: removing a card unseen does not change the odds of what follows.
+    The card removed is any one of the rank's cards left, each as likely (the suits matter to
+    the perfect pair only). Weighted by how many cards of each rank the shoe holds, the
+    effects sum to zero: removing a card unseen does not change the odds of what follows.
     """
-    base_composition = full_composition(rules.decks) if composition is None else composition
-    base = analyse(rules, validate(base_composition))
+    faces = validate_faces(full_faces(rules.decks) if faces is None else faces)
+    base = analyse(rules, faces).bets
     return tuple(
-        RemovalEffect(label, value, _change(rules, base, value)) for label, value in REMOVAL_ORDER
+        RemovalEffect(label, face_card(4 * rank).value, _change(rules, faces, base, rank))
+        for rank, label in enumerate(REMOVAL_ORDER)
     )
 
 
-def _change(rules: RuleSet, base: Analysis, value: int) -> dict[str, Fraction] | None:
-    counts = list(base.composition)
-    if counts[value] == 0 or sum(counts) - 1 < MIN_CARDS:
+def _change(
+    rules: RuleSet, faces: tuple[int, ...], base: dict[str, Any], rank: int
+) -> dict[str, Fraction] | None:
+    held = {index: faces[index] for index in range(4 * rank, 4 * rank + 4) if faces[index]}
+    if not held or sum(faces) - 1 < MIN_CARDS:
         return None
-    counts[value] -= 1
-    after = analyse(rules, tuple(counts))
-    return {kind: after.bets[kind].house_edge - odds.house_edge for kind, odds in base.bets.items()}
+    total = sum(held.values())
+    change = dict.fromkeys(base, Fraction(0))
+    for index, n in held.items():
+        after = analyse(rules, (*faces[:index], n - 1, *faces[index + 1 :])).bets
+        for kind, odds in base.items():
+            change[kind] += Fraction(n, total) * (after[kind].house_edge - odds.house_edge)
+    return change
 
 
 def removal_json(effects: tuple[RemovalEffect, ...]) -> dict[str, Any]:
-    """The effects keyed by rank label (A..9, T), as ``odds --json`` shows them under "eor"."""
+    """The effects keyed by rank (A..9, T, J, Q, K), as ``odds --json`` shows them."""
     return {effect.label: effect.to_json() for effect in effects}

@@ -1,89 +1,43 @@
-"""Exact odds: outcome counts over every ordered six-card sequence of a composition.
+"""Exact odds of every bet: pay-table line chances over every ordered six-card sequence.
 
 Counting follows Wizard of Odds: a coup that used fewer than six cards is extended over
 every way to draw the unused ones, so a shoe of N cards has N(N-1)...(N-5) sequences.
 
-The outcome of a sequence depends only on its values, so the 10^6 value sequences are
-grouped once by their multiset of values (5,005 multisets). For a composition c, a
-multiset m is drawn in prod_v c_v (c_v - 1) ... (c_v - m_v + 1) ways in any one order,
-so the counts are a product of a weight vector with a fixed table: exact in int64, which
-holds any shoe of up to 8 decks (416^6 < 2^63).
+Every bet but the pair bets is judged on values: its lines are counted from the value
+composition with the fixed table of ``sequences`` (one product of a weight vector with it,
+cached by composition). The pair bets are counted from the face composition (``pairs``).
+A bet's expectation then comes from its line chances and the rule set's pay table.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from ..core import Outcome, RuleSet, banker_draws
-from .composition import full_composition, validate
+from ..core import PUSH, Outcome, RuleSet, banker_draws
+from .composition import (
+    FACES,
+    CompositionError,
+    falling,
+    full_faces,
+    validate,
+    validate_faces,
+    values_of_faces,
+    whole_decks,
+)
+from .pairs import pair_lines
+from .sequences import LINES, PAIR_BETS, line_table
 
 OUTCOMES: tuple[Outcome, ...] = (Outcome.BANKER, Outcome.PLAYER, Outcome.TIE)
-_COLUMN = {outcome: i for i, outcome in enumerate(OUTCOMES)}
 
-IntArray = npt.NDArray[np.int64]
-SmallArray = npt.NDArray[np.int8]
-
-
-def banker_draw_table() -> npt.NDArray[np.bool_]:
-    """``table[score, p3]``: the banker draws with this score on this player third card."""
-    return np.array([[banker_draws(s, p3) for p3 in range(10)] for s in range(10)])
-
-
-def sequence_outcomes() -> tuple[SmallArray, SmallArray]:
-    """Every value sequence (p1, b1, p2, b2, c5, c6): its values and its outcome column.
-
-    Small integers (int8) throughout: the 10^6 sequences then take a few MB, not hundreds.
-    """
-    p1, b1, p2, b2, c5, c6 = np.indices((10,) * 6, dtype=np.int8).reshape(6, -1)
-    ps, bs = (p1 + p2) % 10, (b1 + b2) % 10
-    natural = (ps >= 8) | (bs >= 8)
-    # Player draws on 0-5 unless either hand is a natural; the fifth card is the player's.
-    pdraw = ~natural & (ps <= 5)
-    # The banker's third card is the sixth card if the player drew, else the fifth.
-    b3 = np.where(pdraw, c6, c5)
-    bdraw = ~natural & np.where(pdraw, banker_draw_table()[bs, c5], bs <= 5)
-    none = np.int8(0)
-    pf = (ps + np.where(pdraw, c5, none)) % 10
-    bf = (bs + np.where(bdraw, b3, none)) % 10
-    banker, player, tie = (np.int8(_COLUMN[o]) for o in OUTCOMES)
-    column = np.where(bf == pf, tie, np.where(bf > pf, banker, player))
-    values = np.stack([p1, b1, p2, b2, c5, c6], axis=1)
-    return values, column
-
-
-@functools.cache
-def multiset_table() -> tuple[IntArray, IntArray]:
-    """``(multiplicities, counts)``: for each multiset of six values, how many of each value it
-    holds (K x 10) and how many of its orderings end in each outcome (K x 3)."""
-    values, column = sequence_outcomes()
-    # A multiset's key: its multiplicities as digits base 7 (a value occurs at most 6 times).
-    powers = 7 ** np.arange(10, dtype=np.int64)
-    keys = np.zeros(len(column), dtype=np.int64)
-    for position in values.T:
-        keys += powers[position]
-    unique_keys, inverse = np.unique(keys, return_inverse=True)
-    del keys, values
-    counts = np.bincount(
-        inverse * len(OUTCOMES) + column, minlength=len(unique_keys) * len(OUTCOMES)
-    ).reshape(-1, len(OUTCOMES))
-    multiplicities = (unique_keys[:, None] // powers) % 7
-    multiplicities.setflags(write=False)
-    counts.setflags(write=False)
-    return multiplicities, counts
-
-
-def falling(n: int, k: int) -> int:
-    """n (n-1) ... (n-k+1): ordered ways to draw k cards from n."""
-    result = 1
-    for i in range(k):
-        result *= n - i
-    return result
+Line = tuple[str, str]
+_COLUMN = {line: i for i, line in enumerate(LINES)}
+_BANKER_WINS = [_COLUMN["banker", line] for line in ("win", "win_with_6", "win_three_card_7")]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,17 +60,27 @@ class OutcomeCounts:
         return Fraction(self.count(outcome), self.total)
 
 
-def count_outcomes(composition: tuple[int, ...]) -> OutcomeCounts:
-    """Exact outcome counts for a composition (counts of values 0..9)."""
+@functools.lru_cache(maxsize=4096)
+def line_counts(composition: tuple[int, ...]) -> tuple[int, ...]:
+    """Ordered six-card sequences of a value composition hitting each of ``LINES``."""
     counts = validate(composition)
-    multiplicities, table = multiset_table()
+    multiplicities, table = line_table()
     ways = np.array(
         [[falling(n, k) for k in range(7)] for n in counts], dtype=np.int64
     )  # ways[v, k]: ordered draws of k cards of value v
     weights = ways[np.arange(10), multiplicities].prod(axis=1)
-    banker, player, tie = (int(x) for x in weights @ table)
-    result = OutcomeCounts(banker=banker, player=player, tie=tie)
-    if result.total != falling(sum(counts), 6):
+    return tuple(int(x) for x in weights @ table)
+
+
+def count_outcomes(composition: tuple[int, ...]) -> OutcomeCounts:
+    """Exact outcome counts for a composition (counts of values 0..9)."""
+    lines = line_counts(tuple(composition))
+    result = OutcomeCounts(
+        banker=sum(lines[i] for i in _BANKER_WINS),
+        player=lines[_COLUMN["player", "win"]],
+        tie=lines[_COLUMN["tie", "tie"]],
+    )
+    if result.total != falling(sum(composition), 6):
         raise ArithmeticError("outcome counts do not add up to the number of sequences")
     return result
 
@@ -189,11 +153,15 @@ class BetOdds:
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
-    """Exact odds of one composition under one rule set."""
+    """Exact odds of one composition under one rule set: the chance of every pay-table line
+    (``lines``, by (bet, line)) and each offered bet's odds."""
 
     rules: RuleSet
     composition: tuple[int, ...]
+    # Counts by face (rank and suit), when known: the pair bets need them.
+    faces: tuple[int, ...] | None
     counts: OutcomeCounts
+    lines: Mapping[Line, Fraction]
     bets: dict[str, BetOdds]
 
     def probability(self, outcome: Outcome) -> Fraction:
@@ -215,20 +183,51 @@ class Analysis:
         }
 
 
-def bet_odds(rules: RuleSet, counts: OutcomeCounts) -> dict[str, BetOdds]:
-    """Each bet's house edge from the outcome probabilities and the rule set's pays."""
-    pb, pp, pt = (counts.probability(o) for o in OUTCOMES)
-    expectation = {
-        "banker": pb * rules.banker_win_multiplier - pp,
-        "player": pp * rules.player_pays - pb,
-        "tie": pt * rules.tie_pays - (pb + pp),
-    }
-    return {kind: BetOdds(house_edge=-ev) for kind, ev in expectation.items()}
+def bet_odds(rules: RuleSet, lines: Mapping[Line, Fraction]) -> dict[str, BetOdds]:
+    """Each offered bet's house edge from its lines' chances and the rule set's pay tables:
+    a priced line wins its pay (a push returns the stake); every other coup loses the stake."""
+    odds = {}
+    for table in rules.paytables:
+        expectation = Fraction(0)
+        settled = Fraction(0)
+        for line, pay in table.pays:
+            chance = lines[table.bet, line]
+            settled += chance
+            if pay is not PUSH:
+                expectation += chance * pay
+        odds[table.bet] = BetOdds(house_edge=(1 - settled) - expectation)
+    return odds
+
+
+def value_lines(composition: tuple[int, ...]) -> dict[Line, Fraction]:
+    """The chance of every line of the value-judged bets for a value composition."""
+    counts = line_counts(composition)
+    total = falling(sum(composition), 6)
+    return {line: Fraction(n, total) for line, n in zip(LINES, counts, strict=True)}
 
 
 def analyse(rules: RuleSet, composition: tuple[int, ...] | None = None) -> Analysis:
-    """Exact odds of every bet for a composition (default: the rule set's full shoe)."""
+    """Exact odds of every bet the rule set offers, for a composition: 52 counts by face
+    (``composition.faces_of``), or 10 by value. Default: the rule set's full shoe.
+
+    A value composition says nothing of ranks and suits: it serves a rule set with pair
+    bets only when it is a whole number of full decks.
+    """
     if composition is None:
-        composition = full_composition(rules.decks)
-    counts = count_outcomes(composition)
-    return Analysis(rules, tuple(composition), counts, bet_odds(rules, counts))
+        composition = full_faces(rules.decks)
+    faces: tuple[int, ...] | None
+    if len(composition) == FACES:
+        faces = validate_faces(composition)
+        values = values_of_faces(faces)
+    else:
+        values = validate(composition)
+        decks = whole_decks(values)
+        faces = None if decks is None else full_faces(decks)
+    lines = value_lines(values)
+    if faces is not None:
+        lines |= pair_lines(faces)
+    elif any(rules.offers(bet) for bet in PAIR_BETS):
+        raise CompositionError(
+            f"{rules.name} offers pair bets: give the cards by rank and suit (52 counts)"
+        )
+    return Analysis(rules, values, faces, count_outcomes(values), lines, bet_odds(rules, lines))

@@ -24,7 +24,9 @@ fresh-shuffle round shuffles only six cards.
 
 Outcome classes: a coup is counted by one index that keeps what a bet can be settled on:
 final scores, whether each hand drew a third card, and the kind of each hand's first two
-cards (no pair, pair of ranks, or identical cards, which a multi-deck shoe can hold).
+cards (no pair, pair of ranks, or identical cards, which a multi-deck shoe can hold). That
+settles every bet there is (naturals, margins and the number of cards follow from scores
+and third cards), so side bets cost the dealing loop nothing.
 ``class = ((((p * 10 + b) * 2 + p3) * 2 + b3) * 3 + ppair) * 3 + bpair``.
 """
 

@@ -1,10 +1,12 @@
 """Outcome classes of a simulated coup, bets as pay vectors over them, and estimates.
 
 The simulator counts coups by outcome class (see ``kernel``) and knows nothing of bets.
-A bet is a pay vector: the net result per unit staked for every class. The main bets are
-built here from the rule set; a side bet plugs in as one more vector (``bet_from``),
-without touching the dealing loop, as long as it is settled on what a class keeps:
-final scores, third cards, naturals, number of cards, and pairs in the first two cards.
+A bet is a pay vector: the net result per unit staked for every class. A class keeps what
+every bet is settled on: final scores, third cards (so naturals, margins and the number of
+cards), and the kind of each hand's first two cards (no pair, pair, identical). Each class
+gets a representative coup, and every bet the rule set offers is settled on it by the
+core's own judge and the rule set's pay table (``rule_bets``): no rule is written twice.
+Any other bet plugs in as one more vector (``bet_from``).
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core import MAIN_BETS, Outcome, RuleSet
+from ..core import BET_TYPES, MAIN_BETS, PUSH, Coup, Outcome, RuleSet
 from .exact import analyse
 from .kernel import CLASS_SHAPE, N_CLASSES
+from .sequences import representative_coup, value_sequences
 
 CountArray = npt.NDArray[np.int64]
 
@@ -114,25 +117,58 @@ def bet_from(
     return SimBet(name, tuple(Fraction(pay(c)) for c in outcome_classes()), exact)
 
 
+@functools.cache
+def class_coups() -> tuple[Coup | None, ...]:
+    """A coup of every outcome class, in the kernel's order (None: the class cannot occur)."""
+    seq = value_sequences()
+    values = seq["values"]
+    p1, b1, p2, b2 = (values[:, i] for i in range(4))
+    drew_p, drew_b = (seq["p3"] != 10).astype(np.int64), (seq["b3"] != 10).astype(np.int64)
+    key = ((seq["pf"].astype(np.int64) * 10 + seq["bf"]) * 2 + drew_p) * 2 + drew_b
+    coups: list[Coup | None] = [None] * N_CLASSES
+    for ppair in PairKind:
+        for bpair in PairKind:
+            # A pair needs two cards of one value; unpaired cards of one value are 0s (T, J).
+            fits = _fits(p1, p2, ppair) & _fits(b1, b2, bpair)
+            keys, first = np.unique(key[fits], return_index=True)
+            for k, i in zip(keys, np.flatnonzero(fits)[first], strict=True):
+                klass = int(k) * 9 + ppair * 3 + bpair
+                coups[klass] = representative_coup(
+                    tuple(int(v) for v in values[i]), player_pair=ppair, banker_pair=bpair
+                )
+    return tuple(coups)
+
+
+def _fits(first: npt.NDArray[np.int8], second: npt.NDArray[np.int8], kind: PairKind) -> Any:
+    if kind is PairKind.NONE:
+        return (first != second) | (first == 0)
+    return first == second
+
+
+def rule_bets(rules: RuleSet, names: tuple[str, ...] | None = None) -> tuple[SimBet, ...]:
+    """The bets the rule set offers (or the named ones), each a pay vector over the outcome
+    classes from the core's judge and the rule set's pay table, with its exact fresh-shoe
+    expectation."""
+    exact = analyse(rules).bets
+    coups = class_coups()
+    bets = []
+    for name in rules.bets if names is None else names:
+        table, judge = rules.paytable(name), BET_TYPES[name].judge
+        pays = []
+        for coup in coups:
+            line = None if coup is None else judge(coup)
+            if coup is None or not table.pays_on(line):
+                pays.append(Fraction(-1) if coup is not None else Fraction(0))
+            else:
+                pay = table.pay(line)  # type: ignore[arg-type]
+                pays.append(Fraction(0) if pay is PUSH else pay)
+        bets.append(SimBet(name, tuple(pays), -exact[name].house_edge))
+    return tuple(bets)
+
+
 def main_bets(rules: RuleSet) -> tuple[SimBet, ...]:
     """Player, banker and tie at the rule set's pays, with their exact fresh-shoe expectation."""
-    exact = analyse(rules).bets
-    win = {
-        "player": rules.player_pays,
-        "banker": rules.banker_win_multiplier,
-        "tie": rules.tie_pays,
-    }
-
-    def settle(kind: str) -> Callable[[OutcomeClass], Fraction]:
-        def pay(c: OutcomeClass) -> Fraction:
-            if c.winner.value == kind:
-                return win[kind]
-            # On a tie, player and banker bets are returned.
-            return Fraction(0) if c.winner is Outcome.TIE else Fraction(-1)
-
-        return pay
-
-    return tuple(bet_from(k, settle(k), -exact[k].house_edge) for k in MAIN_BETS)
+    return rule_bets(rules, MAIN_BETS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,10 +206,13 @@ def estimate(bet: SimBet, counts: CountArray) -> BetEstimate:
     rounds = int(counts.sum())
     if rounds == 0:
         return BetEstimate(0.0, 0.0, exact)
-    # Exact sums over the classes that occurred, then one rounding to float.
-    seen = np.flatnonzero(counts)
-    total = sum((int(counts[i]) * bet.pays[i] for i in seen), Fraction(0))
-    squares = sum((int(counts[i]) * bet.pays[i] ** 2 for i in seen), Fraction(0))
+    # Exact sums over the classes that occurred (in whole units of the pays' common
+    # denominator, as Python integers), then one rounding to float.
+    seen = [int(i) for i in np.flatnonzero(counts)]
+    unit = math.lcm(*(bet.pays[i].denominator for i in seen))
+    whole = {i: int(bet.pays[i] * unit) for i in seen}
+    total = Fraction(sum(int(counts[i]) * whole[i] for i in seen), unit)
+    squares = Fraction(sum(int(counts[i]) * whole[i] ** 2 for i in seen), unit * unit)
     mean = total / rounds
     # The sample variance, with Bessel's correction.
     variance = (squares - rounds * mean**2) / (rounds - 1) if rounds > 1 else Fraction(0)

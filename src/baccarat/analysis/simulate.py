@@ -56,8 +56,8 @@ from .outcomes import (
     OutcomeClass,
     SimBet,
     estimates,
-    main_bets,
     outcome_totals,
+    rule_bets,
 )
 
 # Coups per kernel call: about a tenth of a second, the pace of progress and of Ctrl-C.
@@ -277,7 +277,8 @@ def simulate(
     on_progress: ProgressCallback | None = None,
     chunk: int = CHUNK,
 ) -> SimulationResult:
-    """Deal ``rounds`` coups of ``rules`` on ``workers`` processes and settle ``bets`` on them.
+    """Deal ``rounds`` coups of ``rules`` on ``workers`` processes and settle ``bets`` on them
+    (default: every bet the rule set offers).
 
     Ctrl-C (KeyboardInterrupt) stops the workers after their current chunk; the result then
     holds what was dealt and ``interrupted`` is set. ``on_progress`` gets the coups dealt so
@@ -293,7 +294,7 @@ def simulate(
     seed = secrets.randbits(64) if seed is None else seed
     states = stream_states(seed, workers)
     config = kernel_config(rules)
-    bets = main_bets(rules) if bets is None else bets
+    bets = rule_bets(rules) if bets is None else bets
     ensure_compiled()
     report = on_progress or (lambda done: None)
     shares = split_rounds(rounds, workers)

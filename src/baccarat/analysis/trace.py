@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import Card, Coup, RandomSource, RuleSet, Shoe, ShufflePolicy, deal_coup
-from .composition import MIN_CARDS
+from .composition import MIN_CARDS, faces_of
 from .exact import Analysis, analyse
 
 # A fresh-shuffle rule set has no cut card; its trace deals to the land-casino standard's
@@ -96,13 +96,15 @@ def trace_shoe(rules: RuleSet, random: RandomSource) -> ShoeTrace:
         cut = int(rules.cards_per_shoe * STANDARD_PENETRATION)
         standard = True
     shoe.place_cut_card(cut)
-    start = analyse(rules, shoe.composition())
+    start = analyse(rules, faces_of(shoe.remaining_cards()))
     coups: list[TracedCoup] = []
     while not shoe.is_cut_card_reached and shoe.remaining >= MIN_CARDS:
         position = shoe.position
         coup = deal_coup(shoe)
         remaining = shoe.remaining
-        analysis = analyse(rules, shoe.composition()) if remaining >= MIN_CARDS else None
+        analysis = (
+            analyse(rules, faces_of(shoe.remaining_cards())) if remaining >= MIN_CARDS else None
+        )
         coups.append(TracedCoup(len(coups) + 1, position, coup, remaining, analysis))
     return ShoeTrace(
         rules, rules.cards_per_shoe, cut, standard, burned, start, tuple(coups), shoe.remaining

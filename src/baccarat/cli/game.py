@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..core import PUSH, RuleSet
 from .output import percent, print_json, table
+
+if TYPE_CHECKING:
+    from ..analysis.eor import RemovalEffect
 
 
 def register(subparsers: Any) -> None:
@@ -33,8 +37,29 @@ def register(subparsers: Any) -> None:
     deal.set_defaults(handler=run_deal)
 
 
-def pays_text(pays: Fraction) -> str:
-    return f"{pays.numerator}:{pays.denominator}"
+def ratio_text(pay: Fraction) -> str:
+    """A pay "to one" as casinos write it: 11:1, 19:20, 3:2, 0.54:1."""
+    if pay.denominator == 1 or pay.denominator > 20:
+        return f"{float(pay):g}:1"
+    return f"{pay.numerator}:{pay.denominator}"
+
+
+def pays_text(rules: RuleSet, bet: str) -> str:
+    """The headline pay of a bet: "11:1", "25:1 / 200:1", "table" for a pay table by margin;
+    the banker's exceptions in no-commission games."""
+    table = rules.paytable(bet)
+    if bet == "banker":
+        text = ratio_text(table.pay("win") or Fraction(0))
+        with_6 = table.pay("win_with_6")
+        if with_6 != table.pay("win"):
+            text += f", 6 pays {ratio_text(with_6 or Fraction(0))}"
+        if table.pay("win_three_card_7") is PUSH:
+            text += ", 3-card 7 pushes"
+        return text
+    pays = list(dict.fromkeys(pay for _, pay in table.pays if pay is not PUSH))
+    if len(pays) > 2:
+        return "table"
+    return " / ".join(ratio_text(pay) for pay in pays)
 
 
 def run_rules(args: argparse.Namespace) -> int:
@@ -50,19 +75,23 @@ def run_rules(args: argparse.Namespace) -> int:
             p.shuffle.value,
             "-" if p.penetration is None else percent(float(p.penetration), 1),
             "yes" if p.burn else "no",
-            pays_text(p.banker_win_multiplier),
-            pays_text(p.tie_pays),
+            pays_text(p, "banker"),
+            ratio_text(p.tie_pays),
             p.source,
         )
         for p in PRESETS
     ]
     header = ("name", "decks", "shuffle", "penetration", "burn", "banker", "tie", "source")
     print(table(header, rows))
+    print("\nside bets (besides player, banker and tie):")
+    width = max(len(p.name) for p in PRESETS)
+    for p in PRESETS:
+        print(f"{p.name:<{width}}  {' '.join(t.bet for t in p.side_bets) or '-'}")
     return 0
 
 
 def run_odds(args: argparse.Namespace) -> int:
-    from ..analysis import analyse, shoe_composition
+    from ..analysis import analyse, shoe_faces
     from ..analysis.eor import effect_of_removal, removal_json
     from ..analysis.exact import OUTCOMES
     from ..core import Card, get_rules, rules_for_decks
@@ -73,8 +102,9 @@ def run_odds(args: argparse.Namespace) -> int:
         else get_rules(args.rules or "classic-8deck")
     )
     removed = Card.parse_many(args.remove)
-    analysis = analyse(rules, shoe_composition(rules.decks, removed))
-    effects = effect_of_removal(rules, analysis.composition) if args.eor else None
+    faces = shoe_faces(rules.decks, removed)
+    analysis = analyse(rules, faces)
+    effects = effect_of_removal(rules, faces) if args.eor else None
     if args.json:
         data = analysis.to_json()
         if effects is not None:
@@ -90,30 +120,34 @@ def run_odds(args: argparse.Namespace) -> int:
         for o in OUTCOMES
     ]
     print(table(("outcome", "count", "probability"), outcome_rows) + "\n")
-    pays = {
-        "banker": rules.banker_win_multiplier,
-        "player": rules.player_pays,
-        "tie": rules.tie_pays,
-    }
     bet_rows = [
-        (k, pays_text(pays[k]), percent(float(b.house_edge)), percent(float(b.rtp)))
+        (k, pays_text(rules, k), percent(float(b.house_edge)), percent(float(b.rtp)))
         for k, b in analysis.bets.items()
     ]
     print(table(("bet", "pays", "house edge", "RTP"), bet_rows))
     if effects is not None:
-        print("\neffect of removal: change in house edge when one card of the rank leaves")
-        eor_rows = [
-            (
-                "T J Q K" if e.value == 0 else e.label,
-                *(
-                    "-" if e.change is None else f"{float(e.change[k]) * 100:+.5f}%"
-                    for k in ("banker", "player", "tie")
-                ),
-            )
-            for e in effects
-        ]
-        print(table(("card", "banker", "player", "tie"), eor_rows))
+        print(eor_table(effects))
     return 0
+
+
+def _points(change: Fraction) -> str:
+    return "0" if change == 0 else f"{float(change) * 100:+.4f}"
+
+
+def eor_table(effects: tuple[RemovalEffect, ...]) -> str:
+    """Bets down, ranks across; ranks with the same effects share a column (T J Q K)."""
+    columns: list[tuple[str, dict[str, Fraction] | None]] = []
+    for effect in effects:
+        if columns and columns[-1][1] == effect.change and effect.change is not None:
+            columns[-1] = (f"{columns[-1][0]} {effect.label}", effect.change)
+        else:
+            columns.append((effect.label, effect.change))
+    bets = next((list(c) for _, c in columns if c is not None), [])
+    rows = [(bet, *("-" if c is None else _points(c[bet]) for _, c in columns)) for bet in bets]
+    return (
+        "\neffect of removal: change in house edge, in percentage points, when one card of "
+        "the rank leaves\n" + table(("bet", *(label for label, _ in columns)), rows)
+    )
 
 
 def run_deal(args: argparse.Namespace) -> int:

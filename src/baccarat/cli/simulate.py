@@ -47,6 +47,11 @@ def register(subparsers: Any) -> None:
     )
     shoe.add_argument("--rules", default="classic-8deck", help="rule set preset")
     shoe.add_argument("--seed", type=seed, help="seed of the shuffle (default: a random one)")
+    shoe.add_argument(
+        "--bets",
+        default="banker,player,tie",
+        help="bets whose house edge to show, comma-separated (e.g. dragon7,panda8)",
+    )
     shoe.add_argument("--json", action="store_true", help="machine-readable output")
     shoe.set_defaults(handler=run_shoe)
 
@@ -122,6 +127,9 @@ def run_shoe(args: argparse.Namespace) -> int:
     from ..core import get_rules
 
     rules = get_rules(args.rules)
+    shown = [name.strip() for name in args.bets.split(",") if name.strip()]
+    for name in shown:
+        rules.paytable(name)  # a bet the game does not offer is an error, naming those it does
     shuffle_seed = secrets.randbits(64) if args.seed is None else args.seed
     trace = trace_shoe(rules, random.Random(shuffle_seed))
     if args.json:
@@ -138,14 +146,8 @@ def run_shoe(args: argparse.Namespace) -> int:
         print(f"burn: first card {first}, {rest} more burned")
     print(f"cut card after {trace.cut_card} of {trace.cards} cards\n")
 
-    def edges(values: dict[str, float] | None) -> tuple[str, str, str]:
-        if values is None:
-            return ("-", "-", "-")
-        return (
-            percent(values["banker"], 3),
-            percent(values["player"], 3),
-            percent(values["tie"], 3),
-        )
+    def edges(values: dict[str, float] | None) -> tuple[str, ...]:
+        return tuple("-" if values is None else percent(values[name], 3) for name in shown)
 
     rows: list[tuple[object, ...]] = [
         (
@@ -173,7 +175,7 @@ def run_shoe(args: argparse.Namespace) -> int:
                 *edges(house_edges(traced.analysis)),
             )
         )
-    header = ("coup", "player", "", "banker", "", "winner", "left", "banker edge", "player edge")
-    print(table((*header, "tie edge"), rows))
+    header = ("coup", "player", "", "banker", "", "winner", "left")
+    print(table((*header, *(f"{name} edge" for name in shown)), rows))
     print(f"\n{len(trace.coups)} coups, {trace.undealt} cards left undealt")
     return 0

@@ -129,12 +129,14 @@ def class_coups() -> tuple[Coup | None, ...]:
     for ppair in PairKind:
         for bpair in PairKind:
             # A pair needs two cards of one value; unpaired cards of one value are 0s (T, J).
-            fits = _fits(p1, p2, ppair) & _fits(b1, b2, bpair)
-            keys, first = np.unique(key[fits], return_index=True)
-            for k, i in zip(keys, np.flatnonzero(fits)[first], strict=True):
+            fits = np.flatnonzero(_fits(p1, p2, ppair) & _fits(b1, b2, bpair))
+            # Any one sequence of each class serves (a repeated index keeps one of them).
+            some = np.full(N_CLASSES // 9, -1, dtype=np.int64)
+            some[key[fits]] = fits
+            for k in np.flatnonzero(some >= 0):
                 klass = int(k) * 9 + ppair * 3 + bpair
                 coups[klass] = representative_coup(
-                    tuple(int(v) for v in values[i]), player_pair=ppair, banker_pair=bpair
+                    tuple(int(v) for v in values[some[k]]), player_pair=ppair, banker_pair=bpair
                 )
     return tuple(coups)
 

@@ -17,6 +17,7 @@ Targets (issue 5): ratio >= 0.5; >= 1,500 settled rounds/s on SQLite with one wo
 p99 <= 50 ms at 64 concurrent players.
 
     .venv/bin/python bench/server.py [--concurrency 64] [--seconds 5] [--players 16]
+        [--mode fun|real]
 """
 
 from __future__ import annotations
@@ -120,9 +121,10 @@ async def drive(
     concurrency: int,
     seconds: float,
     budget: int,
+    mode: str = "fun",
 ) -> Phase:
     path, bets = ENDPOINTS[label]
-    body = json.dumps({"mode": "fun", "bets": bets}).encode()
+    body = json.dumps({"mode": mode, "bets": bets}).encode()
     keys = itertools.count()
     phase = Phase(label)
     tag = f"{label.replace(' ', '-')}-{time.monotonic_ns()}"
@@ -190,6 +192,17 @@ def register(port: int, players: int, tag: str) -> list[str]:
     return tokens
 
 
+def fund(args: argparse.Namespace, data_dir: Path, players: int, tag: str) -> None:
+    """Real mode: an operator deposit for every bench player (``baccarat admin deposit``)."""
+    baccarat = str(Path(sys.executable).with_name("baccarat"))
+    where = ["--database", args.database] if args.database else ["--data-dir", str(data_dir)]
+    for i in range(players):
+        subprocess.run(
+            [baccarat, "admin", *where, "deposit", f"bench{tag}{i}", "10000000.00"],
+            check=True, stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+
+
 def report(phase: Phase) -> str:
     other = {k: v for k, v in phase.statuses.items() if k != 201}
     return (
@@ -208,6 +221,10 @@ def main() -> int:
     parser.add_argument("--max-requests", type=int, default=MAX_REQUESTS)
     parser.add_argument("--database", help="postgresql://... instead of a fresh SQLite file")
     parser.add_argument("--workers", type=int, default=2, help="workers with --database (2)")
+    parser.add_argument(
+        "--mode", choices=("fun", "real"), default="fun",
+        help="the rounds' money: fun, or real (deposited first; responsible-gaming checks run)",
+    )  # fmt: skip
     args = parser.parse_args()
     with contextlib.suppress(ImportError):
         import uvloop
@@ -218,8 +235,10 @@ def main() -> int:
     server = start_server(args, port, data_dir)
     try:
         tokens = register(port, args.players, str(os.getpid()))
+        if args.mode == "real":
+            fund(args, data_dir, args.players, str(os.getpid()))
         run = lambda label, seconds: asyncio.run(  # noqa: E731
-            drive(port, label, tokens, args.concurrency, seconds, args.max_requests)
+            drive(port, label, tokens, args.concurrency, seconds, args.max_requests, args.mode)
         )
         for label in ENDPOINTS:  # warm-up
             run(label, 1.0)
@@ -245,7 +264,8 @@ def main() -> int:
     )
     print(
         f"baccarat server benchmark: {backend}, {args.concurrency} concurrent players "
-        f"on {args.players} accounts, {args.seconds:.0f} s per endpoint, {os.cpu_count()} CPUs"
+        f"on {args.players} accounts, {args.mode} money, {args.seconds:.0f} s per endpoint, "
+        f"{os.cpu_count()} CPUs"
     )
     bare, rounds, side = merged.values()
     for phase in merged.values():

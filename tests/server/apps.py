@@ -28,3 +28,22 @@ def stacked() -> FastAPI:
         passwords=CHEAP,
     )
     return create_app(settings)
+
+
+class ShiftedClock:
+    """The system clock moved on by the microseconds written in a file (tests move it)."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __call__(self) -> int:
+        from baccarat.server.settings import system_clock_us
+
+        with open(self.path, encoding="ascii") as shift:
+            return system_clock_us() + int(shift.read().strip() or 0)
+
+
+def shifted() -> FastAPI:
+    """The real server with its clock shifted by ``BACCARAT_TEST_CLOCK_SHIFT``'s file."""
+    clock = ShiftedClock(os.environ["BACCARAT_TEST_CLOCK_SHIFT"])
+    return create_app(dataclasses.replace(Settings.from_env(), passwords=CHEAP, clock=clock))

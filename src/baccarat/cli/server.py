@@ -94,6 +94,16 @@ def register(subparsers: Any) -> None:
     replay.add_argument("--json", action="store_true", help="machine-readable output")
     replay.set_defaults(handler=run_replay)
 
+    from .responsible import run_responsible
+
+    shown = commands.add_parser(
+        "responsible", help="a player's limits, usage, exclusion and audit log (read only)"
+    )
+    shown.add_argument("nickname")
+    shown.add_argument("--audit", type=int, default=20, help="audit entries to show (20)")
+    shown.add_argument("--json", action="store_true", help="machine-readable output")
+    shown.set_defaults(handler=run_responsible)
+
     check = commands.add_parser("check", help="verify the ledger; exit 1 if anything is off")
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.set_defaults(handler=run_check)

@@ -29,6 +29,10 @@ history and provably fair shuffles.
   (`state`, `round`) and the same actions (`{"id", "action": "approve" | "auto_approve" |
   "bets" | "deal" | "leave" | "state" | "ping", ...}`, each answered by a `reply`); and
   `/api/seats/ws` streams the lobby's seat changes. See docs/player-banked.md.
+* Responsible gaming (`/api/responsible`): limits, reality checks, time-out and
+  self-exclusion; rounds, deposits and seats they refuse answer `deposit_limit_reached`,
+  `loss_limit_reached`, `wager_limit_reached`, `session_limit_reached`, `reality_check_due`,
+  `self_excluded` or `timed_out`. See docs/responsible-gaming.md.
 """
 
 
@@ -68,7 +72,17 @@ def create_app(settings: Settings) -> FastAPI:
     """The server for these settings (nothing is opened until the app starts)."""
     from fastapi.staticfiles import StaticFiles
 
-    from .api import accounts, errors, fairness, history, seats, system, tables, wallet
+    from .api import (
+        accounts,
+        errors,
+        fairness,
+        history,
+        responsible,
+        seats,
+        system,
+        tables,
+        wallet,
+    )
     from .banked.desk import BankedDesk
 
     casino = Casino(settings)
@@ -99,7 +113,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.casino = casino
     app.state.banked = banked
     errors.install(app)
-    for module in (accounts, tables, wallet, history, fairness, seats, system):
+    for module in (accounts, tables, wallet, history, fairness, seats, responsible, system):
         app.include_router(module.router)
     if settings.bench_endpoint:
         app.include_router(system.bench_router)

@@ -67,6 +67,19 @@ ERRORS: dict[str, ErrorSpec] = {
     "not_seated": ErrorSpec(409, "the player does not sit at this seat"),
     "not_your_turn": ErrorSpec(409, "this action is not the caller's to take now"),
     "deadline_passed": ErrorSpec(409, "the time for this decision ran out"),
+    # Responsible gaming (docs/responsible-gaming.md).
+    "deposit_limit_reached": ErrorSpec(409, "the deposit would pass one of your deposit limits"),
+    "loss_limit_reached": ErrorSpec(409, "the stake could pass one of your net-loss limits"),
+    "wager_limit_reached": ErrorSpec(409, "the stake would pass one of your wager limits"),
+    "session_limit_reached": ErrorSpec(409, "your session time limit has ended play"),
+    "reality_check_due": ErrorSpec(409, "a reality check waits for your acknowledgement"),
+    "self_excluded": ErrorSpec(403, "you excluded yourself from play: it cannot end early"),
+    "timed_out": ErrorSpec(403, "you took a time-out from play: it cannot end early"),
+    "invalid_limit": ErrorSpec(422, "a limit is a whole number of cents (minutes) or null"),
+    "invalid_reality_check": ErrorSpec(422, "a reality-check interval is 1 to 1440 minutes"),
+    "invalid_exclusion": ErrorSpec(
+        422, "a time-out is 1, 7 or 30 days; a self-exclusion 6, 12 or 60 months"
+    ),
 }
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import Bets, RuleSet, Shoe
-from . import ledger, pipeline, seeds
+from . import ledger, pipeline, responsible, seeds
 from .db.uow import UnitOfWork
 from .dealing import ShoeFactory
 from .errors import ServiceError
@@ -198,6 +198,7 @@ def play_round(
         client_seed=shuffle.client_seed, nonce=shuffle.nonce, cut=shuffle.cut,
     )  # fmt: skip
     bets_json, win = pipeline.settled(rules, bets, dealt.coup)
+    responsible.admit_round(uow, player_id, mode, stake, win)
     # Debit and credit in one conditional update: the whole stake must be covered.
     account, balance_after = ledger.stake_round(uow, player_id, mode, stake, win)
     house = dealer.system.get(mode, "house")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import accounts, ledger
+from . import accounts, ledger, responsible
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .ledger import SystemAccounts
@@ -194,6 +194,7 @@ def _insert_request(
 def request_deposit(uow: UnitOfWork, player_id: int, amount: int) -> CashierRequest:
     """A player announces a deposit; no money moves until an operator approves it."""
     check_amount(amount)
+    responsible.admit_deposit(uow, player_id, amount)
     return get_request(uow, _insert_request(uow, player_id, "deposit", amount, None))
 
 

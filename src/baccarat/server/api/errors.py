@@ -16,6 +16,11 @@ from ..errors import ERRORS, RateLimited, ServiceError
 log = logging.getLogger("baccarat.server")
 
 
+# What the responsible-gaming checks may refuse a round or a seat with.
+RESPONSIBLE_ERRORS = ("loss_limit_reached", "wager_limit_reached", "session_limit_reached",
+                      "reality_check_due", "self_excluded", "timed_out")  # fmt: skip
+
+
 class ErrorDetail(BaseModel):
     code: str = Field(description="stable machine-readable code", examples=["insufficient_funds"])
     message: str = Field(description="human-readable explanation")

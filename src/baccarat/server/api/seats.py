@@ -36,7 +36,7 @@ from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..tables import bets_from
 from .deps import CSRF_HEADER, SAFE_METHODS, SESSION_COOKIE, json_response
-from .errors import documented
+from .errors import RESPONSIBLE_ERRORS, documented
 from .models import BetsIn, Body, Mode, RoundOut
 
 router = APIRouter(prefix="/api", tags=["player-banked"])
@@ -245,6 +245,7 @@ async def list_seats(request: Request) -> Response:
         "table_full",
         "banker_points_too_low",
         "banker_balance_too_low",
+        *RESPONSIBLE_ERRORS,
     ),
     summary="Sit down as player or banker (the server matches you with someone waiting)",
 )
@@ -297,7 +298,11 @@ async def leave(seat_id: SeatId, request: Request) -> Response:
     "/seats/{seat_id}/approve",
     response_model=SeatStateOut,
     responses=documented(
-        *SEAT, "deadline_passed", "banker_points_too_low", "banker_balance_too_low"
+        *SEAT,
+        "deadline_passed",
+        "banker_points_too_low",
+        "banker_balance_too_low",
+        *RESPONSIBLE_ERRORS,
     ),
     summary="APPROVE the next round (bankers; reserves the round's exposure)",
 )
@@ -328,7 +333,7 @@ BET_ERRORS = ("invalid_body", "no_bets", "bet_not_offered", "bet_below_table_min
 @router.put(
     "/seats/{seat_id}/bets",
     response_model=SeatStateOut,
-    responses=documented(*SEAT, *BET_ERRORS),
+    responses=documented(*SEAT, *BET_ERRORS, *RESPONSIBLE_ERRORS),
     summary="Place your bets (players; held until dealt, returned if not); no bets clears them",
 )
 async def place_bets(seat_id: SeatId, body: PlaceBetsIn, request: Request) -> Response:
@@ -343,7 +348,9 @@ async def place_bets(seat_id: SeatId, body: PlaceBetsIn, request: Request) -> Re
     "/seats/{seat_id}/deal",
     status_code=201,
     response_model=RoundOut,
-    responses=documented(*SEAT, *BET_ERRORS, "idempotency_key_required", "idempotency_conflict"),
+    responses=documented(
+        *SEAT, *BET_ERRORS, *RESPONSIBLE_ERRORS, "idempotency_key_required", "idempotency_conflict"
+    ),
     openapi_extra=IDEMPOTENT,
     summary="DEAL (players): bet (optional) and deal; settled between you, the banker and "
     "the casino's fee in one transaction",

@@ -11,7 +11,7 @@ from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..tables import bets_from
 from .deps import IDEMPOTENT, CasinoDep, ContextDep, idempotent_write, json_response
-from .errors import documented
+from .errors import RESPONSIBLE_ERRORS, documented
 from .models import CutIn, Mode, RoadsOut, RoundIn, RoundOut, ShoeOut, TableOut
 
 router = APIRouter(prefix="/api", tags=["tables"])
@@ -21,7 +21,7 @@ ROUND_ERRORS = (
     "idempotency_key_required", "idempotency_conflict", "no_bets", "bet_not_offered",
     "bet_below_table_min",
     "bet_above_table_max", "tie_below_min", "tie_above_max", "not_a_chip_multiple",
-    "insufficient_funds", "cut_required", "player_banked_table",
+    "insufficient_funds", "cut_required", "player_banked_table", *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 
 

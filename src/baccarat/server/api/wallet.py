@@ -54,7 +54,9 @@ async def top_up(ctx: ContextDep) -> Response:
     status_code=201,
     response_model=CashierRequestOut,
     openapi_extra=IDEMPOTENT,
-    responses=documented(*WRITE_ERRORS, "invalid_amount"),
+    responses=documented(
+        *WRITE_ERRORS, "invalid_amount", "deposit_limit_reached", "self_excluded", "timed_out"
+    ),
     summary="Announce a real-money deposit; it is credited when an operator approves it",
 )
 async def request_deposit(

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core import Bets
-from .. import history, idempotency, pipeline, seeds
+from .. import history, idempotency, pipeline, responsible, seeds
 from ..db.uow import UnitOfWork
 from ..dealing import ShoeFactory
 from ..errors import ServiceError
@@ -133,6 +133,9 @@ def banker_problem(uow: UnitOfWork, table: Table, banker_id: int, mode: str) -> 
     """
     terms = table.banked
     assert terms is not None
+    refused = responsible.banker_problem(uow, banker_id, mode, terms.exposure)
+    if refused is not None:
+        return refused
     have = points(uow, banker_id, mode)
     if have < terms.min_points:
         return ServiceError(
@@ -262,6 +265,7 @@ def join(
     table = ctx.table(table_id)
     if role not in ROLES:
         raise ServiceError("invalid_body", "role is 'player' or 'banker'", role=role)
+    responsible.admit_seat(uow, player_id, mode)
     sitting = uow.scalar(f"SELECT id FROM banked_seats WHERE {role}_id = :p", {"p": player_id})
     if sitting is not None:
         raise ServiceError(
@@ -363,9 +367,10 @@ def set_auto_approve(
 
 
 def _place(uow: UnitOfWork, ctx: Context, seat: Seat, table: Table, bets: Bets) -> None:
+    assert seat.mode is not None and seat.player_id is not None
     if bets.total:
         table.check_bets(bets)
-    assert seat.mode is not None and seat.player_id is not None
+        responsible.check_stake(uow, seat.player_id, seat.mode, bets.total)
     money.hold_bets(uow, ctx.system, seat.id, seat.mode, seat.player_id, bets.total - seat.stake)
     seat.bets = bets.to_json()
     seat.stake = bets.total
@@ -407,6 +412,8 @@ def deal(
         nonce=drawn.nonce, cut=None,
     )  # fmt: skip
     result = settle_banked(rules, placed, dealt.coup.winner, table.banked.fee_rate)
+    responsible.admit_banked_round(uow, player_id, banker_id, mode, result.stake,
+                                   result.returned, result.banker_net)  # fmt: skip
     round_id = pipeline.new_round_id()
     tx_id = money.settle_round(
         uow, ctx.system, round_id, mode, player_id=player_id, banker_id=banker_id,

@@ -335,3 +335,61 @@ banked_presence = sa.Table(
     sa.Column("created_us", sa.BigInteger, nullable=False),
     sa.Index("ix_banked_presence_seat", "seat_id", "player_id"),
 )
+
+
+# -- responsible gaming (revision 0004) ----------------------------------------------------
+
+RESPONSIBLE_LIMITS = (
+    *(f"{kind}_{period}" for kind in ("deposit", "loss", "wager")
+      for period in ("day", "week", "month")),
+    "session_minutes",
+)  # fmt: skip
+
+responsible_players = sa.Table(
+    "responsible_players",
+    metadata,
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), primary_key=True),
+    *(sa.Column(name, sa.BigInteger, nullable=True) for name in RESPONSIBLE_LIMITS),
+    sa.Column("reality_minutes", sa.Integer, nullable=False),
+    sa.Column("pending_us", sa.BigInteger, nullable=True),
+    sa.Column("excluded_until_us", sa.BigInteger, nullable=True),
+    sa.Column("exclusion", sa.Text, nullable=True),
+    sa.Column("session_us", sa.BigInteger, nullable=True),
+    sa.Column("session_seq", sa.BigInteger, nullable=True),
+    sa.Column("checked_us", sa.BigInteger, nullable=True),
+    sa.Column("updated_us", sa.BigInteger, nullable=False),
+    sa.CheckConstraint(
+        "exclusion IS NULL OR exclusion IN ('time_out', 'self_exclusion')", name="exclusion"
+    ),
+    sa.CheckConstraint("reality_minutes > 0", name="reality"),
+)
+
+responsible_pending = sa.Table(
+    "responsible_pending",
+    metadata,
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("amount", sa.BigInteger, nullable=True),
+    sa.Column("applies_us", sa.BigInteger, nullable=False),
+)
+
+responsible_usage = sa.Table(
+    "responsible_usage",
+    metadata,
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("day", sa.Integer, primary_key=True),
+    sa.Column("wagered", sa.BigInteger, nullable=False),
+    sa.Column("lost", sa.BigInteger, nullable=False),
+)
+
+# Append-only: triggers refuse UPDATE and DELETE.
+responsible_audit = sa.Table(
+    "responsible_audit",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("details", sa.Text, nullable=False),
+    sa.Index("ix_responsible_audit_player", "player_id", "id"),
+)

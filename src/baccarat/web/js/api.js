@@ -13,6 +13,12 @@ export class ApiError extends Error {
 let bearer = null;
 let csrfFromBody = null;
 let sessionEnded = () => {};
+const refusals = new Set();
+
+/** Call fn(error) on every refusal the server answers (e.g. a reality check due). */
+export function onRefusal(fn) {
+  refusals.add(fn);
+}
 
 /** Call fn when the server says the session has ended (401 not_authenticated). */
 export function onSessionEnded(fn) {
@@ -83,7 +89,9 @@ export async function request(method, path, { body, headers = {}, query } = {}) 
     if (!code && data && data.detail) code = response.status === 422 ? "invalid_request" : null;
     if (!code) code = response.status === 401 ? "not_authenticated" : `http_${response.status}`;
     if (code === "not_authenticated") sessionEnded();
-    throw new ApiError(response.status, code, err.message || "", err.details);
+    const error = new ApiError(response.status, code, err.message || "", err.details);
+    for (const fn of refusals) fn(error);
+    throw error;
   }
   return data;
 }

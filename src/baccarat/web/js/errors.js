@@ -1,13 +1,22 @@
 // Server refusals and client checks in the player's language.
 
-import { has, money, t } from "./i18n.js";
+import { dateTime, has, money, t } from "./i18n.js";
 
-const MONEY_KEYS = /amount|limit|min|max|balance|stake|total|available/i;
+const MONEY_KEYS = /amount|limit|min|max|balance|stake|total|available|left|used|requested|net|wagered/i;
+const TIME_KEYS = /^(resets|until|ended|started)$/;
 
 function formatDetails(details) {
   const out = {};
   for (const [key, value] of Object.entries(details || {})) {
-    out[key] = typeof value === "number" && MONEY_KEYS.test(key) ? money(value) : value;
+    if (typeof value === "number" && MONEY_KEYS.test(key) && !/minutes|seconds/.test(key)) {
+      out[key] = money(value);
+    } else if (TIME_KEYS.test(key)) {
+      out[key] = dateTime(value);
+    } else if (key === "period" && has(`rg.period_${value}`)) {
+      out[key] = t(`rg.period_${value}`);
+    } else {
+      out[key] = value;
+    }
   }
   return out;
 }

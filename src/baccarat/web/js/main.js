@@ -4,6 +4,7 @@ import { applyStatic, LANGUAGES, language, money, onLanguage, pickLanguage, setL
 import { isOn, setOn } from "./sound.js";
 import * as store from "./state.js";
 import { clear } from "./dom.js";
+import * as watch from "./watch.js";
 
 const views = {
   "": () => import("./lobby.js"),
@@ -12,6 +13,7 @@ const views = {
   rules: () => import("./rules.js"),
   cashier: () => import("./cashier.js"),
   seat: () => import("./seat.js"),
+  responsible: () => import("./responsible.js"),
 };
 
 const main = document.getElementById("main");
@@ -97,6 +99,7 @@ async function boot() {
   applyStatic(document);
   drawHeader();
   window.addEventListener("hashchange", show);
+  watch.start();
   await show();
   document.documentElement.dataset.ready = "true";
   performance.mark("baccarat-ready");

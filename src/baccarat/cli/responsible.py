@@ -1,0 +1,82 @@
+"""``baccarat admin responsible NICKNAME``: a player's limits, usage, exclusion and audit log.
+
+It only reads (a pending change whose time has come is applied, as any read of the player's
+settings does): an operator can neither lift an exclusion nor raise a limit.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from .output import print_json, table
+
+if TYPE_CHECKING:
+    from ..server.db.uow import UnitOfWork
+
+
+def _money(cents: int | None) -> str:
+    from ..core import format_money
+
+    return "-" if cents is None else format_money(cents)
+
+
+def run_responsible(args: argparse.Namespace) -> int:
+    from ..server import accounts, responsible
+    from .server import _write
+
+    def work(uow: UnitOfWork) -> dict[str, Any]:
+        player = accounts.require(uow, args.nickname)
+        return responsible.overview(uow, player.id) | {
+            "audit": responsible.audit_log(uow, player.id, args.audit)
+        }
+
+    state = _write(args, work)
+    if args.json:
+        print_json(state)
+        return 0
+    exclusion = state["exclusion"]
+    print(
+        f"player {args.nickname}: "
+        + (
+            "no exclusion"
+            if exclusion is None
+            else f"{exclusion['kind'].replace('_', '-')} until {exclusion['until']}"
+        )
+    )
+    limits, usage = state["limits"], state["usage"]
+    rows = []
+    for kind in ("deposit", "loss", "wager"):
+        for period in ("day", "week", "month"):
+            rows.append(
+                (
+                    kind,
+                    period,
+                    _money(limits[kind][period]),
+                    _money(usage[period][kind]),
+                    usage[period]["resets"],
+                )
+            )
+    print(table(("limit", "period", "limit", "used", "resets"), rows))
+    session = state["session"]
+    print(
+        f"session limit: {session['limit_minutes'] or '-'} minutes; session started "
+        f"{session['started']}, {session['rounds']} rounds, net {_money(session['net'])}"
+    )
+    print(
+        f"reality check every {state['reality_check']['minutes']} minutes"
+        + (" (due)" if state["reality_check"]["due"] else "")
+    )
+    for change in state["pending"]:
+        print(f"pending: {change['limit']} -> {_money(change['amount'])} from {change['applies']}")
+    if state["audit"]:
+        print(
+            table(
+                ("time", "action", "details"),
+                [
+                    (e["time"], e["action"], " ".join(f"{k}={v}" for k, v in e["details"].items()))
+                    for e in state["audit"]
+                ],
+            )
+        )
+    return 0

@@ -1,0 +1,372 @@
+"""Responsible gaming through the HTTP API on an injected clock: each limit refuses at its
+edge and resets at its period's end, a raised limit waits 24 hours, the reality check is
+enforced, and a time-out or self-exclusion refuses play everywhere but lets the player log
+in, read their history and withdraw. The clock starts on Monday 2026-09-21 14:13:20 UTC."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+import pytest
+
+from baccarat.server import wallet
+
+from .conftest import BACKENDS, Api
+from .support import BANKER_WINS, PLAYER_WINS, StackedShoes
+
+pytestmark = pytest.mark.anyio
+HOUR = 3600
+DAY = 24 * HOUR
+
+
+def code(response: Any) -> str:
+    assert response.status_code >= 400, response.text
+    value: str = response.json()["error"]["code"]
+    return value
+
+
+def details(response: Any) -> dict[str, Any]:
+    value: dict[str, Any] = response.json()["error"]["details"]
+    return value
+
+
+async def funded(api: Api, nickname: str = "alice", real: int = 1_000_000) -> str:
+    """A logged-in player with real money (an operator deposit) and no reality check due
+    for a day."""
+    token = await api.player(nickname)
+    system = api.casino.system
+
+    def deposit(uow: Any) -> None:
+        player_id = int(uow.scalar("SELECT id FROM players WHERE nickname = :n", {"n": nickname}))
+        wallet.deposit(uow, player_id, real, system)
+
+    await api.casino.db.write(deposit)
+    answer = await put(api, token, "/reality-check", {"minutes": 1440})
+    assert answer.status_code == 200, answer.text
+    return token
+
+
+async def login(api: Api, nickname: str = "alice") -> str:
+    session = await api.client.post(
+        "/api/sessions", json={"nickname": nickname, "password": "a good password"}
+    )
+    assert session.status_code == 201, session.text
+    token: str = session.json()["token"]
+    return token
+
+
+async def put(api: Api, token: str, path: str, body: Any) -> Any:
+    return await api.client.put(f"/api/responsible{path}", json=body, headers=api.auth(token, None))
+
+
+async def post(api: Api, token: str, path: str, body: Any = None) -> Any:
+    return await api.client.post(
+        f"/api/responsible{path}", json=body, headers=api.auth(token, None)
+    )
+
+
+async def status(api: Api, token: str) -> dict[str, Any]:
+    answer = await api.client.get("/api/responsible", headers=api.auth(token, None))
+    assert answer.status_code == 200, answer.text
+    value: dict[str, Any] = answer.json()
+    return value
+
+
+async def real_balance(api: Api, token: str) -> int:
+    answer = await api.client.get("/api/wallet", headers=api.auth(token, None))
+    value: int = answer.json()["real"]
+    return value
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_daily_loss_limit_refuses_past_its_edge_and_resets_at_midnight_utc(
+    api: Api,
+) -> None:
+    api.shoes.current = StackedShoes(BANKER_WINS)  # every player bet loses
+    token = await funded(api)
+    assert (await put(api, token, "/limits", {"loss": {"day": 1_000}})).status_code == 200
+    assert (await api.play(token, mode="real", player=500)).status_code == 201
+    assert (await api.play(token, mode="real", player=500)).status_code == 201  # at the edge
+    before = await real_balance(api, token)
+    refused = await api.play(token, mode="real", player=200)
+    assert code(refused) == "loss_limit_reached" and refused.status_code == 409
+    assert details(refused) | {"requested": 200} == details(refused)
+    assert details(refused)["left"] == 0 and details(refused)["limit"] == 1_000
+    assert details(refused)["resets"] == "2026-09-22T00:00:00Z"
+    assert await real_balance(api, token) == before  # nothing moved
+    usage = (await status(api, token))["usage"]["day"]
+    assert (usage["loss"], usage["wager"]) == (1_000, 1_000)
+    api.clock.advance(9 * HOUR + 46 * 60 + 39)  # 23:59:59
+    assert code(await api.play(token, mode="real", player=200)) == "loss_limit_reached"
+    api.clock.advance(1)  # midnight UTC: a new day
+    assert (await api.play(token, mode="real", player=1_000)).status_code == 201
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_net_loss_limit_counts_wins_against_losses_and_the_whole_stake(api: Api) -> None:
+    token = await funded(api)
+    await put(api, token, "/limits", {"loss": {"week": 1_000}})
+    api.shoes.current = StackedShoes(PLAYER_WINS)
+    assert (await api.play(token, mode="real", player=400)).status_code == 201  # net -400
+    api.shoes.current = StackedShoes(BANKER_WINS)
+    # Net loss so far is -400 (ahead); a stake of 1,400 could bring it to 1,000: allowed.
+    assert (await api.play(token, mode="real", player=1_400)).status_code == 201
+    refused = await api.play(token, mode="real", player=200)
+    assert code(refused) == "loss_limit_reached"
+    assert details(refused)["used"] == 1_000 and details(refused)["period"] == "week"
+    assert details(refused)["resets"] == "2026-09-28T00:00:00Z"
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_weekly_wager_limit_counts_every_stake_and_resets_on_monday(api: Api) -> None:
+    api.shoes.current = StackedShoes(PLAYER_WINS)  # winning does not give wagering back
+    token = await funded(api)
+    await put(api, token, "/limits", {"wager": {"week": 1_000, "day": 5_000}})
+    assert (await api.play(token, mode="real", player=600)).status_code == 201
+    assert (await api.play(token, mode="real", player=400)).status_code == 201  # at the edge
+    refused = await api.play(token, mode="real", player=200)
+    assert code(refused) == "wager_limit_reached"
+    assert details(refused) | {"period": "week", "left": 0} == details(refused)
+    # Fun money has no limits.
+    assert (await api.play(token, mode="fun", player=1_000)).status_code == 201
+    api.clock.advance(6 * DAY + 9 * HOUR + 46 * 60 + 40)  # Monday 2026-09-28 00:00 UTC
+    token = await login(api)  # the first session expired after 7 days
+    await post(api, token, "/reality-check/ack")
+    assert (await api.play(token, mode="real", player=1_000)).status_code == 201
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_monthly_deposit_limit_counts_requests_when_made_until_rejected(api: Api) -> None:
+    token = await funded(api)
+    await put(api, token, "/limits", {"deposit": {"month": 5_000}})
+
+    async def deposit(amount: int) -> Any:
+        return await api.client.post(
+            "/api/wallet/deposits", json={"amount": amount}, headers=api.auth(token)
+        )
+
+    first = await deposit(3_000)
+    assert first.status_code == 201 and (await deposit(2_000)).status_code == 201  # the edge
+    refused = await deposit(1)
+    assert code(refused) == "deposit_limit_reached"
+    assert details(refused) | {"left": 0, "resets": "2026-10-01T00:00:00Z"} == details(refused)
+    assert len((await api.client.get("/api/wallet/deposits", headers=api.auth(token))).json()) == 2
+    system = api.casino.system
+    await api.casino.db.write(lambda uow: wallet.decide(uow, first.json()["id"], False, system))
+    assert (await deposit(3_000)).status_code == 201  # the rejected one stopped counting
+    assert details(await deposit(1))["left"] == 0
+    assert (await status(api, token))["usage"]["month"]["deposit"] == 5_000
+    api.clock.advance(9 * DAY + 9 * HOUR + 46 * 60 + 40)  # 2026-10-01 00:00 UTC
+    token = await login(api)
+    assert (await deposit(5_000)).status_code == 201
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_session_limit_ends_play_and_a_new_login_starts_a_new_session(api: Api) -> None:
+    token = await funded(api)
+    await put(api, token, "/limits", {"session_minutes": 30})
+    api.clock.advance(30 * 60 - 1)
+    assert (await api.play(token, mode="real", player=200)).status_code == 201
+    api.clock.advance(1)
+    refused = await api.play(token, mode="real", player=200)
+    assert code(refused) == "session_limit_reached"
+    assert details(refused)["played_seconds"] == 1800 and details(refused)["rounds"] == 1
+    token = await login(api)
+    assert (await api.play(token, mode="real", player=200)).status_code == 201
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_lowering_applies_at_once_and_raising_or_removing_only_after_24_hours(
+    api: Api,
+) -> None:
+    api.shoes.current = StackedShoes(BANKER_WINS)
+    token = await funded(api)
+    await put(api, token, "/limits", {"wager": {"day": 1_000}})
+    raised = await put(api, token, "/limits", {"wager": {"day": 5_000}, "loss": {"week": None}})
+    assert raised.status_code == 200
+    state = raised.json()
+    assert state["limits"]["wager"] == {"day": 1_000, "week": None, "month": None}
+    assert [(p["limit"], p["amount"], p["applies"]) for p in state["pending"]] == [
+        ("wager_day", 5_000, "2026-09-22T14:13:20Z")
+    ]  # removing a limit that is not set changes nothing
+    assert (await api.play(token, mode="real", player=1_000)).status_code == 201
+    assert code(await api.play(token, mode="real", player=200)) == "wager_limit_reached"
+    api.clock.advance(DAY - 1)
+    await post(api, token, "/reality-check/ack")
+    assert (await status(api, token))["limits"]["wager"]["day"] == 1_000
+    api.clock.advance(1)
+    assert (await api.play(token, mode="real", player=2_000)).status_code == 201
+    state = await status(api, token)
+    assert state["limits"]["wager"]["day"] == 5_000 and state["pending"] == []
+    # Removing waits too; lowering again cancels the pending removal at once.
+    assert (await put(api, token, "/limits", {"wager": {"day": None}})).json()["pending"]
+    lowered = (await put(api, token, "/limits", {"wager": {"day": 2_100}})).json()
+    assert lowered["limits"]["wager"]["day"] == 2_100 and lowered["pending"] == []
+    assert code(await api.play(token, mode="real", player=1_000)) == "wager_limit_reached"
+    actions = await api.casino.db.read(
+        lambda uow: [a for (a,) in uow.all("SELECT action FROM responsible_audit ORDER BY id")]
+    )
+    assert actions == [
+        "reality_check_set", "limit_set", "limit_raise_requested", "reality_check_ack",
+        "pending_applied", "limit_raise_requested", "limit_set", "pending_cancelled",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_the_reality_check_is_enforced_by_the_server_until_acknowledged(api: Api) -> None:
+    api.shoes.current = StackedShoes(BANKER_WINS)
+    token = await funded(api)
+    await put(api, token, "/reality-check", {"minutes": 10})
+    assert (await api.play(token, mode="real", player=300)).status_code == 201
+    api.clock.advance(10 * 60)
+    due = await api.play(token, mode="real", player=200)
+    assert code(due) == "reality_check_due"
+    assert details(due) | {"played_seconds": 600, "net": -300, "rounds": 1} == details(due)
+    assert (await status(api, token))["reality_check"]["due"] is True
+    assert code(await api.play(token, mode="real", player=200)) == "reality_check_due"
+    acked = await post(api, token, "/reality-check/ack")
+    assert acked.status_code == 200 and acked.json()["reality_check"]["due"] is False
+    assert (await api.play(token, mode="real", player=200)).status_code == 201
+    api.clock.advance(10 * 60 - 1)
+    assert (await api.play(token, mode="real", player=200)).status_code == 201
+    api.clock.advance(1)
+    assert code(await api.play(token, mode="real", player=200)) == "reality_check_due"
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_self_excluded_player_is_refused_everywhere_but_can_log_in_read_and_withdraw(
+    api: Api,
+) -> None:
+    token = await funded(api)
+    assert (await api.play(token, mode="real", player=200)).status_code == 201
+    excluded = await post(api, token, "/self-exclusion", {"months": 6})
+    assert excluded.json()["exclusion"] == {
+        "kind": "self_exclusion", "until": "2027-03-21T14:13:20Z"
+    }  # fmt: skip
+    for mode in ("fun", "real"):
+        refused = await api.play(token, mode=mode, player=200)
+        assert code(refused) == "self_excluded" and refused.status_code == 403
+    deposit = await api.client.post(
+        "/api/wallet/deposits", json={"amount": 100}, headers=api.auth(token)
+    )
+    assert code(deposit) == "self_excluded"
+    for role, table, mode in (("player", "banked-i", "fun"), ("banker", "banked-i", "real")):
+        seat = await api.client.post(
+            "/api/seats", json={"table_id": table, "role": role, "mode": mode},
+            headers=api.auth(token, None),
+        )  # fmt: skip
+        assert code(seat) == "self_excluded"
+    # A time-out cannot shorten it; nothing lifts it.
+    await post(api, token, "/time-out", {"days": 1})
+    assert (await status(api, token))["exclusion"]["kind"] == "self_exclusion"
+    token = await login(api)
+    history = await api.client.get("/api/history?mode=real", headers=api.auth(token, None))
+    assert history.status_code == 200 and len(history.json()["items"]) == 1
+    withdrawal = await api.client.post(
+        "/api/wallet/withdrawals", json={"amount": 500}, headers=api.auth(token)
+    )
+    assert withdrawal.status_code == 201
+    api.clock.advance(181 * DAY - 1)  # 2027-03-21 14:13:19
+    token = await login(api)
+    assert code(await api.play(token, mode="fun", player=200)) == "self_excluded"
+    api.clock.advance(1)
+    assert (await api.play(token, mode="fun", player=200)).status_code == 201
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_time_out_refuses_play_until_it_ends_and_can_only_be_lengthened(api: Api) -> None:
+    token = await funded(api)
+    state = (await post(api, token, "/time-out", {"days": 7})).json()
+    assert state["exclusion"] == {"kind": "time_out", "until": "2026-09-28T14:13:20Z"}
+    assert (await post(api, token, "/time-out", {"days": 1})).json()["exclusion"] == state[
+        "exclusion"
+    ]
+    refused = await api.play(token, mode="real", player=200)
+    assert code(refused) == "timed_out" and details(refused)["until"] == "2026-09-28T14:13:20Z"
+    api.clock.advance(7 * DAY)
+    token = await login(api)
+    assert (await api.play(token, mode="fun", player=200)).status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "expected"),
+    [
+        ("/limits", {"loss": {"day": -1}}, "invalid_limit"),
+        ("/limits", {"session_minutes": 0}, "invalid_limit"),
+        ("/limits", {"loss": {"hour": 5}}, "invalid_body"),
+        ("/limits", {"loss": {"day": "5"}}, "invalid_body"),
+        ("/reality-check", {"minutes": 0}, "invalid_reality_check"),
+        ("/time-out", {"days": 2}, "invalid_exclusion"),
+        ("/self-exclusion", {"months": 1}, "invalid_exclusion"),
+    ],
+)
+async def test_bad_settings_are_refused_with_their_code(
+    api: Api, path: str, body: Any, expected: str
+) -> None:
+    token = await api.player()
+    send = api.client.put if path in ("/limits", "/reality-check") else api.client.post
+    answer = await send(f"/api/responsible{path}", json=body, headers=api.auth(token, None))
+    assert code(answer) == expected
+    assert (await status(api, token))["exclusion"] is None
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_concurrent_rounds_of_one_player_cannot_pass_a_limit_together(api: Api) -> None:
+    token = await funded(api)
+    await put(api, token, "/limits", {"wager": {"day": 1_000}})
+    answers = await asyncio.gather(*(api.play(token, mode="real", player=200) for _ in range(12)))
+    assert sorted(a.status_code for a in answers) == [201] * 5 + [409] * 7
+    assert (await status(api, token))["usage"]["day"]["wager"] == 1_000
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_the_audit_log_is_append_only(api: Api) -> None:
+    token = await funded(api)
+    await put(api, token, "/limits", {"loss": {"day": 100}})
+
+    def tamper(uow: Any) -> None:
+        uow.run("UPDATE responsible_audit SET action = 'nothing'")
+
+    with pytest.raises(Exception, match="append-only"):
+        await api.casino.db.write(tamper)
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_the_operator_sees_limits_usage_exclusion_and_the_audit_log_but_changes_nothing(
+    api: Api, database_url: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from baccarat.cli import main
+    from baccarat.server.history import iso_time
+    from baccarat.server.settings import system_clock_us
+
+    api.clock.now = system_clock_us()  # the admin command reads the system clock
+    api.shoes.current = StackedShoes(BANKER_WINS)
+    token = await funded(api)
+    await put(api, token, "/limits", {"loss": {"day": 5_000}})
+    await api.play(token, mode="real", player=1_000)
+    await post(api, token, "/time-out", {"days": 30})
+    url = (
+        f"sqlite:///{database_url.target}"
+        if database_url.dialect == "sqlite"
+        else (database_url.target)
+    )
+    capsys.readouterr()
+    assert await asyncio.to_thread(main, ["admin", "--database", url, "responsible", "alice"]) == 0
+    text = capsys.readouterr().out
+    assert f"time-out until {iso_time(api.clock.now + 30 * DAY * 1_000_000)}" in text
+    assert re.search(r"loss +day +50\.00 +10\.00", text), text
+    assert (
+        await asyncio.to_thread(
+            main, ["admin", "--database", url, "responsible", "alice", "--json"]
+        )
+        == 0
+    )
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["exclusion"]["kind"] == "time_out" and shown["usage"]["day"]["wager"] == 1_000
+    assert [entry["action"] for entry in shown["audit"]] == [
+        "time_out", "limit_set", "reality_check_set"
+    ]  # fmt: skip
+    assert code(await api.play(token, mode="fun", player=200)) == "timed_out"

@@ -1,0 +1,113 @@
+"""Responsible gaming in the browser: the page sets a limit, the table hits it and shows the
+refusal, and the reality-check dialog opens when the server says one is due. The server runs
+with its clock shifted by a file (tests/server/apps.py ``shifted``), so no test waits."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from baccarat.cli import main as cli
+
+from ..server.live import live, uvicorn_argv
+from .test_web_table import fresh_table, open_table, place
+from .webtools import Player, new_nickname
+
+pytestmark = pytest.mark.browser
+
+
+class Shifted:
+    def __init__(self, url: str, data: Path, shift: Path):
+        self.url, self.data, self.shift = url, data, shift
+
+    def advance(self, seconds: int) -> None:
+        now = int(self.shift.read_text() or 0)
+        self.shift.write_text(str(now + seconds * 1_000_000))
+
+
+@pytest.fixture(scope="module")
+def shifted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shifted]:
+    from ..server.postgres import free_port
+
+    data = tmp_path_factory.mktemp("rg-web")
+    shift = data / "clock-shift"
+    shift.write_text("0")
+    port = free_port()
+    env = {"BACCARAT_DATA_DIR": str(data), "BACCARAT_TEST_CLOCK_SHIFT": str(shift)}
+    argv = uvicorn_argv("tests.server.apps:shifted", port)
+    with live(argv, env, data / "server.log", port) as server:
+        yield Shifted(server.url, data, shift)
+
+
+def test_a_player_sets_a_limit_hits_it_and_answers_a_reality_check(
+    browser: Any, shifted: Shifted, screenshots: Path, catalogs: dict[str, dict[str, str]]
+) -> None:
+    context = browser.new_context(
+        locale="en-US", viewport={"width": 1366, "height": 900}, reduced_motion="reduce"
+    )
+    try:
+        player = Player(context, shifted.url, new_nickname())
+        player.register_and_login()
+        assert cli(["admin", "--data-dir", str(shifted.data), "deposit", player.nickname,
+                    "100.00"]) == 0  # fmt: skip
+        page = player.page
+        player.goto("responsible")
+        page.fill("#limit-wager-day", "10.00")
+        page.click('[data-action="save-limits"]')
+        page.wait_for_function(
+            "() => document.querySelector('[data-usage=wager_day]').textContent === "
+            "'$0.00 of $10.00'"
+        )
+        page.fill("#reality-minutes", "1")
+        page.click('[data-action="save-reality"]')
+        page.wait_for_function("() => document.querySelector('#reality-minutes').value === '1'")
+        page.wait_for_selector("#session-clock:not([hidden])")
+        assert re.fullmatch(r"\d+:\d\d:\d\d", page.text_content("#session-clock") or "")
+        page.screenshot(path=str(screenshots / "responsible-page.png"), full_page=True)
+
+        tables = httpx.get(f"{shifted.url}/api/tables").json()
+        open_table(player, fresh_table(tables))
+        page.click('.topbar [data-mode="real"]')
+        place(player, 500, "player")
+        page.click('[data-action="deal"]')
+        player.wait_round()
+        shifted.advance(61)
+        with page.expect_response(lambda r: "/rounds" in r.url) as refused:
+            page.click('[data-action="rebet-deal"]')
+        assert refused.value.status == 409
+        page.wait_for_selector("#reality-check[open]")
+        assert re.fullmatch(
+            r"You have been playing for 0:01:\d\d in this session\.",
+            page.text_content('#reality-check [data-rg="played"]') or "",
+        )
+        net = page.text_content('#reality-check [data-rg="net"]') or ""
+        assert re.fullmatch(r"Net result of this session: [+\u2212]?\$\d+\.\d\d\.", net), net
+        assert page.text_content('#reality-check [data-rg="rounds"]') == "Rounds played: 1."
+        page.wait_for_function(
+            "() => /^0:01:/.test(document.querySelector('#session-clock').textContent)"
+        )
+        page.screenshot(path=str(screenshots / "responsible-reality-check.png"))
+        page.click('#reality-check [data-rg="continue"]')
+        page.wait_for_selector("#reality-check", state="detached")
+        page.click('[data-action="deal"]')  # the refused bets are still on the felt
+        player.wait_round()  # 10.00 wagered today: at the limit
+        with page.expect_response(lambda r: "/rounds" in r.url) as limited:
+            page.click('[data-action="rebet-deal"]')
+        assert limited.value.status == 409
+        prefix = catalogs["en"]["error.wager_limit_reached"].split("{")[0]
+        page.wait_for_function(
+            "p => document.querySelector('#table-message').textContent.startsWith(p)", arg=prefix
+        )
+        message = page.text_content("#table-message") or ""
+        assert "(Daily) of $10.00: $0.00 left until" in message
+        assert player.api("GET", "/api/responsible")["usage"]["day"]["wager"] == 1_000
+        page.locator("#table-message").scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshots / "responsible-limit-reached.png"))
+        assert player.errors == []
+    finally:
+        context.close()

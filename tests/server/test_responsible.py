@@ -370,3 +370,45 @@ async def test_the_operator_sees_limits_usage_exclusion_and_the_audit_log_but_ch
         "time_out", "limit_set", "reality_check_set"
     ]  # fmt: skip
     assert code(await api.play(token, mode="fun", player=200)) == "timed_out"
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_player_banked_seats_count_the_stake_and_check_the_bankers_exposure(
+    api: Api,
+) -> None:
+    api.shoes.current = StackedShoes(BANKER_WINS)  # the player's bets lose to the banker
+    alice = await funded(api, "alice")
+    bob = await funded(api, "bob")
+    exposure = api.casino.tables.require("banked-i").banked.exposure
+
+    async def join(token: str, role: str, **extra: Any) -> Any:
+        body = {"table_id": "banked-i", "role": role, "mode": "real"} | extra
+        return await api.client.post("/api/seats", json=body, headers=api.auth(token, None))
+
+    # A banker's loss limit below the round's exposure: no approval, so no banking.
+    await put(api, bob, "/limits", {"loss": {"day": exposure - 1}})
+    refused = await join(bob, "banker", auto_approve=True)
+    assert code(refused) == "loss_limit_reached" and details(refused)["requested"] == exposure
+    await put(api, bob, "/limits", {"loss": {"day": None}})  # pending: 24 hours
+    assert code(await join(bob, "banker", auto_approve=True)) == "loss_limit_reached"
+    api.clock.advance(DAY)
+    bob = await login(api, "bob")
+    await post(api, bob, "/reality-check/ack")
+    alice = await login(api, "alice")
+    await post(api, alice, "/reality-check/ack")
+    assert (await join(bob, "banker", auto_approve=True)).status_code == 201
+    await put(api, alice, "/limits", {"wager": {"day": 1_000}})
+    seat = (await join(alice, "player")).json()["seat"]["id"]
+
+    async def deal(**bets: int) -> Any:
+        return await api.client.post(
+            f"/api/seats/{seat}/deal", json={"bets": bets}, headers=api.auth(alice)
+        )
+
+    assert (await deal(player=1_000)).status_code == 201  # at the edge
+    assert code(await deal(player=200)) == "wager_limit_reached"
+    assert (await status(api, alice))["usage"]["day"]["wager"] == 1_000
+    bob_day = (await status(api, bob))["usage"]["day"]
+    assert bob_day["loss"] < 0 and bob_day["wager"] == 0  # the banker won the player's bet
+    await post(api, alice, "/time-out", {"days": 1})
+    assert code(await deal(player=200)) == "timed_out"

@@ -222,6 +222,8 @@ cashier_requests = sa.Table(
     sa.CheckConstraint(MODES, name="mode"),
     sa.Index("ix_cashier_requests_status", "status", "kind"),
     sa.Index("ix_cashier_requests_player", "player_id", "id"),
+    # Revision 0004: a deposit limit reads the player's requests of the current month.
+    sa.Index("ix_cashier_requests_player_time", "player_id", "created_us"),
 )
 
 

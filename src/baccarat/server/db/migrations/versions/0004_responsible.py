@@ -1,5 +1,5 @@
-"""Responsible gaming: each player's limits and exclusion, pending raises, daily usage, and
-an append-only audit log of every change.
+"""Responsible gaming: each player's limits and exclusion, pending raises, daily usage, an
+append-only audit log of every change, and an index of cashier requests by player and time.
 
 Revision ID: 0004
 Revises: 0003
@@ -73,6 +73,10 @@ def upgrade() -> None:
         sa.Column("details", sa.Text, nullable=False),
     )
     op.create_index("ix_responsible_audit_player", "responsible_audit", ["player_id", "id"])
+    # A deposit limit reads the player's requests of the current month only.
+    op.create_index(
+        "ix_cashier_requests_player_time", "cashier_requests", ["player_id", "created_us"]
+    )
     _append_only()
 
 
@@ -101,6 +105,7 @@ def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         op.execute("DROP TRIGGER IF EXISTS responsible_audit_append_only ON responsible_audit")
         op.execute("DROP FUNCTION IF EXISTS responsible_audit_append_only()")
+    op.drop_index("ix_cashier_requests_player_time", table_name="cashier_requests")
     op.drop_index("ix_responsible_audit_player", table_name="responsible_audit")
     for table in ("responsible_audit", "responsible_usage", "responsible_pending",
                   "responsible_players"):  # fmt: skip

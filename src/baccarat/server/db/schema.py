@@ -222,7 +222,7 @@ cashier_requests = sa.Table(
     sa.CheckConstraint(MODES, name="mode"),
     sa.Index("ix_cashier_requests_status", "status", "kind"),
     sa.Index("ix_cashier_requests_player", "player_id", "id"),
-    # Revision 0004: a deposit limit reads the player's requests of the current month.
+    # Revision 0005: a deposit limit reads the player's requests of the current month.
     sa.Index("ix_cashier_requests_player_time", "player_id", "created_us"),
 )
 
@@ -339,7 +339,7 @@ banked_presence = sa.Table(
 )
 
 
-# -- responsible gaming (revision 0004) ----------------------------------------------------
+# -- responsible gaming (revision 0005) ----------------------------------------------------
 
 RESPONSIBLE_LIMITS = (
     *(f"{kind}_{period}" for kind in ("deposit", "loss", "wager")

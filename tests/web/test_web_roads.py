@@ -12,7 +12,7 @@ from baccarat.core import Outcome
 from baccarat.core.roads import RoadResult, compute_roads
 
 from .test_web_table import fresh_table, open_table, place
-from .webtools import Player
+from .webtools import Player, new_nickname
 
 pytestmark = pytest.mark.browser
 
@@ -176,3 +176,84 @@ def test_the_rules_page_explains_the_roads_and_that_past_results_do_not_change_t
     player.goto("rules")
     player.page.wait_for_selector("#roads-help")
     assert catalogs["de"]["rules.roads_odds"] == player.page.text_content("#roads-help .roads-odds")
+
+
+# A known shoe: the sequence of tests/core/test_roads.py, worked by hand from the rules.
+KNOWN = "BPBPBBPPPBBBP"
+R, B = "red", "blue"
+KNOWN_BIG_ROAD = [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (4, 1), (5, 0), (5, 1), (5, 2),
+                  (6, 0), (6, 1), (6, 2), (7, 0)]  # fmt: skip
+KNOWN_DERIVED = {
+    "big_eye_boy": [R, R, R, B, B, R, B, B, R, R, R],
+    "small_road": [R, R, B, B, B, R, B, R, B, B],
+    "cockroach_pig": [R, B, B, B, R, B, B, R, B],
+}
+# Big eye boy runs 3 red, 2 blue, 1 red, 2 blue, 3 red: five columns of its own grid.
+KNOWN_EYE_CELLS = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (2, 0), (3, 0), (3, 1), (4, 0),
+                   (4, 1), (4, 2)]  # fmt: skip
+
+
+@pytest.fixture
+def stacked_server(tmp_path: Path) -> Any:
+    """A server whose cut shoe deals the coups of KNOWN in order (tests.server.apps:stacked)."""
+    from ..server.live import live, uvicorn_argv
+    from ..server.postgres import free_port
+    from ..server.support import BANKER_WINS, PLAYER_WINS
+
+    coups = {"B": BANKER_WINS, "P": PLAYER_WINS}
+    env = {
+        "BACCARAT_DATABASE_URL": f"sqlite:///{tmp_path / 'known.db'}",
+        "BACCARAT_DATA_DIR": str(tmp_path),
+        "BACCARAT_TEST_STACK": " ".join(coups[c] for c in KNOWN),
+    }
+    port = free_port()
+    with live(
+        uvicorn_argv("tests.server.apps:stacked", port), env, tmp_path / "server.log", port
+    ) as server:
+        yield server.url
+
+
+def test_a_known_shoe_draws_the_hand_worked_roads(
+    browser: Any, stacked_server: str, screenshots: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, reduced_motion="reduce")
+    try:
+        player = Player(context, stacked_server, new_nickname())
+        player.register_and_login()
+        player.api("POST", "/api/tables/mini/shoe", {"mode": "fun", "cut": 10})
+        play_by_api(player, "mini", len(KNOWN) - 1)
+        open_table(player, {"id": "mini"})
+        page = player.page
+        page.wait_for_selector(f'[data-roads][data-rounds="{len(KNOWN) - 1}"]')
+        place(player, 500, "banker")
+        page.click('[data-action="deal"]')
+        player.wait_round()
+        page.wait_for_selector(f'[data-roads][data-rounds="{len(KNOWN)}"]')
+        assert [c["winner"] for c in drawn(page, "bead")] == list(KNOWN)
+        big = drawn(page, "big_road")
+        assert [(c["col"], c["row"]) for c in big] == KNOWN_BIG_ROAD
+        assert all(
+            "big-banker" in c["cls"] if c["winner"] == "B" else "big-player" in c["cls"]
+            for c in big
+        )
+        for road, colours in KNOWN_DERIVED.items():
+            assert [c["colour"] for c in drawn(page, road)] == colours, road
+        eye = drawn(page, "big_eye_boy")
+        assert [(c["col"], c["row"]) for c in eye] == KNOWN_EYE_CELLS
+        # Banker next starts a column beside a 1 after 3s: blue on all three; Player next
+        # goes down beside columns that reach that row: red on all three.
+        for road in KNOWN_DERIVED:
+            assert (
+                page.get_attribute(f'[data-ask="banker"] [data-ask-road="{road}"]', "data-colour")
+                == B
+            )
+            assert (
+                page.get_attribute(f'[data-ask="player"] [data-ask-road="{road}"]', "data-colour")
+                == R
+            )
+        assert " 7 " in str(page.text_content('[data-stat="banker"]'))
+        assert " 6 " in str(page.text_content('[data-stat="player"]'))
+        page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-known-shoe.png"))
+        assert player.errors == []
+    finally:
+        context.close()

@@ -23,7 +23,7 @@ def _money(cents: int | None) -> str:
 
 def run_responsible(args: argparse.Namespace) -> int:
     from ..server import accounts, responsible
-    from .server import _write
+    from .database import _write
 
     def work(uow: UnitOfWork) -> dict[str, Any]:
         player = accounts.require(uow, args.nickname)

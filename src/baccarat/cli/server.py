@@ -8,19 +8,14 @@ import getpass
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
+from .database import _read, _write, database_url
 from .output import print_json, table
 
 if TYPE_CHECKING:
-    from ..server.db.database import Database
     from ..server.db.uow import UnitOfWork
-    from ..server.settings import DatabaseUrl
-
-T = TypeVar("T")
 
 
 def _database_options(parser: argparse.ArgumentParser) -> None:
@@ -107,57 +102,6 @@ def register(subparsers: Any) -> None:
     check = commands.add_parser("check", help="verify the ledger; exit 1 if anything is off")
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.set_defaults(handler=run_check)
-
-
-# -- shared --------------------------------------------------------------------------------
-
-
-def database_url(args: argparse.Namespace) -> DatabaseUrl:
-    from ..server.settings import DatabaseUrl
-
-    url = args.database or os.environ.get("BACCARAT_DATABASE_URL")
-    if url:
-        return DatabaseUrl.parse(url)
-    data_dir = args.data_dir or os.environ.get("BACCARAT_DATA_DIR") or "data"
-    return DatabaseUrl.sqlite_in(Path(data_dir))
-
-
-@contextmanager
-def opened(args: argparse.Namespace) -> Iterator[Database]:
-    """The database of these arguments, migrated to the current schema."""
-    from ..server.db import migrate
-    from ..server.db.database import Database
-    from ..server.settings import system_clock_us
-
-    url = database_url(args)
-    migrate.upgrade(url)
-    db = Database(url, clock=system_clock_us, threads=1)
-    try:
-        yield db
-    finally:
-        db.close()
-
-
-def _write(args: argparse.Namespace, work: Callable[[UnitOfWork], T]) -> T:
-    from ..server.errors import ServiceError
-    from . import UsageError
-
-    with opened(args) as db:
-        try:
-            return db.run_write(work)
-        except ServiceError as error:
-            raise UsageError(error.message) from None
-
-
-def _read(args: argparse.Namespace, work: Callable[[UnitOfWork], T]) -> T:
-    from ..server.errors import ServiceError
-    from . import UsageError
-
-    with opened(args) as db:
-        try:
-            return db.run_read(work)
-        except ServiceError as error:
-            raise UsageError(error.message) from None
 
 
 # -- serve ---------------------------------------------------------------------------------

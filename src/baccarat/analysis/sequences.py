@@ -38,6 +38,8 @@ SmallArray = npt.NDArray[np.int8]
 
 # No third card, in a class key.
 NONE = 10
+# Class keys: two-card scores (10 x 10) and each third card (11 x 11).
+CLASSES = 10 * 10 * 11 * 11
 
 
 def banker_draw_table() -> npt.NDArray[np.bool_]:
@@ -114,29 +116,33 @@ def line_table() -> tuple[IntArray, IntArray]:
     holds (K x 10) and how many of its orderings hit each of ``LINES`` (K x len(LINES))."""
     seq = value_sequences()
     values = seq["values"]
-    # A coup class: two-card scores and third-card values (0-9, or NONE).
+    # A coup class: two-card scores and third-card values (0-9, or NONE), as one number;
+    # any one sequence of each class is asked (a repeated index keeps one of them).
     key = ((seq["ps"].astype(np.int32) * 10 + seq["bs"]) * 11 + seq["p3"]) * 11 + seq["b3"]
-    _, first, klass = np.unique(key, return_index=True, return_inverse=True)
-    hits = np.array(
-        [judge_lines(representative_coup(tuple(int(v) for v in values[i])), LINES) for i in first]
-    )
-    # A multiset's key: its multiplicities as digits base 7 (a value occurs at most 6 times).
-    powers = 7 ** np.arange(10, dtype=np.int64)
-    mkey = np.zeros(len(key), dtype=np.int64)
+    some = np.full(CLASSES, -1, dtype=np.int32)
+    some[key] = np.arange(len(key), dtype=np.int32)
+    hits = np.zeros((CLASSES, len(LINES)), dtype=np.bool_)
+    for k in np.flatnonzero(some >= 0):
+        hits[k] = judge_lines(representative_coup(tuple(int(v) for v in values[some[k]])), LINES)
+    # A multiset's key: its multiplicities as digits base 7 (a value occurs at most 6 times;
+    # 7^10 < 2^31). Every array here is int32: the table is built in little memory.
+    powers = 7 ** np.arange(10, dtype=np.int32)
+    mkey = np.zeros(len(key), dtype=np.int32)
     for position in values.T:
         mkey += powers[position]
     unique_keys, multiset = np.unique(mkey, return_inverse=True)
     del mkey
-    # Sequences by (multiset, class), then by line.
-    pairs, n = np.unique(multiset.astype(np.int64) * len(first) + klass, return_counts=True)
-    pair_multiset, pair_class = np.divmod(pairs, len(first))
+    # Sequences by (multiset, class), then by line (5,005 x 12,100 < 2^31).
+    pairs, n = np.unique(multiset.astype(np.int32) * np.int32(CLASSES) + key, return_counts=True)
+    del multiset, key
+    pair_multiset, pair_class = np.divmod(pairs, CLASSES)
     counts = np.zeros((len(unique_keys), len(LINES)), dtype=np.int64)
     for column in range(len(LINES)):
         hit = hits[pair_class, column]
         counts[:, column] = np.bincount(
             pair_multiset[hit], weights=n[hit], minlength=len(unique_keys)
         ).astype(np.int64)
-    multiplicities = (unique_keys[:, None] // powers) % 7
+    multiplicities = (unique_keys.astype(np.int64)[:, None] // powers.astype(np.int64)) % 7
     multiplicities.setflags(write=False)
     counts.setflags(write=False)
     return multiplicities, counts

@@ -42,7 +42,12 @@ SELF_EXCLUSION_MONTHS = (6, 12, 60)
 
 _COLUMNS = (*LIMITS, "reality_minutes", "pending_us", "excluded_until_us", "exclusion",
             "session_us", "session_seq", "checked_us")  # fmt: skip
-_SELECT = f"SELECT {', '.join(_COLUMNS)} FROM responsible_players WHERE player_id = :p"
+# The player's row and, in the same round trip, the start of their newest live session.
+_SELECT = (
+    f"SELECT {', '.join(_COLUMNS)}, (SELECT MAX(created_us) FROM sessions s "
+    "WHERE s.player_id = rp.player_id AND s.expires_us > :now) "
+    "FROM responsible_players rp WHERE rp.player_id = :p"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +62,7 @@ class Profile:
     session_us: int | None = None
     session_seq: int | None = None
     checked_us: int | None = None
+    login_us: int | None = None  # the newest live login session's start, as read
 
     @classmethod
     def default(cls) -> Profile:
@@ -68,7 +74,8 @@ class Profile:
         values = zip(LIMITS, row[:n], strict=True)
         limits = {name: None if v is None else int(v) for name, v in values}
         rest = [None if v is None or isinstance(v, str) else int(v) for v in row[n:]]
-        return cls(limits, int(row[n]), rest[1], rest[2], row[n + 3], rest[4], rest[5], rest[6])
+        return cls(limits, int(row[n]), rest[1], rest[2], row[n + 3], rest[4], rest[5], rest[6],
+                   rest[7])  # fmt: skip
 
     def excluded(self, now_us: int) -> bool:
         return self.excluded_until_us is not None and now_us < self.excluded_until_us
@@ -88,7 +95,7 @@ def audit(uow: UnitOfWork, player_id: int, action: str, **details: Any) -> None:
 
 
 def _load(uow: UnitOfWork, player_id: int, *, lock: bool) -> Profile | None:
-    row = uow.one(_SELECT + (uow.for_update if lock else ""), {"p": player_id})
+    row = uow.one(_SELECT + (uow.lock("rp") if lock else ""), {"p": player_id, "now": uow.now})
     return None if row is None else Profile.from_row(row)
 
 
@@ -268,11 +275,8 @@ class Session:
 
 def current_session(uow: UnitOfWork, player_id: int, profile: Profile) -> tuple[Profile, Session]:
     """The player's newest live login session; a new one restarts the reality-check clock."""
-    newest = uow.scalar(
-        "SELECT MAX(created_us) FROM sessions WHERE player_id = :p AND expires_us > :now",
-        {"p": player_id, "now": uow.now},
-    )
-    started = int(newest) if newest is not None else (profile.session_us or uow.now)
+    newest = profile.login_us
+    started = newest if newest is not None else (profile.session_us or uow.now)
     if started != profile.session_us or profile.session_seq is None:
         seq = int(uow.scalar("SELECT COALESCE(MAX(seq), 0) FROM rounds"))
         profile = replace(profile, session_us=started, session_seq=seq, checked_us=started)

@@ -103,6 +103,16 @@ async def test_sessions_expire(api: Api) -> None:
     assert error_code(after) == "not_authenticated"
 
 
+async def test_the_api_docs_load_nothing_from_elsewhere(api: Api) -> None:
+    page = await api.client.get("/docs")
+    assert page.status_code == 200
+    assert "https://" not in page.text and "http://" not in page.text
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css"):
+        assert f"/docs-assets/{asset}" in page.text
+        served = await api.client.get(f"/docs-assets/{asset}")
+        assert served.status_code == 200 and len(served.content) > 10_000
+
+
 async def test_the_session_state_is_asked_without_an_error(api: Api) -> None:
     # A page load asks whether it is logged in: 200 either way, never a 401.
     nobody = await api.client.get("/api/session")

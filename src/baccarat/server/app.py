@@ -107,7 +107,7 @@ def create_app(settings: Settings) -> FastAPI:
         version=__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
-        docs_url="/docs",
+        docs_url=None,
         redoc_url=None,
     )
     app.state.casino = casino
@@ -119,11 +119,41 @@ def create_app(settings: Settings) -> FastAPI:
         app.include_router(system.bench_router)
 
     _document_security(app)
+    _serve_docs(app)
     web = casino.web_dir()
     if web is not None:
         app.mount("/", StaticFiles(directory=web, html=True), name="web")
     app.add_middleware(BodyLimit)
     return app
+
+
+DOCS_ASSETS = "/docs-assets"
+
+
+def _serve_docs(app: FastAPI) -> None:
+    """Swagger UI at /docs with its scripts and styles from the installed swagger-ui-py
+    package (FastAPI's default loads them from a CDN: a blank page without internet)."""
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.responses import HTMLResponse
+    from fastapi.staticfiles import StaticFiles
+
+    spec = find_spec("swagger_ui")  # located, not imported: only its static files are served
+    assert spec is not None and spec.origin is not None, "swagger-ui-py is not installed"
+    static = Path(spec.origin).parent / "static"
+    app.mount(DOCS_ASSETS, StaticFiles(directory=static), name="docs")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title=f"{app.title} API",
+            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png",
+        )
 
 
 def _document_security(app: FastAPI) -> None:

@@ -8,10 +8,17 @@ import * as store from "./state.js";
 
 const BASE = "/api/wallet";
 
+// What each form last did: kept when the page is drawn again after a request.
+const notes = { deposit: "", withdrawal: "" };
+
 function requestForm(kind, onDone) {
   const id = `${kind}-amount`;
   const input = h("input", { id, inputmode: "decimal", autocomplete: "off", required: true });
-  const message = h("p", { class: "message", role: "status", "data-message": kind });
+  const message = h("p", { class: "message", role: "status", "data-message": kind, text: notes[kind] });
+  const say = (text) => {
+    notes[kind] = text;
+    message.textContent = text;
+  };
   return h(
     "form",
     {
@@ -21,23 +28,20 @@ function requestForm(kind, onDone) {
         event.preventDefault();
         const amount = parseMoney(input.value);
         if (!amount || amount <= 0) {
-          message.textContent = t("cashier.bad_amount");
+          say(t("cashier.bad_amount"));
           return;
         }
         if (kind === "withdrawal" && amount > store.state.wallet.real) {
-          message.textContent = t("check.above_balance", {
-            amount: money(amount),
-            limit: money(store.state.wallet.real),
-          });
+          say(t("cashier.withdrawal_above", { amount: money(amount), balance: money(store.state.wallet.real) }));
           return;
         }
         try {
           await api.postOnce(`${BASE}/${kind}s`, { amount });
           input.value = "";
-          message.textContent = t(`cashier.${kind}_sent`, { amount: money(amount) });
+          say(t(`cashier.${kind}_sent`, { amount: money(amount) }));
           await onDone();
         } catch (error) {
-          message.textContent = errorText(error);
+          say(errorText(error));
         }
       },
     },

@@ -5,7 +5,9 @@ import * as api from "./api.js";
 import { cardElement } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { errorText } from "./errors.js";
+import { PRESETS } from "./fair.js";
 import { dateTime, money, signedMoney, t } from "./i18n.js";
+import { tableName } from "./rulesinfo.js";
 import * as store from "./state.js";
 
 const PAGE = 10;
@@ -49,7 +51,9 @@ function decksOf(round, tables) {
 export function verifyLink(round, tables) {
   const f = fairnessOf(round);
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries({ ...f, decks: decksOf(round, tables) })) {
+  // The rule set tells the verifier about the burn and the cut card (a Mini shoe).
+  const rules = PRESETS[round.rules] ? round.rules : null;
+  for (const [key, value] of Object.entries({ ...f, rules, decks: decksOf(round, tables) })) {
     if (value !== null && value !== undefined) params.set(key, String(value));
   }
   return `verify.html?${params}`;
@@ -81,7 +85,7 @@ function detail(round, tables) {
       "dl",
       { class: "kvs" },
       row(t("history.time"), dateTime(round.time || round.created_at)),
-      row(t("history.table"), tbl ? tbl.name : round.table_id),
+      row(t("history.table"), tbl ? tableName(tbl) : round.table_id),
       row(t("history.mode"), t(`mode.${round.mode}`)),
       round.banked ? row(t("banked.message"), t(`history.as_${round.role}`)) : null,
       round.banked ? row(t("banked.opponent"), round.banked.opponent) : null,
@@ -278,7 +282,7 @@ export async function render(root) {
                   h(
                     "td",
                     { "data-role": r.banked ? r.role : null },
-                    tbl ? tbl.name : r.table_id,
+                    tbl ? tableName(tbl) : r.table_id,
                     r.banked ? h("small", { class: "role", text: ` (${t(`history.as_${r.role}`)})` }) : null,
                   ),
                   h("td", null, handCell(r.player)),

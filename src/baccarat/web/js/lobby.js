@@ -4,7 +4,7 @@ import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { errorText } from "./errors.js";
 import { money, percent, t } from "./i18n.js";
-import { describeRules, limitsText, tieLimitsText } from "./rulesinfo.js";
+import { describeRules, limitsText, tableName, tieLimitsText } from "./rulesinfo.js";
 import * as store from "./state.js";
 
 function authForm(onDone) {
@@ -66,9 +66,12 @@ function authForm(onDone) {
   return form;
 }
 
+// What the last top-up did: kept across redraws (the balance change redraws the panel).
+let walletNote = "";
+
 function walletPanel(redraw) {
   const { wallet, mode, user } = store.state;
-  const message = h("p", { class: "message", role: "status" });
+  const message = h("p", { class: "message", role: "status", "data-message": "top-up", text: walletNote });
   const balanceCard = (m) =>
     h(
       "button",
@@ -97,12 +100,16 @@ function walletPanel(redraw) {
         onclick: async () => {
           try {
             const data = await api.postOnce("/api/wallet/fun/top-up");
+            const added = data && typeof data.added === "number" ? data.added : 0;
+            walletNote = added > 0
+              ? t("lobby.topped_up_by", { added: money(added), amount: money(data.fun) })
+              : t("lobby.top_up_full", { amount: money(data.fun) });
             if (data && typeof data.fun === "number") store.setBalance("fun", data.fun);
             else await store.refreshWallet();
-            message.textContent = t("lobby.topped_up", { amount: money(store.state.wallet.fun) });
             redraw();
           } catch (error) {
-            message.textContent = errorText(error);
+            walletNote = errorText(error);
+            message.textContent = walletNote;
           }
         },
       }),
@@ -130,8 +137,8 @@ function tableCard(tbl) {
   return h(
     "article",
     { class: "table-card", "data-table": tbl.id, "aria-labelledby": `tc-${tbl.id}` },
-    h("div", { class: "mini-felt", "aria-hidden": "true" }, h("span", { text: tbl.name })),
-    h("h3", { id: `tc-${tbl.id}`, text: tbl.name }),
+    h("div", { class: "mini-felt", "aria-hidden": "true" }, h("span", { text: tableName(tbl) })),
+    h("h3", { id: `tc-${tbl.id}`, text: tableName(tbl) }),
     h("p", { class: "summary", text: describeRules(tbl.rules) }),
     h("p", { class: "limits" }, h("strong", { text: t("lobby.limits") }), " ", limitsText(tbl.limits)),
     tieLimitsText(tbl.limits)

@@ -4,7 +4,7 @@
 import { fill, h } from "./dom.js";
 import { errorText } from "./errors.js";
 import { money, number, percent, t } from "./i18n.js";
-import { describeRules, isCutShoe, pays, toOne } from "./rulesinfo.js";
+import { describeRules, isCutShoe, pays, tableName, toOne } from "./rulesinfo.js";
 import * as store from "./state.js";
 
 // The banker's tableau (SPEC §1): score -> player third-card values on which banker draws.
@@ -142,7 +142,7 @@ export async function render(root, tableId) {
           draw();
         },
       },
-      tables.map((x) => h("option", { value: x.id, selected: current && x.id === current.id, text: x.name })),
+      tables.map((x) => h("option", { value: x.id, selected: current && x.id === current.id, text: tableName(x) })),
     );
     const controls = ["undo", "clear", "double", "rebet", "deal", "double_deal", "rebet_deal", "new_game"];
     fill(page, 

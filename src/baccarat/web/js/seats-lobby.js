@@ -6,7 +6,7 @@ import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { errorText } from "./errors.js";
 import { money, number, t } from "./i18n.js";
-import { describeRules, limitsText } from "./rulesinfo.js";
+import { describeRules, limitsText, tableName } from "./rulesinfo.js";
 import * as store from "./state.js";
 
 function socketUrl(path) {
@@ -133,7 +133,7 @@ export class BankedLobby {
     return h(
       "article",
       { class: "banked-card", "data-banked-table": tbl.id },
-      h("h3", { text: tbl.name }),
+      h("h3", { text: tableName(tbl) }),
       h("p", { class: "summary", text: describeRules(tbl.rules) }),
       h("p", { class: "limits" }, h("strong", { text: t("lobby.limits") }), " ", limitsText(tbl.limits)),
       h("p", { class: "requirements", text: t("banked.requirements", { points: number(terms.min_points), balance: money(terms.min_banker_balance) }) }),

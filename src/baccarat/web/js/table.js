@@ -55,7 +55,9 @@ class TableView {
     this.draw();
     store.onChange(this.onStore);
     document.addEventListener("keydown", this.onKey);
-    await Promise.all([this.restore(), isCutShoe(this.tbl.rules) ? this.loadShoe() : null]);
+    // The last round comes from the server while the table is already usable.
+    this.restore();
+    if (isCutShoe(this.tbl.rules)) await this.loadShoe();
   }
 
   destroy() {

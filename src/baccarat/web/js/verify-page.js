@@ -14,6 +14,7 @@ import {
   shoeLayout,
   shuffledOrder,
 } from "./fair.js";
+import { applyStatic, language, LANGUAGES, pickLanguage, setLanguage, t } from "./i18n.js";
 
 const FIELDS = ["server_seed", "client_seed", "nonce", "rules", "decks", "cut", "position"];
 const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
@@ -99,24 +100,22 @@ async function verify() {
   $("commitment").textContent = commit;
   const check = $("commitment-check");
   if (!input.commitment) {
-    check.textContent = "Compare it with the commitment you were shown before play.";
+    check.textContent = t("verify.compare");
     check.className = "check";
   } else if (input.commitment === commit) {
-    check.textContent = "\u2713 matches the commitment shown before play";
+    check.textContent = `\u2713 ${t("verify.matches")}`;
     check.className = "check ok";
   } else {
-    check.textContent = `\u2717 does NOT match the commitment shown before play (${input.commitment})`;
+    check.textContent = `\u2717 ${t("verify.no_match", { commitment: input.commitment })}`;
     check.className = "check bad";
   }
 
   const layout = shoeLayout(order, input.preset);
   const notes = [];
-  if (layout.burned) notes.push(`${order[0]} turned: cards 0-${layout.burned - 1} are burned.`);
-  if (layout.cutCard !== null) notes.push(`The cut card lies before card ${layout.cutCard}.`);
-  if (input.position < layout.burned) notes.push("This position is among the burned cards!");
-  if (layout.cutCard !== null && input.position >= layout.cutCard) {
-    notes.push("No coup starts after the cut card!");
-  }
+  if (layout.burned) notes.push(t("verify.burned", { card: order[0], last: layout.burned - 1 }));
+  if (layout.cutCard !== null) notes.push(t("verify.cut_card", { n: layout.cutCard }));
+  if (input.position < layout.burned) notes.push(t("verify.in_burn"));
+  if (layout.cutCard !== null && input.position >= layout.cutCard) notes.push(t("verify.after_cut"));
   $("layout").textContent = notes.join(" ");
 
   let coup = null;
@@ -129,8 +128,7 @@ async function verify() {
   $("coup-position").textContent = String(input.position);
   renderHand("player", coup.player);
   renderHand("banker", coup.banker);
-  $("coup-winner").textContent =
-    coup.winner === "tie" ? "Tie" : `${coup.winner === "player" ? "Player" : "Banker"} wins`;
+  $("coup-winner").textContent = coup.winner === "tie" ? t("marker.tie") : t("result.wins", { winner: t(`spot.${coup.winner}`) });
   $("coup-winner").dataset.winner = coup.winner;
 
   const items = order.map((card, index) => {
@@ -162,14 +160,44 @@ function fillFromQuery() {
   return params.has("server_seed");
 }
 
-function init() {
+/** The page in the site's language, with the site's language menu. */
+async function speak() {
+  await setLanguage(pickLanguage());
+  applyStatic(document);
+  const menu = $("lang");
+  for (const [code, info] of Object.entries(LANGUAGES)) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.lang = code;
+    option.textContent = info.name;
+    menu.append(option);
+  }
+  menu.value = language();
+  menu.addEventListener("change", async () => {
+    await setLanguage(menu.value, { remember: true });
+    applyStatic(document);
+    presets();
+    if ($("result").hidden === false) verify().catch((error) => showError(error.message));
+  });
+}
+
+function presets() {
   const select = $("rules");
+  const chosen = select.value;
+  for (const option of [...select.options].slice(1)) option.remove();
   for (const name of Object.keys(PRESETS)) {
     const option = document.createElement("option");
     option.value = name;
-    option.textContent = `${name} (${PRESETS[name].decks} decks, ${PRESETS[name].shuffle})`;
+    option.textContent = t("verify.preset", { name, decks: PRESETS[name].decks, shuffle: t(`verify.shuffle_${PRESETS[name].shuffle}`) });
     select.append(option);
   }
+  select.value = chosen;
+}
+
+async function init() {
+  await speak();
+  presets();
+  const select = $("rules");
   select.addEventListener("change", () => {
     if (PRESETS[select.value]) $("decks").value = String(PRESETS[select.value].decks);
   });
@@ -181,4 +209,4 @@ function init() {
   document.body.dataset.ready = "true";
 }
 
-init();
+init().catch((error) => showError(error.message));

@@ -136,9 +136,13 @@ def test_the_header_balance_follows_the_server_when_the_page_regains_focus(
     assert player.meter("balance") == usd(after)
 
 
-def test_a_reload_at_a_seat_shows_the_bets_the_server_holds(make_player: Any) -> None:
+def seated(make_player: Any, socket: Any = None) -> tuple[Player, Player, str]:
+    """A banker and a player matched at a seat of banked-i: (banker, player, seat id).
+    ``socket`` routes the player's seat WebSocket (Playwright's route_web_socket)."""
     banker: Player = make_player()
     player: Player = make_player()
+    if socket is not None:
+        player.page.route_web_socket("**/api/seats/*/ws", socket)
     banker.goto()
     banker.page.wait_for_selector('[data-banked-table="banked-i"]')
     banker.page.click('[data-join-table="banked-i:banker"]')
@@ -148,6 +152,39 @@ def test_a_reload_at_a_seat_shows_the_bets_the_server_holds(make_player: Any) ->
     row = f'[data-seat-row="{seat}"]'
     player.page.wait_for_selector(f'{row}[data-needs="player"]')
     player.page.click(f'{row} [data-join="player"]')
+    player.page.wait_for_selector('.seat-view[data-role="player"]')
+    return banker, player, str(seat)
+
+
+def test_a_closed_seat_socket_says_so_and_reconnects_by_itself(
+    make_player: Any, catalogs: dict[str, dict[str, str]]
+) -> None:
+    sockets: list[Any] = []
+
+    def through(ws: Any) -> None:
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    banker, player, seat = seated(make_player, through)
+    ppage = player.page
+    ppage.wait_for_selector('.seat-view[data-phase="approval"]')
+    assert len(sockets) == 1
+    sockets[0].close(code=1011)  # the connection drops (not a leave: no 4xxx code)
+    ppage.wait_for_function(
+        "t => document.querySelector('#table-message').textContent === t",
+        arg=catalogs["en"]["banked.connection_lost"],
+    )
+    # The page reconnects by itself and is back at its seat; the banker saw nobody leave.
+    ppage.wait_for_function("document.querySelector('#table-message').textContent === ''")
+    assert len(sockets) == 2
+    banker.page.click('[data-action="approve"]')
+    ppage.wait_for_selector(f'.seat-view[data-seat="{seat}"][data-phase="betting"]')
+    assert ppage.text_content('[data-info="opponent"]') == banker.nickname
+    assert player.errors == [] and banker.errors == []
+
+
+def test_a_reload_at_a_seat_shows_the_bets_the_server_holds(make_player: Any) -> None:
+    banker, player, seat = seated(make_player)
     ppage, bpage = player.page, banker.page
     bpage.wait_for_selector('.seat-view[data-phase="approval"]')
     bpage.click('[data-action="approve"]')
@@ -169,6 +206,8 @@ def test_a_reload_at_a_seat_shows_the_bets_the_server_holds(make_player: Any) ->
     )
     assert player.meter("balance") == usd(held)
     assert player.meter("bet") == usd(1000)
+    # The header shows the server's balance too (the bets held are out of it).
+    assert usd(held) in str(ppage.text_content('.topbar [data-mode="fun"]'))
     # The next chip adds to them; it does not replace them.
     ppage.click('[data-chip="500"]')
     ppage.click('[data-spot="banker"]')

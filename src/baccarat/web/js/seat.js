@@ -104,6 +104,10 @@ class SeatView {
         return;
       }
       this.role = message.you;
+      // The seat's state carries the server's balance: the header shows it at once.
+      if (message.private && typeof message.private.balance === "number") {
+        store.setBalance(message.seat.mode, message.private.balance);
+      }
       this.adopt();
       this.stateChanged(before);
       this.update();
@@ -133,8 +137,6 @@ class SeatView {
     const seat = this.msg.seat;
     const notice = seat.notice;
     if (notice && (!before || before.seat.version !== seat.version)) {
-      // A departure, a timeout or a round moves money: the header reads the wallet again.
-      if (notice.code !== "bets" && notice.code !== "approved") store.refreshWallet().catch(() => {});
       const text = noticeText(notice, this.msg.you);
       if (text) this.say(text, "info");
       if (notice.code === "approved" && this.msg.you === "player") sounds.chip();
@@ -460,14 +462,15 @@ class SeatView {
     this.bets.reset();
     this.shownRound = round;
     this.result = { net: mine.net ?? 0, win: you === "player" ? round.win : mine.net ?? 0 };
+    store.hold(true); // the header learns the result when the reveal ends
     if (this.el) {
       this.update();
       await revealRound(this.el, round, reducedMotion() ? "instant" : "deal");
     }
+    store.hold(false);
     showBanner(this.el, round, mine.net ?? 0);
     this.say(t("banked.last_round_text", { player: signedMoney(round.results.player.net), banker: signedMoney(round.results.banker.net) }), "result");
     this.el.dataset.round = round.id;
-    store.refreshWallet().catch(() => {});
     this.update();
   }
 

@@ -43,6 +43,10 @@ function setWallet(data) {
 }
 
 export function setBalance(mode, cents) {
+  if (held) {
+    missed = true;
+    return;
+  }
   state.wallet[mode] = cents;
   changed();
 }

@@ -465,8 +465,8 @@ class TableView {
     if (this.alive) await revealRound(this.el, round, how);
     // The reveal is over: now the WIN, the balance and the header show the result.
     this.finish(round, amounts);
-    if (typeof round.balance_after === "number") store.setBalance(this.mode, round.balance_after);
     store.hold(false);
+    if (typeof round.balance_after === "number") store.setBalance(this.mode, round.balance_after);
     if (!this.alive) return;
     showBanner(this.el, round, this.lastNet);
     if (!this.el.contains(document.activeElement)) this.el.focus({ preventScroll: true });

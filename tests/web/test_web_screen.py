@@ -14,6 +14,13 @@ from .webtools import PASSWORD, Player
 pytestmark = pytest.mark.browser
 
 SIZES = [(1280, 720), (1280, 800), (1366, 768), (1920, 1080), (390, 844), (844, 390)]
+# English at every size; German (the longest words) on the phones both ways and the smallest
+# desktop.
+CASES = [(w, h, "en-US") for w, h in SIZES] + [
+    (390, 844, "de-DE"),
+    (844, 390, "de-DE"),
+    (1280, 720, "de-DE"),
+]
 
 # Everything a player needs after a round, without scrolling.
 ON_SCREEN = (
@@ -35,11 +42,18 @@ def device(width: int, height: int) -> dict[str, Any]:
     return {"viewport": {"width": width, "height": height}, "is_mobile": phone, "has_touch": phone}
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize(
+    ("width", "height", "locale"), CASES, ids=[f"{w}x{h}-{lang[:2]}" for w, h, lang in CASES]
+)
 def test_cards_spots_chips_buttons_displays_result_and_scoreboard_fit_one_screen(
-    make_player: Any, tables: list[dict[str, Any]], screenshots: Path, width: int, height: int
+    make_player: Any,
+    tables: list[dict[str, Any]],
+    screenshots: Path,
+    width: int,
+    height: int,
+    locale: str,
 ) -> None:
-    player: Player = make_player(**device(width, height))
+    player: Player = make_player(locale=locale, **device(width, height))
     page = player.page
     table = fresh_table(tables)
     open_table(player, table)
@@ -58,8 +72,17 @@ def test_cards_spots_chips_buttons_displays_result_and_scoreboard_fit_one_screen
         for left, top, right, bottom in boxes:
             if left < 0 or top < 0 or right > width + 0.5 or bottom > height + 0.5:
                 outside.append((selector, [round(v) for v in (left, top, right, bottom)]))
-    page.screenshot(path=str(screenshots / f"table-{width}x{height}.png"))
+    suffix = "" if locale == "en-US" else f"-{locale[:2]}"
+    page.screenshot(path=str(screenshots / f"table-{width}x{height}{suffix}.png"))
     assert outside == [], f"outside the {width}x{height} viewport: {outside}"
+    cut = page.locator("[data-meter]").evaluate_all(
+        "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.dataset.meter)"
+    )
+    assert cut == [], f"displays cut short: {cut}"
+    spilled = page.locator(".controls [data-action]").evaluate_all(
+        "els => els.filter(e => e.scrollHeight > e.clientHeight + 1).map(e => e.dataset.action)"
+    )
+    assert spilled == [], f"button labels spill out: {spilled}"
     size = page.evaluate(
         "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
     )

@@ -75,8 +75,13 @@ export async function revealRound(el, round, how = "instant") {
         $(`[data-score="${side}"]`).textContent = String(score(cards.slice(0, 2)));
       }
       const best = Math.max(natural(p), natural(b));
-      if (best >= 8) $("[data-callout]").textContent = t("result.natural", { n: best });
-      if (best >= 8 && pace.card) await sleep(pace.card);
+      if (best >= 8) {
+        // "Natural 9" shows at once, where the result will be; the rest comes at the end.
+        for (const part of ["[data-banner-head]", "[data-banner-net]", "[data-banner-detail]"]) $(part).textContent = "";
+        $("[data-callout]").textContent = t("result.natural", { n: best });
+        $("[data-banner]").hidden = false;
+        if (pace.card) await sleep(pace.card);
+      }
     }
   }
   for (const [name, hand] of [

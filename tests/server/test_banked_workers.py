@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from baccarat.server.settings import DatabaseUrl, system_clock_us
 
 from .banked import Participant, SeatServer, seat_of, serving
 from .conftest import FakeClock
-from .live import LiveServer, free_port, live, uvicorn_argv
+from .live import LiveServer, free_port, live, serve_argv, uvicorn_argv
 
 HELP_PAGE = "Td Kh 3s Kd Tc Qh"
 
@@ -99,6 +100,54 @@ async def _scenario(a: Worker, b: Worker) -> None:
     await lobby.close()
     await a.http.aclose()
     await b.http.aclose()
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_workers_of_baccarat_serve_use_the_operators_decision_times(
+    database_url: DatabaseUrl, tmp_path: Path
+) -> None:
+    """`baccarat serve --workers 2` with the timers set away from 45 s / 35 s: every worker
+    shows them in the table terms, and the deadlines the workers set follow them."""
+    env = {"BACCARAT_DATABASE_URL": database_url.target, "BACCARAT_WEB_DIR": str(tmp_path / "none"),
+           "BACCARAT_DB_THREADS": "2", "BACCARAT_BANKED_PLAYER_S": "61",
+           "BACCARAT_BANKED_BANKER_S": "23"}  # fmt: skip
+    port = free_port()
+    argv = [*serve_argv(port, tmp_path / "data"), "--workers", "2"]
+    db = Database(database_url, clock=system_clock_us)
+    try:
+        with live(argv, env, tmp_path / "serve.log", port) as server:
+            for _ in range(8):  # a new connection each time: both workers answer some
+                (banked,) = [t for t in httpx.get(server.url + "/api/tables").json()
+                             if t["id"] == "banked-i"]  # fmt: skip
+                assert banked["banked"]["player_seconds"] == 61
+                assert banked["banked"]["banker_seconds"] == 23
+            asyncio.run(_timers(Worker(server.url, db)))
+    finally:
+        db.close()
+
+
+async def _timers(worker: Worker) -> None:
+    banker = await worker.player("slow-banker")
+    player = await worker.player("quick-player")
+    seat = await banker.sit("banked-i", "banker")
+    assert await player.sit("banked-i", "player") == seat
+    approval = seat_of(await banker.state(lambda m: seat_of(m)["phase"] == "approval"))
+    assert approval["timer"]["seconds"] == 23 and approval["terms"]["banker_seconds"] == 23
+    assert 0 < approval["timer"]["remaining_ms"] <= 23_000  # not the default 35 s
+    assert (await banker.send("approve"))["ok"]
+    betting = seat_of(await player.state(lambda m: seat_of(m)["phase"] == "betting"))
+    assert betting["timer"]["seconds"] == 61
+    assert betting["timer"]["remaining_ms"] > 45_000  # more than the default 45 s
+    row = await worker.read(lambda uow: seats.load(uow, seat, lock=False))
+    assert row.deadline_us is not None
+    assert row.deadline_us // 1_000_000 == _seconds(betting["timer"]["deadline"])
+    for who in (banker, player):
+        await who.disconnect()
+    await worker.http.aclose()
+
+
+def _seconds(iso: str) -> int:
+    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp())
 
 
 @pytest.mark.anyio

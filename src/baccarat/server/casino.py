@@ -26,7 +26,7 @@ class Casino:
 
     def __init__(self, settings: Settings):
         self.settings = settings
-        self.tables: TableSet = load_tables(settings.tables_file)
+        self.tables: TableSet = load_tables(settings.tables_file, settings.banked)
         self.passwords = Passwords(settings.passwords)
         self.shoes: ShoeFactory = settings.shoe_factory or FairShoes()
         self.db = Database(

@@ -28,6 +28,7 @@ from ..core import (
 )
 from .banked.terms import BankedTerms
 from .errors import ServiceError
+from .settings import BankedSettings
 
 
 class TableConfigError(ValueError):
@@ -234,7 +235,7 @@ def _money(value: Any, where: str) -> int:
     return cents
 
 
-def _table(raw: Mapping[str, Any], index: int) -> Table:
+def _table(raw: Mapping[str, Any], index: int, timers: BankedSettings) -> Table:
     where = f"table {index + 1}"
     try:
         table_id = str(raw["id"])
@@ -258,7 +259,7 @@ def _table(raw: Mapping[str, Any], index: int) -> Table:
     )
     if max(limits.tie_min, limits.tie_min_alone) > limits.tie_max:
         raise TableConfigError(f"{where}: the tie minimums exceed tie_max")
-    banked = _banked(raw.get("banked"), rules, limits, where)
+    banked = _banked(raw.get("banked"), rules, limits, where, timers)
     side = _side_bets(raw.get("bets"), rules, where)
     if side and banked is not None:
         raise TableConfigError(f"{where}: a player-banked table takes the three main bets only")
@@ -296,8 +297,11 @@ def _side_bets(raw: Any, rules: RuleSet, where: str) -> dict[str, BetLimits]:
     return found
 
 
-def _banked(raw: Any, rules: RuleSet, limits: Limits, where: str) -> BankedTerms | None:
-    """``[table.banked]``: seats, min_points and min_balance of a player-banked table."""
+def _banked(
+    raw: Any, rules: RuleSet, limits: Limits, where: str, timers: BankedSettings
+) -> BankedTerms | None:
+    """``[table.banked]``: seats, min_points and min_balance of a player-banked table; its
+    decision times are the server's (``timers``)."""
     if raw is None:
         return None
     if not isinstance(raw, Mapping):
@@ -316,12 +320,14 @@ def _banked(raw: Any, rules: RuleSet, limits: Limits, where: str) -> BankedTerms
         raise TableConfigError(f"{where}: banked.min_balance: {error}") from None
     return BankedTerms.build(
         rules, limits.max, limits.tie_max, seats=seats, min_points=points,
-        configured_min_balance=configured,
+        configured_min_balance=configured, player_seconds=timers.player_s,
+        banker_seconds=timers.banker_s,
     )  # fmt: skip
 
 
-def load_tables(path: Path | None = None) -> TableSet:
-    """The tables of a TOML file (default: the package's own), with exact RTPs computed."""
+def load_tables(path: Path | None = None, timers: BankedSettings | None = None) -> TableSet:
+    """The tables of a TOML file (default: the package's own), with exact RTPs computed;
+    player-banked tables take their decision times from ``timers`` (the settings')."""
     from ..analysis import analyse
 
     if path is None:
@@ -335,7 +341,8 @@ def load_tables(path: Path | None = None) -> TableSet:
     entries = raw.get("table")
     if not isinstance(entries, list) or not entries:
         raise TableConfigError("the tables file has no [[table]] entries")
-    tables = [_table(entry, i) for i, entry in enumerate(entries)]
+    timers = timers or BankedSettings()
+    tables = [_table(entry, i, timers) for i, entry in enumerate(entries)]
     if len({t.id for t in tables}) != len(tables):
         raise TableConfigError("two tables have the same id")
     # The exact analysis is done once per distinct rule set.

@@ -10,7 +10,6 @@ from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..history import iso_time
 from ..tables import Table, TableSet
-from .terms import BANKER_SECONDS, PLAYER_SECONDS
 
 ROLES = ("player", "banker")
 _COLUMNS = (
@@ -270,8 +269,7 @@ def view(uow: UnitOfWork, seat: Seat, table: Table) -> SeatView:
     timer = None
     if seat.deadline_us is not None:
         role = "banker" if seat.phase == "approval" else "player"
-        total = BANKER_SECONDS if role == "banker" else PLAYER_SECONDS
-        timer = {"role": role, "seconds": total, "remaining_ms": remaining,
+        timer = {"role": role, "seconds": terms.seconds(role), "remaining_ms": remaining,
                  "deadline": iso_time(seat.deadline_us)}  # fmt: skip
     banker = None if seat.banker_id is None else dict(people[seat.banker_id][0])
     if banker is not None:

@@ -49,7 +49,7 @@ from .seats import (
     summary,
     view,
 )
-from .terms import BANKER_SECONDS, PLAYER_SECONDS, settle_banked
+from .terms import settle_banked
 
 Emit = Callable[[UnitOfWork, dict[str, Any]], None]
 
@@ -62,8 +62,6 @@ class Context:
     system: SystemAccounts
     shoes: ShoeFactory
     emit: Emit
-    player_s: int = PLAYER_SECONDS
-    banker_s: int = BANKER_SECONDS
     reconnect_s: int = 0  # how long a participant whose last socket closed may come back
 
     def table(self, table_id: str) -> Table:
@@ -183,13 +181,13 @@ def _approve(uow: UnitOfWork, ctx: Context, seat: Seat, table: Table) -> None:
     money.reserve(uow, ctx.system, seat.id, seat.mode, seat.banker_id, exposure)
     seat.reserve = exposure
     seat.phase = "betting"
-    seat.deadline_us = uow.now + ctx.player_s * 1_000_000
+    seat.deadline_us = uow.now + table.banked.player_seconds * 1_000_000
     seat.notice = {"code": "approved", "role": "banker", "auto": seat.auto_approve}
 
 
 def _begin(uow: UnitOfWork, ctx: Context, seat: Seat, table: Table) -> None:
     """Both sides are seated and no round is open: the banker's approval is next."""
-    assert seat.banker_id is not None and seat.mode is not None
+    assert table.banked is not None and seat.banker_id is not None and seat.mode is not None
     if seat.auto_approve:
         problem = banker_problem(uow, table, seat.banker_id, seat.mode)
         if problem is None:
@@ -197,7 +195,7 @@ def _begin(uow: UnitOfWork, ctx: Context, seat: Seat, table: Table) -> None:
             return
         seat.notice = {"code": problem.code, "role": "banker", **problem.details}
     seat.phase = "approval"
-    seat.deadline_us = uow.now + ctx.banker_s * 1_000_000
+    seat.deadline_us = uow.now + table.banked.banker_seconds * 1_000_000
 
 
 def _end_open_round(uow: UnitOfWork, ctx: Context, seat: Seat) -> None:

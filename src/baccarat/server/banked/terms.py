@@ -25,8 +25,6 @@ from ...core import Bets, Outcome, RuleSet, Settlement, settle_winner
 
 FEE_RATE = Fraction(3, 200)  # 1.5%
 SEED_MULTIPLE = 9  # "9 * (Maximalwette) + 1,5% (Casino Provision) * (Maximalwette)"
-PLAYER_SECONDS = 45
-BANKER_SECONDS = 35
 
 
 def fee_for(stake: int, rate: Fraction = FEE_RATE) -> int:
@@ -79,13 +77,16 @@ def exposure(rules: RuleSet, max_bet: int, tie_max: int, rate: Fraction = FEE_RA
 
 @dataclass(frozen=True, slots=True)
 class BankedTerms:
-    """What makes a table player-banked: its seats and the banker's requirements."""
+    """What makes a table player-banked: its seats, the banker's requirements and the
+    decision times (the server's settings, ``BankedSettings``)."""
 
     seats: int
     min_points: int
     min_balance: int  # effective: max(configured, the help page's formula, exposure)
     configured_min_balance: int
     exposure: int
+    player_seconds: int
+    banker_seconds: int
     fee_rate: Fraction = FEE_RATE
 
     @classmethod
@@ -98,11 +99,20 @@ class BankedTerms:
         seats: int,
         min_points: int,
         configured_min_balance: int,
+        player_seconds: int,
+        banker_seconds: int,
         fee_rate: Fraction = FEE_RATE,
     ) -> BankedTerms:
         worst = exposure(rules, max_bet, tie_max, fee_rate)
         minimum = max(configured_min_balance, seed_min_balance(max_bet, fee_rate), worst)
-        return cls(seats, min_points, minimum, configured_min_balance, worst, fee_rate)
+        return cls(
+            seats, min_points, minimum, configured_min_balance, worst,
+            player_seconds, banker_seconds, fee_rate,
+        )  # fmt: skip
+
+    def seconds(self, role: str) -> int:
+        """The time the player (bets and deal) or the banker (approval) has to decide."""
+        return self.banker_seconds if role == "banker" else self.player_seconds
 
     def fee(self, stake: int) -> int:
         return fee_for(stake, self.fee_rate)
@@ -115,8 +125,8 @@ class BankedTerms:
             "exposure": self.exposure,
             "fee_rate": float(self.fee_rate),
             "fee_percent": _percent_text(self.fee_rate),
-            "player_seconds": PLAYER_SECONDS,
-            "banker_seconds": BANKER_SECONDS,
+            "player_seconds": self.player_seconds,
+            "banker_seconds": self.banker_seconds,
         }
 
 

@@ -37,7 +37,7 @@ def play(
     table: str = "table-i",
     mode: str = "fun",
     **stakes: int,
-) -> history.RoundRecord:
+) -> history.StoredRound:
     dealer = rounds.Dealer(shoes, system)
     return db.run_write(
         lambda uow: rounds.play_round(
@@ -272,4 +272,4 @@ def test_replay_rederives_a_round_with_the_reference(
     )
     tampered = db.run_read(lambda uow: replay.replay_round(uow, played.id))
     assert not tampered.ok
-    assert any(m.startswith("banker:") for m in tampered.mismatches)
+    assert any(m.startswith("banker.cards:") for m in tampered.mismatches)

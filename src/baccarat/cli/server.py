@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import getpass
-import json
 import os
 import sys
 from pathlib import Path
@@ -308,26 +307,25 @@ def run_void(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    from ..fairness.verify import show
     from ..server import replay
 
     result = _read(args, lambda uow: replay.replay_round(uow, args.round_id))
     if args.json:
         print_json(result.to_json())
         return 0 if result.ok else 1
-    print(f"round {result.round_id}: rules {result.rules}, nonce {result.nonce}, "
-          f"cut {result.cut}, position {result.position}")  # fmt: skip
-    for key in result.recorded:
-        recorded, derived = _text(result.recorded[key]), _text(result.derived[key])
-        if recorded == derived:
-            print(f"  {key:<10} {recorded}  (re-derived: the same)")
-        else:
-            print(f"  {key:<10} recorded {recorded}, re-derived {derived}: DIFFERS")
+    record, fair = result.record, result.record.fairness
+    print(f"round {record.id}: rules {record.rules_name}, nonce {fair.nonce}, "
+          f"cut {fair.cut}, position {fair.position}")  # fmt: skip
+    line = record.to_json()
+    for key in ("player", "banker"):
+        print(f"  {key:<10} {show(line[key]['cards'])}")
+    for key in ("winner", "bets"):
+        print(f"  {key:<10} {show(line[key])}")
+    for mismatch in result.mismatches:
+        print(f"  {mismatch}: DIFFERS")
     print("the round matches its seeds" if result.ok else "MISMATCH")
     return 0 if result.ok else 1
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
 
 
 def run_check(args: argparse.Namespace) -> int:

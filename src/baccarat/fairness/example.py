@@ -77,7 +77,7 @@ def example_history(
             table_id=table_id,
             mode="fun",
             time=(_START + timedelta(seconds=30 * len(lines))).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        )
+        ).to_json()
         balance = line["balance_after"]
         lines.append(line)
     return lines

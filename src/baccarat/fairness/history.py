@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -115,6 +115,8 @@ class RoundRecord:
     # banker's, who receives the stakes and pays the returns and the casino's fee).
     role: str = "player"
     fee: int = 0
+    # Informational, ignored by the verifier: the participant's side of a banked round.
+    banked: Mapping[str, Any] | None = None
 
     @property
     def is_void(self) -> bool:
@@ -129,14 +131,15 @@ class RoundRecord:
         return len(self.player.cards) + len(self.banker.cards)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The export line: the one writer of ``baccarat-history/1`` (the server's export,
+        the example histories and a parsed line written back all come through here)."""
+        line = {
             "format": FORMAT,
             "id": self.id,
             "table_id": self.table_id,
             "mode": self.mode,
             "time": self.time,
             "rules": self.rules_name,
-            "fairness": self.fairness.to_json(),
             "player": self.player.to_json(),
             "banker": self.banker.to_json(),
             "winner": None if self.winner is None else self.winner.value,
@@ -145,7 +148,21 @@ class RoundRecord:
             "balance_before": self.balance_before,
             "balance_after": self.balance_after,
             "void_reason": self.void_reason,
-        } | ({"role": self.role, "fee": self.fee} if self.role != "player" or self.fee else {})
+            "fairness": self.fairness.to_json(),
+        }
+        if self.banked is not None:
+            return line | {"role": self.role, "banked": dict(self.banked), "fee": self.fee}
+        if self.role != "player" or self.fee:
+            return line | {"role": self.role, "fee": self.fee}
+        return line
+
+    def voided(self, reason: str) -> RoundRecord:
+        """The same round voided (a malfunction): every stake returned, the cards as dealt."""
+        bets = tuple(BetRecord(b.bet, b.stake, "void", b.stake) for b in self.bets)
+        return replace(
+            self, bets=bets, win=self.staked, balance_after=self.balance_before,
+            void_reason=reason,
+        )  # fmt: skip
 
 
 ROLES = ("player", "banker")
@@ -324,6 +341,7 @@ def parse_record(data: Any, line: int = 0) -> RoundRecord:
         time=reader.text("time", optional=True),
         role=role,
         fee=fee,
+        banked=banked if isinstance(banked := reader.data.get("banked"), dict) else None,
     )
 
 
@@ -366,42 +384,32 @@ def export_round(
     table_id: str | None = None,
     mode: str | None = None,
     time: str | None = None,
-) -> dict[str, Any]:
-    """The export line of a settled (not voided) round, as a JSON-ready dict."""
+) -> RoundRecord:
+    """The record of a settled (not voided) round."""
     win = settlement.returned
-    return {
-        "format": FORMAT,
-        "id": round_id,
-        "table_id": table_id,
-        "mode": mode,
-        "time": time,
-        "rules": rules.name,
-        "fairness": fairness.to_json(),
-        "player": coup.player.to_json(),
-        "banker": coup.banker.to_json(),
-        "winner": coup.winner.value,
-        "bets": settlement.to_json(),
-        "win": win,
-        "balance_before": balance_before,
-        "balance_after": balance_before - settlement.staked + win,
-        "void_reason": None,
-    }
+    return RoundRecord(
+        line=0,
+        id=round_id,
+        rules=rules,
+        rules_name=rules.name,
+        fairness=fairness,
+        player=HandRecord(coup.player.cards, coup.player.scores),
+        banker=HandRecord(coup.banker.cards, coup.banker.scores),
+        winner=coup.winner,
+        bets=tuple(BetRecord(b.bet, b.stake, b.result.value, b.returned) for b in settlement.bets),
+        win=win,
+        balance_before=balance_before,
+        balance_after=balance_before - settlement.staked + win,
+        void_reason=None,
+        table_id=table_id,
+        mode=mode,
+        time=time,
+    )
 
 
 def void_export(line: Mapping[str, Any], reason: str) -> dict[str, Any]:
-    """The same round voided (a malfunction): every stake returned, the cards as dealt."""
-    bets = {
-        kind: {"stake": bet["stake"], "result": "void", "returned": bet["stake"]}
-        for kind, bet in line["bets"].items()
-    }
-    staked = sum(bet["stake"] for bet in bets.values())
-    return {
-        **line,
-        "bets": bets,
-        "win": staked,
-        "balance_after": line["balance_before"],
-        "void_reason": reason,
-    }
+    """An export line voided (``RoundRecord.voided``), keeping the keys it had."""
+    return {**line, **parse_record(line).voided(reason).to_json()}
 
 
 def verifier_query(record: RoundRecord) -> str:

@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
-from ..fairness.history import FORMAT, FairnessRecord
+from ..core import Card, Hand, Outcome, get_rules
+from ..fairness.history import BetRecord, FairnessRecord, HandRecord, RoundRecord
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 
@@ -32,19 +33,18 @@ def _iso_second(second: int) -> str:
     return datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-# Baccarat points by rank letter (the first character of a card's text, e.g. "Td").
-_POINTS = {rank: min(i + 1, 10) % 10 for i, rank in enumerate("A23456789TJQK")}
+def hand_json(cards_text: str) -> dict[str, Any]:
+    """A recorded hand (its cards' text) as the API shows it: cards and ``[x, y]`` scores."""
+    return Hand(Card.parse_many(cards_text)).to_json()
 
 
-def _hand(cards_text: str) -> dict[str, Any]:
-    """A recorded hand as the API shows it: its cards and its ``[x, y]`` scores."""
-    cards = cards_text.split()
-    points = [_POINTS[card[0]] for card in cards]
-    return {"cards": cards, "scores": [(points[0] + points[1]) % 10, sum(points) % 10]}
+def _hand(cards_text: str) -> HandRecord:
+    hand = Hand(Card.parse_many(cards_text))
+    return HandRecord(hand.cards, hand.scores)
 
 
 @dataclass(frozen=True, slots=True)
-class RoundRecord:
+class StoredRound:
     """A row of ``rounds``, as stored."""
 
     seq: int
@@ -72,53 +72,53 @@ class RoundRecord:
     # Player-banked rounds: this participant's side (see ``BankedRoundOut``).
     banked: dict[str, Any] | None = None
 
-    def settled_bets(self) -> dict[str, dict[str, Any]]:
-        bets: dict[str, dict[str, Any]] = json.loads(self.bets)
-        if self.void_reason is None:
-            return bets
-        # A voided round returns every stake.
-        return {
-            kind: {"stake": bet["stake"], "result": "void", "returned": bet["stake"]}
-            for kind, bet in bets.items()
-        }
-
-    def to_json(self) -> dict[str, Any]:
-        """The API's round: what the issue's API shape lists, plus its context."""
-        void = self.void_reason is not None
-        return {
-            "id": self.id,
-            "table_id": self.table_id,
-            "mode": self.mode,
-            "time": iso_time(self.created_us),
-            "rules": self.rules,
-            "player": _hand(self.player_cards),
-            "banker": _hand(self.banker_cards),
-            "winner": self.winner,
-            "bets": self.settled_bets(),
-            "stake": self.stake,
-            "win": self.stake if void else self.win,
-            "balance_before": self.balance_before,
-            "balance_after": self.balance_before if void else self.balance_after,
-            "void_reason": self.void_reason,
-            "fairness": self.fairness(),
-            "role": self.role,
-            "banked": self.banked,
-        }
-
-    def fairness(self) -> dict[str, Any]:
-        return FairnessRecord(
-            self.server_seed, self.commitment, self.client_seed, self.nonce, self.cut, self.position
-        ).to_json()
+    def export(self) -> RoundRecord:
+        """The round as a line of ``baccarat-history/1`` (voided: every stake returned)."""
+        bets = tuple(
+            BetRecord(kind, bet["stake"], bet["result"], bet["returned"])
+            for kind, bet in json.loads(self.bets).items()
+        )
+        record = RoundRecord(
+            line=0,
+            id=self.id,
+            rules=get_rules(self.rules),
+            rules_name=self.rules,
+            fairness=FairnessRecord(
+                self.server_seed,
+                self.commitment,
+                self.client_seed,
+                self.nonce,
+                self.cut,
+                self.position,
+            ),
+            player=_hand(self.player_cards),
+            banker=_hand(self.banker_cards),
+            winner=Outcome(self.winner),
+            bets=bets,
+            win=self.win,
+            balance_before=self.balance_before,
+            balance_after=self.balance_after,
+            void_reason=None,
+            table_id=self.table_id,
+            mode=self.mode,
+            time=iso_time(self.created_us),
+            role=self.role,
+            fee=0 if self.banked is None else self.banked["fee"],
+            banked=self.banked,
+        )
+        return record if self.void_reason is None else record.voided(self.void_reason)
 
     def export_json(self) -> dict[str, Any]:
         """One line of ``baccarat-history/1``, exactly as docs/history-format.md says."""
-        line = self.to_json()
-        del line["stake"]  # the export derives the stake from its bets
-        if self.banked is None:
-            del line["role"], line["banked"]  # a round against the casino
-        else:
-            line["fee"] = self.banked["fee"]  # the banker's side checks its balance with it
-        return {"format": FORMAT, **line}
+        return self.export().to_json()
+
+    def to_json(self) -> dict[str, Any]:
+        """The API's round: the export's line with the total stake, the participant's role
+        and (player-banked rounds) their side of it."""
+        line = self.export().to_json()
+        del line["format"]
+        line.pop("fee", None)
+        return line | {"stake": self.stake, "role": self.role, "banked": self.banked}
 
 
 _COLUMNS = (
@@ -142,13 +142,13 @@ SELECT_BANKED = (
 )
 
 
-def record(row: tuple[Any, ...]) -> RoundRecord:
+def record(row: tuple[Any, ...]) -> StoredRound:
     """A round as one participant sees it (the last column says which)."""
     base, extra, role = row[:21], row[21:-1], row[-1]
     seat_id, fee, player_points, banker_points, banker_before, banker_after, banker, player = extra
     if seat_id is None:
-        return RoundRecord(*base)
-    rec = RoundRecord(*base)
+        return StoredRound(*base)
+    rec = StoredRound(*base)
     stake, win, fee = rec.stake, rec.win, int(fee)
     if role == "banker":
         figures = (player, stake - win - fee, -int(banker_points), int(banker_before),
@@ -164,7 +164,7 @@ def record(row: tuple[Any, ...]) -> RoundRecord:
     return replace(rec, role=role, banked=banked)
 
 
-def get_round(uow: UnitOfWork, player_id: int | None, round_id: str) -> RoundRecord:
+def get_round(uow: UnitOfWork, player_id: int | None, round_id: str) -> StoredRound:
     """A round by id; with a player id, only among that player's rounds."""
     if player_id is None:
         row = uow.one(SELECT_ROUNDS + "WHERE r.id = :id", {"id": round_id})
@@ -220,7 +220,7 @@ def page(
     limit: int,
     before: str | None,
     table_id: str | None = None,
-) -> tuple[list[RoundRecord], str | None]:
+) -> tuple[list[StoredRound], str | None]:
     """Newest first; ``before`` is the id of the last round of the previous page; with
     ``table_id``, only that table's rounds (the table page shows its last round again)."""
     seq = None
@@ -244,12 +244,12 @@ EXPORT_PAGE = 500
 
 def export_page(
     uow: UnitOfWork, player_id: int, mode: str | None, after_seq: int
-) -> list[RoundRecord]:
+) -> list[StoredRound]:
     """Up to EXPORT_PAGE rounds after ``after_seq``, oldest first (both roles)."""
     sql, params = _both_sides(player_id, mode, after_seq, None, newest_first=False)
     return [record(row) for row in uow.all(sql, params | {"limit": EXPORT_PAGE})]
 
 
-def export_lines(records: list[RoundRecord]) -> Iterator[str]:
+def export_lines(records: list[StoredRound]) -> Iterator[str]:
     for rec in records:
         yield json.dumps(rec.export_json(), separators=(",", ":")) + "\n"

@@ -1,8 +1,9 @@
 """The one pipeline of every round: deal -> settle -> record -> post to the ledger.
 
-House rounds (``rounds``), player-banked rounds (``banked.service``), voids and ``admin
-replay`` (``replay``) share these steps; only the money differs (who covers the bets), and
-that is ``ledger.post_round``'s business: the ledger writes every ledger row.
+House rounds (``rounds``), player-banked rounds (``banked.service``) and voids share these
+steps (``admin replay`` verifies a round's export with ``baccarat.fairness`` instead); only
+the money differs (who covers the bets), and that is ``ledger.post_round``'s business: the
+ledger writes every ledger row.
 
 - ``deal``: a coup from a seeded shoe, with where it came from (seed, nonce, cut, position);
 - ``settled``: the settlement of the bets against the dealt cards, as the round records it;
@@ -17,7 +18,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Bets, Coup, RuleSet, Shoe, deal_coup, judge, settle_judged
+from ..core import Bets, Coup, RuleSet, Shoe, deal_coup, format_cards, judge, settle_judged
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .ledger import Posting, SystemAccounts, post
@@ -41,11 +42,11 @@ class Dealt:
 
     @property
     def player_cards(self) -> str:
-        return " ".join(map(str, self.coup.player.cards))
+        return format_cards(self.coup.player.cards)
 
     @property
     def banker_cards(self) -> str:
-        return " ".join(map(str, self.coup.banker.cards))
+        return format_cards(self.coup.banker.cards)
 
 
 def deal(

@@ -17,7 +17,7 @@ from . import ledger, pipeline, responsible, seeds
 from .db.uow import UnitOfWork
 from .dealing import ShoeFactory
 from .errors import ServiceError
-from .history import RoundRecord
+from .history import StoredRound
 from .ledger import SystemAccounts, check_mode
 from .tables import Table
 
@@ -182,7 +182,7 @@ def _shoe_in_play(uow: UnitOfWork, dealer: Dealer, player_id: int, mode: str,
 
 def play_round(
     uow: UnitOfWork, dealer: Dealer, player_id: int, table: Table, mode: str, bets: Bets
-) -> RoundRecord:
+) -> StoredRound:
     """Play one round for the player; refused (with nothing written) if it cannot be."""
     check_mode(mode)
     table.check_bets(bets)
@@ -216,7 +216,7 @@ def play_round(
             {"pos": shoe.position, "done": int(shoe.is_cut_card_reached), "p": player_id,
              "t": table.id, "m": mode},
         )  # fmt: skip
-    return RoundRecord(
+    return StoredRound(
         seq, round_id, table.id, mode, uow.now, rules.name, dealt.commitment,
         dealt.client_seed, dealt.nonce, dealt.cut, dealt.position, dealt.player_cards,
         dealt.banker_cards, dealt.coup.winner.value, bets_json, stake, win,

@@ -11,11 +11,11 @@ from . import ledger, pipeline
 from .banked import voids as banked
 from .db.uow import UnitOfWork
 from .errors import ServiceError
-from .history import RoundRecord, get_round
+from .history import StoredRound, get_round
 from .ledger import SystemAccounts
 
 
-def void_round(uow: UnitOfWork, system: SystemAccounts, round_id: str, reason: str) -> RoundRecord:
+def void_round(uow: UnitOfWork, system: SystemAccounts, round_id: str, reason: str) -> StoredRound:
     """Void a round: every stake returns, any payout is taken back, the reason is shown."""
     if banked.is_banked_round(uow, round_id):
         return banked.void_round(uow, system, round_id, reason)

@@ -219,7 +219,7 @@ def last_round(uow: UnitOfWork, round_id: str | None) -> dict[str, Any] | None:
     )
     if row is None:
         return None
-    from ..history import _hand
+    from ..history import hand_json
 
     (id_, pc, bc, winner, bets, stake, win, fee, player_points, banker_points, created,
      void) = row  # fmt: skip
@@ -227,8 +227,8 @@ def last_round(uow: UnitOfWork, round_id: str | None) -> dict[str, Any] | None:
     return {
         "id": id_,
         "time": iso_time(int(created)),
-        "player": _hand(pc),
-        "banker": _hand(bc),
+        "player": hand_json(pc),
+        "banker": hand_json(bc),
         "winner": winner,
         "bets": json.loads(bets),
         "stake": stake,

@@ -17,7 +17,7 @@ def is_banked_round(uow: UnitOfWork, round_id: str) -> bool:
 
 def void_round(
     uow: UnitOfWork, system: SystemAccounts, round_id: str, reason: str
-) -> history.RoundRecord:
+) -> history.StoredRound:
     """Void a player-banked round: the player gets every stake back (less what the round
     returned), the banker gives back what it won (or gets back what it paid), the casino
     returns its fee, and the loyalty points of the round are undone."""

@@ -226,7 +226,7 @@ def test_settlement_never_creates_or_loses_a_cent(rules, rng, stake):
         assert type(line.returned) is int
         table = rules.paytable(line.bet)
         pay = table.pay(line.line) if table.pays_on(line.line) else None
-        exact = {
+        exact: Fraction = {  # type: ignore[assignment]
             BetResult.WIN: line.stake * (1 + (pay or 0)),
             BetResult.PUSH: Fraction(line.stake),
             BetResult.LOSE: Fraction(0),

@@ -38,7 +38,7 @@ INPUTS: list[dict[str, Any]] = [
      "position": 0},
 ]  # fmt: skip
 
-REJECTION = {"server_seed": SEED_A, "client_seed": "rejection-demo", "nonce": 0,
+REJECTION: dict[str, Any] = {"server_seed": SEED_A, "client_seed": "rejection-demo", "nonce": 0,
              "n": 1_500_000_000}  # fmt: skip
 
 DRAWS_SHOWN = 8
@@ -164,7 +164,7 @@ def make_rejection() -> dict[str, Any]:
     words = Words(spec["server_seed"], spec["client_seed"], spec["nonce"])
     n = spec["n"]
     limit = 2**32 - (2**32 % n)
-    steps = []
+    steps: list[dict[str, Any]] = []
     rejected = 0
     while rejected < 2 or len(steps) < 8:
         x = words.next()

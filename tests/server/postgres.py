@@ -11,6 +11,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 REQUIRE = os.environ.get("BACCARAT_REQUIRE_POSTGRES") == "1"
 EXTERNAL = os.environ.get("BACCARAT_TEST_POSTGRES_URL")
@@ -55,7 +56,7 @@ def throwaway_cluster() -> Iterator[str]:
         shutil.chown(sockets, "postgres", "postgres")
     port = free_port()
     log = base / "server.log"
-    run = {"check": True, "capture_output": True, "timeout": 120}
+    run: dict[str, Any] = {"check": True, "capture_output": True, "timeout": 120}
     try:
         subprocess.run(
             _as_postgres([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres",

@@ -38,7 +38,7 @@ async def server(database_url: DatabaseUrl, tmp_path: Path) -> AsyncIterator[Sea
 
 
 async def seat_row(server: SeatServer, seat_id: str) -> seats.Seat:
-    return await server.read(lambda uow: seats.load(uow, seat_id, lock=False))  # type: ignore[no-any-return]
+    return await server.read(lambda uow: seats.load(uow, seat_id, lock=False))
 
 
 async def until(server: SeatServer, seat_id: str, done: Any) -> seats.Seat:

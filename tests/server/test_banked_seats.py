@@ -127,7 +127,7 @@ async def test_fees_points_and_returns_over_several_auto_approved_rounds(
     # Auto-approve: the player's turn comes at once, every round.
     await player.state(phase("betting"))
     await banker.give_points(7)
-    cases = [
+    cases: list[tuple[str, dict[str, Any], int, int]] = [
         # (cards, bets, returned to the player, fee)
         (PLAYER_WINS, {"player": 1_300}, 2_600, 20),
         (BANKER_WINS, {"banker": 1_000, "tie": 300}, 1_950, 20),
@@ -166,7 +166,12 @@ async def test_both_sides_export_their_history_and_baccarat_verify_accepts_it(
     banker, player = await server.player("bank"), await server.player("play")
     seat = await banker.sit("banked-i", "banker", auto_approve=True)
     await player.sit("banked-i", "player")
-    stakes = [{"player": 500}, {"banker": 1_000, "tie": 200}, {"tie": 300}, {"banker": 2_000}]
+    stakes: list[dict[str, Any]] = [
+        {"player": 500},
+        {"banker": 1_000, "tie": 200},
+        {"tie": 300},
+        {"banker": 2_000},
+    ]
     for bets in stakes:  # dealt from the player's fair seeds
         assert (await player.deal_rest(seat, **bets)).status_code == 201
     casino = await player.call("POST", "/api/tables/table-i/rounds",

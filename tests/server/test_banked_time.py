@@ -32,7 +32,7 @@ async def server(database_url: DatabaseUrl, tmp_path: Path) -> AsyncIterator[Sea
 
 
 async def seat_row(server: SeatServer, seat_id: str) -> seats.Seat:
-    return await server.read(lambda uow: seats.load(uow, seat_id, lock=False))  # type: ignore[no-any-return]
+    return await server.read(lambda uow: seats.load(uow, seat_id, lock=False))
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)

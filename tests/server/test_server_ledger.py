@@ -103,7 +103,7 @@ def test_ledger_entries_cannot_be_changed_or_deleted(db: Database, system: Syste
     register(db, system)
     for statement in ("UPDATE ledger_entries SET amount = 1", "DELETE FROM ledger_transactions"):
         with pytest.raises(Exception, match="append-only"):
-            db.run_write(lambda uow, sql=statement: uow.run(sql))
+            db.run_write(lambda uow, sql=statement: uow.run(sql))  # type: ignore[misc]
 
 
 @both_backends

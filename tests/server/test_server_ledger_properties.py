@@ -90,7 +90,7 @@ def run(db: Database, tables: TableSet, operations: list) -> None:
     system = db.run_read(SystemAccounts.load)
     dealer = rounds.Dealer(FairShoes(), system)
     players = [
-        db.run_write(lambda uow, i=i: accounts.register(uow, f"player{i}", "hash", system)).id
+        db.run_write(lambda uow, i=i: accounts.register(uow, f"player{i}", "hash", system)).id  # type: ignore[misc]
         for i in range(3)
     ]
     played: list[str] = []

@@ -66,7 +66,7 @@ def test_post_round_has_the_checks_of_post_and_writes_nothing_it_refuses(
     for postings in refused.values():
         with pytest.raises(LedgerError):
             db.run_write(
-                lambda uow, p=postings: ledger.post_round(
+                lambda uow, p=postings: ledger.post_round(  # type: ignore[misc]
                     uow, "round", "fun", "r_x", p, system=system
                 )
             )

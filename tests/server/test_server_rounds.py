@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -118,7 +119,7 @@ def test_bets_outside_the_limits_are_refused_and_nothing_moves(
     system: SystemAccounts,
     tables: TableSet,
     table: str,
-    stakes: dict[str, int],
+    stakes: dict[str, Any],
     code: str,
 ) -> None:
     alice = player(db, system)

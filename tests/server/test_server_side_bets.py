@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from .conftest import BACKENDS, Api
 from .support import StackedShoes
 
 # Every bet of the deluxe table, at its minimums (side bets $1, Big/Small and Banker $5).
-DELUXE_BETS = {
+DELUXE_BETS: dict[str, Any] = {
     "banker": 500,
     "player_pair": 100,
     "banker_pair": 100,
@@ -76,7 +77,7 @@ async def test_tables_list_the_bets_they_take_with_limits_pays_and_rtp(api: Api)
 )
 @pytest.mark.anyio
 async def test_a_bet_the_table_does_not_take_or_outside_its_limits_moves_no_money(
-    api: Api, table: str, bets: dict[str, int], code: str, bet: str
+    api: Api, table: str, bets: dict[str, Any], code: str, bet: str
 ) -> None:
     token = await api.player()
     refused = await api.play(token, table, **bets)

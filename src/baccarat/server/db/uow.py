@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 Params = Mapping[str, Any] | None
@@ -72,13 +72,6 @@ class UnitOfWork:
         count: int = self.execute(sql, params).rowcount
         return count
 
-    def run_many(self, sql: str, rows: Iterable[Mapping[str, Any]]) -> None:
-        cursor = self.conn.cursor()
-        try:
-            cursor.executemany(translate(sql, self.dialect), list(rows))
-        finally:
-            cursor.close()
-
     def after_commit(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` once this work is committed (never if it is rolled back)."""
         self._after_commit.append(callback)
@@ -93,16 +86,3 @@ def is_unique_violation(error: BaseException) -> bool:
     if isinstance(error, sqlite3.IntegrityError):
         return "UNIQUE constraint failed" in str(error)
     return getattr(error, "sqlstate", None) == "23505"
-
-
-def is_check_violation(error: BaseException) -> bool:
-    if isinstance(error, sqlite3.IntegrityError):
-        return "CHECK constraint failed" in str(error)
-    return getattr(error, "sqlstate", None) == "23514"
-
-
-def placeholders(prefix: str, count: int, fields: Sequence[str]) -> str:
-    """``(:a0, :b0), (:a1, :b1)``: the VALUES list of a multi-row insert."""
-    return ", ".join(
-        "(" + ", ".join(f":{name}{prefix}{i}" for name in fields) + ")" for i in range(count)
-    )

@@ -24,3 +24,9 @@ class StackedShoes:
     ) -> Shoe:
         self.calls.append((server_seed, client_seed, nonce, cut))
         return Shoe.stacked(self.cards)
+
+
+def error_code(response: object) -> str:
+    """The stable code of an error answer."""
+    code: str = response.json()["error"]["code"]  # type: ignore[attr-defined]
+    return code

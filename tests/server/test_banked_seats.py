@@ -295,7 +295,7 @@ async def test_the_lobby_lists_who_is_needed_and_follows_the_seats_live(
 ) -> None:
     banker, player = await server.player("lola"), await server.player("pete")
     await banker.give_points(3)
-    lobby = await connect(server.url.replace("http", "ws") + "/api/seats/ws")
+    lobby = await connect(server.url.replace("http", "ws") + f"/api/seats/ws?token={banker.token}")
     first = json.loads(await lobby.recv())
     assert first["type"] == "seats" and len(first["seats"]) == 12
     assert all(s["needs"] == ["player", "banker"] for s in first["seats"])

@@ -73,7 +73,7 @@ def test_a_banker_and_a_player_on_two_postgres_workers_play_a_round(
 async def _scenario(a: Worker, b: Worker) -> None:
     banker = await a.player("banker-on-a")
     player = await b.player("player-on-b")
-    lobby = await connect(a.url.replace("http", "ws") + "/api/seats/ws")
+    lobby = await connect(a.url.replace("http", "ws") + f"/api/seats/ws?token={banker.token}")
     assert json.loads(await lobby.recv())["type"] == "seats"
 
     seat = await banker.sit("banked-i", "banker")  # on worker A

@@ -11,14 +11,9 @@ from baccarat.fairness import commitment, shuffled_order
 from baccarat.server import audit
 
 from .conftest import BACKENDS, Api
-from .support import BANKER_WINS, PLAYER_WINS, StackedShoes
+from .support import BANKER_WINS, PLAYER_WINS, StackedShoes, error_code
 
 pytestmark = pytest.mark.anyio
-
-
-def error_code(response: object) -> str:
-    code: str = response.json()["error"]["code"]  # type: ignore[attr-defined]
-    return code
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)

@@ -110,6 +110,7 @@ def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..server.db import migrate
+    from ..server.guard import uvicorn_options
     from ..server.settings import Settings
     from ..server.tables import load_tables
     from . import UsageError
@@ -150,6 +151,7 @@ def run_serve(args: argparse.Namespace) -> int:
         access_log=args.access_log,
         log_level="info",
         timeout_graceful_shutdown=5,
+        **uvicorn_options(settings.limits),
     )
     return 0
 

@@ -11,10 +11,8 @@ from fastapi import FastAPI
 
 from .. import __version__
 from .casino import Casino
-from .errors import ServiceError
+from .guard import Guard
 from .settings import Settings
-
-MAX_BODY = 64 * 1024
 
 DESCRIPTION = """
 Punto Banco baccarat: accounts, a double-entry wallet (fun and real money), tables, rounds,
@@ -36,38 +34,6 @@ history and provably fair shuffles.
 """
 
 
-class BodyLimit:
-    """Refuse request bodies announced larger than MAX_BODY (pure ASGI: no per-request cost)."""
-
-    def __init__(self, app: Any):
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            for name, value in scope["headers"]:
-                if name == b"content-length":
-                    if not value.isdigit() or int(value) > MAX_BODY:
-                        await _refuse(send, ServiceError("payload_too_large", "body too large"))
-                        return
-                    break
-        await self.app(scope, receive, send)
-
-
-async def _refuse(send: Any, error: ServiceError) -> None:
-    import json
-
-    body = json.dumps(error.to_json()).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": error.status,
-            "headers": [(b"content-type", b"application/json"),
-                        (b"content-length", str(len(body)).encode())],
-        }
-    )  # fmt: skip
-    await send({"type": "http.response.body", "body": body})
-
-
 def create_app(settings: Settings) -> FastAPI:
     """The server for these settings (nothing is opened until the app starts)."""
     from fastapi.staticfiles import StaticFiles
@@ -83,15 +49,18 @@ def create_app(settings: Settings) -> FastAPI:
         tables,
         wallet,
     )
+    from .api.sockets import Sockets
     from .banked.desk import BankedDesk
 
     casino = Casino(settings)
     banked = BankedDesk(casino)
+    sockets = Sockets(settings.limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         casino.start()
         await banked.start()
+        sockets.start(casino.db)
         # What was built so far (modules, tables, the app) lives as long as the process:
         # keep it out of the garbage collector's full passes, which would stall requests.
         gc.collect()
@@ -99,6 +68,7 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
+            await sockets.stop()
             await banked.stop()
             casino.close()
 
@@ -112,6 +82,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     app.state.casino = casino
     app.state.banked = banked
+    app.state.sockets = sockets
     errors.install(app)
     for module in (accounts, tables, wallet, history, fairness, seats, responsible, system):
         app.include_router(module.router)
@@ -123,7 +94,7 @@ def create_app(settings: Settings) -> FastAPI:
     web = casino.web_dir()
     if web is not None:
         app.mount("/", StaticFiles(directory=web, html=True), name="web")
-    app.add_middleware(BodyLimit)
+    app.add_middleware(Guard, limits=settings.limits)
     return app
 
 

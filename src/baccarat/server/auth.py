@@ -81,6 +81,25 @@ def authenticate(uow: UnitOfWork, hashed: str | None) -> int:
     raise ServiceError("not_authenticated", "log in first: no valid session token")
 
 
+def live_sessions(uow: UnitOfWork, hashes: list[str]) -> set[str]:
+    """Which of these token hashes belong to live sessions."""
+    live: set[str] = set()
+    for start in range(0, len(hashes), 500):
+        batch = hashes[start : start + 500]
+        names = ", ".join(f":h{i}" for i in range(len(batch)))
+        params: dict[str, object] = {f"h{i}": h for i, h in enumerate(batch)}
+        params["now"] = uow.now
+        live.update(
+            str(row[0])
+            for row in uow.all(
+                f"SELECT token_hash FROM sessions WHERE token_hash IN ({names}) "
+                "AND expires_us > :now",
+                params,
+            )
+        )
+    return live
+
+
 def end_session(uow: UnitOfWork, hashed: str) -> None:
     uow.run("DELETE FROM sessions WHERE token_hash = :h", {"h": hashed})
 

@@ -50,8 +50,10 @@ ERRORS: dict[str, ErrorSpec] = {
     "idempotency_key_required": ErrorSpec(400, "money-moving requests need an Idempotency-Key"),
     "idempotency_conflict": ErrorSpec(409, "the Idempotency-Key was used with another request"),
     "payload_too_large": ErrorSpec(413, "the request body is too large"),
+    "request_timeout": ErrorSpec(408, "the request body did not arrive in time"),
     "unsupported_media_type": ErrorSpec(415, "the request body must be application/json"),
     "rate_limited": ErrorSpec(429, "too many failed attempts: wait for Retry-After seconds"),
+    "too_many_sockets": ErrorSpec(429, "the account holds as many WebSockets as it may"),
     "service_unavailable": ErrorSpec(503, "the database is busy or unreachable: retry"),
     "internal_error": ErrorSpec(500, "an unexpected error (a bug: please report it)"),
     # Player-banked tables (SPEC §7).

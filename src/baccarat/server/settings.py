@@ -91,6 +91,28 @@ class LoginThrottle:
 
 
 @dataclass(frozen=True)
+class Limits:
+    """What one client may cost the server (docs/server.md, "Security")."""
+
+    # Request bodies (Content-Length or chunked) and the time they may take to arrive.
+    max_body: int = 64 * 1024
+    body_timeout_s: float = 10.0
+    # A request head (request line and headers): its size, and the seconds a connection may
+    # take to send it (also how long an idle keep-alive connection stays open).
+    max_head: int = 16 * 1024
+    head_timeout_s: int = 5
+    # Connections and requests at once per worker (more are answered 503).
+    max_connections: int = 1000
+    # WebSocket messages (bytes, JSON nesting) and sockets per account per worker.
+    ws_max_message: int = 8 * 1024
+    ws_max_depth: int = 8
+    ws_per_account: int = 8
+    # Argon2 hashes at once, and how long a request waits for a turn before a 429.
+    hashes_at_once: int = 2
+    hash_wait_s: float = 5.0
+
+
+@dataclass(frozen=True)
 class BankedSettings:
     """Player-banked tables: the decision times (SPEC §7), how long a participant whose
     last socket closed may reconnect before leaving (0: they leave at once), and how often
@@ -120,6 +142,7 @@ class Settings:
     web_dir: Path | None = None
     migrate_on_start: bool = True
     banked: BankedSettings = BankedSettings()
+    limits: Limits = Limits()
     # Injected for tests: the deal source and the clock (microseconds since the epoch).
     shoe_factory: ShoeFactory | None = field(default=None, compare=False)
     clock: Callable[[], int] = field(default=system_clock_us, compare=False)
@@ -166,6 +189,10 @@ class Settings:
             bench_endpoint=(get("BENCH") or "0") == "1",
             web_dir=Path(web) if web else None,
             banked=banked,
+            limits=Limits(
+                head_timeout_s=int(get("HEAD_TIMEOUT") or Limits.head_timeout_s),
+                max_connections=int(get("MAX_CONNECTIONS") or Limits.max_connections),
+            ),
         )
 
     def to_env(self) -> dict[str, str]:

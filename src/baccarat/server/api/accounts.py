@@ -94,6 +94,8 @@ async def logout(ctx: ContextDep) -> Response:
         auth.end_session(uow, ctx.caller.token_hash)
 
     await ctx.casino.db.write(end)
+    assert ctx.caller.token_hash is not None
+    ctx.request.app.state.sockets.end_session(ctx.caller.token_hash)
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, path="/", samesite="strict")
     response.delete_cookie(CSRF_COOKIE, path="/", samesite="strict")

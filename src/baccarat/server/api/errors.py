@@ -97,7 +97,11 @@ def install(app: FastAPI) -> None:
         }.get(error.status_code)
         if code is None:
             code = "invalid_request" if error.status_code < 500 else "internal_error"
-        response = error_response(ServiceError(code, str(error.detail)))
+        # The guard's refusals (body too large or too slow) carry their own error.
+        refusal = getattr(error, "error", None)
+        if not isinstance(refusal, ServiceError):
+            refusal = ServiceError(code, str(error.detail))
+        response = error_response(refusal)
         if error.headers:
             response.headers.update(error.headers)
         return response

@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import secrets
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Path, Request, Response, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field, ValidationError
@@ -30,14 +28,15 @@ from ...core import Bets
 from .. import auth, idempotency
 from ..banked import service, timing
 from ..banked.desk import BankedDesk
-from ..banked.events import QUEUE_LIMIT
 from ..banked.service import Context
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..tables import bets_from
+from . import sockets
 from .deps import CSRF_HEADER, SAFE_METHODS, SESSION_COOKIE, json_response
 from .errors import RESPONSIBLE_ERRORS, documented
 from .models import BetsIn, Body, Mode, RoundOut
+from .sockets import SocketClient
 
 router = APIRouter(prefix="/api", tags=["player-banked"])
 
@@ -377,103 +376,62 @@ def _bets(body: BetsIn) -> Bets:
 
 # -- WebSocket -----------------------------------------------------------------------------
 
-_CLOSE = object()
 SERVICE_RESTART = 1012
 LEFT = 4001
 LEAVE_GRACE_S = 0.5
 
 
-class SocketClient:
-    """One WebSocket: a bounded queue of messages, written by one task in order."""
-
-    def __init__(self, websocket: WebSocket, player_id: int | None, seat_id: str | None):
-        self.websocket = websocket
-        self.player_id = player_id
-        self.seat_id = seat_id
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
-        self.closed = False
-
-    def deliver(self, message: dict[str, Any]) -> None:
-        if self.closed:
-            return
-        if self.queue.qsize() >= QUEUE_LIMIT:
-            self.close_soon(1013, "too slow to read the seat's events")
-            return
-        self.queue.put_nowait(message)
-
-    def close_soon(self, code: int, reason: str) -> None:
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait((_CLOSE, code, reason))
-
-    async def write_forever(self) -> None:
-        while True:
-            message = await self.queue.get()
-            if isinstance(message, tuple) and message and message[0] is _CLOSE:
-                with contextlib.suppress(Exception):
-                    await self.websocket.close(message[1], message[2])
-                return
-            try:
-                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
-            except Exception:
-                self.closed = True  # the socket is gone; its reader sees the disconnect
-                return
-            if (
-                message.get("type") == "state"
-                and self.seat_id is not None
-                and message.get("you") is None
-            ):
-                # No longer seated here (left, timed out): the seat's events are not ours.
-                # (A moment's grace lets the reply to a "leave" out first.)
-                asyncio.get_running_loop().call_later(
-                    LEAVE_GRACE_S, self.close_soon, LEFT, "you left the seat"
-                )
+def _close_when_left(client: SocketClient, message: dict[str, Any]) -> None:
+    if message.get("type") == "state" and client.seat_id is not None and message.get("you") is None:
+        # No longer seated here (left, timed out): the seat's events are not ours.
+        # (A moment's grace lets the reply to a "leave" out first.)
+        asyncio.get_running_loop().call_later(
+            LEAVE_GRACE_S, client.close_soon, LEFT, "you left the seat"
+        )
 
 
-def _socket_token_hash(websocket: WebSocket) -> str | None:
-    token = websocket.query_params.get("token")
-    if token:
-        return auth.token_hash(token)
-    cookie = websocket.cookies.get(SESSION_COOKIE)
-    if cookie is None:
+def _sockets(app: Any) -> sockets.Sockets:
+    registry: sockets.Sockets = app.state.sockets
+    return registry
+
+
+async def _open(websocket: WebSocket, seat_id: str | None) -> SocketClient | None:
+    """Accept, authenticate (and for a seat, check the caller sits there), count the socket."""
+    desk = _desk(websocket.app)
+    await websocket.accept()
+    try:
+        hashed = sockets.socket_token_hash(websocket)
+
+        def enter(uow: UnitOfWork, ctx: Context) -> int:
+            player_id = auth.authenticate(uow, hashed)
+            if seat_id is not None:
+                seen = service.seat_view(uow, ctx, seat_id)
+                if player_id not in seen.ids.values():
+                    raise ServiceError(
+                        "not_seated", f"take seat {seat_id} first (POST /api/seats)", seat=seat_id
+                    )
+            return player_id
+
+        player_id = await desk.read(enter)
+        assert hashed is not None
+        client = SocketClient(websocket, player_id, hashed, seat_id)
+        _sockets(websocket.app).admit(client)
+    except ServiceError as error:
+        await sockets.refuse(websocket, error)
         return None
-    origin = websocket.headers.get("origin")
-    if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
-        # A cookie comes with a cross-site socket too: only same-origin pages may use it.
-        raise ServiceError("csrf_failed", "a socket opened with the session cookie must come "
-                           "from this site's pages")  # fmt: skip
-    return auth.token_hash(cookie)
-
-
-async def _refuse(websocket: WebSocket, error: ServiceError) -> None:
-    await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
-    await websocket.close(4000 + error.status, error.code)
+    return client
 
 
 @router.websocket("/seats/{seat_id}/ws")
 async def seat_socket(websocket: WebSocket, seat_id: str) -> None:
     desk = _desk(websocket.app)
-    await websocket.accept()
-    try:
-        hashed = _socket_token_hash(websocket)
-
-        def enter(uow: UnitOfWork, ctx: Context) -> int:
-            player_id = auth.authenticate(uow, hashed)
-            seen = service.seat_view(uow, ctx, seat_id)
-            if player_id not in seen.ids.values():
-                raise ServiceError(
-                    "not_seated", f"take seat {seat_id} first (POST /api/seats)", seat=seat_id
-                )
-            return player_id
-
-        player_id = await desk.read(enter)
-    except ServiceError as error:
-        await _refuse(websocket, error)
+    client = await _open(websocket, seat_id)
+    if client is None:
         return
-    client = SocketClient(websocket, player_id, seat_id)
+    player_id, limits = client.account, desk.casino.settings.limits
     conn_id = secrets.token_hex(12)
     desk.hub.add(seat_id, client)
-    writer = asyncio.get_running_loop().create_task(client.write_forever())
+    writer = asyncio.get_running_loop().create_task(client.write_forever(_close_when_left))
     restarting = False
     try:
         await desk.casino.db.write(
@@ -483,12 +441,23 @@ async def seat_socket(websocket: WebSocket, seat_id: str) -> None:
         first = await desk.read(lambda uow, ctx: service.seat_view(uow, ctx, seat_id))
         client.deliver({"type": "state", **first.for_player(player_id)})
         while not client.closed:
-            text = await websocket.receive_text()
-            client.deliver(await _answer(desk, player_id, seat_id, text))
+            try:
+                text = await sockets.receive_text(websocket, limits)
+            except sockets.MessageTooBig:
+                client.close_soon(sockets.MESSAGE_TOO_BIG, "message too big")
+                break
+            except ServiceError as error:
+                client.deliver({"type": "reply", "id": None, "ok": False, **error.to_json()})
+                continue
+            reply = await _answer(desk, client, text)
+            client.deliver(reply)
+            if reply.get("error", {}).get("code") == "not_authenticated":
+                client.close_soon(sockets.SESSION_ENDED, "the session ended")
     except WebSocketDisconnect as gone:
         # 1012: the server is shutting down (a restart); nobody leaves their seat for that.
         restarting = gone.code == SERVICE_RESTART
     finally:
+        _sockets(websocket.app).release(client)
         desk.hub.remove(seat_id, client)
         client.close_soon(1000, "bye")
         with contextlib.suppress(Exception):
@@ -499,17 +468,12 @@ async def seat_socket(websocket: WebSocket, seat_id: str) -> None:
             await desk.write(lambda uow, ctx: timing.disconnected(uow, ctx, conn_id, depart=depart))
 
 
-async def _answer(desk: BankedDesk, player_id: int, seat_id: str, text: str) -> dict[str, Any]:
+async def _answer(desk: BankedDesk, client: SocketClient, text: str) -> dict[str, Any]:
     ref: Any = None
     try:
-        try:
-            message = json.loads(text)
-        except ValueError:
-            raise ServiceError("invalid_body", "a message is a JSON object") from None
-        if not isinstance(message, dict):
-            raise ServiceError("invalid_body", "a message is a JSON object")
+        message = sockets.parse(text, desk.casino.settings.limits)
         ref = message.get("id")
-        result = await _perform(desk, player_id, seat_id, message)
+        result = await _perform(desk, client, message)
         return {"type": "reply", "id": ref, "ok": True, "result": result}
     except ServiceError as error:
         return {"type": "reply", "id": ref, "ok": False, **error.to_json()}
@@ -522,24 +486,32 @@ def _message_bets(raw: Any) -> Bets:
         raise ServiceError("invalid_body", f"bets: {error.errors()[0]['msg']}") from None
 
 
-async def _perform(desk: BankedDesk, player_id: int, seat_id: str, message: dict[str, Any]) -> Any:
+async def _perform(desk: BankedDesk, client: SocketClient, message: dict[str, Any]) -> Any:
+    """One action; every action but ping first checks, in its transaction, that the
+    socket's session is still live (a logged-out or expired session moves no money)."""
+    player_id, seat_id, hashed = client.account, client.seat_id, client.token_hash
+    assert seat_id is not None
     action = message.get("action")
     if action == "ping":
         return "pong"
     if action == "state":
-        seen = await desk.read(lambda uow, ctx: service.seat_view(uow, ctx, seat_id))
-        return seen.for_player(player_id)
+
+        def view(uow: UnitOfWork, ctx: Context) -> Any:
+            auth.authenticate(uow, hashed)
+            return service.seat_view(uow, ctx, seat_id)
+
+        return (await desk.read(view)).for_player(player_id)
     if action == "deal":
         bets = None if message.get("bets") is None else _message_bets(message["bets"])
         key = message.get("key")
-        if key is None:
-            return await desk.write(
-                lambda uow, ctx: service.deal(uow, ctx, player_id, seat_id, bets)
-            )
-        answer, _ = await desk.write(
-            lambda uow, ctx: service.deal_once(uow, ctx, player_id, seat_id, bets, str(key))
-        )
-        return answer
+
+        def deal(uow: UnitOfWork, ctx: Context) -> Any:
+            auth.authenticate(uow, hashed)
+            if key is None:
+                return service.deal(uow, ctx, player_id, seat_id, bets)
+            return service.deal_once(uow, ctx, player_id, seat_id, bets, str(key))[0]
+
+        return await desk.write(deal)
     if action == "bets":
         bets = _message_bets(message.get("bets"))
         work: Any = lambda uow, ctx: service.place_bets(uow, ctx, player_id, seat_id, bets)  # noqa: E731
@@ -558,28 +530,42 @@ async def _perform(desk: BankedDesk, player_id: int, seat_id: str, message: dict
             "action is approve, auto_approve, bets, deal, leave, state or ping",
             action=str(action)[:40],
         )
-    seen = await desk.write(work)
+
+    def checked(uow: UnitOfWork, ctx: Context) -> Any:
+        auth.authenticate(uow, hashed)
+        return work(uow, ctx)
+
+    seen = await desk.write(checked)
     return seen.for_player(player_id)
 
 
 @router.websocket("/seats/ws")
 async def lobby_socket(websocket: WebSocket) -> None:
-    """The lobby: every seat's changes, as ``{"type": "seat", "seat": ...}``."""
+    """The lobby: every seat's changes, as ``{"type": "seat", "seat": ...}`` (logged in)."""
     desk = _desk(websocket.app)
-    await websocket.accept()
-    client = SocketClient(websocket, None, None)
+    client = await _open(websocket, None)
+    if client is None:
+        return
+    limits = desk.casino.settings.limits
     desk.hub.add(None, client)
     writer = asyncio.get_running_loop().create_task(client.write_forever())
     try:
         first = await desk.read(lambda uow, ctx: service.lobby(uow, ctx, None))
         client.deliver({"type": "seats", "seats": first["seats"]})
         while not client.closed:
-            text = await websocket.receive_text()
-            if text.strip() == '"ping"' or "ping" in text:
+            try:
+                text = await sockets.receive_text(websocket, limits)
+            except sockets.MessageTooBig:
+                client.close_soon(sockets.MESSAGE_TOO_BIG, "message too big")
+                break
+            except ServiceError:
+                continue  # a binary frame: the lobby only answers pings
+            if "ping" in text:
                 client.deliver({"type": "pong"})
     except WebSocketDisconnect:
         pass
     finally:
+        _sockets(websocket.app).release(client)
         desk.hub.remove(None, client)
         client.close_soon(1000, "bye")
         with contextlib.suppress(Exception):

@@ -57,7 +57,8 @@ export class BankedLobby {
   }
 
   listen() {
-    if (this.closed || typeof WebSocket === "undefined") return;
+    // The lobby's socket needs a login (the list above is shown either way).
+    if (this.closed || !this.me || typeof WebSocket === "undefined") return;
     const socket = new WebSocket(socketUrl("/api/seats/ws"));
     this.socket = socket;
     socket.onmessage = (event) => {
@@ -68,8 +69,11 @@ export class BankedLobby {
         this.draw();
       }
     };
-    socket.onclose = () => {
-      if (!this.closed) setTimeout(() => this.listen(), 3000);
+    socket.onclose = (event) => {
+      // 4401: the session ended; 4429: too many sockets: retrying would not help.
+      if (!this.closed && event.code !== 4401 && event.code !== 4429) {
+        setTimeout(() => this.listen(), 3000);
+      }
     };
   }
 

@@ -1,0 +1,224 @@
+"""WebSockets: who may open one, how many, what a message may be, and when one is closed.
+
+* A socket authenticates with ``?token=`` or the session cookie (same origin only); without
+  a live session it is closed with 4401.
+* One account holds at most ``Limits.ws_per_account`` sockets per worker (4429 past it).
+* A message is text of at most ``Limits.ws_max_message`` bytes (1009 past it; uvicorn also
+  refuses frames past it) and JSON nested at most ``Limits.ws_max_depth`` deep (an
+  ``invalid_body`` reply); a binary frame is an ``invalid_body`` reply.
+* When a session ends (log out, log out everywhere, a password change) its sockets in this
+  worker are closed at once (4401); a sweep every ``SWEEP_S`` seconds closes those whose
+  session expired or was ended by another worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from .. import auth
+from ..banked.events import QUEUE_LIMIT
+from ..errors import ServiceError
+from ..settings import Limits
+from .deps import SESSION_COOKIE
+
+if TYPE_CHECKING:
+    from ..db.database import Database
+
+log = logging.getLogger("baccarat.server.sockets")
+
+_CLOSE = object()
+SESSION_ENDED = 4401
+TOO_MANY = 4429
+MESSAGE_TOO_BIG = 1009
+SWEEP_S = 5.0
+
+
+class SocketClient:
+    """One WebSocket: a bounded queue of messages, written by one task in order."""
+
+    def __init__(self, websocket: WebSocket, player_id: int, token_hash: str, seat_id: str | None):
+        self.websocket = websocket
+        self.account = player_id
+        self.player_id: int | None = player_id  # (as the seat events' Client protocol has it)
+        self.token_hash = token_hash
+        self.seat_id = seat_id
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.closed = False
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            self.close_soon(1013, "too slow to read the seat's events")
+            return
+        self.queue.put_nowait(message)
+
+    def close_soon(self, code: int, reason: str) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait((_CLOSE, code, reason))
+
+    async def write_forever(self, on_sent: Any = None) -> None:
+        while True:
+            message = await self.queue.get()
+            if isinstance(message, tuple) and message and message[0] is _CLOSE:
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(message[1], message[2])
+                return
+            try:
+                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+            except Exception:
+                self.closed = True  # the socket is gone; its reader sees the disconnect
+                return
+            if on_sent is not None:
+                on_sent(self, message)
+
+
+class Sockets:
+    """This worker's open sockets by account: the per-account cap and closing by session."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.by_player: dict[int, set[SocketClient]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def admit(self, client: SocketClient) -> None:
+        held = self.by_player.setdefault(client.account, set())
+        if len(held) >= self.limits.ws_per_account:
+            raise ServiceError(
+                "too_many_sockets",
+                f"an account may hold {self.limits.ws_per_account} sockets at once",
+                limit=self.limits.ws_per_account,
+            )
+        held.add(client)
+
+    def release(self, client: SocketClient) -> None:
+        held = self.by_player.get(client.account)
+        if held is not None:
+            held.discard(client)
+            if not held:
+                del self.by_player[client.account]
+
+    def end_sessions(self, player_id: int, keep: str | None = None) -> None:
+        """Close the player's sockets except those of the session ``keep`` (a token hash)."""
+        for client in list(self.by_player.get(player_id, ())):
+            if client.token_hash != keep:
+                client.close_soon(SESSION_ENDED, "the session ended")
+
+    def end_session(self, token_hash: str) -> None:
+        for held in list(self.by_player.values()):
+            for client in list(held):
+                if client.token_hash == token_hash:
+                    client.close_soon(SESSION_ENDED, "the session ended")
+
+    def start(self, db: Database) -> None:
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever(db))
+
+    async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+
+    async def _sweep_forever(self, db: Database) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_S)
+            try:
+                await self.sweep(db)
+            except Exception:  # a database hiccup: try again at the next sweep
+                log.exception("the socket session sweep failed")
+
+    async def sweep(self, db: Database) -> None:
+        """Close every socket whose session is no longer live."""
+        hashes = sorted({c.token_hash for held in self.by_player.values() for c in held})
+        if not hashes:
+            return
+        live = await db.read(lambda uow: auth.live_sessions(uow, hashes))
+        for held in list(self.by_player.values()):
+            for client in list(held):
+                if client.token_hash not in live:
+                    client.close_soon(SESSION_ENDED, "the session ended")
+
+
+def socket_token_hash(websocket: WebSocket) -> str | None:
+    token = websocket.query_params.get("token")
+    if token:
+        return auth.token_hash(token)
+    cookie = websocket.cookies.get(SESSION_COOKIE)
+    if cookie is None:
+        return None
+    origin = websocket.headers.get("origin")
+    if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
+        # A cookie comes with a cross-site socket too: only same-origin pages may use it.
+        raise ServiceError("csrf_failed", "a socket opened with the session cookie must come "
+                           "from this site's pages")  # fmt: skip
+    return auth.token_hash(cookie)
+
+
+async def refuse(websocket: WebSocket, error: ServiceError) -> None:
+    code = {401: SESSION_ENDED, 429: TOO_MANY}.get(error.status, 4000 + error.status)
+    with contextlib.suppress(Exception):
+        await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
+        await websocket.close(code, error.code)
+
+
+class MessageTooBig(Exception):
+    pass
+
+
+async def receive_text(websocket: WebSocket, limits: Limits) -> str:
+    """The next text message; ``MessageTooBig`` past the limit; binary is ``invalid_body``."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    if text is None:
+        raise ServiceError("invalid_body", "a message is JSON text, not binary")
+    if len(text) > limits.ws_max_message:
+        raise MessageTooBig()
+    return str(text)
+
+
+def parse(text: str, limits: Limits) -> dict[str, Any]:
+    """A message as a JSON object, refused (never raising otherwise) if too deeply nested."""
+    if too_deep(text, limits.ws_max_depth):
+        raise ServiceError(
+            "invalid_body", f"a message is nested at most {limits.ws_max_depth} deep"
+        )
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise ServiceError("invalid_body", "a message is a JSON object") from None
+    if not isinstance(message, dict):
+        raise ServiceError("invalid_body", "a message is a JSON object")
+    return message
+
+
+def too_deep(text: str, limit: int) -> bool:
+    """Whether JSON text opens more than ``limit`` arrays or objects inside each other."""
+    depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False

@@ -1,0 +1,69 @@
+"""The guard in front of every route, in-process: bodies are counted however they are sent,
+slow bodies time out, impossible paths answer 404."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from baccarat.server.guard import Guard
+from baccarat.server.settings import Limits
+
+from .conftest import Api
+from .support import error_code
+
+pytestmark = pytest.mark.anyio
+
+
+async def chunks(count: int, size: int) -> AsyncIterator[bytes]:
+    for _ in range(count):
+        yield b" " * size
+
+
+async def test_a_chunked_body_is_counted_and_refused_past_the_limit(api: Api) -> None:
+    answer = await api.client.post(
+        "/api/accounts", content=chunks(20, 8192), headers={"Content-Type": "application/json"}
+    )
+    assert (answer.status_code, error_code(answer)) == (413, "payload_too_large")
+    assert answer.json()["error"]["details"]["limit"] == Limits.max_body
+    # Just under the limit is read (and refused for what it is, not for its size).
+    answer = await api.client.post(
+        "/api/accounts", content=chunks(7, 8192), headers={"Content-Type": "application/json"}
+    )
+    assert answer.status_code == 422 and error_code(answer) == "invalid_body"
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/tables/%00", "/%00", "/index.html%00.js", "/api/rounds/a%0Ab", "/x%7F"]
+)
+async def test_impossible_paths_answer_404(api: Api, path: str) -> None:
+    answer = await api.client.get(path)
+    assert (answer.status_code, error_code(answer)) == (404, "not_found")
+
+
+async def test_a_body_that_does_not_arrive_in_time_is_refused() -> None:
+    sent: list[dict[str, Any]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await receive()  # the client never sends the rest
+
+    async def receive() -> dict[str, Any]:
+        if not sent:
+            sent.append({})
+            return {"type": "http.request", "body": b"{", "more_body": True}
+        await asyncio.sleep(3600)
+        raise AssertionError("unreachable")
+
+    out: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        out.append(message)
+
+    guard = Guard(app, Limits(body_timeout_s=0.05))
+    await guard({"type": "http", "path": "/api/accounts", "headers": []}, receive, send)
+    assert out[0]["status"] == 408 and b"request_timeout" in out[1]["body"]
+    assert (b"connection", b"close") in out[0]["headers"]

@@ -1,0 +1,185 @@
+"""The server under abuse, against the real command (``baccarat serve``) on 127.0.0.1.
+
+A chunked 100 MB body is refused while the process's memory stays flat; a connection that
+sends nothing, or sends its head too slowly, is closed; an oversized head is refused;
+connections past the cap are answered 503. (Memory is read from /proc; no test here
+measures speed.)
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .live import LiveServer, live, serve_argv
+from .postgres import free_port
+
+MB = 1024 * 1024
+# Generous: the refused body must not be held, and 100 MB of it would show many times over.
+RSS_GROWTH_BOUND = 40 * MB
+# A bound on how long a test waits for the server to close a connection (not a speed test:
+# the server's head timeout in these tests is a few seconds).
+WAIT_S = 60
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    port = free_port()
+    env = {"BACCARAT_HEAD_TIMEOUT": "2", "BACCARAT_MAX_CONNECTIONS": "50"}
+    with live(serve_argv(port, tmp_path / "data"), env, tmp_path / "server.log", port) as s:
+        yield s
+
+
+def rss(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+def connect(server: LiveServer) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT_S)
+    return sock
+
+
+def read_answer(sock: socket.socket) -> tuple[int, dict[str, object]]:
+    """The status and JSON body of the server's answer; status 0 if it closed without one."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            chunk = b""
+        if not chunk:
+            if not data:
+                return 0, {}
+            break
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    length = next(
+        (int(line.split(b":")[1]) for line in head.split(b"\r\n")
+         if line.lower().startswith(b"content-length:")), 0,
+    )  # fmt: skip
+    while len(body) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    try:
+        return status, json.loads(body)
+    except ValueError:
+        return status, {"text": body.decode(errors="replace")}
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    """True once the server closes the connection (EOF or reset), within WAIT_S."""
+    sock.settimeout(WAIT_S)
+    try:
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return True
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_a_chunked_100_mb_body_is_refused_and_memory_stays_flat(server: LiveServer) -> None:
+    assert server.process is not None
+    pid = server.process.pid
+    before = rss(pid)
+    sock = connect(server)
+    sock.sendall(
+        b"POST /api/accounts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+    )
+    chunk = b"x" * MB
+    framed = b"%x\r\n" % len(chunk) + chunk + b"\r\n"
+    sent = 0
+    try:
+        for _ in range(100):
+            sock.sendall(framed)
+            sent += 1
+        sock.sendall(b"0\r\n\r\n")
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the server answered and closed while we were still sending
+    status, body = read_answer(sock)
+    sock.close()
+    after = rss(pid)
+    assert status == 413
+    assert body["error"]["code"] == "payload_too_large"  # type: ignore[index]
+    assert after - before < RSS_GROWTH_BOUND, (before, after, sent)
+
+
+def test_a_connection_that_sends_nothing_is_closed(server: LiveServer) -> None:
+    sock = connect(server)
+    assert closed_by_server(sock)
+    sock.close()
+
+
+def test_a_head_sent_too_slowly_is_closed_before_it_completes(server: LiveServer) -> None:
+    sock = connect(server)
+    head = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 200
+    closed = False
+    try:
+        for byte in head:
+            # Each byte is a fresh sign of life, which must not restart the clock.
+            sock.sendall(bytes([byte]))
+            time.sleep(0.05)
+    except (BrokenPipeError, ConnectionResetError):
+        closed = True
+    assert closed or closed_by_server(sock)
+    sock.close()
+
+
+def test_an_oversized_head_is_refused(server: LiveServer) -> None:
+    sock = connect(server)
+    try:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        for i in range(100):
+            sock.sendall(b"X-Pad-%d: %s\r\n" % (i, b"p" * 1000))
+        sock.sendall(b"\r\n")
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    status, _ = read_answer(sock)
+    sock.close()
+    # Refused (400), or cut off while still sending; never served.
+    assert status in (0, 400)
+
+
+def test_connections_past_the_cap_are_answered_503(tmp_path: Path) -> None:
+    port = free_port()
+    env = {"BACCARAT_HEAD_TIMEOUT": "30", "BACCARAT_MAX_CONNECTIONS": "3"}
+    with live(serve_argv(port, tmp_path / "data"), env, tmp_path / "server.log", port) as server:
+        idle = [connect(server) for _ in range(3)]
+        try:
+            sock = connect(server)
+            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            status, _ = read_answer(sock)
+            sock.close()
+        finally:
+            for other in idle:
+                other.close()
+        assert status == 503
+        # Once they are gone, the server answers again.
+        sock = connect(server)
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        for _ in range(50):
+            status, _ = read_answer(sock)
+            if status == 200:
+                break
+            sock.close()
+            time.sleep(0.1)
+            sock = connect(server)
+            sock.sendall(
+                b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            )
+        sock.close()
+        assert status == 200

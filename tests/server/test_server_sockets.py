@@ -1,0 +1,140 @@
+"""WebSockets under abuse: login required, a cap per account, bounded messages, and a socket
+whose session ended is closed before it can move money."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from baccarat.server.settings import DatabaseUrl, Limits
+
+from .banked import WAIT_S, Participant, SeatServer, seat_of, serving
+
+pytestmark = [
+    pytest.mark.anyio,
+    pytest.mark.parametrize("database_url", ["sqlite"], indirect=True),
+]
+
+
+@pytest.fixture
+async def server(database_url: DatabaseUrl, tmp_path: Path) -> AsyncIterator[SeatServer]:
+    async with serving(database_url, tmp_path) as running:
+        yield running
+
+
+def lobby_url(server: SeatServer, token: str | None) -> str:
+    query = f"?token={token}" if token else ""
+    return server.url.replace("http://", "ws://") + "/api/seats/ws" + query
+
+
+async def close_code(ws: ClientConnection) -> int | None:
+    try:
+        while True:
+            await ws.recv()
+    except Exception:
+        pass
+    return ws.close_code
+
+
+async def test_the_lobby_socket_needs_a_login(server: SeatServer) -> None:
+    async with connect(lobby_url(server, None), open_timeout=WAIT_S) as ws:
+        error = json.loads(await ws.recv())
+        assert error["error"]["code"] == "not_authenticated"
+        assert await close_code(ws) == 4401
+    async with connect(lobby_url(server, "not-a-token"), open_timeout=WAIT_S) as ws:
+        assert await close_code(ws) == 4401
+
+
+async def test_an_account_holds_a_limited_number_of_sockets(server: SeatServer) -> None:
+    alice, bob = await server.player("alice"), await server.player("bobby")
+    held = []
+    for _ in range(Limits.ws_per_account):
+        ws = await connect(lobby_url(server, alice.token), open_timeout=WAIT_S)
+        assert json.loads(await ws.recv())["type"] == "seats"
+        held.append(ws)
+    async with connect(lobby_url(server, alice.token), open_timeout=WAIT_S) as extra:
+        assert json.loads(await extra.recv())["error"]["code"] == "too_many_sockets"
+        assert await close_code(extra) == 4429
+    # Another account is not affected, and a closed socket frees its place.
+    async with connect(lobby_url(server, bob.token), open_timeout=WAIT_S) as other:
+        assert json.loads(await other.recv())["type"] == "seats"
+    await held.pop().close()
+    for _ in range(100):  # the server notices the close as soon as it reads it
+        again = await connect(lobby_url(server, alice.token), open_timeout=WAIT_S)
+        first = json.loads(await again.recv())
+        await again.close()
+        if first["type"] == "seats":
+            break
+    assert first["type"] == "seats"
+    for ws in held:
+        await ws.close()
+
+
+async def seated(server: SeatServer) -> tuple[Participant, Participant, str]:
+    banker, player = await server.player("banker1"), await server.player("player1")
+    seat = await banker.sit("banked-i", "banker")
+    assert await player.sit("banked-i", "player") == seat
+    approved = await banker.send("approve")
+    assert approved["ok"], approved
+    await player.state(lambda m: seat_of(m)["phase"] == "betting")
+    return banker, player, seat
+
+
+async def test_messages_are_bounded_in_size_and_depth_without_an_exception(
+    server: SeatServer,
+) -> None:
+    _, player, _ = await seated(server)
+    assert player.ws is not None
+    deep = "[" * 1000 + "]" * 1000
+    await player.ws.send(json.dumps({"id": 1, "action": "ping"})[:-1] + f', "x": {deep}}}')
+    reply = await player.event("reply")
+    assert not reply["ok"] and reply["error"]["code"] == "invalid_body"
+    assert "nested" in reply["error"]["message"]
+    await player.ws.send(b"\x00binary")
+    reply = await player.event("reply")
+    assert not reply["ok"] and reply["error"]["code"] == "invalid_body"
+    assert (await player.send("ping"))["result"] == "pong"  # still open
+    await player.ws.send(json.dumps({"id": 2, "action": "ping", "pad": "x" * 20_000}))
+    assert await player.closed_with() == 1009
+
+
+async def balances(server: SeatServer, *who: Participant) -> list[Any]:
+    return [await p.balance() for p in who]
+
+
+async def test_a_logged_out_seat_socket_is_closed_before_it_can_deal(server: SeatServer) -> None:
+    banker, player, _ = await seated(server)
+    placed = await player.send("bets", bets={"player": 200})
+    assert placed["ok"], placed
+    before = await balances(server, banker, player)
+    assert (await player.call("DELETE", "/api/sessions")).status_code == 204
+    assert await player.closed_with() == 4401
+    assert await balances(server, banker, player) == before
+    assert (await player.call("GET", "/api/me")).status_code == 401
+
+
+async def test_a_socket_whose_session_ended_elsewhere_cannot_deal(server: SeatServer) -> None:
+    """Ended by another worker or expired: the action's own session check refuses it."""
+    banker, player, _ = await seated(server)
+    before = await balances(server, banker, player)
+    await server.write(
+        lambda uow: uow.run("DELETE FROM sessions WHERE player_id = :p", {"p": player.id})
+    )
+    reply = await player.send("deal", bets={"player": 200}, key="after-logout")
+    assert not reply["ok"] and reply["error"]["code"] == "not_authenticated"
+    assert await player.closed_with() == 4401
+    assert await balances(server, banker, player) == before
+
+
+async def test_the_sweep_closes_sockets_of_expired_sessions(server: SeatServer) -> None:
+    alice = await server.player("alice")
+    async with connect(lobby_url(server, alice.token), open_timeout=WAIT_S) as ws:
+        assert json.loads(await ws.recv())["type"] == "seats"
+        server.clock.advance(server.casino.settings.session_ttl_s + 1)
+        await server.app.state.sockets.sweep(server.casino.db)
+        assert await close_code(ws) == 4401

@@ -122,3 +122,43 @@ def test_requests_void_and_replay(
     assert admin(data_dir, "accounts", "list", "--json") == 0
     assert json.loads(capsys.readouterr().out)[0]["real"] == 10_000
     assert admin(data_dir, "check") == 0
+
+
+def test_admin_refuses_a_data_folder_or_database_that_does_not_exist(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("BACCARAT_DATABASE_URL", raising=False)
+    typo = tmp_path / "TYPO"
+    assert admin(typo, "check") == 3
+    assert admin(typo, "accounts", "list") == 3
+    (tmp_path / "empty").mkdir()
+    assert admin(tmp_path / "empty", "deposit", "olga", "10") == 3
+    errors = capsys.readouterr().err.strip().splitlines()
+    assert len(errors) == 3
+    assert all(line.startswith("baccarat admin: could not run: no database at") for line in errors)
+    assert not typo.exists() and not list((tmp_path / "empty").iterdir())
+    # migrate is the one command that creates it.
+    assert admin(typo, "migrate") == 0 and admin(typo, "check") == 0
+
+
+def test_an_unreachable_database_is_one_line_and_exit_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from .postgres import free_port
+
+    url = f"postgresql://nobody@127.0.0.1:{free_port()}/baccarat?connect_timeout=5"
+    for argv in (["check"], ["migrate"], ["accounts", "list"]):
+        assert main(["admin", "--database", url, *argv]) == 3
+    errors = capsys.readouterr().err.strip().splitlines()
+    assert len(errors) == 3, errors
+    assert all("could not run: the database" in line for line in errors)
+    assert "Traceback" not in "".join(errors)
+
+
+def test_amounts_take_ascii_digits_only(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    create(data_dir, "olga", monkeypatch)
+    for amount in ("٣٠", "３０", "1.٥", "+10", "1e3", "1_000"):
+        assert admin(data_dir, "deposit", "olga", amount) == 2, amount
+    assert admin(data_dir, "deposit", "olga", "30") == 0

@@ -25,6 +25,10 @@ class UsageError(Exception):
     """Bad input on the command line: reported in one line, exit status 2."""
 
 
+class CannotRun(Exception):
+    """The command could not run (no such database, the database unreachable): exit 3."""
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -40,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; bad input exits 2 with one line on stderr, never a traceback."""
+    """Run the command; bad input exits 2 and a command that could not run (no database)
+    exits 3, each with one line on stderr, never a traceback."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -53,6 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ValueError, OSError) as error:
         print(f"baccarat {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except CannotRun as error:
+        print(f"baccarat {args.command}: could not run: {error}", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         print(f"baccarat {args.command}: interrupted", file=sys.stderr)
         return 130

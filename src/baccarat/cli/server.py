@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .database import _read, _write, database_url
+from .database import _read, _write, database_url, unreachable_is_cannot_run
 from .output import print_json, table
 
 if TYPE_CHECKING:
@@ -98,7 +98,10 @@ def register(subparsers: Any) -> None:
     shown.add_argument("--json", action="store_true", help="machine-readable output")
     shown.set_defaults(handler=run_responsible)
 
-    check = commands.add_parser("check", help="verify the ledger; exit 1 if anything is off")
+    check = commands.add_parser(
+        "check",
+        help="verify the ledger; exit 1 if anything is off (2: bad input, 3: could not run)",
+    )
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.set_defaults(handler=run_check)
 
@@ -163,7 +166,8 @@ def run_migrate(args: argparse.Namespace) -> int:
     from ..server.db import migrate
 
     url = database_url(args)
-    revision = migrate.upgrade(url)
+    with unreachable_is_cannot_run(url):
+        revision = migrate.upgrade(url)
     print(f"{url}: schema at revision {revision}")
     return 0
 

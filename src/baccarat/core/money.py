@@ -25,7 +25,8 @@ class MoneyError(ValueError):
     """An amount of money could not be read."""
 
 
-_AMOUNT = re.compile(r"^(\d{1,15})(?:\.(\d{1,2}))?$")
+# ASCII digits only: \d and int() would also take "٣" or "３".
+_AMOUNT = re.compile(r"^([0-9]{1,15})(?:\.([0-9]{1,2}))?$")
 
 
 def parse_money(text: str) -> int:

@@ -67,7 +67,8 @@ def server(args: argparse.Namespace) -> Iterator[str]:
             command += ["--database", args.database, "--workers", str(args.workers)]
         log = (data / "server.log").open("wb")
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                   env=os.environ | {"BACCARAT_DATA_DIR": str(data)})  # fmt: skip
+                                   env=os.environ | {"BACCARAT_DATA_DIR": str(data),
+                                   "BACCARAT_REGISTRATIONS_PER_HOUR": "100000"})  # fmt: skip
         url = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 60

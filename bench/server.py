@@ -167,7 +167,11 @@ def start_server(args: argparse.Namespace, port: int, data_dir: Path) -> subproc
         argv += ["--database", args.database, "--workers", str(args.workers)]
     else:
         argv += ["--data-dir", str(data_dir)]
-    env = os.environ | {"BACCARAT_BENCH": "1", "BACCARAT_WEB_DIR": str(data_dir / "no-web")}
+    env = os.environ | {
+        "BACCARAT_BENCH": "1",
+        "BACCARAT_REGISTRATIONS_PER_HOUR": "100000",
+        "BACCARAT_WEB_DIR": str(data_dir / "no-web"),
+    }
     server = subprocess.Popen(
         argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )

@@ -10,15 +10,19 @@ import os
 from fastapi import FastAPI
 
 from baccarat.server.app import create_app
-from baccarat.server.settings import PasswordHashing, Settings
+from baccarat.server.settings import LoginThrottle, PasswordHashing, Settings
 
 from .support import StackedShoes
 
 CHEAP = PasswordHashing(time_cost=1, memory_cost=8, parallelism=1)
+# Every test client registers from 127.0.0.1.
+OPEN = LoginThrottle(registrations_per_hour=10_000)
 
 
 def fair() -> FastAPI:
-    return create_app(dataclasses.replace(Settings.from_env(), passwords=CHEAP))
+    return create_app(
+        dataclasses.replace(Settings.from_env(), passwords=CHEAP, login_throttle=OPEN)
+    )
 
 
 def stacked() -> FastAPI:
@@ -26,6 +30,7 @@ def stacked() -> FastAPI:
         Settings.from_env(),
         shoe_factory=StackedShoes(os.environ["BACCARAT_TEST_STACK"]),
         passwords=CHEAP,
+        login_throttle=OPEN,
     )
     return create_app(settings)
 

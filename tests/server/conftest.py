@@ -113,7 +113,9 @@ class SwitchableShoes:
 class Api:
     """An in-process client of the app, with helpers to register and log in players."""
 
-    def __init__(self, client: Any, casino: Any, clock: FakeClock, shoes: SwitchableShoes):
+    def __init__(self, client: Any, casino: Any, clock: FakeClock, shoes: SwitchableShoes,
+                 app: Any = None):  # fmt: skip
+        self.app = app
         self.client = client
         self.casino = casino
         self.clock = clock
@@ -151,12 +153,14 @@ class Api:
 
 
 def api_settings(url: DatabaseUrl, tmp_path: Path, clock: FakeClock, shoes: Any) -> Any:
-    from baccarat.server.settings import PasswordHashing, Settings
+    from baccarat.server.settings import LoginThrottle, PasswordHashing, Settings
 
     return Settings(
         database=url,
         data_dir=tmp_path,
         passwords=PasswordHashing(time_cost=1, memory_cost=8, parallelism=1),
+        # Every test client registers from 127.0.0.1.
+        login_throttle=LoginThrottle(registrations_per_hour=10_000),
         shoe_factory=shoes,
         clock=clock,
         migrate_on_start=False,
@@ -183,4 +187,4 @@ async def api(database_url: DatabaseUrl, tmp_path: Path, clock: FakeClock) -> As
         app.router.lifespan_context(app),
         httpx.AsyncClient(transport=transport, base_url="http://testserver") as client,
     ):
-        yield Api(client, app.state.casino, clock, shoes)
+        yield Api(client, app.state.casino, clock, shoes, app)

@@ -146,14 +146,16 @@ async def test_a_player_sees_only_their_own_rounds(api: Api) -> None:
 
 
 async def test_failed_logins_back_off_exponentially(api: Api) -> None:
-    await api.player("dave", "dave's password")
+    await api.player("dave", "a secret of d4ve's")
     wrong = {"nickname": "dave", "password": "not the password"}
     for _ in range(3):
         failed = await api.client.post("/api/sessions", json=wrong)
         assert error_code(failed) == "invalid_credentials"
     # The fourth failure blocks for 1 s, the fifth for 2 s.
     assert error_code(await api.client.post("/api/sessions", json=wrong)) == "invalid_credentials"
-    blocked = await api.client.post("/api/sessions", json=wrong | {"password": "dave's password"})
+    blocked = await api.client.post(
+        "/api/sessions", json=wrong | {"password": "a secret of d4ve's"}
+    )
     assert (blocked.status_code, error_code(blocked)) == (429, "rate_limited")
     assert blocked.headers["Retry-After"] == "1"
     api.clock.advance(1.5)
@@ -162,7 +164,7 @@ async def test_failed_logins_back_off_exponentially(api: Api) -> None:
     assert blocked.headers["Retry-After"] == "2"
     api.clock.advance(2.5)
     ok = await api.client.post(
-        "/api/sessions", json={"nickname": "dave", "password": "dave's password"}
+        "/api/sessions", json={"nickname": "dave", "password": "a secret of d4ve's"}
     )
     assert ok.status_code == 201
     # Success forgives the nickname's failures.

@@ -88,7 +88,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--database",
         f"sqlite:///{data / 'web.db'}",
     ]
-    env = {**os.environ, "BACCARAT_DATA_DIR": str(data)}
+    # Every test registers from 127.0.0.1.
+    env = {**os.environ, "BACCARAT_DATA_DIR": str(data), "BACCARAT_REGISTRATIONS_PER_HOUR": "10000"}
     log = (data / "server.log").open("wb")
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=data)
     url = f"http://127.0.0.1:{port}"

@@ -183,11 +183,13 @@ def run_accounts_create(args: argparse.Namespace) -> int:
         password = sys.stdin.readline().rstrip("\n")
     else:
         password = getpass.getpass(f"password for {args.nickname}: ")
+    from ..server.errors import ServiceError
     from . import UsageError
 
-    if not accounts.PASSWORD_MIN <= len(password) <= accounts.PASSWORD_MAX:
-        raise UsageError(f"a password is {accounts.PASSWORD_MIN} to {accounts.PASSWORD_MAX} "
-                         "characters")  # fmt: skip
+    try:
+        accounts.check_password(password, args.nickname)
+    except ServiceError as error:
+        raise UsageError(error.message) from None
     hashed = Passwords(PasswordHashing()).hash(password)
     player = _write(
         args,

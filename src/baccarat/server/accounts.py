@@ -1,36 +1,80 @@
-"""Players: registration, nicknames, password hashing (argon2id, never on a round's path)."""
+"""Players: registration, nicknames, passwords and their hashing (argon2id, bounded).
+
+Nicknames are 3-24 ASCII letters, digits, '_' or '-' (nothing else: no control character,
+no other script, so no cross-script look-alike). Two nicknames that look alike are one:
+each has a normalised key (NFKC, case-folded, with the look-alikes of this alphabet mapped
+to one letter: 0/o, 1/l/i, rn/m, vv/w, _/-), unique in the database.
+
+Passwords are 10-256 characters and not among the 30,000 most common ones (the leaked-
+password frequency list that ships with the ``zxcvbn`` package; no network), nor the
+nickname itself.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import math
 import re
+import threading
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from . import ledger, seeds
 from .db.uow import UnitOfWork
-from .errors import ServiceError
-from .settings import PasswordHashing
+from .errors import RateLimited, ServiceError
+from .settings import Limits, PasswordHashing
 
 FUN_START = 100_000  # 1,000.00 of play money
-_NICKNAME = re.compile(r"^[A-Za-z0-9_-]{3,24}$")
-PASSWORD_MIN, PASSWORD_MAX = 8, 256
+_NICKNAME = re.compile(r"[A-Za-z0-9_-]{3,24}", re.ASCII)
+PASSWORD_MIN, PASSWORD_MAX = 10, 256
+# Look-alikes within the nickname alphabet, after case folding (longest first).
+_LOOKALIKES = (("rn", "m"), ("vv", "w"), ("0", "o"), ("1", "l"), ("i", "l"), ("_", "-"))
 
 
 def check_nickname(nickname: str) -> str:
-    if not isinstance(nickname, str) or not _NICKNAME.match(nickname):
+    # fullmatch: "alice\n" is not "alice" ($ would let a trailing newline through).
+    if not isinstance(nickname, str) or not _NICKNAME.fullmatch(nickname):
         raise ServiceError("invalid_nickname", "a nickname is 3 to 24 letters, digits, '_' or '-'")
     return nickname
 
 
 def nickname_key(nickname: str) -> str:
-    """Nicknames are unique regardless of case."""
+    """How a nickname is found at login: regardless of case."""
     return nickname.casefold()
 
 
-def check_password(password: str) -> str:
+def nickname_norm(nickname: str) -> str:
+    """The key two look-alike nicknames share (unique among players)."""
+    text = unicodedata.normalize("NFKC", nickname).casefold()
+    for look, like in _LOOKALIKES:
+        text = text.replace(look, like)
+    return text
+
+
+@functools.cache
+def _common_passwords() -> frozenset[str]:
+    from zxcvbn.frequency_lists import FREQUENCY_LISTS  # type: ignore[import-untyped]
+
+    return frozenset(FREQUENCY_LISTS["passwords"])
+
+
+def check_password(password: str, nickname: str | None = None) -> str:
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise ServiceError(
-            "invalid_password", f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters"
+            "invalid_password", f"a password is {PASSWORD_MIN} to {PASSWORD_MAX} characters",
+            reason="length", min=PASSWORD_MIN, max=PASSWORD_MAX,
+        )  # fmt: skip
+    folded = password.casefold()
+    if folded in _common_passwords() or folded.strip() in _common_passwords():
+        raise ServiceError(
+            "invalid_password", "this password is among the most commonly used: choose another",
+            reason="common",
+        )  # fmt: skip
+    if nickname is not None and nickname.casefold() in folded:
+        raise ServiceError(
+            "invalid_password", "a password may not contain the nickname", reason="nickname"
         )
     return password
 
@@ -63,6 +107,49 @@ class Passwords:
             return False
 
 
+class HashGate:
+    """At most ``Limits.hashes_at_once`` argon2 hashes at once, each on a worker thread.
+
+    Argon2id takes ``memory_cost`` KiB per hash: the gate bounds what a burst of
+    registrations or logins can take. A request waits up to ``Limits.hash_wait_s`` for its
+    turn, else is refused 429 ``rate_limited`` (``Retry-After: 1``). ``active`` and ``peak``
+    count the hashes running (for tests and monitoring).
+    """
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self._slots = asyncio.Semaphore(limits.hashes_at_once)
+        self._lock = threading.Lock()
+        self.active = 0
+        self.peak = 0
+
+    async def run(self, work: Any, *args: Any) -> Any:
+        from starlette.concurrency import run_in_threadpool
+
+        try:
+            async with asyncio.timeout(self.limits.hash_wait_s):
+                await self._slots.acquire()
+        except TimeoutError:
+            raise RateLimited(
+                "the server is busy: try again in a moment",
+                retry_after_s=max(1, math.ceil(self.limits.hash_wait_s)),
+            ) from None
+        try:
+            return await run_in_threadpool(self._counted, work, *args)
+        finally:
+            self._slots.release()
+
+    def _counted(self, work: Any, *args: Any) -> Any:
+        with self._lock:
+            self.active += 1
+            self.peak = max(self.peak, self.active)
+        try:
+            return work(*args)
+        finally:
+            with self._lock:
+                self.active -= 1
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     id: int
@@ -78,14 +165,20 @@ def register(
 ) -> Player:
     """A new player with a fun balance of 1,000.00, a real balance of 0 and fresh seeds."""
     check_nickname(nickname)
-    key = nickname_key(nickname)
-    if uow.one("SELECT id FROM players WHERE nickname_key = :k", {"k": key}) is not None:
-        raise ServiceError("nickname_taken", f"the nickname {nickname!r} is taken")
+    key, norm = nickname_key(nickname), nickname_norm(nickname)
+    if (
+        uow.one(
+            "SELECT id FROM players WHERE nickname_key = :k OR nickname_norm = :n",
+            {"k": key, "n": norm},
+        )
+        is not None
+    ):
+        raise ServiceError("nickname_taken", f"the nickname {nickname!r} (or one like it) is taken")
     player_id = int(
         uow.scalar(
-            "INSERT INTO players (nickname, nickname_key, password_hash, created_us) "
-            "VALUES (:n, :k, :h, :now) RETURNING id",
-            {"n": nickname, "k": key, "h": password_hash, "now": uow.now},
+            "INSERT INTO players (nickname, nickname_key, nickname_norm, password_hash, "
+            "created_us) VALUES (:n, :k, :norm, :h, :now) RETURNING id",
+            {"n": nickname, "k": key, "norm": norm, "h": password_hash, "now": uow.now},
         )
     )
     ledger.open_player_accounts(uow, player_id)
@@ -114,6 +207,13 @@ def find(uow: UnitOfWork, nickname: str) -> tuple[Player, str] | None:
     if row is None:
         return None
     return Player(int(row[0]), row[1], int(row[2])), row[3]
+
+
+def set_password(uow: UnitOfWork, player_id: int, password_hash: str) -> None:
+    uow.run(
+        "UPDATE players SET password_hash = :h WHERE id = :id",
+        {"h": password_hash, "id": player_id},
+    )
 
 
 def require(uow: UnitOfWork, nickname: str) -> Player:

@@ -6,8 +6,11 @@ the browser keeps it in an HttpOnly, SameSite=Strict cookie and must echo a CSRF
 second, readable cookie) in ``X-CSRF-Token`` on every state-changing request. The CSRF
 token is derived from the session token, so it cannot be guessed or reused across sessions.
 
-Failed logins are slowed down per nickname and per client address: after a few free
-failures, each further failure blocks that key for exponentially longer.
+Failed logins are slowed down per (nickname, client address) and per client address:
+after a few free failures, each further failure blocks that key for exponentially longer.
+A stranger guessing from elsewhere blocks only their own address, never the owner's login;
+guessing one nickname from many addresses is bounded by argon2's cost and the password
+rules. Registrations are limited per client address per hour.
 """
 
 from __future__ import annotations
@@ -104,12 +107,82 @@ def end_session(uow: UnitOfWork, hashed: str) -> None:
     uow.run("DELETE FROM sessions WHERE token_hash = :h", {"h": hashed})
 
 
+def end_other_sessions(uow: UnitOfWork, player_id: int, keep: str | None) -> int:
+    """End the player's sessions but ``keep`` (a token hash; None: all); how many ended."""
+    return uow.run(
+        "DELETE FROM sessions WHERE player_id = :p AND token_hash <> :keep",
+        {"p": player_id, "keep": keep or ""},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    id: str  # a short public id (a prefix of the token's hash, never the token)
+    created_us: int
+    expires_us: int
+    current: bool
+
+
+def list_sessions(uow: UnitOfWork, player_id: int, current: str | None) -> list[SessionInfo]:
+    """The player's live sessions, newest first (at most ``MAX_LISTED``)."""
+    rows = uow.all(
+        "SELECT token_hash, created_us, expires_us FROM sessions "
+        "WHERE player_id = :p AND expires_us > :now ORDER BY created_us DESC LIMIT :n",
+        {"p": player_id, "now": uow.now, "n": MAX_LISTED},
+    )
+    return [SessionInfo(str(h)[:12], int(c), int(e), h == current) for h, c, e in rows]
+
+
+MAX_LISTED = 100
+
+
+def end_session_by_id(uow: UnitOfWork, player_id: int, public_id: str) -> str:
+    """End one of the player's own sessions by its public id; its token hash."""
+    rows = uow.all("SELECT token_hash FROM sessions WHERE player_id = :p", {"p": player_id})
+    for (hashed,) in rows:
+        if len(public_id) == 12 and str(hashed).startswith(public_id):
+            end_session(uow, str(hashed))
+            return str(hashed)
+    raise ServiceError("not_found", "no such session among yours")
+
+
 def throttle_keys(nickname: str, client: str | None) -> list[tuple[str, int]]:
     """The keys a login attempt counts against, with each key's free-failure multiplier."""
-    keys = [("nickname:" + nickname.casefold()[:64], 1)]
-    if client:
-        keys.append(("client:" + client[:64], CLIENT_FREE_FACTOR))
-    return keys
+    source = (client or "unknown")[:64]
+    return [
+        ("login:" + nickname.casefold()[:64] + "@" + source, 1),
+        ("client:" + source, CLIENT_FREE_FACTOR),
+    ]
+
+
+REGISTRATION_WINDOW_US = 3600 * 1_000_000
+
+
+def admit_registration(uow: UnitOfWork, client: str | None, policy: LoginThrottle) -> None:
+    """Count a registration against the client's hourly allowance, or refuse it (429)."""
+    key = "register:" + (client or "unknown")[:64]
+    row = uow.one("SELECT failures, updated_us FROM login_throttle WHERE key = :k", {"k": key})
+    if row is None:
+        uow.run(
+            "INSERT INTO login_throttle (key, failures, blocked_until_us, updated_us) "
+            "VALUES (:k, 1, 0, :now)",
+            {"k": key, "now": uow.now},
+        )
+        return
+    count, started = int(row[0]), int(row[1])
+    if uow.now - started >= REGISTRATION_WINDOW_US:
+        count, started = 0, uow.now
+    if count >= policy.registrations_per_hour:
+        wait_us = started + REGISTRATION_WINDOW_US - uow.now
+        retry_after = max(1, math.ceil(wait_us / 1_000_000))
+        raise RateLimited(
+            f"too many registrations from this address: try again in {retry_after} s",
+            retry_after_s=retry_after,
+        )
+    uow.run(
+        "UPDATE login_throttle SET failures = :f, updated_us = :s WHERE key = :k",
+        {"k": key, "f": count + 1, "s": started},
+    )
 
 
 def admit_attempt(uow: UnitOfWork, keys: list[tuple[str, int]], policy: LoginThrottle) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from .accounts import Passwords
+from .accounts import HashGate, Passwords
 from .db import migrate
 from .db.database import Database
 from .dealing import FairShoes, ShoeFactory
@@ -28,6 +28,7 @@ class Casino:
         self.settings = settings
         self.tables: TableSet = load_tables(settings.tables_file, settings.banked)
         self.passwords = Passwords(settings.passwords)
+        self.hashing = HashGate(settings.limits)
         self.shoes: ShoeFactory = settings.shoe_factory or FairShoes()
         self.db = Database(
             settings.database,

@@ -18,8 +18,10 @@ ERRORS: dict[str, ErrorSpec] = {
     "invalid_request": ErrorSpec(422, "a query, path or header parameter is not valid"),
     "invalid_mode": ErrorSpec(422, "the mode is neither 'fun' nor 'real'"),
     "invalid_amount": ErrorSpec(422, "an amount is not a positive whole number of cents"),
-    "invalid_nickname": ErrorSpec(422, "a nickname is 3-24 letters, digits, '_' or '-'"),
-    "invalid_password": ErrorSpec(422, "a password is 8 to 256 characters"),
+    "invalid_nickname": ErrorSpec(422, "a nickname is 3-24 ASCII letters, digits, '_' or '-'"),
+    "invalid_password": ErrorSpec(
+        422, "a password is 10 to 256 characters, not a common one, without the nickname"
+    ),
     "invalid_client_seed": ErrorSpec(422, "a client seed is 1-64 printable ASCII characters"),
     "invalid_cut": ErrorSpec(422, "the cut position is outside the shoe"),
     "invalid_cursor": ErrorSpec(422, "the history cursor is unknown"),

@@ -83,11 +83,14 @@ class PasswordHashing:
 
 @dataclass(frozen=True)
 class LoginThrottle:
-    """Exponential backoff of failed logins, per nickname and per client address."""
+    """Exponential backoff of failed logins, per (nickname, client address) and per client
+    address; and registrations per client address."""
 
     free_failures: int = 3
     base_delay_s: float = 1.0
     max_delay_s: float = 900.0
+    # Registrations per client address per hour.
+    registrations_per_hour: int = 20
 
 
 @dataclass(frozen=True)
@@ -189,6 +192,11 @@ class Settings:
             bench_endpoint=(get("BENCH") or "0") == "1",
             web_dir=Path(web) if web else None,
             banked=banked,
+            login_throttle=LoginThrottle(
+                registrations_per_hour=int(
+                    get("REGISTRATIONS_PER_HOUR") or LoginThrottle.registrations_per_hour
+                )
+            ),
             limits=Limits(
                 head_timeout_s=int(get("HEAD_TIMEOUT") or Limits.head_timeout_s),
                 max_connections=int(get("MAX_CONNECTIONS") or Limits.max_connections),

@@ -1,17 +1,28 @@
-"""Accounts and sessions: register, log in (token and browser cookie), log out, who am I."""
+"""Accounts and sessions: register, log in (token and browser cookie), log out (here or
+everywhere), the session list, password change, who am I. Argon2 runs through the casino's
+hash gate (a few at once, on worker threads)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
-from starlette.concurrency import run_in_threadpool
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Request, Response
 
 from .. import accounts, auth
+from ..casino import Casino
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..history import iso_time
 from .deps import CSRF_COOKIE, SESSION_COOKIE, CasinoDep, ContextDep, json_response
 from .errors import documented
-from .models import Credentials, PlayerOut, SessionOut, SessionStateOut
+from .models import (
+    Credentials,
+    PasswordChangeIn,
+    PlayerOut,
+    SessionOut,
+    SessionsOut,
+    SessionStateOut,
+)
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -20,14 +31,20 @@ router = APIRouter(prefix="/api", tags=["accounts"])
     "/accounts",
     status_code=201,
     response_model=PlayerOut,
-    responses=documented("invalid_body", "invalid_nickname", "invalid_password", "nickname_taken"),
+    responses=documented(
+        "invalid_body", "invalid_nickname", "invalid_password", "nickname_taken", "rate_limited"
+    ),
     summary="Register a player (fun balance 1,000.00, real balance 0)",
 )
-async def register(body: Credentials, casino: CasinoDep) -> Response:
+async def register(body: Credentials, request: Request, casino: CasinoDep) -> Response:
     accounts.check_nickname(body.nickname)
-    accounts.check_password(body.password)
+    accounts.check_password(body.password, body.nickname)
+    client = _client(request)
+    await casino.db.write(
+        lambda uow: auth.admit_registration(uow, client, casino.settings.login_throttle)
+    )
     # Argon2 is slow on purpose: hash on a worker thread, outside any transaction.
-    hashed = await run_in_threadpool(casino.passwords.hash, body.password)
+    hashed = await casino.hashing.run(casino.passwords.hash, body.password)
     player = await casino.db.write(
         lambda uow: accounts.register(uow, body.nickname, hashed, casino.system)
     )
@@ -42,8 +59,7 @@ async def register(body: Credentials, casino: CasinoDep) -> Response:
     summary="Log in: a bearer token, and the browser's session and CSRF cookies",
 )
 async def login(body: Credentials, request: Request, casino: CasinoDep) -> Response:
-    client = request.client.host if request.client else None
-    keys = auth.throttle_keys(body.nickname, client)
+    keys = auth.throttle_keys(body.nickname, _client(request))
     policy = casino.settings.login_throttle
 
     def admit(uow: UnitOfWork) -> tuple[accounts.Player, str] | None:
@@ -51,7 +67,7 @@ async def login(body: Credentials, request: Request, casino: CasinoDep) -> Respo
         return accounts.find(uow, body.nickname)
 
     found = await casino.db.write(admit)
-    valid = await run_in_threadpool(
+    valid = await casino.hashing.run(
         casino.passwords.verify, found[1] if found else None, body.password
     )
     if found is None or not valid:
@@ -63,6 +79,14 @@ async def login(body: Credentials, request: Request, casino: CasinoDep) -> Respo
         return auth.create_session(uow, player.id, casino.settings.session_ttl_s)
 
     session = await casino.db.write(open_session)
+    return _logged_in(casino, session, player)
+
+
+def _client(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+def _logged_in(casino: Casino, session: auth.Session, player: accounts.Player) -> Response:
     response = json_response(
         {
             "token": session.token,
@@ -96,10 +120,106 @@ async def logout(ctx: ContextDep) -> Response:
     await ctx.casino.db.write(end)
     assert ctx.caller.token_hash is not None
     ctx.request.app.state.sockets.end_session(ctx.caller.token_hash)
+    return _logged_out()
+
+
+def _logged_out() -> Response:
     response = Response(status_code=204)
     response.delete_cookie(SESSION_COOKIE, path="/", samesite="strict")
     response.delete_cookie(CSRF_COOKIE, path="/", samesite="strict")
     return response
+
+
+@router.get(
+    "/sessions",
+    response_model=SessionsOut,
+    responses=documented("not_authenticated"),
+    summary="Your live sessions (newest first, at most 100), the current one marked",
+)
+async def sessions(ctx: ContextDep) -> Response:
+    def read(uow: UnitOfWork) -> list[auth.SessionInfo]:
+        return auth.list_sessions(uow, ctx.caller.player_id(uow), ctx.caller.token_hash)
+
+    listed = await ctx.casino.db.read(read)
+    return json_response(
+        {
+            "sessions": [
+                {"id": s.id, "created": iso_time(s.created_us), "expires": iso_time(s.expires_us),
+                 "current": s.current}
+                for s in listed
+            ]
+        }
+    )  # fmt: skip
+
+
+@router.delete(
+    "/sessions/all",
+    status_code=204,
+    responses=documented("not_authenticated", "csrf_failed"),
+    summary="Log out everywhere: every session of yours ends (this one too), their sockets close",
+)
+async def logout_everywhere(ctx: ContextDep) -> Response:
+    def end(uow: UnitOfWork) -> int:
+        player_id = ctx.caller.player_id(uow)
+        auth.end_other_sessions(uow, player_id, keep=None)
+        return player_id
+
+    player_id = await ctx.casino.db.write(end)
+    ctx.request.app.state.sockets.end_sessions(player_id)
+    return _logged_out()
+
+
+SessionId = Annotated[str, Path(min_length=12, max_length=12, pattern="^[0-9a-f]{12}$")]
+
+
+@router.delete(
+    "/sessions/{session_id}",
+    status_code=204,
+    responses=documented("not_authenticated", "csrf_failed", "not_found"),
+    summary="End one of your sessions (by the id of the session list)",
+)
+async def end_one(session_id: SessionId, ctx: ContextDep) -> Response:
+    def end(uow: UnitOfWork) -> str:
+        return auth.end_session_by_id(uow, ctx.caller.player_id(uow), session_id)
+
+    hashed = await ctx.casino.db.write(end)
+    ctx.request.app.state.sockets.end_session(hashed)
+    return Response(status_code=204)
+
+
+@router.put(
+    "/password",
+    status_code=204,
+    responses=documented(
+        "not_authenticated", "csrf_failed", "invalid_body", "invalid_password",
+        "invalid_credentials", "rate_limited",
+    ),
+    summary="Change your password: the other sessions end (this one stays)",
+)  # fmt: skip
+async def change_password(body: PasswordChangeIn, ctx: ContextDep) -> Response:
+    casino = ctx.casino
+
+    def current(uow: UnitOfWork) -> tuple[accounts.Player, str]:
+        player = accounts.get(uow, ctx.caller.player_id(uow))
+        found = accounts.find(uow, player.nickname)
+        assert found is not None
+        return found
+
+    player, stored = await casino.db.read(current)
+    accounts.check_password(body.new, player.nickname)
+    if not await casino.hashing.run(casino.passwords.verify, stored, body.current):
+        raise ServiceError("invalid_credentials", "the current password is wrong")
+    hashed = await casino.hashing.run(casino.passwords.hash, body.new)
+
+    def change(uow: UnitOfWork) -> None:
+        if ctx.caller.player_id(uow) != player.id:
+            raise ServiceError("not_authenticated", "log in first: no valid session token")
+        accounts.set_password(uow, player.id, hashed)
+        auth.end_other_sessions(uow, player.id, keep=ctx.caller.token_hash)
+
+    await casino.db.write(change)
+    ctx.request.app.state.sockets.end_sessions(player.id, keep=ctx.caller.token_hash)
+    return Response(status_code=204)
 
 
 @router.get(

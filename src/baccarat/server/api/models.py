@@ -33,6 +33,22 @@ class BetsIn(RootModel[dict[BetName, Cents]]):
     root: dict[BetName, Cents] = Field(max_length=32, examples=[{"banker": 500}])
 
 
+class PasswordChangeIn(Body):
+    current: str = Field(max_length=256, description="the password in use now")
+    new: str = Field(max_length=256, description="10-256 characters, not a common one")
+
+
+class SessionInfoOut(BaseModel):
+    id: str = Field(description="a public id of the session (never its token)")
+    created: str
+    expires: str
+    current: bool = Field(description="the session of this request")
+
+
+class SessionsOut(BaseModel):
+    sessions: list[SessionInfoOut]
+
+
 class RoundIn(Body):
     mode: Mode
     bets: BetsIn

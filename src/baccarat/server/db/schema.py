@@ -30,6 +30,9 @@ players = sa.Table(
     sa.Column("id", Id, primary_key=True, autoincrement=True),
     sa.Column("nickname", sa.Text, nullable=False),
     sa.Column("nickname_key", sa.Text, nullable=False, unique=True),
+    # The look-alike key (accounts.nickname_norm); NULL only for an account that already
+    # looked like an older one when the key was introduced (migration 0004).
+    sa.Column("nickname_norm", sa.Text, nullable=True, unique=True),
     sa.Column("password_hash", sa.Text, nullable=False),
     sa.Column("created_us", sa.BigInteger, nullable=False),
 )

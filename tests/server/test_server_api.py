@@ -53,7 +53,7 @@ async def test_a_round_answers_in_the_documented_shape_and_a_retry_moves_no_mone
 async def test_the_browser_cookie_needs_the_csrf_header_on_state_changing_requests(
     api: Api,
 ) -> None:
-    await api.player("carol", "carol's password")
+    await api.player("carol", "a secret for c4rol")
     # The in-process client keeps the cookies the login set.
     client = api.client
     assert (await client.get("/api/wallet")).status_code == 200

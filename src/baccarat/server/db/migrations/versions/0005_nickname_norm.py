@@ -5,8 +5,8 @@ already looked like an older player's ("alice" registered after "a1ice") keeps t
 nickname and logs in as before, with no key (NULL, which a unique index allows more than
 once); the older player's key is what refuses new look-alikes of both.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0004"
-down_revision: str | None = "0003"
+revision: str = "0005"
+down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

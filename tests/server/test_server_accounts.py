@@ -131,7 +131,7 @@ def test_nickname_norm_maps_look_alikes_together() -> None:
 
 def test_the_migration_keys_existing_players_oldest_first(tmp_path: Path) -> None:
     url = DatabaseUrl.sqlite_in(tmp_path / "data")
-    migrate.upgrade(url, "0004")
+    migrate.upgrade(url, "0005")
     db = Database(url, clock=system_clock_us, threads=1)
     try:
         db.run_write(

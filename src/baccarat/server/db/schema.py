@@ -31,7 +31,7 @@ players = sa.Table(
     sa.Column("nickname", sa.Text, nullable=False),
     sa.Column("nickname_key", sa.Text, nullable=False, unique=True),
     # The look-alike key (accounts.nickname_norm); NULL only for an account that already
-    # looked like an older one when the key was introduced (migration 0005).
+    # looked like an older one when the key was introduced (migration 0006).
     sa.Column("nickname_norm", sa.Text, nullable=True, unique=True),
     sa.Column("password_hash", sa.Text, nullable=False),
     sa.Column("created_us", sa.BigInteger, nullable=False),

@@ -5,8 +5,8 @@ already looked like an older player's ("alice" registered after "a1ice") keeps t
 nickname and logs in as before, with no key (NULL, which a unique index allows more than
 once); the older player's key is what refuses new look-alikes of both.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0005"
-down_revision: str | None = "0004"
+revision: str = "0006"
+down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

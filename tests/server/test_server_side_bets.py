@@ -171,3 +171,34 @@ def test_a_tables_side_bets_are_its_rule_sets_with_limits(
     )
     with pytest.raises(TableConfigError, match=message):
         load_tables(path)
+
+
+GOLDEN = Path(__file__).parent.parent / "data" / "golden_odds.json"
+
+
+@pytest.mark.anyio
+async def test_the_tables_rtp_of_every_bet_is_the_published_figure(api: Api) -> None:
+    """The golden house edges (Wizard of Odds, tests/data/golden_odds.json) at the tables
+    whose rule set they describe, to the decimals published."""
+    tables = (await api.client.get("/api/tables")).json()
+    checked = set()
+    for entry in json.loads(GOLDEN.read_text("utf-8"))["side_bets"]:
+        for bet, edge in (entry.get("house_edge_percent") or {}).items():
+            tolerance = 0.5 * 10 ** -(len(edge.split(".")[1]) + 2)
+            for table in tables:
+                rules = table["rules"]
+                if (
+                    rules["decks"] != entry["decks"]
+                    or entry.get("rules", rules["name"]) != rules["name"]
+                ):
+                    continue
+                if bet not in table["bets"] or (bet == "banker" and "rules" not in entry):
+                    continue
+                rtp = table["bets"][bet]["rtp"]
+                assert rtp is not None and abs(rtp - (1 - float(edge) / 100)) <= tolerance, (
+                    table["id"], bet, rtp, edge,
+                )  # fmt: skip
+                assert table["rtp"][bet] == rtp
+                checked.add((table["id"], bet))
+    assert {("deluxe", "player_pair"), ("deluxe", "banker_dragon"), ("ez", "dragon7"),
+            ("ez", "panda8"), ("ez", "banker"), ("no-commission", "super6")} <= checked  # fmt: skip

@@ -1,7 +1,22 @@
 // The bets on the table: chip stacks per spot, undo history, and the client-side check of
 // the table's limits and the balance (explained before anything is sent).
 
+// The main bets, which every table takes; a table's side bets follow them in its "bets".
 export const SPOTS = ["player", "banker", "tie"];
+
+/** Every bet a table takes (the API's "bets" list, main bets first). */
+export const spotsOf = (tbl) => (tbl && tbl.bets ? Object.keys(tbl.bets) : SPOTS);
+
+/** The side bets of a table with their limits: {name: {min, max}}. */
+export function sideLimits(tbl) {
+  const out = {};
+  for (const [name, bet] of Object.entries((tbl && tbl.bets) || {})) {
+    if (!SPOTS.includes(name)) out[name] = { min: bet.min, max: bet.max };
+  }
+  return out;
+}
+
+const emptyStacks = (spots) => Object.fromEntries(spots.map((s) => [s, []]));
 
 /** Split an amount into chips, largest first; a remainder no chip makes is one odd chip. */
 export function chipsFor(amount, chipValues) {
@@ -18,9 +33,10 @@ export function chipsFor(amount, chipValues) {
 }
 
 export class Bets {
-  constructor(chipValues) {
+  constructor(chipValues, spots = SPOTS) {
     this.chipValues = chipValues;
-    this.stacks = { player: [], banker: [], tie: [] };
+    this.spots = spots;
+    this.stacks = emptyStacks(spots);
     this.history = [];
   }
 
@@ -31,12 +47,12 @@ export class Bets {
 
   total(spot) {
     if (spot) return this.stacks[spot].reduce((a, b) => a + b, 0);
-    return SPOTS.reduce((sum, s) => sum + this.total(s), 0);
+    return this.spots.reduce((sum, s) => sum + this.total(s), 0);
   }
 
   amounts() {
     const out = {};
-    for (const spot of SPOTS) {
+    for (const spot of this.spots) {
       const amount = this.total(spot);
       if (amount > 0) out[spot] = amount;
     }
@@ -69,21 +85,21 @@ export class Bets {
   clear() {
     if (this.isEmpty()) return false;
     this.snapshot();
-    this.stacks = { player: [], banker: [], tie: [] };
+    this.stacks = emptyStacks(this.spots);
     return true;
   }
 
   double() {
     if (this.isEmpty()) return false;
     this.snapshot();
-    for (const spot of SPOTS) this.stacks[spot] = [...this.stacks[spot], ...this.stacks[spot]];
+    for (const spot of this.spots) this.stacks[spot] = [...this.stacks[spot], ...this.stacks[spot]];
     return true;
   }
 
   /** Put these amounts on the table (REBET). */
   set(amounts) {
     this.snapshot();
-    for (const spot of SPOTS) this.stacks[spot] = chipsFor(amounts[spot] || 0, this.chipValues);
+    for (const spot of this.spots) this.stacks[spot] = chipsFor(amounts[spot] || 0, this.chipValues);
   }
 
   /** What these bets would be after doubling, without changing anything. */
@@ -94,31 +110,34 @@ export class Bets {
   }
 
   reset() {
-    this.stacks = { player: [], banker: [], tie: [] };
+    this.stacks = emptyStacks(this.spots);
     this.history = [];
   }
 }
 
 /**
  * The first reason these bets may not be dealt, or null. Limits are in cents:
- * {min, max} per Player/Banker bet; {tie_min, tie_min_alone, tie_max} for the tie bet.
+ * {min, max} per Player/Banker bet; {tie_min, tie_min_alone, tie_max} for the tie bet;
+ * `side` holds {min, max} per side bet the table takes (``sideLimits``).
  * Returns {key, params} where params hold amounts in cents (the UI formats them).
  */
-export function checkBets(amounts, limits, balance) {
+export function checkBets(amounts, limits, balance, side = {}) {
   const player = amounts.player || 0;
   const banker = amounts.banker || 0;
   const tie = amounts.tie || 0;
-  const total = player + banker + tie;
+  const total = Object.values(amounts).reduce((a, b) => a + (b || 0), 0);
   if (total <= 0) return { key: "check.no_bet", params: {} };
-  for (const [spot, amount] of [
-    ["player", player],
-    ["banker", banker],
-  ]) {
-    if (amount > 0 && limits.min != null && amount < limits.min) {
-      return { key: "check.below_min", params: { spot, amount, limit: limits.min } };
+  const bounded = [
+    ["player", player, limits],
+    ["banker", banker, limits],
+    ...Object.entries(side).map(([name, bounds]) => [name, amounts[name] || 0, bounds]),
+  ];
+  for (const [spot, amount, bounds] of bounded) {
+    if (amount > 0 && bounds.min != null && amount < bounds.min) {
+      return { key: "check.below_min", params: { spot, amount, limit: bounds.min } };
     }
-    if (amount > 0 && limits.max != null && amount > limits.max) {
-      return { key: "check.above_max", params: { spot, amount, limit: limits.max } };
+    if (amount > 0 && bounds.max != null && amount > bounds.max) {
+      return { key: "check.above_max", params: { spot, amount, limit: bounds.max } };
     }
   }
   if (tie > 0) {

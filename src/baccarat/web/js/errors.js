@@ -14,6 +14,8 @@ function formatDetails(details) {
       out[key] = dateTime(value);
     } else if (key === "period" && has(`rg.period_${value}`)) {
       out[key] = t(`rg.period_${value}`);
+    } else if (key === "bet" && has(`spot.${value}`)) {
+      out[key] = t(`spot.${value}`);
     } else {
       out[key] = value;
     }

@@ -2,7 +2,7 @@
 
 import { fill, h } from "./dom.js";
 import { chipLabel, money, t } from "./i18n.js";
-import { toOne } from "./rulesinfo.js";
+import { fraction, toOne } from "./rulesinfo.js";
 
 const CHIP_COLOURS = {
   100: "white",
@@ -136,22 +136,49 @@ export function spotView(name, pay, on, { small = false, removable = true } = {}
   return h("div", { class: `spot-wrap wrap-${name}${small ? " small" : ""}` }, button, remove, marker);
 }
 
+// Where a side spot goes, the way commercial tables lay them out: beside the hand it is
+// about (pairs, Dragon Bonus, Panda 8 by PLAYER; Dragon 7 and Super 6 by BANKER), the
+// others in the row below.
+const SIDE_PLACE = {
+  player_pair: "player",
+  player_dragon: "player",
+  panda8: "player",
+  banker_pair: "banker",
+  banker_dragon: "banker",
+  dragon7: "banker",
+  super6: "banker",
+};
+
+/** The headline pay of a bet from the API's pay table ("11", "19/20", "push"): its top. */
+const topPay = (bet) =>
+  Math.max(0, ...Object.values(bet.pays || {}).filter((x) => x !== "push").map(fraction));
+
 /**
- * The spots of a table, laid out as one row: PLAYER, the TIE circle, BANKER (seed 001 draws
- * TIE above BANKER; on one screen it sits between them). Side spots go beside PLAYER and
- * BANKER (`.side-player`, `.side-banker`) or in the row below (`.spots-row`): those groups
- * are empty and hidden until a table offers side bets.
+ * The spots of a table, from the API's list of the bets it takes (`tbl.bets`), laid out as
+ * one row: PLAYER, the TIE circle, BANKER (seed 001 draws TIE above BANKER; on one screen
+ * it sits between them). Side spots go beside PLAYER and BANKER (`.side-player`,
+ * `.side-banker`) or in the row below (`.spots-row`); those groups stay empty and hidden
+ * at a table without side bets. `pays` holds the main bets' pays "to one".
  */
-export function spotsView(pays, on, options = {}) {
+export function spotsView(tbl, pays, on, options = {}) {
+  const groups = {
+    player: h("div", { class: "side-spots side-player", "data-side": "player" }),
+    banker: h("div", { class: "side-spots side-banker", "data-side": "banker" }),
+    row: h("div", { class: "spots-row", "data-side": "row" }),
+  };
+  for (const [name, bet] of Object.entries(tbl.bets || {})) {
+    if (name in pays) continue;
+    groups[SIDE_PLACE[name] || "row"].append(spotView(name, topPay(bet), on, { ...options, small: true }));
+  }
   const spot = (name) => spotView(name, pays[name], on, options);
   return h(
     "div",
     { class: "spots" },
-    h("div", { class: "side-spots side-player", "data-side": "player" }),
+    groups.player,
     spot("player"),
     h("div", { class: "spot-col" }, spot("tie"), spot("banker")),
-    h("div", { class: "side-spots side-banker", "data-side": "banker" }),
-    h("div", { class: "spots-row", "data-side": "row" }),
+    groups.banker,
+    groups.row,
   );
 }
 

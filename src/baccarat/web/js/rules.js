@@ -4,7 +4,8 @@
 import { fill, h } from "./dom.js";
 import { errorText } from "./errors.js";
 import { money, number, percent, t } from "./i18n.js";
-import { describeRules, isCutShoe, pays, tableName, toOne } from "./rulesinfo.js";
+import { SPOTS } from "./betting.js";
+import { describeRules, fraction, isCutShoe, pays, tableName, toOne } from "./rulesinfo.js";
 import * as store from "./state.js";
 
 // The banker's tableau (SPEC §1): score -> player third-card values on which banker draws.
@@ -66,6 +67,19 @@ function thirdCardTables() {
   return [player, banker, stood];
 }
 
+/** The Banker bet's pay: 19:20 (5% commission), or 1:1 with its no-commission exceptions. */
+function bankerPays(tbl, p) {
+  const commission = fraction((tbl.rules || {}).banker_commission ?? "1/20");
+  const parts = [toOne(p.banker)];
+  if (commission > 0) parts.push(`(${t("rules.commission", { pct: percent(commission, 0) })})`);
+  const lines = ((tbl.bets || {}).banker || {}).pays || {};
+  if (lines.win_three_card_7 === "push") parts.push(`\u00b7 ${t("rules.banker_three_card_7")}`);
+  if (lines.win_with_6 && lines.win_with_6 !== lines.win) {
+    parts.push(`\u00b7 ${t("rules.banker_six", { pays: toOne(fraction(lines.win_with_6)) })}`);
+  }
+  return parts.join(" ");
+}
+
 function payoutTable(tbl) {
   const p = pays(tbl.rules || {});
   const rtp = tbl.rtp || {};
@@ -74,11 +88,40 @@ function payoutTable(tbl) {
     [t("rules.bet"), t("rules.pays_to"), t("rules.pays_for"), t("rules.rtp")],
     ["player", "banker", "tie"].map((bet) => [
       t(`spot.${bet}`),
-      bet === "banker" ? `${toOne(p.banker)} (${t("rules.commission", { pct: percent(0.05, 0) })})` : toOne(p[bet]),
+      bet === "banker" ? bankerPays(tbl, p) : toOne(p[bet]),
       number(1 + p[bet]),
       rtp[bet] == null ? "\u2013" : percent(rtp[bet]),
     ]),
     "payouts",
+  );
+}
+
+/** One pay-table line as text: "11:1", or "natural win 1:1" on a table of several lines. */
+function payLine(line, pay, several) {
+  const paid = pay === "push" ? t("rules.push") : toOne(fraction(pay));
+  if (!several) return paid;
+  const m = /^win_by_(\d)$/.exec(line);
+  return `${m ? t("line.win_by", { n: m[1] }) : t(`line.${line}`)} ${paid}`;
+}
+
+/** The side bets a table takes: what wins, what it pays, the exact RTP and the limits. */
+function sideBetsTable(tbl) {
+  const side = Object.entries(tbl.bets || {}).filter(([name]) => !SPOTS.includes(name));
+  if (!side.length) return null;
+  return table(
+    t("rules.side_bets"),
+    [t("rules.bet"), t("rules.wins_when"), t("rules.pays_to"), t("rules.rtp"), t("rules.limit")],
+    side.map(([name, bet]) => {
+      const lines = Object.entries(bet.pays);
+      return [
+        t(`spot.${name}`),
+        t(`side.${name}`),
+        lines.map(([line, pay]) => payLine(line, pay, lines.length > 1)).join(", "),
+        bet.rtp == null ? "\u2013" : percent(bet.rtp),
+        t("limits.range", { min: money(bet.min), max: money(bet.max) }),
+      ];
+    }),
+    "side-bets",
   );
 }
 
@@ -115,6 +158,7 @@ function bankedHelp(tbl) {
       }),
     }),
     h("p", { text: t("banked.help_interruptions") }),
+    h("p", { "data-main-only": "", text: t("banked.main_bets_only") }),
   );
 }
 
@@ -178,6 +222,7 @@ export async function render(root, tableId) {
       ),
       h("section", { class: "panel" }, h("h2", { text: t("rules.third_card") }), thirdCardTables()),
       current ? h("section", { class: "panel" }, payoutTable(current), h("p", { class: "muted", text: t("rules.rounding") })) : null,
+      current && sideBetsTable(current) ? h("section", { class: "panel" }, sideBetsTable(current)) : null,
       current ? h("section", { class: "panel" }, limitsTable(current)) : null,
       h(
         "section",

@@ -16,9 +16,10 @@ export function fraction(value) {
   return Number(text);
 }
 
-/** A pay "to one" as text: 1 -> "1:1", 0.95 -> "19:20", 8 -> "8:1". */
+/** A pay "to one" as text: 1 -> "1:1", 0.95 -> "19:20", 8 -> "8:1", 0.5 -> "1:2". */
 export function toOne(pay) {
   if (Math.abs(pay - 0.95) < 1e-9) return "19:20";
+  if (pay > 0 && pay < 1 && Number.isInteger(1 / pay)) return `1:${1 / pay}`;
   if (Number.isInteger(pay)) return `${pay}:1`;
   return `${pay}:1`;
 }

@@ -173,7 +173,7 @@ class SeatView {
           { class: "felt" },
           h("p", { class: "view-note", "data-dealer-view": "" }),
           h("div", { class: "hands" }, handView("player"), handView("banker")),
-          spotsView(p, on, { removable: false }),
+          spotsView(this.tbl, p, on, { removable: false }),
           bannerView(),
           h("p", { class: "felt-rule", "aria-hidden": "true", text: t("table.felt_rule", { tie: toOne(p.tie), banker: toOne(p.banker) }) }),
         ),

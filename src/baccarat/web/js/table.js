@@ -1,7 +1,7 @@
 // The table: felt, spots, chip rack, buttons, meters, the deal and (on cut-shoe tables) the cut.
 
 import * as api from "./api.js";
-import { Bets, checkBets, chipsFor, SPOTS } from "./betting.js";
+import { Bets, checkBets, chipsFor, sideLimits, spotsOf } from "./betting.js";
 import { fill, h, reducedMotion } from "./dom.js";
 import { bannerView, drawStake, handView, headLinks, markChip, metersView, rackView, roadsSlot, spotsView } from "./felt.js";
 import { checkText, errorText } from "./errors.js";
@@ -33,7 +33,7 @@ class TableView {
   constructor(root, tbl) {
     this.root = root;
     this.tbl = tbl;
-    this.bets = new Bets(tbl.chips);
+    this.bets = new Bets(tbl.chips, spotsOf(tbl));
     this.chip = memory.get(tbl.id) ?? tbl.chips[0];
     this.lastBets = null;
     this.lastNet = null;
@@ -152,7 +152,7 @@ class TableView {
         h("div", { class: "shoe-box", "data-shoe": "" }),
         h("div", { class: "hands" }, handView("player"), handView("banker")),
         h("div", { class: "cut-area" }),
-        spotsView(p, on),
+        spotsView(tbl, p, on),
         bannerView(),
         h("p", { class: "felt-rule", "aria-hidden": "true", text: t("table.felt_rule", { tie: toOne(p.tie), banker: toOne(p.banker) }) }),
       ),
@@ -220,7 +220,7 @@ class TableView {
     if (!this.el) return;
     const settled = this.phase !== "betting" && this.settled;
     const showing = settled || this.bets.amounts();
-    for (const name of SPOTS) {
+    for (const name of this.bets.spots) {
       const amount = showing[name] || 0;
       const chips = settled ? chipsFor(amount, this.tbl.chips) : this.bets.stacks[name];
       drawStake(this.el, name, chips, amount, this.chip);
@@ -295,7 +295,7 @@ class TableView {
   }
 
   liveCheck() {
-    const problem = checkBets(this.bets.amounts(), this.tbl.limits || {}, store.balance());
+    const problem = checkBets(this.bets.amounts(), this.tbl.limits || {}, store.balance(), sideLimits(this.tbl));
     if (problem && /above/.test(problem.key)) this.say(checkText(problem), "warn");
     else if (this.msg.kind === "warn" || this.msg.kind === "error") this.say("");
   }
@@ -417,7 +417,7 @@ class TableView {
       return;
     }
     const amounts = this.bets.amounts();
-    const problem = checkBets(amounts, this.tbl.limits || {}, store.balance());
+    const problem = checkBets(amounts, this.tbl.limits || {}, store.balance(), sideLimits(this.tbl));
     if (problem) {
       this.say(checkText(problem), "error");
       sounds.error();

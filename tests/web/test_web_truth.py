@@ -118,8 +118,9 @@ def test_the_header_balance_follows_the_server_when_the_page_regains_focus(
     table = fresh_table(tables)
     open_table(player, table)
     before = player.api("GET", "/api/wallet")["fun"]
-    # Another tab plays a round: this page learns it when it is looked at again.
-    body = {"mode": "fun", "bets": {"banker": 500}}
+    # Another tab plays a round: this page learns it when it is looked at again. Banker and
+    # Tie together change the balance whatever the coup (a lone Banker bet pushes on a tie).
+    body = {"mode": "fun", "bets": {"banker": 500, "tie": 500}}
     response = player.context.request.post(
         f"{player.base_url}/api/tables/{table['id']}/rounds",
         data=body,

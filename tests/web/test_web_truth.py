@@ -3,6 +3,7 @@ reload at a seat with bets held, a lost DEAL answer, offline and back."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -137,11 +138,13 @@ def test_the_header_balance_follows_the_server_when_the_page_regains_focus(
     assert player.meter("balance") == usd(after)
 
 
-def seated(make_player: Any, socket: Any = None) -> tuple[Player, Player, str]:
+def seated(
+    make_player: Any, socket: Any = None, **player_options: Any
+) -> tuple[Player, Player, str]:
     """A banker and a player matched at a seat of banked-i: (banker, player, seat id).
     ``socket`` routes the player's seat WebSocket (Playwright's route_web_socket)."""
     banker: Player = make_player()
-    player: Player = make_player()
+    player: Player = make_player(**player_options)
     if socket is not None:
         player.page.route_web_socket("**/api/seats/*/ws", socket)
     banker.goto()
@@ -217,3 +220,31 @@ def test_a_reload_at_a_seat_shows_the_bets_the_server_holds(make_player: Any) ->
     )
     assert player.meter("balance") == usd(held - 500)
     assert player.errors == [] and banker.errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (844, 390), (1280, 720)])
+def test_a_seat_fits_one_screen(
+    make_player: Any, screenshots: Path, width: int, height: int
+) -> None:
+    phone = width < 900
+    banker, player, _ = seated(
+        make_player,
+        viewport={"width": width, "height": height},
+        is_mobile=phone,
+        has_touch=phone,
+    )
+    ppage = player.page
+    ppage.wait_for_selector('.seat-view[data-phase="approval"]')
+    banker.page.click('[data-action="approve"]')
+    ppage.wait_for_selector('.seat-view[data-phase="betting"]')
+    outside = []
+    for selector in (".topbar", "[data-spot]", "[data-chip]", ".player-controls [data-action]",
+                     "[data-meter]", "[data-timer]", "[data-hand]"):  # fmt: skip
+        for left, top, right, bottom in ppage.locator(selector).evaluate_all(
+            "els => els.map(e => { const r = e.getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom]; })"
+        ):
+            if left < 0 or top < 0 or right > width + 0.5 or bottom > height + 0.5:
+                outside.append((selector, [round(v) for v in (left, top, right, bottom)]))
+    ppage.screenshot(path=str(screenshots / f"seat-{width}x{height}.png"))
+    assert outside == [], f"outside the {width}x{height} viewport: {outside}"

@@ -11,6 +11,7 @@ import pytest
 from baccarat.core import Bets, Card, Coup, Hand, get_rules, settle
 from baccarat.fairness.history import parse_history
 from baccarat.fairness.verify import Status, verify_history
+from baccarat.server import replay
 from baccarat.server.errors import ServiceError
 from baccarat.server.tables import TableConfigError, load_tables
 
@@ -109,6 +110,26 @@ async def test_every_deluxe_side_bet_settles_by_its_pay_table(api: Api) -> None:
     }
     assert played["stake"] == 2_100 and played["win"] == 6_825
     assert await balance(api, token) == 100_000 - 2_100 + 6_825
+
+
+@pytest.mark.anyio
+async def test_admin_replay_settles_side_bets_and_names_a_changed_payout(api: Api) -> None:
+    token = await api.player()
+    played = (await api.play(token, "deluxe", **DELUXE_BETS)).json()
+    replayed = await api.casino.db.read(lambda uow: replay.replay_round(uow, played["id"]))
+    assert replayed.ok, replayed.mismatches
+    assert {b.bet for b in replayed.record.bets} == set(DELUXE_BETS)
+    # A side bet's recorded payout changed (by hand, in the database) is a mismatch.
+    changed = {**played["bets"], "big": {**played["bets"]["big"], "returned": 123_456}}
+    await api.casino.db.write(
+        lambda uow: uow.run(
+            "UPDATE rounds SET bets = :b WHERE id = :id",
+            {"b": json.dumps(changed, separators=(",", ":")), "id": played["id"]},
+        )
+    )
+    tampered = await api.casino.db.read(lambda uow: replay.replay_round(uow, played["id"]))
+    assert not tampered.ok
+    assert any(m.startswith("bets.big.returned: expected") for m in tampered.mismatches)
 
 
 @pytest.mark.anyio

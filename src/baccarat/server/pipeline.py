@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import dataclass
-from typing import Any
 
 from ..core import Bets, Coup, RuleSet, Shoe, deal_coup, format_cards, judge, settle_judged
 from .db.uow import UnitOfWork
@@ -80,12 +79,6 @@ def settled(rules: RuleSet, bets: Bets, coup: Coup) -> tuple[str, int]:
             _SETTLED.clear()
         entry = _SETTLED[key] = (rules, text, settlement.returned)
     return entry[1], entry[2]
-
-
-def recorded_bets(bets_json: str | dict[str, Any]) -> Bets:
-    """The stakes of a recorded settlement (``{"player": {"stake": ...}, ...}``)."""
-    recorded = json.loads(bets_json) if isinstance(bets_json, str) else bets_json
-    return Bets({name: int(bet["stake"]) for name, bet in recorded.items()})
 
 
 @dataclass(frozen=True, slots=True)

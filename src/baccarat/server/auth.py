@@ -155,12 +155,18 @@ def throttle_keys(nickname: str, client: str | None) -> list[tuple[str, int]]:
     ]
 
 
-REGISTRATION_WINDOW_US = 3600 * 1_000_000
+HOUR_US = 3600 * 1_000_000
 
 
 def admit_registration(uow: UnitOfWork, client: str | None, policy: LoginThrottle) -> None:
     """Count a registration against the client's hourly allowance, or refuse it (429)."""
     key = "register:" + (client or "unknown")[:64]
+    admit_hourly(uow, key, policy.registrations_per_hour, "registrations from this address")
+
+
+def admit_hourly(uow: UnitOfWork, key: str, allowance: int, what: str) -> None:
+    """Count one more against ``key``'s allowance for the hour that its first use began,
+    or refuse it (429 ``rate_limited`` with the seconds until that hour ends)."""
     row = uow.one("SELECT failures, updated_us FROM login_throttle WHERE key = :k", {"k": key})
     if row is None:
         uow.run(
@@ -170,13 +176,12 @@ def admit_registration(uow: UnitOfWork, client: str | None, policy: LoginThrottl
         )
         return
     count, started = int(row[0]), int(row[1])
-    if uow.now - started >= REGISTRATION_WINDOW_US:
+    if uow.now - started >= HOUR_US:
         count, started = 0, uow.now
-    if count >= policy.registrations_per_hour:
-        wait_us = started + REGISTRATION_WINDOW_US - uow.now
-        retry_after = max(1, math.ceil(wait_us / 1_000_000))
+    if count >= allowance:
+        retry_after = max(1, math.ceil((started + HOUR_US - uow.now) / 1_000_000))
         raise RateLimited(
-            f"too many registrations from this address: try again in {retry_after} s",
+            f"too many {what} (at most {allowance} an hour): try again in {retry_after} s",
             retry_after_s=retry_after,
         )
     uow.run(

@@ -21,6 +21,7 @@ from ..core import Card, Hand, Outcome, get_rules
 from ..fairness.history import BetRecord, FairnessRecord, HandRecord, RoundRecord
 from .db.uow import UnitOfWork
 from .errors import ServiceError
+from .ledger import MODES
 
 
 def iso_time(us: int) -> str:
@@ -189,28 +190,35 @@ def _both_sides(
     newest_first: bool,
     table_id: str | None = None,
 ) -> tuple[str, dict[str, Any]]:
-    """The player's rounds and the rounds they banked, merged in order of ``seq``."""
-    params: dict[str, Any] = {"p": player_id, "m": mode, "after": after, "before": before,
+    """The player's rounds and the rounds they banked, merged in order of ``seq``.
+
+    One arm per side and mode, each a range of its index ((player, mode, seq) and
+    (banker, mode, seq)) cut at ``:limit``: without a mode both modes are read that way and
+    merged, instead of sorting every round the player ever played.
+    """
+    params: dict[str, Any] = {"p": player_id, "after": after, "before": before,
                               "t": table_id}  # fmt: skip
     arms: list[str] = []
-    for select, who, seq in ((SELECT_ROUNDS, "r.player_id", "r.seq"),
-                             (SELECT_BANKED, "b.banker_id", "b.round_seq")):  # fmt: skip
-        conditions = [f"{who} = :p"]
-        if mode is not None:
-            conditions.append("r.mode = :m")
-        if table_id is not None:
-            conditions.append("r.table_id = :t")
-        if after is not None:
-            conditions.append(f"{seq} > :after")
-        if before is not None:
-            conditions.append(f"{seq} < :before")
-        order = "DESC" if newest_first else ""
-        arms.append(
-            f"SELECT * FROM ({select}WHERE {' AND '.join(conditions)} "
-            f"ORDER BY {seq} {order} LIMIT :limit) AS arm{len(arms)}"
-        )
     order = "DESC" if newest_first else ""
-    return f"{arms[0]} UNION ALL {arms[1]} ORDER BY 1 {order} LIMIT :limit", params
+    sides = (
+        (SELECT_ROUNDS, "r.player_id", "r.seq", "r.mode"),
+        (SELECT_BANKED, "b.banker_id", "b.round_seq", "b.mode"),
+    )
+    for select, who, seq, mode_of in sides:
+        for m in (mode,) if mode is not None else MODES:
+            params[f"m{len(arms)}"] = m
+            conditions = [f"{who} = :p", f"{mode_of} = :m{len(arms)}"]
+            if table_id is not None:
+                conditions.append("r.table_id = :t")
+            if after is not None:
+                conditions.append(f"{seq} > :after")
+            if before is not None:
+                conditions.append(f"{seq} < :before")
+            arms.append(
+                f"SELECT * FROM ({select}WHERE {' AND '.join(conditions)} "
+                f"ORDER BY {seq} {order} LIMIT :limit) AS arm{len(arms)}"
+            )
+    return f"{' UNION ALL '.join(arms)} ORDER BY 1 {order} LIMIT :limit", params
 
 
 def page(
@@ -253,3 +261,13 @@ def export_page(
 def export_lines(records: list[StoredRound]) -> Iterator[str]:
     for rec in records:
         yield json.dumps(rec.export_json(), separators=(",", ":")) + "\n"
+
+
+def export_chunk(
+    uow: UnitOfWork, player_id: int, mode: str | None, after_seq: int
+) -> tuple[str, int | None]:
+    """One page of the export as text (built on the database thread, not the event loop),
+    and the ``seq`` to continue after (None: that was the last page)."""
+    records = export_page(uow, player_id, mode, after_seq)
+    following = records[-1].seq if len(records) == EXPORT_PAGE else None
+    return "".join(export_lines(records)), following

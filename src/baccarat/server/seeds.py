@@ -17,11 +17,14 @@ from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .ledger import MODES
 
-_CLIENT_SEED = re.compile(r"^[\x20-\x7e]{1,64}$")
+_CLIENT_SEED = re.compile(r"[\x20-\x7e]{1,64}")
+# The revealed seeds a player is shown at most (the newest); rotations are limited too.
+MAX_REVEALED = 1000
+ROTATIONS_PER_HOUR = 30
 
 
 def check_client_seed(client_seed: str) -> str:
-    if not isinstance(client_seed, str) or not _CLIENT_SEED.match(client_seed):
+    if not isinstance(client_seed, str) or not _CLIENT_SEED.fullmatch(client_seed):
         raise ServiceError(
             "invalid_client_seed", "a client seed is 1 to 64 printable ASCII characters"
         )
@@ -151,8 +154,8 @@ def rotate(uow: UnitOfWork, player_id: int, mode: str) -> tuple[RevealedSeed, Fa
         raise ServiceError("unknown_player", "the player has no fairness state")
     old_id, old_seed, old_commitment, created_us, used = row
     uow.run(
-        "UPDATE fairness_seeds SET revealed_us = :now WHERE id = :id",
-        {"now": uow.now, "id": old_id},
+        "UPDATE fairness_seeds SET revealed_us = :now, nonces_used = :used WHERE id = :id",
+        {"now": uow.now, "used": used, "id": old_id},
     )
     seed_id, server_seed, committed = _new_seed(uow, player_id, mode)
     uow.run(
@@ -169,12 +172,17 @@ def rotate(uow: UnitOfWork, player_id: int, mode: str) -> tuple[RevealedSeed, Fa
     return revealed, state(uow, player_id, mode)
 
 
-def revealed_seeds(uow: UnitOfWork, player_id: int, mode: str) -> list[RevealedSeed]:
+def revealed_seeds(
+    uow: UnitOfWork, player_id: int, mode: str, limit: int = MAX_REVEALED
+) -> list[RevealedSeed]:
+    """The player's newest ``limit`` revealed seeds, oldest first: one indexed range of the
+    player's own seeds (the nonces used were recorded at rotation), never a scan of rounds."""
     rows = uow.all(
-        "SELECT s.server_seed, s.commitment, s.created_us, s.revealed_us, "
-        "(SELECT COALESCE(MAX(r.nonce) + 1, 0) FROM rounds r WHERE r.seed_id = s.id) "
+        "SELECT s.server_seed, s.commitment, s.created_us, s.revealed_us, s.nonces_used "
         "FROM fairness_seeds s WHERE s.player_id = :p AND s.mode = :m "
-        "AND s.revealed_us IS NOT NULL ORDER BY s.id",
-        {"p": player_id, "m": mode},
+        "AND s.revealed_us IS NOT NULL ORDER BY s.id DESC LIMIT :n",
+        {"p": player_id, "m": mode, "n": min(limit, MAX_REVEALED)},
     )
-    return [RevealedSeed(mode, r[0], r[1], int(r[2]), int(r[3]), int(r[4])) for r in rows]
+    return [
+        RevealedSeed(mode, r[0], r[1], int(r[2]), int(r[3]), int(r[4] or 0)) for r in reversed(rows)
+    ]

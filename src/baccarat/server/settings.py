@@ -124,6 +124,8 @@ class BankedSettings:
     player_s: int = 45
     banker_s: int = 35
     reconnect_grace: int = 10
+    # One participant waiting alone for a partner leaves after this (the seat is freed).
+    waiting_s: int = 300
     poll_s: float = 0.5
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
-from .. import seeds
+from .. import auth, seeds
 from ..db.uow import UnitOfWork
 from ..ledger import MODES
 from .deps import ContextDep, json_response
@@ -58,13 +58,18 @@ async def set_client_seed(body: ClientSeedIn, ctx: ContextDep) -> Response:
 @router.post(
     "/rotate",
     response_model=RotationOut,
-    responses=documented("invalid_body", "invalid_mode", "not_authenticated", "csrf_failed"),
-    summary="Reveal the current server seed and commit a new one",
+    responses=documented(
+        "invalid_body", "invalid_mode", "not_authenticated", "csrf_failed", "rate_limited"
+    ),
+    summary="Reveal the current server seed and commit a new one (30 an hour at most)",
 )
 async def rotate(body: ModeIn, ctx: ContextDep) -> Response:
-    revealed, state = await ctx.casino.db.write(
-        lambda uow: seeds.rotate(uow, ctx.caller.player_id(uow), body.mode)
-    )
+    def work(uow: UnitOfWork) -> tuple[seeds.RevealedSeed, seeds.FairnessState]:
+        player_id = ctx.caller.player_id(uow)
+        auth.admit_hourly(uow, f"rotate:{player_id}", seeds.ROTATIONS_PER_HOUR, "rotations")
+        return seeds.rotate(uow, player_id, body.mode)
+
+    revealed, state = await ctx.casino.db.write(work)
     return json_response({"revealed": revealed.to_json(), "current": state.to_json()})
 
 
@@ -72,10 +77,14 @@ async def rotate(body: ModeIn, ctx: ContextDep) -> Response:
     "/seeds",
     response_model=list[RevealedSeedOut],
     responses=documented("not_authenticated", "invalid_mode"),
-    summary="Your revealed server seeds, oldest first",
+    summary="Your revealed server seeds, oldest first (the newest `limit`, at most 1000)",
 )
-async def revealed(ctx: ContextDep, mode: Annotated[Mode, Query()] = "fun") -> Response:
+async def revealed(
+    ctx: ContextDep,
+    mode: Annotated[Mode, Query()] = "fun",
+    limit: Annotated[int, Query(ge=1, le=seeds.MAX_REVEALED)] = seeds.MAX_REVEALED,
+) -> Response:
     found = await ctx.casino.db.read(
-        lambda uow: seeds.revealed_seeds(uow, ctx.caller.player_id(uow), mode)
+        lambda uow: seeds.revealed_seeds(uow, ctx.caller.player_id(uow), mode, limit)
     )
     return json_response([seed.to_json() for seed in found])

@@ -71,16 +71,15 @@ async def export(
     player = await ctx.casino.db.read(lambda uow: accounts.get(uow, ctx.caller.player_id(uow)))
 
     async def lines() -> AsyncIterator[str]:
-        after = 0
-        while True:
-            page = await ctx.casino.db.read(
-                lambda uow, a=after: history.export_page(uow, player.id, mode, a)  # type: ignore[misc]
+        # Page by page (EXPORT_PAGE rounds), each read and serialised on a database thread:
+        # memory stays at one page however long the history, and the event loop stays free.
+        after: int | None = 0
+        while after is not None:
+            text, after = await ctx.casino.db.read(
+                lambda uow, a=after: history.export_chunk(uow, player.id, mode, a)  # type: ignore[misc]
             )
-            for line in history.export_lines(page):
-                yield line
-            if len(page) < history.EXPORT_PAGE:
-                return
-            after = page[-1].seq
+            if text:
+                yield text
 
     name = f"baccarat-history-{player.nickname}{'-' + mode if mode else ''}.jsonl"
     return StreamingResponse(

@@ -61,7 +61,7 @@ class BankedDesk:
         casino = self.casino
         self._ctx = Context(
             casino.tables, casino.system, casino.shoes, self.events.emit,
-            self.settings.reconnect_grace,
+            self.settings.reconnect_grace, self.settings.waiting_s,
         )  # fmt: skip
         self._wake = asyncio.Event()
         await self.events.start()

@@ -267,7 +267,7 @@ def view(uow: UnitOfWork, seat: Seat, table: Table) -> SeatView:
     people = _people(uow, seat)
     remaining = None if seat.deadline_us is None else max(0, seat.deadline_us - now) // 1000
     timer = None
-    if seat.deadline_us is not None:
+    if seat.deadline_us is not None and seat.phase != "waiting":
         role = "banker" if seat.phase == "approval" else "player"
         timer = {"role": role, "seconds": terms.seconds(role), "remaining_ms": remaining,
                  "deadline": iso_time(seat.deadline_us)}  # fmt: skip

@@ -63,6 +63,7 @@ class Context:
     shoes: ShoeFactory
     emit: Emit
     reconnect_s: int = 0  # how long a participant whose last socket closed may come back
+    waiting_s: int = 300  # how long one participant waits alone for a partner
 
     def table(self, table_id: str) -> Table:
         table = self.tables.require(table_id)
@@ -230,6 +231,13 @@ def _remove(uow: UnitOfWork, ctx: Context, seat: Seat, role: str, reason: str) -
     seat.notice = {"code": reason, "role": role, "nickname": _nickname(uow, holder)}
     if seat.is_empty:
         seat.mode = None
+    else:
+        _wait(uow, ctx, seat)
+
+
+def _wait(uow: UnitOfWork, ctx: Context, seat: Seat) -> None:
+    """One participant waits for a partner: not forever (a seat is not to be blocked)."""
+    seat.deadline_us = uow.now + ctx.waiting_s * 1_000_000
 
 
 def _depart(uow: UnitOfWork, ctx: Context, seat: Seat, role: str, how: str) -> None:
@@ -264,11 +272,15 @@ def join(
     if role not in ROLES:
         raise ServiceError("invalid_body", "role is 'player' or 'banker'", role=role)
     responsible.admit_seat(uow, player_id, mode)
-    sitting = uow.scalar(f"SELECT id FROM banked_seats WHERE {role}_id = :p", {"p": player_id})
+    # One seat per role, and one seat per table (a few accounts cannot fill a table).
+    sitting = uow.scalar(
+        f"SELECT id FROM banked_seats WHERE {role}_id = :p OR (table_id = :t AND "
+        "(player_id = :p OR banker_id = :p)) ORDER BY id LIMIT 1",
+        {"p": player_id, "t": table.id},
+    )
     if sitting is not None:
         raise ServiceError(
-            "already_seated", f"you already sit at seat {sitting} as {role}", seat=sitting,
-            role=role,
+            "already_seated", f"you already sit at seat {sitting}", seat=sitting, role=role,
         )  # fmt: skip
     if role == "banker":
         problem = banker_problem(uow, table, player_id, mode)
@@ -319,6 +331,8 @@ def join(
     seat.last_round_id = None
     if seat.player_id is not None and seat.banker_id is not None:
         _begin(uow, ctx, seat, table)
+    else:
+        _wait(uow, ctx, seat)
     return _commit(uow, ctx, seat, table)
 
 

@@ -1,7 +1,8 @@
 """Deadlines and connections at player-banked seats.
 
 A seat stores two kinds of deadline: the decision in play (the banker's 35 s to approve,
-the player's 45 s to bet and deal: ``deadline_us``), and for each role a reconnect
+the player's 45 s to bet and deal; or, for one participant waiting alone for a partner,
+``waiting_s``: ``deadline_us``), and for each role a reconnect
 deadline (``grace_us``), set when that participant's last socket to the seat closes and
 cleared when they connect again. Every worker's resolver (``desk``) calls ``resolve_due``,
 which applies whatever has passed in the order it passed: a decision not made in time makes
@@ -51,6 +52,8 @@ def resolve_due(uow: UnitOfWork, ctx: Context, limit: int = 50) -> int:
         while (what := _next_due(uow, seat)) is not None:
             if what == "turn":
                 role = "banker" if seat.phase == "approval" else "player"
+                if seat.phase == "waiting":  # alone too long: whoever waits leaves
+                    role = "player" if seat.player_id is not None else "banker"
                 _depart(uow, ctx, seat, role, "timeout")
             else:
                 seat.grace_us[what] = None

@@ -119,6 +119,8 @@ fairness_seeds = sa.Table(
     sa.Column("commitment", sa.Text, nullable=False),
     sa.Column("created_us", sa.BigInteger, nullable=False),
     sa.Column("revealed_us", sa.BigInteger, nullable=True),
+    # How many nonces the seed gave out, recorded when it is revealed (migration 0007).
+    sa.Column("nonces_used", sa.BigInteger, nullable=True),
     sa.CheckConstraint(MODES, name="mode"),
     sa.Index("ix_fairness_seeds_player", "player_id", "mode"),
 )

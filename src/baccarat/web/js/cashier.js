@@ -1,5 +1,6 @@
 // The cashier: real-money deposit and withdrawal requests and their status.
 
+import { accountPanel } from "./account.js";
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { errorText } from "./errors.js";
@@ -86,6 +87,7 @@ export async function render(root) {
         h("div", { class: "balance-card fun" }, h("span", { class: "label", text: t("mode.fun") }), h("span", { class: "value", text: money(store.state.wallet.fun) })),
       ),
       h("div", { class: "two" }, requestForm("deposit", reload), requestForm("withdrawal", reload)),
+      accountPanel(),
       h(
         "section",
         { class: "panel" },

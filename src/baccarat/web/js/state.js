@@ -139,9 +139,9 @@ api.onSessionEnded(() => {
   changed();
 });
 
-export async function logout() {
+export async function logout(path = "/api/sessions") {
   try {
-    await api.request("DELETE", "/api/sessions");
+    await api.request("DELETE", path);
   } finally {
     api.setSession(null);
     state.user = null;

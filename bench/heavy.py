@@ -67,8 +67,7 @@ async def with_heavy(
     stop = asyncio.Event()
     caller = asyncio.create_task(heavy_caller(port, heavy, args.heavy_loops, stop))
     await asyncio.sleep(0.5)  # the heavy caller is under way before the players start
-    phase = await drive(port, "/api/tables/table-i/rounds", tokens, args.concurrency,
-                        args.seconds / 2, 10**6, "heavy caller")  # fmt: skip
+    phase = await drive(port, "round", tokens, args.concurrency, args.seconds / 2, 10**6)
     stop.set()
     return phase, await caller
 
@@ -78,8 +77,7 @@ def build_heavy_account(port: int, token: str, rounds: int) -> None:
     per_seed = max(1, rounds // (ROTATIONS + 1))
     headers = {"Authorization": f"Bearer {token}"}
     for i in range(ROTATIONS + 1):
-        asyncio.run(drive(port, "/api/tables/table-i/rounds", [token], 8, 3600, per_seed,
-                          f"heavy {i}"))  # fmt: skip
+        asyncio.run(drive(port, "round", [token], 8, 3600, per_seed))
         if i < ROTATIONS:
             http_json(f"http://{HOST}:{port}/api/fairness/rotate", {"mode": "fun"},
                       headers | {"Idempotency-Key": f"rotate-{i}"})  # fmt: skip
@@ -113,12 +111,10 @@ def main() -> int:
         build_heavy_account(port, heavy, args.heavy_rounds)
         built = time.perf_counter() - started
         tokens = register(port, args.players, str(os.getpid()))
-        asyncio.run(drive(port, "/api/tables/table-i/rounds", tokens, args.concurrency, 1.0,
-                          10**6, "warm-up"))  # fmt: skip
+        asyncio.run(drive(port, "round", tokens, args.concurrency, 1.0, 10**6))
         alone, loaded, got = [], [], []
         for _ in range(2):  # interleaved, so that drift affects both alike
-            quiet_run = drive(port, "/api/tables/table-i/rounds", tokens, args.concurrency,
-                              args.seconds / 2, 10**6, "alone")  # fmt: skip
+            quiet_run = drive(port, "round", tokens, args.concurrency, args.seconds / 2, 10**6)
             alone.append(asyncio.run(quiet_run))
             phase, counts = asyncio.run(with_heavy(port, tokens, heavy, args))
             loaded.append(phase)

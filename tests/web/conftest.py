@@ -16,6 +16,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -63,18 +64,14 @@ def catalogs() -> dict[str, dict[str, str]]:
     }
 
 
-@pytest.fixture(scope="session")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real game server on a temporary SQLite database, on a free loopback port."""
-    external = os.environ.get("BACCARAT_TEST_SERVER_URL")
-    if external:
-        yield external.rstrip("/")
-        return
+@contextmanager
+def serving(data: Path, **env: str) -> Iterator[str]:
+    """``baccarat serve`` on a temporary SQLite database in ``data``, on a free loopback
+    port, with ``env`` added to its environment (BACCARAT_* settings); yields its URL."""
     try:
         import baccarat.server  # noqa: F401
     except ImportError:
         _unavailable("the game server (baccarat.server) is not installed")
-    data = tmp_path_factory.mktemp("web-server")
     port = _free_port()
     command = [
         sys.executable,
@@ -89,7 +86,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         f"sqlite:///{data / 'web.db'}",
     ]
     # Every test registers from 127.0.0.1.
-    env = {**os.environ, "BACCARAT_DATA_DIR": str(data), "BACCARAT_REGISTRATIONS_PER_HOUR": "10000"}
+    env = {**os.environ, "BACCARAT_DATA_DIR": str(data),
+           "BACCARAT_REGISTRATIONS_PER_HOUR": "10000", **env}  # fmt: skip
     log = (data / "server.log").open("wb")
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=data)
     url = f"http://127.0.0.1:{port}"
@@ -116,6 +114,17 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.kill()
             process.wait()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real game server on a temporary SQLite database, on a free loopback port."""
+    external = os.environ.get("BACCARAT_TEST_SERVER_URL")
+    if external:
+        yield external.rstrip("/")
+        return
+    with serving(tmp_path_factory.mktemp("web-server")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -4,12 +4,15 @@ language with a Mini shoe's burn and cut, the cashier's messages, seed 003's tab
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from .conftest import serving
 from .test_web_table import cut_table, fresh_table, last_round, open_table, place, usd
-from .webtools import Player
+from .test_web_truth import seated
+from .webtools import Player, new_nickname
 
 pytestmark = pytest.mark.browser
 
@@ -157,3 +160,39 @@ def test_seed_003s_game_has_a_table_with_a_translated_name(
     player.page.wait_for_selector(".table-card")
     lobby = str(player.page.text_content("main"))
     assert catalogs["de"]["tablename.table-ii"] in lobby
+
+
+@pytest.fixture(scope="module")
+def quick_seats(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose player-banked players have 3 s to deal."""
+    with serving(tmp_path_factory.mktemp("quick-seats"), BACCARAT_BANKED_PLAYER_S="3") as url:
+        yield url
+
+
+def test_a_player_who_timed_out_reads_that_they_did_not_deal_in_time(
+    browser: Any, quick_seats: str, catalogs: dict[str, dict[str, str]]
+) -> None:
+    contexts = [browser.new_context(locale="en-US", reduced_motion="reduce") for _ in range(2)]
+    try:
+        people = [Player(context, quick_seats, new_nickname()) for context in contexts]
+        for who in people:
+            who.register_and_login()
+        banker, player, _ = seated(lambda **_: people.pop(0))
+        banker.page.wait_for_selector('.seat-view[data-phase="approval"]')
+        banker.page.click('[data-action="approve"]')
+        # The player does not deal: after 3 s they leave, and read it in their own words.
+        player.page.wait_for_selector("[data-left-notice]", timeout=20_000)
+        assert (
+            player.page.text_content("[data-left-notice]")
+            == catalogs["en"]["banked.notice.you_player_timeout"]
+        )
+        assert player.nickname not in str(player.page.text_content("main"))
+        banker.page.wait_for_function(
+            "n => document.querySelector('#table-message').textContent.includes(n)",
+            arg=player.nickname,
+        )
+        assert "did not deal in time" in str(banker.page.text_content("#table-message"))
+        assert player.errors == [] and banker.errors == []
+    finally:
+        for context in contexts:
+            context.close()

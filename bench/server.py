@@ -217,7 +217,7 @@ def report(phase: Phase) -> str:
     )
 
 
-def main() -> int:
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--concurrency", type=int, default=64, help="concurrent players (64)")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per phase (5)")
@@ -229,7 +229,13 @@ def main() -> int:
         "--mode", choices=("fun", "real"), default="fun",
         help="the rounds' money: fun, or real (deposited first; responsible-gaming checks run)",
     )  # fmt: skip
-    args = parser.parse_args()
+    return parser
+
+
+def measure(
+    args: argparse.Namespace, endpoints: tuple[str, ...] = tuple(ENDPOINTS)
+) -> dict[str, Phase]:
+    """Start a server and drive it: each endpoint's phase (measured twice, interleaved)."""
     with contextlib.suppress(ImportError):
         import uvloop
 
@@ -237,32 +243,40 @@ def main() -> int:
     data_dir = Path(tempfile.mkdtemp(prefix="baccarat-bench-"))
     port = free_port()
     server = start_server(args, port, data_dir)
+    # Short (nicknames have at most 24 characters) and new in every run on one database.
+    tag = f"{os.getpid() % 10_000}x{time.monotonic_ns() % 10**6}"
     try:
-        tokens = register(port, args.players, str(os.getpid()))
+        tokens = register(port, args.players, tag)
         if args.mode == "real":
-            fund(args, data_dir, args.players, str(os.getpid()))
+            fund(args, data_dir, args.players, tag)
         run = lambda label, seconds: asyncio.run(  # noqa: E731
             drive(port, label, tokens, args.concurrency, seconds, args.max_requests, args.mode)
         )
-        for label in ENDPOINTS:  # warm-up
+        for label in endpoints:  # warm-up
             run(label, 1.0)
         phases = []
         # Interleaved, twice each, so that drift (disk, CPU) affects all alike.
         for _ in range(2):
-            for label in ENDPOINTS:
+            for label in endpoints:
                 phases.append(run(label, args.seconds / 2))
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         with contextlib.suppress(subprocess.TimeoutExpired):
             server.wait(timeout=20)
         shutil.rmtree(data_dir, ignore_errors=True)
-    merged = {label: Phase(label) for label in ENDPOINTS}
+    merged = {label: Phase(label) for label in endpoints}
     for phase in phases:
         target = merged[phase.name]
         target.latencies += phase.latencies
         target.elapsed += phase.elapsed
         for status, count in phase.statuses.items():
             target.statuses[status] = target.statuses.get(status, 0) + count
+    return merged
+
+
+def main() -> int:
+    args = parser().parse_args()
+    merged = measure(args)
     backend = (
         "PostgreSQL, " + str(args.workers) + " workers" if args.database else "SQLite, 1 worker"
     )

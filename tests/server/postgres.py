@@ -6,12 +6,13 @@ import contextlib
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 REQUIRE = os.environ.get("BACCARAT_REQUIRE_POSTGRES") == "1"
 EXTERNAL = os.environ.get("BACCARAT_TEST_POSTGRES_URL")
@@ -39,49 +40,85 @@ def _as_postgres(argv: list[str]) -> list[str]:
     return argv
 
 
+class Cluster:
+    """A PostgreSQL cluster in a temporary folder on a free loopback port.
+
+    ``durable=False`` (the tests' default) turns fsync and synchronous commits off: fast,
+    and nothing there needs to survive the machine. ``durable=True`` keeps PostgreSQL's
+    defaults (fsync, synchronous_commit, full_page_writes on): what the benchmark and the
+    crash tests of the database itself need.
+    """
+
+    def __init__(self, *, durable: bool = False, max_connections: int = 200):
+        bin_dir = _binaries()
+        if bin_dir is None:
+            raise FileNotFoundError("no PostgreSQL server binaries (initdb) are installed")
+        self.bin_dir = bin_dir
+        self.base = Path(tempfile.mkdtemp(prefix="baccarat-pg-"))
+        self.data, self.sockets, self.log = self.base / "data", self.base / "run", self.base / "log"
+        self.port = free_port()
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+        options = [f"-p {self.port}", f"-k {self.sockets}", "-c listen_addresses=127.0.0.1",
+                   f"-c max_connections={max_connections}"]  # fmt: skip
+        if not durable:
+            options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
+        self.options = " ".join(options)
+        self.sockets.mkdir()
+        if os.geteuid() == 0:
+            shutil.chown(self.base, "postgres", "postgres")
+            shutil.chown(self.sockets, "postgres", "postgres")
+        subprocess.run(
+            _as_postgres([str(bin_dir / "initdb"), "-D", str(self.data), "-U", "postgres",
+                          "-A", "trust", "-E", "UTF8", "--no-sync"]),
+            check=True, capture_output=True, timeout=120,
+        )  # fmt: skip
+
+    def _pg_ctl(self, *argv: str, check: bool = True) -> None:
+        subprocess.run(
+            _as_postgres([str(self.bin_dir / "pg_ctl"), "-D", str(self.data), *argv]),
+            check=check, capture_output=True, timeout=120,
+        )  # fmt: skip
+
+    def start(self) -> Cluster:
+        self._pg_ctl("-l", str(self.log), "-o", self.options, "-w", "start")
+        return self
+
+    def postmaster_pid(self) -> int:
+        return int((self.data / "postmaster.pid").read_text().split()[0])
+
+    def kill(self) -> None:
+        """kill -9 the postmaster (its backends end with it; what was committed must stay)."""
+        pid = self.postmaster_pid()
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        # The orphaned backends notice the postmaster's death and exit by themselves.
+        time.sleep(1.0)
+
+    def stop(self) -> None:
+        self._pg_ctl("-m", "immediate", "-w", "stop", check=False)
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
 @contextlib.contextmanager
-def throwaway_cluster() -> Iterator[str]:
+def throwaway_cluster(*, durable: bool = False) -> Iterator[str]:
     """Start a cluster in a temporary folder on a free port; yield its URL; remove it."""
     if EXTERNAL:
         yield EXTERNAL
         return
-    bin_dir = _binaries()
-    if bin_dir is None:
-        raise FileNotFoundError("no PostgreSQL server binaries (initdb) are installed")
-    base = Path(tempfile.mkdtemp(prefix="baccarat-pg-"))
-    data, sockets = base / "data", base / "run"
-    sockets.mkdir()
-    if os.geteuid() == 0:
-        shutil.chown(base, "postgres", "postgres")
-        shutil.chown(sockets, "postgres", "postgres")
-    port = free_port()
-    log = base / "server.log"
-    run: dict[str, Any] = {"check": True, "capture_output": True, "timeout": 120}
+    cluster = Cluster(durable=durable)
     try:
-        subprocess.run(
-            _as_postgres([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres",
-                          "-A", "trust", "-E", "UTF8", "--no-sync"]),
-            **run,
-        )  # fmt: skip
-        options = (
-            f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-        )
-        subprocess.run(
-            _as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log),
-                          "-o", options, "-w", "start"]),
-            **run,
-        )  # fmt: skip
-        try:
-            yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-        finally:
-            subprocess.run(
-                _as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate",
-                              "-w", "stop"]),
-                capture_output=True, timeout=60, check=False,
-            )  # fmt: skip
+        yield cluster.start().url
     finally:
-        shutil.rmtree(base, ignore_errors=True)
+        cluster.remove()
 
 
 def create_database(admin_url: str, name: str, template: str | None = None) -> str:

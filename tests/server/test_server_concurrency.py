@@ -1,8 +1,8 @@
 """Fifty simultaneous rounds on one account whose balance covers ten: exactly ten succeed.
 
 The shoe is stacked so that every bet loses (the banker's natural 9 against player bets).
-In-process on SQLite (one writer, group commit) and PostgreSQL (a pool of connections,
-row locks); then with two real uvicorn worker processes on one PostgreSQL database.
+In-process on SQLite (one writer, group commit) and PostgreSQL (writer threads with group
+commit, row locks); then with two real uvicorn worker processes on one PostgreSQL database.
 """
 
 from __future__ import annotations

@@ -111,7 +111,8 @@ async def idempotent_write(
         idempotency.remember(uow, player_id, key, hashed, status, text)
         return idempotency.StoredAnswer(status, text), False
 
-    answer, replayed = await ctx.casino.db.write(job)
+    # Keyed by the session: one player's writes run one after another on one connection.
+    answer, replayed = await ctx.casino.db.write(job, caller.token_hash)
     headers = {"Idempotent-Replayed": "true"} if replayed else None
     return Response(
         answer.body, status_code=answer.status, media_type="application/json", headers=headers

@@ -363,7 +363,7 @@ async def deal(seat_id: SeatId, body: DealIn, request: Request) -> Response:
         player_id = auth.authenticate(uow, hashed)
         return service.deal_once(uow, ctx, player_id, seat_id, bets, key)
 
-    answer, replayed = await _desk(request.app).write(job)
+    answer, replayed = await _desk(request.app).write(job, seat_id)
     response = json_response(answer, 201)
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
@@ -511,7 +511,7 @@ async def _perform(desk: BankedDesk, client: SocketClient, message: dict[str, An
                 return service.deal(uow, ctx, player_id, seat_id, bets)
             return service.deal_once(uow, ctx, player_id, seat_id, bets, str(key))[0]
 
-        return await desk.write(deal)
+        return await desk.write(deal, seat_id)
     if action == "bets":
         bets = _message_bets(message.get("bets"))
         work: Any = lambda uow, ctx: service.place_bets(uow, ctx, player_id, seat_id, bets)  # noqa: E731
@@ -535,7 +535,7 @@ async def _perform(desk: BankedDesk, client: SocketClient, message: dict[str, An
         auth.authenticate(uow, hashed)
         return work(uow, ctx)
 
-    seen = await desk.write(checked)
+    seen = await desk.write(checked, seat_id)
     return seen.for_player(player_id)
 
 

@@ -95,9 +95,10 @@ class BankedDesk:
 
     # -- running the service -------------------------------------------------------------
 
-    async def write(self, work: Callable[[UnitOfWork, Context], T]) -> T:
+    async def write(self, work: Callable[[UnitOfWork, Context], T], key: str | None = None) -> T:
+        """A write; ``key`` (a seat's id) keeps one seat's writes on one database writer."""
         ctx = self.ctx
-        return await self.casino.db.write(lambda uow: work(uow, ctx))
+        return await self.casino.db.write(lambda uow: work(uow, ctx), key)
 
     async def read(self, work: Callable[[UnitOfWork, Context], T]) -> T:
         ctx = self.ctx

@@ -9,9 +9,11 @@ and share one commit (one fsync). A unit of work that raises is rolled back to i
 savepoint alone; the others are unaffected; no answer is given before the commit is durable.
 Reads run inline too, on their own connection (WAL readers never wait for the writer).
 
-PostgreSQL: a pool of threads, each holding one connection; units of work run concurrently
-and rely on row locks (conditional updates, ``FOR UPDATE``), retried on a unique violation,
-a serialization failure or a deadlock.
+PostgreSQL: one writer thread and connection per worker with the same group commit, each
+unit of work in its own savepoint (``pgwriter.py``); several workers write concurrently and
+rely on row locks (conditional updates, ``FOR UPDATE``); a unit of work that meets a lock
+conflict, a deadlock or a unique violation runs again in the next batch. Reads run on a
+pool of threads, each holding one connection.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Any, Generic, TypeVar
 
 from ..errors import ServiceError
 from ..settings import DatabaseUrl
+from .pgwriter import PostgresWriter
 from .uow import UnitOfWork, is_unique_violation
 
 T = TypeVar("T")
@@ -64,6 +67,7 @@ class _Job(Generic[T]):
     result: Any = None
     error: BaseException | None = None
     uow: UnitOfWork | None = field(default=None, repr=False)
+    tries: int = 0
 
     def resolve(self) -> None:
         if self.future.done():
@@ -94,8 +98,8 @@ class Database:
         self._connections: list[Any] = []
         self._lock = threading.Lock()
         self._readers: ThreadPoolExecutor | None = None
-        self._writers: ThreadPoolExecutor | None = None
         self._sqlite_writer: _SqliteWriter | None = None
+        self._pg_writer: PostgresWriter | None = None
         self._checkpointer: _Checkpointer | None = None
         self._closed = False
 
@@ -194,20 +198,23 @@ class Database:
             self._checkpointer.start()
         else:
             self._readers = ThreadPoolExecutor(self.threads, thread_name_prefix="db-read")
-            self._writers = ThreadPoolExecutor(self.threads, thread_name_prefix="db-write")
+            self._pg_writer = PostgresWriter(self, self.threads)
 
-    async def write(self, work: Work[T]) -> T:
-        """Run a unit of work that writes; its answer comes once it is committed."""
+    async def write(self, work: Work[T], key: str | None = None) -> T:
+        """Run a unit of work that writes; its answer comes once it is committed. Units of
+        work with the same ``key`` (a session, a seat) touch the same rows: on PostgreSQL
+        they run on the same connection, one after another."""
         if self._sqlite_writer is not None:
             loop = asyncio.get_running_loop()
             job: _Job[T] = _Job(work, loop, loop.create_future())
             self._sqlite_writer.submit(job)
             return await job.future
-        if self._writers is None:
+        if self._pg_writer is None:
             raise RuntimeError("the database runner is not started")
-        return await asyncio.get_running_loop().run_in_executor(
-            self._writers, self._pooled, work, True
-        )
+        loop = asyncio.get_running_loop()
+        job = _Job(work, loop, loop.create_future())
+        self._pg_writer.submit(job, key)
+        return await job.future
 
     async def read(self, work: Work[T]) -> T:
         """Run a read-only unit of work on a snapshot."""
@@ -239,9 +246,10 @@ class Database:
             self._sqlite_writer.stop()
         if self._checkpointer is not None:
             self._checkpointer.stop()
-        for pool in (self._readers, self._writers):
-            if pool is not None:
-                pool.shutdown(wait=True)
+        if self._pg_writer is not None:
+            self._pg_writer.stop()
+        if self._readers is not None:
+            self._readers.shutdown(wait=True)
         with self._lock:
             connections, self._connections = self._connections, []
         for conn in connections:

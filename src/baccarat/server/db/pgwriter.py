@@ -1,0 +1,195 @@
+"""The PostgreSQL writers of one worker: group commit, each unit of work in its own savepoint.
+
+A worker runs several writer threads, each with its own connection and queue. The units of
+work queued while a writer was busy run one after another in one transaction, each inside
+a savepoint, and share one COMMIT (one WAL flush: ``synchronous_commit`` stays on, and no
+answer is given before its commit returns). A unit of work that raises is rolled back to
+its savepoint alone; the others are unaffected. Units of work with the same key (the
+caller's session) go to the same writer, so one player's rounds never wait for each other's
+row locks inside a worker.
+
+Several workers write to one database, so a batch may need a row that another batch holds
+until it commits (the same player's balance, on another worker). Only the first unit of a
+batch waits for a row lock as long as it takes; the others give up after ``LOCK_WAIT``
+(``lock_timeout``), are rolled back to their savepoint and run again first in the next
+batch. So a batch never holds other units' locks while it waits long, and a deadlock
+(PostgreSQL's detector ends it) or a unique key taken meanwhile (an idempotency key another
+worker just answered) also just means another try, which then finds the first answer.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import logging
+import threading
+import zlib
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ServiceError
+from .uow import UnitOfWork, is_unique_violation
+
+if TYPE_CHECKING:
+    from .database import Database, _Job
+
+log = logging.getLogger("baccarat.server.db")
+
+# How long a unit of work after the first of a batch waits for a row lock held elsewhere.
+LOCK_WAIT = "'20ms'"
+# Another try in the next batch: a lock not had in time, a deadlock, a serialization
+# failure, or a unique key taken meanwhile.
+_AGAIN = {"55P03", "40P01", "40001"}
+TRIES = 8
+
+
+def _again(error: BaseException) -> bool:
+    return is_unique_violation(error) or getattr(error, "sqlstate", None) in _AGAIN
+
+
+def _operational(error: BaseException) -> bool:
+    import psycopg
+
+    return isinstance(error, psycopg.OperationalError) and not _again(error)
+
+
+class _Queue:
+    """The jobs of one writer thread, and how many it is running now."""
+
+    def __init__(self) -> None:
+        self.pending: collections.deque[_Job[Any]] = collections.deque()
+        self.running = 0
+
+
+class PostgresWriter:
+    """Writer threads, each with its own connection and queue. Jobs with the same key (the
+    caller's session, a seat) go to the same thread: they run one after another, in one
+    batch or the next, and never wait for each other's row locks."""
+
+    def __init__(self, db: Database, threads: int = 1):
+        self.db = db
+        self.ready = threading.Condition()
+        self.stopping = False
+        self.queues = [_Queue() for _ in range(max(1, threads))]
+        self.threads = [
+            threading.Thread(target=self._main, args=(queue,), name=f"db-writer-{i}",
+                             daemon=True)
+            for i, queue in enumerate(self.queues)
+        ]  # fmt: skip
+        for thread in self.threads:
+            thread.start()
+
+    def submit(self, job: _Job[Any], key: str | None = None) -> None:
+        with self.ready:
+            if key is None:
+                queue = min(self.queues, key=lambda q: len(q.pending) + q.running)
+            else:
+                queue = self.queues[zlib.crc32(key.encode()) % len(self.queues)]
+            queue.pending.append(job)
+            self.ready.notify_all()
+
+    def stop(self) -> None:
+        with self.ready:
+            self.stopping = True
+            self.ready.notify_all()
+        for thread in self.threads:
+            thread.join(timeout=30)
+
+    def _main(self, queue: _Queue) -> None:
+        conn: Any = None
+        try:
+            while True:
+                with self.ready:
+                    while not queue.pending and not self.stopping:
+                        self.ready.wait()
+                    if self.stopping and not queue.pending:
+                        return
+                    count = min(len(queue.pending), self.db.max_batch)
+                    batch = [queue.pending.popleft() for _ in range(count)]
+                    queue.running = count
+                conn, again = self._run(conn, batch)
+                with self.ready:
+                    queue.running = 0
+                    # First in the next batch: the first unit of a batch waits for its locks.
+                    queue.pending.extendleft(reversed(again))
+        finally:
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.close()
+
+    def _run(self, conn: Any, batch: list[_Job[Any]]) -> tuple[Any, list[_Job[Any]]]:
+        """Run one batch on ``conn`` (connected if need be): the connection to use next,
+        and the jobs to run again."""
+        again: list[_Job[Any]] = []
+        try:
+            if conn is None or conn.closed:
+                conn = self.db.connect()
+            again = self._transact(conn, batch)
+        except Exception as error:
+            # The whole transaction is lost: every job of the batch fails with it.
+            log.warning("a batch of %d units of work failed: %s", len(batch), error)
+            with contextlib.suppress(Exception):
+                conn.rollback()
+            failure = error if isinstance(error, ServiceError) else _unavailable(error)
+            for job in batch:
+                job.error, job.uow = failure, None
+            if _operational(error) or conn is None or conn.closed:
+                with contextlib.suppress(Exception):
+                    conn.close()
+                conn = None
+        for job in batch:
+            if job in again:
+                continue
+            if job.uow is not None:
+                # A cache hook must never lose a committed answer.
+                with contextlib.suppress(Exception):
+                    job.uow.committed()
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                job.loop.call_soon_threadsafe(job.resolve)
+        return conn, again
+
+    def _transact(self, conn: Any, batch: list[_Job[Any]]) -> list[_Job[Any]]:
+        """Run the batch and commit; the jobs to run again in the next batch."""
+        alone = len(batch) == 1
+        again: list[_Job[Any]] = []
+        for index, job in enumerate(batch):
+            # One statement between two units of work: end the last one's savepoint (kept
+            # by RELEASE) and open the next one's. From the second unit on, lock waits are
+            # short (see the module's docstring).
+            if index == 1:
+                conn.execute(f"RELEASE unit; SET LOCAL lock_timeout = {LOCK_WAIT}; SAVEPOINT unit")
+            elif index > 1:
+                conn.execute("RELEASE unit; SAVEPOINT unit")
+            elif not alone:
+                conn.execute("SAVEPOINT unit")
+            uow = UnitOfWork(conn, "postgresql", self.db.clock())
+            try:
+                job.result = job.work(uow)
+            except Exception as error:
+                if _operational(error):
+                    raise  # the connection itself is gone
+                if alone:
+                    conn.rollback()
+                else:
+                    conn.execute("ROLLBACK TO unit")
+                job.tries += 1
+                if isinstance(error, ServiceError) or not _again(error):
+                    job.error = error
+                elif job.tries < TRIES:
+                    again.append(job)
+                else:
+                    log.warning("a unit of work gave up after %d tries: %s", job.tries, error)
+                    job.error = _unavailable(error)
+                if alone:
+                    return again
+            else:
+                job.uow = uow
+        if len(batch) > 1:
+            # The commit waits as long as it must (a transaction that sent NOTIFY takes a
+            # database-wide lock to commit: it must not give up on it after LOCK_WAIT).
+            conn.execute("SET LOCAL lock_timeout = DEFAULT")
+        conn.commit()
+        return again
+
+
+def _unavailable(error: BaseException) -> ServiceError:
+    return ServiceError("service_unavailable", f"the database could not do the work: {error}")

@@ -1,0 +1,130 @@
+"""The database runner's writers: several units of work share a commit (group commit), and
+each one's outcome is still its own, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+
+from baccarat.server import accounts, ledger, wallet
+from baccarat.server.db.database import Database
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.ledger import SystemAccounts
+from baccarat.server.settings import DatabaseUrl
+
+from .conftest import BACKENDS, FakeClock
+
+pytestmark = pytest.mark.anyio
+
+
+def _register(db: Database, system: SystemAccounts, nickname: str) -> int:
+    return db.run_write(lambda uow: accounts.register(uow, nickname, "hash", system)).id
+
+
+def _pay(system: SystemAccounts, player: int, cents: int, refuse: bool) -> Any:
+    """A unit of work that moves money to the player, then is refused (or not)."""
+
+    def work(uow: UnitOfWork) -> int:
+        account, _ = ledger.player_account(uow, player, "fun")
+        ledger.transfer(uow, "adjustment", "fun", system.get("fun", "cashier"), account, cents)
+        if refuse:
+            raise ServiceError("invalid_amount", "refused after moving money")
+        return cents
+
+    return work
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_refused_unit_of_work_in_a_batch_undoes_only_itself(
+    database_url: DatabaseUrl, clock: FakeClock
+) -> None:
+    db = Database(database_url, clock=clock, threads=2, max_batch=16)
+    system = db.run_read(SystemAccounts.load)
+    players = [_register(db, system, f"batch{i}") for i in range(3)]
+    db.start()
+    try:
+        jobs = [
+            db.write(_pay(system, players[i % 3], 1 + i, refuse=i % 4 == 1), key=f"k{i % 2}")
+            for i in range(40)
+        ]
+        outcomes = await asyncio.gather(*jobs, return_exceptions=True)
+        for i, outcome in enumerate(outcomes):
+            if i % 4 == 1:
+                assert isinstance(outcome, ServiceError) and outcome.code == "invalid_amount"
+            else:
+                assert outcome == 1 + i
+        for n, player in enumerate(players):
+            paid = sum(1 + i for i in range(n, 40, 3) if i % 4 != 1)
+            balances = db.run_read(lambda uow, p=player: wallet.balances(uow, p))
+            assert balances["fun"] == 100_000 + paid
+        count = db.run_read(
+            lambda uow: uow.scalar(
+                "SELECT COUNT(*) FROM ledger_transactions WHERE kind = 'adjustment'"
+            )
+        )
+        assert count == 30
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+async def test_units_of_work_that_meet_another_workers_row_lock_run_once_it_is_free(
+    database_url: DatabaseUrl, clock: FakeClock
+) -> None:
+    """Worker A holds a player's account row; worker B's batch pays that player between two
+    others. Nothing waits in a cycle, and every payment lands exactly once."""
+    other = Database(database_url, clock=clock)
+    db = Database(database_url, clock=clock, threads=1, max_batch=16)
+    system = db.run_read(SystemAccounts.load)
+    players = [_register(db, system, f"lock{i}") for i in range(3)]
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        def work(uow: UnitOfWork) -> None:
+            ledger.player_account(uow, players[1], "fun", lock=True)
+            held.set()
+            release.wait(10)
+
+        other.run_write(work)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    db.start()
+    try:
+        assert held.wait(10)
+        busy, free = threading.Event(), threading.Event()
+
+        def block(uow: UnitOfWork) -> None:
+            busy.set()
+            free.wait(10)
+
+        first = asyncio.ensure_future(db.write(block, key="b"))
+        while not busy.is_set():
+            await asyncio.sleep(0.01)
+        # Queued while the writer is busy: they make one batch, the held player second.
+        jobs = [
+            asyncio.ensure_future(db.write(_pay(system, players[i % 3], 100, False), key="b"))
+            for i in range(9)
+        ]
+        await asyncio.sleep(0.05)
+        free.set()
+        await first
+        for _ in range(100):
+            if sum(job.done() for job in jobs) == 6:
+                break
+            await asyncio.sleep(0.05)
+        # The payments to the two free players are committed while the third's wait.
+        assert [job.done() for job in jobs] == [True, False, True] * 3
+        release.set()
+        assert await asyncio.gather(*jobs) == [100] * 9
+        balances = [db.run_read(lambda uow, p=p: wallet.balances(uow, p))["fun"] for p in players]
+        assert balances == [100_300] * 3
+    finally:
+        release.set()
+        holder.join()
+        db.close()
+        other.close()

@@ -1,0 +1,139 @@
+"""kill -9 of PostgreSQL itself under load: every round a client was answered survives.
+
+A durable throwaway cluster (fsync and synchronous_commit on, as in production: the suite's
+shared cluster turns them off, which would make this test meaningless) serves two
+``baccarat serve`` workers. Players hammer them with rounds; the postmaster is killed with
+SIGKILL mid-flight (its backends die with it, the workers' batches are cut off anywhere);
+PostgreSQL is started again (crash recovery from the WAL). Then ``baccarat admin check``
+must pass, every round acknowledged with a 201 must be in the database, each player's
+balance must equal the play money plus the net of their rounds, and the workers, which
+outlived the database, must play on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .live import LiveServer, free_port
+from .postgres import Cluster, create_database
+from .test_server_crash import register
+
+PLAYERS, LOOPS, ACKNOWLEDGED = 4, 16, 150
+
+
+def _cluster() -> Cluster:
+    try:
+        return Cluster(durable=True)
+    except (FileNotFoundError, OSError) as error:
+        from . import postgres
+
+        if postgres.REQUIRE:
+            pytest.fail(f"BACCARAT_REQUIRE_POSTGRES=1 but PostgreSQL is unavailable: {error}")
+        pytest.skip(f"PostgreSQL is unavailable: {error}")
+
+
+async def _load(url: str, tokens: list[str], acknowledged: list[tuple[str, str]],
+                kill: Any) -> None:  # fmt: skip
+    keys = itertools.count()
+    stop = asyncio.Event()
+
+    async def player_loop(client: httpx.AsyncClient, token: str) -> None:
+        headers = {"Authorization": f"Bearer {token}"}
+        while not stop.is_set():
+            try:
+                answer = await client.post(
+                    "/api/tables/table-i/rounds",
+                    json={"mode": "fun", "bets": {"player": 200, "tie": 200}},
+                    headers=headers | {"Idempotency-Key": f"pg-crash-{next(keys)}"},
+                )
+            except httpx.HTTPError:
+                await asyncio.sleep(0.05)
+                continue
+            if answer.status_code == 201:
+                acknowledged.append((token, answer.json()["id"]))
+
+    async def killer() -> None:
+        while len(acknowledged) < ACKNOWLEDGED:
+            await asyncio.sleep(0.01)
+        await asyncio.to_thread(kill)
+        await asyncio.sleep(0.5)  # the workers answer (503) or fail whatever was in flight
+        stop.set()
+
+    limits = httpx.Limits(max_connections=LOOPS)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as client:
+        loops = [player_loop(client, tokens[i % len(tokens)]) for i in range(LOOPS)]
+        await asyncio.wait_for(asyncio.gather(killer(), *loops), timeout=180)
+
+
+def test_kill_9_of_the_postmaster_under_load_loses_no_answered_round(tmp_path: Path) -> None:
+    cluster = _cluster()
+    try:
+        url = create_database(cluster.start().url, "crash")
+        baccarat = str(Path(sys.executable).with_name("baccarat"))
+        port = free_port()
+        argv = [baccarat, "serve", "--port", str(port), "--database", url, "--workers", "2"]
+        env = {"BACCARAT_WEB_DIR": str(tmp_path / "none")}
+        server = LiveServer(argv, port, env, tmp_path / "serve.log").start()
+        acknowledged: list[tuple[str, str]] = []
+        try:
+
+            async def setup_and_load() -> list[str]:
+                async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
+                    tokens = [await register(client, f"pgcrash{i}") for i in range(PLAYERS)]
+                await _load(server.url, tokens, acknowledged, cluster.kill)
+                return tokens
+
+            tokens = asyncio.run(setup_and_load())
+            assert len(acknowledged) >= ACKNOWLEDGED
+            cluster.start()  # crash recovery
+
+            checked = subprocess.run(
+                [baccarat, "admin", "--database", url, "check"],
+                capture_output=True, text=True, timeout=120, check=False,
+            )  # fmt: skip
+            assert checked.returncode == 0, checked.stdout + checked.stderr
+            assert "ledger OK" in checked.stdout
+            asyncio.run(_verify(server.url, tokens, acknowledged))
+        finally:
+            server.stop()
+    finally:
+        cluster.remove()
+
+
+async def _verify(url: str, tokens: list[str], acknowledged: list[tuple[str, str]]) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        # The workers reconnect by themselves once PostgreSQL is back.
+        deadline = time.monotonic() + 60
+        while True:
+            again = await client.post(
+                "/api/tables/table-i/rounds",
+                json={"mode": "fun", "bets": {"banker": 500}},
+                headers={"Authorization": f"Bearer {tokens[0]}", "Idempotency-Key": "after"},
+            )
+            if again.status_code == 201 or time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.2)
+        assert again.status_code == 201, again.text
+        for token, round_id in acknowledged:
+            got = await client.get(
+                f"/api/rounds/{round_id}", headers={"Authorization": f"Bearer {token}"}
+            )
+            assert got.status_code == 200, (round_id, got.text)
+        for token in tokens:
+            auth = {"Authorization": f"Bearer {token}"}
+            export = await client.get("/api/history/export", headers=auth)
+            assert export.status_code == 200, export.text
+            rounds = [json.loads(line) for line in export.text.splitlines()]
+            net = sum(r["win"] - sum(b["stake"] for b in r["bets"].values()) for r in rounds)
+            wallet = (await client.get("/api/wallet", headers=auth)).json()
+            assert wallet["fun"] == 100_000 + net

@@ -25,6 +25,10 @@ def _register(db: Database, system: SystemAccounts, nickname: str) -> int:
     return db.run_write(lambda uow: accounts.register(uow, nickname, "hash", system)).id
 
 
+def _fun(db: Database, player: int) -> int:
+    return db.run_read(lambda uow: wallet.balances(uow, player))["fun"]
+
+
 def _pay(system: SystemAccounts, player: int, cents: int, refuse: bool) -> Any:
     """A unit of work that moves money to the player, then is refused (or not)."""
 
@@ -59,8 +63,7 @@ async def test_a_refused_unit_of_work_in_a_batch_undoes_only_itself(
                 assert outcome == 1 + i
         for n, player in enumerate(players):
             paid = sum(1 + i for i in range(n, 40, 3) if i % 4 != 1)
-            balances = db.run_read(lambda uow, p=player: wallet.balances(uow, p))
-            assert balances["fun"] == 100_000 + paid
+            assert _fun(db, player) == 100_000 + paid
         count = db.run_read(
             lambda uow: uow.scalar(
                 "SELECT COUNT(*) FROM ledger_transactions WHERE kind = 'adjustment'"
@@ -121,8 +124,7 @@ async def test_units_of_work_that_meet_another_workers_row_lock_run_once_it_is_f
         assert [job.done() for job in jobs] == [True, False, True] * 3
         release.set()
         assert await asyncio.gather(*jobs) == [100] * 9
-        balances = [db.run_read(lambda uow, p=p: wallet.balances(uow, p))["fun"] for p in players]
-        assert balances == [100_300] * 3
+        assert [_fun(db, p) for p in players] == [100_300] * 3
     finally:
         release.set()
         holder.join()

@@ -24,17 +24,18 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from ..errors import ServiceError
 from ..settings import DatabaseUrl
+from .jobs import Job as _Job
+from .jobs import Work
+from .jobs import unavailable as _unavailable
 from .pgwriter import PostgresWriter
 from .uow import UnitOfWork, is_unique_violation
 
 T = TypeVar("T")
-Work = Callable[[UnitOfWork], T]
 
 SQLITE_BUSY_TIMEOUT_S = 30.0
 # The server's writer runs on the event loop: it waits less for another process's lock.
@@ -47,35 +48,12 @@ def _should_retry(error: BaseException) -> bool:
     return is_unique_violation(error) or getattr(error, "sqlstate", None) in _RETRY_SQLSTATES
 
 
-def _unavailable(error: BaseException) -> ServiceError:
-    return ServiceError("service_unavailable", f"the database could not do the work: {error}")
-
-
 def _is_operational(error: BaseException) -> bool:
     if isinstance(error, sqlite3.OperationalError):
         return True
     import psycopg
 
     return isinstance(error, psycopg.OperationalError)
-
-
-@dataclass(eq=False)
-class _Job(Generic[T]):
-    work: Work[T]
-    loop: asyncio.AbstractEventLoop
-    future: asyncio.Future[T]
-    result: Any = None
-    error: BaseException | None = None
-    uow: UnitOfWork | None = field(default=None, repr=False)
-    tries: int = 0
-
-    def resolve(self) -> None:
-        if self.future.done():
-            return
-        if self.error is not None:
-            self.future.set_exception(self.error)
-        else:
-            self.future.set_result(self.result)
 
 
 class Database:
@@ -198,7 +176,7 @@ class Database:
             self._checkpointer.start()
         else:
             self._readers = ThreadPoolExecutor(self.threads, thread_name_prefix="db-read")
-            self._pg_writer = PostgresWriter(self, self.threads)
+            self._pg_writer = PostgresWriter(self.connect, self.clock, self.max_batch, self.threads)
 
     async def write(self, work: Work[T], key: str | None = None) -> T:
         """Run a unit of work that writes; its answer comes once it is committed. Units of

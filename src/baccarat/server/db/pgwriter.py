@@ -24,13 +24,13 @@ import contextlib
 import logging
 import threading
 import zlib
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import ServiceError
+from .jobs import Job as _Job
+from .jobs import unavailable as _unavailable
 from .uow import UnitOfWork, is_unique_violation
-
-if TYPE_CHECKING:
-    from .database import Database, _Job
 
 log = logging.getLogger("baccarat.server.db")
 
@@ -65,8 +65,9 @@ class PostgresWriter:
     caller's session, a seat) go to the same thread: they run one after another, in one
     batch or the next, and never wait for each other's row locks."""
 
-    def __init__(self, db: Database, threads: int = 1):
-        self.db = db
+    def __init__(self, connect: Callable[[], Any], clock: Callable[[], int], max_batch: int,
+                 threads: int = 1):  # fmt: skip
+        self.connect, self.clock, self.max_batch = connect, clock, max_batch
         self.ready = threading.Condition()
         self.stopping = False
         self.queues = [_Queue() for _ in range(max(1, threads))]
@@ -103,7 +104,7 @@ class PostgresWriter:
                         self.ready.wait()
                     if self.stopping and not queue.pending:
                         return
-                    count = min(len(queue.pending), self.db.max_batch)
+                    count = min(len(queue.pending), self.max_batch)
                     batch = [queue.pending.popleft() for _ in range(count)]
                     queue.running = count
                 conn, again = self._run(conn, batch)
@@ -122,7 +123,7 @@ class PostgresWriter:
         again: list[_Job[Any]] = []
         try:
             if conn is None or conn.closed:
-                conn = self.db.connect()
+                conn = self.connect()
             again = self._transact(conn, batch)
         except Exception as error:
             # The whole transaction is lost: every job of the batch fails with it.
@@ -161,7 +162,7 @@ class PostgresWriter:
                 conn.execute("RELEASE unit; SAVEPOINT unit")
             elif not alone:
                 conn.execute("SAVEPOINT unit")
-            uow = UnitOfWork(conn, "postgresql", self.db.clock())
+            uow = UnitOfWork(conn, "postgresql", self.clock())
             try:
                 job.result = job.work(uow)
             except Exception as error:
@@ -189,7 +190,3 @@ class PostgresWriter:
             conn.execute("SET LOCAL lock_timeout = DEFAULT")
         conn.commit()
         return again
-
-
-def _unavailable(error: BaseException) -> ServiceError:
-    return ServiceError("service_unavailable", f"the database could not do the work: {error}")

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request, Response
 
 from .. import auth, idempotency
+from ..banked.desk import BankedDesk
 from ..casino import Casino
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
@@ -74,6 +75,12 @@ class Context:
     request: Request
     casino: Casino
     caller: Caller
+
+
+def banked_desk(app: Any) -> BankedDesk:
+    """The player-banked tables' service of this app (``create_app`` sets it up)."""
+    desk: BankedDesk = app.state.banked
+    return desk
 
 
 async def get_casino(request: Request) -> Casino:

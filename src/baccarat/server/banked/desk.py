@@ -106,9 +106,7 @@ class BankedDesk:
 
     async def _refresh(self, seat_id: str) -> dict[str, Any] | None:
         def read(uow: UnitOfWork, ctx: Context) -> dict[str, Any]:
-            seen = service.seat_view(uow, ctx, seat_id)
-            return {"type": "state", "seat_id": seat_id, "version": seen.public["version"],
-                    "public": seen.public, "ids": seen.ids, "private": seen.private}  # fmt: skip
+            return service.seat_view(uow, ctx, seat_id).event(seat_id)
 
         try:
             return await self.read(read)

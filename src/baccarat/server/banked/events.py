@@ -47,7 +47,9 @@ def personal(event: dict[str, Any], player_id: int) -> dict[str, Any]:
     if event["type"] == "round":
         return {"type": "round", "seat_id": event["seat_id"], "round": event["round"],
                 "you": role, "private": private}  # fmt: skip
-    return {"type": "state", "seat": event["public"], "you": role, "private": private}
+    allowed = event.get("allowed", {}).get(role or "", [])
+    return {"type": "state", "seat": event["public"], "you": role, "private": private,
+            "allowed_actions": allowed}  # fmt: skip
 
 
 class Hub:

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import responsible
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..history import iso_time
@@ -183,6 +184,45 @@ def add_points(uow: UnitOfWork, player_id: int, mode: str, delta: int) -> int:
     return new - current
 
 
+# -- requirements --------------------------------------------------------------------------
+
+
+def banker_problem(uow: UnitOfWork, table: Table, banker_id: int, mode: str) -> ServiceError | None:
+    """Why this player may not bank a round at this table now (None if they may).
+
+    The balance is read with its row locked, so that the reservation that follows is sure
+    to be covered.
+    """
+    terms = table.banked
+    assert terms is not None
+    refused = responsible.banker_problem(uow, banker_id, mode, terms.exposure)
+    if refused is not None:
+        return refused
+    have = points(uow, banker_id, mode)
+    if have < terms.min_points:
+        return ServiceError(
+            "banker_points_too_low",
+            f"banking at {table.name} needs {terms.min_points} loyalty points; you have {have}",
+            points=have, required=terms.min_points, table=table.id,
+        )  # fmt: skip
+    balance = int(
+        uow.scalar(
+            "SELECT balance FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'"
+            + uow.for_update,
+            {"p": banker_id, "m": mode},
+        )
+        or 0
+    )
+    if balance < terms.min_balance:
+        return ServiceError(
+            "banker_balance_too_low",
+            f"banking at {table.name} needs a {mode} balance of at least "
+            f"{terms.min_balance / 100:.2f}",
+            balance=balance, min_balance=terms.min_balance, table=table.id,
+        )  # fmt: skip
+    return None
+
+
 # -- views ---------------------------------------------------------------------------------
 
 
@@ -194,10 +234,19 @@ class SeatView:
     public: dict[str, Any]
     ids: dict[str, int | None]
     private: dict[str, dict[str, Any]]
+    # By role: the actions its holder may take now (``service.allowed_actions``).
+    allowed: dict[str, list[str]] = field(default_factory=dict)
 
     def for_player(self, player_id: int) -> dict[str, Any]:
         role = next((r for r, i in self.ids.items() if i == player_id), None)
-        return {"seat": self.public, "you": role, "private": self.private.get(role or "", {})}
+        return {"seat": self.public, "you": role, "private": self.private.get(role or "", {}),
+                "allowed_actions": self.allowed.get(role or "", [])}  # fmt: skip
+
+    def event(self, seat_id: str) -> dict[str, Any]:
+        """The seat's state as an event (``events.personal`` gives each receiver its part)."""
+        return {"type": "state", "seat_id": seat_id, "version": self.public["version"],
+                "public": self.public, "ids": self.ids, "private": self.private,
+                "allowed": self.allowed}  # fmt: skip
 
 
 def _person(uow: UnitOfWork, player_id: int | None, mode: str | None) -> dict[str, Any] | None:

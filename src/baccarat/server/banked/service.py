@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...core import Bets
@@ -39,11 +39,11 @@ from .seats import (
     Seat,
     SeatView,
     add_points,
+    banker_problem,
     last_round,
     load,
     load_all,
     load_table,
-    points,
     points_of,
     save,
     summary,
@@ -99,6 +99,68 @@ def _seat_for(uow: UnitOfWork, ctx: Context, seat_id: str) -> tuple[Seat, Table]
     return seat, ctx.tables[seat.table_id]
 
 
+# -- the actions (PokerKit's verify / can / do) ----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """What an action takes besides the seat: bets (``bets``, ``deal``), on or off
+    (``auto_approve``), an idempotency key (``deal``)."""
+
+    bets: Bets | None = None
+    on: bool = False
+    key: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing a participant may do at a seat: who (a role, or either), when (a phase,
+    before its deadline), and how it is done; the answer is for the caller, with whether it
+    is a replay of an earlier answer (an idempotent deal)."""
+
+    role: str | None
+    phase: str | None
+    do: Callable[[UnitOfWork, Context, int, str, Params], tuple[dict[str, Any], bool]]
+
+
+def verify(uow: UnitOfWork, seat: Seat, player_id: int, action: str) -> None:
+    """Raise why this participant may not take this action at this seat now."""
+    rule = ACTIONS[action]
+    _require_role(seat, player_id, rule.role)
+    if rule.phase is not None:
+        _require_phase(uow, seat, rule.phase)
+    if action == "auto_approve" and seat.banker_away:
+        raise ServiceError("not_your_turn", "you are leaving this seat", seat=seat.id)
+
+
+def can(uow: UnitOfWork, seat: Seat, player_id: int, action: str) -> bool:
+    try:
+        verify(uow, seat, player_id, action)
+    except ServiceError:
+        return False
+    return True
+
+
+def allowed_actions(uow: UnitOfWork, seat: Seat, player_id: int) -> list[str]:
+    """The actions this participant may take now (the browser enables its buttons by them;
+    a bet or a balance may still refuse one)."""
+    return [name for name in ACTIONS if can(uow, seat, player_id, name)]
+
+
+def perform(
+    uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str, action: str, params: Params
+) -> tuple[dict[str, Any], bool]:
+    """Any action by name (REST and WebSocket both come here): ``(answer, replayed)``."""
+    rule = ACTIONS.get(action)
+    if rule is None:
+        raise ServiceError(
+            "invalid_body",
+            f"action is {', '.join(ACTIONS)}, state or ping",
+            action=str(action)[:40],
+        )
+    return rule.do(uow, ctx, player_id, seat_id, params)
+
+
 def _require_role(seat: Seat, player_id: int, role: str | None = None) -> str:
     mine = seat.role_of(player_id)
     if mine is None:
@@ -121,55 +183,25 @@ def _require_phase(uow: UnitOfWork, seat: Seat, phase: str) -> None:
         raise ServiceError("deadline_passed", "the time for this decision ran out", seat=seat.id)
 
 
-# -- requirements --------------------------------------------------------------------------
-
-
-def banker_problem(uow: UnitOfWork, table: Table, banker_id: int, mode: str) -> ServiceError | None:
-    """Why this player may not bank a round at this table now (None if they may).
-
-    The balance is read with its row locked, so that the reservation that follows is sure
-    to be covered.
-    """
-    terms = table.banked
-    assert terms is not None
-    refused = responsible.banker_problem(uow, banker_id, mode, terms.exposure)
-    if refused is not None:
-        return refused
-    have = points(uow, banker_id, mode)
-    if have < terms.min_points:
-        return ServiceError(
-            "banker_points_too_low",
-            f"banking at {table.name} needs {terms.min_points} loyalty points; you have {have}",
-            points=have, required=terms.min_points, table=table.id,
-        )  # fmt: skip
-    balance = int(
-        uow.scalar(
-            "SELECT balance FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'"
-            + uow.for_update,
-            {"p": banker_id, "m": mode},
-        )
-        or 0
-    )
-    if balance < terms.min_balance:
-        return ServiceError(
-            "banker_balance_too_low",
-            f"banking at {table.name} needs a {mode} balance of at least "
-            f"{terms.min_balance / 100:.2f}",
-            balance=balance, min_balance=terms.min_balance, table=table.id,
-        )  # fmt: skip
-    return None
-
-
 # -- publishing ----------------------------------------------------------------------------
 
 
 def _commit(uow: UnitOfWork, ctx: Context, seat: Seat, table: Table) -> SeatView:
     """Save the seat and emit its new state (delivered once the transaction commits)."""
     save(uow, seat)
-    seen = view(uow, seat, table)
-    ctx.emit(uow, {"type": "state", "seat_id": seat.id, "version": seat.version,
-                   "public": seen.public, "ids": seen.ids, "private": seen.private})  # fmt: skip
+    seen = _view(uow, seat, table)
+    ctx.emit(uow, seen.event(seat.id))
     return seen
+
+
+def _view(uow: UnitOfWork, seat: Seat, table: Table) -> SeatView:
+    """The seat's view, with what each participant may do now."""
+    allowed = {
+        role: allowed_actions(uow, seat, holder)
+        for role, holder in (("player", seat.player_id), ("banker", seat.banker_id))
+        if holder is not None
+    }
+    return replace(view(uow, seat, table), allowed=allowed)
 
 
 # -- the cycle -----------------------------------------------------------------------------
@@ -340,16 +372,15 @@ def leave(uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str) -> SeatVi
     """Stand up. Bets not dealt go back to the player; a banker who approved the round in
     play stays until it ends."""
     seat, table = _seat_for(uow, ctx, seat_id)
-    role = _require_role(seat, player_id)
-    _depart(uow, ctx, seat, role, "left")
+    verify(uow, seat, player_id, "leave")
+    _depart(uow, ctx, seat, _require_role(seat, player_id), "left")
     return _commit(uow, ctx, seat, table)
 
 
 def approve(uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str) -> SeatView:
     """The banker approves the next round (points and balance are checked again)."""
     seat, table = _seat_for(uow, ctx, seat_id)
-    _require_role(seat, player_id, "banker")
-    _require_phase(uow, seat, "approval")
+    verify(uow, seat, player_id, "approve")
     assert seat.mode is not None
     problem = banker_problem(uow, table, player_id, seat.mode)
     if problem is not None:
@@ -363,9 +394,7 @@ def set_auto_approve(
 ) -> SeatView:
     """AUTO-APPROVE on or off; turned on while a round waits for approval, it approves it."""
     seat, table = _seat_for(uow, ctx, seat_id)
-    _require_role(seat, player_id, "banker")
-    if seat.banker_away:
-        raise ServiceError("not_your_turn", "you are leaving this seat", seat=seat.id)
+    verify(uow, seat, player_id, "auto_approve")
     seat.auto_approve = on
     seat.notice = {"code": "auto_approve", "role": "banker", "on": on}
     if on and seat.phase == "approval" and not _expired(uow, seat):
@@ -392,8 +421,7 @@ def place_bets(uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str, bets
     """The player's bets on the table (replacing those placed), held in escrow until dealt;
     no bets takes them all back."""
     seat, table = _seat_for(uow, ctx, seat_id)
-    _require_role(seat, player_id, "player")
-    _require_phase(uow, seat, "betting")
+    verify(uow, seat, player_id, "bets")
     _place(uow, ctx, seat, table, bets)
     seat.notice = {"code": "bets", "role": "player"}
     return _commit(uow, ctx, seat, table)
@@ -407,8 +435,7 @@ def deal(
     The answer is the round as the player's history shows it.
     """
     seat, table = _seat_for(uow, ctx, seat_id)
-    _require_role(seat, player_id, "player")
-    _require_phase(uow, seat, "betting")
+    verify(uow, seat, player_id, "deal")
     if bets is not None:
         _place(uow, ctx, seat, table, bets)
     if not seat.stake:
@@ -502,12 +529,47 @@ def deal_once(
     return answer, False
 
 
+def _seen(
+    act: Callable[[UnitOfWork, Context, int, str, Params], SeatView],
+) -> Callable[[UnitOfWork, Context, int, str, Params], tuple[dict[str, Any], bool]]:
+    """An action whose answer is the seat as the caller sees it."""
+
+    def do(
+        uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str, params: Params
+    ) -> tuple[dict[str, Any], bool]:
+        return act(uow, ctx, player_id, seat_id, params).for_player(player_id), False
+
+    return do
+
+
+def _deal(
+    uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str, params: Params
+) -> tuple[dict[str, Any], bool]:
+    if params.key is None:
+        return deal(uow, ctx, player_id, seat_id, params.bets), False
+    return deal_once(uow, ctx, player_id, seat_id, params.bets, params.key)
+
+
+# The one table of a seat's actions, for REST and WebSocket alike (in the order shown).
+ACTIONS: dict[str, Action] = {
+    "approve": Action("banker", "approval", _seen(lambda u, c, p, s, _: approve(u, c, p, s))),
+    "auto_approve": Action(
+        "banker", None, _seen(lambda u, c, p, s, a: set_auto_approve(u, c, p, s, a.on))
+    ),
+    "bets": Action(
+        "player", "betting", _seen(lambda u, c, p, s, a: place_bets(u, c, p, s, a.bets or Bets()))
+    ),
+    "deal": Action("player", "betting", _deal),
+    "leave": Action(None, None, _seen(lambda u, c, p, s, _: leave(u, c, p, s))),
+}
+
+
 # -- reading -------------------------------------------------------------------------------
 
 
 def seat_view(uow: UnitOfWork, ctx: Context, seat_id: str) -> SeatView:
     seat, table = _seat_for(uow, ctx, seat_id)
-    return view(uow, seat, table)
+    return _view(uow, seat, table)
 
 
 def lobby(uow: UnitOfWork, ctx: Context, player_id: int | None) -> dict[str, Any]:

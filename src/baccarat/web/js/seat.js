@@ -27,7 +27,7 @@ class SeatView {
     this.root = root;
     this.seatId = seatId;
     this.tbl = tbl;
-    this.msg = null; // the seat's state message: {seat, you, private}
+    this.msg = null; // the seat's state message: {seat, you, private, allowed_actions}
     this.bets = new Bets(tbl.chips);
     this.chip = tbl.chips[0];
     this.lastBets = null;
@@ -273,7 +273,7 @@ class SeatView {
       const amount = showing ? (showing[name] ? showing[name].stake : 0) : felt[name] || 0;
       const chips = you === "player" && !showing && seat.phase === "betting" ? this.bets.stacks[name] : chipsFor(amount, this.tbl.chips);
       drawStake(this.el, name, chips, amount, this.chip);
-      this.$(`[data-spot="${name}"]`).disabled = you !== "player" || seat.phase !== "betting" || this.busy;
+      this.$(`[data-spot="${name}"]`).disabled = !this.can("bets") || this.busy;
     }
     // The information fields of the help page.
     const status = seat.phase === "waiting" ? `waiting_${you}` : `${seat.phase}_${you}`;
@@ -282,7 +282,8 @@ class SeatView {
     const myPoints = you === "player" ? seat.player?.points : seat.banker?.points;
     this.info("points", t("banked.points_text", { you: number(myPoints ?? 0), them: other ? number(other.points) : t("banked.nobody") }));
     this.info("balance", mine.balance == null ? "" : money(mine.balance - this.unsynced()));
-    this.info("fee", t("banked.fee_rule", { percent: percentText(seat.terms), amount: money(feeOf(this.total(), seat.terms)) }));
+    // The server's fee on the bets it holds (exact cents, rounded as the casino takes it).
+    this.info("fee", t("banked.fee_rule", { percent: percentText(seat.terms), amount: money(seat.fee) }));
     const last = seat.last_round;
     this.info("last", last ? t("banked.last_round_text", { player: signedMoney(last.results.player.net), banker: signedMoney(last.results.banker.net) }) : t("banked.nobody"));
     // Meters.
@@ -296,20 +297,25 @@ class SeatView {
     // Controls.
     this.$(".player-controls").hidden = you !== "player";
     this.$(".banker-controls").hidden = you !== "banker";
-    const betting = you === "player" && seat.phase === "betting" && !this.busy;
+    const betting = this.can("bets") && !this.busy;
     this.$('[data-action="undo"]').disabled = !betting || !this.bets.history.length;
     this.$('[data-action="clear"]').disabled = !betting || this.bets.isEmpty();
     this.$('[data-action="rebet"]').disabled = !betting || !this.lastBets;
-    this.$('[data-action="deal"]').disabled = !betting || this.bets.isEmpty();
+    this.$('[data-action="deal"]').disabled = !this.can("deal") || this.busy || this.bets.isEmpty();
     markChip(this.el, this.chip);
-    this.$('[data-action="approve"]').disabled = !(banker && seat.phase === "approval") || this.busy;
+    this.$('[data-action="approve"]').disabled = !this.can("approve") || this.busy;
     const auto = this.$('[data-action="auto-approve"]');
     auto.setAttribute("aria-pressed", String(Boolean(seat.banker && seat.banker.auto_approve)));
-    auto.disabled = !banker || this.busy;
+    auto.disabled = !this.can("auto_approve") || this.busy;
     const message = this.$("#table-message");
     message.textContent = this.note.text;
     message.dataset.kind = this.note.kind;
     this.tick();
+  }
+
+  /** Whether the server says this participant may take this action now (never re-derived). */
+  can(action) {
+    return Boolean(this.msg && (this.msg.allowed_actions || []).includes(action));
   }
 
   info(key, text) {
@@ -355,7 +361,7 @@ class SeatView {
   // ---- actions -----------------------------------------------------------------------------
 
   addChip(name) {
-    if (this.you !== "player" || this.msg.seat.phase !== "betting" || this.busy) return;
+    if (!this.can("bets") || this.busy) return;
     this.shownRound = null;
     this.bets.add(name, this.chip);
     sounds.chip();
@@ -363,7 +369,7 @@ class SeatView {
   }
 
   removeChip(name) {
-    if (this.you !== "player" || this.msg.seat.phase !== "betting" || this.busy) return;
+    if (!this.can("bets") || this.busy) return;
     if (this.bets.remove(name)) this.changedBets();
   }
 
@@ -499,10 +505,6 @@ class SeatView {
     clearTimeout(this.syncTimer);
     if (this.socket) this.socket.close();
   }
-}
-
-function feeOf(stake, terms) {
-  return Math.max(0, Math.ceil((stake * Number(terms.fee_percent ?? 1.5) * 10) / 1000 - 1e-9));
 }
 
 /** Why this player left: their own timeout in their words, anyone else's by nickname. */

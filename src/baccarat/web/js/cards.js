@@ -1,7 +1,10 @@
-// Playing cards: "Ah", "Td", "9s" -> a card element; baccarat values for interim scores.
+// Playing cards: "Ah", "Td", "9s" -> a card element; baccarat values for interim scores
+// (those of fair.js, the verifier's, so that the pages score cards one way).
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+
+export { cardValue, score } from "./fair.js";
 
 const SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
 const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
@@ -10,17 +13,6 @@ export function parseCard(text) {
   const rank = text.slice(0, -1).toUpperCase();
   const suit = text.slice(-1).toLowerCase();
   return { rank: rank === "10" ? "T" : rank, suit };
-}
-
-export function cardValue(text) {
-  const { rank } = parseCard(text);
-  if (rank === "A") return 1;
-  if ("TJQK".includes(rank)) return 0;
-  return Number(rank);
-}
-
-export function score(cards) {
-  return cards.reduce((sum, c) => sum + cardValue(c), 0) % 10;
 }
 
 export function cardLabel(text) {

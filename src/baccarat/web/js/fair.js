@@ -193,7 +193,8 @@ export function burnCount(card) {
   return Math.min(RANKS.indexOf(card[0]) + 1, 10);
 }
 
-function score(cards) {
+/** A hand's score: the sum of its cards' values, modulo 10 (the one scorer of the pages). */
+export function score(cards) {
   return cards.reduce((sum, card) => sum + cardValue(card), 0) % 10;
 }
 

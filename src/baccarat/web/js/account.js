@@ -54,9 +54,7 @@ export function accountPanel() {
       h(
         "ul",
         { class: "sessions" },
-        listed.map((s) =>
-          h("li", { "data-session": s.id }, `${dateTime(s.created)}${s.current ? ` (${t("account.this_session")})` : ""}`),
-        ),
+        listed.map((s) => h("li", { "data-session": s.id }, `${dateTime(s.created)}${s.current ? ` (${t("account.this_session")})` : ""}`)),
       ),
       h("button", {
         class: "btn",

@@ -59,7 +59,14 @@ export async function render(root) {
   const page = h("div", { class: "cashier-page" });
   root.append(page);
   if (!store.state.user) {
-    page.append(h("section", { class: "panel narrow" }, h("h1", { text: t("table.login_first") }), h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") })));
+    page.append(
+      h(
+        "section",
+        { class: "panel narrow" },
+        h("h1", { text: t("table.login_first") }),
+        h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") }),
+      ),
+    );
     return null;
   }
   let requests = [];
@@ -77,14 +84,30 @@ export async function render(root) {
     await store.refreshWallet().catch(() => {});
   }
   function draw() {
-    fill(page, 
+    fill(
+      page,
       h("h1", { class: "page-title", text: t("nav.cashier") }),
       h(
         "div",
         { class: "balances" },
-        h("div", { class: "balance-card real" }, h("span", { class: "label", text: t("mode.real") }), h("span", { class: "value", "data-cashier-balance": "real", text: money(store.state.wallet.real) })),
-        h("div", { class: "balance-card pending" }, h("span", { class: "label", text: t("cashier.reserved") }), h("span", { class: "value", "data-cashier-balance": "pending", text: money(store.state.wallet.pending_withdrawals || 0) })),
-        h("div", { class: "balance-card fun" }, h("span", { class: "label", text: t("mode.fun") }), h("span", { class: "value", text: money(store.state.wallet.fun) })),
+        h(
+          "div",
+          { class: "balance-card real" },
+          h("span", { class: "label", text: t("mode.real") }),
+          h("span", { class: "value", "data-cashier-balance": "real", text: money(store.state.wallet.real) }),
+        ),
+        h(
+          "div",
+          { class: "balance-card pending" },
+          h("span", { class: "label", text: t("cashier.reserved") }),
+          h("span", { class: "value", "data-cashier-balance": "pending", text: money(store.state.wallet.pending_withdrawals || 0) }),
+        ),
+        h(
+          "div",
+          { class: "balance-card fun" },
+          h("span", { class: "label", text: t("mode.fun") }),
+          h("span", { class: "value", text: money(store.state.wallet.fun) }),
+        ),
       ),
       h("div", { class: "two" }, requestForm("deposit", reload), requestForm("withdrawal", reload)),
       accountPanel(),
@@ -97,7 +120,15 @@ export async function render(root) {
           ? h(
               "table",
               { class: "history" },
-              h("thead", null, h("tr", null, ["time", "kind", "amount", "status"].map((k) => h("th", { scope: "col", text: t(`cashier.col_${k}`) })))),
+              h(
+                "thead",
+                null,
+                h(
+                  "tr",
+                  null,
+                  ["time", "kind", "amount", "status"].map((k) => h("th", { scope: "col", text: t(`cashier.col_${k}`) })),
+                ),
+              ),
               h(
                 "tbody",
                 null,

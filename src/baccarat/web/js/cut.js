@@ -59,7 +59,7 @@ export function openCut(size, onCut) {
 
 /** The shoe's gauge on a cut-shoe table: the cards left (or the cut to make), as a bar. */
 export function shoeGauge(shoe, size, cutDue) {
-  const left = shoe ? shoe.cards_left ?? shoe.remaining ?? null : null;
+  const left = shoe ? (shoe.cards_left ?? shoe.remaining ?? null) : null;
   return [
     h("div", { class: "shoe-icon", "aria-hidden": "true" }),
     h("p", {

@@ -34,9 +34,7 @@ export class FairnessError extends Error {
 function subtle() {
   const crypto = globalThis.crypto;
   if (!crypto || !crypto.subtle) {
-    throw new FairnessError(
-      "this browser offers no WebCrypto here: open the page over https or from localhost",
-    );
+    throw new FairnessError("this browser offers no WebCrypto here: open the page over https or from localhost");
   }
   return crypto.subtle;
 }
@@ -47,7 +45,9 @@ export function toHex(bytes) {
 
 /** The seed's 32 bytes; blanks around it and upper case are forgiven. */
 export function parseServerSeed(text) {
-  const seed = String(text ?? "").trim().toLowerCase();
+  const seed = String(text ?? "")
+    .trim()
+    .toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(seed)) {
     throw new FairnessError("a server seed is 64 hex characters (32 bytes)");
   }
@@ -101,13 +101,7 @@ export async function commitment(serverSeed) {
 }
 
 async function hmacKey(serverSeed) {
-  return subtle().importKey(
-    "raw",
-    parseServerSeed(serverSeed),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
+  return subtle().importKey("raw", parseServerSeed(serverSeed), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
 }
 
 /** Uniform integers from the HMAC byte stream, by rejection (no modulo bias). */

@@ -17,7 +17,6 @@ const CHIP_COLOURS = {
 };
 export const chipColour = (cents) => CHIP_COLOURS[cents] || "blue";
 
-
 /** The chip rack: one radio button per chip; arrows move the choice. */
 export function rackView(chips, selected, choose) {
   const key = (event, value) => {
@@ -151,7 +150,12 @@ const SIDE_PLACE = {
 
 /** The headline pay of a bet from the API's pay table ("11", "19/20", "push"): its top. */
 const topPay = (bet) =>
-  Math.max(0, ...Object.values(bet.pays || {}).filter((x) => x !== "push").map(fraction));
+  Math.max(
+    0,
+    ...Object.values(bet.pays || {})
+      .filter((x) => x !== "push")
+      .map(fraction),
+  );
 
 /**
  * The spots of a table, from the API's list of the bets it takes (`tbl.bets`), laid out as
@@ -205,15 +209,20 @@ const meterView = (name) =>
     h("output", { class: "meter-value", "data-meter": name }),
   );
 
-export const metersView = () =>
-  h("div", { class: "meters" }, ["bet", "balance", "win", "last"].map(meterView));
+export const metersView = () => h("div", { class: "meters" }, ["bet", "balance", "win", "last"].map(meterView));
 
 // The links in the table's head: its rules, the cashier, and any more given.
 export const headLinks = (tbl, ...more) =>
   h(
     "div",
     { class: "head-links" },
-    h("a", { class: "btn small icon", href: `#/rules/${encodeURIComponent(tbl.id)}`, "aria-label": t("nav.rules"), title: t("nav.rules"), text: "?" }),
+    h("a", {
+      class: "btn small icon",
+      href: `#/rules/${encodeURIComponent(tbl.id)}`,
+      "aria-label": t("nav.rules"),
+      title: t("nav.rules"),
+      text: "?",
+    }),
     h("a", { class: "btn small icon", href: "#/cashier", "aria-label": t("nav.cashier"), title: t("nav.cashier"), text: "$" }),
     ...more,
   );

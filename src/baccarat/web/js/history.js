@@ -18,7 +18,11 @@ function handCell(hand) {
   return h(
     "span",
     { class: "hand-cell" },
-    h("span", { class: "mini-cards" }, hand.cards.map((c) => cardElement(c, "mini"))),
+    h(
+      "span",
+      { class: "mini-cards" },
+      hand.cards.map((c) => cardElement(c, "mini")),
+    ),
     h("span", { class: "score-text", text: `${x}:${y}` }),
   );
 }
@@ -61,8 +65,7 @@ export function verifyLink(round, tables) {
 
 function detail(round, tables) {
   const f = fairnessOf(round);
-  const row = (label, value, cls = "") =>
-    h("div", { class: `kv ${cls}` }, h("dt", { text: label }), h("dd", { text: value ?? "\u2013" }));
+  const row = (label, value, cls = "") => h("div", { class: `kv ${cls}` }, h("dt", { text: label }), h("dd", { text: value ?? "\u2013" }));
   const tbl = tables.find((x) => x.id === round.table_id);
   return h(
     "section",
@@ -76,7 +79,11 @@ function detail(round, tables) {
           "div",
           { class: `detail-hand ${round.winner === side ? "won" : ""}` },
           h("h3", { text: t(`spot.${side}`) }),
-          h("div", { class: "cards" }, round[side].cards.map((c) => cardElement(c))),
+          h(
+            "div",
+            { class: "cards" },
+            round[side].cards.map((c) => cardElement(c)),
+          ),
           h("p", { class: "score-text", text: `${round[side].scores[0]}:${round[side].scores[1]}` }),
         ),
       ),
@@ -118,9 +125,7 @@ function detail(round, tables) {
       row(t("fair.cut"), f.cut ?? "\u2013"),
       row(t("fair.position"), f.position),
     ),
-    f.server_seed
-      ? null
-      : h("p", { class: "muted", text: t("fair.rotate_to_verify") }),
+    f.server_seed ? null : h("p", { class: "muted", text: t("fair.rotate_to_verify") }),
     h("a", {
       class: "btn primary",
       href: verifyLink(round, tables),
@@ -208,8 +213,20 @@ export async function render(root) {
   const page = h("div", { class: "history-page" });
   root.append(page);
   if (!store.state.user) {
-    page.append(h("section", { class: "panel narrow" }, h("h1", { text: t("table.login_first") }), h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") })));
-    return { relabel: () => { page.remove(); render(root); } };
+    page.append(
+      h(
+        "section",
+        { class: "panel narrow" },
+        h("h1", { text: t("table.login_first") }),
+        h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") }),
+      ),
+    );
+    return {
+      relabel: () => {
+        page.remove();
+        render(root);
+      },
+    };
   }
   let tables = [];
   try {
@@ -328,7 +345,8 @@ export async function render(root) {
         }),
       ),
     );
-    fill(page, 
+    fill(
+      page,
       h("h1", { class: "page-title", text: t("nav.history") }),
       modeTabs,
       error ? h("p", { class: "message", role: "alert", text: error }) : null,

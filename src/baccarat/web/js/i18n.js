@@ -126,14 +126,14 @@ export function dateTime(iso) {
   if (!iso) return "";
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return String(iso);
-  return new Intl.DateTimeFormat(locale(), { dateStyle: "short", timeStyle: "medium" }).format(
-    date,
-  );
+  return new Intl.DateTimeFormat(locale(), { dateStyle: "short", timeStyle: "medium" }).format(date);
 }
 
 /** Parse a money amount typed by the player in their locale ("12,50" or "12.50") to cents. */
 export function parseMoney(text) {
-  const cleaned = String(text).trim().replace(/[^\d.,]/g, "");
+  const cleaned = String(text)
+    .trim()
+    .replace(/[^\d.,]/g, "");
   if (!cleaned) return null;
   const match = cleaned.match(/^(\d+(?:[.,\s]\d{3})*|\d+)(?:[.,](\d{1,2}))?$/);
   if (!match) return null;

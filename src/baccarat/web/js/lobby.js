@@ -101,9 +101,10 @@ function walletPanel(redraw) {
           try {
             const data = await api.postOnce("/api/wallet/fun/top-up");
             const added = data && typeof data.added === "number" ? data.added : 0;
-            walletNote = added > 0
-              ? t("lobby.topped_up_by", { added: money(added), amount: money(data.fun) })
-              : t("lobby.top_up_full", { amount: money(data.fun) });
+            walletNote =
+              added > 0
+                ? t("lobby.topped_up_by", { added: money(added), amount: money(data.fun) })
+                : t("lobby.top_up_full", { amount: money(data.fun) });
             if (data && typeof data.fun === "number") store.setBalance("fun", data.fun);
             else await store.refreshWallet();
             redraw();
@@ -126,9 +127,7 @@ function rtpList(rtp) {
     "dl",
     { class: "rtp" },
     ["banker", "player", "tie"].map((bet) =>
-      rtp[bet] == null
-        ? null
-        : [h("dt", { text: t(`spot.${bet}`) }), h("dd", { text: percent(rtp[bet]) })],
+      rtp[bet] == null ? null : [h("dt", { text: t(`spot.${bet}`) }), h("dd", { text: percent(rtp[bet]) })],
     ),
   );
 }
@@ -141,9 +140,7 @@ function tableCard(tbl) {
     h("h3", { id: `tc-${tbl.id}`, text: tableName(tbl) }),
     h("p", { class: "summary", text: describeRules(tbl.rules) }),
     h("p", { class: "limits" }, h("strong", { text: t("lobby.limits") }), " ", limitsText(tbl.limits)),
-    tieLimitsText(tbl.limits)
-      ? h("p", { class: "limits tie" }, tieLimitsText(tbl.limits))
-      : null,
+    tieLimitsText(tbl.limits) ? h("p", { class: "limits tie" }, tieLimitsText(tbl.limits)) : null,
     h("p", { class: "rtp-title", text: t("lobby.rtp") }),
     rtpList(tbl.rtp),
     h(
@@ -182,13 +179,10 @@ export async function render(root) {
       banked = null;
       loading = false;
     }
-    fill(section, 
+    fill(
+      section,
       h("h1", { class: "page-title", text: t("lobby.title") }),
-      h(
-        "div",
-        { class: "lobby-top" },
-        store.state.user ? walletPanel(draw) : authForm(draw),
-      ),
+      h("div", { class: "lobby-top" }, store.state.user ? walletPanel(draw) : authForm(draw)),
       h("h2", { class: "section-title", text: t("lobby.tables") }),
       loadError ? h("p", { class: "message", role: "alert", text: loadError }) : null,
       h("div", { class: "tables" }, tables.filter((tbl) => !tbl.banked).map(tableCard)),

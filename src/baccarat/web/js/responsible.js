@@ -22,20 +22,43 @@ function limitRow(kind, period, state) {
     "div",
     { class: "rg-limit", "data-limit": `${kind}_${period}` },
     h("label", { for: id, text: t(`rg.period_${period}`) }),
-    h("input", { id, inputmode: "decimal", autocomplete: "off", value: limit === null ? "" : (limit / 100).toFixed(2), placeholder: t("rg.no_limit"), "data-current": limit === null ? "" : String(limit) }),
+    h("input", {
+      id,
+      inputmode: "decimal",
+      autocomplete: "off",
+      value: limit === null ? "" : (limit / 100).toFixed(2),
+      placeholder: t("rg.no_limit"),
+      "data-current": limit === null ? "" : String(limit),
+    }),
     h(
       "div",
       { class: "rg-usage" },
-      limit === null ? null : h("progress", { max: String(Math.max(limit, 1)), value: String(Math.min(used, limit)), "aria-label": t("rg.used_of", { used: money(used), limit: money(limit) }) }),
-      h("span", { class: "muted", "data-usage": `${kind}_${period}`, text: limit === null ? t("rg.used", { used: money(used) }) : t("rg.used_of", { used: money(used), limit: money(limit) }) }),
+      limit === null
+        ? null
+        : h("progress", {
+            max: String(Math.max(limit, 1)),
+            value: String(Math.min(used, limit)),
+            "aria-label": t("rg.used_of", { used: money(used), limit: money(limit) }),
+          }),
+      h("span", {
+        class: "muted",
+        "data-usage": `${kind}_${period}`,
+        text: limit === null ? t("rg.used", { used: money(used) }) : t("rg.used_of", { used: money(used), limit: money(limit) }),
+      }),
       h("span", { class: "muted small", text: t("rg.resets", { time: dateTime(state.usage[period].resets) }) }),
     ),
   );
 }
 
 function pendingText(change) {
-  const name = change.limit === "session_minutes" ? t("rg.session_limit") : `${t(`rg.kind_${change.kind}`)} (${t(`rg.period_${change.period}`)})`;
-  const amount = change.amount === null ? t("rg.no_limit") : change.limit === "session_minutes" ? t("rg.minutes", { n: change.amount }) : money(change.amount);
+  const name =
+    change.limit === "session_minutes" ? t("rg.session_limit") : `${t(`rg.kind_${change.kind}`)} (${t(`rg.period_${change.period}`)})`;
+  const amount =
+    change.amount === null
+      ? t("rg.no_limit")
+      : change.limit === "session_minutes"
+        ? t("rg.minutes", { n: change.amount })
+        : money(change.amount);
   return t("rg.pending_item", { name, amount, time: dateTime(change.applies) });
 }
 
@@ -49,8 +72,27 @@ function confirmDialog(title, text, onConfirm) {
     h(
       "div",
       { class: "row" },
-      h("button", { class: "btn primary", type: "button", "data-confirm": "yes", text: t("rg.confirm"), onclick: async () => { dialog.close(); dialog.remove(); await onConfirm(); } }),
-      h("button", { class: "btn", type: "button", "data-confirm": "no", text: t("rg.cancel"), onclick: () => { dialog.close(); dialog.remove(); } }),
+      h("button", {
+        class: "btn primary",
+        type: "button",
+        "data-confirm": "yes",
+        text: t("rg.confirm"),
+        onclick: async () => {
+          dialog.close();
+          dialog.remove();
+          await onConfirm();
+        },
+      }),
+      h("button", {
+        class: "btn",
+        type: "button",
+        "data-confirm": "no",
+        text: t("rg.cancel"),
+        onclick: () => {
+          dialog.close();
+          dialog.remove();
+        },
+      }),
     ),
   );
   document.body.append(dialog);
@@ -61,7 +103,14 @@ export async function render(root) {
   const page = h("div", { class: "rg-page" });
   root.append(page);
   if (!store.state.user) {
-    page.append(h("section", { class: "panel narrow" }, h("h1", { text: t("table.login_first") }), h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") })));
+    page.append(
+      h(
+        "section",
+        { class: "panel narrow" },
+        h("h1", { text: t("table.login_first") }),
+        h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") }),
+      ),
+    );
     return null;
   }
   let state = null;
@@ -115,16 +164,58 @@ export async function render(root) {
       page,
       h("h1", { class: "page-title", text: t("rg.title") }),
       h("p", { class: "muted", text: t("rg.intro") }),
-      exclusion ? h("p", { class: "panel rg-excluded", "data-exclusion": exclusion.kind, text: t(`rg.excluded_${exclusion.kind}`, { time: dateTime(exclusion.until) }) }) : null,
+      exclusion
+        ? h("p", {
+            class: "panel rg-excluded",
+            "data-exclusion": exclusion.kind,
+            text: t(`rg.excluded_${exclusion.kind}`, { time: dateTime(exclusion.until) }),
+          })
+        : null,
       h("p", { class: "message", role: "status", "data-rg-message": "", text: problem || note }),
       h(
         "form",
         { class: "panel", "data-form": "limits", onsubmit: saveLimits },
         h("h2", { text: t("rg.limits_title") }),
         h("p", { class: "muted", text: t("rg.limits_help") }),
-        h("div", { class: "rg-kinds" }, KINDS.map((kind) => h("fieldset", { class: "rg-kind" }, h("legend", { text: t(`rg.kind_${kind}`) }), PERIODS.map((period) => limitRow(kind, period, state))))),
-        h("div", { class: "rg-limit rg-session" }, h("label", { for: "limit-session", text: t("rg.session_limit") }), h("input", { id: "limit-session", type: "number", min: "1", max: "1440", inputmode: "numeric", value: state.limits.session_minutes ?? "", placeholder: t("rg.no_limit") }), h("span", { class: "muted", text: t("rg.minutes_unit") })),
-        state.pending.length ? h("div", { class: "rg-pending" }, h("h3", { text: t("rg.pending_title") }), h("ul", null, state.pending.map((c) => h("li", { "data-pending": c.limit, text: pendingText(c) })))) : null,
+        h(
+          "div",
+          { class: "rg-kinds" },
+          KINDS.map((kind) =>
+            h(
+              "fieldset",
+              { class: "rg-kind" },
+              h("legend", { text: t(`rg.kind_${kind}`) }),
+              PERIODS.map((period) => limitRow(kind, period, state)),
+            ),
+          ),
+        ),
+        h(
+          "div",
+          { class: "rg-limit rg-session" },
+          h("label", { for: "limit-session", text: t("rg.session_limit") }),
+          h("input", {
+            id: "limit-session",
+            type: "number",
+            min: "1",
+            max: "1440",
+            inputmode: "numeric",
+            value: state.limits.session_minutes ?? "",
+            placeholder: t("rg.no_limit"),
+          }),
+          h("span", { class: "muted", text: t("rg.minutes_unit") }),
+        ),
+        state.pending.length
+          ? h(
+              "div",
+              { class: "rg-pending" },
+              h("h3", { text: t("rg.pending_title") }),
+              h(
+                "ul",
+                null,
+                state.pending.map((c) => h("li", { "data-pending": c.limit, text: pendingText(c) })),
+              ),
+            )
+          : null,
         h("button", { class: "btn primary", type: "submit", "data-action": "save-limits", text: t("rg.save") }),
       ),
       h(
@@ -132,13 +223,29 @@ export async function render(root) {
         { class: "two" },
         h(
           "form",
-          { class: "panel", "data-form": "reality", onsubmit: (e) => { e.preventDefault(); send("PUT", "/reality-check", { minutes: Number(page.querySelector("#reality-minutes").value) }, () => t("rg.saved")); } },
+          {
+            class: "panel",
+            "data-form": "reality",
+            onsubmit: (e) => {
+              e.preventDefault();
+              send("PUT", "/reality-check", { minutes: Number(page.querySelector("#reality-minutes").value) }, () => t("rg.saved"));
+            },
+          },
           h("h2", { text: t("rg.check_title") }),
           h("p", { class: "muted", text: t("rg.check_interval_help") }),
           h("label", { for: "reality-minutes", text: t("rg.check_every") }),
-          h("input", { id: "reality-minutes", type: "number", min: "1", max: "1440", inputmode: "numeric", value: String(state.reality_check.minutes) }),
+          h("input", {
+            id: "reality-minutes",
+            type: "number",
+            min: "1",
+            max: "1440",
+            inputmode: "numeric",
+            value: String(state.reality_check.minutes),
+          }),
           h("button", { class: "btn", type: "submit", "data-action": "save-reality", text: t("rg.save") }),
-          h("dl", { class: "kvs" },
+          h(
+            "dl",
+            { class: "kvs" },
             h("div", { class: "kv" }, h("dt", { text: t("rg.session_started") }), h("dd", { text: dateTime(session.started) })),
             h("div", { class: "kv" }, h("dt", { text: t("rg.session_played") }), h("dd", { text: duration(session.played_seconds) })),
             h("div", { class: "kv" }, h("dt", { text: t("rg.session_net") }), h("dd", { text: signedMoney(session.net) })),
@@ -151,17 +258,41 @@ export async function render(root) {
           h("h2", { text: t("rg.break_title") }),
           h("p", { class: "muted", text: t("rg.break_help") }),
           h("label", { for: "time-out-days", text: t("rg.time_out") }),
-          h("select", { id: "time-out-days" }, TIME_OUTS.map((d) => h("option", { value: String(d), text: t(`rg.days_${d}`) }))),
-          h("button", { class: "btn", type: "button", "data-action": "time-out", text: t("rg.time_out_button"), onclick: () => {
-            const days = Number(page.querySelector("#time-out-days").value);
-            confirmDialog(t("rg.time_out"), t("rg.time_out_confirm", { span: t(`rg.days_${days}`) }), () => send("POST", "/time-out", { days }));
-          } }),
+          h(
+            "select",
+            { id: "time-out-days" },
+            TIME_OUTS.map((d) => h("option", { value: String(d), text: t(`rg.days_${d}`) })),
+          ),
+          h("button", {
+            class: "btn",
+            type: "button",
+            "data-action": "time-out",
+            text: t("rg.time_out_button"),
+            onclick: () => {
+              const days = Number(page.querySelector("#time-out-days").value);
+              confirmDialog(t("rg.time_out"), t("rg.time_out_confirm", { span: t(`rg.days_${days}`) }), () =>
+                send("POST", "/time-out", { days }),
+              );
+            },
+          }),
           h("label", { for: "exclusion-months", text: t("rg.self_exclusion") }),
-          h("select", { id: "exclusion-months" }, EXCLUSIONS.map((m) => h("option", { value: String(m), text: t(`rg.months_${m}`) }))),
-          h("button", { class: "btn", type: "button", "data-action": "self-exclusion", text: t("rg.self_exclusion_button"), onclick: () => {
-            const months = Number(page.querySelector("#exclusion-months").value);
-            confirmDialog(t("rg.self_exclusion"), t("rg.self_exclusion_confirm", { span: t(`rg.months_${months}`) }), () => send("POST", "/self-exclusion", { months }));
-          } }),
+          h(
+            "select",
+            { id: "exclusion-months" },
+            EXCLUSIONS.map((m) => h("option", { value: String(m), text: t(`rg.months_${m}`) })),
+          ),
+          h("button", {
+            class: "btn",
+            type: "button",
+            "data-action": "self-exclusion",
+            text: t("rg.self_exclusion_button"),
+            onclick: () => {
+              const months = Number(page.querySelector("#exclusion-months").value);
+              confirmDialog(t("rg.self_exclusion"), t("rg.self_exclusion_confirm", { span: t(`rg.months_${months}`) }), () =>
+                send("POST", "/self-exclusion", { months }),
+              );
+            },
+          }),
         ),
       ),
       h(
@@ -169,7 +300,19 @@ export async function render(root) {
         { class: "panel", "data-help": "" },
         h("h2", { text: t("rg.help_title") }),
         h("p", { class: "muted", text: t("rg.help_text") }),
-        h("ul", null, [1, 2].map((n) => h("li", null, h("a", { href: t(`rg.help${n}_url`), target: "_blank", rel: "noopener", text: t(`rg.help${n}_name`) }), " ", h("span", { class: "muted", text: t(`rg.help${n}_what`) })))),
+        h(
+          "ul",
+          null,
+          [1, 2].map((n) =>
+            h(
+              "li",
+              null,
+              h("a", { href: t(`rg.help${n}_url`), target: "_blank", rel: "noopener", text: t(`rg.help${n}_name`) }),
+              " ",
+              h("span", { class: "muted", text: t(`rg.help${n}_what`) }),
+            ),
+          ),
+        ),
       ),
     );
   }

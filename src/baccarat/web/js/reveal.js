@@ -52,7 +52,12 @@ export async function revealRound(el, round, how = "instant") {
     return node;
   };
   const stages = [
-    [["player", p[0], 0], ["banker", b[0], 0], ["player", p[1], 1], ["banker", b[1], 1]],
+    [
+      ["player", p[0], 0],
+      ["banker", b[0], 0],
+      ["player", p[1], 1],
+      ["banker", b[1], 1],
+    ],
     [...(p[2] ? [["player", p[2], 2]] : []), ...(b[2] ? [["banker", b[2], 2]] : [])],
   ];
   for (const [n, stage] of stages.entries()) {

@@ -44,10 +44,7 @@ function at(cell, element) {
 }
 
 function pairs(cell) {
-  return [
-    cell.banker_pair ? h("i", { class: "pair pair-banker" }) : null,
-    cell.player_pair ? h("i", { class: "pair pair-player" }) : null,
-  ];
+  return [cell.banker_pair ? h("i", { class: "pair pair-banker" }) : null, cell.player_pair ? h("i", { class: "pair pair-player" }) : null];
 }
 
 function beadCell(cell) {
@@ -175,18 +172,21 @@ export function renderRoads(container, data) {
     big.push(at({ col: 0, row: 0 }, h("span", { class: "big has-tie", "data-ties": roads.leading_ties }, h("i", { class: "tie-slash" }))));
   }
   const derived = Object.fromEntries(
-    DERIVED.map((name) => [name, grid(name, roads[name].map((cell) => derivedCell(name, cell)), cols(roads[name]), true)]),
+    DERIVED.map((name) => [
+      name,
+      grid(
+        name,
+        roads[name].map((cell) => derivedCell(name, cell)),
+        cols(roads[name]),
+        true,
+      ),
+    ]),
   );
   fill(
     container,
     panel("bead", grid("bead", roads.bead.map(beadCell), cols(roads.bead))),
     panel("big_road", grid("big_road", big, cols(roads.big_road))),
-    h(
-      "div",
-      { class: "road-stack" },
-      panel("big_eye_boy", derived.big_eye_boy),
-      panel("small_road", derived.small_road),
-    ),
+    h("div", { class: "road-stack" }, panel("big_eye_boy", derived.big_eye_boy), panel("small_road", derived.small_road)),
     h(
       "div",
       { class: "road-stack" },

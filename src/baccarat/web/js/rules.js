@@ -23,11 +23,25 @@ function table(caption, head, rows, id) {
     "table",
     { class: "rules-table", id },
     h("caption", { text: caption }),
-    h("thead", null, h("tr", null, head.map((x) => h("th", { scope: "col", text: x })))),
+    h(
+      "thead",
+      null,
+      h(
+        "tr",
+        null,
+        head.map((x) => h("th", { scope: "col", text: x })),
+      ),
+    ),
     h(
       "tbody",
       null,
-      rows.map((row) => h("tr", null, row.map((x, i) => h(i ? "td" : "th", i ? {} : { scope: "row" }, x)))),
+      rows.map((row) =>
+        h(
+          "tr",
+          null,
+          row.map((x, i) => h(i ? "td" : "th", i ? {} : { scope: "row" }, x)),
+        ),
+      ),
     ),
   );
 }
@@ -189,7 +203,8 @@ export async function render(root, tableId) {
       tables.map((x) => h("option", { value: x.id, selected: current && x.id === current.id, text: tableName(x) })),
     );
     const controls = ["undo", "clear", "double", "rebet", "deal", "double_deal", "rebet_deal", "new_game"];
-    fill(page, 
+    fill(
+      page,
       h("h1", { class: "page-title", text: t("nav.rules") }),
       h("p", { class: "version", id: "game-version", text: t("rules.version", { version }) }),
       error ? h("p", { class: "message", role: "alert", text: error }) : null,

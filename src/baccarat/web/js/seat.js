@@ -153,8 +153,7 @@ class SeatView {
     const tbl = this.tbl;
     const p = pays(tbl.rules || {});
     const on = { add: (name) => this.addChip(name), remove: (name) => this.removeChip(name) };
-    const info = (key, label) =>
-      h("div", { class: "kv" }, h("dt", { text: t(label) }), h("dd", { "data-info": key }));
+    const info = (key, label) => h("div", { class: "kv" }, h("dt", { text: t(label) }), h("dd", { "data-info": key }));
     this.el = h(
       "section",
       { class: "table-view seat-view", "data-seat": this.seatId, "aria-labelledby": "seat-title" },
@@ -194,7 +193,9 @@ class SeatView {
           h("div", { class: "timer", role: "timer", "data-timer": "" }, h("svg", null), h("span", { class: "timer-text" })),
         ),
       ),
-      h("div", { class: "player-controls" },
+      h(
+        "div",
+        { class: "player-controls" },
         h(
           "div",
           { class: "rack-row" },
@@ -207,8 +208,18 @@ class SeatView {
         h(
           "div",
           { class: "controls seat-controls" },
-          [["undo", "btn.undo"], ["clear", "btn.clear"], ["rebet", "btn.rebet"], ["deal", "btn.deal"]].map(([action, key]) =>
-            h("button", { class: `btn ctl ctl-${action}${action === "deal" ? " primary" : ""}`, "data-action": action, text: t(key), onclick: () => this.act(action) }),
+          [
+            ["undo", "btn.undo"],
+            ["clear", "btn.clear"],
+            ["rebet", "btn.rebet"],
+            ["deal", "btn.deal"],
+          ].map(([action, key]) =>
+            h("button", {
+              class: `btn ctl ctl-${action}${action === "deal" ? " primary" : ""}`,
+              "data-action": action,
+              text: t(key),
+              onclick: () => this.act(action),
+            }),
           ),
         ),
       ),
@@ -216,7 +227,13 @@ class SeatView {
         "div",
         { class: "banker-controls" },
         h("button", { class: "btn primary approve", "data-action": "approve", text: t("banked.approve"), onclick: () => this.approve() }),
-        h("button", { class: "btn", "data-action": "auto-approve", "aria-pressed": "false", text: t("banked.auto_approve"), onclick: () => this.toggleAuto() }),
+        h("button", {
+          class: "btn",
+          "data-action": "auto-approve",
+          "aria-pressed": "false",
+          text: t("banked.auto_approve"),
+          onclick: () => this.toggleAuto(),
+        }),
       ),
       metersView(),
       h("p", { id: "table-message", class: "message", role: "status", "aria-live": "polite" }),
@@ -285,7 +302,12 @@ class SeatView {
     // The server's fee on the bets it holds (exact cents, rounded as the casino takes it).
     this.info("fee", t("banked.fee_rule", { percent: percentText(seat.terms), amount: money(seat.fee) }));
     const last = seat.last_round;
-    this.info("last", last ? t("banked.last_round_text", { player: signedMoney(last.results.player.net), banker: signedMoney(last.results.banker.net) }) : t("banked.nobody"));
+    this.info(
+      "last",
+      last
+        ? t("banked.last_round_text", { player: signedMoney(last.results.player.net), banker: signedMoney(last.results.banker.net) })
+        : t("banked.nobody"),
+    );
     // Meters.
     const stake = this.total();
     this.$('[data-meter="bet"]').textContent = money(stake);
@@ -467,7 +489,7 @@ class SeatView {
     const mine = message.private || {};
     this.bets.reset();
     this.shownRound = round;
-    this.result = { net: mine.net ?? 0, win: you === "player" ? round.win : mine.net ?? 0 };
+    this.result = { net: mine.net ?? 0, win: you === "player" ? round.win : (mine.net ?? 0) };
     store.hold(true); // the header learns the result when the reveal ends
     if (this.el) {
       this.update();
@@ -475,7 +497,10 @@ class SeatView {
     }
     store.hold(false);
     showBanner(this.el, round, mine.net ?? 0);
-    this.say(t("banked.last_round_text", { player: signedMoney(round.results.player.net), banker: signedMoney(round.results.banker.net) }), "result");
+    this.say(
+      t("banked.last_round_text", { player: signedMoney(round.results.player.net), banker: signedMoney(round.results.banker.net) }),
+      "result",
+    );
     this.el.dataset.round = round.id;
     this.update();
   }
@@ -522,7 +547,9 @@ function noticeText(notice, you) {
       return t("banked.notice.approved");
     case "banker_disconnected":
     case "banker_left":
-      return notice.round_goes_on ? `${t(`banked.notice.${notice.code}`, params)} ${t("banked.notice.goes_on")}` : t(`banked.notice.${notice.code}`, params);
+      return notice.round_goes_on
+        ? `${t(`banked.notice.${notice.code}`, params)} ${t("banked.notice.goes_on")}`
+        : t(`banked.notice.${notice.code}`, params);
     case "banker_timeout":
     case "player_timeout":
     case "player_left":
@@ -539,7 +566,14 @@ function noticeText(notice, you) {
 export async function render(root, seatId) {
   ensureStyles();
   if (!store.state.user) {
-    root.append(h("section", { class: "panel narrow" }, h("h1", { text: t("table.login_first") }), h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") })));
+    root.append(
+      h(
+        "section",
+        { class: "panel narrow" },
+        h("h1", { text: t("table.login_first") }),
+        h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") }),
+      ),
+    );
     return null;
   }
   const tableId = String(seatId || "").replace(/\.\d+$/, "");

@@ -97,12 +97,7 @@ export class BankedLobby {
 
   person(who, need) {
     if (!who) return h("span", { class: "needs", text: t(need) });
-    return h(
-      "span",
-      { class: "who" },
-      h("strong", { text: who.nickname }),
-      ` · ${t("banked.points")} ${number(who.points)}`,
-    );
+    return h("span", { class: "who" }, h("strong", { text: who.nickname }), ` · ${t("banked.points")} ${number(who.points)}`);
   }
 
   seatRow(tbl, seat) {
@@ -124,9 +119,23 @@ export class BankedLobby {
       "li",
       { class: "seat-row", "data-seat-row": seat.id, "data-needs": seat.needs.join(" ") || "none" },
       h("span", { class: "seat-name", text: t("banked.seat", { n: seat.number }) }),
-      seat.mode ? h("span", { class: `badge ${seat.mode}`, text: t(`mode.${seat.mode}`) }) : h("span", { class: "badge", text: t("banked.free") }),
-      h("span", { class: "seat-side" }, h("small", { text: t("banked.as_player") }), this.person(seat.player, "banked.needs_player"), button("player")),
-      h("span", { class: "seat-side" }, h("small", { text: t("banked.as_banker") }), this.person(seat.banker, "banked.needs_banker"), button("banker")),
+      seat.mode
+        ? h("span", { class: `badge ${seat.mode}`, text: t(`mode.${seat.mode}`) })
+        : h("span", { class: "badge", text: t("banked.free") }),
+      h(
+        "span",
+        { class: "seat-side" },
+        h("small", { text: t("banked.as_player") }),
+        this.person(seat.player, "banked.needs_player"),
+        button("player"),
+      ),
+      h(
+        "span",
+        { class: "seat-side" },
+        h("small", { text: t("banked.as_banker") }),
+        this.person(seat.banker, "banked.needs_banker"),
+        button("banker"),
+      ),
       mine ? h("a", { class: "btn small primary", href: `#/seat/${encodeURIComponent(seat.id)}`, text: t("banked.return") }) : null,
     );
   }
@@ -140,14 +149,31 @@ export class BankedLobby {
       h("h3", { text: tableName(tbl) }),
       h("p", { class: "summary", text: describeRules(tbl.rules) }),
       h("p", { class: "limits" }, h("strong", { text: t("lobby.limits") }), " ", limitsText(tbl.limits)),
-      h("p", { class: "requirements", text: t("banked.requirements", { points: number(terms.min_points), balance: money(terms.min_banker_balance) }) }),
+      h("p", {
+        class: "requirements",
+        text: t("banked.requirements", { points: number(terms.min_points), balance: money(terms.min_banker_balance) }),
+      }),
       h(
         "div",
         { class: "row" },
-        h("button", { class: "btn primary", "data-join-table": `${tbl.id}:player`, text: t("banked.play"), onclick: () => this.join(tbl, "player") }),
-        h("button", { class: "btn", "data-join-table": `${tbl.id}:banker`, text: t("banked.bank"), onclick: () => this.join(tbl, "banker") }),
+        h("button", {
+          class: "btn primary",
+          "data-join-table": `${tbl.id}:player`,
+          text: t("banked.play"),
+          onclick: () => this.join(tbl, "player"),
+        }),
+        h("button", {
+          class: "btn",
+          "data-join-table": `${tbl.id}:banker`,
+          text: t("banked.bank"),
+          onclick: () => this.join(tbl, "banker"),
+        }),
       ),
-      h("ul", { class: "seat-list" }, seats.map((seat) => this.seatRow(tbl, seat))),
+      h(
+        "ul",
+        { class: "seat-list" },
+        seats.map((seat) => this.seatRow(tbl, seat)),
+      ),
     );
   }
 
@@ -157,15 +183,21 @@ export class BankedLobby {
       return this.el;
     }
     const terms = this.tables[0].banked;
-    const points = this.me ? this.me.points[store.state.mode] ?? 0 : null;
+    const points = this.me ? (this.me.points[store.state.mode] ?? 0) : null;
     fill(
       this.el,
       h("h2", { id: "banked-title", class: "section-title", text: t("banked.title") }),
       h("p", { class: "muted", text: t("banked.intro", { percent: percentText(terms) }) }),
-      points == null ? null : h("p", { class: "my-points", "data-my-points": points, text: t("banked.your_points", { points: number(points) }) }),
+      points == null
+        ? null
+        : h("p", { class: "my-points", "data-my-points": points, text: t("banked.your_points", { points: number(points) }) }),
       h("p", { class: "muted small", text: t("banked.points_help") }),
       this.message ? h("p", { class: "message", role: "alert", text: this.message }) : null,
-      h("div", { class: "banked-tables" }, this.tables.map((tbl) => this.tableCard(tbl))),
+      h(
+        "div",
+        { class: "banked-tables" },
+        this.tables.map((tbl) => this.tableCard(tbl)),
+      ),
     );
     return this.el;
   }

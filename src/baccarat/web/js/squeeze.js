@@ -18,7 +18,13 @@ export function squeeze(el, nodes) {
       "div",
       { class: "squeeze-bar", "data-squeeze": "" },
       h("p", { text: t("squeeze.hint") }),
-      h("button", { type: "button", class: "btn small primary", "data-action": "reveal-all", text: t("squeeze.reveal_all"), onclick: () => nodes.forEach(open) }),
+      h("button", {
+        type: "button",
+        class: "btn small primary",
+        "data-action": "reveal-all",
+        text: t("squeeze.reveal_all"),
+        onclick: () => nodes.forEach(open),
+      }),
     );
     felt.append(bar);
     function open(node) {

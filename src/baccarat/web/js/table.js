@@ -131,17 +131,17 @@ class TableView {
       h(
         "div",
         { class: "table-head" },
-        h("a", { class: "btn small", href: "#/", "aria-label": t("table.back") }, "\u2190", h("span", { class: "back-text", text: t("table.back") })),
+        h(
+          "a",
+          { class: "btn small", href: "#/", "aria-label": t("table.back") },
+          "\u2190",
+          h("span", { class: "back-text", text: t("table.back") }),
+        ),
         h(
           "div",
           { class: "table-name" },
           h("h1", { id: "table-title", text: tableName(tbl) }),
-          h(
-            "p",
-            { class: "muted" },
-            limitsText(tbl.limits),
-            tieLimitsText(tbl.limits) ? ` \u00b7 ${tieLimitsText(tbl.limits)}` : "",
-          ),
+          h("p", { class: "muted" }, limitsText(tbl.limits), tieLimitsText(tbl.limits) ? ` \u00b7 ${tieLimitsText(tbl.limits)}` : ""),
         ),
         optionsView(),
         headLinks(tbl, h("a", { class: "btn small", href: "#/history", text: t("nav.history") })),

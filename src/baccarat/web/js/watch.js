@@ -63,7 +63,10 @@ function showCheck(session) {
       "div",
       { class: "row" },
       h("button", {
-        class: "btn primary", type: "button", "data-rg": "continue", text: t("rg.check_continue"),
+        class: "btn primary",
+        type: "button",
+        "data-rg": "continue",
+        text: t("rg.check_continue"),
         onclick: async () => {
           try {
             setStatus(await api.post("/api/responsible/reality-check/ack"));
@@ -87,8 +90,7 @@ function setStatus(data) {
   clearTimeout(dueTimer);
   if (data && data.reality_check.due) {
     if (!dialog) showCheck(data.session);
-  }
-  else if (data) {
+  } else if (data) {
     const wait = Date.parse(data.reality_check.next) - now() + 500;
     if (wait > 0 && wait < 2 ** 31) dueTimer = setTimeout(refresh, wait);
   }

@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: test serve install lint typecheck imports
+.PHONY: test serve install lint jslint jsformat typecheck imports
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,21 @@ lint: install
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 
+# The browser code (src/baccarat/web/js): Biome's linter and formatter check (biome.json),
+# installed from package-lock.json into ./node_modules; `make jsformat` rewrites the files.
+# The page itself has no build step: the browser loads those files as they are.
+BIOME := node_modules/.bin/biome
+
+$(BIOME): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(BIOME)
+
+jslint: $(BIOME)
+	$(BIOME) ci --colors=off .
+
+jsformat: $(BIOME)
+	$(BIOME) format --write .
+
 # src strictly; the tests with pyproject.toml's settings for them (bodies checked, not strict).
 typecheck: install
 	$(BIN)/mypy --strict src
@@ -25,7 +40,7 @@ typecheck: install
 imports: install
 	$(BIN)/lint-imports
 
-test: install lint typecheck imports
+test: install lint jslint typecheck imports
 	$(BIN)/pytest
 
 # The game server on http://127.0.0.1:8000/ (SQLite in ./data unless BACCARAT_DATABASE_URL).

@@ -144,7 +144,10 @@ export async function render(root) {
           return;
         }
         const before = input.dataset.current === "" ? null : Number(input.dataset.current);
-        if (value !== before) (body[kind] ||= {})[period] = value;
+        if (value !== before) {
+          body[kind] = body[kind] || {};
+          body[kind][period] = value;
+        }
       }
     }
     const minutes = page.querySelector("#limit-session").value.trim();

@@ -216,7 +216,7 @@ export async function showRoads(container, tableId, mode) {
     const data = await api.get(`/api/tables/${encodeURIComponent(tableId)}/roads`, { mode });
     cache.set(key, data);
     if (ticket === latest && container.isConnected) renderRoads(container, data);
-  } catch (error) {
+  } catch {
     // The scoreboard is an aid: the table plays on without it; say so quietly.
     if (ticket === latest && !cache.has(key)) fill(container, h("p", { class: "muted", text: t("roads.unavailable") }));
   }

@@ -112,3 +112,21 @@ async def test_the_query_plans_read_only_the_callers_rows(api: Api) -> None:
         assert "Seq Scan on banked_rounds" not in history_plan, history_plan
         assert "Seq Scan on fairness_seeds" not in seeds_plan, seeds_plan
     assert "rounds" not in seeds_plan
+
+
+async def test_an_account_runs_one_export_at_a_time(api: Api) -> None:
+    import time
+
+    token = await api.player()
+    await api.play(token, player=200)
+    me = (await api.client.get("/api/me", headers=api.auth(token, None))).json()["id"]
+    api.app.state.exporting = {me: time.monotonic()}  # as if one of its exports were running
+    busy = await api.client.get("/api/history/export", headers=api.auth(token, None))
+    assert (busy.status_code, error_code(busy)) == (429, "rate_limited")
+    assert busy.headers["Retry-After"] == "5"
+    other = await api.player("other")
+    assert (await api.client.get("/api/history/export", headers=api.auth(other, None))).is_success
+    api.app.state.exporting = {}
+    done = await api.client.get("/api/history/export", headers=api.auth(token, None))
+    assert done.status_code == 200 and len(done.text.splitlines()) == 1
+    assert api.app.state.exporting == {}  # the finished stream let go

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -10,11 +11,14 @@ from fastapi.responses import StreamingResponse
 
 from .. import accounts, history
 from ..db.uow import UnitOfWork
+from ..errors import RateLimited
 from .deps import ContextDep, json_response
 from .errors import documented
 from .models import HistoryOut, Mode, RoundOut
 
 router = APIRouter(prefix="/api", tags=["history"])
+EXPORT_RETRY_S = 5
+EXPORT_STALL_S = 60.0
 
 
 @router.get(
@@ -60,26 +64,41 @@ async def get_round(round_id: str, ctx: ContextDep) -> Response:
             "description": "`baccarat-history/1`: one JSON round per line, oldest first "
             "(docs/history-format.md); `baccarat verify FILE` checks it",
         },
-        **documented("not_authenticated", "invalid_mode"),
+        **documented("not_authenticated", "invalid_mode", "rate_limited"),
     },
     response_class=StreamingResponse,
-    summary="Export your history as JSON lines for `baccarat verify`",
+    summary="Export your history as JSON lines for `baccarat verify` (one at a time)",
 )
 async def export(
     ctx: ContextDep, mode: Annotated[Mode | None, Query()] = None
 ) -> StreamingResponse:
     player = await ctx.casino.db.read(lambda uow: accounts.get(uow, ctx.caller.player_id(uow)))
+    # One export at a time per account (in this worker): a long history costs its owner
+    # one stream, never several at once against everyone else's rounds. (An entry counts
+    # while its stream last moved less than EXPORT_STALL_S ago, so a stream that never
+    # started cannot block its owner for good.)
+    state = ctx.request.app.state
+    if getattr(state, "exporting", None) is None:
+        state.exporting = {}
+    exporting: dict[int, float] = state.exporting
+    if time.monotonic() - exporting.get(player.id, -EXPORT_STALL_S) < EXPORT_STALL_S:
+        raise RateLimited("an export of yours is still running", retry_after_s=EXPORT_RETRY_S)
+    exporting[player.id] = time.monotonic()
 
     async def lines() -> AsyncIterator[str]:
         # Page by page (EXPORT_PAGE rounds), each read and serialised on a database thread:
         # memory stays at one page however long the history, and the event loop stays free.
-        after: int | None = 0
-        while after is not None:
-            text, after = await ctx.casino.db.read(
-                lambda uow, a=after: history.export_chunk(uow, player.id, mode, a)  # type: ignore[misc]
-            )
-            if text:
-                yield text
+        try:
+            after: int | None = 0
+            while after is not None:
+                text, after = await ctx.casino.db.read(
+                    lambda uow, a=after: history.export_chunk(uow, player.id, mode, a)  # type: ignore[misc]
+                )
+                exporting[player.id] = time.monotonic()
+                if text:
+                    yield text
+        finally:
+            exporting.pop(player.id, None)
 
     name = f"baccarat-history-{player.nickname}{'-' + mode if mode else ''}.jsonl"
     return StreamingResponse(

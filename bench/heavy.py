@@ -54,7 +54,7 @@ async def heavy_caller(port: int, token: str, loops: int, stop: asyncio.Event) -
                     counts["export_bytes"] += len(chunk)
                     if stop.is_set():
                         break
-            counts["export"] += 1
+            counts["export" if answer.status_code == 200 else "refused"] += 1
 
     async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=120) as client:
         await asyncio.gather(*(loop(client) for _ in range(loops)))

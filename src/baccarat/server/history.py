@@ -247,7 +247,7 @@ def page(
     return records, (records[-1].id if len(rows) > limit and records else None)
 
 
-EXPORT_PAGE = 500
+EXPORT_PAGE = 200
 
 
 def export_page(

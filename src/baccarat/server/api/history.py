@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -19,6 +20,7 @@ from .models import HistoryOut, Mode, RoundOut
 router = APIRouter(prefix="/api", tags=["history"])
 EXPORT_RETRY_S = 5
 EXPORT_STALL_S = 60.0
+EXPORT_REST = 3.0
 
 
 @router.get(
@@ -88,15 +90,21 @@ async def export(
     async def lines() -> AsyncIterator[str]:
         # Page by page (EXPORT_PAGE rounds), each read and serialised on a database thread:
         # memory stays at one page however long the history, and the event loop stays free.
+        # Paced: after each page the stream rests EXPORT_REST times as long as the page took,
+        # so that a long export takes at most a quarter of the server's time (its CPU-bound
+        # serialisation holds the GIL that the event loop and the writer need too).
         try:
             after: int | None = 0
             while after is not None:
+                started = time.monotonic()
                 text, after = await ctx.casino.db.read(
                     lambda uow, a=after: history.export_chunk(uow, player.id, mode, a)  # type: ignore[misc]
                 )
                 exporting[player.id] = time.monotonic()
                 if text:
                     yield text
+                if after is not None:
+                    await asyncio.sleep((time.monotonic() - started) * EXPORT_REST)
         finally:
             exporting.pop(player.id, None)
 

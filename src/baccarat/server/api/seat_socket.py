@@ -121,12 +121,7 @@ async def seat_socket(websocket: WebSocket, seat_id: str) -> None:
         # 1012: the server is shutting down (a restart); nobody leaves their seat for that.
         restarting = gone.code == SERVICE_RESTART
     finally:
-        _sockets(websocket.app).release(client)
-        desk.hub.remove(seat_id, client)
-        client.close_soon(1000, "bye")
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, 2)
-        writer.cancel()
+        await _close(desk, client, writer)
         depart = not (desk.closing or restarting)
         with contextlib.suppress(Exception):
             await desk.write(lambda uow, ctx: timing.disconnected(uow, ctx, conn_id, depart=depart))
@@ -217,9 +212,14 @@ async def lobby_socket(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        _sockets(websocket.app).release(client)
-        desk.hub.remove(None, client)
-        client.close_soon(1000, "bye")
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, 2)
-        writer.cancel()
+        await _close(desk, client, writer)
+
+
+async def _close(desk: BankedDesk, client: SocketClient, writer: asyncio.Task[None]) -> None:
+    """A socket's end: uncounted, out of the hub, closed once its queue is written."""
+    _sockets(client.websocket.app).release(client)
+    desk.hub.remove(client.seat_id, client)
+    client.close_soon(1000, "bye")
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(writer, 2)
+    writer.cancel()

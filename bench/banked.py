@@ -68,7 +68,10 @@ def server(args: argparse.Namespace) -> Iterator[str]:
         log = (data / "server.log").open("wb")
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                    env=os.environ | {"BACCARAT_DATA_DIR": str(data),
-                                   "BACCARAT_REGISTRATIONS_PER_HOUR": "100000"})  # fmt: skip
+                                   "BACCARAT_REGISTRATIONS_PER_HOUR": "100000",
+                                   # seating 32 pairs on a busy machine may take more
+                                   # than a player's 45 s
+                                   "BACCARAT_BANKED_PLAYER_S": "600"})  # fmt: skip
         url = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 60

@@ -130,3 +130,16 @@ async def test_an_account_runs_one_export_at_a_time(api: Api) -> None:
     done = await api.client.get("/api/history/export", headers=api.auth(token, None))
     assert done.status_code == 200 and len(done.text.splitlines()) == 1
     assert api.app.state.exporting == {}  # the finished stream let go
+
+
+async def test_large_reads_are_rate_limited_per_account(api: Api) -> None:
+    from baccarat.server.api import pacing
+
+    token, other = await api.player(), await api.player("other")
+    for path in ("/api/history", "/api/fairness/seeds"):
+        api.app.state.reads = pacing.AccountRate(per_s=0.001, burst=3)
+        answers = [await api.client.get(path, headers=api.auth(token, None)) for _ in range(4)]
+        assert [a.status_code for a in answers] == [200, 200, 200, 429]
+        assert error_code(answers[3]) == "rate_limited" and "Retry-After" in answers[3].headers
+        # Another account has its own allowance.
+        assert (await api.client.get(path, headers=api.auth(other, None))).status_code == 200

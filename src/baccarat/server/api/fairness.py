@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Response
 from .. import auth, seeds
 from ..db.uow import UnitOfWork
 from ..ledger import MODES
+from . import pacing
 from .deps import ContextDep, json_response
 from .errors import documented
 from .models import (
@@ -76,7 +77,7 @@ async def rotate(body: ModeIn, ctx: ContextDep) -> Response:
 @router.get(
     "/seeds",
     response_model=list[RevealedSeedOut],
-    responses=documented("not_authenticated", "invalid_mode"),
+    responses=documented("not_authenticated", "invalid_mode", "rate_limited"),
     summary="Your revealed server seeds, oldest first (the newest `limit`, at most 1000)",
 )
 async def revealed(
@@ -84,7 +85,12 @@ async def revealed(
     mode: Annotated[Mode, Query()] = "fun",
     limit: Annotated[int, Query(ge=1, le=seeds.MAX_REVEALED)] = seeds.MAX_REVEALED,
 ) -> Response:
-    found = await ctx.casino.db.read(
-        lambda uow: seeds.revealed_seeds(uow, ctx.caller.player_id(uow), mode, limit)
-    )
+    rate = pacing.reads(ctx.request.app)
+
+    def read(uow: UnitOfWork) -> list[seeds.RevealedSeed]:
+        player_id = ctx.caller.player_id(uow)
+        rate.take(player_id)
+        return seeds.revealed_seeds(uow, player_id, mode, limit)
+
+    found = await ctx.casino.db.read(read)
     return json_response([seed.to_json() for seed in found])

@@ -13,6 +13,7 @@ from fastapi.responses import StreamingResponse
 from .. import accounts, history
 from ..db.uow import UnitOfWork
 from ..errors import RateLimited
+from . import pacing
 from .deps import ContextDep, json_response
 from .errors import documented
 from .models import HistoryOut, Mode, RoundOut
@@ -26,7 +27,7 @@ EXPORT_REST = 3.0
 @router.get(
     "/history",
     response_model=HistoryOut,
-    responses=documented("not_authenticated", "invalid_mode", "invalid_cursor"),
+    responses=documented("not_authenticated", "invalid_mode", "invalid_cursor", "rate_limited"),
     summary="Your rounds, newest first (optionally one table's); pass `next` as `before` "
     "for the following page",
 )
@@ -37,8 +38,11 @@ async def get_history(
     before: Annotated[str | None, Query(max_length=64)] = None,
     table: Annotated[str | None, Query(max_length=64, description="only this table's")] = None,
 ) -> Response:
+    rate = pacing.reads(ctx.request.app)
+
     def read(uow: UnitOfWork) -> dict[str, Any]:
         player = ctx.caller.player_id(uow)
+        rate.take(player)
         records, following = history.page(uow, player, mode, limit, before, table)
         return {"items": [r.to_json() for r in records], "next": following}
 

@@ -1,0 +1,45 @@
+"""Per-account request rates for the reads whose answers are large (history pages, the
+revealed seeds): a token bucket per account in this worker, taken inside the read's own
+unit of work once the caller is known and before the rows are read."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from typing import Any
+
+from ..errors import RateLimited
+
+# A player paging through their history does a few a second at most.
+READS_PER_S = 10.0
+READS_BURST = 30
+_MAX_TRACKED = 100_000
+
+
+class AccountRate:
+    def __init__(self, per_s: float = READS_PER_S, burst: int = READS_BURST):
+        self.per_s, self.burst = per_s, burst
+        self._buckets: dict[int, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, player_id: int) -> None:
+        """Spend one request of the account's allowance, or refuse (429, Retry-After)."""
+        with self._lock:
+            now = time.monotonic()
+            tokens, at = self._buckets.get(player_id, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - at) * self.per_s)
+            if tokens < 1:
+                wait = max(1, math.ceil((1 - tokens) / self.per_s))
+                raise RateLimited("too many requests: slow down", retry_after_s=wait)
+            if len(self._buckets) >= _MAX_TRACKED:
+                self._buckets.clear()  # a full bucket for everyone: generous, and bounded
+            self._buckets[player_id] = (tokens - 1, now)
+
+
+def reads(app: Any) -> AccountRate:
+    """The app's account rate for large reads (made on first use)."""
+    rate: AccountRate | None = getattr(app.state, "reads", None)
+    if rate is None:
+        rate = app.state.reads = AccountRate()
+    return rate

@@ -3,6 +3,7 @@ reload at a seat with bets held, a lost DEAL answer, offline and back."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,25 @@ import pytest
 
 from .test_web_table import fresh_table, last_round, open_table, place, signed, usd
 from .webtools import Player
+
+# Seats taken by a test: (player, seat id), stood up after it (see stand_up_after).
+TAKEN: list[tuple[Player, str]] = []
+
+
+@pytest.fixture(autouse=True)
+def stand_up_after(make_player: Any) -> Any:
+    """Each test's players leave their seats at its end. banked-i has four seats, and a
+    closed page keeps its seat for the reconnect grace: without this, the tests that follow
+    one another within the grace could find the table full."""
+    yield
+    while TAKEN:
+        player, seat = TAKEN.pop()
+        # (A context a test closed itself cannot ask: the grace frees that seat.)
+        with contextlib.suppress(Exception):
+            player.context.request.post(
+                f"{player.base_url}/api/seats/{seat}/leave", headers=player.csrf()
+            )
+
 
 pytestmark = pytest.mark.browser
 
@@ -157,6 +177,8 @@ def seated(
     player.page.wait_for_selector(f'{row}[data-needs="player"]')
     player.page.click(f'{row} [data-join="player"]')
     player.page.wait_for_selector('.seat-view[data-role="player"]')
+    # The player stands up first: the banker may leave once no round is pending.
+    TAKEN.extend([(banker, str(seat)), (player, str(seat))])
     return banker, player, str(seat)
 
 

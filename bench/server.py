@@ -58,6 +58,16 @@ def http_json(url: str, body: dict | None = None, headers: dict | None = None) -
         return json.loads(answer.read() or b"null")
 
 
+def top_up(port: int, tokens: list[str]) -> None:
+    """Bring every bench account's play money back up to 1,000.00."""
+    for i, token in enumerate(tokens):
+        headers = {
+            "Authorization": f"Bearer {token}",
+            "Idempotency-Key": f"top-up-{i}-{time.time_ns()}",
+        }
+        http_json(f"http://{HOST}:{port}/api/wallet/fun/top-up", {}, headers)
+
+
 @dataclass
 class Phase:
     name: str
@@ -249,9 +259,16 @@ def measure(
         tokens = register(port, args.players, tag)
         if args.mode == "real":
             fund(args, data_dir, args.players, tag)
-        run = lambda label, seconds: asyncio.run(  # noqa: E731
-            drive(port, label, tokens, args.concurrency, seconds, args.max_requests, args.mode)
-        )
+
+        def run(label: str, seconds: float) -> Phase:
+            if args.mode == "fun":
+                # Every phase starts at 1,000.00 of play money: side bets at their minimums
+                # stake 14.00 a round, and accounts run dry (409) late in a long run.
+                top_up(port, tokens)
+            return asyncio.run(
+                drive(port, label, tokens, args.concurrency, seconds, args.max_requests, args.mode)
+            )
+
         for label in endpoints:  # warm-up
             run(label, 1.0)
         phases = []

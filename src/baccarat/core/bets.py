@@ -40,7 +40,7 @@ class Bets(Mapping[str, int]):
                 raise BetError(f"the {name} stake must be whole cents, not {stake!r}")
             if stake < 0:
                 raise BetError(f"the {name} stake cannot be negative")
-        items = tuple(sorted(((n, s) for n, s in given.items() if s), key=lambda i: _ORDER[i[0]]))
+        items = tuple((name, given[name]) for name in _ORDER if given.get(name))
         object.__setattr__(self, "_items", items)
         object.__setattr__(self, "_stakes", dict(items))
 

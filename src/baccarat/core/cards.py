@@ -91,6 +91,9 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read one card such as ``Ah``, ``Td`` or ``9s``."""
+        card = _BY_TEXT.get(text) if type(text) is str else None  # as ``format_cards`` writes
+        if card is not None:
+            return card
         token = text.strip()
         if len(token) != 2:
             several = " (for several cards use Card.parse_many)" if len(token.split()) > 1 else ""
@@ -125,6 +128,9 @@ def format_cards(cards: Iterable[Card]) -> str:
 def new_deck() -> tuple[Card, ...]:
     """One 52-card deck in canonical order: suits c d h s, ranks A..K within a suit."""
     return tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
+
+
+_BY_TEXT: dict[str, Card] = {str(card): card for card in new_deck()}
 
 
 def new_shoe_order(decks: int) -> tuple[Card, ...]:

@@ -39,7 +39,9 @@ def hand_json(cards_text: str) -> dict[str, Any]:
     return Hand(Card.parse_many(cards_text)).to_json()
 
 
+@lru_cache(maxsize=8192)
 def _hand(cards_text: str) -> HandRecord:
+    # Cached (a record is immutable): every round's answer and history line reads two.
     hand = Hand(Card.parse_many(cards_text))
     return HandRecord(hand.cards, hand.scores)
 

@@ -109,6 +109,33 @@ def test_register_log_out_and_log_in_through_the_lobby(
     assert player.errors == []
 
 
+def test_the_pages_for_players_ask_a_visitor_to_log_in_first(
+    make_player: Any, tables: list[dict[str, Any]], catalogs: dict[str, dict[str, str]]
+) -> None:
+    player = make_player(login=False)
+    page = player.page
+    table = fresh_table(tables)
+    banked = next(t for t in tables if t.get("banked"))
+    routes = ("cashier", "responsible", "history", f"table/{table['id']}", f"seat/{banked['id']}.1")
+    for route in routes:
+        player.goto(route)
+        panel = page.locator("#main section.panel.narrow")
+        assert panel.count() == 1, route
+        assert panel.locator("h1").text_content() == catalogs["en"]["table.login_first"], route
+        assert panel.locator('a[href="#/"]').text_content() == catalogs["en"]["nav.lobby"], route
+        assert page.locator(".table-view, [data-form], [data-panel]").count() == 0, route
+    # The history page says it again in the language chosen.
+    page.select_option("#lang", "de")
+    page.wait_for_function(
+        "text => document.querySelector('#main section.panel.narrow h1')?.textContent === text",
+        arg=catalogs["de"]["table.login_first"],
+    )
+    assert page.locator("#main section.panel.narrow").count() == 1
+    page.click('#main section.panel.narrow a[href="#/"]')
+    page.wait_for_selector("#login-btn")
+    assert player.errors == []
+
+
 def test_fun_mode_plays_with_play_money_and_switches_to_real(
     make_player: Any, tables: list[dict[str, Any]]
 ) -> None:

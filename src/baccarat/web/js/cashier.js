@@ -4,6 +4,7 @@ import { accountPanel } from "./account.js";
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { errorText } from "./errors.js";
+import { loginFirst } from "./gate.js";
 import { dateTime, money, parseMoney, t } from "./i18n.js";
 import * as store from "./state.js";
 
@@ -58,17 +59,7 @@ function requestForm(kind, onDone) {
 export async function render(root) {
   const page = h("div", { class: "cashier-page" });
   root.append(page);
-  if (!store.state.user) {
-    page.append(
-      h(
-        "section",
-        { class: "panel narrow" },
-        h("h1", { text: t("table.login_first") }),
-        h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") }),
-      ),
-    );
-    return null;
-  }
+  if (loginFirst(page)) return null;
   let requests = [];
   let error = null;
   async function load() {

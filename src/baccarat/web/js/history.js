@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { cardElement } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { errorText } from "./errors.js";
+import { loginFirst } from "./gate.js";
 import { PRESETS } from "./fair.js";
 import { dateTime, money, signedMoney, t } from "./i18n.js";
 import { tableName } from "./rulesinfo.js";
@@ -212,15 +213,7 @@ async function fairnessPanel(mode) {
 export async function render(root) {
   const page = h("div", { class: "history-page" });
   root.append(page);
-  if (!store.state.user) {
-    page.append(
-      h(
-        "section",
-        { class: "panel narrow" },
-        h("h1", { text: t("table.login_first") }),
-        h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") }),
-      ),
-    );
+  if (loginFirst(page)) {
     return {
       relabel: () => {
         page.remove();

@@ -4,8 +4,8 @@
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { errorText } from "./errors.js";
+import { loginFirst } from "./gate.js";
 import { dateTime, money, parseMoney, signedMoney, t } from "./i18n.js";
-import * as store from "./state.js";
 import { duration, setStatus } from "./watch.js";
 
 const BASE = "/api/responsible";
@@ -102,17 +102,7 @@ function confirmDialog(title, text, onConfirm) {
 export async function render(root) {
   const page = h("div", { class: "rg-page" });
   root.append(page);
-  if (!store.state.user) {
-    page.append(
-      h(
-        "section",
-        { class: "panel narrow" },
-        h("h1", { text: t("table.login_first") }),
-        h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") }),
-      ),
-    );
-    return null;
-  }
+  if (loginFirst(page)) return null;
   let state = null;
   let note = "";
   let problem = "";

@@ -9,6 +9,7 @@ import { Bets, checkBets, chipsFor, SPOTS } from "./betting.js";
 import { fill, h, reducedMotion } from "./dom.js";
 import { bannerView, drawStake, handView, headLinks, markChip, metersView, rackView, spotsView } from "./felt.js";
 import { checkText, errorText } from "./errors.js";
+import { loginFirst } from "./gate.js";
 import { money, number, signedMoney, t } from "./i18n.js";
 import { revealRound, showBanner } from "./reveal.js";
 import { limitsText, pays, tableName, toOne } from "./rulesinfo.js";
@@ -565,17 +566,7 @@ function noticeText(notice, you) {
 
 export async function render(root, seatId) {
   ensureStyles();
-  if (!store.state.user) {
-    root.append(
-      h(
-        "section",
-        { class: "panel narrow" },
-        h("h1", { text: t("table.login_first") }),
-        h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") }),
-      ),
-    );
-    return null;
-  }
+  if (loginFirst(root)) return null;
   const tableId = String(seatId || "").replace(/\.\d+$/, "");
   const tbl = await store.table(tableId);
   if (!tbl || !tbl.banked) {

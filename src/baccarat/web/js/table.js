@@ -5,6 +5,7 @@ import { Bets, checkBets, chipsFor, sideLimits, spotsOf } from "./betting.js";
 import { fill, h, reducedMotion } from "./dom.js";
 import { bannerView, drawStake, handView, headLinks, markChip, metersView, rackView, roadsSlot, spotsView } from "./felt.js";
 import { checkText, errorText } from "./errors.js";
+import { loginFirst } from "./gate.js";
 import { money, signedMoney, t } from "./i18n.js";
 import { isCutShoe, limitsText, pays, tableName, tieLimitsText, toOne } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
@@ -493,17 +494,7 @@ function sum(amounts) {
 }
 
 export async function render(root, tableId) {
-  if (!store.state.user) {
-    root.append(
-      h(
-        "section",
-        { class: "panel narrow" },
-        h("h1", { text: t("table.login_first") }),
-        h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") }),
-      ),
-    );
-    return null;
-  }
+  if (loginFirst(root)) return null;
   let tbl = null;
   try {
     tbl = await store.table(tableId);

@@ -1,8 +1,8 @@
 // Pieces of the felt that the casino table and the player-banked seat draw alike.
 
 import { fill, h } from "./dom.js";
-import { chipLabel, money, t } from "./i18n.js";
-import { fraction, toOne } from "./rulesinfo.js";
+import { chipLabel, money, signedMoney, t } from "./i18n.js";
+import { fraction, pays, toOne } from "./rulesinfo.js";
 
 const CHIP_COLOURS = {
   100: "white",
@@ -75,7 +75,7 @@ export function drawStake(el, name, chips, amount, chip) {
 }
 
 // A hand: its WIN/LOSE marker, its name, its x:y score and its cards.
-export const handView = (name) =>
+const handView = (name) =>
   h(
     "section",
     { class: `hand hand-${name}`, "data-hand": name, "aria-label": t(`hand.${name}`) },
@@ -164,7 +164,7 @@ const topPay = (bet) =>
  * `.side-banker`) or in the row below (`.spots-row`); those groups stay empty and hidden
  * at a table without side bets. `pays` holds the main bets' pays "to one".
  */
-export function spotsView(tbl, pays, on, options = {}) {
+function spotsView(tbl, pays, on, options = {}) {
   const groups = {
     player: h("div", { class: "side-spots side-player", "data-side": "player" }),
     banker: h("div", { class: "side-spots side-banker", "data-side": "banker" }),
@@ -187,7 +187,7 @@ export function spotsView(tbl, pays, on, options = {}) {
 }
 
 /** The result banner over the felt: the winner, the net, what was paid. */
-export const bannerView = () =>
+const bannerView = () =>
   h(
     "div",
     { class: "result-banner", "data-banner": "", role: "status", "aria-live": "polite", hidden: true },
@@ -195,6 +195,40 @@ export const bannerView = () =>
     h("p", { class: "banner-head", "data-banner-head": "" }),
     h("p", { class: "banner-net", "data-banner-net": "" }),
     h("p", { class: "banner-detail", "data-banner-detail": "" }),
+  );
+
+/**
+ * The felt: the two hands, the spots, the result banner and the rule line, from the table's
+ * rules. `top` goes first (the shoe, the dealer's-view note), `middle` between the hands and
+ * the spots (the cut); the rest of `options` is spotView's.
+ */
+export function feltView(tbl, on, { top = null, middle = null, ...options } = {}) {
+  const p = pays(tbl.rules || {});
+  return h(
+    "div",
+    { class: "felt" },
+    top,
+    h("div", { class: "hands" }, handView("player"), handView("banker")),
+    middle,
+    spotsView(tbl, p, on, options),
+    bannerView(),
+    h("p", { class: "felt-rule", "aria-hidden": "true", text: t("table.felt_rule", { tie: toOne(p.tie), banker: toOne(p.banker) }) }),
+  );
+}
+
+/** The row of buttons: [action, label key] pairs; `act(action)` runs one; DEAL and its kin stand out. */
+export const controlsView = (buttons, act, className = "controls") =>
+  h(
+    "div",
+    { class: className },
+    buttons.map(([action, key]) =>
+      h("button", {
+        class: `btn ctl ctl-${action}${action.includes("deal") ? " primary" : ""}`,
+        "data-action": action,
+        text: t(key),
+        onclick: () => act(action),
+      }),
+    ),
   );
 
 /** The scoreboard's place on the table (roads.js draws the roads in it). */
@@ -210,6 +244,22 @@ const meterView = (name) =>
   );
 
 export const metersView = () => h("div", { class: "meters" }, ["bet", "balance", "win", "last"].map(meterView));
+
+/** The LAST ROUND display: the net of the last round, or a dash before the first one. */
+export function showLast(el, net) {
+  const last = el.querySelector('[data-meter="last"]');
+  last.textContent = net == null ? "\u2013" : signedMoney(net);
+  last.dataset.sign = net > 0 ? "plus" : net < 0 ? "minus" : "zero";
+}
+
+// The message line under the table, and what it says ({text, kind}).
+export const messageView = () => h("p", { id: "table-message", class: "message", role: "status", "aria-live": "polite" });
+
+export function showMessage(el, { text, kind }) {
+  const message = el.querySelector("#table-message");
+  message.textContent = text;
+  message.dataset.kind = kind;
+}
 
 // The links in the table's head: its rules, the cashier, and any more given.
 export const headLinks = (tbl, ...more) =>

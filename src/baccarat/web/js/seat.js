@@ -7,12 +7,23 @@
 import * as api from "./api.js";
 import { Bets, checkBets, chipsFor, SPOTS } from "./betting.js";
 import { fill, h, reducedMotion } from "./dom.js";
-import { bannerView, drawStake, handView, headLinks, markChip, metersView, rackView, spotsView } from "./felt.js";
+import {
+  controlsView,
+  drawStake,
+  feltView,
+  headLinks,
+  markChip,
+  messageView,
+  metersView,
+  rackView,
+  showLast,
+  showMessage,
+} from "./felt.js";
 import { checkText, errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import { money, number, signedMoney, t } from "./i18n.js";
 import { revealRound, showBanner } from "./reveal.js";
-import { limitsText, pays, tableName, toOne } from "./rulesinfo.js";
+import { limitsText, tableName } from "./rulesinfo.js";
 import { ensureStyles, percentText } from "./seats-lobby.js";
 import { sounds } from "./sound.js";
 import * as store from "./state.js";
@@ -152,7 +163,6 @@ class SeatView {
 
   draw() {
     const tbl = this.tbl;
-    const p = pays(tbl.rules || {});
     const on = { add: (name) => this.addChip(name), remove: (name) => this.removeChip(name) };
     const info = (key, label) => h("div", { class: "kv" }, h("dt", { text: t(label) }), h("dd", { "data-info": key }));
     this.el = h(
@@ -168,15 +178,7 @@ class SeatView {
       h(
         "div",
         { class: "seat-layout" },
-        h(
-          "div",
-          { class: "felt" },
-          h("p", { class: "view-note", "data-dealer-view": "" }),
-          h("div", { class: "hands" }, handView("player"), handView("banker")),
-          spotsView(this.tbl, p, on, { removable: false }),
-          bannerView(),
-          h("p", { class: "felt-rule", "aria-hidden": "true", text: t("table.felt_rule", { tie: toOne(p.tie), banker: toOne(p.banker) }) }),
-        ),
+        feltView(tbl, on, { top: h("p", { class: "view-note", "data-dealer-view": "" }), removable: false }),
         h(
           "aside",
           { class: "panel seat-info" },
@@ -206,22 +208,15 @@ class SeatView {
             this.update();
           }),
         ),
-        h(
-          "div",
-          { class: "controls seat-controls" },
+        controlsView(
           [
             ["undo", "btn.undo"],
             ["clear", "btn.clear"],
             ["rebet", "btn.rebet"],
             ["deal", "btn.deal"],
-          ].map(([action, key]) =>
-            h("button", {
-              class: `btn ctl ctl-${action}${action === "deal" ? " primary" : ""}`,
-              "data-action": action,
-              text: t(key),
-              onclick: () => this.act(action),
-            }),
-          ),
+          ],
+          (action) => this.act(action),
+          "controls seat-controls",
         ),
       ),
       h(
@@ -237,7 +232,7 @@ class SeatView {
         }),
       ),
       metersView(),
-      h("p", { id: "table-message", class: "message", role: "status", "aria-live": "polite" }),
+      messageView(),
     );
     this.drawTimer();
     fill(this.root, this.el);
@@ -314,9 +309,7 @@ class SeatView {
     this.$('[data-meter="bet"]').textContent = money(stake);
     this.$('[data-meter="balance"]').textContent = mine.balance == null ? "" : money(mine.balance - this.unsynced());
     this.$('[data-meter="win"]').textContent = money(this.result ? Math.max(0, this.result.win) : 0);
-    const lastMeter = this.$('[data-meter="last"]');
-    lastMeter.textContent = this.result ? signedMoney(this.result.net) : "\u2013";
-    lastMeter.dataset.sign = !this.result ? "zero" : this.result.net > 0 ? "plus" : this.result.net < 0 ? "minus" : "zero";
+    showLast(this.el, this.result ? this.result.net : null);
     // Controls.
     this.$(".player-controls").hidden = you !== "player";
     this.$(".banker-controls").hidden = you !== "banker";
@@ -330,9 +323,7 @@ class SeatView {
     const auto = this.$('[data-action="auto-approve"]');
     auto.setAttribute("aria-pressed", String(Boolean(seat.banker && seat.banker.auto_approve)));
     auto.disabled = !this.can("auto_approve") || this.busy;
-    const message = this.$("#table-message");
-    message.textContent = this.note.text;
-    message.dataset.kind = this.note.kind;
+    showMessage(this.el, this.note);
     this.tick();
   }
 
@@ -374,11 +365,7 @@ class SeatView {
 
   say(text, kind = "info") {
     this.note = { text, kind };
-    if (this.el) {
-      const message = this.$("#table-message");
-      message.textContent = text;
-      message.dataset.kind = kind;
-    }
+    if (this.el) showMessage(this.el, this.note);
   }
 
   // ---- actions -----------------------------------------------------------------------------

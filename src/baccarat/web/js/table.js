@@ -3,11 +3,23 @@
 import * as api from "./api.js";
 import { Bets, checkBets, chipsFor, sideLimits, spotsOf } from "./betting.js";
 import { fill, h, reducedMotion } from "./dom.js";
-import { bannerView, drawStake, handView, headLinks, markChip, metersView, rackView, roadsSlot, spotsView } from "./felt.js";
+import {
+  controlsView,
+  drawStake,
+  feltView,
+  headLinks,
+  markChip,
+  messageView,
+  metersView,
+  rackView,
+  roadsSlot,
+  showLast,
+  showMessage,
+} from "./felt.js";
 import { checkText, errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
-import { money, signedMoney, t } from "./i18n.js";
-import { isCutShoe, limitsText, pays, tableName, tieLimitsText, toOne } from "./rulesinfo.js";
+import { money, t } from "./i18n.js";
+import { isCutShoe, limitsText, tableName, tieLimitsText } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
 import * as store from "./state.js";
 import { openCut, shoeGauge } from "./cut.js";
@@ -123,7 +135,6 @@ class TableView {
 
   draw() {
     const tbl = this.tbl;
-    const p = pays(tbl.rules || {});
     const on = { add: (name) => this.addChip(name), remove: (name) => this.removeChip(name) };
     const rack = rackView(tbl.chips, this.chip, (value) => this.selectChip(value));
     this.el = h(
@@ -147,32 +158,12 @@ class TableView {
         optionsView(),
         headLinks(tbl, h("a", { class: "btn small", href: "#/history", text: t("nav.history") })),
       ),
-      h(
-        "div",
-        { class: "felt" },
-        h("div", { class: "shoe-box", "data-shoe": "" }),
-        h("div", { class: "hands" }, handView("player"), handView("banker")),
-        h("div", { class: "cut-area" }),
-        spotsView(tbl, p, on),
-        bannerView(),
-        h("p", { class: "felt-rule", "aria-hidden": "true", text: t("table.felt_rule", { tie: toOne(p.tie), banker: toOne(p.banker) }) }),
-      ),
+      feltView(tbl, on, { top: h("div", { class: "shoe-box", "data-shoe": "" }), middle: h("div", { class: "cut-area" }) }),
       roadsSlot(),
       h("div", { class: "rack-row" }, rack),
-      h(
-        "div",
-        { class: "controls" },
-        BUTTONS.map(([action, key]) =>
-          h("button", {
-            class: `btn ctl ctl-${action}${action.includes("deal") ? " primary" : ""}`,
-            "data-action": action,
-            text: t(key),
-            onclick: () => this.act(action),
-          }),
-        ),
-      ),
+      controlsView(BUTTONS, (action) => this.act(action)),
       metersView(),
-      h("p", { id: "table-message", class: "message", role: "status", "aria-live": "polite" }),
+      messageView(),
     );
     fill(this.root, this.el);
     if (this.round && this.phase === "result") {
@@ -235,9 +226,7 @@ class TableView {
     balance.textContent = free < 0 ? t("meter.over", { amount: money(-free) }) : money(free);
     balance.dataset.short = String(free < 0);
     this.$('[data-meter="win"]').textContent = money(this.win);
-    const last = this.$('[data-meter="last"]');
-    last.textContent = this.lastNet == null ? "\u2013" : signedMoney(this.lastNet);
-    last.dataset.sign = this.lastNet > 0 ? "plus" : this.lastNet < 0 ? "minus" : "zero";
+    showLast(this.el, this.lastNet);
     markChip(this.el, this.chip);
     const busy = this.busy || this.phase === "dealing";
     const empty = this.phase !== "betting" || this.bets.isEmpty();
@@ -263,18 +252,12 @@ class TableView {
     // Offline: a clear state, which goes away by itself when the server answers again.
     if (!store.state.online && !this.msg.kind.startsWith("offline")) this.msg = { text: t("table.offline"), kind: "offline" };
     if (store.state.online && this.msg.kind === "offline" && this.phase !== "dealing") this.msg = { text: "", kind: "" };
-    const message = this.$("#table-message");
-    message.textContent = this.msg.text;
-    message.dataset.kind = this.msg.kind;
+    showMessage(this.el, this.msg);
   }
 
   say(text, kind = "info") {
     this.msg = { text, kind };
-    if (this.el) {
-      const message = this.$("#table-message");
-      message.textContent = text;
-      message.dataset.kind = kind;
-    }
+    if (this.el) showMessage(this.el, this.msg);
   }
 
   // ---- actions -----------------------------------------------------------------------

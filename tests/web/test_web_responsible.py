@@ -111,3 +111,58 @@ def test_a_player_sets_a_limit_hits_it_and_answers_a_reality_check(
         assert player.errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(
+    ("action", "select", "spans", "unit"),
+    [
+        ("time-out", "#time-out-days", [1, 7, 30], "days"),
+        ("self-exclusion", "#exclusion-months", [6, 12, 60], "months"),
+    ],
+)
+def test_a_time_out_or_a_self_exclusion_is_asked_again_and_then_sent(
+    make_player: Any,
+    catalogs: dict[str, dict[str, str]],
+    action: str,
+    select: str,
+    spans: list[int],
+    unit: str,
+) -> None:
+    en = catalogs["en"]
+    kind = action.replace("-", "_")
+    player: Player = make_player()
+    page = player.page
+    sent: list[tuple[str, Any]] = []
+
+    def note(request: Any) -> None:
+        if request.method == "POST" and "/api/responsible" in request.url:
+            sent.append((request.url, request.post_data_json))
+
+    page.on("request", note)
+    player.goto("responsible")
+    page.wait_for_selector(f'[data-action="{action}"]')
+    assert page.locator(f'label[for="{select[1:]}"]').text_content() == en[f"rg.{kind}"]
+    assert page.text_content(f'[data-action="{action}"]') == en[f"rg.{kind}_button"]
+    options = page.eval_on_selector_all(
+        f"{select} option", "els => els.map((e) => [e.value, e.textContent])"
+    )
+    assert options == [[str(n), en[f"rg.{unit}_{n}"]] for n in spans]
+    span = spans[1]
+    page.select_option(select, str(span))
+    # Asked again, in words; cancelled, nothing is sent.
+    page.click(f'[data-action="{action}"]')
+    dialog = page.locator("dialog#rg-confirm")
+    assert dialog.locator("h2").text_content() == en[f"rg.{kind}"]
+    span_text = en[f"rg.{unit}_{span}"]
+    assert dialog.locator("p").first.text_content() == en[f"rg.{kind}_confirm"].replace(
+        "{span}", span_text
+    )
+    page.click('[data-confirm="no"]')
+    assert page.locator("dialog").count() == 0
+    assert sent == []
+    # Confirmed: the span chosen goes to the server and the page says the player is out.
+    page.click(f'[data-action="{action}"]')
+    page.click('[data-confirm="yes"]')
+    page.wait_for_selector(f'[data-exclusion="{kind}"]')
+    assert sent == [(f"{player.base_url}/api/responsible/{action}", {unit: span})]
+    assert player.errors == []

@@ -99,6 +99,34 @@ function confirmDialog(title, text, onConfirm) {
   dialog.showModal();
 }
 
+/**
+ * A break from play (`kind` time_out or self_exclusion): its label, a choice of spans (in
+ * `unit`, days or months) and a button that asks again before it sends the span chosen.
+ */
+function breakChoice(kind, id, unit, spans, send) {
+  const action = kind.replace("_", "-");
+  const spanText = (n) => t(`rg.${unit}_${n}`);
+  const select = h(
+    "select",
+    { id },
+    spans.map((n) => h("option", { value: String(n), text: spanText(n) })),
+  );
+  return [
+    h("label", { for: id, text: t(`rg.${kind}`) }),
+    select,
+    h("button", {
+      class: "btn",
+      type: "button",
+      "data-action": action,
+      text: t(`rg.${kind}_button`),
+      onclick: () => {
+        const n = Number(select.value);
+        confirmDialog(t(`rg.${kind}`), t(`rg.${kind}_confirm`, { span: spanText(n) }), () => send("POST", `/${action}`, { [unit]: n }));
+      },
+    }),
+  ];
+}
+
 export async function render(root) {
   const page = h("div", { class: "rg-page" });
   root.append(page);
@@ -250,42 +278,8 @@ export async function render(root) {
           { class: "panel", "data-form": "break" },
           h("h2", { text: t("rg.break_title") }),
           h("p", { class: "muted", text: t("rg.break_help") }),
-          h("label", { for: "time-out-days", text: t("rg.time_out") }),
-          h(
-            "select",
-            { id: "time-out-days" },
-            TIME_OUTS.map((d) => h("option", { value: String(d), text: t(`rg.days_${d}`) })),
-          ),
-          h("button", {
-            class: "btn",
-            type: "button",
-            "data-action": "time-out",
-            text: t("rg.time_out_button"),
-            onclick: () => {
-              const days = Number(page.querySelector("#time-out-days").value);
-              confirmDialog(t("rg.time_out"), t("rg.time_out_confirm", { span: t(`rg.days_${days}`) }), () =>
-                send("POST", "/time-out", { days }),
-              );
-            },
-          }),
-          h("label", { for: "exclusion-months", text: t("rg.self_exclusion") }),
-          h(
-            "select",
-            { id: "exclusion-months" },
-            EXCLUSIONS.map((m) => h("option", { value: String(m), text: t(`rg.months_${m}`) })),
-          ),
-          h("button", {
-            class: "btn",
-            type: "button",
-            "data-action": "self-exclusion",
-            text: t("rg.self_exclusion_button"),
-            onclick: () => {
-              const months = Number(page.querySelector("#exclusion-months").value);
-              confirmDialog(t("rg.self_exclusion"), t("rg.self_exclusion_confirm", { span: t(`rg.months_${months}`) }), () =>
-                send("POST", "/self-exclusion", { months }),
-              );
-            },
-          }),
+          breakChoice("time_out", "time-out-days", "days", TIME_OUTS, send),
+          breakChoice("self_exclusion", "exclusion-months", "months", EXCLUSIONS, send),
         ),
       ),
       h(

@@ -136,6 +136,28 @@ def test_the_pages_for_players_ask_a_visitor_to_log_in_first(
     assert player.errors == []
 
 
+def test_the_lobby_and_the_rules_page_say_when_the_table_list_does_not_load(
+    make_player: Any, catalogs: dict[str, dict[str, str]]
+) -> None:
+    player = make_player()
+    page = player.page
+    page.route(
+        "**/api/tables",
+        lambda route: route.fulfill(status=503, content_type="application/json", body="{}"),
+    )
+    for route, where in (("", ".lobby"), ("rules", ".rules-page")):
+        player.goto(route)
+        alert = page.locator(f"{where} .message[role=alert]")
+        assert alert.text_content() == catalogs["en"]["error.server"], route
+    assert page.locator(".table-card").count() == 0
+    assert page.locator("#rules-table option").count() == 0
+    page.unroute("**/api/tables")
+    page.reload()
+    page.wait_for_selector("html[data-ready=true]")
+    assert page.locator(".rules-page .message[role=alert]").count() == 0
+    assert page.locator("#rules-table option").count() >= 3
+
+
 def test_fun_mode_plays_with_play_money_and_switches_to_real(
     make_player: Any, tables: list[dict[str, Any]]
 ) -> None:

@@ -32,6 +32,15 @@ export function errorText(error) {
   return t("error.generic", { code, message: (error && error.message) || code });
 }
 
+/** What `promise` gives, or `fallback` and the refusal as a sentence: [value, text or null]. */
+export async function orRefusal(promise, fallback) {
+  try {
+    return [await promise, null];
+  } catch (error) {
+    return [fallback, errorText(error)];
+  }
+}
+
 /** A problem found by betting.checkBets, explained with its limit in money. */
 export function checkText(problem) {
   const params = { ...problem.params };

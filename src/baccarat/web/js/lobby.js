@@ -2,7 +2,7 @@
 
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
-import { errorText } from "./errors.js";
+import { errorText, orRefusal } from "./errors.js";
 import { money, percent, t } from "./i18n.js";
 import { describeRules, limitsText, tableName, tieLimitsText } from "./rulesinfo.js";
 import * as store from "./state.js";
@@ -155,13 +155,7 @@ function tableCard(tbl) {
 export async function render(root) {
   const section = h("div", { class: "lobby" });
   root.append(section);
-  let tables = [];
-  let loadError = null;
-  try {
-    tables = await store.tables();
-  } catch (error) {
-    loadError = errorText(error);
-  }
+  const [tables, loadError] = await orRefusal(store.tables(), []);
   // Player-banked tables have seats instead of a Play button (js/seats-lobby.js).
   let banked = null;
   let loading = false;

@@ -2,7 +2,7 @@
 // the server, the limits and the game's version number.
 
 import { fill, h } from "./dom.js";
-import { errorText } from "./errors.js";
+import { orRefusal } from "./errors.js";
 import { money, number, percent, t } from "./i18n.js";
 import { SPOTS } from "./betting.js";
 import { describeRules, fraction, isCutShoe, pays, tableName, toOne } from "./rulesinfo.js";
@@ -179,13 +179,7 @@ function bankedHelp(tbl) {
 export async function render(root, tableId) {
   const page = h("div", { class: "rules-page" });
   root.append(page);
-  let tables = [];
-  let error = null;
-  try {
-    tables = await store.tables();
-  } catch (e) {
-    error = errorText(e);
-  }
+  const [tables, error] = await orRefusal(store.tables(), []);
   const version = await store.version();
   let current = tables.find((x) => x.id === tableId) || tables[0] || null;
 

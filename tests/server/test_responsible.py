@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from baccarat.server import wallet
+from baccarat.server import voids, wallet
 
 from .conftest import BACKENDS, Api
 from .support import BANKER_WINS, PLAYER_WINS, StackedShoes
@@ -103,6 +103,29 @@ async def test_a_daily_loss_limit_refuses_past_its_edge_and_resets_at_midnight_u
     assert code(await api.play(token, mode="real", player=200)) == "loss_limit_reached"
     api.clock.advance(1)  # midnight UTC: a new day
     assert (await api.play(token, mode="real", player=1_000)).status_code == 201
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_voided_round_leaves_the_usage_of_the_day_it_was_played(api: Api) -> None:
+    api.shoes.current = StackedShoes(BANKER_WINS)  # every player bet loses
+    token = await funded(api)
+    await put(api, token, "/limits", {"loss": {"day": 1_000, "week": 1_500}})
+    assert (await api.play(token, mode="real", player=400)).status_code == 201
+    lost = await api.play(token, mode="real", player=600)
+    assert lost.status_code == 201
+    assert code(await api.play(token, mode="real", player=200)) == "loss_limit_reached"
+    system, round_id = api.casino.system, lost.json()["id"]
+    api.clock.advance(10 * HOUR)  # Tuesday: the week's limit is the one left to reach
+    assert (await api.play(token, mode="real", player=500)).status_code == 201
+    refused = await api.play(token, mode="real", player=200)
+    assert code(refused) == "loss_limit_reached" and details(refused)["period"] == "week"
+    await api.casino.db.write(lambda uow: voids.void_round(uow, system, round_id, "misdeal"))
+    usage = (await status(api, token))["usage"]  # Monday's usage gave the 600 back
+    assert (usage["day"]["loss"], usage["day"]["wager"]) == (500, 500)
+    assert (usage["week"]["loss"], usage["week"]["wager"]) == (900, 900)
+    assert (await api.play(token, mode="real", player=500)).status_code == 201
+    refused = await api.play(token, mode="real", player=200)
+    assert code(refused) == "loss_limit_reached" and details(refused)["period"] == "day"
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
@@ -405,10 +428,17 @@ async def test_player_banked_seats_count_the_stake_and_check_the_bankers_exposur
             f"/api/seats/{seat}/deal", json={"bets": bets}, headers=api.auth(alice)
         )
 
-    assert (await deal(player=1_000)).status_code == 201  # at the edge
+    dealt = await deal(player=1_000)
+    assert dealt.status_code == 201  # at the edge
     assert code(await deal(player=200)) == "wager_limit_reached"
     assert (await status(api, alice))["usage"]["day"]["wager"] == 1_000
     bob_day = (await status(api, bob))["usage"]["day"]
     assert bob_day["loss"] < 0 and bob_day["wager"] == 0  # the banker won the player's bet
+    # A voided round counts for neither of them any more.
+    system, round_id = api.casino.system, dealt.json()["id"]
+    await api.casino.db.write(lambda uow: voids.void_round(uow, system, round_id, "misdeal"))
+    assert (await status(api, alice))["usage"]["day"]["wager"] == 0
+    assert (await status(api, bob))["usage"]["day"]["loss"] == 0
+    assert (await deal(player=200)).status_code == 201
     await post(api, alice, "/time-out", {"days": 1})
     assert code(await deal(player=200)) == "timed_out"

@@ -7,7 +7,7 @@ fee are undone too) is ``banked.voids``. Both post through the round pipeline's 
 from __future__ import annotations
 
 from ..core import format_money
-from . import ledger, pipeline
+from . import ledger, pipeline, responsible
 from .banked import voids as banked
 from .db.uow import UnitOfWork
 from .errors import ServiceError
@@ -21,13 +21,13 @@ def void_round(uow: UnitOfWork, system: SystemAccounts, round_id: str, reason: s
         return banked.void_round(uow, system, round_id, reason)
     reason = pipeline.void_reason(reason)
     row = uow.one(
-        "SELECT player_id, mode, stake, win, void_reason FROM rounds WHERE id = :id"
+        "SELECT player_id, mode, stake, win, void_reason, created_us FROM rounds WHERE id = :id"
         + uow.for_update,
         {"id": round_id},
     )
     if row is None:
         raise ServiceError("unknown_round", f"there is no round {round_id!r}", round=round_id)
-    player_id, mode, stake, win, voided = row
+    player_id, mode, stake, win, voided, played_us = row
     pipeline.require_not_void(round_id, voided)
     account_id, _ = ledger.player_account(uow, int(player_id), mode)
     house = system.get(mode, "house")
@@ -37,4 +37,5 @@ def void_round(uow: UnitOfWork, system: SystemAccounts, round_id: str, reason: s
         f"the player no longer holds the {format_money(int(win) - int(stake))} the void "
         "takes back",
     )  # fmt: skip
+    responsible.unadmit_round(uow, int(player_id), mode, int(played_us), int(stake), int(win))
     return get_round(uow, None, round_id)

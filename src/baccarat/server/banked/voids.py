@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import history, pipeline
+from .. import history, pipeline, responsible
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..ledger import SystemAccounts
@@ -24,13 +24,15 @@ def void_round(
     reason = pipeline.void_reason(reason)
     row = uow.one(
         "SELECT r.player_id, r.mode, r.stake, r.win, r.void_reason, b.banker_id, b.fee, "
-        "b.player_points, b.banker_points FROM rounds r JOIN banked_rounds b "
+        "b.player_points, b.banker_points, r.created_us, b.banker_after - b.banker_before "
+        "FROM rounds r JOIN banked_rounds b "
         "ON b.round_id = r.id WHERE r.id = :id" + uow.lock("r"),
         {"id": round_id},
     )
     if row is None:
         raise ServiceError("unknown_round", f"there is no round {round_id!r}", round=round_id)
-    player_id, mode, stake, win, voided, banker_id, fee, player_points, banker_points = row
+    (player_id, mode, stake, win, voided, banker_id, fee, player_points, banker_points,
+     played_us, banker_net) = row  # fmt: skip
     pipeline.require_not_void(round_id, voided)
     postings = money.void_postings(
         uow, system, mode, player_id=int(player_id), banker_id=int(banker_id),
@@ -42,4 +44,8 @@ def void_round(
     )  # fmt: skip
     add_points(uow, int(player_id), mode, -int(player_points))
     add_points(uow, int(banker_id), mode, int(banker_points))
+    responsible.unadmit_banked_round(
+        uow, int(player_id), int(banker_id), mode, int(played_us), int(stake), int(win),
+        int(banker_net),
+    )  # fmt: skip
     return history.get_round(uow, None, round_id)

@@ -14,10 +14,12 @@ from .checks import (
     audit_log,
     banker_problem,
     check_stake,
+    unadmit_banked_round,
+    unadmit_round,
 )
 
 __all__ = [
     "acknowledge", "admit_banked_round", "admit_deposit", "admit_round", "admit_seat",
     "audit_log", "banker_problem", "check_stake", "overview", "self_exclude", "set_limits",
-    "set_reality_check", "time_out",
+    "set_reality_check", "time_out", "unadmit_banked_round", "unadmit_round",
 ]  # fmt: skip

@@ -370,6 +370,36 @@ def admit_banked_round(
         _record(uow, banker_id, 0, -banker_net)
 
 
+def unadmit_round(
+    uow: UnitOfWork, player_id: int, mode: str, played_us: int, stake: int, returned: int
+) -> None:
+    """A voided round counts no more: its stake and loss leave the usage of the day it was
+    played (real money; a day with no usage never counted it)."""
+    if mode == "real":
+        _unrecord(uow, player_id, played_us, stake, stake - returned)
+
+
+def unadmit_banked_round(
+    uow: UnitOfWork, player_id: int, banker_id: int, mode: str, played_us: int, stake: int,
+    returned: int, banker_net: int,
+) -> None:  # fmt: skip
+    """A voided player-banked round: ``unadmit_round`` for the player, and the banker's
+    result leaves the banker's net loss."""
+    unadmit_round(uow, player_id, mode, played_us, stake, returned)
+    if mode == "real" and banker_net:
+        _unrecord(uow, banker_id, played_us, 0, -banker_net)
+
+
+def _unrecord(uow: UnitOfWork, player_id: int, played_us: int, wagered: int, lost: int) -> None:
+    # The wagered total never goes below zero (a round played before usage was counted).
+    uow.run(
+        "UPDATE responsible_usage SET lost = lost - :l, "
+        "wagered = CASE WHEN wagered > :w THEN wagered - :w ELSE 0 END "
+        "WHERE player_id = :p AND day = :d",
+        {"p": player_id, "d": day_of(played_us), "w": wagered, "l": lost},
+    )
+
+
 def banker_problem(
     uow: UnitOfWork, banker_id: int, mode: str, exposure: int
 ) -> ServiceError | None:

@@ -65,42 +65,48 @@ def top_up_fun(uow: UnitOfWork, player_id: int, system: SystemAccounts) -> int:
     return missing
 
 
-def deposit(
-    uow: UnitOfWork, player_id: int, amount: int, system: SystemAccounts, memo: str | None = None
+def _real_move(
+    uow: UnitOfWork,
+    kind: str,
+    player_id: int,
+    amount: int,
+    system: SystemAccounts,
+    *,
+    paid_in: bool,
+    casino: str = "cashier",
+    memo: str | None = None,
 ) -> int:
-    """An operator-confirmed deposit of real money; returns the ledger transaction id."""
+    """Move ``amount`` (checked) into (``paid_in``) or out of a player's real account, from
+    or to the casino's ``casino`` account; returns the ledger transaction id."""
     check_amount(amount)
     account_id, _ = ledger.player_account(uow, player_id, "real")
+    other = system.get("real", casino)
+    source, target = (other, account_id) if paid_in else (account_id, other)
     return ledger.transfer(
         uow,
-        "deposit",
+        kind,
         "real",
-        system.get("real", "cashier"),
-        account_id,
+        source,
+        target,
         amount,
         reference=f"player:{player_id}",
         memo=memo,
         system=system,
     )
+
+
+def deposit(
+    uow: UnitOfWork, player_id: int, amount: int, system: SystemAccounts, memo: str | None = None
+) -> int:
+    """An operator-confirmed deposit of real money; returns the ledger transaction id."""
+    return _real_move(uow, "deposit", player_id, amount, system, paid_in=True, memo=memo)
 
 
 def withdraw(
     uow: UnitOfWork, player_id: int, amount: int, system: SystemAccounts, memo: str | None = None
 ) -> int:
     """An operator pays real money out to the player directly (no request)."""
-    check_amount(amount)
-    account_id, _ = ledger.player_account(uow, player_id, "real")
-    return ledger.transfer(
-        uow,
-        "withdrawal",
-        "real",
-        account_id,
-        system.get("real", "cashier"),
-        amount,
-        reference=f"player:{player_id}",
-        memo=memo,
-        system=system,
-    )
+    return _real_move(uow, "withdrawal", player_id, amount, system, paid_in=False, memo=memo)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,17 +208,8 @@ def request_withdrawal(
     uow: UnitOfWork, player_id: int, amount: int, system: SystemAccounts
 ) -> CashierRequest:
     """A player asks to withdraw: the amount is reserved at once (refused if not covered)."""
-    check_amount(amount)
-    account_id, _ = ledger.player_account(uow, player_id, "real")
-    reserve_tx = ledger.transfer(
-        uow,
-        "withdrawal_reserve",
-        "real",
-        account_id,
-        system.get("real", "withdrawals"),
-        amount,
-        reference=f"player:{player_id}",
-        system=system,
+    reserve_tx = _real_move(
+        uow, "withdrawal_reserve", player_id, amount, system, paid_in=False, casino="withdrawals"
     )
     return get_request(uow, _insert_request(uow, player_id, "withdrawal", amount, reserve_tx))
 

@@ -103,6 +103,19 @@ async def test_messages_are_bounded_in_size_and_depth_without_an_exception(
     assert await player.closed_with() == 1009
 
 
+async def test_the_lobby_socket_ignores_binary_frames_and_closes_on_a_message_too_big(
+    server: SeatServer,
+) -> None:
+    alice = await server.player("alice")
+    async with connect(lobby_url(server, alice.token), open_timeout=WAIT_S) as ws:
+        assert json.loads(await ws.recv())["type"] == "seats"
+        await ws.send(b"\x00binary")
+        await ws.send("ping")
+        assert json.loads(await ws.recv()) == {"type": "pong"}  # no answer to the binary frame
+        await ws.send("ping" + "x" * 20_000)
+        assert await close_code(ws) == 1009
+
+
 async def balances(server: SeatServer, *who: Participant) -> list[Any]:
     return [await p.balance() for p in who]
 

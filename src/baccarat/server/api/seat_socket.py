@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -104,15 +105,7 @@ async def seat_socket(websocket: WebSocket, seat_id: str) -> None:
         # Registered before reading: no event between this state and the next is lost.
         first = await desk.read(lambda uow, ctx: service.seat_view(uow, ctx, seat_id))
         client.deliver({"type": "state", **first.for_player(player_id)})
-        while not client.closed:
-            try:
-                text = await sockets.receive_text(websocket, limits)
-            except sockets.MessageTooBig:
-                client.close_soon(sockets.MESSAGE_TOO_BIG, "message too big")
-                break
-            except ServiceError as error:
-                client.deliver({"type": "reply", "id": None, "ok": False, **error.to_json()})
-                continue
+        async for text in sockets.messages(client, limits, partial(_refused, client)):
             reply = await _answer(desk, client, text)
             client.deliver(reply)
             if reply.get("error", {}).get("code") == "not_authenticated":
@@ -125,6 +118,10 @@ async def seat_socket(websocket: WebSocket, seat_id: str) -> None:
         depart = not (desk.closing or restarting)
         with contextlib.suppress(Exception):
             await desk.write(lambda uow, ctx: timing.disconnected(uow, ctx, conn_id, depart=depart))
+
+
+def _refused(client: SocketClient, error: ServiceError) -> None:
+    client.deliver({"type": "reply", "id": None, "ok": False, **error.to_json()})
 
 
 async def _answer(desk: BankedDesk, client: SocketClient, text: str) -> dict[str, Any]:
@@ -199,14 +196,8 @@ async def lobby_socket(websocket: WebSocket) -> None:
     try:
         first = await desk.read(lambda uow, ctx: service.lobby(uow, ctx, None))
         client.deliver({"type": "seats", "seats": first["seats"]})
-        while not client.closed:
-            try:
-                text = await sockets.receive_text(websocket, limits)
-            except sockets.MessageTooBig:
-                client.close_soon(sockets.MESSAGE_TOO_BIG, "message too big")
-                break
-            except ServiceError:
-                continue  # a binary frame: the lobby only answers pings
+        # A binary frame goes unanswered: the lobby only answers pings.
+        async for text in sockets.messages(client, limits, lambda error: None):
             if "ping" in text:
                 client.deliver({"type": "pong"})
     except WebSocketDisconnect:

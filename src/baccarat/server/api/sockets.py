@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -184,6 +185,23 @@ async def receive_text(websocket: WebSocket, limits: Limits) -> str:
     if len(text) > limits.ws_max_message:
         raise MessageTooBig()
     return str(text)
+
+
+async def messages(
+    client: SocketClient, limits: Limits, refused: Callable[[ServiceError], None]
+) -> AsyncIterator[str]:
+    """The client's text messages until it is closed; a message too big closes it (1009), a
+    binary frame goes to ``refused``; a disconnect raises ``WebSocketDisconnect``."""
+    while not client.closed:
+        try:
+            text = await receive_text(client.websocket, limits)
+        except MessageTooBig:
+            client.close_soon(MESSAGE_TOO_BIG, "message too big")
+            return
+        except ServiceError as error:
+            refused(error)
+            continue
+        yield text
 
 
 def parse(text: str, limits: Limits) -> dict[str, Any]:

@@ -84,20 +84,19 @@ def _cli_error(error: ServiceError) -> Exception:
 
 
 def _write(args: argparse.Namespace, work: Callable[[UnitOfWork], T]) -> T:
-    from ..server.errors import ServiceError
-
-    with opened(args) as db:
-        try:
-            return db.run_write(work)
-        except ServiceError as error:
-            raise _cli_error(error) from None
+    return _run(args, lambda db: db.run_write(work))
 
 
 def _read(args: argparse.Namespace, work: Callable[[UnitOfWork], T]) -> T:
+    return _run(args, lambda db: db.run_read(work))
+
+
+def _run(args: argparse.Namespace, call: Callable[[Database], T]) -> T:
+    """``call`` on the opened database; a service refusal becomes the CLI's error."""
     from ..server.errors import ServiceError
 
     with opened(args) as db:
         try:
-            return db.run_read(work)
+            return call(db)
         except ServiceError as error:
             raise _cli_error(error) from None

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Response
 
 from .. import roads, rounds
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
-from ..tables import bets_from
-from .deps import IDEMPOTENT, CasinoDep, ContextDep, idempotent_write, json_response
+from ..tables import Table, bets_from
+from .deps import IDEMPOTENT, CasinoDep, Context, ContextDep, idempotent_write, json_response
 from .errors import RESPONSIBLE_ERRORS, documented
 from .models import CutIn, Mode, RoadsOut, RoundIn, RoundOut, ShoeOut, TableOut
 
 router = APIRouter(prefix="/api", tags=["tables"])
+T = TypeVar("T")
 
 ROUND_ERRORS = (
     "invalid_body", "invalid_mode", "not_authenticated", "csrf_failed", "unknown_table",
@@ -82,10 +84,7 @@ async def play_round(
 async def get_shoe(
     table_id: str, ctx: ContextDep, mode: Annotated[Mode, Query()] = "fun"
 ) -> Response:
-    table = ctx.casino.tables.require(table_id)
-    state = await ctx.casino.db.read(
-        lambda uow: rounds.shoe_state(uow, ctx.caller.player_id(uow), table, mode)
-    )
+    state = await _read_at_table(ctx, table_id, mode, rounds.shoe_state)
     return json_response(state.to_json())
 
 
@@ -125,8 +124,12 @@ async def cut_shoe(table_id: str, body: CutIn, ctx: ContextDep) -> Response:
 async def get_roads(
     table_id: str, ctx: ContextDep, mode: Annotated[Mode, Query()] = "fun"
 ) -> Response:
+    return json_response(await _read_at_table(ctx, table_id, mode, roads.table_roads))
+
+
+async def _read_at_table(
+    ctx: Context, table_id: str, mode: str, view: Callable[[UnitOfWork, int, Table, str], T]
+) -> T:
+    """``view(uow, player_id, table, mode)`` of the caller at a table, in one read."""
     table = ctx.casino.tables.require(table_id)
-    answer = await ctx.casino.db.read(
-        lambda uow: roads.table_roads(uow, ctx.caller.player_id(uow), table, mode)
-    )
-    return json_response(answer)
+    return await ctx.casino.db.read(lambda uow: view(uow, ctx.caller.player_id(uow), table, mode))

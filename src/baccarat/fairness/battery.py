@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Concatenate, ParamSpec
 
 from ..core import Card, Outcome, new_deck, play_coup
 from .derive import byte_stream, shuffled_order
@@ -32,6 +33,7 @@ from .stats import (
     transition_table,
 )
 
+P = ParamSpec("P")
 SHOE_DECKS = 8
 OUTCOMES = (Outcome.BANKER, Outcome.PLAYER, Outcome.TIE)
 _FACE_INDEX = {card: i for i, card in enumerate(new_deck())}
@@ -205,10 +207,9 @@ class RngBattery:
         name = POSITIONS
         n = self.done_shuffles
         expected = [[n / 52] * 52 for _ in range(52)]
-        try:
-            raw = chi_square_table(name, self.positions, expected=expected, df=51 * 51)
-        except TooFewSamples as error:
-            return NotRun(name, str(error))
+        raw = _attempt(chi_square_table, name, self.positions, expected=expected, df=51 * 51)
+        if isinstance(raw, NotRun):
+            return raw
         # Each shuffle adds a permutation matrix: the cells' covariance is 52/51 times a
         # projection of rank 51 x 51, so X^2 x 51/52 is chi-square with 2601 df.
         return _scaled(raw, 51 / 52, n)
@@ -219,34 +220,16 @@ class RngBattery:
         return _gof(name, counts, exact_outcome_probabilities(1))
 
     def serial_independence(self) -> StatResult | NotRun:
-        name = SERIAL
-        table = transition_table(self.outcomes, OUTCOMES)
-        try:
-            return chi_square_table(name, table)
-        except TooFewSamples as error:
-            return NotRun(name, str(error))
+        return _attempt(chi_square_table, SERIAL, transition_table(self.outcomes, OUTCOMES))
 
     def banker_player_runs(self) -> StatResult | NotRun:
-        name = RUNS
-        sequence = [o.value for o in self.outcomes if o is not Outcome.TIE]
-        try:
-            return runs_test(name, sequence)
-        except TooFewSamples as error:
-            return NotRun(name, str(error))
+        return _attempt(runs_test, RUNS, [o.value for o in self.outcomes if o is not Outcome.TIE])
 
     def stream_bytes(self) -> StatResult | NotRun:
-        name = BYTES
-        try:
-            return chi_square_uniform(name, self.byte_counts)
-        except TooFewSamples as error:
-            return NotRun(name, str(error))
+        return _attempt(chi_square_uniform, BYTES, self.byte_counts)
 
     def shoe_first_cards(self) -> StatResult | NotRun:
-        name = FIRST_CARD
-        try:
-            return chi_square_uniform(name, self.first_cards)
-        except TooFewSamples as error:
-            return NotRun(name, str(error))
+        return _attempt(chi_square_uniform, FIRST_CARD, self.first_cards)
 
     def shoe_outcome_frequencies(self) -> StatResult | NotRun:
         name = OUTCOMES_8
@@ -255,8 +238,15 @@ class RngBattery:
 
 def _gof(name: str, counts: Sequence[int], probabilities: Sequence[float]) -> StatResult | NotRun:
     n = sum(counts)
+    return _attempt(chi_square_gof, name, counts, [n * p for p in probabilities])
+
+
+def _attempt(
+    test: Callable[Concatenate[str, P], StatResult], name: str, *args: P.args, **kwargs: P.kwargs
+) -> StatResult | NotRun:
+    """``test(name, ...)``, or ``NotRun`` saying why if the samples are too few for it."""
     try:
-        return chi_square_gof(name, counts, [n * p for p in probabilities])
+        return test(name, *args, **kwargs)
     except TooFewSamples as error:
         return NotRun(name, str(error))
 

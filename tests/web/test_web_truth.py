@@ -268,5 +268,10 @@ def test_a_seat_fits_one_screen(
         ):
             if left < 0 or top < 0 or right > width + 0.5 or bottom > height + 0.5:
                 outside.append((selector, [round(v) for v in (left, top, right, bottom)]))
+    # Every display shows its whole value ($1,000.00 of play money), not "$1,000.…".
+    cut = ppage.locator(".meter-value").evaluate_all(
+        "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)"
+    )
     ppage.screenshot(path=str(screenshots / f"seat-{width}x{height}.png"))
     assert outside == [], f"outside the {width}x{height} viewport: {outside}"
+    assert cut == [], f"displays cut off at {width}x{height}: {cut}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import Card
@@ -25,16 +25,16 @@ class Hand:
     """The cards of one hand in the order they were dealt."""
 
     cards: tuple[Card, ...]
+    # Scored once, when the hand is made: settling a round's bets reads them many times.
+    #: Score of the first two cards (the x of ``x:y``).
+    two_card_score: int = field(init=False, repr=False, compare=False)
+    #: Final score (the y of ``x:y``).
+    score: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def two_card_score(self) -> int:
-        """Score of the first two cards (the x of ``x:y``)."""
-        return hand_score([c.value for c in self.cards[:2]])
-
-    @property
-    def score(self) -> int:
-        """Final score (the y of ``x:y``)."""
-        return hand_score([c.value for c in self.cards])
+    def __post_init__(self) -> None:
+        values = [c.value for c in self.cards]
+        object.__setattr__(self, "two_card_score", hand_score(values[:2]))
+        object.__setattr__(self, "score", hand_score(values))
 
     @property
     def scores(self) -> tuple[int, int]:

@@ -75,10 +75,14 @@ def test_cards_spots_chips_buttons_displays_result_and_scoreboard_fit_one_screen
     suffix = "" if locale == "en-US" else f"-{locale[:2]}"
     page.screenshot(path=str(screenshots / f"table-{width}x{height}{suffix}.png"))
     assert outside == [], f"outside the {width}x{height} viewport: {outside}"
-    cut = page.locator("[data-meter]").evaluate_all(
-        "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.dataset.meter)"
+    # Each display's value is whole (not "$1,000.…"), and so is the language's name or code.
+    cut = page.locator(".meter-value").evaluate_all(
+        "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)"
     )
     assert cut == [], f"displays cut short: {cut}"
+    language = page.eval_on_selector("#lang", "s => s.options[s.selectedIndex].textContent")
+    code = locale[:2]
+    assert language == (code.upper() if width <= 600 else {"en": "English", "de": "Deutsch"}[code])
     spilled = page.locator(".controls [data-action]").evaluate_all(
         "els => els.filter(e => e.scrollHeight > e.clientHeight + 1).map(e => e.dataset.action)"
     )

@@ -62,13 +62,23 @@ function drawHeader() {
 
 function wireHeader() {
   const select = document.getElementById("lang");
-  for (const [code, info] of Object.entries(LANGUAGES)) {
+  // On a phone the table's header has room for a language's code, not its name.
+  const narrow = window.matchMedia("(max-width: 600px)");
+  const options = Object.entries(LANGUAGES).map(([code, info]) => {
     const option = document.createElement("option");
     option.value = code;
-    option.textContent = info.name;
+    option.title = info.name;
     option.lang = code;
     select.append(option);
-  }
+    return [option, code, info.name];
+  });
+  const name = () => {
+    for (const [option, code, full] of options) {
+      option.textContent = narrow.matches ? code.toUpperCase() : full;
+    }
+  };
+  name();
+  narrow.addEventListener("change", name);
   select.value = language();
   select.addEventListener("change", () => setLanguage(select.value, { remember: true }));
   for (const button of document.querySelectorAll("[data-mode]")) {

@@ -3,6 +3,7 @@ whose session ended is closed before it can move money."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -151,3 +152,29 @@ async def test_the_sweep_closes_sockets_of_expired_sessions(server: SeatServer) 
         server.clock.advance(server.casino.settings.session_ttl_s + 1)
         await server.app.state.sockets.sweep(server.casino.db)
         assert await close_code(ws) == 4401
+
+
+async def test_a_late_event_from_before_the_player_sat_leaves_their_socket_open(
+    server: SeatServer,
+) -> None:
+    """With several workers, a seat's event can reach a worker after newer ones: a state
+    older than what the socket has sent says nothing about the caller now."""
+    from baccarat.server.api.seat_socket import LEAVE_GRACE_S
+    from baccarat.server.banked import service
+
+    banker, player = await server.player("banker1"), await server.player("player1")
+    seat = await banker.sit("banked-i", "banker")
+    # The seat as every worker heard of it before the player sat: no player in it.
+    earlier = await server.desk.read(lambda uow, ctx: service.seat_view(uow, ctx, seat))
+    assert earlier.ids["player"] is None
+    assert await player.sit("banked-i", "player") == seat
+    server.desk.hub.dispatch(earlier.event(seat))  # arriving late
+    await asyncio.sleep(2 * LEAVE_GRACE_S)
+    approved = await banker.send("approve")
+    assert approved["ok"], approved
+    await player.state(lambda m: seat_of(m)["phase"] == "betting")
+    placed = await player.send("bets", bets={"player": 200})
+    assert placed["ok"], placed
+    # A newer state without the caller (they left) still closes the socket.
+    assert (await player.send("leave"))["ok"]
+    assert await player.closed_with() == 4001

@@ -47,7 +47,15 @@ LEAVE_GRACE_S = 0.5
 
 
 def _close_when_left(client: SocketClient, message: dict[str, Any]) -> None:
-    if message.get("type") == "state" and client.seat_id is not None and message.get("you") is None:
+    if message.get("type") != "state" or client.seat_id is None:
+        return
+    version = int(message["seat"]["version"])
+    if version < client.seat_version:
+        # An older state than this socket has sent (an event that reached this worker
+        # late, from before the caller sat down): it says nothing about the caller now.
+        return
+    client.seat_version = version
+    if message.get("you") is None:
         # No longer seated here (left, timed out): the seat's events are not ours.
         # (A moment's grace lets the reply to a "leave" out first.)
         asyncio.get_running_loop().call_later(

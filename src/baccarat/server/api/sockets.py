@@ -50,6 +50,7 @@ class SocketClient:
         self.player_id: int | None = player_id  # (as the seat events' Client protocol has it)
         self.token_hash = token_hash
         self.seat_id = seat_id
+        self.seat_version = -1  # the newest seat state this socket has sent (seat sockets)
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.closed = False
 

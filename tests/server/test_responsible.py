@@ -129,6 +129,38 @@ async def test_a_voided_round_leaves_the_usage_of_the_day_it_was_played(api: Api
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_reading_the_page_writes_only_when_something_has_come_due(api: Api) -> None:
+    token = await funded(api)
+    db = api.casino.db
+    writes = 0
+    write = db.write
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal writes
+        writes += 1
+        return await write(*args, **kwargs)
+
+    db.write = counted  # type: ignore[method-assign]
+    first = await status(api, token)
+    assert writes == 0  # the player's row and session exist (funded set a reality check)
+    assert await status(api, token) == first
+    await put(api, token, "/limits", {"loss": {"day": 5_000}})
+    await put(api, token, "/limits", {"loss": {"day": 9_000}})  # a raise: pending 24 hours
+    writes = 0
+    assert (await status(api, token))["pending"][0]["amount"] == 9_000
+    assert writes == 0
+    api.clock.advance(DAY)
+    now = await status(api, token)  # the raise applies: written once
+    assert (now["limits"]["loss"]["day"], now["pending"], writes) == (9_000, [], 1)
+    assert await status(api, token) == now and writes == 1
+    await login(api)
+    writes = 0  # a new session restarts the session's clock: written once
+    assert (await status(api, token))["session"]["rounds"] == 0 and writes == 1
+    await status(api, token)
+    assert writes == 1
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_a_net_loss_limit_counts_wins_against_losses_and_the_whole_stake(api: Api) -> None:
     token = await funded(api)
     await put(api, token, "/limits", {"loss": {"week": 1_000}})

@@ -119,7 +119,11 @@ async def _write(ctx: Context, work: Callable[[UnitOfWork, int], Any]) -> Respon
     summary="Your limits, pending changes, usage per period, reality check, exclusion",
 )
 async def get_responsible(ctx: ContextDep) -> Response:
-    return await _write(ctx, responsible.overview)
+    # A read, unless a pending change has come due or a new session begins (then written).
+    answer = await ctx.casino.db.read(lambda uow: responsible.peek(uow, ctx.caller.player_id(uow)))
+    if answer is None:
+        return await _write(ctx, responsible.overview)
+    return json_response(answer)
 
 
 @router.put(

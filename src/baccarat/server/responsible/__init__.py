@@ -5,7 +5,15 @@
 reads; ``periods`` the calendar periods in UTC. docs/responsible-gaming.md explains the rules.
 """
 
-from .changes import acknowledge, overview, self_exclude, set_limits, set_reality_check, time_out
+from .changes import (
+    acknowledge,
+    overview,
+    peek,
+    self_exclude,
+    set_limits,
+    set_reality_check,
+    time_out,
+)
 from .checks import (
     admit_banked_round,
     admit_deposit,
@@ -20,6 +28,6 @@ from .checks import (
 
 __all__ = [
     "acknowledge", "admit_banked_round", "admit_deposit", "admit_round", "admit_seat",
-    "audit_log", "banker_problem", "check_stake", "overview", "self_exclude", "set_limits",
+    "audit_log", "banker_problem", "check_stake", "overview", "peek", "self_exclude", "set_limits",
     "set_reality_check", "time_out", "unadmit_banked_round", "unadmit_round",
 ]  # fmt: skip

@@ -21,6 +21,7 @@ from .checks import (
     SELF_EXCLUSION_MONTHS,
     TIME_OUT_DAYS,
     Profile,
+    Session,
     audit,
     current_session,
     locked_profile,
@@ -28,6 +29,7 @@ from .checks import (
     pending_changes,
     save_profile,
     session_result,
+    settled_profile,
     usage,
 )
 from .periods import DAY_US, PERIODS, add_months
@@ -165,6 +167,19 @@ def overview(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
     applied first, so this runs in a write transaction)."""
     profile: Profile = locked_profile(uow, player_id)
     profile, session = current_session(uow, player_id, profile)
+    return _overview(uow, player_id, profile, session)
+
+
+def peek(uow: UnitOfWork, player_id: int) -> dict[str, Any] | None:
+    """``overview`` in a read transaction, when it would write nothing (the usual case: a
+    page that reads its limits again); None when it has something to write first."""
+    settled = settled_profile(uow, player_id)
+    return None if settled is None else _overview(uow, player_id, *settled)
+
+
+def _overview(
+    uow: UnitOfWork, player_id: int, profile: Profile, session: Session
+) -> dict[str, Any]:
     used = usage(uow, player_id)
     pending = []
     for name, amount, applies in pending_changes(uow, player_id):

@@ -273,15 +273,32 @@ class Session:
     checked_us: int
 
 
+def _session_start(uow: UnitOfWork, profile: Profile) -> int:
+    newest = profile.login_us
+    return newest if newest is not None else (profile.session_us or uow.now)
+
+
 def current_session(uow: UnitOfWork, player_id: int, profile: Profile) -> tuple[Profile, Session]:
     """The player's newest live login session; a new one restarts the reality-check clock."""
-    newest = profile.login_us
-    started = newest if newest is not None else (profile.session_us or uow.now)
+    started = _session_start(uow, profile)
     if started != profile.session_us or profile.session_seq is None:
         seq = int(uow.scalar("SELECT COALESCE(MAX(seq), 0) FROM rounds"))
         profile = replace(profile, session_us=started, session_seq=seq, checked_us=started)
         save_profile(uow, player_id, profile)
     assert profile.session_seq is not None and profile.checked_us is not None
+    return profile, Session(started, profile.session_seq, profile.checked_us)
+
+
+def settled_profile(uow: UnitOfWork, player_id: int) -> tuple[Profile, Session] | None:
+    """The player's profile and session as ``locked_profile`` and ``current_session`` give
+    them, when they would write nothing (the row exists, no pending change is due, the
+    session is the current one): then a read transaction can show them. None otherwise."""
+    profile = _load(uow, player_id, lock=False)
+    if profile is None or (profile.pending_us is not None and profile.pending_us <= uow.now):
+        return None
+    started = _session_start(uow, profile)
+    if started != profile.session_us or profile.session_seq is None or profile.checked_us is None:
+        return None
     return profile, Session(started, profile.session_seq, profile.checked_us)
 
 

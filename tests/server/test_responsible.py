@@ -140,7 +140,7 @@ async def test_reading_the_page_writes_only_when_something_has_come_due(api: Api
         writes += 1
         return await write(*args, **kwargs)
 
-    db.write = counted  # type: ignore[method-assign]
+    db.write = counted
     first = await status(api, token)
     assert writes == 0  # the player's row and session exist (funded set a reality check)
     assert await status(api, token) == first

@@ -182,6 +182,19 @@ def test_a_tie_with_main_bets_says_they_are_returned(
     assert catalogs["en"]["result.tie_returned"] in banner
     assert "win" not in banner.lower().replace("wins", "")
     assert player.meter("last") == usd(0)
+    # With a Player bet alone, the banner speaks of that bet only.
+    for _ in range(120):
+        page.click('[data-action="new"]')
+        place(player, 500, "player")
+        page.click('[data-action="deal"]')
+        player.wait_round()
+        if last_round(player)["winner"] == "tie":
+            break
+    else:
+        pytest.fail("no tie in 120 rounds")
+    banner = str(page.text_content("[data-banner]"))
+    assert catalogs["en"]["result.tie_returned_player"] in banner
+    assert catalogs["en"]["result.tie_returned"] not in banner
 
 
 def test_a_whole_session_leaves_the_console_free_of_errors(

@@ -154,10 +154,13 @@ export function showBanner(el, round, net) {
 
 function detailText(round) {
   const bets = round.bets || {};
-  const pushed = Object.values(bets).some((bet) => bet.result === "push");
+  // On a tie, the Player and Banker bets placed come back: say which.
+  const back = ["player", "banker"].filter((kind) => bets[kind]?.result === "push");
   const paid = Object.values(bets).reduce((sum, bet) => sum + (bet.result === "win" ? bet.returned : 0), 0);
   const parts = [];
-  if (round.winner === "tie" && pushed) parts.push(t("result.tie_returned"));
+  if (round.winner === "tie" && back.length) {
+    parts.push(t(back.length === 2 ? "result.tie_returned" : `result.tie_returned_${back[0]}`));
+  }
   if (paid > 0) parts.push(t("result.paid", { amount: money(paid) }));
   return parts.join(" ");
 }

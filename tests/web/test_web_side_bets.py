@@ -28,6 +28,21 @@ def spots(player: Player) -> list[str]:
 
 def test_the_spots_are_the_tables_bets(make_player: Any, tables: list[dict[str, Any]]) -> None:
     player = make_player()
+    # The lobby names each table's side bets; a table of the three main bets names none.
+    page = player.page
+    player.goto()
+    page.wait_for_selector('[data-table="deluxe"] [data-side-bets]')
+    for table in tables:
+        if table.get("banked") is not None:
+            continue
+        side = [bet for bet in table["bets"] if bet not in ("player", "banker", "tie")]
+        shown = page.locator(f'[data-table="{table["id"]}"] [data-side-bets]')
+        if side:
+            assert sorted(str(shown.get_attribute("data-side-bets")).split()) == sorted(side)
+        else:
+            assert shown.count() == 0, table["id"]
+    assert "PLAYER PAIR" in str(page.text_content('[data-table="deluxe"] .side-bets'))
+    assert "DRAGON 7" in str(page.text_content('[data-table="ez"] .side-bets'))
     for table_id in ("table-i", "deluxe", "ez", "no-commission"):
         table = table_of(tables, table_id)
         open_table(player, table)

@@ -126,9 +126,22 @@ function rtpList(rtp) {
   return h(
     "dl",
     { class: "rtp" },
-    ["banker", "player", "tie"].map((bet) =>
-      rtp[bet] == null ? null : [h("dt", { text: t(`spot.${bet}`) }), h("dd", { text: percent(rtp[bet]) })],
-    ),
+    MAIN_BETS.map((bet) => (rtp[bet] == null ? null : [h("dt", { text: t(`spot.${bet}`) }), h("dd", { text: percent(rtp[bet]) })])),
+  );
+}
+
+const MAIN_BETS = ["banker", "player", "tie"];
+
+// The side bets a table takes, by name (their pays and RTP are on its rules page).
+function sideBets(tbl) {
+  const names = Object.keys(tbl.bets || {}).filter((bet) => !MAIN_BETS.includes(bet));
+  if (!names.length) return null;
+  return h(
+    "p",
+    { class: "side-bets", "data-side-bets": names.join(" ") },
+    h("strong", { text: `${t("rules.side_bets")}:` }),
+    " ",
+    names.map((bet) => t(`spot.${bet}`)).join(" · "),
   );
 }
 
@@ -143,6 +156,7 @@ function tableCard(tbl) {
     tieLimitsText(tbl.limits) ? h("p", { class: "limits tie" }, tieLimitsText(tbl.limits)) : null,
     h("p", { class: "rtp-title", text: t("lobby.rtp") }),
     rtpList(tbl.rtp),
+    sideBets(tbl),
     h(
       "div",
       { class: "row" },

@@ -157,6 +157,13 @@ def test_the_scoreboard_fits_a_phone_and_scrolls_inside(
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     # About six rows of small cells: compact enough for the one-screen table.
     assert box["height"] <= 140
+    # Every road and the ask in view without a swipe (the statistics may need one).
+    beyond = page.locator("[data-road], [data-ask]").evaluate_all(
+        "els => els.filter(e => { const r = e.getBoundingClientRect();"
+        " return r.left < 0 || r.right > window.innerWidth; })"
+        ".map(e => e.dataset.road || e.dataset.ask)"
+    )
+    assert beyond == []
     page.locator("[data-roads]").scroll_into_view_if_needed()
     page.locator("[data-roads]").screenshot(
         path=str(screenshots / f"roads-phone-{width}x{height}.png")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -295,6 +296,15 @@ def test_a_dealt_round_shows_what_the_history_records(
     assert href.startswith("verify.html?")
     assert "nonce=" in href and "commitment=" in href and "client_seed=" in href
     page.screenshot(path=str(screenshots / "history.png"), full_page=True)
+    # The round's cards are drawn whole, side by side, not collapsed onto each other.
+    boxes = page.locator("#round-detail .card").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect();"
+        " return [r.left, r.width, r.height]; })"
+    )
+    assert len(boxes) == len(round_["player"]["cards"]) + len(round_["banker"]["cards"])
+    assert all(width >= 40 and height > width for _, width, height in boxes), boxes
+    lefts = [left for left, _, _ in boxes]
+    assert all(b - a >= 40 for a, b in itertools.pairwise(lefts)), lefts
     assert "server_seed=" not in href
     # Rotating the server seed reveals it: the round's link then carries it to the verifier.
     with page.expect_response(lambda r: r.url.endswith("/api/fairness/rotate")) as rotated:

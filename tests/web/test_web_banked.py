@@ -98,6 +98,12 @@ def test_a_banker_and_a_player_play_a_round_in_two_browsers(
         assert page.text_content('[data-meter="last"]') == usd(item["banked"]["net"])
         last = str(page.text_content('[data-info="last"]'))
         assert usd(mine["banked"]["net"]) in last and usd(theirs["banked"]["net"]) in last
+    # The banker placed no bets: their banner says nothing of what the player's bets paid.
+    for page in (ppage, bpage):
+        page.wait_for_selector("[data-banner]:not([hidden])")
+    assert "Paid" not in str(bpage.text_content("[data-banner-detail]"))
+    won = any(bet["result"] == "win" for bet in mine["bets"].values())
+    assert ("Paid" in str(ppage.text_content("[data-banner-detail]"))) == won
     bpage.screenshot(path=str(screenshots / "seat-banker-result.png"), full_page=True)
 
     # AUTO-APPROVE: the next round opens at once for the player.

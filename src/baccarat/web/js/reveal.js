@@ -133,7 +133,9 @@ function markBets(el, bets, animate) {
  * The result banner: the winner with the scores, a natural's callout, the net of the round
  * and what was paid; on a tie with Player or Banker bets, that they are returned.
  */
-export function showBanner(el, round, net) {
+// ``role``: whose result the banner tells: the player's bets (a house table, or the
+// player of a banked seat), or the banker of a banked seat, who placed none.
+export function showBanner(el, round, net, role = "player") {
   const $ = (selector) => el.querySelector(selector);
   const py = round.player.scores ? round.player.scores[1] : score(round.player.cards);
   const by = round.banker.scores ? round.banker.scores[1] : score(round.banker.cards);
@@ -148,14 +150,15 @@ export function showBanner(el, round, net) {
   const netLine = $("[data-banner-net]");
   netLine.textContent = net == null ? "" : signedMoney(net);
   banner.dataset.sign = net > 0 ? "plus" : net < 0 ? "minus" : "zero";
-  banner.querySelector("[data-banner-detail]").textContent = detailText(round);
+  banner.querySelector("[data-banner-detail]").textContent = detailText(round, role);
   banner.hidden = false;
 }
 
-function detailText(round) {
+function detailText(round, role) {
   const bets = round.bets || {};
   // On a tie, the Player and Banker bets placed come back: say which.
   const back = ["player", "banker"].filter((kind) => bets[kind]?.result === "push");
+  if (role !== "player") return round.winner === "tie" && back.length ? t("result.tie") : "";
   const paid = Object.values(bets).reduce((sum, bet) => sum + (bet.result === "win" ? bet.returned : 0), 0);
   const parts = [];
   if (round.winner === "tie" && back.length) {

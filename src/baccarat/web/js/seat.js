@@ -484,7 +484,7 @@ class SeatView {
       await revealRound(this.el, round, reducedMotion() ? "instant" : "deal");
     }
     store.hold(false);
-    showBanner(this.el, round, mine.net ?? 0);
+    showBanner(this.el, round, mine.net ?? 0, you);
     this.say(
       t("banked.last_round_text", { player: signedMoney(round.results.player.net), banker: signedMoney(round.results.banker.net) }),
       "result",

@@ -14,13 +14,14 @@ import itertools
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 
 from .live import LiveServer, free_port, serve_argv
 
-PLAYERS, LOOPS = 4, 16
+PLAYERS, LOOPS, ACKNOWLEDGED = 4, 16, 150
 
 
 async def register(client: httpx.AsyncClient, nickname: str) -> str:
@@ -30,7 +31,11 @@ async def register(client: httpx.AsyncClient, nickname: str) -> str:
     return token
 
 
-async def load(server: LiveServer, tokens: list[str], acknowledged: list[tuple[str, str]]) -> None:
+async def load(url: str, tokens: list[str], acknowledged: list[tuple[str, str]],
+               kill: Callable[[], None], *, settle_s: float = 0.0) -> None:  # fmt: skip
+    """Players hammer ``url`` with rounds; once 150 are answered, ``kill`` runs (in a
+    thread), and after ``settle_s`` (what was in flight is answered or fails) they stop. A
+    failed request is tried again until then: what is killed may be the database alone."""
     keys = itertools.count()
     stop = asyncio.Event()
 
@@ -44,20 +49,42 @@ async def load(server: LiveServer, tokens: list[str], acknowledged: list[tuple[s
                     headers=headers | {"Idempotency-Key": f"crash-{next(keys)}"},
                 )
             except httpx.HTTPError:
-                return  # the server is gone
+                await asyncio.sleep(0.05)
+                continue
             if answer.status_code == 201:
                 acknowledged.append((token, answer.json()["id"]))
 
     async def killer() -> None:
-        while len(acknowledged) < 150:
+        while len(acknowledged) < ACKNOWLEDGED:
             await asyncio.sleep(0.01)
-        server.kill()
+        await asyncio.to_thread(kill)
+        await asyncio.sleep(settle_s)
         stop.set()
 
     limits = httpx.Limits(max_connections=LOOPS)
-    async with httpx.AsyncClient(base_url=server.url, limits=limits, timeout=30) as client:
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as client:
         loops = [player_loop(client, tokens[i % len(tokens)]) for i in range(LOOPS)]
-        await asyncio.wait_for(asyncio.gather(killer(), *loops), timeout=120)
+        await asyncio.wait_for(asyncio.gather(killer(), *loops), timeout=180)
+
+
+async def check_answered(
+    client: httpx.AsyncClient, tokens: list[str], acknowledged: list[tuple[str, str]]
+) -> None:
+    """Every answered round is there, and each player's play money is the 1,000.00 they
+    started with plus the net of the rounds their history shows."""
+    for token, round_id in acknowledged:
+        got = await client.get(
+            f"/api/rounds/{round_id}", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert got.status_code == 200, (round_id, got.text)
+    for token in tokens:
+        auth = {"Authorization": f"Bearer {token}"}
+        export = await client.get("/api/history/export", headers=auth)
+        assert export.status_code == 200, export.text
+        rounds = [json.loads(line) for line in export.text.splitlines()]
+        net = sum(r["win"] - sum(b["stake"] for b in r["bets"].values()) for r in rounds)
+        wallet = (await client.get("/api/wallet", headers=auth)).json()
+        assert wallet["fun"] == 100_000 + net
 
 
 def admin_check(data_dir: Path) -> subprocess.CompletedProcess[str]:
@@ -78,13 +105,13 @@ def test_kill_9_under_load_loses_no_money(tmp_path: Path) -> None:
         async def setup_and_load() -> list[str]:
             async with httpx.AsyncClient(base_url=first.url, timeout=30) as client:
                 tokens = [await register(client, f"crash{i}") for i in range(PLAYERS)]
-            await load(first, tokens, acknowledged)
+            await load(first.url, tokens, acknowledged, first.kill)
             return tokens
 
         tokens = asyncio.run(setup_and_load())
     finally:
         first.kill()
-    assert len(acknowledged) >= 150
+    assert len(acknowledged) >= ACKNOWLEDGED
 
     checked = admin_check(data_dir)
     assert checked.returncode == 0, checked.stdout + checked.stderr
@@ -95,20 +122,7 @@ def test_kill_9_under_load_loses_no_money(tmp_path: Path) -> None:
 
         async def verify() -> None:
             async with httpx.AsyncClient(base_url=second.url, timeout=30) as client:
-                for token, round_id in acknowledged:
-                    got = await client.get(
-                        f"/api/rounds/{round_id}", headers={"Authorization": f"Bearer {token}"}
-                    )
-                    assert got.status_code == 200, (round_id, got.text)
-                for token in tokens:
-                    auth = {"Authorization": f"Bearer {token}"}
-                    export = await client.get("/api/history/export", headers=auth)
-                    rounds = [json.loads(line) for line in export.text.splitlines()]
-                    net = sum(
-                        r["win"] - sum(b["stake"] for b in r["bets"].values()) for r in rounds
-                    )
-                    wallet = (await client.get("/api/wallet", headers=auth)).json()
-                    assert wallet["fun"] == 100_000 + net
+                await check_answered(client, tokens, acknowledged)
                 # The server plays on after the restart.
                 again = await client.post(
                     "/api/tables/table-i/rounds",

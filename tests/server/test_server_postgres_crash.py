@@ -13,22 +13,19 @@ outlived the database, must play on.
 from __future__ import annotations
 
 import asyncio
-import itertools
-import json
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
 from .live import LiveServer, free_port
 from .postgres import Cluster, create_database
-from .test_server_crash import register
+from .test_server_crash import ACKNOWLEDGED, check_answered, load, register
 
-PLAYERS, LOOPS, ACKNOWLEDGED = 4, 16, 150
+PLAYERS = 4
 
 
 def _cluster() -> Cluster:
@@ -40,39 +37,6 @@ def _cluster() -> Cluster:
         if postgres.REQUIRE:
             pytest.fail(f"BACCARAT_REQUIRE_POSTGRES=1 but PostgreSQL is unavailable: {error}")
         pytest.skip(f"PostgreSQL is unavailable: {error}")
-
-
-async def _load(url: str, tokens: list[str], acknowledged: list[tuple[str, str]],
-                kill: Any) -> None:  # fmt: skip
-    keys = itertools.count()
-    stop = asyncio.Event()
-
-    async def player_loop(client: httpx.AsyncClient, token: str) -> None:
-        headers = {"Authorization": f"Bearer {token}"}
-        while not stop.is_set():
-            try:
-                answer = await client.post(
-                    "/api/tables/table-i/rounds",
-                    json={"mode": "fun", "bets": {"player": 200, "tie": 200}},
-                    headers=headers | {"Idempotency-Key": f"pg-crash-{next(keys)}"},
-                )
-            except httpx.HTTPError:
-                await asyncio.sleep(0.05)
-                continue
-            if answer.status_code == 201:
-                acknowledged.append((token, answer.json()["id"]))
-
-    async def killer() -> None:
-        while len(acknowledged) < ACKNOWLEDGED:
-            await asyncio.sleep(0.01)
-        await asyncio.to_thread(kill)
-        await asyncio.sleep(0.5)  # the workers answer (503) or fail whatever was in flight
-        stop.set()
-
-    limits = httpx.Limits(max_connections=LOOPS)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as client:
-        loops = [player_loop(client, tokens[i % len(tokens)]) for i in range(LOOPS)]
-        await asyncio.wait_for(asyncio.gather(killer(), *loops), timeout=180)
 
 
 def test_kill_9_of_the_postmaster_under_load_loses_no_answered_round(tmp_path: Path) -> None:
@@ -90,7 +54,7 @@ def test_kill_9_of_the_postmaster_under_load_loses_no_answered_round(tmp_path: P
             async def setup_and_load() -> list[str]:
                 async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
                     tokens = [await register(client, f"pgcrash{i}") for i in range(PLAYERS)]
-                await _load(server.url, tokens, acknowledged, cluster.kill)
+                await load(server.url, tokens, acknowledged, cluster.kill, settle_s=0.5)
                 return tokens
 
             tokens = asyncio.run(setup_and_load())
@@ -124,16 +88,4 @@ async def _verify(url: str, tokens: list[str], acknowledged: list[tuple[str, str
                 break
             await asyncio.sleep(0.2)
         assert again.status_code == 201, again.text
-        for token, round_id in acknowledged:
-            got = await client.get(
-                f"/api/rounds/{round_id}", headers={"Authorization": f"Bearer {token}"}
-            )
-            assert got.status_code == 200, (round_id, got.text)
-        for token in tokens:
-            auth = {"Authorization": f"Bearer {token}"}
-            export = await client.get("/api/history/export", headers=auth)
-            assert export.status_code == 200, export.text
-            rounds = [json.loads(line) for line in export.text.splitlines()]
-            net = sum(r["win"] - sum(b["stake"] for b in r["bets"].values()) for r in rounds)
-            wallet = (await client.get("/api/wallet", headers=auth)).json()
-            assert wallet["fun"] == 100_000 + net
+        await check_answered(client, tokens, acknowledged)

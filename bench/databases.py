@@ -22,7 +22,7 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import banked
@@ -52,36 +52,40 @@ def spread(values: list[float], digits: int = 0) -> str:
     return text if top == text else f"{text}-{top}"
 
 
+Figures = dict[str, float]
+
+
+def on_both(options: argparse.Namespace, admin: str, database: str,
+            measure: Callable[[argparse.Namespace], Figures]) -> dict[str, Figures]:  # fmt: skip
+    """``measure(options)`` on SQLite (a fresh folder), then on a new PostgreSQL database."""
+    found: dict[str, dict[str, float]] = {}
+    for name in ("sqlite", "postgresql"):
+        options.database = None
+        if name == "postgresql":
+            options.database = postgres.create_database(admin, database)
+        found[name] = measure(options)
+        if name == "postgresql":
+            postgres.drop_database(admin, database)
+    return found
+
+
 def house_rounds(args: argparse.Namespace, admin: str, run: int) -> dict[str, dict[str, float]]:
     options = server.parser().parse_args(
         ["--seconds", str(args.seconds), "--concurrency", str(args.concurrency)]
     )
-    found: dict[str, dict[str, float]] = {}
-    for name in ("sqlite", "postgresql"):
-        options.database = None
-        options.workers = args.workers
-        if name == "postgresql":
-            options.database = postgres.create_database(admin, f"bench_server_{run}")
+    options.workers = args.workers
+
+    def measure(options: argparse.Namespace) -> dict[str, float]:
         rounds = server.measure(options, ("round",))["round"]
-        found[name] = {"rate": rounds.rate, "p50": rounds.percentile(50),
-                       "p99": rounds.percentile(99)}  # fmt: skip
-        if name == "postgresql":
-            postgres.drop_database(admin, f"bench_server_{run}")
-    return found
+        return {"rate": rounds.rate, "p50": rounds.percentile(50), "p99": rounds.percentile(99)}
+
+    return on_both(options, admin, f"bench_server_{run}", measure)
 
 
 def banked_rounds(args: argparse.Namespace, admin: str, run: int) -> dict[str, dict[str, float]]:
     options = banked.parser().parse_args(["--seconds", str(args.seconds)])
-    found: dict[str, dict[str, float]] = {}
-    for name in ("sqlite", "postgresql"):
-        options.database = None
-        options.workers = args.workers
-        if name == "postgresql":
-            options.database = postgres.create_database(admin, f"bench_banked_{run}")
-        found[name] = banked.measure(options)
-        if name == "postgresql":
-            postgres.drop_database(admin, f"bench_banked_{run}")
-    return found
+    options.workers = args.workers
+    return on_both(options, admin, f"bench_banked_{run}", banked.measure)
 
 
 def summary(title: str, runs: list[dict[str, dict[str, float]]], target: float,

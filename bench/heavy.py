@@ -83,16 +83,6 @@ def build_heavy_account(port: int, token: str, rounds: int) -> None:
                       headers | {"Idempotency-Key": f"rotate-{i}"})  # fmt: skip
 
 
-def merge(name: str, phases: list[Phase]) -> Phase:
-    total = Phase(name)
-    for phase in phases:
-        total.latencies += phase.latencies
-        total.elapsed += phase.elapsed
-        for status, count in phase.statuses.items():
-            total.statuses[status] = total.statuses.get(status, 0) + count
-    return total
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--heavy-rounds", type=int, default=10_000, help="(10000)")
@@ -124,7 +114,7 @@ def main() -> int:
         with contextlib.suppress(subprocess.TimeoutExpired):
             server.wait(timeout=20)
         shutil.rmtree(data_dir, ignore_errors=True)
-    quiet, busy = merge("alone", alone), merge("heavy caller", loaded)
+    quiet, busy = Phase.merged("alone", alone), Phase.merged("heavy caller", loaded)
     print(
         f"baccarat heavy-caller benchmark: SQLite, 1 worker, {os.cpu_count()} CPUs; "
         f"the heavy account has {args.heavy_rounds} rounds over {ROTATIONS} revealed seeds "

@@ -89,6 +89,17 @@ class Phase:
         ordered = sorted(self.latencies)
         return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
 
+    @classmethod
+    def merged(cls, name: str, phases: list[Phase]) -> Phase:
+        """One phase of all these runs: their latencies, answers and time together."""
+        total = cls(name)
+        for phase in phases:
+            total.latencies += phase.latencies
+            total.elapsed += phase.elapsed
+            for status, count in phase.statuses.items():
+                total.statuses[status] = total.statuses.get(status, 0) + count
+        return total
+
 
 async def read_answer(reader: asyncio.StreamReader) -> tuple[int, bytes]:
     status_line = await reader.readline()
@@ -281,14 +292,9 @@ def measure(
         with contextlib.suppress(subprocess.TimeoutExpired):
             server.wait(timeout=20)
         shutil.rmtree(data_dir, ignore_errors=True)
-    merged = {label: Phase(label) for label in endpoints}
-    for phase in phases:
-        target = merged[phase.name]
-        target.latencies += phase.latencies
-        target.elapsed += phase.elapsed
-        for status, count in phase.statuses.items():
-            target.statuses[status] = target.statuses.get(status, 0) + count
-    return merged
+    return {
+        label: Phase.merged(label, [p for p in phases if p.name == label]) for label in endpoints
+    }
 
 
 def main() -> int:

@@ -234,11 +234,6 @@ class Paytable:
         """The pay of a priced line: a Fraction to one, or ``PUSH``."""
         return self._by_line[line]
 
-    @property
-    def top_pay(self) -> Fraction:
-        """The highest pay of the table (its headline: 11:1, 200:1, 30:1)."""
-        return max((p for _, p in self.pays if p is not PUSH), default=Fraction(0))
-
     def to_json(self) -> dict[str, Any]:
         """``{line: "11" | "19/20" | "push"}``."""
         return {line: "push" if pay is PUSH else str(pay) for line, pay in self.pays}

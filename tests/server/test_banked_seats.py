@@ -328,8 +328,8 @@ async def test_a_voided_banked_round_gives_everything_back(server: SeatServer) -
     await player.sit("banked-i", "player")
     dealt = (await player.deal_rest(seat, player=2_000)).json()
     assert await banker.balance() == 100_000 - 2_000 - 30 - 18_090  # reserved for the next
-    system = server.casino.system
-    await server.write(lambda uow: voids.void_round(uow, system, dealt["id"], "malfunction"))
+    dealer = server.casino.dealer
+    await server.write(lambda uow: voids.void_round(uow, dealer, dealt["id"], "malfunction"))
     await player.send("leave")  # the round approved meanwhile ends undealt: reserve back
     assert await banker.balance() == 100_000 and await player.balance() == 100_000
     assert (await player.points(), await banker.points()) == (1, 0)

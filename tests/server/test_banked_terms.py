@@ -8,30 +8,37 @@ from fractions import Fraction
 
 import pytest
 
-from baccarat.core import Bets, Outcome, get_rules
-from baccarat.server.banked import terms
-from baccarat.server.banked.terms import (
-    exposure,
-    fee_for,
-    points_for,
-    seed_min_balance,
-    settle_banked,
-)
+from baccarat.core import Bets, Card, Coup, Outcome, get_rules, play_coup
+from baccarat.server import banking
+from baccarat.server.banked.bank import PlayerBank
+from baccarat.server.banking import FEE_RATE, exposure, fee_for, points_for, seed_min_balance
+from baccarat.server.round import Stake, settle_stake
 from baccarat.server.tables import TableConfigError, load_tables
 
 RULES = get_rules("online-6deck-tie9")
+# A coup of each outcome: seed 000's example (player 3 to 0), a banker natural 9, a tie of 8s.
+COUPS = {
+    Outcome.PLAYER: play_coup(Card.parse_many("Td Kh 3s Kd Tc Qh")),
+    Outcome.BANKER: play_coup(Card.parse_many("2h 9d 3h Kd")),
+    Outcome.TIE: play_coup(Card.parse_many("Kh Kd 8s 8c")),
+}
+
+
+def banked(bets: Bets, coup: Coup) -> tuple[int, int, int]:
+    """What a player-banked round returns to the player, its fee and the banker's net."""
+    settled = settle_stake(RULES, Stake(1, bets), coup)
+    bank = PlayerBank("seat", 2, 0, FEE_RATE)
+    return settled.returned, bank.fee(settled), bank.banker_net([settled])
 
 
 def test_the_docstring_examples_hold() -> None:
-    assert doctest.testmod(terms).failed == 0
+    assert doctest.testmod(banking).failed == 0
 
 
 def test_the_help_pages_example_a_lost_ten_dollar_bet_pays_the_banker_nine_eighty_five() -> None:
     # Seed 000: $10 on the Banker, the player's hand wins 3 to 0: 10 - 1.5% x 10 = 9.85.
-    result = settle_banked(RULES, Bets(banker=1_000), Outcome.PLAYER)
-    assert (result.returned, result.fee, result.banker_net, result.player_net) == (
-        0, 15, 985, -1_000,
-    )  # fmt: skip
+    assert COUPS[Outcome.PLAYER].winner is Outcome.PLAYER
+    assert banked(Bets(banker=1_000), COUPS[Outcome.PLAYER]) == (0, 15, 985)
 
 
 @pytest.mark.parametrize(
@@ -46,11 +53,11 @@ def test_the_fee_is_rounded_up_to_the_cent_in_the_houses_favour(stake: int, fee:
 
 def test_the_banker_pays_winnings_and_keeps_the_commission_on_banker_bets() -> None:
     # Banker bets pay 19:20: the banker pays 9.50 on $10 and keeps the 0.50 commission.
-    won = settle_banked(RULES, Bets(banker=1_000), Outcome.BANKER)
-    assert (won.returned, won.fee, won.banker_net) == (1_950, 15, -965)
+    assert banked(Bets(banker=1_000), COUPS[Outcome.BANKER]) == (1_950, 15, -965)
     # A tie pays 9:1 and pushes the others: the fee is still on every bet placed.
-    tie = settle_banked(RULES, Bets(player=1_000, tie=500), Outcome.TIE)
-    assert (tie.returned, tie.fee, tie.banker_net) == (1_000 + 5_000, 23, 1_500 - 6_000 - 23)
+    assert banked(Bets(player=1_000, tie=500), COUPS[Outcome.TIE]) == (
+        1_000 + 5_000, 23, 1_500 - 6_000 - 23,
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize(("stake", "points"), [(99, 0), (100, 1), (1_250, 12), (25_000, 250)])
@@ -69,9 +76,8 @@ def test_the_exposure_is_the_worst_round_for_the_banker_with_its_fee() -> None:
             for tie in [0, *range(200, 2_001, 100)]:
                 bets = Bets(player=player, banker=banker, tie=tie)
                 if bets.total:
-                    for outcome in Outcome:
-                        r = settle_banked(RULES, bets, outcome)
-                        worst = max(worst, -r.banker_net)
+                    for coup in COUPS.values():
+                        worst = max(worst, -banked(bets, coup)[2])
     assert exposure(RULES, 2_000, 2_000) == worst == 18_090
 
 

@@ -114,12 +114,12 @@ async def test_a_voided_round_leaves_the_usage_of_the_day_it_was_played(api: Api
     lost = await api.play(token, mode="real", player=600)
     assert lost.status_code == 201
     assert code(await api.play(token, mode="real", player=200)) == "loss_limit_reached"
-    system, round_id = api.casino.system, lost.json()["id"]
+    dealer, round_id = api.casino.dealer, lost.json()["id"]
     api.clock.advance(10 * HOUR)  # Tuesday: the week's limit is the one left to reach
     assert (await api.play(token, mode="real", player=500)).status_code == 201
     refused = await api.play(token, mode="real", player=200)
     assert code(refused) == "loss_limit_reached" and details(refused)["period"] == "week"
-    await api.casino.db.write(lambda uow: voids.void_round(uow, system, round_id, "misdeal"))
+    await api.casino.db.write(lambda uow: voids.void_round(uow, dealer, round_id, "misdeal"))
     usage = (await status(api, token))["usage"]  # Monday's usage gave the 600 back
     assert (usage["day"]["loss"], usage["day"]["wager"]) == (500, 500)
     assert (usage["week"]["loss"], usage["week"]["wager"]) == (900, 900)
@@ -467,8 +467,8 @@ async def test_player_banked_seats_count_the_stake_and_check_the_bankers_exposur
     bob_day = (await status(api, bob))["usage"]["day"]
     assert bob_day["loss"] < 0 and bob_day["wager"] == 0  # the banker won the player's bet
     # A voided round counts for neither of them any more.
-    system, round_id = api.casino.system, dealt.json()["id"]
-    await api.casino.db.write(lambda uow: voids.void_round(uow, system, round_id, "misdeal"))
+    dealer, round_id = api.casino.dealer, dealt.json()["id"]
+    await api.casino.db.write(lambda uow: voids.void_round(uow, dealer, round_id, "misdeal"))
     assert (await status(api, alice))["usage"]["day"]["wager"] == 0
     assert (await status(api, bob))["usage"]["day"]["loss"] == 0
     assert (await deal(player=200)).status_code == 201

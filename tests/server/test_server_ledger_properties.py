@@ -137,4 +137,4 @@ def apply(
         played.append(record.id)
     elif name == "void" and played:
         chosen = played[a % len(played)]
-        db.run_write(lambda uow: voids.void_round(uow, system, chosen, "property test"))
+        db.run_write(lambda uow: voids.void_round(uow, dealer, chosen, "property test"))

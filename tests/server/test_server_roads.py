@@ -8,6 +8,7 @@ from baccarat.core import Bets, Shoe
 from baccarat.core.roads import RoadResult, compute_roads
 from baccarat.server import accounts, roads, rounds, seeds, voids
 from baccarat.server.db.database import Database
+from baccarat.server.dealing import FairShoes
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.tables import TableSet, load_tables
 
@@ -98,7 +99,11 @@ def test_a_fresh_table_looks_back_a_limited_number_of_rounds_and_skips_voids(
     played = play_all(db, system, tables, alice, ShoesInTurn([COUPS[c] for c in "PPBTB"]), 5)
     assert answer(db, alice, tables)["roads"]["bead"][0]["winner"] == "B"
     assert [c["winner"] for c in answer(db, alice, tables)["roads"]["bead"]] == ["B", "T", "B"]
-    db.run_write(lambda uow: voids.void_round(uow, system, played[-2].id, "a card flew"))
+    db.run_write(
+        lambda uow: voids.void_round(
+            uow, rounds.Dealer(FairShoes(), system), played[-2].id, "a card flew"
+        )
+    )
     data = answer(db, alice, tables)
     assert [c["winner"] for c in data["roads"]["bead"]] == ["B", "B"]
     assert data["limit"] == 3

@@ -241,7 +241,8 @@ def test_a_void_returns_every_stake_and_takes_back_the_payout(
     alice = player(db, system)
     won = play(db, StackedShoes(PLAYER_WINS), system, tables, alice, player=1_000, tie=200)
     assert balances(db, alice)["fun"] == 100_000 + 1_000 - 200
-    voided = db.run_write(lambda uow: voids.void_round(uow, system, won.id, "dealer error"))
+    dealer = rounds.Dealer(FairShoes(), system)
+    voided = db.run_write(lambda uow: voids.void_round(uow, dealer, won.id, "dealer error"))
     assert balances(db, alice)["fun"] == 100_000
     answer = voided.to_json()
     assert answer["void_reason"] == "dealer error"
@@ -251,7 +252,7 @@ def test_a_void_returns_every_stake_and_takes_back_the_payout(
     }
     assert answer["balance_after"] == answer["balance_before"] == 100_000
     with pytest.raises(ServiceError) as twice:
-        db.run_write(lambda uow: voids.void_round(uow, system, won.id, "again"))
+        db.run_write(lambda uow: voids.void_round(uow, dealer, won.id, "again"))
     assert twice.value.code == "void_not_possible"
     assert_ledger_ok(db)
 

@@ -15,6 +15,7 @@ from .output import print_json, table
 
 if TYPE_CHECKING:
     from ..server.db.uow import UnitOfWork
+    from ..server.history import StoredRound
 
 
 def _database_options(parser: argparse.ArgumentParser) -> None:
@@ -303,12 +304,15 @@ def run_requests(args: argparse.Namespace) -> int:
 def run_void(args: argparse.Namespace) -> int:
     from ..core import format_money
     from ..server import voids
+    from ..server.dealing import FairShoes
     from ..server.ledger import SystemAccounts
+    from ..server.round import Dealer
 
-    record = _write(
-        args,
-        lambda uow: voids.void_round(uow, SystemAccounts.load(uow), args.round_id, args.reason),
-    )
+    def work(uow: UnitOfWork) -> StoredRound:
+        dealer = Dealer(FairShoes(), SystemAccounts.load(uow))
+        return voids.void_round(uow, dealer, args.round_id, args.reason)
+
+    record = _write(args, work)
     print(f"round {record.id} void ({record.void_reason}): stake {format_money(record.stake)} "
           f"returned, payout {format_money(record.win)} reversed")  # fmt: skip
     return 0

@@ -10,7 +10,7 @@ from .db import migrate
 from .db.database import Database
 from .dealing import FairShoes, ShoeFactory
 from .ledger import SystemAccounts
-from .rounds import Dealer
+from .round import Dealer
 from .settings import Settings
 from .tables import TableSet, load_tables
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,6 +87,36 @@ def authenticate_and_recall(
             key=key,
         )
     return int(player_id), StoredAnswer(int(status), response)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A caller known by the hash of their session token, authenticated with the lookup."""
+
+    token_hash: str | None
+
+
+def once(
+    uow: UnitOfWork,
+    who: int | Session,
+    key: str,
+    hashed: str,
+    status: int,
+    work: Callable[[UnitOfWork, int], Any],
+) -> tuple[StoredAnswer, bool]:
+    """Run ``work(uow, player_id)`` once per key for every money-moving request, REST and
+    WebSocket alike: the first answer is stored in the same transaction as the work, and a
+    replay gets it without working again. ``who`` is the player (a socket's), or a session
+    to authenticate in the same statement as the lookup. ``(answer, replayed)``."""
+    if isinstance(who, Session):
+        player_id, stored = authenticate_and_recall(uow, who.token_hash, key, hashed)
+    else:
+        player_id, stored = who, recall(uow, who, key, hashed)
+    if stored is not None:
+        return stored, True
+    text = json.dumps(work(uow, player_id), separators=(",", ":"))
+    remember(uow, player_id, key, hashed, status, text)
+    return StoredAnswer(status, text), False
 
 
 def remember(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from ..core import format_money
 from .db.uow import UnitOfWork
 from .errors import ServiceError
+from .money import Money, Move, Party, Posted
 
 MODES = ("fun", "real")
 # "escrow": what player-banked seats hold in play (banked/money.py).
@@ -89,7 +90,7 @@ def open_player_accounts(uow: UnitOfWork, player_id: int) -> None:
         )
 
 
-def insert_transaction(
+def _insert_transaction(
     uow: UnitOfWork,
     kind: str,
     mode: str,
@@ -123,7 +124,7 @@ def insert_transaction(
     return tx_id
 
 
-def apply_delta(uow: UnitOfWork, account_id: int, delta: int) -> int | None:
+def _apply_delta(uow: UnitOfWork, account_id: int, delta: int) -> int | None:
     """Add ``delta`` to an account's cached balance; None if that would make it negative."""
     row = uow.one(
         "UPDATE accounts SET balance = balance + :d, version = version + 1 "
@@ -133,14 +134,9 @@ def apply_delta(uow: UnitOfWork, account_id: int, delta: int) -> int | None:
     return None if row is None else int(row[0])
 
 
-def _apply(
-    uow: UnitOfWork,
-    postings: Sequence[Posting],
-    system: SystemAccounts | None,
-    applied: frozenset[int] = frozenset(),
-) -> None:
-    """Update the cached balances the postings move (not the derived ones, nor ``applied``:
-    accounts whose balance the caller already moved); refuses to overdraw.
+def _apply(uow: UnitOfWork, postings: Sequence[Posting], system: SystemAccounts | None) -> None:
+    """Update the cached balances the postings move (not the derived ones); refuses to
+    overdraw.
 
     Cached balances are updated in the order of their account ids, so that two
     transactions never wait for each other's rows in opposite orders.
@@ -149,8 +145,8 @@ def _apply(
     for posting in postings:
         deltas[posting.account_id] = deltas.get(posting.account_id, 0) + posting.amount
     derived = (system or SystemAccounts.load(uow)).derived()
-    for account_id in sorted(set(deltas) - derived - applied):
-        if deltas[account_id] and apply_delta(uow, account_id, deltas[account_id]) is None:
+    for account_id in sorted(set(deltas) - derived):
+        if deltas[account_id] and _apply_delta(uow, account_id, deltas[account_id]) is None:
             balance = uow.scalar("SELECT balance FROM accounts WHERE id = :id", {"id": account_id})
             raise ServiceError(
                 "insufficient_funds",
@@ -172,8 +168,8 @@ def post(
 ) -> int:
     """Post a balanced transaction and update the cached balances; refuses to overdraw."""
     if kind in ROUND_KINDS:
-        raise LedgerError(f"a {kind} transaction is posted by post_round")
-    tx_id = insert_transaction(uow, kind, mode, postings, reference=reference, memo=memo)
+        raise LedgerError(f"a {kind} transaction is posted by post_money")
+    tx_id = _insert_transaction(uow, kind, mode, postings, reference=reference, memo=memo)
     _apply(uow, postings, system)
     return tx_id
 
@@ -182,64 +178,107 @@ def post(
 ROUND_KINDS = ("round", "banked_round")
 
 
-def moves(*pairs: tuple[int, int, int]) -> list[Posting]:
-    """Postings for ``(source, target, amount)`` moves: two entries per move, none for a
-    move of nothing."""
-    postings = []
-    for source, target, amount in pairs:
-        if amount:
-            postings += [Posting(source, -amount), Posting(target, amount)]
-    return postings
-
-
-def stake_round(
-    uow: UnitOfWork, player_id: int, mode: str, stake: int, returned: int
-) -> tuple[int, int]:
-    """The player's side of a round against the house, in one conditional update of the
-    cached balance: refused unless the balance covers the whole stake (before anything
-    returns). ``(account id, balance after)``; ``post_round`` then records the entries."""
-    row = uow.one(
-        "UPDATE accounts SET balance = balance + :net, version = version + 1 "
-        "WHERE player_id = :p AND mode = :m AND kind = 'player' AND balance >= :stake "
-        "RETURNING id, balance",
-        {"net": returned - stake, "p": player_id, "m": mode, "stake": stake},
-    )
-    if row is None:
-        balance = int(
-            uow.scalar(
-                "SELECT balance FROM accounts WHERE player_id = :p AND mode = :m "
-                "AND kind = 'player'",
-                {"p": player_id, "m": mode},
-            )
-            or 0
-        )
-        raise ServiceError(
-            "insufficient_funds",
-            f"the stake {format_money(stake)} exceeds the {mode} balance {format_money(balance)}",
-            stake=stake,
-            balance=balance,
-        )
-    return int(row[0]), int(row[1])
-
-
-def post_round(
+def post_money(
     uow: UnitOfWork,
     kind: str,
     mode: str,
-    round_id: str,
-    postings: Sequence[Posting],
+    reference: str,
+    money: Money,
     *,
     system: SystemAccounts,
-    applied: frozenset[int] = frozenset(),
-) -> int:
-    """Post the one transaction that settles a round, with the checks of ``post`` (the
-    entries balance, none is zero); the cached balances are updated as ``post`` does,
-    except those of ``applied`` (moved already by ``stake_round``)."""
-    if kind not in ROUND_KINDS:
-        raise LedgerError(f"{kind!r} is not a round's transaction: {ROUND_KINDS}")
-    tx_id = insert_transaction(uow, kind, mode, postings, reference=round_id)
-    _apply(uow, postings, system, applied)
-    return tx_id
+    memo: str | None = None,
+) -> Posted:
+    """Post ``money`` (moves between parties) as one balanced transaction.
+
+    Each player's cached balance moves by their net in one conditional update, in player id
+    order (so that two postings never wait for each other's rows in opposite orders):
+    refused unless the balance covers what ``money.covers`` names for them (their stakes,
+    before anything returns) and stays at or above zero. The casino's parties are its
+    derived accounts of the mode (``house``, ``escrow``)."""
+    accounts: dict[int, int] = {}
+    balances: dict[int, int] = {}
+    for player in money.players:
+        net, cover = money.net(player), money.covers.get(player, 0)
+        row = uow.one(
+            "UPDATE accounts SET balance = balance + :net, version = version + 1 "
+            "WHERE player_id = :p AND mode = :m AND kind = 'player' AND balance >= :cover "
+            "AND balance + :net >= 0 RETURNING id, balance",
+            {"net": net, "p": player, "m": mode, "cover": cover},
+        )
+        if row is None:
+            raise _short(uow, player, mode, cover, net)
+        accounts[player], balances[player] = int(row[0]), int(row[1])
+
+    def account(party: Party) -> int:
+        if isinstance(party, int):
+            return accounts[party]
+        if party not in DERIVED_KINDS:
+            raise LedgerError(f"{party!r} is not an account a round moves money with")
+        return system.get(mode, party)
+
+    postings = [
+        posting
+        for move in money.moves
+        if move.amount
+        for posting in (Posting(account(move.source), -move.amount),
+                        Posting(account(move.target), move.amount))
+    ]  # fmt: skip
+    tx_id = _insert_transaction(uow, kind, mode, postings, reference=reference, memo=memo)
+    return Posted(tx_id, balances)
+
+
+def _short(uow: UnitOfWork, player_id: int, mode: str, cover: int, net: int) -> ServiceError:
+    """The refusal of a posting the player's balance does not cover."""
+    balance = int(
+        uow.scalar(
+            "SELECT balance FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'",
+            {"p": player_id, "m": mode},
+        )
+        or 0
+    )
+    if cover > balance:
+        return ServiceError(
+            "insufficient_funds",
+            f"the stake {format_money(cover)} exceeds the {mode} balance {format_money(balance)}",
+            stake=cover,
+            balance=balance,
+        )
+    return ServiceError(
+        "insufficient_funds",
+        "the balance does not cover this movement",
+        balance=balance,
+        amount=-net,
+    )
+
+
+class LedgerWallet:
+    """The wallet port (``money.Wallet``) on our double-entry ledger: every call one
+    balanced transaction of this database, in the caller's unit of work."""
+
+    def __init__(self, system: SystemAccounts) -> None:
+        self.system = system
+
+    def balance(self, uow: UnitOfWork, player_id: int, mode: str) -> int:
+        return player_account(uow, player_id, mode)[1]
+
+    def reserve(
+        self, uow: UnitOfWork, kind: str, mode: str, reference: str, player_id: int, amount: int
+    ) -> None:
+        if amount:
+            held = Move(player_id, "escrow", amount)
+            moved = Money((held if amount > 0 else Move("escrow", player_id, -amount),))
+            post_money(uow, kind, mode, reference, moved, system=self.system)
+
+    def settle(self, uow: UnitOfWork, kind: str, mode: str, reference: str, money: Money) -> Posted:
+        if kind not in ROUND_KINDS:
+            raise LedgerError(f"{kind!r} is not a round's transaction: {ROUND_KINDS}")
+        return post_money(uow, kind, mode, reference, money, system=self.system)
+
+    def reverse(
+        self, uow: UnitOfWork, mode: str, reference: str, money: Money, memo: str
+    ) -> Posted:
+        return post_money(uow, "void", mode, reference, money.reversed(), system=self.system,
+                          memo=memo)  # fmt: skip
 
 
 def transfer(
@@ -300,18 +339,15 @@ __all__ = [
     "ROUND_KINDS",
     "SYSTEM_KINDS",
     "LedgerError",
+    "LedgerWallet",
     "Movement",
     "Posting",
     "SystemAccounts",
-    "apply_delta",
     "check_mode",
-    "insert_transaction",
-    "moves",
     "open_player_accounts",
     "player_account",
     "post",
-    "post_round",
-    "stake_round",
+    "post_money",
     "statement",
     "transfer",
 ]

@@ -1,4 +1,5 @@
-"""A round: check, debit, shuffle, deal, settle, credit, record, in one transaction.
+"""The house tables: the casino covers the bets (``HouseBank``), a player's cut shoe
+(``CutShoe``, its state and its cut), and ``play_round``, the round of ``round.play``.
 
 This is the hot path. It runs as one short write transaction of a handful of statements:
 take the nonce (or lock the player's shoe), move the money in one conditional update of the
@@ -9,25 +10,23 @@ rounds of different players share no row and never wait for each other.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..core import Bets, RuleSet, Shoe
-from . import ledger, pipeline, responsible, seeds
+from . import responsible, seeds
 from .db.uow import UnitOfWork
 from .dealing import ShoeFactory
 from .errors import ServiceError
 from .history import StoredRound
-from .ledger import SystemAccounts, check_mode
+from .ledger import check_mode
+from .money import Money, Move, Posted
+from .round import Dealer, FreshShuffle, Settled, Shuffle, Stake, play
 from .tables import Table
 
-
-@dataclass(frozen=True)
-class Dealer:
-    """What a round needs besides the database: the deal source and the casino's accounts."""
-
-    shoes: ShoeFactory
-    system: SystemAccounts
+__all__ = ["HOUSE", "CutShoe", "Dealer", "HouseBank", "ShoeState", "cut_shoe", "play_round",
+           "shoe_state"]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,83 +141,99 @@ def cut_shoe(
 
 
 @dataclass(frozen=True, slots=True)
-class _Shuffle:
-    shoe: Shoe
-    seed_id: int
-    commitment: str
-    client_seed: str
-    nonce: int
-    cut: int | None
+class CutShoe:
+    """The player's cut shoe at a table, dealt on from where it stopped (its row locked)."""
 
+    player_id: int
+    table: Table
 
-def _fresh_shuffle(uow: UnitOfWork, dealer: Dealer, player_id: int, mode: str,
-                   rules: RuleSet) -> _Shuffle:  # fmt: skip
-    drawn = seeds.take_nonce(uow, player_id, mode)
-    shoe = dealer.shoes(rules, drawn.server_seed, drawn.client_seed, drawn.nonce, None)
-    return _Shuffle(shoe, drawn.seed_id, drawn.commitment, drawn.client_seed, drawn.nonce, None)
+    def _key(self, mode: str) -> dict[str, Any]:
+        return {"p": self.player_id, "t": self.table.id, "m": mode}
 
-
-def _shoe_in_play(uow: UnitOfWork, dealer: Dealer, player_id: int, mode: str,
-                  table: Table) -> _Shuffle:  # fmt: skip
-    row = uow.one(
-        "SELECT sh.seed_id, s.server_seed, s.commitment, sh.client_seed, sh.nonce, sh.cut, "
-        "sh.position, sh.finished FROM shoes sh JOIN fairness_seeds s ON s.id = sh.seed_id "
-        "WHERE sh.player_id = :p AND sh.table_id = :t AND sh.mode = :m" + uow.lock("sh"),
-        {"p": player_id, "t": table.id, "m": mode},
-    )
-    if row is None or row[7]:
-        raise ServiceError(
-            "cut_required",
-            "a new shoe waits for your cut: POST /api/tables/{id}/shoe with the position",
-            table=table.id,
-            mode=mode,
+    def shuffle(self, uow: UnitOfWork, shoes: ShoeFactory, rules: RuleSet, mode: str) -> Shuffle:
+        row = uow.one(
+            "SELECT sh.seed_id, s.server_seed, s.commitment, sh.client_seed, sh.nonce, sh.cut, "
+            "sh.position, sh.finished FROM shoes sh JOIN fairness_seeds s ON s.id = sh.seed_id "
+            "WHERE sh.player_id = :p AND sh.table_id = :t AND sh.mode = :m" + uow.lock("sh"),
+            self._key(mode),
         )
-    seed_id, server_seed, committed, client_seed, nonce, cut, position, _ = row
-    # The shoe is rebuilt from its seeds (the order is cached) and set where it stopped.
-    shoe = dealer.shoes(table.rules, server_seed, client_seed, int(nonce), int(cut))
-    shoe.position = int(position)
-    return _Shuffle(shoe, int(seed_id), committed, client_seed, int(nonce), int(cut))
+        if row is None or row[7]:
+            raise ServiceError(
+                "cut_required",
+                "a new shoe waits for your cut: POST /api/tables/{id}/shoe with the position",
+                table=self.table.id,
+                mode=mode,
+            )
+        seed_id, server_seed, committed, client_seed, nonce, cut, position, _ = row
+        # The shoe is rebuilt from its seeds (the order is cached) and set where it stopped.
+        shoe = shoes(rules, server_seed, client_seed, int(nonce), int(cut))
+        shoe.position = int(position)
+        return Shuffle(shoe, int(seed_id), committed, client_seed, int(nonce), int(cut),
+                       shoe.position)  # fmt: skip
+
+    def dealt(self, uow: UnitOfWork, shoe: Shoe, mode: str) -> None:
+        uow.run(
+            "UPDATE shoes SET position = :pos, finished = :done "
+            "WHERE player_id = :p AND table_id = :t AND mode = :m",
+            {"pos": shoe.position, "done": int(shoe.is_cut_card_reached), **self._key(mode)},
+        )
+
+
+class HouseBank:
+    """The casino covers the bets: each bettor's stake to the house, what returns back."""
+
+    kind = "round"
+
+    def admit(self, uow: UnitOfWork, mode: str, settled: Sequence[Settled]) -> None:
+        for one in settled:
+            responsible.admit_round(uow, one.player_id, mode, one.stake, one.returned)
+
+    def unadmit(
+        self, uow: UnitOfWork, mode: str, played_us: int, settled: Sequence[Settled]
+    ) -> None:
+        for one in settled:
+            responsible.uncount(uow, one.player_id, mode, played_us, one.stake, -one.net)
+
+    def money(self, mode: str, settled: Sequence[Settled]) -> Money:
+        # Debit and credit in one posting: each stake must be covered before anything returns.
+        moves: list[Move] = []
+        for one in settled:
+            moves += [
+                Move(one.player_id, "house", one.stake),
+                Move("house", one.player_id, one.returned),
+            ]
+        return Money(tuple(moves), {one.player_id: one.stake for one in settled})
+
+    def void_money(self, settled: Sequence[Settled]) -> Money:
+        return self.money("", settled)
+
+    def record(
+        self,
+        uow: UnitOfWork,
+        mode: str,
+        rounds: Sequence[StoredRound],
+        settled: Sequence[Settled],
+        posted: Posted,
+    ) -> None:
+        return None
+
+    def unrecord(self, uow: UnitOfWork, mode: str, rounds: Sequence[StoredRound]) -> None:
+        return None
+
+
+HOUSE = HouseBank()
 
 
 def play_round(
     uow: UnitOfWork, dealer: Dealer, player_id: int, table: Table, mode: str, bets: Bets
 ) -> StoredRound:
-    """Play one round for the player; refused (with nothing written) if it cannot be."""
+    """Play one round for the player at a house table; refused (with nothing written) if it
+    cannot be."""
     check_mode(mode)
     table.check_bets(bets)
-    stake = bets.total
-    rules = table.rules
-    if table.is_cut_shoe:
-        shuffle = _shoe_in_play(uow, dealer, player_id, mode, table)
-    else:
-        shuffle = _fresh_shuffle(uow, dealer, player_id, mode, rules)
-    shoe = shuffle.shoe
-    dealt = pipeline.deal(
-        shoe, seed_id=shuffle.seed_id, commitment=shuffle.commitment,
-        client_seed=shuffle.client_seed, nonce=shuffle.nonce, cut=shuffle.cut,
+    source = CutShoe(player_id, table) if table.is_cut_shoe else FreshShuffle(player_id)
+    (played,) = play(
+        uow, dealer, HOUSE, table_id=table.id, rules=table.rules, mode=mode, source=source,
+        stakes=[Stake(player_id, bets)],
     )  # fmt: skip
-    bets_json, win = pipeline.settled(rules, bets, dealt.coup)
-    responsible.admit_round(uow, player_id, mode, stake, win)
-    # Debit and credit in one conditional update: the whole stake must be covered.
-    account, balance_after = ledger.stake_round(uow, player_id, mode, stake, win)
-    house = dealer.system.get(mode, "house")
-    round_id = pipeline.new_round_id()
-    tx_id = ledger.post_round(
-        uow, "round", mode, round_id, ledger.moves((account, house, stake), (house, account, win)),
-        system=dealer.system, applied=frozenset((account,)),
-    )  # fmt: skip
-    money = pipeline.Settled(bets_json, stake, win, balance_after)
-    seq = pipeline.record(uow, round_id, player_id, table.id, mode, rules, dealt, money, tx_id)
-    if table.is_cut_shoe:
-        uow.run(
-            "UPDATE shoes SET position = :pos, finished = :done "
-            "WHERE player_id = :p AND table_id = :t AND mode = :m",
-            {"pos": shoe.position, "done": int(shoe.is_cut_card_reached), "p": player_id,
-             "t": table.id, "m": mode},
-        )  # fmt: skip
-    return StoredRound(
-        seq, round_id, table.id, mode, uow.now, rules.name, dealt.commitment,
-        dealt.client_seed, dealt.nonce, dealt.cut, dealt.position, dealt.player_cards,
-        dealt.banker_cards, dealt.coup.winner.value, bets_json, stake, win,
-        money.balance_before, balance_after, None, None,
-    )  # fmt: skip
+    return played

@@ -26,7 +26,7 @@ from ..core import (
     get_rules,
     parse_money,
 )
-from .banked.terms import BankedTerms
+from .banking import BankedTerms
 from .errors import ServiceError
 from .settings import BankedSettings
 

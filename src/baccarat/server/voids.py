@@ -1,41 +1,26 @@
 """``baccarat admin void``: a round is void, every stake returns, any payout is taken back.
 
-A house round's void is here; a player-banked round's (where the banker and the casino's
-fee are undone too) is ``banked.voids``. Both post through the round pipeline's ``void``.
+Every round is voided by ``round.void`` with the bank that covered it: the house
+(``rounds.HOUSE``) or the seat's banker (``banked.bank.PlayerBank``, which also returns the
+casino's fee and the round's loyalty points).
 """
 
 from __future__ import annotations
 
-from ..core import format_money
-from . import ledger, pipeline, responsible
-from .banked import voids as banked
+from .banked.bank import PlayerBank
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .history import StoredRound, get_round
-from .ledger import SystemAccounts
+from .round import Dealer, void
+from .rounds import HOUSE
 
 
-def void_round(uow: UnitOfWork, system: SystemAccounts, round_id: str, reason: str) -> StoredRound:
+def void_round(uow: UnitOfWork, dealer: Dealer, round_id: str, reason: str) -> StoredRound:
     """Void a round: every stake returns, any payout is taken back, the reason is shown."""
-    if banked.is_banked_round(uow, round_id):
-        return banked.void_round(uow, system, round_id, reason)
-    reason = pipeline.void_reason(reason)
-    row = uow.one(
-        "SELECT player_id, mode, stake, win, void_reason, created_us FROM rounds WHERE id = :id"
-        + uow.for_update,
-        {"id": round_id},
+    player_id = uow.scalar(
+        "SELECT player_id FROM rounds WHERE id = :id" + uow.for_update, {"id": round_id}
     )
-    if row is None:
+    if player_id is None:
         raise ServiceError("unknown_round", f"there is no round {round_id!r}", round=round_id)
-    player_id, mode, stake, win, voided, played_us = row
-    pipeline.require_not_void(round_id, voided)
-    account_id, _ = ledger.player_account(uow, int(player_id), mode)
-    house = system.get(mode, "house")
-    postings = ledger.moves((house, account_id, int(stake)), (account_id, house, int(win)))
-    pipeline.void(
-        uow, system, round_id, mode, reason, postings,
-        f"the player no longer holds the {format_money(int(win) - int(stake))} the void "
-        "takes back",
-    )  # fmt: skip
-    responsible.unadmit_round(uow, int(player_id), mode, int(played_us), int(stake), int(win))
-    return get_round(uow, None, round_id)
+    bank = PlayerBank.of_round(uow, round_id) or HOUSE
+    return void(uow, dealer, bank, get_round(uow, None, round_id), int(player_id), reason)

@@ -13,7 +13,7 @@ from ..casino import Casino
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..history import iso_time
-from .deps import CSRF_COOKIE, SESSION_COOKIE, CasinoDep, ContextDep, json_response
+from .deps import CSRF_COOKIE, SESSION_COOKIE, CasinoDep, RequestDep, json_response
 from .errors import documented
 from .models import (
     Credentials,
@@ -111,7 +111,7 @@ def _logged_in(casino: Casino, session: auth.Session, player: accounts.Player) -
     responses=documented("not_authenticated", "csrf_failed"),
     summary="Log out: the session ends and the cookies are cleared",
 )
-async def logout(ctx: ContextDep) -> Response:
+async def logout(ctx: RequestDep) -> Response:
     def end(uow: UnitOfWork) -> None:
         ctx.caller.player_id(uow)
         assert ctx.caller.token_hash is not None
@@ -136,7 +136,7 @@ def _logged_out() -> Response:
     responses=documented("not_authenticated"),
     summary="Your live sessions (newest first, at most 100), the current one marked",
 )
-async def sessions(ctx: ContextDep) -> Response:
+async def sessions(ctx: RequestDep) -> Response:
     def read(uow: UnitOfWork) -> list[auth.SessionInfo]:
         return auth.list_sessions(uow, ctx.caller.player_id(uow), ctx.caller.token_hash)
 
@@ -158,7 +158,7 @@ async def sessions(ctx: ContextDep) -> Response:
     responses=documented("not_authenticated", "csrf_failed"),
     summary="Log out everywhere: every session of yours ends (this one too), their sockets close",
 )
-async def logout_everywhere(ctx: ContextDep) -> Response:
+async def logout_everywhere(ctx: RequestDep) -> Response:
     def end(uow: UnitOfWork) -> int:
         player_id = ctx.caller.player_id(uow)
         auth.end_other_sessions(uow, player_id, keep=None)
@@ -178,7 +178,7 @@ SessionId = Annotated[str, Path(min_length=12, max_length=12, pattern="^[0-9a-f]
     responses=documented("not_authenticated", "csrf_failed", "not_found"),
     summary="End one of your sessions (by the id of the session list)",
 )
-async def end_one(session_id: SessionId, ctx: ContextDep) -> Response:
+async def end_one(session_id: SessionId, ctx: RequestDep) -> Response:
     def end(uow: UnitOfWork) -> str:
         return auth.end_session_by_id(uow, ctx.caller.player_id(uow), session_id)
 
@@ -196,7 +196,7 @@ async def end_one(session_id: SessionId, ctx: ContextDep) -> Response:
     ),
     summary="Change your password: the other sessions end (this one stays)",
 )  # fmt: skip
-async def change_password(body: PasswordChangeIn, ctx: ContextDep) -> Response:
+async def change_password(body: PasswordChangeIn, ctx: RequestDep) -> Response:
     casino = ctx.casino
 
     def current(uow: UnitOfWork) -> tuple[accounts.Player, str]:
@@ -228,7 +228,7 @@ async def change_password(body: PasswordChangeIn, ctx: ContextDep) -> Response:
     responses=documented("not_authenticated"),
     summary="The logged-in player",
 )
-async def me(ctx: ContextDep) -> Response:
+async def me(ctx: RequestDep) -> Response:
     player = await ctx.casino.db.read(lambda uow: accounts.get(uow, ctx.caller.player_id(uow)))
     return json_response(player.to_json())
 
@@ -239,7 +239,7 @@ async def me(ctx: ContextDep) -> Response:
     responses=documented(),
     summary="Is this caller logged in? Always 200: `logged_in` says (the page asks on load)",
 )
-async def session_state(ctx: ContextDep) -> Response:
+async def session_state(ctx: RequestDep) -> Response:
     def read(uow: UnitOfWork) -> dict[str, object]:
         try:
             player = accounts.get(uow, ctx.caller.player_id(uow))

@@ -69,7 +69,7 @@ def caller_of(request: Request) -> Caller:
 
 
 @dataclass(frozen=True, slots=True)
-class Context:
+class RequestContext:
     """What a handler of an authenticated route gets: the request, the casino, the caller."""
 
     request: Request
@@ -88,12 +88,12 @@ async def get_casino(request: Request) -> Casino:
     return casino
 
 
-async def get_context(request: Request) -> Context:
-    return Context(request, request.app.state.casino, caller_of(request))
+async def get_request_context(request: Request) -> RequestContext:
+    return RequestContext(request, request.app.state.casino, caller_of(request))
 
 
 CasinoDep = Annotated[Casino, Depends(get_casino)]
-ContextDep = Annotated[Context, Depends(get_context)]
+RequestDep = Annotated[RequestContext, Depends(get_request_context)]
 
 
 def json_response(data: Any, status: int = 200) -> Response:
@@ -103,23 +103,17 @@ def json_response(data: Any, status: int = 200) -> Response:
 
 
 async def idempotent_write(
-    ctx: Context, body: Any, status: int, work: Callable[[UnitOfWork, int], Any]
+    ctx: RequestContext, body: Any, status: int, work: Callable[[UnitOfWork, int], Any]
 ) -> Response:
     """Run ``work(uow, player_id)`` once per Idempotency-Key; replays get the stored answer."""
     request, caller = ctx.request, ctx.caller
     key = idempotency.check_key(request.headers.get(IDEMPOTENCY_HEADER))
     hashed = idempotency.request_hash(request.method, request.url.path, body)
-
-    def job(uow: UnitOfWork) -> tuple[idempotency.StoredAnswer, bool]:
-        player_id, stored = idempotency.authenticate_and_recall(uow, caller.token_hash, key, hashed)
-        if stored is not None:
-            return stored, True
-        text = json.dumps(work(uow, player_id), separators=(",", ":"))
-        idempotency.remember(uow, player_id, key, hashed, status, text)
-        return idempotency.StoredAnswer(status, text), False
-
+    session = idempotency.Session(caller.token_hash)
     # Keyed by the session: one player's writes run one after another on one connection.
-    answer, replayed = await ctx.casino.db.write(job, caller.token_hash)
+    answer, replayed = await ctx.casino.db.write(
+        lambda uow: idempotency.once(uow, session, key, hashed, status, work), caller.token_hash
+    )
     headers = {"Idempotent-Replayed": "true"} if replayed else None
     return Response(
         answer.body, status_code=answer.status, media_type="application/json", headers=headers

@@ -10,7 +10,7 @@ from .. import auth, seeds
 from ..db.uow import UnitOfWork
 from ..ledger import MODES
 from . import pacing
-from .deps import ContextDep, json_response
+from .deps import RequestDep, json_response
 from .errors import documented
 from .models import (
     ClientSeedIn,
@@ -31,7 +31,7 @@ router = APIRouter(prefix="/api/fairness", tags=["fairness"])
     responses=documented("not_authenticated"),
     summary="Per mode: the server seed's commitment, the client seed and the next nonce",
 )
-async def get_fairness(ctx: ContextDep) -> Response:
+async def get_fairness(ctx: RequestDep) -> Response:
     def read(uow: UnitOfWork) -> dict[str, Any]:
         player_id = ctx.caller.player_id(uow)
         return {mode: seeds.state(uow, player_id, mode).to_json() for mode in MODES}
@@ -47,7 +47,7 @@ async def get_fairness(ctx: ContextDep) -> Response:
     ),
     summary="Choose the client seed of the next shuffles",
 )
-async def set_client_seed(body: ClientSeedIn, ctx: ContextDep) -> Response:
+async def set_client_seed(body: ClientSeedIn, ctx: RequestDep) -> Response:
     state = await ctx.casino.db.write(
         lambda uow: seeds.set_client_seed(
             uow, ctx.caller.player_id(uow), body.mode, body.client_seed
@@ -64,7 +64,7 @@ async def set_client_seed(body: ClientSeedIn, ctx: ContextDep) -> Response:
     ),
     summary="Reveal the current server seed and commit a new one (30 an hour at most)",
 )
-async def rotate(body: ModeIn, ctx: ContextDep) -> Response:
+async def rotate(body: ModeIn, ctx: RequestDep) -> Response:
     def work(uow: UnitOfWork) -> tuple[seeds.RevealedSeed, seeds.FairnessState]:
         player_id = ctx.caller.player_id(uow)
         auth.admit_hourly(uow, f"rotate:{player_id}", seeds.ROTATIONS_PER_HOUR, "rotations")
@@ -81,7 +81,7 @@ async def rotate(body: ModeIn, ctx: ContextDep) -> Response:
     summary="Your revealed server seeds, oldest first (the newest `limit`, at most 1000)",
 )
 async def revealed(
-    ctx: ContextDep,
+    ctx: RequestDep,
     mode: Annotated[Mode, Query()] = "fun",
     limit: Annotated[int, Query(ge=1, le=seeds.MAX_REVEALED)] = seeds.MAX_REVEALED,
 ) -> Response:

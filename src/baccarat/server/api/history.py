@@ -14,7 +14,7 @@ from .. import accounts, history
 from ..db.uow import UnitOfWork
 from ..errors import RateLimited
 from . import pacing
-from .deps import ContextDep, json_response
+from .deps import RequestDep, json_response
 from .errors import documented
 from .models import HistoryOut, Mode, RoundOut
 
@@ -32,7 +32,7 @@ EXPORT_REST = 3.0
     "for the following page",
 )
 async def get_history(
-    ctx: ContextDep,
+    ctx: RequestDep,
     mode: Annotated[Mode | None, Query()] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     before: Annotated[str | None, Query(max_length=64)] = None,
@@ -55,7 +55,7 @@ async def get_history(
     responses=documented("not_authenticated", "unknown_round"),
     summary="One of your rounds",
 )
-async def get_round(round_id: str, ctx: ContextDep) -> Response:
+async def get_round(round_id: str, ctx: RequestDep) -> Response:
     record = await ctx.casino.db.read(
         lambda uow: history.get_round(uow, ctx.caller.player_id(uow), round_id)
     )
@@ -76,7 +76,7 @@ async def get_round(round_id: str, ctx: ContextDep) -> Response:
     summary="Export your history as JSON lines for `baccarat verify` (one at a time)",
 )
 async def export(
-    ctx: ContextDep, mode: Annotated[Mode | None, Query()] = None
+    ctx: RequestDep, mode: Annotated[Mode | None, Query()] = None
 ) -> StreamingResponse:
     player = await ctx.casino.db.read(lambda uow: accounts.get(uow, ctx.caller.player_id(uow)))
     # One export at a time per account (in this worker): a long history costs its owner

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field, StrictInt
 
 from .. import responsible
 from ..db.uow import UnitOfWork
-from .deps import Context, ContextDep, json_response
+from .deps import RequestContext, RequestDep, json_response
 from .errors import documented
 from .models import Body
 
@@ -107,7 +107,7 @@ class ResponsibleOut(BaseModel):
     server_time: str
 
 
-async def _write(ctx: Context, work: Callable[[UnitOfWork, int], Any]) -> Response:
+async def _write(ctx: RequestContext, work: Callable[[UnitOfWork, int], Any]) -> Response:
     answer = await ctx.casino.db.write(lambda uow: work(uow, ctx.caller.player_id(uow)))
     return json_response(answer)
 
@@ -118,7 +118,7 @@ async def _write(ctx: Context, work: Callable[[UnitOfWork, int], Any]) -> Respon
     responses=documented("not_authenticated"),
     summary="Your limits, pending changes, usage per period, reality check, exclusion",
 )
-async def get_responsible(ctx: ContextDep) -> Response:
+async def get_responsible(ctx: RequestDep) -> Response:
     # A read, unless a pending change has come due or a new session begins (then written).
     answer = await ctx.casino.db.read(lambda uow: responsible.peek(uow, ctx.caller.player_id(uow)))
     if answer is None:
@@ -132,7 +132,7 @@ async def get_responsible(ctx: ContextDep) -> Response:
     responses=documented(*WRITE_ERRORS, "invalid_limit"),
     summary="Set limits: lower ones apply at once, higher ones (or none) after 24 hours",
 )
-async def put_limits(body: LimitsIn, ctx: ContextDep) -> Response:
+async def put_limits(body: LimitsIn, ctx: RequestDep) -> Response:
     changes: dict[str, int | None] = {}
     for kind in ("deposit", "loss", "wager"):
         if kind in body.model_fields_set:
@@ -151,7 +151,7 @@ async def put_limits(body: LimitsIn, ctx: ContextDep) -> Response:
     responses=documented(*WRITE_ERRORS, "invalid_reality_check"),
     summary="How often (minutes) the reality check comes",
 )
-async def put_reality_check(body: RealityCheckIn, ctx: ContextDep) -> Response:
+async def put_reality_check(body: RealityCheckIn, ctx: RequestDep) -> Response:
     return await _write(ctx, lambda uow, p: responsible.set_reality_check(uow, p, body.minutes))
 
 
@@ -161,7 +161,7 @@ async def put_reality_check(body: RealityCheckIn, ctx: ContextDep) -> Response:
     responses=documented(*WRITE_ERRORS),
     summary="Acknowledge the reality check (time played, net result): play may go on",
 )
-async def ack_reality_check(ctx: ContextDep) -> Response:
+async def ack_reality_check(ctx: RequestDep) -> Response:
     return await _write(ctx, responsible.acknowledge)
 
 
@@ -171,7 +171,7 @@ async def ack_reality_check(ctx: ContextDep) -> Response:
     responses=documented(*WRITE_ERRORS, "invalid_exclusion"),
     summary="Take a time-out of 1, 7 or 30 days: no play, no deposit; nobody can end it early",
 )
-async def post_time_out(body: TimeOutIn, ctx: ContextDep) -> Response:
+async def post_time_out(body: TimeOutIn, ctx: RequestDep) -> Response:
     return await _write(ctx, lambda uow, p: responsible.time_out(uow, p, body.days))
 
 
@@ -181,5 +181,5 @@ async def post_time_out(body: TimeOutIn, ctx: ContextDep) -> Response:
     responses=documented(*WRITE_ERRORS, "invalid_exclusion"),
     summary="Exclude yourself for 6, 12 or 60 months: no play, no deposit; it cannot end early",
 )
-async def post_self_exclusion(body: SelfExclusionIn, ctx: ContextDep) -> Response:
+async def post_self_exclusion(body: SelfExclusionIn, ctx: RequestDep) -> Response:
     return await _write(ctx, lambda uow, p: responsible.self_exclude(uow, p, body.months))

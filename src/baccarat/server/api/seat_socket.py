@@ -30,7 +30,7 @@ from ...core import Bets
 from .. import auth
 from ..banked import service, timing
 from ..banked.desk import BankedDesk
-from ..banked.service import Context
+from ..banked.service import SeatServices
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..tables import bets_from
@@ -75,7 +75,7 @@ async def _open(websocket: WebSocket, seat_id: str | None) -> SocketClient | Non
     try:
         hashed = sockets.socket_token_hash(websocket)
 
-        def enter(uow: UnitOfWork, ctx: Context) -> int:
+        def enter(uow: UnitOfWork, ctx: SeatServices) -> int:
             player_id = auth.authenticate(uow, hashed)
             if seat_id is not None:
                 seen = service.seat_view(uow, ctx, seat_id)
@@ -177,14 +177,14 @@ async def _perform(desk: BankedDesk, client: SocketClient, message: dict[str, An
         return "pong"
     if action == "state":
 
-        def view(uow: UnitOfWork, ctx: Context) -> Any:
+        def view(uow: UnitOfWork, ctx: SeatServices) -> Any:
             auth.authenticate(uow, hashed)
             return service.seat_view(uow, ctx, seat_id)
 
         return (await desk.read(view)).for_player(player_id)
     params = _params(action, message)
 
-    def act(uow: UnitOfWork, ctx: Context) -> Any:
+    def act(uow: UnitOfWork, ctx: SeatServices) -> Any:
         auth.authenticate(uow, hashed)
         return service.perform(uow, ctx, player_id, seat_id, str(action), params)[0]
 

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Path, Request, Response
 from ...core import Bets
 from .. import auth, idempotency
 from ..banked import service
-from ..banked.service import Context, Params
+from ..banked.service import Params, SeatServices
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..tables import bets_from
@@ -36,7 +36,7 @@ async def _act(request: Request, work: Any, status: int = 200) -> Response:
     """Authenticate and run ``work(uow, ctx, player_id)`` in one write; the seat as JSON."""
     hashed = caller_of(request).token_hash
 
-    def job(uow: UnitOfWork, ctx: Context) -> Any:
+    def job(uow: UnitOfWork, ctx: SeatServices) -> Any:
         player_id = auth.authenticate(uow, hashed)
         return work(uow, ctx, player_id).for_player(player_id)
 
@@ -49,7 +49,7 @@ async def _perform(
     """An action of the seat (``service.ACTIONS``) for the caller, in one write."""
     hashed = caller_of(request).token_hash
 
-    def job(uow: UnitOfWork, ctx: Context) -> tuple[dict[str, Any], bool]:
+    def job(uow: UnitOfWork, ctx: SeatServices) -> tuple[dict[str, Any], bool]:
         player_id = auth.authenticate(uow, hashed)
         return service.perform(uow, ctx, player_id, seat_id, action, params)
 
@@ -73,7 +73,7 @@ async def _perform(
 async def list_seats(request: Request) -> Response:
     hashed = caller_of(request).token_hash
 
-    def read(uow: UnitOfWork, ctx: Context) -> dict[str, Any]:
+    def read(uow: UnitOfWork, ctx: SeatServices) -> dict[str, Any]:
         player_id = None
         if hashed is not None:
             with contextlib.suppress(ServiceError):
@@ -130,7 +130,7 @@ async def join(body: JoinIn, request: Request) -> Response:
 async def get_seat(seat_id: SeatId, request: Request) -> Response:
     hashed = caller_of(request).token_hash
 
-    def read(uow: UnitOfWork, ctx: Context) -> dict[str, Any]:
+    def read(uow: UnitOfWork, ctx: SeatServices) -> dict[str, Any]:
         player_id = auth.authenticate(uow, hashed)
         return service.seat_view(uow, ctx, seat_id).for_player(player_id)
 

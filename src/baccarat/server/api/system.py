@@ -7,7 +7,7 @@ from fastapi import APIRouter, Response
 from ... import __version__
 from .. import ledger
 from ..db.uow import UnitOfWork
-from .deps import CasinoDep, ContextDep, idempotent_write, json_response
+from .deps import CasinoDep, RequestDep, idempotent_write, json_response
 from .errors import documented
 from .models import HealthOut, RoundIn
 
@@ -23,7 +23,7 @@ bench_router = APIRouter(prefix="/api/bench", include_in_schema=False)
 
 
 @bench_router.post("/commit", status_code=201)
-async def bare_commit(body: RoundIn, ctx: ContextDep) -> Response:
+async def bare_commit(body: RoundIn, ctx: RequestDep) -> Response:
     """A round's comparable transaction without the game, for ``bench/server.py``.
 
     The same body, authentication, idempotency lookup and storage as a round, and the

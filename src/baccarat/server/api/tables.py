@@ -11,7 +11,7 @@ from .. import roads, rounds
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..tables import Table, bets_from
-from .deps import IDEMPOTENT, CasinoDep, Context, ContextDep, idempotent_write, json_response
+from .deps import IDEMPOTENT, CasinoDep, RequestContext, RequestDep, idempotent_write, json_response
 from .errors import RESPONSIBLE_ERRORS, documented
 from .models import CutIn, Mode, RoadsOut, RoundIn, RoundOut, ShoeOut, TableOut
 
@@ -53,7 +53,7 @@ async def get_table(table_id: str, casino: CasinoDep) -> Response:
 async def play_round(
     table_id: str,
     body: RoundIn,
-    ctx: ContextDep,
+    ctx: RequestDep,
 ) -> Response:
     table = ctx.casino.tables.require(table_id)
     if table.banked is not None:
@@ -82,7 +82,7 @@ async def play_round(
     summary="The player's shoe at a cut-shoe table: cards left, and whether a cut is due",
 )
 async def get_shoe(
-    table_id: str, ctx: ContextDep, mode: Annotated[Mode, Query()] = "fun"
+    table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
 ) -> Response:
     state = await _read_at_table(ctx, table_id, mode, rounds.shoe_state)
     return json_response(state.to_json())
@@ -103,7 +103,7 @@ async def get_shoe(
     ),
     summary="Cut a new shoe (due before the first round and after each cut card)",
 )
-async def cut_shoe(table_id: str, body: CutIn, ctx: ContextDep) -> Response:
+async def cut_shoe(table_id: str, body: CutIn, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
     dealer = ctx.casino.dealer
     state = await ctx.casino.db.write(
@@ -122,13 +122,13 @@ async def cut_shoe(table_id: str, body: CutIn, ctx: ContextDep) -> Response:
     "last 100 rounds at a fresh-shuffle table",
 )
 async def get_roads(
-    table_id: str, ctx: ContextDep, mode: Annotated[Mode, Query()] = "fun"
+    table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
 ) -> Response:
     return json_response(await _read_at_table(ctx, table_id, mode, roads.table_roads))
 
 
 async def _read_at_table(
-    ctx: Context, table_id: str, mode: str, view: Callable[[UnitOfWork, int, Table, str], T]
+    ctx: RequestContext, table_id: str, mode: str, view: Callable[[UnitOfWork, int, Table, str], T]
 ) -> T:
     """``view(uow, player_id, table, mode)`` of the caller at a table, in one read."""
     table = ctx.casino.tables.require(table_id)

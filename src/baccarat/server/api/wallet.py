@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Response
 from .. import ledger, wallet
 from ..db.uow import UnitOfWork
 from ..history import iso_time
-from .deps import IDEMPOTENT, Context, ContextDep, idempotent_write, json_response
+from .deps import IDEMPOTENT, RequestContext, RequestDep, idempotent_write, json_response
 from .errors import documented
 from .models import AmountIn, CashierRequestOut, Mode, StatementOut, TopUpOut, WalletOut
 
@@ -26,7 +26,7 @@ def _wallet(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
 
 @router.get("", response_model=WalletOut, responses=documented("not_authenticated"),
             summary="Both balances, in cents")  # fmt: skip
-async def get_wallet(ctx: ContextDep) -> Response:
+async def get_wallet(ctx: RequestDep) -> Response:
     return json_response(
         await ctx.casino.db.read(lambda uow: _wallet(uow, ctx.caller.player_id(uow)))
     )
@@ -39,7 +39,7 @@ async def get_wallet(ctx: ContextDep) -> Response:
     responses=documented(*WRITE_ERRORS),
     summary="Bring the play-money balance back up to 1,000.00",
 )
-async def top_up(ctx: ContextDep) -> Response:
+async def top_up(ctx: RequestDep) -> Response:
     system = ctx.casino.system
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
@@ -61,7 +61,7 @@ async def top_up(ctx: ContextDep) -> Response:
 )
 async def request_deposit(
     body: AmountIn,
-    ctx: ContextDep,
+    ctx: RequestDep,
 ) -> Response:
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
         return wallet.request_deposit(uow, player_id, body.amount).to_json()
@@ -79,7 +79,7 @@ async def request_deposit(
 )
 async def request_withdrawal(
     body: AmountIn,
-    ctx: ContextDep,
+    ctx: RequestDep,
 ) -> Response:
     system = ctx.casino.system
 
@@ -89,7 +89,7 @@ async def request_withdrawal(
     return await idempotent_write(ctx, body.model_dump(), 201, work)
 
 
-async def _requests(ctx: Context, kind: str) -> Response:
+async def _requests(ctx: RequestContext, kind: str) -> Response:
     items = await ctx.casino.db.read(
         lambda uow: [
             r.to_json()
@@ -101,7 +101,7 @@ async def _requests(ctx: Context, kind: str) -> Response:
 
 @router.get("/deposits", response_model=list[CashierRequestOut],
             responses=documented("not_authenticated"), summary="Your deposit requests")  # fmt: skip
-async def list_deposits(ctx: ContextDep) -> Response:
+async def list_deposits(ctx: RequestDep) -> Response:
     return await _requests(ctx, "deposit")
 
 
@@ -111,7 +111,7 @@ async def list_deposits(ctx: ContextDep) -> Response:
     responses=documented("not_authenticated"),
     summary="Your withdrawal requests",
 )
-async def list_withdrawals(ctx: ContextDep) -> Response:
+async def list_withdrawals(ctx: RequestDep) -> Response:
     return await _requests(ctx, "withdrawal")
 
 
@@ -122,7 +122,7 @@ async def list_withdrawals(ctx: ContextDep) -> Response:
     summary="Every movement of one balance, newest first (the ledger's view)",
 )
 async def statement(
-    ctx: ContextDep,
+    ctx: RequestDep,
     mode: Annotated[Mode, Query()] = "fun",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     before: Annotated[int | None, Query(ge=1, le=2**62)] = None,

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..db.uow import UnitOfWork
 from . import seats, service, timing
 from .events import Hub, LocalEvents, PostgresEvents, SeatEvents
-from .service import Context
+from .service import SeatServices
 
 if TYPE_CHECKING:
     from ..casino import Casino
@@ -42,13 +42,13 @@ class BankedDesk:
             if db.dialect == "postgresql"
             else LocalEvents(self.hub)
         )
-        self._ctx: Context | None = None
+        self._ctx: SeatServices | None = None
         self._resolver: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self.closing = False
 
     @property
-    def ctx(self) -> Context:
+    def ctx(self) -> SeatServices:
         if self._ctx is None:
             raise RuntimeError("the player-banked tables are not started")
         return self._ctx
@@ -59,8 +59,8 @@ class BankedDesk:
 
     async def start(self) -> None:
         casino = self.casino
-        self._ctx = Context(
-            casino.tables, casino.system, casino.shoes, self.events.emit,
+        self._ctx = SeatServices(
+            casino.tables, casino.dealer, self.events.emit,
             self.settings.reconnect_grace, self.settings.waiting_s,
         )  # fmt: skip
         self._wake = asyncio.Event()
@@ -95,17 +95,19 @@ class BankedDesk:
 
     # -- running the service -------------------------------------------------------------
 
-    async def write(self, work: Callable[[UnitOfWork, Context], T], key: str | None = None) -> T:
+    async def write(
+        self, work: Callable[[UnitOfWork, SeatServices], T], key: str | None = None
+    ) -> T:
         """A write; ``key`` (a seat's id) keeps one seat's writes on one database writer."""
         ctx = self.ctx
         return await self.casino.db.write(lambda uow: work(uow, ctx), key)
 
-    async def read(self, work: Callable[[UnitOfWork, Context], T]) -> T:
+    async def read(self, work: Callable[[UnitOfWork, SeatServices], T]) -> T:
         ctx = self.ctx
         return await self.casino.db.read(lambda uow: work(uow, ctx))
 
     async def _refresh(self, seat_id: str) -> dict[str, Any] | None:
-        def read(uow: UnitOfWork, ctx: Context) -> dict[str, Any]:
+        def read(uow: UnitOfWork, ctx: SeatServices) -> dict[str, Any]:
             return service.seat_view(uow, ctx, seat_id).event(seat_id)
 
         try:

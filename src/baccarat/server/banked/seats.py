@@ -195,7 +195,7 @@ def banker_problem(uow: UnitOfWork, table: Table, banker_id: int, mode: str) -> 
     """
     terms = table.banked
     assert terms is not None
-    refused = responsible.banker_problem(uow, banker_id, mode, terms.exposure)
+    refused = responsible.banker_limits_problem(uow, banker_id, mode, terms.exposure)
     if refused is not None:
         return refused
     have = points(uow, banker_id, mode)

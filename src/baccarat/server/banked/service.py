@@ -27,18 +27,18 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...core import Bets
-from .. import history, idempotency, pipeline, responsible, seeds
+from .. import history, idempotency, responsible
 from ..db.uow import UnitOfWork
-from ..dealing import ShoeFactory
 from ..errors import ServiceError
-from ..ledger import SystemAccounts, check_mode
+from ..ledger import check_mode
+from ..round import Dealer, FreshShuffle, Stake, play
 from ..tables import Table, TableSet
-from . import money
+from . import escrow
+from .bank import PlayerBank
 from .seats import (
     ROLES,
     Seat,
     SeatView,
-    add_points,
     banker_problem,
     last_round,
     load,
@@ -49,18 +49,16 @@ from .seats import (
     summary,
     view,
 )
-from .terms import settle_banked
 
 Emit = Callable[[UnitOfWork, dict[str, Any]], None]
 
 
 @dataclass(frozen=True)
-class Context:
+class SeatServices:
     """What the seat's actions need besides the database."""
 
     tables: TableSet
-    system: SystemAccounts
-    shoes: ShoeFactory
+    dealer: Dealer
     emit: Emit
     reconnect_s: int = 0  # how long a participant whose last socket closed may come back
     waiting_s: int = 300  # how long one participant waits alone for a partner
@@ -92,7 +90,7 @@ def _expired(uow: UnitOfWork, seat: Seat) -> bool:
     return seat.deadline_us is not None and uow.now >= seat.deadline_us
 
 
-def _seat_for(uow: UnitOfWork, ctx: Context, seat_id: str) -> tuple[Seat, Table]:
+def _seat_for(uow: UnitOfWork, ctx: SeatServices, seat_id: str) -> tuple[Seat, Table]:
     seat = load(uow, seat_id)
     if seat.table_id not in ctx.tables or ctx.tables[seat.table_id].banked is None:
         raise ServiceError("unknown_seat", f"there is no seat {seat_id!r}", seat=seat_id)
@@ -120,7 +118,7 @@ class Action:
 
     role: str | None
     phase: str | None
-    do: Callable[[UnitOfWork, Context, int, str, Params], tuple[dict[str, Any], bool]]
+    do: Callable[[UnitOfWork, SeatServices, int, str, Params], tuple[dict[str, Any], bool]]
 
 
 def verify(uow: UnitOfWork, seat: Seat, player_id: int, action: str) -> None:
@@ -148,7 +146,7 @@ def allowed_actions(uow: UnitOfWork, seat: Seat, player_id: int) -> list[str]:
 
 
 def perform(
-    uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str, action: str, params: Params
+    uow: UnitOfWork, ctx: SeatServices, player_id: int, seat_id: str, action: str, params: Params
 ) -> tuple[dict[str, Any], bool]:
     """Any action by name (REST and WebSocket both come here): ``(answer, replayed)``."""
     rule = ACTIONS.get(action)
@@ -186,7 +184,7 @@ def _require_phase(uow: UnitOfWork, seat: Seat, phase: str) -> None:
 # -- publishing ----------------------------------------------------------------------------
 
 
-def _commit(uow: UnitOfWork, ctx: Context, seat: Seat, table: Table) -> SeatView:
+def _commit(uow: UnitOfWork, ctx: SeatServices, seat: Seat, table: Table) -> SeatView:
     """Save the seat and emit its new state (delivered once the transaction commits)."""
     save(uow, seat)
     seen = _view(uow, seat, table)
@@ -207,18 +205,18 @@ def _view(uow: UnitOfWork, seat: Seat, table: Table) -> SeatView:
 # -- the cycle -----------------------------------------------------------------------------
 
 
-def _approve(uow: UnitOfWork, ctx: Context, seat: Seat, table: Table) -> None:
+def _approve(uow: UnitOfWork, ctx: SeatServices, seat: Seat, table: Table) -> None:
     """The banker approved (requirements already checked): reserve, and the player's turn."""
     assert table.banked is not None and seat.banker_id is not None and seat.mode is not None
     exposure = table.banked.exposure
-    money.reserve(uow, ctx.system, seat.id, seat.mode, seat.banker_id, exposure)
+    escrow.reserve(uow, ctx.dealer.wallet, seat.id, seat.mode, seat.banker_id, exposure)
     seat.reserve = exposure
     seat.phase = "betting"
     seat.deadline_us = uow.now + table.banked.player_seconds * 1_000_000
     seat.notice = {"code": "approved", "role": "banker", "auto": seat.auto_approve}
 
 
-def _begin(uow: UnitOfWork, ctx: Context, seat: Seat, table: Table) -> None:
+def _begin(uow: UnitOfWork, ctx: SeatServices, seat: Seat, table: Table) -> None:
     """Both sides are seated and no round is open: the banker's approval is next."""
     assert table.banked is not None and seat.banker_id is not None and seat.mode is not None
     if seat.auto_approve:
@@ -231,19 +229,19 @@ def _begin(uow: UnitOfWork, ctx: Context, seat: Seat, table: Table) -> None:
     seat.deadline_us = uow.now + table.banked.banker_seconds * 1_000_000
 
 
-def _end_open_round(uow: UnitOfWork, ctx: Context, seat: Seat) -> None:
+def _end_open_round(uow: UnitOfWork, ctx: SeatServices, seat: Seat) -> None:
     """Bets not dealt go back to the player; the banker's reserve goes back to the banker."""
     assert seat.mode is not None
     if seat.stake:
         assert seat.player_id is not None
-        money.hold_bets(uow, ctx.system, seat.id, seat.mode, seat.player_id, -seat.stake)
+        escrow.hold_bets(uow, ctx.dealer.wallet, seat.id, seat.mode, seat.player_id, -seat.stake)
     if seat.reserve:
         assert seat.banker_id is not None
-        money.release(uow, ctx.system, seat.id, seat.mode, seat.banker_id, seat.reserve)
+        escrow.release(uow, ctx.dealer.wallet, seat.id, seat.mode, seat.banker_id, seat.reserve)
     seat.bets, seat.stake, seat.reserve = {}, 0, 0
 
 
-def _remove(uow: UnitOfWork, ctx: Context, seat: Seat, role: str, reason: str) -> None:
+def _remove(uow: UnitOfWork, ctx: SeatServices, seat: Seat, role: str, reason: str) -> None:
     """A participant leaves the seat; any open round ends undealt."""
     holder = seat.holder(role)
     if holder is None:
@@ -267,12 +265,12 @@ def _remove(uow: UnitOfWork, ctx: Context, seat: Seat, role: str, reason: str) -
         _wait(uow, ctx, seat)
 
 
-def _wait(uow: UnitOfWork, ctx: Context, seat: Seat) -> None:
+def _wait(uow: UnitOfWork, ctx: SeatServices, seat: Seat) -> None:
     """One participant waits for a partner: not forever (a seat is not to be blocked)."""
     seat.deadline_us = uow.now + ctx.waiting_s * 1_000_000
 
 
-def _depart(uow: UnitOfWork, ctx: Context, seat: Seat, role: str, how: str) -> None:
+def _depart(uow: UnitOfWork, ctx: SeatServices, seat: Seat, role: str, how: str) -> None:
     """``how`` is left / disconnected / timeout. An approved round outlives its banker."""
     if role == "banker" and seat.phase == "betting" and how != "timeout":
         seat.banker_away = True
@@ -288,7 +286,7 @@ def _depart(uow: UnitOfWork, ctx: Context, seat: Seat, role: str, how: str) -> N
 
 def join(
     uow: UnitOfWork,
-    ctx: Context,
+    ctx: SeatServices,
     player_id: int,
     table_id: str,
     role: str,
@@ -368,7 +366,7 @@ def join(
     return _commit(uow, ctx, seat, table)
 
 
-def leave(uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str) -> SeatView:
+def leave(uow: UnitOfWork, ctx: SeatServices, player_id: int, seat_id: str) -> SeatView:
     """Stand up. Bets not dealt go back to the player; a banker who approved the round in
     play stays until it ends."""
     seat, table = _seat_for(uow, ctx, seat_id)
@@ -377,7 +375,7 @@ def leave(uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str) -> SeatVi
     return _commit(uow, ctx, seat, table)
 
 
-def approve(uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str) -> SeatView:
+def approve(uow: UnitOfWork, ctx: SeatServices, player_id: int, seat_id: str) -> SeatView:
     """The banker approves the next round (points and balance are checked again)."""
     seat, table = _seat_for(uow, ctx, seat_id)
     verify(uow, seat, player_id, "approve")
@@ -390,7 +388,7 @@ def approve(uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str) -> Seat
 
 
 def set_auto_approve(
-    uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str, on: bool
+    uow: UnitOfWork, ctx: SeatServices, player_id: int, seat_id: str, on: bool
 ) -> SeatView:
     """AUTO-APPROVE on or off; turned on while a round waits for approval, it approves it."""
     seat, table = _seat_for(uow, ctx, seat_id)
@@ -407,17 +405,21 @@ def set_auto_approve(
     return _commit(uow, ctx, seat, table)
 
 
-def _place(uow: UnitOfWork, ctx: Context, seat: Seat, table: Table, bets: Bets) -> None:
+def _place(uow: UnitOfWork, ctx: SeatServices, seat: Seat, table: Table, bets: Bets) -> None:
     assert seat.mode is not None and seat.player_id is not None
     if bets.total:
         table.check_bets(bets)
         responsible.check_stake(uow, seat.player_id, seat.mode, bets.total)
-    money.hold_bets(uow, ctx.system, seat.id, seat.mode, seat.player_id, bets.total - seat.stake)
+    escrow.hold_bets(
+        uow, ctx.dealer.wallet, seat.id, seat.mode, seat.player_id, bets.total - seat.stake
+    )
     seat.bets = bets.to_json()
     seat.stake = bets.total
 
 
-def place_bets(uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str, bets: Bets) -> SeatView:
+def place_bets(
+    uow: UnitOfWork, ctx: SeatServices, player_id: int, seat_id: str, bets: Bets
+) -> SeatView:
     """The player's bets on the table (replacing those placed), held in escrow until dealt;
     no bets takes them all back."""
     seat, table = _seat_for(uow, ctx, seat_id)
@@ -428,9 +430,10 @@ def place_bets(uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str, bets
 
 
 def deal(
-    uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str, bets: Bets | None
+    uow: UnitOfWork, ctx: SeatServices, player_id: int, seat_id: str, bets: Bets | None
 ) -> dict[str, Any]:
-    """DEAL: the bets placed (or these bets) are dealt, settled and paid in this transaction.
+    """DEAL: the bets placed (or these bets) are dealt, settled and paid in this transaction
+    (``round.play`` with the seat's banker as the ``PlayerBank``).
 
     The answer is the round as the player's history shows it.
     """
@@ -443,56 +446,25 @@ def deal(
     assert table.banked is not None and seat.mode is not None and seat.banker_id is not None
     placed = Bets(**seat.bets)
     table.check_bets(placed)
-    mode, banker_id, rules = seat.mode, seat.banker_id, table.rules
-    drawn = seeds.take_nonce(uow, player_id, mode)
-    dealt = pipeline.deal(
-        ctx.shoes(rules, drawn.server_seed, drawn.client_seed, drawn.nonce, None),
-        seed_id=drawn.seed_id, commitment=drawn.commitment, client_seed=drawn.client_seed,
-        nonce=drawn.nonce, cut=None,
+    mode, banker_id = seat.mode, seat.banker_id
+    bank = PlayerBank(seat.id, banker_id, seat.reserve, table.banked.fee_rate)
+    (played,) = play(
+        uow, ctx.dealer, bank, table_id=table.id, rules=table.rules, mode=mode,
+        source=FreshShuffle(player_id), stakes=[Stake(player_id, placed)],
     )  # fmt: skip
-    result = settle_banked(rules, placed, dealt.coup.winner, table.banked.fee_rate)
-    responsible.admit_banked_round(uow, player_id, banker_id, mode, result.stake,
-                                   result.returned, result.banker_net)  # fmt: skip
-    round_id = pipeline.new_round_id()
-    tx_id = money.settle_round(
-        uow, ctx.system, round_id, mode, player_id=player_id, banker_id=banker_id,
-        reserve=seat.reserve, stake=result.stake, returned=result.returned, fee=result.fee,
-    )  # fmt: skip
-    balances: dict[int, int] = dict(
-        uow.all(
-            "SELECT player_id, balance FROM accounts WHERE player_id IN (:p, :b) "
-            "AND mode = :m AND kind = 'player'",
-            {"p": player_id, "b": banker_id, "m": mode},
-        )
-    )
-    player_after, banker_after = int(balances[player_id]), int(balances[banker_id])
-    settled = pipeline.Settled(
-        json.dumps(result.settlement.to_json(), separators=(",", ":")), result.stake,
-        result.returned, player_after,
-    )  # fmt: skip
-    seq = pipeline.record(uow, round_id, player_id, table.id, mode, rules, dealt, settled, tx_id)
-    earned = add_points(uow, player_id, mode, result.points)
-    lost = -add_points(uow, banker_id, mode, -result.points)
-    uow.run(
-        "INSERT INTO banked_rounds (round_id, round_seq, seat_id, mode, player_id, banker_id, "
-        "fee, reserve, banker_before, banker_after, player_points, banker_points, created_us) "
-        "VALUES (:id, :seq, :seat, :m, :p, :b, :fee, :reserve, :before, :after, :pp, :bp, :now)",
-        {
-            "id": round_id, "seq": seq, "seat": seat.id, "m": mode, "p": player_id,
-            "b": banker_id, "fee": result.fee, "reserve": seat.reserve,
-            "before": banker_after - result.banker_net, "after": banker_after, "pp": earned,
-            "bp": lost, "now": uow.now,
-        },
-    )  # fmt: skip
+    banked = bank.recorded
+    assert banked is not None
     seat.bets, seat.stake, seat.reserve = {}, 0, 0
-    seat.last_round_id = round_id
-    seat.notice = {"code": "dealt", "role": "player", "round": round_id}
+    seat.last_round_id = played.id
+    seat.notice = {"code": "dealt", "role": "player", "round": played.id}
     ctx.emit(uow, {
         "type": "round", "seat_id": seat.id, "version": seat.version + 1,
-        "round": last_round(uow, round_id), "ids": {"player": player_id, "banker": banker_id},
+        "round": last_round(uow, played.id), "ids": {"player": player_id, "banker": banker_id},
         "private": {
-            "player": {"balance": player_after, "net": result.player_net, "points": earned},
-            "banker": {"balance": banker_after, "net": result.banker_net, "points": -lost},
+            "player": {"balance": played.balance_after, "net": played.win - played.stake,
+                       "points": banked.player_points},
+            "banker": {"balance": banked.banker_after, "net": banked.banker_net,
+                       "points": banked.banker_points},
         },
     })  # fmt: skip
     if seat.banker_away:
@@ -500,42 +472,25 @@ def deal(
     else:
         _begin(uow, ctx, seat, table)
     _commit(uow, ctx, seat, table)
-    return history.get_round(uow, player_id, round_id).to_json()
+    return history.get_round(uow, player_id, played.id).to_json()
 
 
 DEAL_PATH = "/api/seats/{seat_id}/deal"
 
 
-def deal_once(
-    uow: UnitOfWork,
-    ctx: Context,
-    player_id: int,
-    seat_id: str,
-    bets: Bets | None,
-    key: str,
-) -> tuple[dict[str, Any], bool]:
-    """``deal`` once per Idempotency-Key (REST and WebSocket share the keys): a replay gets
-    the first answer and deals nothing. ``(answer, replayed)``."""
-    key = idempotency.check_key(key)
+def deal_request(seat_id: str, bets: Bets | None) -> str:
+    """The hash a deal's Idempotency-Key is recorded with (REST and WebSocket alike)."""
     body = {"bets": None if bets is None else bets.to_json()}
-    hashed = idempotency.request_hash("POST", DEAL_PATH.format(seat_id=seat_id), body)
-    stored = idempotency.recall(uow, player_id, key, hashed)
-    if stored is not None:
-        return json.loads(stored.body), True
-    answer = deal(uow, ctx, player_id, seat_id, bets)
-    idempotency.remember(
-        uow, player_id, key, hashed, 201, json.dumps(answer, separators=(",", ":"))
-    )
-    return answer, False
+    return idempotency.request_hash("POST", DEAL_PATH.format(seat_id=seat_id), body)
 
 
 def _seen(
-    act: Callable[[UnitOfWork, Context, int, str, Params], SeatView],
-) -> Callable[[UnitOfWork, Context, int, str, Params], tuple[dict[str, Any], bool]]:
+    act: Callable[[UnitOfWork, SeatServices, int, str, Params], SeatView],
+) -> Callable[[UnitOfWork, SeatServices, int, str, Params], tuple[dict[str, Any], bool]]:
     """An action whose answer is the seat as the caller sees it."""
 
     def do(
-        uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str, params: Params
+        uow: UnitOfWork, ctx: SeatServices, player_id: int, seat_id: str, params: Params
     ) -> tuple[dict[str, Any], bool]:
         return act(uow, ctx, player_id, seat_id, params).for_player(player_id), False
 
@@ -543,11 +498,19 @@ def _seen(
 
 
 def _deal(
-    uow: UnitOfWork, ctx: Context, player_id: int, seat_id: str, params: Params
+    uow: UnitOfWork, ctx: SeatServices, player_id: int, seat_id: str, params: Params
 ) -> tuple[dict[str, Any], bool]:
-    if params.key is None:
-        return deal(uow, ctx, player_id, seat_id, params.bets), False
-    return deal_once(uow, ctx, player_id, seat_id, params.bets, params.key)
+    """``deal`` once per idempotency key; a deal sent without one (a WebSocket message) gets
+    one the server derives from the seat's state, recorded the same way."""
+    key = params.key
+    if key is None:
+        seat, _ = _seat_for(uow, ctx, seat_id)
+        key = f"seat:{seat.id}:{seat.version}"
+    answer, replayed = idempotency.once(
+        uow, player_id, idempotency.check_key(key), deal_request(seat_id, params.bets), 201,
+        lambda u, p: deal(u, ctx, p, seat_id, params.bets),
+    )  # fmt: skip
+    return json.loads(answer.body), replayed
 
 
 # The one table of a seat's actions, for REST and WebSocket alike (in the order shown).
@@ -567,12 +530,12 @@ ACTIONS: dict[str, Action] = {
 # -- reading -------------------------------------------------------------------------------
 
 
-def seat_view(uow: UnitOfWork, ctx: Context, seat_id: str) -> SeatView:
+def seat_view(uow: UnitOfWork, ctx: SeatServices, seat_id: str) -> SeatView:
     seat, table = _seat_for(uow, ctx, seat_id)
     return _view(uow, seat, table)
 
 
-def lobby(uow: UnitOfWork, ctx: Context, player_id: int | None) -> dict[str, Any]:
+def lobby(uow: UnitOfWork, ctx: SeatServices, player_id: int | None) -> dict[str, Any]:
     """Every player-banked seat: who sits there and which role it needs; and the caller's
     own points and seats."""
     found = load_all(uow, ctx.banked_ids())

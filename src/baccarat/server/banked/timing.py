@@ -19,7 +19,7 @@ import contextlib
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from .seats import ROLES, Seat, load
-from .service import Context, _commit, _depart, _expired, _seat_for
+from .service import SeatServices, _commit, _depart, _expired, _seat_for
 
 
 def _next_due(uow: UnitOfWork, seat: Seat) -> str | None:
@@ -32,7 +32,7 @@ def _next_due(uow: UnitOfWork, seat: Seat) -> str | None:
     return min(due)[1] if due else None
 
 
-def resolve_due(uow: UnitOfWork, ctx: Context, limit: int = 50) -> int:
+def resolve_due(uow: UnitOfWork, ctx: SeatServices, limit: int = 50) -> int:
     """Resolve the seats with a deadline that has passed: the banker who did not approve,
     or the player who did not deal, leaves; so does a participant who did not reconnect.
     Two workers never resolve the same seat: on PostgreSQL the rows are taken with SKIP
@@ -86,7 +86,7 @@ def connected(uow: UnitOfWork, conn_id: str, seat_id: str, player_id: int, worke
         )
 
 
-def disconnected(uow: UnitOfWork, ctx: Context, conn_id: str, *, depart: bool = True) -> None:
+def disconnected(uow: UnitOfWork, ctx: SeatServices, conn_id: str, *, depart: bool = True) -> None:
     """A connection closed. If it was the participant's last one to the seat, they have
     ``ctx.reconnect_s`` seconds to come back (the resolver makes them leave then); with no
     grace they leave now (a banker who approved the round in play leaves when it ends)."""
@@ -137,7 +137,7 @@ def dead_workers(uow: UnitOfWork) -> list[str]:
     return sorted(str(row[0]) for row in rows)
 
 
-def forget_dead_workers(uow: UnitOfWork, ctx: Context, workers: list[str]) -> int:
+def forget_dead_workers(uow: UnitOfWork, ctx: SeatServices, workers: list[str]) -> int:
     """The connections of workers that died count as closed: each participant left with no
     connection has the reconnect grace, and leaves when it runs out, as with any
     disconnect (a participant reconnected to a live worker keeps their seat)."""

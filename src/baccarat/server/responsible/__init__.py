@@ -1,8 +1,9 @@
 """Responsible gaming (real money): limits, reality checks, time-out and self-exclusion.
 
 ``checks`` holds what the money paths call inside their transaction (``admit_round``,
-``admit_deposit``, ``admit_seat``, ``banker_problem``); ``changes`` what the player sets and
-reads; ``periods`` the calendar periods in UTC. docs/responsible-gaming.md explains the rules.
+``count``, ``uncount``, ``admit_deposit``, ``admit_seat``, ``banker_limits_problem``);
+``changes`` what the player sets and reads; ``periods`` the calendar periods in UTC.
+docs/responsible-gaming.md explains the rules.
 """
 
 from .changes import (
@@ -15,19 +16,18 @@ from .changes import (
     time_out,
 )
 from .checks import (
-    admit_banked_round,
     admit_deposit,
     admit_round,
     admit_seat,
     audit_log,
-    banker_problem,
+    banker_limits_problem,
     check_stake,
-    unadmit_banked_round,
-    unadmit_round,
+    count,
+    uncount,
 )
 
 __all__ = [
-    "acknowledge", "admit_banked_round", "admit_deposit", "admit_round", "admit_seat",
-    "audit_log", "banker_problem", "check_stake", "overview", "peek", "self_exclude", "set_limits",
-    "set_reality_check", "time_out", "unadmit_banked_round", "unadmit_round",
+    "acknowledge", "admit_deposit", "admit_round", "admit_seat", "audit_log",
+    "banker_limits_problem", "check_stake", "count", "overview", "peek", "self_exclude",
+    "set_limits", "set_reality_check", "time_out", "uncount",
 ]  # fmt: skip

@@ -376,35 +376,20 @@ def admit_round(uow: UnitOfWork, player_id: int, mode: str, stake: int, returned
         _record(uow, player_id, stake, stake - returned)
 
 
-def admit_banked_round(
-    uow: UnitOfWork, player_id: int, banker_id: int, mode: str, stake: int, returned: int,
-    banker_net: int,
-) -> None:  # fmt: skip
-    """A player-banked deal: the player's round as ``admit_round``; the banker approved it
-    (``banker_problem``), and its result counts in the banker's net loss."""
-    admit_round(uow, player_id, mode, stake, returned)
-    if mode == "real" and banker_net:
-        _record(uow, banker_id, 0, -banker_net)
+def count(uow: UnitOfWork, player_id: int, mode: str, wagered: int, lost: int) -> None:
+    """Count a result in today's usage (real money) without checking it: a banker's result,
+    whose round the banker approved (``banker_limits_problem``)."""
+    if mode == "real" and (wagered or lost):
+        _record(uow, player_id, wagered, lost)
 
 
-def unadmit_round(
-    uow: UnitOfWork, player_id: int, mode: str, played_us: int, stake: int, returned: int
+def uncount(
+    uow: UnitOfWork, player_id: int, mode: str, played_us: int, wagered: int, lost: int
 ) -> None:
-    """A voided round counts no more: its stake and loss leave the usage of the day it was
-    played (real money; a day with no usage never counted it)."""
-    if mode == "real":
-        _unrecord(uow, player_id, played_us, stake, stake - returned)
-
-
-def unadmit_banked_round(
-    uow: UnitOfWork, player_id: int, banker_id: int, mode: str, played_us: int, stake: int,
-    returned: int, banker_net: int,
-) -> None:  # fmt: skip
-    """A voided player-banked round: ``unadmit_round`` for the player, and the banker's
-    result leaves the banker's net loss."""
-    unadmit_round(uow, player_id, mode, played_us, stake, returned)
-    if mode == "real" and banker_net:
-        _unrecord(uow, banker_id, played_us, 0, -banker_net)
+    """A voided round counts no more: what it wagered and lost leaves the usage of the day
+    it was played (real money; a day with no usage never counted it)."""
+    if mode == "real" and (wagered or lost):
+        _unrecord(uow, player_id, played_us, wagered, lost)
 
 
 def _unrecord(uow: UnitOfWork, player_id: int, played_us: int, wagered: int, lost: int) -> None:
@@ -417,7 +402,7 @@ def _unrecord(uow: UnitOfWork, player_id: int, played_us: int, wagered: int, los
     )
 
 
-def banker_problem(
+def banker_limits_problem(
     uow: UnitOfWork, banker_id: int, mode: str, exposure: int
 ) -> ServiceError | None:
     """Why this banker may not approve a round now: excluded, the session, or a loss limit

@@ -1,4 +1,4 @@
-"""The arithmetic of player-banked tables (SPEC §7, seed 000 "Spielen als Geber"): pure.
+"""The terms of player-banked tables (SPEC §7, seed 000 "Spielen als Geber"): arithmetic.
 
 - The casino's fee: 1.5% of the total bets placed against the banker in a round, taken from
   the banker, rounded UP to the cent (in the house's favour, as the minimum balance is):
@@ -21,7 +21,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from ...core import Bets, Outcome, RuleSet, Settlement, settle_winner
+from ..core import Bets, Outcome, RuleSet, settle_judged
 
 FEE_RATE = Fraction(3, 200)  # 1.5%
 SEED_MULTIPLE = 9  # "9 * (Maximalwette) + 1,5% (Casino Provision) * (Maximalwette)"
@@ -58,7 +58,14 @@ def exposure(rules: RuleSet, max_bet: int, tie_max: int, rate: Fraction = FEE_RA
     """The most one round can cost the banker: the player's net win plus the fee.
 
     For a given outcome every stake moves the banker's loss one way only (more or less), so
-    the worst case lies at a corner: each bet either absent or at its maximum.
+    the worst case lies at a corner: each bet either absent or at its maximum; and for each
+    bet, the line of its pay table (core's settlement) that pays most under that outcome
+    (a Banker win by a three-card 7 pushes at EZ Baccarat, a Banker 6 pays 1:2 without
+    commission: the ordinary win pays more).
+
+    >>> from baccarat.core import get_rules
+    >>> exposure(get_rules("ez-8deck"), 1000, 100)  # 1,000 on Banker wins 1,000, + 15 fee
+    1015
     """
     worst = 0
     for player, banker, tie in product((0, max_bet), (0, max_bet), (0, tie_max)):
@@ -66,13 +73,24 @@ def exposure(rules: RuleSet, max_bet: int, tie_max: int, rate: Fraction = FEE_RA
         if not bets.total:
             continue
         for outcome in Outcome:
-            loss = (
-                settle_winner(rules, bets, outcome).returned
-                - bets.total
-                + fee_for(bets.total, rate)
-            )
-            worst = max(worst, loss)
+            choices = [_lines_under(rules, name, outcome) for name, _ in bets.placed()]
+            for lines in product(*choices):
+                returned = settle_judged(rules, bets, lines).returned
+                worst = max(worst, returned - bets.total + fee_for(bets.total, rate))
     return worst
+
+
+def _lines_under(rules: RuleSet, bet: str, outcome: Outcome) -> tuple[str | None, ...]:
+    """The lines a main bet can hit when ``outcome`` wins (None: the bet loses): a tie is
+    the "tie" line; any other line of a bet on the winning hand is a win of that hand."""
+    table = rules.paytable(bet)
+    if outcome is Outcome.TIE:
+        lines = [line for line in table.type.lines if line == "tie"]
+    elif bet == outcome.value:
+        lines = [line for line in table.type.lines if line != "tie"]
+    else:
+        lines = []
+    return (*lines, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,44 +152,3 @@ def _percent_text(rate: Fraction) -> str:
     """3/200 -> "1.5" (exact for rates with a finite decimal expansion)."""
     text = f"{float(rate * 100):.6f}".rstrip("0").rstrip(".")
     return text
-
-
-@dataclass(frozen=True, slots=True)
-class BankedSettlement:
-    """A player-banked round's money: what the player gets back, the fee, the banker's net."""
-
-    settlement: Settlement
-    stake: int  # the player's total stake, all of it placed against the banker
-    returned: int  # paid to the player by the banker (stakes back plus winnings)
-    fee: int  # from the banker to the casino
-    points: int  # earned by the player (the banker loses as many, down to zero)
-
-    @property
-    def player_net(self) -> int:
-        return self.returned - self.stake
-
-    @property
-    def banker_net(self) -> int:
-        """The banker's result: the player's losses less the player's winnings, less the fee."""
-        return self.stake - self.returned - self.fee
-
-
-def settle_banked(
-    rules: RuleSet, bets: Bets, winner: Outcome, rate: Fraction = FEE_RATE
-) -> BankedSettlement:
-    """Settle the player's bets against the banker (Banker bets still pay 19:20: the 5%
-    commission stays with the banker, who is the house here), then the fee.
-
-    The help page's example: $10 on Banker, the player's hand wins: the banker wins
-    10 - 0.15 = $9.85.
-
-    >>> from baccarat.core import get_rules
-    >>> s = settle_banked(get_rules("online-6deck-tie9"), Bets(banker=1000), Outcome.PLAYER)
-    >>> s.returned, s.fee, s.banker_net, s.points
-    (0, 15, 985, 10)
-    """
-    settlement = settle_winner(rules, bets, winner)
-    stake = bets.total
-    return BankedSettlement(
-        settlement, stake, settlement.returned, fee_for(stake, rate), points_for(stake)
-    )

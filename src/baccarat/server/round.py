@@ -1,0 +1,427 @@
+"""A round: the one function every round is played by, and voided by.
+
+Every kind of round passes the same steps, in this order (``STEPS``):
+
+1. ``shoe``: take the nonce and shuffle, or continue the cut shoe (a ``ShoeSource``);
+2. ``deal``: the coup;
+3. ``settle``: every bettor's bets on the dealt cards, by core's one settlement;
+4. ``admit``: the responsible-gaming limits admit it and count it;
+5. ``money``: the wallet port moves it, as one posting;
+6. ``record``: a row of ``rounds`` per bettor, and what else the bank records.
+
+A void passes the same steps the other way (``void``): the recorded shuffle, the recorded
+cards, the recorded settlement (what was paid, not what a re-settlement would pay), the
+limits uncount it, the wallet rolls its money back, the round is marked void.
+
+What differs between kinds of round is who covers the bets: a ``Bank`` (the casino:
+``rounds.HOUSE``; a player: ``banked.bank.PlayerBank``) gives its postings, its void's
+postings, its admit and unadmit and its extra record. Where the money lives is the
+dealer's ``Wallet`` (``money``). A coup may have several bettors (a shared table): each is
+settled, admitted and recorded as a round of their own, all their money in one posting.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..core import (
+    Bets,
+    Card,
+    Coup,
+    Hand,
+    RuleSet,
+    Shoe,
+    deal_coup,
+    format_cards,
+    judge,
+    settle_judged,
+)
+from . import seeds
+from .db.uow import UnitOfWork
+from .dealing import ShoeFactory
+from .errors import ServiceError
+from .history import StoredRound, get_round
+from .ledger import LedgerWallet, SystemAccounts
+from .money import Money, Posted, Wallet
+
+STEPS = ("shoe", "deal", "settle", "admit", "money", "record")
+# Told each step as it begins: (the course, "play" or "void"; the step).
+Observer = Callable[[str, str], None]
+
+
+class Dealer:
+    """What every round needs besides the database: where the cards come from, the
+    casino's accounts, and the wallet (our ledger unless another is given)."""
+
+    def __init__(
+        self,
+        shoes: ShoeFactory,
+        system: SystemAccounts,
+        wallet: Wallet | None = None,
+        observe: Observer | None = None,
+    ) -> None:
+        self.shoes = shoes
+        self.system = system
+        self.wallet: Wallet = wallet if wallet is not None else LedgerWallet(system)
+        self.observe = observe
+
+
+def new_round_id() -> str:
+    return "r_" + secrets.token_hex(10)
+
+
+# -- shoes ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """A shoe ready to deal and where it came from (a void's has no shoe: nothing is dealt)."""
+
+    shoe: Shoe | None
+    seed_id: int | None  # a void reads none
+    commitment: str
+    client_seed: str
+    nonce: int
+    cut: int | None
+    position: int  # the shoe's position before the coup
+
+
+class ShoeSource(Protocol):
+    """Where a round's shoe comes from: a fresh shuffle, or a cut shoe in play."""
+
+    def shuffle(self, uow: UnitOfWork, shoes: ShoeFactory, rules: RuleSet, mode: str) -> Shuffle:
+        """Take the nonce and shuffle, or continue the shoe (its row locked)."""
+        ...
+
+    def dealt(self, uow: UnitOfWork, shoe: Shoe, mode: str) -> None:
+        """The coup is dealt: the shoe moves on past it."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class FreshShuffle:
+    """A new shoe for every round, from a player's seeds and next nonce."""
+
+    player_id: int
+
+    def shuffle(self, uow: UnitOfWork, shoes: ShoeFactory, rules: RuleSet, mode: str) -> Shuffle:
+        drawn = seeds.take_nonce(uow, self.player_id, mode)
+        shoe = shoes(rules, drawn.server_seed, drawn.client_seed, drawn.nonce, None)
+        return Shuffle(shoe, drawn.seed_id, drawn.commitment, drawn.client_seed, drawn.nonce,
+                       None, shoe.position)  # fmt: skip
+
+    def dealt(self, uow: UnitOfWork, shoe: Shoe, mode: str) -> None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A coup and the shuffle it was dealt from (what the round records)."""
+
+    coup: Coup
+    shuffle: Shuffle
+
+    @property
+    def player_cards(self) -> str:
+        return format_cards(self.coup.player.cards)
+
+    @property
+    def banker_cards(self) -> str:
+        return format_cards(self.coup.banker.cards)
+
+
+# -- settlement ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Stake:
+    """One bettor's bets on the coup."""
+
+    player_id: int
+    bets: Bets
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """One bettor's bets settled: as the round records them (JSON), the stake, and what
+    returns to the bettor (stakes included)."""
+
+    player_id: int
+    bets_json: str
+    stake: int
+    returned: int
+
+    @property
+    def net(self) -> int:
+        return self.returned - self.stake
+
+
+# Settlements by (rule set, bets, the line each bet hit): a pure function of them (the
+# lines are all a settlement reads of the coup: a pair bet's line is "pair" or None whatever
+# the winner), with few distinct arguments at a table's limits. Keyed by the rule set's
+# identity (its hash covers every field); the entry keeps the rule set itself, so the
+# identity is never reused while cached.
+_SETTLEMENTS: dict[tuple[int, Bets, tuple[str | None, ...]], tuple[RuleSet, str, int]] = {}
+_SETTLEMENTS_MAX = 4096
+
+
+def settle_stake(rules: RuleSet, stake: Stake, coup: Coup) -> Settled:
+    """A bettor's bets settled on the dealt cards by ``core``'s settlement."""
+    bets = stake.bets
+    lines = judge(bets, coup)
+    key = (id(rules), bets, lines)
+    entry = _SETTLEMENTS.get(key)
+    if entry is None or entry[0] is not rules:
+        settlement = settle_judged(rules, bets, lines)
+        text = json.dumps(settlement.to_json(), separators=(",", ":"))
+        if len(_SETTLEMENTS) >= _SETTLEMENTS_MAX:
+            _SETTLEMENTS.clear()
+        entry = _SETTLEMENTS[key] = (rules, text, settlement.returned)
+    return Settled(stake.player_id, entry[1], bets.total, entry[2])
+
+
+# -- who covers the bets -------------------------------------------------------------------
+
+
+class Bank(Protocol):
+    """Who covers a round's bets, and what that changes: the postings, the void's postings,
+    the responsible-gaming admit and unadmit, and any record besides the rounds'."""
+
+    @property
+    def kind(self) -> str:
+        """The kind of the round's ledger transaction."""
+        ...
+
+    def admit(self, uow: UnitOfWork, mode: str, settled: Sequence[Settled]) -> None: ...
+
+    def unadmit(
+        self, uow: UnitOfWork, mode: str, played_us: int, settled: Sequence[Settled]
+    ) -> None: ...
+
+    def money(self, mode: str, settled: Sequence[Settled]) -> Money:
+        """The round's posting."""
+        ...
+
+    def void_money(self, settled: Sequence[Settled]) -> Money:
+        """What the round moved in the end (its holds included), for a void to reverse."""
+        ...
+
+    def record(
+        self,
+        uow: UnitOfWork,
+        mode: str,
+        rounds: Sequence[StoredRound],
+        settled: Sequence[Settled],
+        posted: Posted,
+    ) -> None: ...
+
+    def unrecord(self, uow: UnitOfWork, mode: str, rounds: Sequence[StoredRound]) -> None: ...
+
+
+# -- the one function ----------------------------------------------------------------------
+
+
+class _Course(Protocol):
+    """One direction through the steps: playing a round, or voiding one."""
+
+    @property
+    def name(self) -> str: ...
+
+    def shoe(self, uow: UnitOfWork, dealer: Dealer) -> Shuffle: ...
+    def deal(self, shuffle: Shuffle) -> Dealt: ...
+    def settle(self, dealt: Dealt) -> list[Settled]: ...
+    def admit(self, uow: UnitOfWork, bank: Bank, settled: list[Settled]) -> None: ...
+    def money(
+        self, uow: UnitOfWork, dealer: Dealer, bank: Bank, settled: list[Settled]
+    ) -> Posted: ...
+    def record(
+        self, uow: UnitOfWork, bank: Bank, dealt: Dealt, settled: list[Settled], posted: Posted
+    ) -> list[StoredRound]: ...
+
+
+def _run(uow: UnitOfWork, dealer: Dealer, bank: Bank, course: _Course) -> list[StoredRound]:
+    """The steps of every round, in order (``STEPS``)."""
+
+    def step(name: str) -> None:
+        if dealer.observe is not None:
+            dealer.observe(course.name, name)
+
+    step("shoe")
+    shuffle = course.shoe(uow, dealer)
+    step("deal")
+    dealt = course.deal(shuffle)
+    step("settle")
+    settled = course.settle(dealt)
+    step("admit")
+    course.admit(uow, bank, settled)
+    step("money")
+    posted = course.money(uow, dealer, bank, settled)
+    step("record")
+    return course.record(uow, bank, dealt, settled, posted)
+
+
+def play(
+    uow: UnitOfWork,
+    dealer: Dealer,
+    bank: Bank,
+    *,
+    table_id: str,
+    rules: RuleSet,
+    mode: str,
+    source: ShoeSource,
+    stakes: Sequence[Stake],
+) -> list[StoredRound]:
+    """Play one coup for its bettors (bets already checked against the table); refused
+    with nothing written if it cannot be. The rounds as recorded, one per bettor."""
+    ids = tuple(new_round_id() for _ in stakes)
+    return _run(uow, dealer, bank, _Playing(table_id, rules, mode, source, tuple(stakes), ids))
+
+
+def void(
+    uow: UnitOfWork, dealer: Dealer, bank: Bank, recorded: StoredRound, player_id: int,
+    reason: str,
+) -> StoredRound:  # fmt: skip
+    """Void a recorded round of this bettor (its row locked by the caller): every stake
+    returns, any payout is taken back, the reason is shown."""
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("void_not_possible", "a void needs a reason")
+    if recorded.void_reason is not None:
+        raise ServiceError(
+            "void_not_possible", f"round {recorded.id} is already void: {recorded.void_reason}"
+        )
+    return _run(uow, dealer, bank, _Voiding(recorded, player_id, reason))[0]
+
+
+@dataclass(frozen=True, slots=True)
+class _Playing:
+    table_id: str
+    rules: RuleSet
+    mode: str
+    source: ShoeSource
+    stakes: tuple[Stake, ...]
+    round_ids: tuple[str, ...]
+    name: str = "play"
+
+    def shoe(self, uow: UnitOfWork, dealer: Dealer) -> Shuffle:
+        return self.source.shuffle(uow, dealer.shoes, self.rules, self.mode)
+
+    def deal(self, shuffle: Shuffle) -> Dealt:
+        assert shuffle.shoe is not None
+        return Dealt(deal_coup(shuffle.shoe), shuffle)
+
+    def settle(self, dealt: Dealt) -> list[Settled]:
+        return [settle_stake(self.rules, stake, dealt.coup) for stake in self.stakes]
+
+    def admit(self, uow: UnitOfWork, bank: Bank, settled: list[Settled]) -> None:
+        bank.admit(uow, self.mode, settled)
+
+    def money(self, uow: UnitOfWork, dealer: Dealer, bank: Bank, settled: list[Settled]) -> Posted:
+        return dealer.wallet.settle(
+            uow, bank.kind, self.mode, self.round_ids[0], bank.money(self.mode, settled)
+        )
+
+    def record(
+        self, uow: UnitOfWork, bank: Bank, dealt: Dealt, settled: list[Settled], posted: Posted
+    ) -> list[StoredRound]:
+        rounds = [
+            _insert_round(uow, round_id, self.table_id, self.mode, self.rules, dealt, one, posted)
+            for round_id, one in zip(self.round_ids, settled, strict=True)
+        ]
+        bank.record(uow, self.mode, rounds, settled, posted)
+        assert dealt.shuffle.shoe is not None
+        self.source.dealt(uow, dealt.shuffle.shoe, self.mode)
+        return rounds
+
+
+@dataclass(frozen=True, slots=True)
+class _Voiding:
+    recorded: StoredRound
+    player_id: int
+    reason: str
+    name: str = "void"
+
+    def shoe(self, uow: UnitOfWork, dealer: Dealer) -> Shuffle:
+        r = self.recorded
+        return Shuffle(None, None, r.commitment, r.client_seed, r.nonce, r.cut, r.position)
+
+    def deal(self, shuffle: Shuffle) -> Dealt:
+        r = self.recorded
+        coup = Coup(Hand(Card.parse_many(r.player_cards)), Hand(Card.parse_many(r.banker_cards)))
+        return Dealt(coup, shuffle)
+
+    def settle(self, dealt: Dealt) -> list[Settled]:
+        # What was paid, not what a settlement today would pay: the void undoes the money.
+        r = self.recorded
+        return [Settled(self.player_id, r.bets, r.stake, r.win)]
+
+    def admit(self, uow: UnitOfWork, bank: Bank, settled: list[Settled]) -> None:
+        bank.unadmit(uow, self.recorded.mode, self.recorded.created_us, settled)
+
+    def money(self, uow: UnitOfWork, dealer: Dealer, bank: Bank, settled: list[Settled]) -> Posted:
+        r = self.recorded
+        try:
+            return dealer.wallet.reverse(uow, r.mode, r.id, bank.void_money(settled), self.reason)
+        except ServiceError as error:
+            if error.code != "insufficient_funds":
+                raise
+            raise ServiceError(
+                "void_not_possible",
+                "a participant of this round no longer holds what the void takes back",
+                **error.details,
+            ) from None
+
+    def record(
+        self, uow: UnitOfWork, bank: Bank, dealt: Dealt, settled: list[Settled], posted: Posted
+    ) -> list[StoredRound]:
+        r = self.recorded
+        uow.run(
+            "UPDATE rounds SET void_reason = :r, voided_us = :now, void_transaction_id = :tx "
+            "WHERE id = :id",
+            {"r": self.reason, "now": uow.now, "tx": posted.transaction_id, "id": r.id},
+        )
+        bank.unrecord(uow, r.mode, [r])
+        return [get_round(uow, None, r.id)]
+
+
+def _insert_round(
+    uow: UnitOfWork,
+    round_id: str,
+    table_id: str,
+    mode: str,
+    rules: RuleSet,
+    dealt: Dealt,
+    settled: Settled,
+    posted: Posted,
+) -> StoredRound:
+    """Write a bettor's row of ``rounds``; the round as stored."""
+    shuffle, after = dealt.shuffle, posted.balances[settled.player_id]
+    before = after - settled.net
+    pc, bc, winner = dealt.player_cards, dealt.banker_cards, dealt.coup.winner.value
+    seq = int(
+        uow.scalar(
+            "INSERT INTO rounds (id, player_id, table_id, mode, created_us, rules, seed_id, "
+            "commitment, client_seed, nonce, cut, position, player_cards, banker_cards, "
+            "winner, bets, stake, win, balance_before, balance_after, transaction_id) VALUES "
+            "(:id, :p, :t, :m, :now, :rules, :seed, :c, :cs, :nonce, :cut, :pos, :pc, :bc, "
+            ":winner, :bets, :stake, :win, :before, :after, :tx) RETURNING seq",
+            {
+                "id": round_id, "p": settled.player_id, "t": table_id, "m": mode,
+                "now": uow.now, "rules": rules.name, "seed": shuffle.seed_id,
+                "c": shuffle.commitment, "cs": shuffle.client_seed, "nonce": shuffle.nonce,
+                "cut": shuffle.cut, "pos": shuffle.position, "pc": pc, "bc": bc,
+                "winner": winner, "bets": settled.bets_json, "stake": settled.stake,
+                "win": settled.returned, "before": before, "after": after,
+                "tx": posted.transaction_id,
+            },
+        )
+    )  # fmt: skip
+    return StoredRound(
+        seq, round_id, table_id, mode, uow.now, rules.name, shuffle.commitment,
+        shuffle.client_seed, shuffle.nonce, shuffle.cut, shuffle.position, pc, bc, winner,
+        settled.bets_json, settled.stake, settled.returned, before, after, None, None,
+    )  # fmt: skip

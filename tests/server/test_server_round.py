@@ -12,7 +12,9 @@ import pytest
 from baccarat.core import Bets, Card, get_rules, play_coup, settle
 from baccarat.server import accounts, ledger, round, voids
 from baccarat.server.db.database import Database
+from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
+from baccarat.server.history import StoredRound
 from baccarat.server.ledger import LedgerError, Posting, SystemAccounts
 from baccarat.server.money import Money, Move
 from baccarat.server.round import STEPS, Stake, settle_stake
@@ -135,7 +137,11 @@ async def test_house_and_player_banked_rounds_and_their_voids_pass_the_same_step
         assert refused.json()["error"]["code"] == "insufficient_funds"
         dealer = server.casino.dealer
         for round_id in (house.json()["id"], dealt.json()["id"]):
-            await server.write(lambda uow, r=round_id: voids.void_round(uow, dealer, r, "test"))
+
+            def void(uow: UnitOfWork, r: str = round_id) -> StoredRound:
+                return voids.void_round(uow, dealer, r, "test")
+
+            await server.write(void)
         await server.check()
     steps = list(STEPS)
     upto_money = steps[: steps.index("money") + 1]

@@ -10,23 +10,24 @@ rounds of different players share no row and never wait for each other.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..core import Bets, RuleSet, Shoe
-from . import responsible, seeds
+from . import history, responsible, seeds
 from .db.uow import UnitOfWork
 from .dealing import ShoeFactory
 from .errors import ServiceError
 from .history import StoredRound
-from .ledger import check_mode
+from .ledger import check_mode, player_account
 from .money import Money, Move, Posted
 from .round import Dealer, FreshShuffle, Settled, Shuffle, Stake, play
 from .tables import Table
 
-__all__ = ["HOUSE", "CutShoe", "Dealer", "HouseBank", "ShoeState", "cut_shoe", "play_round",
-           "shoe_state"]  # fmt: skip
+__all__ = ["HOUSE", "HOUSE_ACTIONS", "CutShoe", "Dealer", "HouseBank", "ShoeState",
+           "allowed_actions", "cut_shoe", "play_round", "shoe_state", "table_state"]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +223,62 @@ class HouseBank:
 
 
 HOUSE = HouseBank()
+
+# What a player may do at a house table, in the order the felt shows them.
+HOUSE_ACTIONS = ("deal", "rebet", "double", "new_game", "cut")
+
+
+def allowed_actions(
+    table: Table, last: StoredRound | None, balance: int, shoe: ShoeState | None
+) -> list[str]:
+    """What the player may do at a house table now (the browser enables its buttons by
+    them; a deal's bets are still checked when they come): a deal unless a cut is due; the
+    last round's bets again, or twice them, if the table and the balance take them; a new
+    game while a round is on the felt."""
+    cut_due = shoe is not None and shoe.cut_due
+    allowed = {"cut" if cut_due else "deal"}
+    if last is not None:
+        allowed.add("new_game")
+        if last.void_reason is None:
+            stakes = {name: bet["stake"] for name, bet in json.loads(last.bets).items()}
+            for action, times in (("rebet", 1), ("double", 2)):
+                if _fits(table, Bets({k: v * times for k, v in stakes.items()}), balance):
+                    allowed.add(action)
+    return [action for action in HOUSE_ACTIONS if action in allowed]
+
+
+def _fits(table: Table, bets: Bets, balance: int) -> bool:
+    if bets.total > balance:
+        return False
+    try:
+        table.check_bets(bets)
+    except ServiceError:
+        return False
+    return True
+
+
+def table_state(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dict[str, Any]:
+    """The player at a house table: what they may do, their balance, their last round
+    there and (cut-shoe tables) their shoe."""
+    check_mode(mode)
+    if table.banked is not None:
+        raise ServiceError(
+            "player_banked_table",
+            f"table {table.id} is player-banked: take a seat (POST /api/seats)",
+            table=table.id,
+        )
+    found, _ = history.page(uow, player_id, mode, 1, None, table_id=table.id)
+    last = found[0] if found else None
+    shoe = shoe_state(uow, player_id, table, mode) if table.is_cut_shoe else None
+    balance = player_account(uow, player_id, mode)[1]
+    return {
+        "table_id": table.id,
+        "mode": mode,
+        "allowed_actions": allowed_actions(table, last, balance, shoe),
+        "balance": balance,
+        "last_round": None if last is None else last.to_json(),
+        "shoe": None if shoe is None else shoe.to_json(),
+    }
 
 
 def play_round(

@@ -145,8 +145,9 @@ class Table:
         return self.side_bets[bet]
 
     def bets_json(self) -> dict[str, dict[str, Any]]:
-        """``{name: {"min", "max", "pays", "rtp"}}`` for every bet the table takes: the pay
-        table's lines (pays "to one", or "push") and the exact RTP (null if not known)."""
+        """``{name: {"min", "max", "unit", "pays", "rtp"}}`` for every bet the table takes:
+        its limits and the multiple its stakes are made of (the chips' unit), the pay table's
+        lines (pays "to one", or "push") and the exact RTP (null if not known)."""
         answer = {}
         for bet in self.bets:
             bounds = self.bet_limits(bet)
@@ -154,6 +155,7 @@ class Table:
             answer[bet] = {
                 "min": bounds.min,
                 "max": bounds.max,
+                "unit": self.unit,
                 "pays": self.rules.paytable(bet).to_json(),
                 "rtp": None if rtp is None else float(rtp),
             }

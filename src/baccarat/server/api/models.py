@@ -117,6 +117,7 @@ class BankedTermsOut(BaseModel):
 class TableBetOut(BaseModel):
     min: int
     max: int
+    unit: int = Field(description="stakes are multiples of this (the smallest chip's unit)")
     min_beside: int | None = Field(
         default=None, description="the tie only: its minimum beside a Player or Banker bet"
     )
@@ -173,6 +174,9 @@ class FairnessRecordOut(BaseModel):
     position: int
 
 
+HouseAction = Literal["deal", "rebet", "double", "new_game", "cut"]
+
+
 class ShoeOut(BaseModel):
     table_id: str
     mode: str
@@ -216,6 +220,9 @@ class RoundOut(BaseModel):
     void_reason: str | None
     fairness: FairnessRecordOut
     shoe: ShoeOut | None = None
+    allowed_actions: list[HouseAction] | None = Field(
+        default=None, description="at a house table, after this round: what you may do next"
+    )
     role: Literal["player", "banker"] = Field(
         default="player", description="banker: a player-banked round you banked"
     )
@@ -363,3 +370,18 @@ class RoadsOut(BaseModel):
         description="the colour each derived road would add if the next result were ..."
     )
     stats: RoadStatsOut
+
+
+class HouseTableOut(BaseModel):
+    """You at a house table: what you may do now, your last round there, your shoe."""
+
+    table_id: str
+    mode: str
+    allowed_actions: list[HouseAction] = Field(
+        description="deal: a deal can be made now (with the bets sent); rebet, double: your "
+        "last bets (twice them) fit the table and your balance; new_game: a round is on the "
+        "felt to clear; cut: a new shoe waits for your cut (no deal before it)"
+    )
+    balance: int
+    last_round: RoundOut | None
+    shoe: ShoeOut | None = Field(description="cut-shoe tables only")

@@ -13,7 +13,7 @@ from ..errors import ServiceError
 from ..tables import Table, bets_from
 from .deps import IDEMPOTENT, CasinoDep, RequestContext, RequestDep, idempotent_write, json_response
 from .errors import RESPONSIBLE_ERRORS, documented
-from .models import CutIn, Mode, RoadsOut, RoundIn, RoundOut, ShoeOut, TableOut
+from .models import CutIn, HouseTableOut, Mode, RoadsOut, RoundIn, RoundOut, ShoeOut, TableOut
 
 router = APIRouter(prefix="/api", tags=["tables"])
 T = TypeVar("T")
@@ -66,13 +66,32 @@ async def play_round(
     dealer, mode = ctx.casino.dealer, body.mode
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
-        answer = rounds.play_round(uow, dealer, player_id, table, mode, bets).to_json()
-        if table.is_cut_shoe:
-            answer["shoe"] = rounds.shoe_state(uow, player_id, table, mode).to_json()
+        played = rounds.play_round(uow, dealer, player_id, table, mode, bets)
+        answer = played.to_json()
+        shoe = rounds.shoe_state(uow, player_id, table, mode) if table.is_cut_shoe else None
+        if shoe is not None:
+            answer["shoe"] = shoe.to_json()
+        answer["allowed_actions"] = rounds.allowed_actions(
+            table, played, played.balance_after, shoe
+        )
         return answer
 
     payload = {"mode": mode, "bets": bets.to_json()}
     return await idempotent_write(ctx, payload, 201, work)
+
+
+@router.get(
+    "/tables/{table_id}/state",
+    response_model=HouseTableOut,
+    responses=documented(
+        "not_authenticated", "invalid_mode", "unknown_table", "player_banked_table"
+    ),
+    summary="You at a house table: the actions allowed now, your balance, last round and shoe",
+)
+async def get_table_state(
+    table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
+) -> Response:
+    return json_response(await _read_at_table(ctx, table_id, mode, rounds.table_state))
 
 
 @router.get(

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from baccarat.server.guard import Guard
+from baccarat.server.api.guard import Guard
 from baccarat.server.settings import Limits
 
 from .conftest import Api

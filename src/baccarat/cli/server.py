@@ -113,8 +113,8 @@ def register(subparsers: Any) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from ..server.api.guard import uvicorn_options
     from ..server.db import migrate
-    from ..server.guard import uvicorn_options
     from ..server.settings import Settings
     from ..server.tables import load_tables
     from . import UsageError

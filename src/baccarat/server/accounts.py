@@ -124,7 +124,9 @@ class HashGate:
         self.peak = 0
 
     async def run(self, work: Any, *args: Any) -> Any:
-        from starlette.concurrency import run_in_threadpool
+        # The call Starlette's run_in_threadpool wraps (the same worker threads), without
+        # the web framework in a service.
+        import anyio.to_thread
 
         try:
             async with asyncio.timeout(self.limits.hash_wait_s):
@@ -135,7 +137,7 @@ class HashGate:
                 retry_after_s=max(1, math.ceil(self.limits.hash_wait_s)),
             ) from None
         try:
-            return await run_in_threadpool(self._counted, work, *args)
+            return await anyio.to_thread.run_sync(self._counted, work, *args)
         finally:
             self._slots.release()
 

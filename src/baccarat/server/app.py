@@ -10,8 +10,8 @@ from typing import Any
 from fastapi import FastAPI
 
 from .. import __version__
+from .api.guard import Guard
 from .casino import Casino
-from .guard import Guard
 from .settings import Settings
 
 DESCRIPTION = """

@@ -113,7 +113,3 @@ class RateLimited(ServiceError):
     def __init__(self, message: str, retry_after_s: int, **details: Any):
         super().__init__("rate_limited", message, retry_after=retry_after_s, **details)
         self.retry_after_s = retry_after_s
-
-
-def codes_with_status(status: int) -> list[str]:
-    return sorted(code for code, spec in ERRORS.items() if spec.status == status)

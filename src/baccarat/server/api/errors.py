@@ -97,7 +97,7 @@ def install(app: FastAPI) -> None:
         }.get(error.status_code)
         if code is None:
             code = "invalid_request" if error.status_code < 500 else "internal_error"
-        # The guard's refusals (body too large or too slow) carry their own error.
+        # The guard's refusals (guard.py: body too large or too slow) carry their own error.
         refusal = getattr(error, "error", None)
         if not isinstance(refusal, ServiceError):
             refusal = ServiceError(code, str(error.detail))

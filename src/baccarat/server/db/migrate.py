@@ -50,16 +50,3 @@ def upgrade(url: DatabaseUrl, revision: str = "head") -> str | None:
             return current
     finally:
         engine.dispose()
-
-
-def current_revision(url: DatabaseUrl) -> str | None:
-    import sqlalchemy as sa
-    from alembic.runtime.migration import MigrationContext
-
-    engine = sa.create_engine(url.sqlalchemy_url, poolclass=sa.pool.NullPool)
-    try:
-        with engine.connect() as connection:
-            revision: str | None = MigrationContext.configure(connection).get_current_revision()
-            return revision
-    finally:
-        engine.dispose()

@@ -23,8 +23,8 @@ from typing import Any
 from starlette.exceptions import HTTPException
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from .errors import ServiceError
-from .settings import Limits
+from ..errors import ServiceError
+from ..settings import Limits
 
 # Characters no route and no file of ours has: control characters (NUL first of all).
 _IMPOSSIBLE = frozenset(chr(c) for c in range(32)) | {"\x7f"}

@@ -82,6 +82,7 @@ async def serving(
     shoes: SwitchableShoes | None = None,
     poll_s: float = 0.02,
     reconnect_grace: int = BankedSettings.reconnect_grace,
+    tables_file: Path | None = None,
 ) -> AsyncIterator[SeatServer]:
     from baccarat.server.app import create_app
 
@@ -89,7 +90,7 @@ async def serving(
     shoes = shoes or SwitchableShoes()
     banked = BankedSettings(poll_s=poll_s, reconnect_grace=reconnect_grace)
     settings = dataclasses.replace(
-        api_settings(database_url, tmp_path, clock, shoes), banked=banked
+        api_settings(database_url, tmp_path, clock, shoes), banked=banked, tables_file=tables_file
     )
     app = create_app(settings)
     port = free_port()

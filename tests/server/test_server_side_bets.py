@@ -45,12 +45,14 @@ async def test_tables_list_the_bets_they_take_with_limits_pays_and_rtp(api: Api)
     deluxe = tables["deluxe"]["bets"]
     assert list(deluxe) == ["player", "banker", "tie", *sorted(SIDE_BETS, key=list(deluxe).index)]
     assert set(deluxe) == {"player", "banker", "tie"} | SIDE_BETS
-    assert deluxe["player_pair"] == {"min": 100, "max": 10_000, "pays": {"pair": "11"},
+    assert deluxe["player_pair"] == {"min": 100, "max": 10_000, "unit": 100,
+                                     "pays": {"pair": "11"},
                                      "rtp": deluxe["player_pair"]["rtp"]}  # fmt: skip
     assert deluxe["perfect_pair"]["pays"] == {"one": "25", "both": "200"}
     assert deluxe["banker_dragon"]["pays"]["natural_tie"] == "push"
     assert deluxe["big"]["pays"] == {"big": "27/50"} and deluxe["small"]["min"] == 500
-    assert deluxe["banker"] == {"min": 500, "max": 50_000, "rtp": tables["deluxe"]["rtp"]["banker"],
+    assert deluxe["banker"] == {"min": 500, "max": 50_000, "unit": 100,
+                                "rtp": tables["deluxe"]["rtp"]["banker"],
                                 "pays": {"win": "19/20", "win_with_6": "19/20",
                                          "win_three_card_7": "19/20", "tie": "push"}}  # fmt: skip
     assert deluxe["tie"]["min"] == 500 and deluxe["tie"]["min_beside"] == 100

@@ -250,6 +250,7 @@ def _table(raw: Mapping[str, Any], index: int, timers: BankedSettings) -> Table:
         raise TableConfigError(f"{where}: {error}") from None
     if not table_id or not table_id.replace("-", "").replace("_", "").isalnum():
         raise TableConfigError(f"{where}: an id is letters, digits, '-' and '_'")
+    where = f"table {index + 1} ({table_id})"
     if not chips or low > high:
         raise TableConfigError(f"{where}: needs chips and min <= max")
     limits = Limits(
@@ -315,7 +316,10 @@ def _banked(
     if not 1 <= seats <= 1000:
         raise TableConfigError(f"{where}: banked.seats is 1 to 1000")
     if rules.shuffle is not ShufflePolicy.FRESH:
-        raise TableConfigError(f"{where}: a player-banked table shuffles before every round")
+        raise TableConfigError(
+            f"{where}: a player-banked table shuffles before every round; rules "
+            f"{rules.name!r} deal a cut shoe"
+        )
     try:
         configured = _money(raw.get("min_balance", "0.01"), f"{where} banked.min_balance")
     except ValueError as error:

@@ -7,11 +7,13 @@ without commission) and a tie."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from baccarat.core import Bets, Card, get_rules, play_coup, settle
+from baccarat.server import replay
 from baccarat.server.banking import fee_for
 from baccarat.server.settings import DatabaseUrl
 from baccarat.server.tables import TableConfigError, load_tables
@@ -81,6 +83,11 @@ async def test_every_rule_set_settles_alike_at_a_house_and_a_player_banked_table
             (seen,) = [r for r in await banker.history() if r["id"] == mine["id"]]
             assert seen["banked"]["net"] == -(expected.returned - sum(BETS.values())) - fee
             assert seen["balance_after"] - seen["balance_before"] == seen["banked"]["net"]
+            # admin replay: the money the ledger moved is the banker's posting of the
+            # settlement (the stacked cards are not the seeds': those differ, as they should).
+            replayed = await server.read(partial(replay.replay_round, round_id=mine["id"]))
+            assert replayed.moved == replayed.owed, where
+            assert replayed.owed["house"] == fee, where
         await player.send("leave")
         await banker.send("leave")
     await server.check()

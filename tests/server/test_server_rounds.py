@@ -265,6 +265,18 @@ def test_replay_rederives_a_round_with_the_reference(
     played = play(db, FairShoes(), system, tables, alice, player=500, tie=200)
     result = db.run_read(lambda uow: replay.replay_round(uow, played.id))
     assert result.ok, result.mismatches
+    assert result.moved == result.owed and result.owed[f"player {alice}"] == played.win - 700
+    # A record whose money is not what the ledger moved is caught (the ledger itself is
+    # append-only): here the round says it paid a cent more than its transaction did.
+    db.run_write(
+        lambda uow: uow.run("UPDATE rounds SET win = win + 1 WHERE id = :id", {"id": played.id})
+    )
+    skimmed = db.run_read(lambda uow: replay.replay_round(uow, played.id))
+    assert not skimmed.ok
+    assert [m for m in skimmed.mismatches if m.startswith("money:")], skimmed.mismatches
+    db.run_write(
+        lambda uow: uow.run("UPDATE rounds SET win = win - 1 WHERE id = :id", {"id": played.id})
+    )
     # A tampered record is caught.
     db.run_write(
         lambda uow: uow.run(

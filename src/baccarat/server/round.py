@@ -17,7 +17,7 @@ What differs between kinds of round is who covers the bets: a ``Bank`` (the casi
 ``rounds.HOUSE``; a player: ``banked.bank.PlayerBank``) gives its postings, its void's
 postings, its admit and unadmit and its extra record. Where the money lives is the
 dealer's ``Wallet`` (``money``). A coup may have several bettors (a shared table): each is
-settled, admitted and recorded as a round of their own, all their money in one posting.
+settled, admitted, posted and recorded as a round of their own (a round, a transaction).
 """
 
 from __future__ import annotations
@@ -202,12 +202,13 @@ class Bank(Protocol):
         self, uow: UnitOfWork, mode: str, played_us: int, settled: Sequence[Settled]
     ) -> None: ...
 
-    def money(self, mode: str, settled: Sequence[Settled]) -> Money:
-        """The round's posting."""
+    def money(self, mode: str, settled: Sequence[Settled]) -> list[Money]:
+        """The postings of the coup: one per bettor, in their order."""
         ...
 
-    def void_money(self, settled: Sequence[Settled]) -> Money:
-        """What the round moved in the end (its holds included), for a void to reverse."""
+    def void_money(self, one: Settled) -> Money:
+        """What a bettor's round moved in the end (its holds included), for a void to
+        reverse."""
         ...
 
     def record(
@@ -216,7 +217,7 @@ class Bank(Protocol):
         mode: str,
         rounds: Sequence[StoredRound],
         settled: Sequence[Settled],
-        posted: Posted,
+        posted: Sequence[Posted],
     ) -> None: ...
 
     def unrecord(self, uow: UnitOfWork, mode: str, rounds: Sequence[StoredRound]) -> None: ...
@@ -237,9 +238,14 @@ class _Course(Protocol):
     def admit(self, uow: UnitOfWork, bank: Bank, settled: list[Settled]) -> None: ...
     def money(
         self, uow: UnitOfWork, dealer: Dealer, bank: Bank, settled: list[Settled]
-    ) -> Posted: ...
+    ) -> list[Posted]: ...
     def record(
-        self, uow: UnitOfWork, bank: Bank, dealt: Dealt, settled: list[Settled], posted: Posted
+        self,
+        uow: UnitOfWork,
+        bank: Bank,
+        dealt: Dealt,
+        settled: list[Settled],
+        posted: list[Posted],
     ) -> list[StoredRound]: ...
 
 
@@ -320,17 +326,26 @@ class _Playing:
     def admit(self, uow: UnitOfWork, bank: Bank, settled: list[Settled]) -> None:
         bank.admit(uow, self.mode, settled)
 
-    def money(self, uow: UnitOfWork, dealer: Dealer, bank: Bank, settled: list[Settled]) -> Posted:
-        return dealer.wallet.settle(
-            uow, bank.kind, self.mode, self.round_ids[0], bank.money(self.mode, settled)
-        )
+    def money(
+        self, uow: UnitOfWork, dealer: Dealer, bank: Bank, settled: list[Settled]
+    ) -> list[Posted]:
+        postings = zip(self.round_ids, bank.money(self.mode, settled), strict=True)
+        return [
+            dealer.wallet.settle(uow, bank.kind, self.mode, round_id, money)
+            for round_id, money in postings
+        ]
 
     def record(
-        self, uow: UnitOfWork, bank: Bank, dealt: Dealt, settled: list[Settled], posted: Posted
+        self,
+        uow: UnitOfWork,
+        bank: Bank,
+        dealt: Dealt,
+        settled: list[Settled],
+        posted: list[Posted],
     ) -> list[StoredRound]:
         rounds = [
-            _insert_round(uow, round_id, self.table_id, self.mode, self.rules, dealt, one, posted)
-            for round_id, one in zip(self.round_ids, settled, strict=True)
+            _insert_round(uow, round_id, self.table_id, self.mode, self.rules, dealt, one, done)
+            for round_id, one, done in zip(self.round_ids, settled, posted, strict=True)
         ]
         bank.record(uow, self.mode, rounds, settled, posted)
         assert dealt.shuffle.shoe is not None
@@ -362,10 +377,12 @@ class _Voiding:
     def admit(self, uow: UnitOfWork, bank: Bank, settled: list[Settled]) -> None:
         bank.unadmit(uow, self.recorded.mode, self.recorded.created_us, settled)
 
-    def money(self, uow: UnitOfWork, dealer: Dealer, bank: Bank, settled: list[Settled]) -> Posted:
-        r = self.recorded
+    def money(
+        self, uow: UnitOfWork, dealer: Dealer, bank: Bank, settled: list[Settled]
+    ) -> list[Posted]:
+        r, (one,) = self.recorded, settled
         try:
-            return dealer.wallet.reverse(uow, r.mode, r.id, bank.void_money(settled), self.reason)
+            return [dealer.wallet.reverse(uow, r.mode, r.id, bank.void_money(one), self.reason)]
         except ServiceError as error:
             if error.code != "insufficient_funds":
                 raise
@@ -376,13 +393,18 @@ class _Voiding:
             ) from None
 
     def record(
-        self, uow: UnitOfWork, bank: Bank, dealt: Dealt, settled: list[Settled], posted: Posted
+        self,
+        uow: UnitOfWork,
+        bank: Bank,
+        dealt: Dealt,
+        settled: list[Settled],
+        posted: list[Posted],
     ) -> list[StoredRound]:
-        r = self.recorded
+        r, (done,) = self.recorded, posted
         uow.run(
             "UPDATE rounds SET void_reason = :r, voided_us = :now, void_transaction_id = :tx "
             "WHERE id = :id",
-            {"r": self.reason, "now": uow.now, "tx": posted.transaction_id, "id": r.id},
+            {"r": self.reason, "now": uow.now, "tx": done.transaction_id, "id": r.id},
         )
         bank.unrecord(uow, r.mode, [r])
         return [get_round(uow, None, r.id)]

@@ -195,18 +195,16 @@ class HouseBank:
         for one in settled:
             responsible.uncount(uow, one.player_id, mode, played_us, one.stake, -one.net)
 
-    def money(self, mode: str, settled: Sequence[Settled]) -> Money:
-        # Debit and credit in one posting: each stake must be covered before anything returns.
-        moves: list[Move] = []
-        for one in settled:
-            moves += [
-                Move(one.player_id, "house", one.stake),
-                Move("house", one.player_id, one.returned),
-            ]
-        return Money(tuple(moves), {one.player_id: one.stake for one in settled})
+    def money(self, mode: str, settled: Sequence[Settled]) -> list[Money]:
+        return [self.void_money(one) for one in settled]
 
-    def void_money(self, settled: Sequence[Settled]) -> Money:
-        return self.money("", settled)
+    def void_money(self, one: Settled) -> Money:
+        # Debit and credit in one posting: the stake must be covered before anything returns.
+        moves = (
+            Move(one.player_id, "house", one.stake),
+            Move("house", one.player_id, one.returned),
+        )
+        return Money(moves, {one.player_id: one.stake})
 
     def record(
         self,
@@ -214,7 +212,7 @@ class HouseBank:
         mode: str,
         rounds: Sequence[StoredRound],
         settled: Sequence[Settled],
-        posted: Posted,
+        posted: Sequence[Posted],
     ) -> None:
         return None
 

@@ -71,26 +71,24 @@ class PlayerBank:
             responsible.uncount(uow, one.player_id, mode, played_us, one.stake, -one.net)
         responsible.uncount(uow, self.banker_id, mode, played_us, 0, -self.banker_net(settled))
 
-    def money(self, mode: str, settled: Sequence[Settled]) -> Money:
-        banker = self.banker_id
-        moves = [Move("escrow", banker, self.reserve)]
-        for one in settled:
-            moves += [Move("escrow", banker, one.stake), Move(banker, one.player_id, one.returned)]
-        moves.append(Move(banker, "house", sum(self.fee(one) for one in settled)))
-        return Money(tuple(moves))
+    def money(self, mode: str, settled: Sequence[Settled]) -> list[Money]:
+        # Each bettor's stakes, held in escrow, go to the banker, who pays what returns and
+        # the fee; the banker's reserve comes back with the first posting.
+        banker, postings = self.banker_id, []
+        for i, one in enumerate(settled):
+            moves = [Move("escrow", banker, self.reserve)] if i == 0 else []
+            moves += [Move("escrow", banker, one.stake), Move(banker, one.player_id, one.returned),
+                      Move(banker, "house", self.fee(one))]  # fmt: skip
+            postings.append(Money(tuple(moves)))
+        return postings
 
-    def void_money(self, settled: Sequence[Settled]) -> Money:
-        # The holds came back in the round's posting: what it moved in the end is each
-        # stake to the banker, what returned to the bettor, and the fee to the casino.
+    def void_money(self, one: Settled) -> Money:
+        # The holds came back in the round's posting: what it moved in the end is the stake
+        # to the banker, what returned to the bettor, and the fee to the casino.
         banker = self.banker_id
-        moves: list[Move] = []
-        for one in settled:
-            moves += [
-                Move(one.player_id, banker, one.stake),
-                Move(banker, one.player_id, one.returned),
-            ]
-        moves.append(Move(banker, "house", sum(self.fee(one) for one in settled)))
-        return Money(tuple(moves))
+        return Money((Move(one.player_id, banker, one.stake),
+                      Move(banker, one.player_id, one.returned),
+                      Move(banker, "house", self.fee(one))))  # fmt: skip
 
     def record(
         self,
@@ -98,10 +96,10 @@ class PlayerBank:
         mode: str,
         rounds: Sequence[StoredRound],
         settled: Sequence[Settled],
-        posted: Posted,
+        posted: Sequence[Posted],
     ) -> None:
         banker = self.banker_id
-        after = posted.balances[banker]
+        after = posted[-1].balances[banker]
         before = after - self.banker_net(settled)
         earned = lost = 0
         for r, one in zip(rounds, settled, strict=True):

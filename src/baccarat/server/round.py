@@ -184,6 +184,15 @@ def settle_stake(rules: RuleSet, stake: Stake, coup: Coup) -> Settled:
     return Settled(stake.player_id, entry[1], bets.total, entry[2])
 
 
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A bettor's round as recorded: its row, its settlement, its posting."""
+
+    round: StoredRound
+    settled: Settled
+    posted: Posted
+
+
 # -- who covers the bets -------------------------------------------------------------------
 
 
@@ -211,14 +220,7 @@ class Bank(Protocol):
         reverse."""
         ...
 
-    def record(
-        self,
-        uow: UnitOfWork,
-        mode: str,
-        rounds: Sequence[StoredRound],
-        settled: Sequence[Settled],
-        posted: Sequence[Posted],
-    ) -> None: ...
+    def record(self, uow: UnitOfWork, mode: str, played: Sequence[Played]) -> None: ...
 
     def unrecord(self, uow: UnitOfWork, mode: str, rounds: Sequence[StoredRound]) -> None: ...
 
@@ -347,7 +349,7 @@ class _Playing:
             _insert_round(uow, round_id, self.table_id, self.mode, self.rules, dealt, one, done)
             for round_id, one, done in zip(self.round_ids, settled, posted, strict=True)
         ]
-        bank.record(uow, self.mode, rounds, settled, posted)
+        bank.record(uow, self.mode, list(map(Played, rounds, settled, posted)))
         assert dealt.shuffle.shoe is not None
         self.source.dealt(uow, dealt.shuffle.shoe, self.mode)
         return rounds

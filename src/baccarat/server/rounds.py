@@ -22,8 +22,8 @@ from .dealing import ShoeFactory
 from .errors import ServiceError
 from .history import StoredRound
 from .ledger import check_mode, player_account
-from .money import Money, Move, Posted
-from .round import Dealer, FreshShuffle, Settled, Shuffle, Stake, play
+from .money import Money, Move
+from .round import Dealer, FreshShuffle, Played, Settled, Shuffle, Stake, play
 from .tables import Table
 
 __all__ = ["HOUSE", "HOUSE_ACTIONS", "CutShoe", "Dealer", "HouseBank", "ShoeState",
@@ -206,14 +206,7 @@ class HouseBank:
         )
         return Money(moves, {one.player_id: one.stake})
 
-    def record(
-        self,
-        uow: UnitOfWork,
-        mode: str,
-        rounds: Sequence[StoredRound],
-        settled: Sequence[Settled],
-        posted: Sequence[Posted],
-    ) -> None:
+    def record(self, uow: UnitOfWork, mode: str, played: Sequence[Played]) -> None:
         return None
 
     def unrecord(self, uow: UnitOfWork, mode: str, rounds: Sequence[StoredRound]) -> None:

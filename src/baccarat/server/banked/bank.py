@@ -20,8 +20,8 @@ from .. import responsible
 from ..banking import fee_for, points_for
 from ..db.uow import UnitOfWork
 from ..history import StoredRound
-from ..money import Money, Move, Posted
-from ..round import Settled
+from ..money import Money, Move
+from ..round import Played, Settled
 from .seats import add_points
 
 
@@ -90,19 +90,12 @@ class PlayerBank:
                       Move(banker, one.player_id, one.returned),
                       Move(banker, "house", self.fee(one))))  # fmt: skip
 
-    def record(
-        self,
-        uow: UnitOfWork,
-        mode: str,
-        rounds: Sequence[StoredRound],
-        settled: Sequence[Settled],
-        posted: Sequence[Posted],
-    ) -> None:
+    def record(self, uow: UnitOfWork, mode: str, played: Sequence[Played]) -> None:
         banker = self.banker_id
-        after = posted[-1].balances[banker]
-        before = after - self.banker_net(settled)
+        after = played[-1].posted.balances[banker]
+        before = after - self.banker_net([p.settled for p in played])
         earned = lost = 0
-        for r, one in zip(rounds, settled, strict=True):
+        for r, one in ((p.round, p.settled) for p in played):
             bettor = one.player_id
             points = points_for(one.stake)
             earned = add_points(uow, bettor, mode, points)

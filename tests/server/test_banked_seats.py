@@ -225,6 +225,26 @@ async def test_a_deal_is_idempotent_and_a_casino_round_is_refused_here(
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_socket_deal_without_a_key_is_recorded_under_a_key_the_server_derives(
+    server: SeatServer,
+) -> None:
+    banker, player = await server.player(), await server.player()
+    seat = await banker.sit("banked-i", "banker", auto_approve=True)
+    await player.sit("banked-i", "player")
+    version = seat_of(await player.state(phase("betting")))["version"]
+    dealt = await player.send("deal", bets={"player": 500})
+    assert dealt["ok"], dealt
+    stored = await server.read(
+        lambda uow: uow.all(
+            "SELECT key, status, response FROM idempotency_keys WHERE player_id = :p",
+            {"p": player.id},
+        )
+    )
+    assert [(k, s) for k, s, _ in stored] == [(f"seat:{seat}:{version}", 201)]
+    assert json.loads(stored[0][2])["id"] == dealt["result"]["id"]
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_the_banker_must_meet_points_and_balance_to_join_and_before_every_round(
     server: SeatServer,
 ) -> None:

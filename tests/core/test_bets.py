@@ -13,7 +13,6 @@ from baccarat.core import (
     BetResult,
     Bets,
     Card,
-    Outcome,
     Paytable,
     RuleSet,
     Shoe,
@@ -24,7 +23,6 @@ from baccarat.core import (
     parse_money,
     play_coup,
     settle,
-    settle_winner,
 )
 
 SINGLE = get_rules("single-deck")
@@ -182,13 +180,6 @@ def test_no_commission_banker_pays_half_on_a_6_and_super_6_pays_12():
     }
     # A classic banker win with 6 pays 19:20 like any other.
     assert returned(CLASSIC, BANKER_WINS_WITH_6, banker=100)["banker"] == 195
-
-
-def test_settle_winner_settles_main_bets_at_their_plain_lines_only():
-    assert settle_winner(SINGLE, Bets(banker=50), Outcome.BANKER).returned == 97
-    assert settle_winner(SINGLE, Bets(player=50, tie=10), Outcome.TIE).returned == 140
-    with pytest.raises(BetError):
-        settle_winner(CLASSIC, Bets(player_pair=50), Outcome.BANKER)
 
 
 def test_a_pay_table_prices_only_its_bets_lines():

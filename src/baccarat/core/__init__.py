@@ -8,7 +8,6 @@ from .bets import (
     settle,
     settle_judged,
     settle_line,
-    settle_winner,
     validate,
 )
 from .cards import Card, CardError, Rank, Suit, format_cards, new_deck, new_shoe_order
@@ -81,6 +80,5 @@ __all__ = [
     "settle",
     "settle_judged",
     "settle_line",
-    "settle_winner",
     "validate",
 ]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .coup import Coup, Outcome
+from .coup import Coup
 from .paytable import BET_TYPES, MAIN_BETS, PUSH, BetError, BetResult, Pay, bet_type
 from .rules import RuleSet
 
@@ -175,28 +175,6 @@ def settle_judged(rules: RuleSet, bets: Bets, lines: tuple[str | None, ...]) -> 
             for (name, stake), line in zip(bets.placed(), lines, strict=True)
         )
     )
-
-
-# The line each main bet hits when only the winner is known (no six, no three-card seven).
-_PLAIN_LINES: dict[Outcome, dict[str, str]] = {
-    Outcome.PLAYER: {"player": "win"},
-    Outcome.BANKER: {"banker": "win"},
-    Outcome.TIE: {"player": "tie", "banker": "tie", "tie": "tie"},
-}
-
-
-def settle_winner(rules: RuleSet, bets: Bets, winner: Outcome) -> Settlement:
-    """Settle main bets knowing only the winner, at their plain lines (a banker win pays
-    its ordinary pay, not the pay for a 6 or a three-card 7). Side bets cannot be settled so.
-
-    >>> from baccarat.core import get_rules
-    >>> settle_winner(get_rules("single-deck"), Bets(banker=50), Outcome.BANKER).returned
-    97
-    """
-    if bets.side:
-        raise BetError("side bets are settled against the dealt cards, not the winner alone")
-    lines = _PLAIN_LINES[winner]
-    return settle_judged(rules, bets, tuple(lines.get(name) for name, _ in bets.placed()))
 
 
 def validate(rules: RuleSet, bets: Bets) -> None:

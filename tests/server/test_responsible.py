@@ -153,8 +153,9 @@ async def test_reading_the_page_writes_only_when_something_has_come_due(api: Api
     now = await status(api, token)  # the raise applies: written once
     assert (now["limits"]["loss"]["day"], now["pending"], writes) == (9_000, [], 1)
     assert await status(api, token) == now and writes == 1
+    await post(api, token, "/reality-check/ack")  # due after the day: seen
     await login(api)
-    writes = 0  # a new session restarts the session's clock: written once
+    writes = 0  # a login after a break starts a new session: written once
     assert (await status(api, token))["session"]["rounds"] == 0 and writes == 1
     await status(api, token)
     assert writes == 1
@@ -220,7 +221,7 @@ async def test_a_monthly_deposit_limit_counts_requests_when_made_until_rejected(
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
-async def test_a_session_limit_ends_play_and_a_new_login_starts_a_new_session(api: Api) -> None:
+async def test_a_session_limit_holds_across_logins_until_its_break_has_passed(api: Api) -> None:
     token = await funded(api)
     await put(api, token, "/limits", {"session_minutes": 30})
     api.clock.advance(30 * 60 - 1)
@@ -229,7 +230,43 @@ async def test_a_session_limit_ends_play_and_a_new_login_starts_a_new_session(ap
     refused = await api.play(token, mode="real", player=200)
     assert code(refused) == "session_limit_reached"
     assert details(refused)["played_seconds"] == 1800 and details(refused)["rounds"] == 1
-    token = await login(api)
+    resumes = details(refused)["resumes"]
+    # Logging in again starts no session: neither the new token nor the old one plays.
+    again = await login(api)
+    for which in (again, token):
+        refused = await api.play(which, mode="real", player=200)
+        assert code(refused) == "session_limit_reached" and details(refused)["resumes"] == resumes
+    api.clock.advance(30 * 60 - 1)
+    assert code(await api.play(again, mode="real", player=200)) == "session_limit_reached"
+    api.clock.advance(1)  # the break is over: a new session, on either token
+    assert (await status(api, token))["session"]["started"] == resumes
+    assert (await api.play(token, mode="real", player=200)).status_code == 201
+    assert (await api.play(again, mode="real", player=200)).status_code == 201
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_login_during_play_does_not_restart_the_session_clock(api: Api) -> None:
+    token = await funded(api)
+    await put(api, token, "/limits", {"session_minutes": 30})
+    api.clock.advance(20 * 60)
+    assert (await api.play(token, mode="real", player=200)).status_code == 201
+    started = (await status(api, token))["session"]["started"]
+    fresh = await login(api)
+    assert (await status(api, fresh))["session"]["started"] == started
+    api.clock.advance(10 * 60)
+    assert code(await api.play(fresh, mode="real", player=200)) == "session_limit_reached"
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_due_reality_check_stays_due_across_logins_until_acknowledged(api: Api) -> None:
+    token = await funded(api)
+    await put(api, token, "/reality-check", {"minutes": 10})
+    api.clock.advance(10 * 60)
+    assert code(await api.play(token, mode="real", player=200)) == "reality_check_due"
+    fresh = await login(api)
+    assert code(await api.play(fresh, mode="real", player=200)) == "reality_check_due"
+    assert (await status(api, fresh))["reality_check"]["due"] is True
+    await post(api, fresh, "/reality-check/ack")
     assert (await api.play(token, mode="real", player=200)).status_code == 201
 
 

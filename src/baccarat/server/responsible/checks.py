@@ -34,6 +34,10 @@ PERIOD_LIMITS = tuple(f"{kind}_{period}" for kind in KINDS for period in PERIODS
 LIMITS = (*PERIOD_LIMITS, "session_minutes")
 RAISE_DELAY_US = DAY_US  # raising or removing a limit takes effect after 24 hours
 MINUTE_US = 60 * 1_000_000
+# The break that ends a session (docs/responsible-gaming.md): no real-money play for this
+# long, counted from the last round, or from the moment the session limit ended play.
+SESSION_BREAK_MINUTES = 30
+SESSION_BREAK_US = SESSION_BREAK_MINUTES * MINUTE_US
 REALITY_DEFAULT = 60
 MAX_MINUTES = 24 * 60
 MAX_LIMIT = 10**13  # cents, as the wallet's largest amount
@@ -273,14 +277,47 @@ class Session:
     checked_us: int
 
 
-def _session_start(uow: UnitOfWork, profile: Profile) -> int:
-    newest = profile.login_us
-    return newest if newest is not None else (profile.session_us or uow.now)
+def _session_start(uow: UnitOfWork, player_id: int, profile: Profile) -> int:
+    """When the player's current session began.
+
+    A session begins at a login and carries on across further logins and tokens: logging
+    in again starts a new session only after a break of ``SESSION_BREAK_MINUTES`` without
+    play, counted from the session's last real-money round, or from the moment its session
+    limit ended play; and never while a reality check is due (it stays due until it is
+    acknowledged). After a session limit and its break, play resumes in a new session even
+    on the old token."""
+    current, newest = profile.session_us, profile.login_us
+    if current is None or profile.session_seq is None or profile.checked_us is None:
+        return newest if newest is not None else uow.now
+    if uow.now >= profile.checked_us + profile.reality_minutes * MINUTE_US:
+        return current  # the reality check is due: the same session until acknowledged
+    minutes = profile.limits["session_minutes"]
+    limit_end = None if minutes is None else current + minutes * MINUTE_US
+    if limit_end is not None and uow.now >= limit_end:
+        resumes = limit_end + SESSION_BREAK_US
+        return max(resumes, newest or 0) if uow.now >= resumes else current
+    if newest is None or newest <= current:
+        return current
+    resumes = _last_play(uow, player_id, profile.session_seq, current) + SESSION_BREAK_US
+    return max(resumes, newest) if uow.now >= resumes else current
+
+
+def _last_play(uow: UnitOfWork, player_id: int, after_seq: int, since: int) -> int:
+    """When the player last played real money (as player or banker) since the round
+    ``after_seq``; ``since`` if not at all."""
+    row = uow.one(
+        "SELECT (SELECT MAX(created_us) FROM rounds WHERE player_id = :p AND mode = 'real' "
+        "AND seq > :s), (SELECT MAX(created_us) FROM banked_rounds WHERE banker_id = :p "
+        "AND mode = 'real' AND round_seq > :s)",
+        {"p": player_id, "s": after_seq},
+    )
+    assert row is not None
+    return max([since, *(int(v) for v in row if v is not None)])
 
 
 def current_session(uow: UnitOfWork, player_id: int, profile: Profile) -> tuple[Profile, Session]:
     """The player's newest live login session; a new one restarts the reality-check clock."""
-    started = _session_start(uow, profile)
+    started = _session_start(uow, player_id, profile)
     if started != profile.session_us or profile.session_seq is None:
         seq = int(uow.scalar("SELECT COALESCE(MAX(seq), 0) FROM rounds"))
         profile = replace(profile, session_us=started, session_seq=seq, checked_us=started)
@@ -296,7 +333,7 @@ def settled_profile(uow: UnitOfWork, player_id: int) -> tuple[Profile, Session] 
     profile = _load(uow, player_id, lock=False)
     if profile is None or (profile.pending_us is not None and profile.pending_us <= uow.now):
         return None
-    started = _session_start(uow, profile)
+    started = _session_start(uow, player_id, profile)
     if started != profile.session_us or profile.session_seq is None or profile.checked_us is None:
         return None
     return profile, Session(started, profile.session_seq, profile.checked_us)
@@ -328,12 +365,14 @@ def _check_session(uow: UnitOfWork, player_id: int, profile: Profile) -> Profile
     profile, session = current_session(uow, player_id, profile)
     minutes = profile.limits["session_minutes"]
     if minutes is not None and uow.now >= session.started_us + minutes * MINUTE_US:
-        ended = iso_time(session.started_us + minutes * MINUTE_US)
+        ended_us = session.started_us + minutes * MINUTE_US
+        ended, resumes = iso_time(ended_us), iso_time(ended_us + SESSION_BREAK_US)
         raise ServiceError(
             "session_limit_reached",
-            f"your session limit of {minutes} minutes ended play at {ended}: log in again "
-            "after a break to start a new session",
-            limit_minutes=minutes, left=0, ended=ended,
+            f"your session limit of {minutes} minutes ended play at {ended}: a new session "
+            f"begins after a break of {SESSION_BREAK_MINUTES} minutes, at {resumes} (logging "
+            "in again does not start one sooner)",
+            limit_minutes=minutes, left=0, ended=ended, resumes=resumes,
             **session_result(uow, player_id, session),
         )  # fmt: skip
     due = session.checked_us + profile.reality_minutes * MINUTE_US

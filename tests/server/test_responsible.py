@@ -511,3 +511,36 @@ async def test_player_banked_seats_count_the_stake_and_check_the_bankers_exposur
     assert (await deal(player=200)).status_code == 201
     await post(api, alice, "/time-out", {"days": 1})
     assert code(await deal(player=200)) == "timed_out"
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_an_approved_rounds_exposure_counts_against_the_bankers_loss_limit(
+    api: Api,
+) -> None:
+    api.shoes.current = StackedShoes(BANKER_WINS)  # the banker's house bets on Player lose
+    bob = await funded(api, "bob")
+    alice = await funded(api, "alice")
+    exposure = api.casino.tables.require("banked-i").banked.exposure
+    await put(api, bob, "/limits", {"loss": {"day": exposure + 1_000}})
+    joined = await api.client.post(
+        "/api/seats", json={"table_id": "banked-i", "role": "banker", "mode": "real",
+                            "auto_approve": True}, headers=api.auth(bob, None),
+    )  # fmt: skip
+    assert joined.status_code == 201, joined.text
+    seat = (await api.client.post(
+        "/api/seats", json={"table_id": "banked-i", "role": "player", "mode": "real"},
+        headers=api.auth(alice, None),
+    )).json()["seat"]["id"]  # fmt: skip
+    # Approved: the exposure is spoken for, so only 1,000 of the day's limit is left.
+    refused = await api.play(bob, mode="real", player=1_100)
+    assert code(refused) == "loss_limit_reached"
+    assert details(refused)["used"] == exposure and details(refused)["left"] == 1_000
+    assert (await api.play(bob, mode="real", player=1_000)).status_code == 201
+    api.shoes.current = StackedShoes(PLAYER_WINS)  # the banker's worst: the player wins
+    dealt = await api.client.post(
+        f"/api/seats/{seat}/deal", json={"bets": {"player": 2_000, "tie": 2_000}},
+        headers=api.auth(alice),
+    )  # fmt: skip
+    assert dealt.status_code == 201, dealt.text
+    day = (await status(api, bob))["usage"]["day"]
+    assert 0 < day["loss"] <= exposure + 1_000

@@ -403,9 +403,24 @@ def check_stake(uow: UnitOfWork, player_id: int, mode: str, stake: int) -> Profi
     _refuse_excluded(profile, uow.now)
     _check_session(uow, player_id, profile)
     if any(profile.limits[name] is not None for name in PERIOD_LIMITS[3:]):
-        _check_limits(profile, usage(uow, player_id, deposits=False),
-                      {"loss": stake, "wager": stake})  # fmt: skip
+        _check_limits(profile, _play_usage(uow, player_id), {"loss": stake, "wager": stake})
     return profile
+
+
+def _play_usage(uow: UnitOfWork, player_id: int) -> dict[str, Usage]:
+    """The usage a stake or an approval is checked against: what was lost and wagered, and
+    as lost already what the player's approved, undealt player-banked round can still cost
+    them as its banker (the exposure reserved at approval, until the round settles or the
+    approval lapses), so that no loss lands on top of a limit used up meanwhile."""
+    used = usage(uow, player_id, deposits=False)
+    reserved = int(
+        uow.scalar(
+            "SELECT COALESCE(SUM(reserve), 0) FROM banked_seats WHERE banker_id = :p "
+            "AND mode = 'real'",
+            {"p": player_id},
+        )
+    )
+    return {period: replace(u, loss=u.loss + reserved) for period, u in used.items()}
 
 
 def admit_round(uow: UnitOfWork, player_id: int, mode: str, stake: int, returned: int) -> None:
@@ -454,7 +469,7 @@ def banker_limits_problem(
         _refuse_excluded(profile, uow.now)
         _check_session(uow, banker_id, profile)
         if any(profile.limits[f"loss_{period}"] is not None for period in PERIODS):
-            _check_limits(profile, usage(uow, banker_id, deposits=False), {"loss": exposure})
+            _check_limits(profile, _play_usage(uow, banker_id), {"loss": exposure})
     except ServiceError as error:
         return error
     return None

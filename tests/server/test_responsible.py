@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from baccarat.server import voids, wallet
+from baccarat.server import audit, voids, wallet
 
 from .conftest import BACKENDS, Api
 from .support import BANKER_WINS, PLAYER_WINS, StackedShoes
@@ -544,3 +544,48 @@ async def test_an_approved_rounds_exposure_counts_against_the_bankers_loss_limit
     assert dealt.status_code == 201, dealt.text
     day = (await status(api, bob))["usage"]["day"]
     assert 0 < day["loss"] <= exposure + 1_000
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+@pytest.mark.parametrize("who", ["banker", "player"])
+async def test_a_time_out_or_exclusion_ends_the_players_seats_at_once(api: Api, who: str) -> None:
+    bob = await funded(api, "bob")
+    alice = await funded(api, "alice")
+
+    async def sit(token: str, role: str, **extra: Any) -> str:
+        joined = await api.client.post(
+            "/api/seats", json={"table_id": "banked-i", "role": role, "mode": "real"} | extra,
+            headers=api.auth(token, None),
+        )  # fmt: skip
+        assert joined.status_code == 201, joined.text
+        seat: str = joined.json()["seat"]["id"]
+        return seat
+
+    async def balance(token: str) -> int:
+        wallet = await api.client.get("/api/wallet", headers=api.auth(token, None))
+        return int(wallet.json()["real"])
+
+    seat = await sit(bob, "banker", auto_approve=True)
+    await sit(alice, "player")
+    placed = await api.client.put(
+        f"/api/seats/{seat}/bets", json={"bets": {"player": 1_000}}, headers=api.auth(alice)
+    )
+    assert placed.status_code == 200, placed.text
+    assert await balance(bob) < 1_000_000 and await balance(alice) == 1_000_000 - 1_000
+    leaving = bob if who == "banker" else alice
+    path = "/time-out" if who == "banker" else "/self-exclusion"
+    body = {"days": 1} if who == "banker" else {"months": 6}
+    assert (await post(api, leaving, path, body)).status_code == 200
+    # The approved round ended undealt: bets and reserve are back, and it cannot be dealt.
+    assert await balance(bob) == await balance(alice) == 1_000_000
+    seats = (await api.client.get("/api/seats", headers=api.auth(alice, None))).json()
+    (row,) = [s for s in seats["seats"] if s["id"] == seat]
+    assert row[who] is None
+    dealt = await api.client.post(
+        f"/api/seats/{seat}/deal", json={"bets": {"player": 1_000}}, headers=api.auth(alice)
+    )
+    assert dealt.status_code in (403, 409) and dealt.json()["error"]["code"] in (
+        "not_seated", "not_your_turn", "timed_out", "self_excluded",
+    )  # fmt: skip
+    report = await api.casino.db.read(audit.check)
+    assert report.ok, report.problems

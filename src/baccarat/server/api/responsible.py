@@ -9,8 +9,10 @@ from fastapi import APIRouter, Response
 from pydantic import BaseModel, Field, StrictInt
 
 from .. import responsible
+from ..banked import service
+from ..banked.service import SeatServices
 from ..db.uow import UnitOfWork
-from .deps import RequestContext, RequestDep, json_response
+from .deps import RequestContext, RequestDep, banked_desk, json_response
 from .errors import documented
 from .models import Body
 
@@ -172,7 +174,7 @@ async def ack_reality_check(ctx: RequestDep) -> Response:
     summary="Take a time-out of 1, 7 or 30 days: no play, no deposit; nobody can end it early",
 )
 async def post_time_out(body: TimeOutIn, ctx: RequestDep) -> Response:
-    return await _write(ctx, lambda uow, p: responsible.time_out(uow, p, body.days))
+    return await _exclude(ctx, lambda uow, p: responsible.time_out(uow, p, body.days))
 
 
 @router.post(
@@ -182,4 +184,17 @@ async def post_time_out(body: TimeOutIn, ctx: RequestDep) -> Response:
     summary="Exclude yourself for 6, 12 or 60 months: no play, no deposit; it cannot end early",
 )
 async def post_self_exclusion(body: SelfExclusionIn, ctx: RequestDep) -> Response:
-    return await _write(ctx, lambda uow, p: responsible.self_exclude(uow, p, body.months))
+    return await _exclude(ctx, lambda uow, p: responsible.self_exclude(uow, p, body.months))
+
+
+async def _exclude(ctx: RequestContext, work: Callable[[UnitOfWork, int], Any]) -> Response:
+    """A time-out or a self-exclusion, and in the same transaction the player leaves every
+    player-banked seat (an approved round not yet dealt ends: bets and reserve go back)."""
+
+    def job(uow: UnitOfWork, seats: SeatServices) -> Any:
+        player_id = ctx.caller.player_id(uow)
+        answer = work(uow, player_id)
+        service.stand_up_everywhere(uow, seats, player_id)
+        return answer
+
+    return json_response(await banked_desk(ctx.request.app).write(job))

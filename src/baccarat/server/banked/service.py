@@ -375,6 +375,23 @@ def leave(uow: UnitOfWork, ctx: SeatServices, player_id: int, seat_id: str) -> S
     return _commit(uow, ctx, seat, table)
 
 
+def stand_up_everywhere(uow: UnitOfWork, ctx: SeatServices, player_id: int) -> int:
+    """The player leaves every seat at once (a time-out or a self-exclusion): a round open
+    at the seat ends undealt, even one a banker approved (bets back to the player, the
+    reserve back to the banker). The other side is told the player left, not why. How many
+    seats they left."""
+    seat_ids = uow.all(
+        "SELECT id FROM banked_seats WHERE player_id = :p OR banker_id = :p ORDER BY id",
+        {"p": player_id},
+    )
+    for (seat_id,) in seat_ids:
+        seat, table = _seat_for(uow, ctx, seat_id)
+        role = _require_role(seat, player_id)
+        _remove(uow, ctx, seat, role, f"{role}_left")
+        _commit(uow, ctx, seat, table)
+    return len(seat_ids)
+
+
 def approve(uow: UnitOfWork, ctx: SeatServices, player_id: int, seat_id: str) -> SeatView:
     """The banker approves the next round (points and balance are checked again)."""
     seat, table = _seat_for(uow, ctx, seat_id)

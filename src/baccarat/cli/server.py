@@ -18,6 +18,12 @@ if TYPE_CHECKING:
     from ..server.history import StoredRound
 
 
+EXCLUDED_HELP = (
+    "credit a player who is timed out or self-excluded (refused without it; the audit log "
+    "records it)"
+)
+
+
 def _database_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--database",
@@ -67,6 +73,9 @@ def register(subparsers: Any) -> None:
         move.add_argument("nickname")
         move.add_argument("amount", help="in currency units, e.g. 250.00")
         move.add_argument("--memo", help="a note kept with the ledger transaction")
+        if name == "deposit":
+            move.add_argument("--confirm-excluded", action="store_true",
+                              help=EXCLUDED_HELP)  # fmt: skip
         move.set_defaults(handler=run_deposit if name == "deposit" else run_withdraw)
 
     for kind in ("deposits", "withdrawals"):
@@ -77,6 +86,9 @@ def register(subparsers: Any) -> None:
         requests.add_argument("--note", help="a note kept with the decision")
         requests.add_argument("--all", action="store_true", help="list decided requests too")
         requests.add_argument("--json", action="store_true", help="machine-readable output")
+        if kind == "deposits":
+            requests.add_argument("--confirm-excluded", action="store_true",
+                                  help=EXCLUDED_HELP)  # fmt: skip
         requests.set_defaults(handler=run_requests, request_kind=kind[:-1])
 
     void = commands.add_parser("void", help="void a round: stakes returned, payouts reversed")
@@ -244,8 +256,11 @@ def _move(args: argparse.Namespace, deposit: bool) -> int:
     def work(uow: UnitOfWork) -> dict[str, int]:
         player = accounts.require(uow, args.nickname)
         system = SystemAccounts.load(uow)
-        move = wallet.deposit if deposit else wallet.withdraw
-        move(uow, player.id, amount, system, args.memo)
+        if deposit:
+            wallet.deposit(uow, player.id, amount, system, args.memo,
+                           confirm_excluded=args.confirm_excluded)  # fmt: skip
+        else:
+            wallet.withdraw(uow, player.id, amount, system, args.memo)
         return wallet.balances(uow, player.id)
 
     balances = _write(args, work)
@@ -293,7 +308,9 @@ def run_requests(args: argparse.Namespace) -> int:
         request = wallet.get_request(uow, args.id)
         if request.kind != kind:
             raise UsageError(f"request {args.id} is a {request.kind}, not a {kind}")
-        return wallet.decide(uow, args.id, approve, SystemAccounts.load(uow), args.note)
+        confirmed = getattr(args, "confirm_excluded", False)
+        return wallet.decide(uow, args.id, approve, SystemAccounts.load(uow), args.note,
+                             confirm_excluded=confirmed)  # fmt: skip
 
     decided = _write(args, work)
     print(f"{kind} request {decided.id} of {decided.nickname} for "

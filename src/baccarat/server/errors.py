@@ -79,6 +79,9 @@ ERRORS: dict[str, ErrorSpec] = {
     "reality_check_due": ErrorSpec(409, "a reality check waits for your acknowledgement"),
     "self_excluded": ErrorSpec(403, "you excluded yourself from play: it cannot end early"),
     "timed_out": ErrorSpec(403, "you took a time-out from play: it cannot end early"),
+    "player_excluded": ErrorSpec(
+        409, "the player is timed out or self-excluded: an operator's credit needs confirming"
+    ),
     "invalid_limit": ErrorSpec(422, "a limit is a whole number of cents (minutes) or null"),
     "invalid_reality_check": ErrorSpec(422, "a reality-check interval is 1 to 1440 minutes"),
     "invalid_exclusion": ErrorSpec(

@@ -96,9 +96,19 @@ def _real_move(
 
 
 def deposit(
-    uow: UnitOfWork, player_id: int, amount: int, system: SystemAccounts, memo: str | None = None
+    uow: UnitOfWork,
+    player_id: int,
+    amount: int,
+    system: SystemAccounts,
+    memo: str | None = None,
+    *,
+    confirm_excluded: bool = False,
 ) -> int:
-    """An operator-confirmed deposit of real money; returns the ledger transaction id."""
+    """An operator-confirmed deposit of real money; returns the ledger transaction id. A
+    timed-out or self-excluded player is credited only with ``confirm_excluded`` (audited)."""
+    responsible.admit_operator_credit(
+        uow, player_id, "deposit", amount, confirm_excluded=confirm_excluded
+    )
     return _real_move(uow, "deposit", player_id, amount, system, paid_in=True, memo=memo)
 
 
@@ -220,8 +230,11 @@ def decide(
     approve: bool,
     system: SystemAccounts,
     note: str | None = None,
+    *,
+    confirm_excluded: bool = False,
 ) -> CashierRequest:
-    """An operator approves or rejects a pending deposit or withdrawal request."""
+    """An operator approves or rejects a pending deposit or withdrawal request (approving a
+    deposit for a player excluded since needs ``confirm_excluded``, audited)."""
     request = get_request(uow, request_id, lock=True)
     if request.status != "pending":
         raise ServiceError(
@@ -229,6 +242,11 @@ def decide(
             f"request {request_id} was already {request.status}",
             status=request.status,
         )
+    if request.kind == "deposit" and approve:
+        responsible.admit_operator_credit(
+            uow, request.player_id, "deposit_request", request.amount,
+            confirm_excluded=confirm_excluded,
+        )  # fmt: skip
     account_id, _ = ledger.player_account(uow, request.player_id, "real")
     reference = f"request:{request_id}"
     tx_id: int | None = None

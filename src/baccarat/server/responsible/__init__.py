@@ -17,6 +17,7 @@ from .changes import (
 )
 from .checks import (
     admit_deposit,
+    admit_operator_credit,
     admit_round,
     admit_seat,
     audit_log,
@@ -27,7 +28,7 @@ from .checks import (
 )
 
 __all__ = [
-    "acknowledge", "admit_deposit", "admit_round", "admit_seat", "audit_log",
-    "banker_limits_problem", "check_stake", "count", "overview", "peek", "self_exclude",
-    "set_limits", "set_reality_check", "time_out", "uncount",
+    "acknowledge", "admit_deposit", "admit_operator_credit", "admit_round", "admit_seat",
+    "audit_log", "banker_limits_problem", "check_stake", "count", "overview", "peek",
+    "self_exclude", "set_limits", "set_reality_check", "time_out", "uncount",
 ]  # fmt: skip

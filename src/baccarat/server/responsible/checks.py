@@ -495,6 +495,28 @@ def admit_deposit(uow: UnitOfWork, player_id: int, amount: int) -> None:
         _check_limits(profile, usage(uow, player_id), {"deposit": amount})
 
 
+def admit_operator_credit(
+    uow: UnitOfWork, player_id: int, kind: str, amount: int, *, confirm_excluded: bool
+) -> None:
+    """An operator credits a player (a deposit, an approved deposit request): refused while
+    the player is timed out or self-excluded unless the operator confirms it explicitly
+    (``--confirm-excluded``), and then recorded in the player's audit log."""
+    profile = _load(uow, player_id, lock=True)
+    if profile is None or not profile.excluded(uow.now):
+        return
+    assert profile.excluded_until_us is not None
+    until = iso_time(profile.excluded_until_us)
+    if not confirm_excluded:
+        raise ServiceError(
+            "player_excluded",
+            f"the player is excluded ({profile.exclusion}) until {until}: crediting them needs "
+            "an explicit confirmation (--confirm-excluded), which the audit log records",
+            exclusion=profile.exclusion, until=until,
+        )  # fmt: skip
+    audit(uow, player_id, "operator_credit_while_excluded", kind=kind, amount=amount,
+          exclusion=profile.exclusion, until=until)  # fmt: skip
+
+
 def audit_log(uow: UnitOfWork, player_id: int, limit: int = 50) -> list[dict[str, Any]]:
     """The player's latest audit entries, newest first."""
     rows = uow.all(

@@ -1,0 +1,47 @@
+"""An operator's credit to a timed-out or self-excluded player needs an explicit
+confirmation (``--confirm-excluded``) and lands in the player's audit log."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from baccarat.cli import main
+from baccarat.server import accounts, responsible, wallet
+from baccarat.server.db.database import Database
+from baccarat.server.settings import DatabaseUrl, system_clock_us
+
+
+def admin(data_dir: Path, *argv: str) -> int:
+    return main(["admin", "--data-dir", str(data_dir), *argv])
+
+
+def test_crediting_an_excluded_player_needs_confirming_and_is_audited(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("BACCARAT_DATABASE_URL", raising=False)
+    data_dir = tmp_path / "data"
+    assert admin(data_dir, "migrate") == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("a good password\n"))
+    assert admin(data_dir, "accounts", "create", "ida", "--password-stdin") == 0
+    db = Database(DatabaseUrl.sqlite_in(data_dir), clock=system_clock_us)
+    try:
+        player = db.run_read(lambda uow: accounts.require(uow, "ida")).id
+        # A deposit request made before the exclusion, then a time-out.
+        asked = db.run_write(lambda uow: wallet.request_deposit(uow, player, 5_000))
+        db.run_write(lambda uow: responsible.time_out(uow, player, 7))
+    finally:
+        db.close()
+    capsys.readouterr()
+    assert admin(data_dir, "deposit", "ida", "25.00") == 2
+    assert admin(data_dir, "deposits", "approve", str(asked.id)) == 2
+    errors = capsys.readouterr().err.strip().splitlines()
+    assert len(errors) == 2 and all("--confirm-excluded" in line for line in errors)
+    assert admin(data_dir, "deposit", "ida", "25.00", "--confirm-excluded") == 0
+    assert admin(data_dir, "deposits", "approve", str(asked.id), "--confirm-excluded") == 0
+    assert admin(data_dir, "responsible", "ida", "--json") == 0
+    report = capsys.readouterr().out
+    assert report.count("operator_credit_while_excluded") == 2
+    assert admin(data_dir, "check") == 0

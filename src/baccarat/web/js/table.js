@@ -1,7 +1,7 @@
 // The table: felt, spots, chip rack, buttons, meters, the deal and (on cut-shoe tables) the cut.
 
 import * as api from "./api.js";
-import { Bets, checkBets, chipsFor, sideLimits, spotsOf } from "./betting.js";
+import { Bets, checkBets, chipsFor, spotsOf } from "./betting.js";
 import { fill, h, reducedMotion } from "./dom.js";
 import {
   controlsView,
@@ -279,7 +279,7 @@ class TableView {
   }
 
   liveCheck() {
-    const problem = checkBets(this.bets.amounts(), this.tbl.limits || {}, store.balance(), sideLimits(this.tbl));
+    const problem = checkBets(this.bets.amounts(), this.tbl, store.balance());
     if (problem && /above/.test(problem.key)) this.say(checkText(problem), "warn");
     else if (this.msg.kind === "warn" || this.msg.kind === "error") this.say("");
   }
@@ -401,7 +401,7 @@ class TableView {
       return;
     }
     const amounts = this.bets.amounts();
-    const problem = checkBets(amounts, this.tbl.limits || {}, store.balance(), sideLimits(this.tbl));
+    const problem = checkBets(amounts, this.tbl, store.balance());
     if (problem) {
       this.say(checkText(problem), "error");
       sounds.error();

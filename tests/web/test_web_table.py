@@ -438,10 +438,10 @@ def test_the_mini_table_is_cut_before_the_first_coup(
     table = cut_table(tables)
     open_table(player, table)
     page.wait_for_selector(".cut-panel")
-    # A bet before the cut is not dealt: the cut comes first.
+    # A bet before the cut is not dealt: the server allows the cut, not a deal.
     place(player, min(c for c in table["chips"] if c >= table["limits"]["min"]), "player")
-    page.click('[data-action="deal"]')
-    assert page.get_attribute("#table-message", "data-kind") == "error"
+    assert page.get_attribute(".table-view", "data-allowed") == "cut"
+    assert page.is_disabled('[data-action="deal"]')
     bar = page.locator("[data-shoe-bar]")
     box = bar.bounding_box()
     assert box is not None

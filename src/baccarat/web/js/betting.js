@@ -1,20 +1,12 @@
-// The bets on the table: chip stacks per spot, undo history, and the client-side check of
-// the table's limits and the balance (explained before anything is sent).
+// The bets on the table: chip stacks per spot, undo history, and a pre-check of the bets
+// against the rules the API gives for each bet (explained before anything is sent). The
+// pre-check is for speed only: the server checks the bets again and has the last word.
 
 // The main bets, which every table takes; a table's side bets follow them in its "bets".
 export const SPOTS = ["player", "banker", "tie"];
 
 /** Every bet a table takes (the API's "bets" list, main bets first). */
 export const spotsOf = (tbl) => (tbl && tbl.bets ? Object.keys(tbl.bets) : SPOTS);
-
-/** The side bets of a table with their limits: {name: {min, max}}. */
-export function sideLimits(tbl) {
-  const out = {};
-  for (const [name, bet] of Object.entries((tbl && tbl.bets) || {})) {
-    if (!SPOTS.includes(name)) out[name] = { min: bet.min, max: bet.max };
-  }
-  return out;
-}
 
 const emptyStacks = (spots) => Object.fromEntries(spots.map((s) => [s, []]));
 
@@ -116,47 +108,48 @@ export class Bets {
 }
 
 /**
- * The first reason these bets may not be dealt, or null. Limits are in cents:
- * {min, max} per Player/Banker bet; {tie_min, tie_min_alone, tie_max} for the tie bet;
- * `side` holds {min, max} per side bet the table takes (``sideLimits``).
+ * The first reason these bets may not be dealt, or null, found with the rules the API gives
+ * (`tbl.bets`: each bet's {min, max, unit}, and the tie's `min_beside`, its minimum beside a
+ * Player or Banker bet) and the balance (null: not checked). A rule the API does not give is
+ * not checked: the server's answer says the rest.
  * Returns {key, params} where params hold amounts in cents (the UI formats them).
  */
-export function checkBets(amounts, limits, balance, side = {}) {
-  const player = amounts.player || 0;
-  const banker = amounts.banker || 0;
-  const tie = amounts.tie || 0;
-  const total = Object.values(amounts).reduce((a, b) => a + (b || 0), 0);
-  if (total <= 0) return { key: "check.no_bet", params: {} };
-  const bounded = [
-    ["player", player, limits],
-    ["banker", banker, limits],
-    ...Object.entries(side).map(([name, bounds]) => [name, amounts[name] || 0, bounds]),
-  ];
-  for (const [spot, amount, bounds] of bounded) {
-    if (amount > 0 && bounds.min != null && amount < bounds.min) {
-      return { key: "check.below_min", params: { spot, amount, limit: bounds.min } };
-    }
-    if (amount > 0 && bounds.max != null && amount > bounds.max) {
-      return { key: "check.above_max", params: { spot, amount, limit: bounds.max } };
+export function checkBets(amounts, tbl, balance) {
+  const offered = (tbl && tbl.bets) || {};
+  const placed = Object.entries(amounts).filter(([, amount]) => amount > 0);
+  if (!placed.length) return { key: "check.no_bet", params: {} };
+  for (const [spot] of placed) {
+    if (!(spot in offered)) return { key: "check.not_offered", params: { spot } };
+  }
+  const alone = !(amounts.player > 0 || amounts.banker > 0);
+  for (const [spot, bet] of Object.entries(offered)) {
+    const amount = amounts[spot] || 0;
+    if (amount <= 0) continue;
+    const problem = spot === "tie" ? tieProblem(amount, bet, alone) : limitProblem(spot, amount, bet);
+    if (problem) return problem;
+    if (bet.unit > 0 && amount % bet.unit !== 0) {
+      return { key: "check.not_a_multiple", params: { spot, amount, limit: bet.unit } };
     }
   }
-  if (tie > 0) {
-    const alone = player === 0 && banker === 0;
-    const tieMax = limits.tie_max ?? limits.max;
-    const tieMinAlone = limits.tie_min_alone ?? limits.min;
-    const tieMin = limits.tie_min ?? limits.min;
-    if (alone && tieMinAlone != null && tie < tieMinAlone) {
-      return { key: "check.tie_below_min_alone", params: { spot: "tie", amount: tie, limit: tieMinAlone } };
-    }
-    if (!alone && tieMin != null && tie < tieMin) {
-      return { key: "check.tie_below_min", params: { spot: "tie", amount: tie, limit: tieMin } };
-    }
-    if (tieMax != null && tie > tieMax) {
-      return { key: "check.tie_above_max", params: { spot: "tie", amount: tie, limit: tieMax } };
-    }
-  }
+  const total = placed.reduce((sum, [, amount]) => sum + amount, 0);
   if (balance != null && total > balance) {
     return { key: "check.above_balance", params: { amount: total, limit: balance } };
   }
+  return null;
+}
+
+function limitProblem(spot, amount, { min, max }) {
+  if (min != null && amount < min) return { key: "check.below_min", params: { spot, amount, limit: min } };
+  if (max != null && amount > max) return { key: "check.above_max", params: { spot, amount, limit: max } };
+  return null;
+}
+
+// The tie: `min` alone, `min_beside` beside a Player or Banker bet (no minimum checked there
+// when the API gives none), `max` either way.
+function tieProblem(amount, { min, min_beside: beside, max }, alone) {
+  const params = (limit) => ({ spot: "tie", amount, limit });
+  if (alone && min != null && amount < min) return { key: "check.tie_below_min_alone", params: params(min) };
+  if (!alone && beside != null && amount < beside) return { key: "check.tie_below_min", params: params(beside) };
+  if (max != null && amount > max) return { key: "check.tie_above_max", params: params(max) };
   return null;
 }

@@ -2,7 +2,7 @@
 
 import { fill, h } from "./dom.js";
 import { chipLabel, money, signedMoney, t } from "./i18n.js";
-import { fraction, pays, toOne } from "./rulesinfo.js";
+import { headlinePay, pays, toOne } from "./rulesinfo.js";
 
 const CHIP_COLOURS = {
   100: "white",
@@ -148,21 +148,12 @@ const SIDE_PLACE = {
   super6: "banker",
 };
 
-/** The headline pay of a bet from the API's pay table ("11", "19/20", "push"): its top. */
-const topPay = (bet) =>
-  Math.max(
-    0,
-    ...Object.values(bet.pays || {})
-      .filter((x) => x !== "push")
-      .map(fraction),
-  );
-
 /**
  * The spots of a table, from the API's list of the bets it takes (`tbl.bets`), laid out as
  * one row: PLAYER, the TIE circle, BANKER (seed 001 draws TIE above BANKER; on one screen
  * it sits between them). Side spots go beside PLAYER and BANKER (`.side-player`,
  * `.side-banker`) or in the row below (`.spots-row`); those groups stay empty and hidden
- * at a table without side bets. `pays` holds the main bets' pays "to one".
+ * at a table without side bets. `pays` holds the main bets' headline pays "to one".
  */
 function spotsView(tbl, pays, on, options = {}) {
   const groups = {
@@ -172,7 +163,7 @@ function spotsView(tbl, pays, on, options = {}) {
   };
   for (const [name, bet] of Object.entries(tbl.bets || {})) {
     if (name in pays) continue;
-    groups[SIDE_PLACE[name] || "row"].append(spotView(name, topPay(bet), on, { ...options, small: true }));
+    groups[SIDE_PLACE[name] || "row"].append(spotView(name, headlinePay(bet), on, { ...options, small: true }));
   }
   const spot = (name) => spotView(name, pays[name], on, options);
   return h(
@@ -198,12 +189,13 @@ const bannerView = () =>
   );
 
 /**
- * The felt: the two hands, the spots, the result banner and the rule line, from the table's
- * rules. `top` goes first (the shoe, the dealer's-view note), `middle` between the hands and
- * the spots (the cut); the rest of `options` is spotView's.
+ * The felt: the two hands, the spots, the result banner and the rule line, with the pays of
+ * the table's pay tables (the API's `bets`). `top` goes first (the shoe, the dealer's-view
+ * note), `middle` between the hands and the spots (the cut); the rest of `options` is
+ * spotView's.
  */
 export function feltView(tbl, on, { top = null, middle = null, ...options } = {}) {
-  const p = pays(tbl.rules || {});
+  const p = pays(tbl);
   return h(
     "div",
     { class: "felt" },

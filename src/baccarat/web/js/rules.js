@@ -83,7 +83,8 @@ function thirdCardTables() {
 
 /** The Banker bet's pay: 19:20 (5% commission), or 1:1 with its no-commission exceptions. */
 function bankerPays(tbl, p) {
-  const commission = fraction((tbl.rules || {}).banker_commission ?? "1/20");
+  const rate = (tbl.rules || {}).banker_commission;
+  const commission = rate == null ? 0 : fraction(rate);
   const parts = [toOne(p.banker)];
   if (commission > 0) parts.push(`(${t("rules.commission", { pct: percent(commission, 0) })})`);
   const lines = ((tbl.bets || {}).banker || {}).pays || {};
@@ -95,7 +96,7 @@ function bankerPays(tbl, p) {
 }
 
 function payoutTable(tbl) {
-  const p = pays(tbl.rules || {});
+  const p = pays(tbl);
   const rtp = tbl.rtp || {};
   return table(
     t("rules.payouts"),
@@ -103,7 +104,7 @@ function payoutTable(tbl) {
     ["player", "banker", "tie"].map((bet) => [
       t(`spot.${bet}`),
       bet === "banker" ? bankerPays(tbl, p) : toOne(p[bet]),
-      number(1 + p[bet]),
+      p[bet] == null ? "\u2013" : number(1 + p[bet]),
       rtp[bet] == null ? "\u2013" : percent(rtp[bet]),
     ]),
     "payouts",

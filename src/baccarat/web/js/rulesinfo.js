@@ -16,24 +16,30 @@ export function fraction(value) {
   return Number(text);
 }
 
-/** A pay "to one" as text: 1 -> "1:1", 0.95 -> "19:20", 8 -> "8:1", 0.5 -> "1:2". */
+/** A pay "to one" as text: 1 -> "1:1", 0.95 -> "19:20", 8 -> "8:1", 0.5 -> "1:2"; none -> "–". */
 export function toOne(pay) {
+  if (pay == null || Number.isNaN(pay)) return "\u2013";
   if (Math.abs(pay - 0.95) < 1e-9) return "19:20";
   if (pay > 0 && pay < 1 && Number.isInteger(1 / pay)) return `1:${1 / pay}`;
-  if (Number.isInteger(pay)) return `${pay}:1`;
   return `${pay}:1`;
 }
 
-export function bankerPay(rules) {
-  return fraction(rules.banker_pays ?? 1) * (1 - fraction(rules.banker_commission ?? "1/20"));
+/**
+ * The headline pay of a bet from the API's pay table (`tbl.bets[name].pays`: line -> pay
+ * "to one" or "push"): its "win" line ("19/20" for a banker with commission, "1" at EZ and
+ * no-commission tables), else its best line (the tie's "8", a pair's "11"); null if none.
+ */
+export function headlinePay(bet) {
+  const lines = (bet && bet.pays) || {};
+  if (lines.win != null && lines.win !== "push") return fraction(lines.win);
+  const paid = Object.values(lines).filter((pay) => pay !== "push");
+  return paid.length ? Math.max(...paid.map(fraction)) : null;
 }
 
-export function pays(rules) {
-  return {
-    player: fraction(rules.player_pays ?? 1),
-    banker: bankerPay(rules),
-    tie: fraction(rules.tie_pays ?? 8),
-  };
+/** The main bets' headline pays from the table's pay tables: {player, banker, tie}. */
+export function pays(tbl) {
+  const bets = (tbl && tbl.bets) || {};
+  return { player: headlinePay(bets.player), banker: headlinePay(bets.banker), tie: headlinePay(bets.tie) };
 }
 
 export function isCutShoe(rules) {
@@ -46,8 +52,8 @@ export function describeRules(rules) {
   return t("rules.summary", {
     decks: rules.decks === 1 ? t("rules.decks_one") : t("rules.decks_many", { n: rules.decks }),
     shuffle,
-    tie: toOne(fraction(rules.tie_pays ?? 8)),
-    commission: percent(fraction(rules.banker_commission ?? "1/20"), 0),
+    tie: rules.tie_pays == null ? "\u2013" : toOne(fraction(rules.tie_pays)),
+    commission: rules.banker_commission == null ? "\u2013" : percent(fraction(rules.banker_commission), 0),
   });
 }
 
@@ -59,8 +65,8 @@ export function limitsText(limits) {
 export function tieLimitsText(limits) {
   if (!limits || limits.tie_max == null) return "";
   return t("limits.tie", {
-    alone: money(limits.tie_min_alone ?? limits.min),
-    min: money(limits.tie_min ?? limits.min),
+    alone: money(limits.tie_min_alone),
+    min: money(limits.tie_min),
     max: money(limits.tie_max),
   });
 }

@@ -384,7 +384,7 @@ class SeatView {
   }
 
   changedBets() {
-    const problem = checkBets(this.bets.amounts(), this.tbl.limits || {}, (this.msg.private.balance ?? 0) + (this.msg.seat.stake || 0));
+    const problem = checkBets(this.bets.amounts(), this.tbl, (this.msg.private.balance ?? 0) + (this.msg.seat.stake || 0));
     if (problem && /above/.test(problem.key)) this.say(checkText(problem), "warn");
     else if (this.note.kind === "warn") this.say("");
     this.update();
@@ -395,7 +395,7 @@ class SeatView {
   /** Show the banker the chips: the bets placed go to the server (held until dealt). */
   async syncBets() {
     const amounts = this.bets.amounts();
-    if (checkBets(amounts, this.tbl.limits || {}, null) && !this.bets.isEmpty()) return;
+    if (checkBets(amounts, this.tbl, null) && !this.bets.isEmpty()) return;
     try {
       await this.send("bets", { bets: amounts });
     } catch (error) {
@@ -416,7 +416,7 @@ class SeatView {
 
   async deal() {
     const amounts = this.bets.amounts();
-    const problem = checkBets(amounts, this.tbl.limits || {}, (this.msg.private.balance ?? 0) + (this.msg.seat.stake || 0));
+    const problem = checkBets(amounts, this.tbl, (this.msg.private.balance ?? 0) + (this.msg.seat.stake || 0));
     if (problem) {
       this.say(checkText(problem), "error");
       sounds.error();

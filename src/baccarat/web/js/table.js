@@ -1,7 +1,7 @@
 // The table: felt, spots, chip rack, buttons, meters, the deal and (on cut-shoe tables) the cut.
 
 import * as api from "./api.js";
-import { Bets, checkBets, chipsFor, sideLimits, spotsOf } from "./betting.js";
+import { Bets, checkBets, chipsFor, spotsOf } from "./betting.js";
 import { fill, h, reducedMotion } from "./dom.js";
 import {
   controlsView,
@@ -39,8 +39,11 @@ const BUTTONS = [
 ];
 
 // Per table: the chip chosen stays when the view is revisited. Everything else (the last
-// round, its bets, the balance) comes from the server.
+// round, its bets, the balance, what may be done) comes from the server.
 const memory = new Map();
+
+/** A round's stakes: {bet: cents}. */
+const stakesOf = (round) => Object.fromEntries(Object.entries(round.bets || {}).map(([name, bet]) => [name, bet.stake]));
 
 class TableView {
   constructor(root, tbl) {
@@ -48,52 +51,82 @@ class TableView {
     this.tbl = tbl;
     this.bets = new Bets(tbl.chips, spotsOf(tbl));
     this.chip = memory.get(tbl.id) ?? tbl.chips[0];
-    this.lastBets = null;
+    // What the server says may be done at this table now (GET .../state, or a round's
+    // answer): deal, rebet, double, new_game, cut. null until it has said.
+    this.allowed = null;
+    this.asked = 0; // the state read last asked for: an older answer is stale
+    this.lastBets = null; // the stakes of the server's last round here (REBET, DOUBLE)
+    this.lastId = null; // the server's last round here that this page knows
     this.lastNet = null;
-    this.phase = "betting";
-    this.round = null;
+    this.round = null; // the round on the felt, or null
+    this.dealing = false; // from DEAL until its round is revealed
     this.settled = null;
     this.win = 0;
     this.shoe = null;
-    this.busy = false;
+    this.busy = false; // a request in flight (or its round being revealed)
     this.mode = store.state.mode;
+    this.online = store.state.online;
     this.msg = { text: "", kind: "" };
     this.held = null; // the balance shown while a round is revealed
     this.alive = true;
     this.onStore = () => this.storeChanged();
     this.onKey = (event) => this.shortcut(event);
+    this.onFocus = () => {
+      if (document.visibilityState === "visible") this.refresh();
+    };
   }
 
   async start() {
     this.draw();
     store.onChange(this.onStore);
     document.addEventListener("keydown", this.onKey);
-    // The last round comes from the server while the table is already usable.
-    this.restore();
-    if (isCutShoe(this.tbl.rules)) await this.loadShoe();
+    window.addEventListener("focus", this.onFocus);
+    document.addEventListener("visibilitychange", this.onFocus);
+    await this.refresh();
   }
 
   destroy() {
     this.alive = false;
     store.offChange(this.onStore);
     document.removeEventListener("keydown", this.onKey);
+    window.removeEventListener("focus", this.onFocus);
+    document.removeEventListener("visibilitychange", this.onFocus);
   }
 
-  /** The last round at this table, from the server: shown again after a reload. */
-  async restore() {
-    let items = [];
+  /**
+   * Ask the server where the player stands at this table (GET .../state): what may be done,
+   * the balance, the last round (shown again after a reload or a round played elsewhere,
+   * unless the player is betting) and the shoe.
+   */
+  async refresh() {
+    const asked = ++this.asked;
+    const mode = this.mode;
+    let state;
     try {
-      items = (await api.get("/api/history", { mode: this.mode, table: this.tbl.id, limit: 1 })).items || [];
-    } catch {
-      return; // offline: the page shows it is, and the next round brings the truth
+      state = await api.get(`/api/tables/${encodeURIComponent(this.tbl.id)}/state`, { mode });
+    } catch (error) {
+      // Offline: the page says so, and asks again when it is back. Else say why, unless
+      // something is said already (a refusal, which this read may repeat).
+      if (this.alive && error.code !== "network_error" && !this.msg.text) this.say(errorText(error), "error");
+      return;
     }
-    const round = items[0];
-    if (!round || this.round || this.phase !== "betting" || !this.bets.isEmpty() || round.void_reason) return;
-    const stakes = Object.fromEntries(Object.entries(round.bets).map(([name, bet]) => [name, bet.stake]));
-    this.lastBets = stakes;
-    this.finish(round, stakes);
-    await revealRound(this.el, round, "instant");
-    showBanner(this.el, round, this.lastNet);
+    if (!this.alive || asked !== this.asked || mode !== this.mode || this.busy) return;
+    this.allowed = new Set(state.allowed_actions || []);
+    if (isCutShoe(this.tbl.rules)) this.shoe = state.shoe;
+    if (typeof state.balance === "number") store.setBalance(mode, state.balance);
+    const last = state.last_round;
+    this.lastBets = last && !last.void_reason ? stakesOf(last) : null;
+    const known = this.lastId;
+    const fresh = last && last.id !== known;
+    this.lastId = last ? last.id : null;
+    if (fresh && !last.void_reason && !this.hasBets()) {
+      this.finish(last, stakesOf(last));
+      await revealRound(this.el, last, "instant");
+      showBanner(this.el, last, this.lastNet);
+    }
+    // A round played elsewhere (another tab): the scoreboard has it too.
+    if (fresh && known !== null) this.showRoads();
+    this.drawShoe();
     this.update();
   }
 
@@ -105,30 +138,55 @@ class TableView {
     if (store.state.mode !== this.mode) {
       this.mode = store.state.mode;
       this.newGame();
+      this.allowed = null;
       this.lastBets = null;
+      this.lastId = null;
       this.lastNet = null;
-      this.restore();
-      if (isCutShoe(this.tbl.rules)) this.loadShoe();
+      this.shoe = null;
+      this.refresh();
       this.showRoads();
+    }
+    if (store.state.online !== this.online) {
+      this.online = store.state.online;
+      if (this.online) this.refresh();
     }
     this.update();
   }
 
-  async loadShoe() {
-    try {
-      this.shoe = await api.get(`/api/tables/${encodeURIComponent(this.tbl.id)}/shoe`, {
-        mode: this.mode,
-      });
-    } catch (error) {
-      this.say(errorText(error), "error");
-    }
-    this.drawShoe();
-    this.update();
+  /** The server's word on an action (false until it has spoken). */
+  allows(action) {
+    return Boolean(this.allowed && this.allowed.has(action));
+  }
+
+  /** Bets placed on the felt in this page (not a shown round's stakes). */
+  hasBets() {
+    return !this.round && !this.dealing && !this.bets.isEmpty();
+  }
+
+  /**
+   * Which buttons may be used: what the server allows, combined with what only this page
+   * knows (the bets on its felt, a request in flight, the round it shows).
+   */
+  enabled() {
+    const idle = !this.busy;
+    const bets = this.hasBets();
+    const last = Boolean(this.lastBets);
+    const can = (action) => idle && this.allows(action);
+    return {
+      undo: idle && !this.round && !this.dealing && this.bets.history.length > 0,
+      clear: idle && bets,
+      double: bets ? idle : can("double") && last,
+      rebet: can("rebet") && last,
+      deal: can("deal") && bets,
+      "double-deal": can("deal") && (bets || (can("double") && last)),
+      "rebet-deal": can("rebet") && can("deal") && last,
+      new: idle && (bets || (can("new_game") && Boolean(this.round))),
+      cut: can("cut"),
+    };
   }
 
   get cutDue() {
-    const shoe = this.shoe;
-    return Boolean(isCutShoe(this.tbl.rules) && shoe && (shoe.cut_due ?? shoe.cut_required));
+    return this.allows("cut");
   }
 
   // ---- drawing ---------------------------------------------------------------------------
@@ -166,7 +224,7 @@ class TableView {
       messageView(),
     );
     fill(this.root, this.el);
-    if (this.round && this.phase === "result") {
+    if (this.round && !this.dealing) {
       revealRound(this.el, this.round, "instant");
       showBanner(this.el, this.round, this.lastNet);
     }
@@ -196,10 +254,10 @@ class TableView {
     const size = this.shoeSize();
     box.hidden = false;
     box.append(...shoeGauge(this.shoe, size, this.cutDue));
-    if (this.cutDue && this.phase !== "result") {
-      area.append(openCut(size, (position) => this.cut(position)));
-    }
-    this.el.classList.toggle("cut-due", this.cutDue && this.phase !== "result");
+    // The cut waits until the round on the felt is cleared.
+    const cutting = this.cutDue && !this.round && !this.dealing;
+    if (cutting) area.append(openCut(size, (position) => this.cut(position)));
+    this.el.classList.toggle("cut-due", cutting);
   }
 
   shoeSize() {
@@ -210,15 +268,16 @@ class TableView {
   /** Refresh everything that follows from the state: stacks, meters, buttons. */
   update() {
     if (!this.el) return;
-    const settled = this.phase !== "betting" && this.settled;
+    const settled = (this.round || this.dealing) && this.settled;
     const showing = settled || this.bets.amounts();
+    const betting = !this.round && !this.dealing;
     for (const name of this.bets.spots) {
       const amount = showing[name] || 0;
       const chips = settled ? chipsFor(amount, this.tbl.chips) : this.bets.stacks[name];
       drawStake(this.el, name, chips, amount, this.chip);
-      this.$(`[data-remove="${name}"]`).hidden = !(this.phase === "betting" && this.bets.total(name));
+      this.$(`[data-remove="${name}"]`).hidden = !(betting && this.bets.total(name));
     }
-    const onTable = this.phase === "betting" ? this.bets.total() : 0;
+    const onTable = betting ? this.bets.total() : 0;
     const free = this.held ?? store.balance() - onTable;
     this.$('[data-meter="bet"]').textContent = money(settled ? sum(settled) : onTable);
     const balance = this.$('[data-meter="balance"]');
@@ -228,30 +287,21 @@ class TableView {
     this.$('[data-meter="win"]').textContent = money(this.win);
     showLast(this.el, this.lastNet);
     markChip(this.el, this.chip);
-    const busy = this.busy || this.phase === "dealing";
-    const empty = this.phase !== "betting" || this.bets.isEmpty();
-    const enable = {
-      undo: !busy && this.phase === "betting" && this.bets.history.length > 0,
-      clear: !busy && !empty,
-      double: !busy && (!empty || (this.phase === "result" && this.lastBets)),
-      rebet: !busy && Boolean(this.lastBets),
-      deal: !busy && !empty,
-      "double-deal": !busy && (!empty || Boolean(this.lastBets && this.phase === "result")),
-      "rebet-deal": !busy && Boolean(this.lastBets),
-      new: !busy && (this.phase === "result" || !this.bets.isEmpty()),
-    };
-    for (const [action, on] of Object.entries(enable)) {
-      this.$(`[data-action="${action}"]`).disabled = !on;
+    for (const [action, on] of Object.entries(this.enabled())) {
+      const button = this.$(`[data-action="${action}"]`);
+      if (button) button.disabled = !on;
     }
-    for (const spotButton of this.el.querySelectorAll("[data-spot]")) spotButton.disabled = busy;
-    this.el.dataset.phase = this.phase;
-    this.el.dataset.busy = String(busy);
+    for (const spotButton of this.el.querySelectorAll("[data-spot]")) spotButton.disabled = this.busy;
+    this.el.dataset.phase = this.dealing ? "dealing" : this.round ? "result" : "betting";
+    this.el.dataset.busy = String(this.busy);
     this.el.dataset.online = String(store.state.online);
+    if (this.allowed) this.el.dataset.allowed = [...this.allowed].join(" ");
+    else delete this.el.dataset.allowed;
     if (this.round) this.el.dataset.round = this.round.id;
     else delete this.el.dataset.round;
     // Offline: a clear state, which goes away by itself when the server answers again.
     if (!store.state.online && !this.msg.kind.startsWith("offline")) this.msg = { text: t("table.offline"), kind: "offline" };
-    if (store.state.online && this.msg.kind === "offline" && this.phase !== "dealing") this.msg = { text: "", kind: "" };
+    if (store.state.online && this.msg.kind === "offline" && !this.dealing) this.msg = { text: "", kind: "" };
     showMessage(this.el, this.msg);
   }
 
@@ -271,21 +321,22 @@ class TableView {
 
   shortcut(event) {
     if (event.target.closest && event.target.closest("input, select, textarea, .topbar")) return;
-    if (event.key === "Escape" && this.phase === "result") this.act("new");
+    if (event.key === "Escape" && this.round) this.act("new");
   }
 
+  /** Clear a shown round from the felt before new chips go on it. */
   ensureBetting() {
-    if (this.phase === "result") this.newGame(false);
+    if (this.round) this.newGame(false);
   }
 
   liveCheck() {
-    const problem = checkBets(this.bets.amounts(), this.tbl.limits || {}, store.balance(), sideLimits(this.tbl));
+    const problem = checkBets(this.bets.amounts(), this.tbl, store.balance());
     if (problem && /above/.test(problem.key)) this.say(checkText(problem), "warn");
     else if (this.msg.kind === "warn" || this.msg.kind === "error") this.say("");
   }
 
   addChip(name) {
-    if (this.busy || this.phase === "dealing") return;
+    if (this.busy) return;
     this.ensureBetting();
     this.bets.add(name, this.chip);
     sounds.chip();
@@ -294,14 +345,13 @@ class TableView {
   }
 
   removeChip(name) {
-    if (this.busy || this.phase !== "betting") return;
+    if (this.busy || this.round) return;
     if (this.bets.remove(name)) sounds.chip();
     this.liveCheck();
     this.update();
   }
 
   newGame(clearMessage = true) {
-    this.phase = "betting";
     this.round = null;
     this.settled = null;
     this.win = 0;
@@ -312,7 +362,7 @@ class TableView {
   }
 
   async act(action) {
-    if (this.busy) return;
+    if (!this.enabled()[action]) return;
     switch (action) {
       case "undo":
         this.bets.undo();
@@ -345,8 +395,9 @@ class TableView {
     this.update();
   }
 
+  /** DOUBLE: the felt's bets twice over; on an empty felt, the last round's bets twice. */
   doubleBets() {
-    if (this.phase === "result") {
+    if (!this.hasBets()) {
       if (!this.lastBets) return false;
       this.newGame(false);
       this.bets.set(this.lastBets);
@@ -358,6 +409,7 @@ class TableView {
     return done;
   }
 
+  /** REBET: the server's last round's bets on the felt again. */
   rebet() {
     if (!this.lastBets) {
       this.say(t("check.no_last_bet"), "warn");
@@ -372,7 +424,7 @@ class TableView {
   }
 
   async cut(position) {
-    if (this.busy) return;
+    if (!this.enabled().cut) return;
     this.busy = true;
     this.update();
     try {
@@ -380,9 +432,8 @@ class TableView {
         mode: this.mode,
         cut: position,
       });
-      if (!this.shoe || (this.shoe.cut_due ?? this.shoe.cut_required) === undefined) {
-        await this.loadShoe();
-      }
+      // The cut's answer is the shoe: what may be done now, the state says.
+      this.allowed = null;
       this.say(t("shoe.cut_done", { n: position }));
       this.showRoads();
       sounds.card();
@@ -393,28 +444,21 @@ class TableView {
       this.drawShoe();
       this.update();
     }
+    if (this.alive) await this.refresh();
   }
 
   async deal() {
-    if (this.busy || this.phase !== "betting") {
-      if (this.phase === "result") this.say(t("check.no_bet"), "warn");
-      return;
-    }
     const amounts = this.bets.amounts();
-    const problem = checkBets(amounts, this.tbl.limits || {}, store.balance(), sideLimits(this.tbl));
+    // A pre-check with the table's rules, for a quick answer; the server checks again.
+    const problem = checkBets(amounts, this.tbl, store.balance());
     if (problem) {
       this.say(checkText(problem), "error");
       sounds.error();
       this.update();
       return;
     }
-    if (this.cutDue) {
-      this.say(t("shoe.cut_first"), "error");
-      sounds.error();
-      return;
-    }
     this.busy = true;
-    this.phase = "dealing";
+    this.dealing = true;
     this.settled = amounts;
     this.held = store.balance() - sum(amounts);
     this.say(t("table.dealing"));
@@ -430,42 +474,49 @@ class TableView {
         { retrying: () => this.alive && this.say(t("table.deal_retrying"), "offline") },
       );
     } catch (error) {
+      // Refused: nothing was dealt; the bets stay on the felt and the server says why.
       store.hold(false);
       this.busy = false;
+      this.dealing = false;
       this.held = null;
       this.settled = null;
-      this.phase = "betting";
       this.say(errorText(error), "error");
       sounds.error();
-      if (error.code === "cut_required") await this.loadShoe();
       this.update();
+      // Where the player stands now (the balance, a cut due, what may be done).
+      if (this.alive) await this.refresh();
       return;
     }
-    this.lastBets = amounts;
+    // What may be done after this round; a state read asked before it is stale now.
+    this.asked++;
+    this.allowed = Array.isArray(round.allowed_actions) ? new Set(round.allowed_actions) : null;
+    this.lastBets = round.void_reason ? null : stakesOf(round);
+    this.lastId = round.id;
+    if (round.shoe) this.shoe = round.shoe;
     this.round = round;
     this.say("");
     this.update();
     const how = option("squeeze") ? "squeeze" : reducedMotion() ? "instant" : option("fast") ? "fast" : "deal";
     if (this.alive) await revealRound(this.el, round, how);
     // The reveal is over: now the WIN, the balance and the header show the result.
-    this.finish(round, amounts);
+    this.finish(round, stakesOf(round));
     store.hold(false);
     if (typeof round.balance_after === "number") store.setBalance(this.mode, round.balance_after);
     if (!this.alive) return;
     showBanner(this.el, round, this.lastNet);
     if (!this.el.contains(document.activeElement)) this.el.focus({ preventScroll: true });
-    if (round.shoe) this.shoe = round.shoe;
-    else if (isCutShoe(this.tbl.rules)) await this.loadShoe();
     this.drawShoe();
     this.update();
     this.showRoads();
+    // An answer without the actions (or the shoe a cut-shoe table needs): ask the state.
+    if (!this.allowed || (isCutShoe(this.tbl.rules) && !round.shoe)) await this.refresh();
   }
 
-  /** A round is known and shown: its stakes, WIN and LAST, and REBET enabled. */
+  /** A round is known and shown: its stakes, WIN and LAST. */
   finish(round, stakes) {
     this.round = round;
     this.settled = stakes;
-    this.phase = "result";
+    this.dealing = false;
     this.win = round.win ?? 0;
     this.lastNet = this.win - sum(stakes);
     this.held = null;

@@ -68,14 +68,14 @@ async def test_rebet_is_not_offered_when_the_balance_no_longer_covers_the_last_b
     assert (await state(api, token, mode="real"))["allowed_actions"] == ["deal", "new_game"]
 
 
-async def test_a_voided_last_round_offers_no_rebet(api: Api) -> None:
+async def test_a_voided_last_round_offers_no_rebet_and_is_not_on_the_felt(api: Api) -> None:
     token = await api.player()
     played = await api.play(token, banker=500)
     dealer = api.casino.dealer
     await api.casino.db.write(
         lambda uow: voids.void_round(uow, dealer, played.json()["id"], "misdeal")
     )
-    assert (await state(api, token))["allowed_actions"] == ["deal", "new_game"]
+    assert (await state(api, token))["allowed_actions"] == ["deal"]
 
 
 async def test_a_cut_shoe_table_offers_the_cut_before_any_deal(api: Api) -> None:

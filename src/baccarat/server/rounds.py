@@ -228,13 +228,12 @@ def allowed_actions(
     game while a round is on the felt."""
     cut_due = shoe is not None and shoe.cut_due
     allowed = {"cut" if cut_due else "deal"}
-    if last is not None:
+    if last is not None and last.void_reason is None:  # a voided round is not on the felt
         allowed.add("new_game")
-        if last.void_reason is None:
-            stakes = {name: bet["stake"] for name, bet in json.loads(last.bets).items()}
-            for action, times in (("rebet", 1), ("double", 2)):
-                if _fits(table, Bets({k: v * times for k, v in stakes.items()}), balance):
-                    allowed.add(action)
+        stakes = {name: bet["stake"] for name, bet in json.loads(last.bets).items()}
+        for action, times in (("rebet", 1), ("double", 2)):
+            if _fits(table, Bets({k: v * times for k, v in stakes.items()}), balance):
+                allowed.add(action)
     return [action for action in HOUSE_ACTIONS if action in allowed]
 
 

@@ -379,8 +379,8 @@ class HouseTableOut(BaseModel):
     mode: str
     allowed_actions: list[HouseAction] = Field(
         description="deal: a deal can be made now (with the bets sent); rebet, double: your "
-        "last bets (twice them) fit the table and your balance; new_game: a round is on the "
-        "felt to clear; cut: a new shoe waits for your cut (no deal before it)"
+        "last bets (twice them) fit the table and your balance; new_game: a round (not void) "
+        "is on the felt to clear; cut: a new shoe waits for your cut (no deal before it)"
     )
     balance: int
     last_round: RoundOut | None

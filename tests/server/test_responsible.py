@@ -510,7 +510,7 @@ async def test_player_banked_seats_count_the_stake_and_check_the_bankers_exposur
     assert (await status(api, bob))["usage"]["day"]["loss"] == 0
     assert (await deal(player=200)).status_code == 201
     await post(api, alice, "/time-out", {"days": 1})
-    assert code(await deal(player=200)) == "timed_out"
+    assert code(await deal(player=200)) == "not_seated"  # the time-out ended her seat
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)

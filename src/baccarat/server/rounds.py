@@ -220,21 +220,28 @@ HOUSE_ACTIONS = ("deal", "rebet", "double", "new_game", "cut")
 
 
 def allowed_actions(
-    table: Table, last: StoredRound | None, balance: int, shoe: ShoeState | None
+    table: Table, last_bets: Bets | None, balance: int, shoe: ShoeState | None
 ) -> list[str]:
     """What the player may do at a house table now (the browser enables its buttons by
-    them; a deal's bets are still checked when they come): a deal unless a cut is due; the
-    last round's bets again, or twice them, if the table and the balance take them; a new
-    game while a round is on the felt."""
-    cut_due = shoe is not None and shoe.cut_due
-    allowed = {"cut" if cut_due else "deal"}
-    if last is not None and last.void_reason is None:  # a voided round is not on the felt
+    them; a deal's bets are still checked when they come): a deal unless a cut is due; with
+    a round on the felt (``last_bets``: its bets; None when there is none, or it was
+    voided), a new game, and its bets again, or twice them, if the table and the balance
+    take them."""
+    allowed = {"cut" if shoe is not None and shoe.cut_due else "deal"}
+    if last_bets is not None:
         allowed.add("new_game")
-        stakes = {name: bet["stake"] for name, bet in json.loads(last.bets).items()}
-        for action, times in (("rebet", 1), ("double", 2)):
-            if _fits(table, Bets({k: v * times for k, v in stakes.items()}), balance):
-                allowed.add(action)
+        if _fits(table, last_bets, balance):
+            allowed.add("rebet")
+        if _fits(table, Bets({name: 2 * stake for name, stake in last_bets.items()}), balance):
+            allowed.add("double")
     return [action for action in HOUSE_ACTIONS if action in allowed]
+
+
+def _last_bets(last: StoredRound | None) -> Bets | None:
+    """The bets of the round on the felt (none for a voided round: it is not shown)."""
+    if last is None or last.void_reason is not None:
+        return None
+    return Bets({name: bet["stake"] for name, bet in json.loads(last.bets).items()})
 
 
 def _fits(table: Table, bets: Bets, balance: int) -> bool:
@@ -264,7 +271,7 @@ def table_state(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dic
     return {
         "table_id": table.id,
         "mode": mode,
-        "allowed_actions": allowed_actions(table, last, balance, shoe),
+        "allowed_actions": allowed_actions(table, _last_bets(last), balance, shoe),
         "balance": balance,
         "last_round": None if last is None else last.to_json(),
         "shoe": None if shoe is None else shoe.to_json(),

@@ -71,9 +71,7 @@ async def play_round(
         shoe = rounds.shoe_state(uow, player_id, table, mode) if table.is_cut_shoe else None
         if shoe is not None:
             answer["shoe"] = shoe.to_json()
-        answer["allowed_actions"] = rounds.allowed_actions(
-            table, played, played.balance_after, shoe
-        )
+        answer["allowed_actions"] = rounds.allowed_actions(table, bets, played.balance_after, shoe)
         return answer
 
     payload = {"mode": mode, "bets": bets.to_json()}

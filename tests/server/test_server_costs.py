@@ -136,10 +136,32 @@ async def test_large_reads_are_rate_limited_per_account(api: Api) -> None:
     from baccarat.server.api import pacing
 
     token, other = await api.player(), await api.player("other")
-    for path in ("/api/history", "/api/fairness/seeds"):
+    for path in ("/api/history", "/api/fairness/seeds", "/api/tables/table-i/roads"):
         api.app.state.reads = pacing.AccountRate(per_s=0.001, burst=3)
         answers = [await api.client.get(path, headers=api.auth(token, None)) for _ in range(4)]
         assert [a.status_code for a in answers] == [200, 200, 200, 429]
         assert error_code(answers[3]) == "rate_limited" and "Retry-After" in answers[3].headers
         # Another account has its own allowance.
         assert (await api.client.get(path, headers=api.auth(other, None))).status_code == 200
+
+
+async def test_a_read_past_the_sessions_allowance_is_refused_without_a_query(api: Api) -> None:
+
+    from baccarat.server.api import pacing
+
+    token = await api.player()
+    api.app.state.reads = pacing.AccountRate(per_s=0.001, burst=2)
+    db = api.casino.db
+    reads = 0
+    read = db.read
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal reads
+        reads += 1
+        return await read(*args, **kwargs)
+
+    db.read = counted
+    for path in ("/api/history", "/api/fairness/seeds", "/api/tables/table-i/roads"):
+        answer = await api.client.get(path, headers=api.auth(token, None))
+        assert answer.status_code in (200, 429)
+    assert reads == 2  # the third request was refused before its read

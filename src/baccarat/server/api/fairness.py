@@ -85,7 +85,7 @@ async def revealed(
     mode: Annotated[Mode, Query()] = "fun",
     limit: Annotated[int, Query(ge=1, le=seeds.MAX_REVEALED)] = seeds.MAX_REVEALED,
 ) -> Response:
-    rate = pacing.reads(ctx.request.app)
+    rate = pacing.before_reading(ctx.request.app, ctx.caller.token_hash)
 
     def read(uow: UnitOfWork) -> list[seeds.RevealedSeed]:
         player_id = ctx.caller.player_id(uow)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Hashable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
@@ -21,7 +21,7 @@ from .models import HistoryOut, Mode, RoundOut
 router = APIRouter(prefix="/api", tags=["history"])
 EXPORT_RETRY_S = 5
 EXPORT_STALL_S = 60.0
-EXPORT_REST = 3.0
+EXPORT_REST = 7.0
 
 
 @router.get(
@@ -38,7 +38,7 @@ async def get_history(
     before: Annotated[str | None, Query(max_length=64)] = None,
     table: Annotated[str | None, Query(max_length=64, description="only this table's")] = None,
 ) -> Response:
-    rate = pacing.reads(ctx.request.app)
+    rate = pacing.before_reading(ctx.request.app, ctx.caller.token_hash)
 
     def read(uow: UnitOfWork) -> dict[str, Any]:
         player = ctx.caller.player_id(uow)
@@ -78,18 +78,25 @@ async def get_round(round_id: str, ctx: RequestDep) -> Response:
 async def export(
     ctx: RequestDep, mode: Annotated[Mode | None, Query()] = None
 ) -> StreamingResponse:
-    player = await ctx.casino.db.read(lambda uow: accounts.get(uow, ctx.caller.player_id(uow)))
     # One export at a time per account (in this worker): a long history costs its owner
     # one stream, never several at once against everyone else's rounds. (An entry counts
     # while its stream last moved less than EXPORT_STALL_S ago, so a stream that never
-    # started cannot block its owner for good.)
+    # started cannot block its owner for good.) The session is checked first, before any
+    # query: asking again while one's own export runs costs nothing.
     state = ctx.request.app.state
     if getattr(state, "exporting", None) is None:
         state.exporting = {}
-    exporting: dict[int, float] = state.exporting
-    if time.monotonic() - exporting.get(player.id, -EXPORT_STALL_S) < EXPORT_STALL_S:
-        raise RateLimited("an export of yours is still running", retry_after_s=EXPORT_RETRY_S)
-    exporting[player.id] = time.monotonic()
+    exporting: dict[Hashable, float] = state.exporting
+
+    def refuse_if_running(key: Hashable) -> None:
+        if time.monotonic() - exporting.get(key, -EXPORT_STALL_S) < EXPORT_STALL_S:
+            raise RateLimited("an export of yours is still running", retry_after_s=EXPORT_RETRY_S)
+
+    session = ("session", ctx.caller.token_hash)
+    refuse_if_running(session)
+    player = await ctx.casino.db.read(lambda uow: accounts.get(uow, ctx.caller.player_id(uow)))
+    refuse_if_running(player.id)
+    exporting[player.id] = exporting[session] = time.monotonic()
 
     async def lines() -> AsyncIterator[str]:
         # Page by page (EXPORT_PAGE rounds), each read and serialised on a database thread:
@@ -104,13 +111,14 @@ async def export(
                 text, after = await ctx.casino.db.read(
                     lambda uow, a=after: history.export_chunk(uow, player.id, mode, a)  # type: ignore[misc]
                 )
-                exporting[player.id] = time.monotonic()
+                exporting[player.id] = exporting[session] = time.monotonic()
                 if text:
                     yield text
                 if after is not None:
                     await asyncio.sleep((time.monotonic() - started) * EXPORT_REST)
         finally:
             exporting.pop(player.id, None)
+            exporting.pop(session, None)
 
     name = f"baccarat-history-{player.nickname}{'-' + mode if mode else ''}.jsonl"
     return StreamingResponse(

@@ -11,6 +11,7 @@ from .. import roads, rounds
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..tables import Table, bets_from
+from . import pacing
 from .deps import IDEMPOTENT, CasinoDep, RequestContext, RequestDep, idempotent_write, json_response
 from .errors import RESPONSIBLE_ERRORS, documented
 from .models import CutIn, HouseTableOut, Mode, RoadsOut, RoundIn, RoundOut, ShoeOut, TableOut
@@ -134,14 +135,21 @@ async def cut_shoe(table_id: str, body: CutIn, ctx: RequestDep) -> Response:
 @router.get(
     "/tables/{table_id}/roads",
     response_model=RoadsOut,
-    responses=documented("not_authenticated", "invalid_mode", "unknown_table"),
+    responses=documented("not_authenticated", "invalid_mode", "unknown_table", "rate_limited"),
     summary="Your roads (scoreboards) and statistics at a table: its current shoe, or your "
     "last 100 rounds at a fresh-shuffle table",
 )
 async def get_roads(
     table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
 ) -> Response:
-    return json_response(await _read_at_table(ctx, table_id, mode, roads.table_roads))
+    # Paced like the other reads that grow with an account (a page asks after each round).
+    rate = pacing.before_reading(ctx.request.app, ctx.caller.token_hash)
+
+    def view(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dict[str, Any]:
+        rate.take(player_id)
+        return roads.table_roads(uow, player_id, table, mode)
+
+    return json_response(await _read_at_table(ctx, table_id, mode, view))
 
 
 async def _read_at_table(

@@ -49,6 +49,7 @@ from .ledger import LedgerWallet, SystemAccounts
 from .money import Money, Posted, Wallet
 
 STEPS = ("shoe", "deal", "settle", "admit", "money", "record")
+MAX_REASON = 500  # characters of a void's reason
 # Told each step as it begins: (the course, "play" or "void"; the step).
 Observer = Callable[[str, str], None]
 
@@ -298,6 +299,12 @@ def void(
     reason = reason.strip()
     if not reason:
         raise ServiceError("void_not_possible", "a void needs a reason")
+    if len(reason) > MAX_REASON or not reason.isprintable():
+        # Shown to the player and printed on operators' terminals: text, never control bytes.
+        raise ServiceError(
+            "invalid_reason",
+            f"a void's reason is 1 to {MAX_REASON} printable characters (no control characters)",
+        )
     if recorded.void_reason is not None:
         raise ServiceError(
             "void_not_possible", f"round {recorded.id} is already void: {recorded.void_reason}"

@@ -1,5 +1,6 @@
-"""An operator's credit to a timed-out or self-excluded player needs an explicit
-confirmation (``--confirm-excluded``) and lands in the player's audit log."""
+"""What operators do is checked like what players do: a credit to a timed-out or
+self-excluded player needs an explicit confirmation (``--confirm-excluded``) and lands in
+the player's audit log; a void's reason is printable text."""
 
 from __future__ import annotations
 
@@ -44,4 +45,38 @@ def test_crediting_an_excluded_player_needs_confirming_and_is_audited(
     assert admin(data_dir, "responsible", "ida", "--json") == 0
     report = capsys.readouterr().out
     assert report.count("operator_credit_while_excluded") == 2
+    assert admin(data_dir, "check") == 0
+
+
+def test_a_void_reason_with_control_bytes_is_refused_and_the_round_stays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from baccarat.core import Bets
+    from baccarat.server import rounds
+    from baccarat.server.dealing import FairShoes
+    from baccarat.server.ledger import SystemAccounts
+    from baccarat.server.tables import load_tables
+
+    monkeypatch.delenv("BACCARAT_DATABASE_URL", raising=False)
+    data_dir = tmp_path / "data"
+    assert admin(data_dir, "migrate") == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("a good password\n"))
+    assert admin(data_dir, "accounts", "create", "ida", "--password-stdin") == 0
+    db = Database(DatabaseUrl.sqlite_in(data_dir), clock=system_clock_us)
+    try:
+        system = db.run_read(SystemAccounts.load)
+        player = db.run_read(lambda uow: accounts.require(uow, "ida")).id
+        table = load_tables()["table-i"]
+        dealer = rounds.Dealer(FairShoes(), system)
+        played = db.run_write(
+            lambda uow: rounds.play_round(uow, dealer, player, table, "fun", Bets(player=200))
+        )
+    finally:
+        db.close()
+    capsys.readouterr()
+    for reason in ("misdeal \x1b[2J", "bell\x07", "x" * 501):
+        assert admin(data_dir, "void", played.id, "--reason", reason) == 2
+    errors = capsys.readouterr().err
+    assert "\x1b" not in errors and "\x07" not in errors
+    assert admin(data_dir, "void", played.id, "--reason", "a card flew off the table") == 0
     assert admin(data_dir, "check") == 0

@@ -217,8 +217,8 @@ class Bank(Protocol):
         ...
 
     def void_money(self, one: Settled) -> Money:
-        """What a bettor's round moved in the end (its holds included), for a void to
-        reverse."""
+        """What a bettor's round moved in the end, party to party (holds it released not
+        included), for a void to reverse."""
         ...
 
     def record(self, uow: UnitOfWork, mode: str, played: Sequence[Played]) -> None: ...

@@ -6,8 +6,9 @@ this follows):
 * Limits per calendar period in UTC (``periods``): deposits, net losses and total wagered,
   per day, week and month; and a session time limit. Lowering a limit (or setting a new
   one) applies at once; raising or removing one waits 24 hours as a pending change.
-* A reality check every N minutes (60 unless the player chose otherwise) of the login
-  session: rounds are refused with ``reality_check_due`` until the player acknowledges it.
+* A reality check every N minutes (60 unless the player chose otherwise) of the session
+  (play time, across logins: ``_session_start``): rounds are refused with
+  ``reality_check_due`` until the player acknowledges it.
 * A time-out (1, 7 or 30 days) or a self-exclusion (6, 12 or 60 months): no round in either
   mode, no deposit, no seat, until it ends; nobody can end it early.
 

@@ -132,9 +132,12 @@ class Seat:
             headers={"Authorization": f"Bearer {self.player_token}"},
         )
         join.raise_for_status()
-        ws = self.url.replace("http", "ws") + f"/api/seats/{self.id}/ws?token="
-        self.banker = await connect(ws + self.banker_token, max_queue=None)
-        self.player = await connect(ws + self.player_token, max_queue=None)
+        ws = self.url.replace("http", "ws") + f"/api/seats/{self.id}/ws"
+        # The token in a header: a socket never takes it from the URL.
+        self.banker, self.player = [
+            await connect(ws, max_queue=None, additional_headers={"Authorization": f"Bearer {t}"})
+            for t in (self.banker_token, self.player_token)
+        ]
 
     async def play(self, stop_at: float, budget: list[int]) -> None:
         n = 0

@@ -157,13 +157,13 @@ class Participant:
 
     # -- the socket ----------------------------------------------------------------------
 
-    def ws_url(self, seat_id: str, token: str | None = "own") -> str:
-        base = self.server.url.replace("http://", "ws://")
-        query = f"?token={self.token if token == 'own' else token}" if token else ""
-        return f"{base}/api/seats/{seat_id}/ws{query}"
+    def ws_url(self, seat_id: str) -> str:
+        return f"{self.server.url.replace('http://', 'ws://')}/api/seats/{seat_id}/ws"
 
     async def connect(self, seat_id: str) -> dict[str, Any]:
-        self.ws = await connect(self.ws_url(seat_id), open_timeout=WAIT_S)
+        self.ws = await connect(
+            self.ws_url(seat_id), additional_headers=bearer(self.token), open_timeout=WAIT_S
+        )
         self.backlog = []
         first = await self.event("state")
         self.backlog.append(first)  # kept: ``state(where)`` may be looking for it
@@ -248,6 +248,11 @@ class Participant:
         answer = await self.call("GET", f"/api/history/export?mode={mode}")
         assert answer.status_code == 200, answer.text
         return answer.text
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    """The headers a socket authenticates with (none without a token)."""
+    return {"Authorization": f"Bearer {token}"} if token else {}
 
 
 def seat_of(message: dict[str, Any]) -> dict[str, Any]:

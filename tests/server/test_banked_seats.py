@@ -17,7 +17,7 @@ from baccarat.cli import main as cli
 from baccarat.server import wallet
 from baccarat.server.settings import DatabaseUrl
 
-from .banked import SeatServer, seat_of, serving
+from .banked import SeatServer, bearer, seat_of, serving
 from .conftest import BACKENDS
 from .support import BANKER_WINS, PLAYER_WINS, TIE, StackedShoes
 
@@ -315,7 +315,8 @@ async def test_the_lobby_lists_who_is_needed_and_follows_the_seats_live(
 ) -> None:
     banker, player = await server.player("lola"), await server.player("pete")
     await banker.give_points(3)
-    lobby = await connect(server.url.replace("http", "ws") + f"/api/seats/ws?token={banker.token}")
+    lobby = await connect(server.url.replace("http", "ws") + "/api/seats/ws",
+                          additional_headers=bearer(banker.token))  # fmt: skip
     first = json.loads(await lobby.recv())
     assert first["type"] == "seats" and len(first["seats"]) == 12
     assert all(s["needs"] == ["player", "banker"] for s in first["seats"])
@@ -376,15 +377,18 @@ async def test_a_socket_needs_a_session_and_a_seat_and_answers_every_message(
                 await ws.recv()
             assert ws.close_code is not None and ws.close_code >= 4000
 
-    await refused(player.ws_url(seat, token=None), "not_authenticated")
-    await refused(player.ws_url(seat, token="forged"), "not_authenticated")
-    await refused(player.ws_url(seat), "not_seated")
-    await refused(player.ws_url("banked-i.99"), "unknown_seat")
+    await refused(player.ws_url(seat), "not_authenticated")
+    await refused(player.ws_url(seat), "not_authenticated", additional_headers=bearer("forged"))
+    await refused(player.ws_url(seat), "not_seated", additional_headers=bearer(player.token))
+    await refused(player.ws_url("banked-i.99"), "unknown_seat",
+                  additional_headers=bearer(player.token))  # fmt: skip
+    # A token in the URL is refused, even a good one (URLs are logged).
+    await refused(player.ws_url(seat) + f"?token={player.token}", "token_in_url")
     # A session cookie is accepted from this site's pages only.
     cookie = {"Cookie": f"baccarat_session={banker.token}"}
-    await refused(banker.ws_url(seat, token=None), "csrf_failed",
+    await refused(banker.ws_url(seat), "csrf_failed",
                   additional_headers=cookie, origin="http://evil.example")  # fmt: skip
-    async with connect(banker.ws_url(seat, token=None), additional_headers=cookie) as ws:
+    async with connect(banker.ws_url(seat), additional_headers=cookie) as ws:
         assert json.loads(await ws.recv())["you"] == "banker"
     # Every message gets an answer; nonsense is refused with a code.
     for message, code in (("not json", "invalid_body"), ('{"action": "fly"}', "invalid_body"),

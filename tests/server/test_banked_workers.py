@@ -19,7 +19,7 @@ from baccarat.server.banked import seats
 from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
-from .banked import Participant, SeatServer, seat_of, serving
+from .banked import Participant, SeatServer, bearer, seat_of, serving
 from .conftest import FakeClock
 from .live import LiveServer, free_port, live, serve_argv, uvicorn_argv
 
@@ -73,7 +73,8 @@ def test_a_banker_and_a_player_on_two_postgres_workers_play_a_round(
 async def _scenario(a: Worker, b: Worker) -> None:
     banker = await a.player("banker-on-a")
     player = await b.player("player-on-b")
-    lobby = await connect(a.url.replace("http", "ws") + f"/api/seats/ws?token={banker.token}")
+    lobby = await connect(a.url.replace("http", "ws") + "/api/seats/ws",
+                          additional_headers=bearer(banker.token))  # fmt: skip
     assert json.loads(await lobby.recv())["type"] == "seats"
 
     seat = await banker.sit("banked-i", "banker")  # on worker A

@@ -14,7 +14,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from baccarat.server.settings import DatabaseUrl, Limits
 
-from .banked import WAIT_S, Participant, SeatServer, seat_of, serving
+from .banked import WAIT_S, Participant, SeatServer, bearer, seat_of, serving
 
 pytestmark = [
     pytest.mark.anyio,
@@ -28,9 +28,10 @@ async def server(database_url: DatabaseUrl, tmp_path: Path) -> AsyncIterator[Sea
         yield running
 
 
-def lobby_url(server: SeatServer, token: str | None) -> str:
-    query = f"?token={token}" if token else ""
-    return server.url.replace("http://", "ws://") + "/api/seats/ws" + query
+def lobby(server: SeatServer, token: str | None, **options: Any) -> Any:
+    """Open the seat lobby's socket with this token (none: no header)."""
+    url = server.url.replace("http://", "ws://") + "/api/seats/ws"
+    return connect(url, additional_headers=bearer(token), open_timeout=WAIT_S, **options)
 
 
 async def close_code(ws: ClientConnection) -> int | None:
@@ -43,11 +44,11 @@ async def close_code(ws: ClientConnection) -> int | None:
 
 
 async def test_the_lobby_socket_needs_a_login(server: SeatServer) -> None:
-    async with connect(lobby_url(server, None), open_timeout=WAIT_S) as ws:
+    async with lobby(server, None) as ws:
         error = json.loads(await ws.recv())
         assert error["error"]["code"] == "not_authenticated"
         assert await close_code(ws) == 4401
-    async with connect(lobby_url(server, "not-a-token"), open_timeout=WAIT_S) as ws:
+    async with lobby(server, "not-a-token") as ws:
         assert await close_code(ws) == 4401
 
 
@@ -55,18 +56,18 @@ async def test_an_account_holds_a_limited_number_of_sockets(server: SeatServer) 
     alice, bob = await server.player("alice"), await server.player("bobby")
     held = []
     for _ in range(Limits.ws_per_account):
-        ws = await connect(lobby_url(server, alice.token), open_timeout=WAIT_S)
+        ws = await lobby(server, alice.token)
         assert json.loads(await ws.recv())["type"] == "seats"
         held.append(ws)
-    async with connect(lobby_url(server, alice.token), open_timeout=WAIT_S) as extra:
+    async with lobby(server, alice.token) as extra:
         assert json.loads(await extra.recv())["error"]["code"] == "too_many_sockets"
         assert await close_code(extra) == 4429
     # Another account is not affected, and a closed socket frees its place.
-    async with connect(lobby_url(server, bob.token), open_timeout=WAIT_S) as other:
+    async with lobby(server, bob.token) as other:
         assert json.loads(await other.recv())["type"] == "seats"
     await held.pop().close()
     for _ in range(100):  # the server notices the close as soon as it reads it
-        again = await connect(lobby_url(server, alice.token), open_timeout=WAIT_S)
+        again = await lobby(server, alice.token)
         first = json.loads(await again.recv())
         await again.close()
         if first["type"] == "seats":
@@ -108,7 +109,7 @@ async def test_the_lobby_socket_ignores_binary_frames_and_closes_on_a_message_to
     server: SeatServer,
 ) -> None:
     alice = await server.player("alice")
-    async with connect(lobby_url(server, alice.token), open_timeout=WAIT_S) as ws:
+    async with lobby(server, alice.token) as ws:
         assert json.loads(await ws.recv())["type"] == "seats"
         await ws.send(b"\x00binary")
         await ws.send("ping")
@@ -147,7 +148,7 @@ async def test_a_socket_whose_session_ended_elsewhere_cannot_deal(server: SeatSe
 
 async def test_the_sweep_closes_sockets_of_expired_sessions(server: SeatServer) -> None:
     alice = await server.player("alice")
-    async with connect(lobby_url(server, alice.token), open_timeout=WAIT_S) as ws:
+    async with lobby(server, alice.token) as ws:
         assert json.loads(await ws.recv())["type"] == "seats"
         server.clock.advance(server.casino.settings.session_ttl_s + 1)
         await server.app.state.sockets.sweep(server.casino.db)

@@ -23,7 +23,8 @@ history and provably fair shuffles.
 * Money is always integer cents. Money-moving requests need an `Idempotency-Key` header.
 * Every refusal is `{"error": {"code", "message", "details"}}` with a stable `code`.
 * Player-banked tables (`player-banked`): besides these routes, each seat has a WebSocket,
-  `/api/seats/{seat_id}/ws?token=TOKEN` (or the session cookie), carrying the seat's events
+  `/api/seats/{seat_id}/ws` (authenticated by an `Authorization: Bearer` header or the
+  session cookie, never a token in the URL), carrying the seat's events
   (`state`, `round`) and the same actions (`{"id", "action": "approve" | "auto_approve" |
   "bets" | "deal" | "leave" | "state" | "ping", ...}`, each answered by a `reply`); and
   `/api/seats/ws` streams the lobby's seat changes. See docs/player-banked.md.

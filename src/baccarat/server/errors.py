@@ -25,6 +25,7 @@ ERRORS: dict[str, ErrorSpec] = {
     "invalid_client_seed": ErrorSpec(422, "a client seed is 1-64 printable ASCII characters"),
     "invalid_cut": ErrorSpec(422, "the cut position is outside the shoe"),
     "invalid_cursor": ErrorSpec(422, "the history cursor is unknown"),
+    "token_in_url": ErrorSpec(400, "a session token was sent in a URL: use a header"),
     "invalid_reason": ErrorSpec(422, "a void's reason is 1-500 printable characters"),
     "no_bets": ErrorSpec(422, "a round needs at least one bet"),
     "bet_not_offered": ErrorSpec(422, 'the table does not take this bet (see its "bets")'),

@@ -11,8 +11,9 @@ The actions are the REST routes' (``service.ACTIONS``, one table for both). Even
 what only the receiver sees (its balance; after a round, its net and points) and
 ``allowed_actions`` what it may do now. ``/api/seats/ws``: the lobby's seat changes.
 
-A socket authenticates with ``?token=`` (the bearer token) or the session cookie (same
-origin only); its session is checked again before every action (``api.sockets``).
+A socket authenticates with an ``Authorization: Bearer`` header or the session cookie (same
+origin only), never a token in the URL; its session is checked again before every action
+(``api.sockets``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """WebSockets: who may open one, how many, what a message may be, and when one is closed.
 
-* A socket authenticates with ``?token=`` or the session cookie (same origin only); without
-  a live session it is closed with 4401.
+* A socket authenticates with an ``Authorization: Bearer`` header (API clients) or the
+  session cookie (the browser; same origin only); without a live session it is closed with
+  4401. A token is never taken from the URL (``?token=`` is refused, 4400 ``token_in_url``):
+  URLs end up in access logs, the proxy's and the server's.
 * One account holds at most ``Limits.ws_per_account`` sockets per worker (4429 past it).
 * A message is text of at most ``Limits.ws_max_message`` bytes (1009 past it; uvicorn also
   refuses frames past it) and JSON nested at most ``Limits.ws_max_depth`` deep (an
@@ -150,9 +152,15 @@ class Sockets:
 
 
 def socket_token_hash(websocket: WebSocket) -> str | None:
-    token = websocket.query_params.get("token")
-    if token:
-        return auth.token_hash(token)
+    if "token" in websocket.query_params:
+        raise ServiceError(
+            "token_in_url",
+            "a session token is never sent in a URL (logs keep URLs): send it in an "
+            "Authorization: Bearer header, or open the socket from this site's pages",
+        )
+    scheme, _, token = websocket.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return auth.token_hash(token.strip())
     cookie = websocket.cookies.get(SESSION_COOKIE)
     if cookie is None:
         return None

@@ -7,8 +7,10 @@
   have answers 404 ``not_found``. Refusals close the connection.
 * ``GuardedHttpTools`` (uvicorn's HTTP protocol, subclassed): a connection must complete its
   request head (request line and headers) within ``timeout_keep_alive`` seconds of opening
-  or of its first byte, and the head may not exceed ``h11_max_incomplete_event_size``
-  bytes; uvicorn itself only times out idle connections *between* requests.
+  or of its first byte (uvicorn itself only times out idle connections *between*
+  requests), and the head may not exceed ``h11_max_incomplete_event_size`` bytes
+  (``Limits.max_head``), counted as they arrive, before parsing: a larger head is answered
+  431 ``request_head_too_large`` and the connection closed.
 * ``uvicorn_options``: the uvicorn settings that go with them (concurrency cap, WebSocket
   message size, keep-alive) for ``baccarat serve``.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from http import HTTPStatus
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -127,16 +130,51 @@ async def _refuse(send: Any, error: ServiceError) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+class _HeadTooLarge(Exception):
+    """Raised in a parser callback: httptools stops and reports a callback error."""
+
+
+# How long a refused connection's further input is read and dropped before it closes.
+_LINGER_S = 2.0
+
+
+def _answer(status: int, code: str, message: str, **details: Any) -> bytes:
+    """A whole HTTP answer with the usual error body, for a refusal below the app (these
+    codes are the transport's, not the API's: docs/server.md, "Limits")."""
+    error = {"error": {"code": code, "message": message, "details": details}}
+    body = json.dumps(error).encode()
+    reason = HTTPStatus(status).phrase.encode()
+    return (
+        b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
+        b"connection: close\r\n\r\n%s" % (status, reason, len(body), body)
+    )
+
+
 class GuardedHttpTools(HttpToolsProtocol):
-    """uvicorn's httptools protocol with a deadline and a size bound on each request head."""
+    """uvicorn's httptools protocol with a deadline and a size bound on each request head.
+
+    The head's bytes are counted as they arrive, before the parser sees them: the parser is
+    never handed more than the limit of one head, so a head over it is refused whether it
+    came in one packet or many. The parser's own pieces (URL, headers) are counted too, for
+    a head that starts inside a packet after another request (pipelining)."""
 
     _head_timer: asyncio.TimerHandle | None = None
-    _head_bytes = 0
+    _head_bytes = 0  # received of the current head
+    _head_parsed = 0  # of the current head, as the parser hands it over
     _in_head = False
+    _head_too_large = False
+    # Refused: what still arrives is read and dropped until the connection closes.
+    _refused = False
+    _refusal: bytes | None = None  # waiting for the answers of earlier requests to go out
+    _linger: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
         self._start_head()
+
+    def _max_head(self) -> int:
+        limit: int = getattr(self.config, "h11_max_incomplete_event_size", None) or 16 * 1024
+        return limit
 
     def _start_head(self) -> None:
         self._in_head = True
@@ -156,24 +194,98 @@ class GuardedHttpTools(HttpToolsProtocol):
             self.transport.close()
 
     def data_received(self, data: bytes) -> None:
-        # Counted before parsing (which may end the head, and resets the count then).
-        if self._in_head:
-            self._head_bytes += len(data)
+        if self._refused:
+            return
+        limit = self._max_head()
+        while self._in_head:
+            room = limit - self._head_bytes
+            if len(data) <= room:
+                self._head_bytes += len(data)
+                super().data_received(data)
+                return
+            # Only what may still be head goes to the parser; the head must end in it.
+            piece, data = data[:room], data[room:]
+            self._head_bytes += len(piece)
+            if piece:
+                super().data_received(piece)
+            if self._refused or self.transport.is_closing():
+                return
+            if self._in_head:
+                self._refuse_head(limit)
+                return
+            # The head ended inside the piece: the rest is its body, or another request.
         super().data_received(data)
-        limit = getattr(self.config, "h11_max_incomplete_event_size", None) or 16 * 1024
-        if self._in_head and self._head_bytes > limit and not self.transport.is_closing():
-            self.send_400_response("Request head too large.")
+
+    def _count_parsed(self, size: int) -> None:
+        self._head_parsed += size
+        if self._head_parsed > self._max_head():
+            self._head_too_large = True
+            # The parser stops and uvicorn answers 400 through send_400_response (below).
+            raise _HeadTooLarge
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
+        self._head_parsed = 0
         self._start_head()
+
+    def on_url(self, url: bytes) -> None:
+        self._count_parsed(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count_parsed(len(name) + len(value) + 4)  # ": " and CRLF
+        super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
         self._end_head()
         super().on_headers_complete()
 
+    def send_400_response(self, msg: str) -> None:
+        if self._head_too_large:
+            self._refuse_head(self._max_head())
+        else:
+            super().send_400_response(msg)
+
+    def _refuse_head(self, limit: int) -> None:
+        """431 ``request_head_too_large`` once the earlier requests on this connection are
+        answered; then the connection closes."""
+        self._refused = True
+        self._end_head()
+        self._refusal = _answer(
+            431,
+            "request_head_too_large",
+            f"a request head (request line and headers) is at most {limit} bytes",
+            limit=limit,
+        )
+        if self.cycle is None or self.cycle.response_complete:
+            self._send_refusal()
+        # else on_response_complete sends it after the answers due before it.
+
+    def _send_refusal(self) -> None:
+        refusal, self._refusal = self._refusal, None
+        if refusal is None or self.transport.is_closing():
+            return
+        self.transport.write(refusal)
+        # The answer goes out with our end of the connection; what the client still sends
+        # is read and dropped for a moment (closing with unread input would reset the
+        # connection, and the client could lose the answer), then the connection closes.
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.flow.resume_reading()
+        self._linger = self.loop.call_later(_LINGER_S, self.transport.close)
+
+    def on_response_complete(self) -> None:
+        if self._refusal is not None and not self.pipeline:
+            self.server_state.total_requests += 1
+            self._send_refusal()
+            return
+        super().on_response_complete()
+
     def connection_lost(self, exc: Exception | None) -> None:
         self._end_head()
+        if self._linger is not None:
+            self._linger.cancel()
+            self._linger = None
         super().connection_lost(exc)
 
 

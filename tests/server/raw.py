@@ -5,6 +5,7 @@ status and JSON body of an answer."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import weakref
 from typing import Any
@@ -85,3 +86,36 @@ def request(port: int, path: str = "/api/health", source: str = "127.0.0.1") -> 
 def error_code(body: dict[str, Any]) -> str | None:
     error = body.get("error")
     return error.get("code") if isinstance(error, dict) else None
+
+
+def recv_exact(sock: socket.socket, size: int) -> bytes:
+    """``size`` bytes of what follows (after what ``read_answer`` read ahead)."""
+    data = _unread.pop(sock, b"")
+    while len(data) < size:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("the server closed the connection")
+        data += chunk
+    _unread[sock] = data[size:]
+    return data[:size]
+
+
+def ws_send_text(sock: socket.socket, text: str) -> None:
+    """One masked text frame (a client's frames are masked), of under 126 bytes."""
+    payload = text.encode()
+    assert len(payload) < 126
+    mask = os.urandom(4)
+    masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
+    sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+
+
+def ws_receive_text(sock: socket.socket) -> str:
+    """The next text frame from the server (unmasked, unfragmented)."""
+    first, second = recv_exact(sock, 2)
+    assert first == 0x81, hex(first)
+    size = second & 0x7F
+    if size == 126:
+        size = int.from_bytes(recv_exact(sock, 2), "big")
+    elif size == 127:
+        size = int.from_bytes(recv_exact(sock, 8), "big")
+    return recv_exact(sock, size).decode()

@@ -39,6 +39,14 @@ def register(subparsers: Any) -> None:
     )
     serve.add_argument("--tables", help="a TOML file of tables replacing the default set")
     serve.add_argument("--access-log", action="store_true", help="log every request")
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        help="comma-separated addresses or networks of the reverse proxies whose "
+        "X-Forwarded-For is believed (default: $BACCARAT_FORWARDED_ALLOW_IPS, else none: "
+        "a client is the address it connects from); their connections are not capped per "
+        "address, the proxy limits its clients (docs/deploy.md)",
+    )
     _database_options(serve)
     serve.set_defaults(handler=run_serve)
 
@@ -115,10 +123,18 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from ..server.api.guard import uvicorn_options
     from ..server.db import migrate
-    from ..server.settings import Settings
+    from ..server.settings import Settings, parse_forwarded_allow_ips
     from ..server.tables import load_tables
     from . import UsageError
 
+    proxies = None
+    if args.forwarded_allow_ips is not None:
+        try:
+            proxies = parse_forwarded_allow_ips(args.forwarded_allow_ips)
+        except ValueError as error:
+            raise UsageError(f"--forwarded-allow-ips: {error}") from None
+        if not proxies:
+            raise UsageError("--forwarded-allow-ips needs at least one address")
     url = database_url(args)
     workers = args.workers or (1 if url.dialect == "sqlite" else 2)
     if workers < 1:
@@ -132,11 +148,15 @@ def run_serve(args: argparse.Namespace) -> int:
     data_dir = Path(args.data_dir or os.environ.get("BACCARAT_DATA_DIR") or "data")
     # Every setting of the environment, with the command's arguments over them, goes whole
     # to every worker.
+    settings = Settings.from_env()
     settings = dataclasses.replace(
-        Settings.from_env(),
+        settings,
         database=url,
         data_dir=data_dir,
         tables_file=tables.resolve() if tables else None,
+        limits=dataclasses.replace(
+            settings.limits, forwarded_allow_ips=proxies or settings.limits.forwarded_allow_ips
+        ),
     )
     migrate.upgrade(url)
     os.environ.update(settings.to_env())

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .database import _read, _write, database_url, unreachable_is_cannot_run
+from .database import _read, _write, cannot_run, database_url, exists, require_ours
 from .output import print_json, table
 
 if TYPE_CHECKING:
@@ -158,7 +158,11 @@ def run_serve(args: argparse.Namespace) -> int:
             settings.limits, forwarded_allow_ips=proxies or settings.limits.forwarded_allow_ips
         ),
     )
-    migrate.upgrade(url)
+    with cannot_run(url):
+        # Only a database of ours (at this or an older revision), or an empty one.
+        if exists(url):
+            require_ours(url, migrating=True)
+        migrate.upgrade(url)
     os.environ.update(settings.to_env())
     print(
         f"baccarat: serving on http://{args.host}:{args.port}/ "
@@ -187,7 +191,11 @@ def run_migrate(args: argparse.Namespace) -> int:
     from ..server.db import migrate
 
     url = database_url(args)
-    with unreachable_is_cannot_run(url):
+    with cannot_run(url):
+        # An empty database (or none: an SQLite file is created) becomes ours; ours at an
+        # older revision is brought to this one; another program's is left alone.
+        if exists(url):
+            require_ours(url, migrating=True)
         revision = migrate.upgrade(url)
     print(f"{url}: schema at revision {revision}")
     return 0

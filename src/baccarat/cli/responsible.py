@@ -25,19 +25,23 @@ def _money(cents: int | None) -> str:
 
 def run_responsible(args: argparse.Namespace) -> int:
     from ..server import accounts, responsible
+    from . import inputs
     from .database import _read, _rolled_back
 
+    nickname = inputs.nickname(args.nickname)
+    entries = inputs.whole(args.audit, "--audit", 0, 1000)
+
     def peek(uow: UnitOfWork) -> dict[str, Any] | None:
-        player = accounts.require(uow, args.nickname)
+        player = accounts.require(uow, nickname)
         shown = responsible.peek(uow, player.id)
         if shown is None:
             return None
-        return shown | {"audit": responsible.audit_log(uow, player.id, args.audit)}
+        return shown | {"audit": responsible.audit_log(uow, player.id, entries)}
 
     def settled(uow: UnitOfWork) -> dict[str, Any]:
-        player = accounts.require(uow, args.nickname)
+        player = accounts.require(uow, nickname)
         return responsible.overview(uow, player.id) | {
-            "audit": responsible.audit_log(uow, player.id, args.audit)
+            "audit": responsible.audit_log(uow, player.id, entries)
         }
 
     state = _read(args, peek)
@@ -48,7 +52,7 @@ def run_responsible(args: argparse.Namespace) -> int:
         return 0
     exclusion = state["exclusion"]
     print(
-        f"player {args.nickname}: "
+        f"player {nickname}: "
         + (
             "no exclusion"
             if exclusion is None

@@ -97,3 +97,33 @@ def test_the_body_is_not_counted_as_head(server: LiveServer) -> None:
     )
     status, answered = answer(server, data + body)
     assert status == 422 and error_code(answered) in ("invalid_nickname", "invalid_body")
+
+
+def test_a_chunked_body_s_trailers_count_as_a_head(server: LiveServer) -> None:
+    # Trailer lines come after the last chunk and are kept whole until each ends, like a
+    # head's: 20 MB of one used to be held until the body's deadline. Now the server stops
+    # reading past the head limit and closes the connection.
+    with connect(server.port) as sock:
+        sent = send(
+            sock,
+            b"POST /api/accounts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+            b"\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX-Trailer: ",
+        )
+        for _ in range(20):
+            sent = sent and send(sock, b"t" * (1 << 20))
+        assert not sent
+        assert read_answer(sock)[0] == 0
+
+
+def test_small_trailers_and_many_chunks_are_read(server: LiveServer) -> None:
+    chunks = b"".join(b"1\r\n%s\r\n" % bytes([c]) for c in b'{"nickname": "x"}')
+    data = (
+        b"POST /api/accounts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        + chunks
+        + b"0\r\nX-Trailer: "
+        + b"t" * 10_000
+        + b"\r\n\r\n"
+    )
+    status, body = answer(server, data)
+    assert status == 422 and error_code(body) in ("invalid_nickname", "invalid_body"), body

@@ -283,6 +283,9 @@ class GuardedHttpTools(HttpToolsProtocol):
     _head_bytes = 0  # received of the current head
     _head_parsed = 0  # of the current head, as the parser hands it over
     _in_head = False
+    # After a chunk's size line until its first data: the trailers, if it is the last
+    # chunk (head-like lines that httptools keeps whole until each ends); counted as a head.
+    _in_trailer = False
     _head_too_large = False
     # Refused: what still arrives is read and dropped until the connection closes.
     _refused = False
@@ -355,7 +358,7 @@ class GuardedHttpTools(HttpToolsProtocol):
         if self._refused:
             return
         limit = self._max_head()
-        while self._in_head:
+        while self._in_head or self._in_trailer:
             room = limit - self._head_bytes
             if len(data) <= room:
                 self._head_bytes += len(data)
@@ -368,13 +371,24 @@ class GuardedHttpTools(HttpToolsProtocol):
                 super().data_received(piece)
             if self._refused or self.transport.is_closing():
                 return
+            if self.transport.get_protocol() is not self:
+                return  # upgraded to a WebSocket (uvicorn drops what followed the head)
             if self._in_head:
                 self._refuse_head(limit)
                 return
-            # The head ended inside the piece: the rest is its body, or another request.
+            if self._in_trailer:
+                # The app is reading this request's body: no answer can come before its
+                # own; the connection ends (the app sees the client gone).
+                self._refused = True
+                self.transport.close()
+                return
+            # The head (or trailer) ended inside the piece: what follows is a body, or
+            # another request.
         super().data_received(data)
 
     def _count_parsed(self, size: int) -> None:
+        if not self._in_head:
+            return  # a chunked body's trailers
         self._head_parsed += size
         if self._head_parsed > self._max_head():
             self._head_too_large = True
@@ -397,6 +411,20 @@ class GuardedHttpTools(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._end_head()
         super().on_headers_complete()
+
+    def on_chunk_header(self) -> None:
+        self._in_trailer = True
+        self._head_bytes = 0
+
+    def on_chunk_complete(self) -> None:
+        self._in_trailer = False
+        self._head_bytes = 0
+
+    def on_body(self, body: bytes) -> None:
+        if self._in_trailer:  # the chunk has data: it was not the last
+            self._in_trailer = False
+            self._head_bytes = 0
+        super().on_body(body)
 
     def send_400_response(self, msg: str) -> None:
         if self._head_too_large:

@@ -1,8 +1,13 @@
-"""The operator commands' database: the URL from the arguments or the environment, opened
-and migrated, and one unit of work (shared by ``cli/server.py`` and the commands of other
-modules, e.g. ``cli/responsible.py``). A service refusal is a usage error (exit 2); a
-database that does not exist (only ``migrate`` creates one) or cannot be reached is
-``CannotRun`` (exit 3)."""
+"""The operator commands' database: the URL from the arguments or the environment, checked
+to be ours, opened, and one unit of work (shared by ``cli/server.py`` and the commands of
+other modules, e.g. ``cli/responsible.py``).
+
+Only ``migrate`` (and ``serve``) create or change a schema: every other command refuses a
+database that is not ours at this version's schema, and the commands that only read open
+it read-only (``Database(read_only=True)``: SQLite ``mode=ro``, PostgreSQL read-only
+transactions). A service refusal is a usage error (exit 2); a database that does not
+exist, is not ours (or not yet, or at another version's schema), is not a database at all,
+cannot be opened or cannot be reached is ``CannotRun`` (exit 3), one line each."""
 
 from __future__ import annotations
 
@@ -32,43 +37,121 @@ def database_url(args: argparse.Namespace) -> DatabaseUrl:
     return DatabaseUrl.sqlite_in(Path(data_dir))
 
 
+def exists(url: DatabaseUrl) -> bool:
+    """False for an SQLite file that is not there (a PostgreSQL database always "is": a
+    missing one cannot be reached)."""
+    return url.dialect != "sqlite" or Path(url.target).is_file()
+
+
 def _existing(url: DatabaseUrl) -> None:
     """An operator's command never creates a database (only ``migrate`` does)."""
     from . import CannotRun
 
-    if url.dialect == "sqlite" and not Path(url.target).is_file():
+    if not exists(url):
         where = Path(url.target)
         missing = where.parent if not where.parent.is_dir() else where
         raise CannotRun(f"no database at {where} ({missing} does not exist): check --data-dir "
                         "or --database, or create it with `baccarat admin migrate`")  # fmt: skip
 
 
+def _first_line(error: BaseException) -> str:
+    orig = getattr(error, "orig", None)
+    text = str(orig or error).strip()
+    return (text.splitlines() or [type(error).__name__])[0][:300]
+
+
 @contextmanager
-def unreachable_is_cannot_run(url: DatabaseUrl) -> Iterator[None]:
-    """A database that cannot be reached is one line and exit 3, not a traceback."""
+def cannot_run(url: DatabaseUrl) -> Iterator[None]:
+    """A database that cannot be opened, read or reached is one line and exit 3, not a
+    traceback."""
+    import sqlite3
+
     import sqlalchemy.exc
 
     from . import CannotRun
 
+    errors: tuple[type[BaseException], ...] = (sqlite3.Error, sqlalchemy.exc.DBAPIError)
+    unreachable: tuple[type[BaseException], ...] = (sqlalchemy.exc.OperationalError,)
+    if url.dialect == "postgresql":
+        import psycopg
+
+        errors += (psycopg.Error,)
+        unreachable += (psycopg.OperationalError,)
     try:
         yield
-    except sqlalchemy.exc.OperationalError as error:
-        reason = str(error.orig or error).strip().splitlines()[0][:300]
-        raise CannotRun(f"the database {url} cannot be reached: {reason}") from None
+    except errors as error:
+        reason = _first_line(error)
+        if "file is not a database" in reason:
+            message = f"{url} is not a baccarat database: the file is not an SQLite database"
+        elif url.dialect == "postgresql" and isinstance(error, unreachable):
+            message = f"the database {url} cannot be reached: {reason}"
+        else:
+            message = f"the database {url} cannot be used: {reason}"
+        raise CannotRun(message) from None
+
+
+def _schema(uow: UnitOfWork) -> tuple[list[str], list[str] | None]:
+    """The database's tables, and the revisions in its ``alembic_version`` (None without)."""
+    if uow.dialect == "sqlite":
+        rows = uow.all(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    else:
+        rows = uow.all(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        )
+    tables = [str(name) for (name,) in rows]
+    if "alembic_version" not in tables:
+        return tables, None
+    return tables, [str(rev) for (rev,) in uow.all("SELECT version_num FROM alembic_version")]
+
+
+def require_ours(url: DatabaseUrl, *, migrating: bool = False) -> None:
+    """Refuse (``CannotRun``) a database that is not ours at this version's schema, read
+    in a read-only session. ``migrating``: an empty database, or ours at an older revision,
+    is fine (migrating is how they become ours)."""
+    from ..server.db import migrate
+    from ..server.db.database import Database
+    from ..server.settings import system_clock_us
+    from . import CannotRun
+
+    db = Database(url, clock=system_clock_us, threads=1, read_only=True)
+    try:
+        tables, found = db.run_read(_schema)
+    finally:
+        db.close()
+    head, known = migrate.revisions()
+    if not found and not (set(tables) - {"alembic_version"}):
+        if migrating:
+            return
+        raise CannotRun(f"{url} is an empty database, not yet a baccarat database: create "
+                        "its schema with `baccarat admin migrate`")  # fmt: skip
+    if found is None or not found:
+        count = f"{len(tables)} table{'' if len(tables) == 1 else 's'}"
+        raise CannotRun(f"{url} is not a baccarat database: it has {count} of its own and "
+                        "no alembic_version (check --data-dir or --database)")  # fmt: skip
+    shown = ", ".join(repr(rev[:40]) for rev in found[:3])
+    if not set(found) <= known:
+        raise CannotRun(f"{url} is not a baccarat database of this version: its schema "
+                        f"revision {shown} is none of this version's migrations (a newer "
+                        "baccarat's database, or another program's)")  # fmt: skip
+    if found != [head] and not migrating:
+        raise CannotRun(f"{url} has the schema of revision {shown}, this version of baccarat "
+                        f"needs {head!r}: run `baccarat admin migrate`")  # fmt: skip
 
 
 @contextmanager
-def opened(args: argparse.Namespace) -> Iterator[Database]:
-    """The database of these arguments (which must exist), migrated to the current schema."""
-    from ..server.db import migrate
+def opened(args: argparse.Namespace, *, write: bool) -> Iterator[Database]:
+    """The database of these arguments (which must exist and be ours at this version's
+    schema), read-write or read-only."""
     from ..server.db.database import Database
     from ..server.settings import system_clock_us
 
     url = database_url(args)
     _existing(url)
-    with unreachable_is_cannot_run(url):
-        migrate.upgrade(url)
-        db = Database(url, clock=system_clock_us, threads=1)
+    with cannot_run(url):
+        require_ours(url)
+        db = Database(url, clock=system_clock_us, threads=1, read_only=not write)
         try:
             yield db
         finally:
@@ -84,18 +167,26 @@ def _cli_error(error: ServiceError) -> Exception:
 
 
 def _write(args: argparse.Namespace, work: Callable[[UnitOfWork], T]) -> T:
-    return _run(args, lambda db: db.run_write(work))
+    """``work`` in a transaction that is committed."""
+    return _run(args, lambda db: db.run_write(work), write=True)
 
 
 def _read(args: argparse.Namespace, work: Callable[[UnitOfWork], T]) -> T:
-    return _run(args, lambda db: db.run_read(work))
+    """``work`` on the database opened read-only."""
+    return _run(args, lambda db: db.run_read(work), write=False)
 
 
-def _run(args: argparse.Namespace, call: Callable[[Database], T]) -> T:
+def _rolled_back(args: argparse.Namespace, work: Callable[[UnitOfWork], T]) -> T:
+    """``work`` that writes in order to show (a player's settings as the player's next read
+    would make them), in a transaction that is always rolled back: nothing is kept."""
+    return _run(args, lambda db: db.run_read(work), write=True)
+
+
+def _run(args: argparse.Namespace, call: Callable[[Database], T], *, write: bool) -> T:
     """``call`` on the opened database; a service refusal becomes the CLI's error."""
     from ..server.errors import ServiceError
 
-    with opened(args) as db:
+    with opened(args, write=write) as db:
         try:
             return call(db)
         except ServiceError as error:

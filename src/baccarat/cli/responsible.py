@@ -1,7 +1,9 @@
 """``baccarat admin responsible NICKNAME``: a player's limits, usage, exclusion and audit log.
 
-It only reads (a pending change whose time has come is applied, as any read of the player's
-settings does): an operator can neither lift an exclusion nor raise a limit.
+It only reads, on the database opened read-only: an operator can neither lift an exclusion
+nor raise a limit. When the player's settings have something to settle first (no settings
+yet, a pending change whose time has come, a new session), they are shown as the player's
+next read will make them, in a transaction that is rolled back: nothing is kept.
 """
 
 from __future__ import annotations
@@ -23,21 +25,34 @@ def _money(cents: int | None) -> str:
 
 def run_responsible(args: argparse.Namespace) -> int:
     from ..server import accounts, responsible
-    from .database import _write
+    from . import inputs
+    from .database import _read, _rolled_back
 
-    def work(uow: UnitOfWork) -> dict[str, Any]:
-        player = accounts.require(uow, args.nickname)
+    nickname = inputs.nickname(args.nickname)
+    entries = inputs.whole(args.audit, "--audit", 0, 1000)
+
+    def peek(uow: UnitOfWork) -> dict[str, Any] | None:
+        player = accounts.require(uow, nickname)
+        shown = responsible.peek(uow, player.id)
+        if shown is None:
+            return None
+        return shown | {"audit": responsible.audit_log(uow, player.id, entries)}
+
+    def settled(uow: UnitOfWork) -> dict[str, Any]:
+        player = accounts.require(uow, nickname)
         return responsible.overview(uow, player.id) | {
-            "audit": responsible.audit_log(uow, player.id, args.audit)
+            "audit": responsible.audit_log(uow, player.id, entries)
         }
 
-    state = _write(args, work)
+    state = _read(args, peek)
+    if state is None:
+        state = _rolled_back(args, settled)
     if args.json:
         print_json(state)
         return 0
     exclusion = state["exclusion"]
     print(
-        f"player {args.nickname}: "
+        f"player {nickname}: "
         + (
             "no exclusion"
             if exclusion is None

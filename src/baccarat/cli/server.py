@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .database import _read, _write, database_url, unreachable_is_cannot_run
+from .database import _read, _write, cannot_run, database_url, exists, require_ours
 from .output import print_json, table
 
 if TYPE_CHECKING:
@@ -39,12 +39,20 @@ def _database_options(parser: argparse.ArgumentParser) -> None:
 def register(subparsers: Any) -> None:
     serve = subparsers.add_parser("serve", help="run the game server (HTTP API and browser files)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (8000)")
+    serve.add_argument("--port", default="8000", help="port (8000)")
     serve.add_argument(
-        "--workers", type=int, help="worker processes (PostgreSQL only; default 2 there, else 1)"
+        "--workers", help="worker processes (PostgreSQL only; default 2 there, else 1)"
     )
     serve.add_argument("--tables", help="a TOML file of tables replacing the default set")
     serve.add_argument("--access-log", action="store_true", help="log every request")
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        help="comma-separated addresses or networks of the reverse proxies whose "
+        "X-Forwarded-For is believed (default: $BACCARAT_FORWARDED_ALLOW_IPS, else none: "
+        "a client is the address it connects from); their connections are not capped per "
+        "address, the proxy limits its clients (docs/deploy.md)",
+    )
     _database_options(serve)
     serve.set_defaults(handler=run_serve)
 
@@ -82,7 +90,7 @@ def register(subparsers: Any) -> None:
         requests = commands.add_parser(kind, help=f"list, approve or reject {kind} requests")
         requests.add_argument("action", nargs="?", choices=("list", "approve", "reject"),
                               default="list")  # fmt: skip
-        requests.add_argument("id", nargs="?", type=int, help="the request id (approve/reject)")
+        requests.add_argument("id", nargs="?", help="the request id (approve/reject)")
         requests.add_argument("--note", help="a note kept with the decision")
         requests.add_argument("--all", action="store_true", help="list decided requests too")
         requests.add_argument("--json", action="store_true", help="machine-readable output")
@@ -107,7 +115,7 @@ def register(subparsers: Any) -> None:
         "responsible", help="a player's limits, usage, exclusion and audit log (read only)"
     )
     shown.add_argument("nickname")
-    shown.add_argument("--audit", type=int, default=20, help="audit entries to show (20)")
+    shown.add_argument("--audit", default="20", help="audit entries to show (0-1000; 20)")
     shown.add_argument("--json", action="store_true", help="machine-readable output")
     shown.set_defaults(handler=run_responsible)
 
@@ -127,34 +135,49 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from ..server.api.guard import uvicorn_options
     from ..server.db import migrate
-    from ..server.settings import Settings
+    from ..server.settings import Settings, parse_forwarded_allow_ips
     from ..server.tables import load_tables
-    from . import UsageError
+    from . import UsageError, inputs
 
+    # Every argument is checked before anything is opened or started.
+    port = inputs.whole(args.port, "--port", 1, 65535)
+    workers = inputs.whole(args.workers, "--workers", 1, 1024) if args.workers else None
+    proxies = None
+    if args.forwarded_allow_ips is not None:
+        try:
+            proxies = parse_forwarded_allow_ips(args.forwarded_allow_ips)
+        except ValueError as error:
+            raise UsageError(f"--forwarded-allow-ips: {error}") from None
+        if not proxies:
+            raise UsageError("--forwarded-allow-ips needs at least one address")
     url = database_url(args)
-    workers = args.workers or (1 if url.dialect == "sqlite" else 2)
-    if workers < 1:
-        raise UsageError("--workers must be at least 1")
+    workers = workers or (1 if url.dialect == "sqlite" else 2)
     if url.dialect == "sqlite" and workers > 1:
         raise UsageError("SQLite is served by one worker; use --database postgresql://... for more")
-    if not 0 < args.port < 65536:
-        raise UsageError(f"--port must be 1..65535, not {args.port}")
     tables = Path(args.tables) if args.tables else None
     load_tables(tables)  # a bad tables file stops us here, with its reason
     data_dir = Path(args.data_dir or os.environ.get("BACCARAT_DATA_DIR") or "data")
     # Every setting of the environment, with the command's arguments over them, goes whole
     # to every worker.
+    settings = Settings.from_env()
     settings = dataclasses.replace(
-        Settings.from_env(),
+        settings,
         database=url,
         data_dir=data_dir,
         tables_file=tables.resolve() if tables else None,
+        limits=dataclasses.replace(
+            settings.limits, forwarded_allow_ips=proxies or settings.limits.forwarded_allow_ips
+        ),
     )
-    migrate.upgrade(url)
+    with cannot_run(url):
+        # Only a database of ours (at this or an older revision), or an empty one.
+        if exists(url):
+            require_ours(url, migrating=True)
+        migrate.upgrade(url)
     os.environ.update(settings.to_env())
     print(
-        f"baccarat: serving on http://{args.host}:{args.port}/ "
-        f"(API docs http://{args.host}:{args.port}/docs), database {url}, "
+        f"baccarat: serving on http://{args.host}:{port}/ "
+        f"(API docs http://{args.host}:{port}/docs), database {url}, "
         f"{workers} worker{'s' if workers > 1 else ''}",
         flush=True,
     )
@@ -162,7 +185,7 @@ def run_serve(args: argparse.Namespace) -> int:
         "baccarat.server.app:app_from_env",
         factory=True,
         host=args.host,
-        port=args.port,
+        port=port,
         workers=workers,
         access_log=args.access_log,
         log_level="info",
@@ -179,7 +202,11 @@ def run_migrate(args: argparse.Namespace) -> int:
     from ..server.db import migrate
 
     url = database_url(args)
-    with unreachable_is_cannot_run(url):
+    with cannot_run(url):
+        # An empty database (or none: an SQLite file is created) becomes ours; ours at an
+        # older revision is brought to this one; another program's is left alone.
+        if exists(url):
+            require_ours(url, migrating=True)
         revision = migrate.upgrade(url)
     print(f"{url}: schema at revision {revision}")
     return 0
@@ -190,38 +217,27 @@ def run_accounts_create(args: argparse.Namespace) -> int:
     from ..server.accounts import Passwords
     from ..server.ledger import SystemAccounts
     from ..server.settings import PasswordHashing
+    from . import inputs
 
-    _valid_nickname(args.nickname)
+    nickname = inputs.nickname(args.nickname)
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\n")
     else:
-        password = getpass.getpass(f"password for {args.nickname}: ")
+        password = getpass.getpass(f"password for {nickname}: ")
     from ..server.errors import ServiceError
     from . import UsageError
 
     try:
-        accounts.check_password(password, args.nickname)
+        accounts.check_password(password, nickname)
     except ServiceError as error:
         raise UsageError(error.message) from None
     hashed = Passwords(PasswordHashing()).hash(password)
     player = _write(
         args,
-        lambda uow: accounts.register(uow, args.nickname, hashed, SystemAccounts.load(uow)),
+        lambda uow: accounts.register(uow, nickname, hashed, SystemAccounts.load(uow)),
     )
     print(f"created player {player.nickname} (id {player.id}): fun 1000.00, real 0.00")
     return 0
-
-
-def _valid_nickname(nickname: str) -> bool:
-    from ..server import accounts
-    from ..server.errors import ServiceError
-    from . import UsageError
-
-    try:
-        accounts.check_nickname(nickname)
-    except ServiceError as error:
-        raise UsageError(error.message) from None
-    return True
 
 
 def run_accounts_list(args: argparse.Namespace) -> int:
@@ -247,25 +263,28 @@ def run_accounts_list(args: argparse.Namespace) -> int:
 
 
 def _move(args: argparse.Namespace, deposit: bool) -> int:
-    from ..core import format_money, parse_money
+    from ..core import format_money
     from ..server import accounts, wallet
     from ..server.ledger import SystemAccounts
+    from . import inputs
 
-    amount = parse_money(args.amount)
+    nickname = inputs.nickname(args.nickname)
+    amount = inputs.amount(args.amount)
+    memo = inputs.note(args.memo, "a memo")
 
     def work(uow: UnitOfWork) -> dict[str, int]:
-        player = accounts.require(uow, args.nickname)
+        player = accounts.require(uow, nickname)
         system = SystemAccounts.load(uow)
         if deposit:
-            wallet.deposit(uow, player.id, amount, system, args.memo,
+            wallet.deposit(uow, player.id, amount, system, memo,
                            confirm_excluded=args.confirm_excluded)  # fmt: skip
         else:
-            wallet.withdraw(uow, player.id, amount, system, args.memo)
+            wallet.withdraw(uow, player.id, amount, system, memo)
         return wallet.balances(uow, player.id)
 
     balances = _write(args, work)
     verb = "deposited" if deposit else "withdrew"
-    print(f"{verb} {format_money(amount)} for {args.nickname}: "
+    print(f"{verb} {format_money(amount)} for {nickname}: "
           f"real balance {format_money(balances['real'])}")  # fmt: skip
     return 0
 
@@ -283,10 +302,13 @@ def run_requests(args: argparse.Namespace) -> int:
     from ..server import wallet
     from ..server.history import iso_time
     from ..server.ledger import SystemAccounts
-    from . import UsageError
+    from . import UsageError, inputs
 
     kind = args.request_kind
+    note = inputs.note(args.note, "a note")
     if args.action == "list":
+        if args.id is not None:
+            raise UsageError("list takes no request id (approve or reject do)")
         status = None if args.all else "pending"
         found = _read(args, lambda uow: wallet.list_requests(uow, kind=kind, status=status))
         if args.json:
@@ -302,14 +324,15 @@ def run_requests(args: argparse.Namespace) -> int:
         return 0
     if args.id is None:
         raise UsageError(f"{args.action} needs the request id")
+    request_id = inputs.request_id(args.id)
     approve = args.action == "approve"
 
     def work(uow: UnitOfWork) -> wallet.CashierRequest:
-        request = wallet.get_request(uow, args.id)
+        request = wallet.get_request(uow, request_id)
         if request.kind != kind:
-            raise UsageError(f"request {args.id} is a {request.kind}, not a {kind}")
+            raise UsageError(f"request {request_id} is a {request.kind}, not a {kind}")
         confirmed = getattr(args, "confirm_excluded", False)
-        return wallet.decide(uow, args.id, approve, SystemAccounts.load(uow), args.note,
+        return wallet.decide(uow, request_id, approve, SystemAccounts.load(uow), note,
                              confirm_excluded=confirmed)  # fmt: skip
 
     decided = _write(args, work)
@@ -324,10 +347,15 @@ def run_void(args: argparse.Namespace) -> int:
     from ..server.dealing import FairShoes
     from ..server.ledger import SystemAccounts
     from ..server.round import Dealer
+    from . import inputs
+
+    round_id = inputs.round_id(args.round_id)
+    reason = inputs.note(args.reason, "a void's reason (shown to the player)")
+    assert reason is not None  # required
 
     def work(uow: UnitOfWork) -> StoredRound:
         dealer = Dealer(FairShoes(), SystemAccounts.load(uow))
-        return voids.void_round(uow, dealer, args.round_id, args.reason)
+        return voids.void_round(uow, dealer, round_id, reason)
 
     record = _write(args, work)
     print(f"round {record.id} void ({record.void_reason}): stake {format_money(record.stake)} "
@@ -338,8 +366,10 @@ def run_void(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     from ..fairness.verify import show
     from ..server import replay
+    from . import inputs
 
-    result = _read(args, lambda uow: replay.replay_round(uow, args.round_id))
+    round_id = inputs.round_id(args.round_id)
+    result = _read(args, lambda uow: replay.replay_round(uow, round_id))
     if args.json:
         print_json(result.to_json())
         return 0 if result.ok else 1

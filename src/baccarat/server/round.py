@@ -49,7 +49,7 @@ from .ledger import LedgerWallet, SystemAccounts
 from .money import Money, Posted, Wallet
 
 STEPS = ("shoe", "deal", "settle", "admit", "money", "record")
-MAX_REASON = 500  # characters of a void's reason
+MAX_REASON = 200  # characters of a void's reason (as the CLI takes notes)
 # Told each step as it begins: (the course, "play" or "void"; the step).
 Observer = Callable[[str, str], None]
 

@@ -106,6 +106,16 @@ class Limits:
     head_timeout_s: int = 5
     # Connections and requests at once per worker (more are answered 503).
     max_connections: int = 1000
+    # Connections (HTTP and WebSocket) one client address may hold open in a worker (an
+    # IPv6 client: its /64); more are refused at once (503 ``too_many_connections``). A
+    # tenth of the worker's connections: an address shared by many players (a NAT) still
+    # fits, one client cannot crowd the others out. 0: no limit. Not applied to the
+    # trusted proxies below: a proxy limits its own clients (docs/deploy.md).
+    connections_per_address: int = 100
+    # The proxies whose X-Forwarded-For (and X-Forwarded-Proto) the server believes:
+    # addresses or networks (``10.0.0.5``, ``10.0.0.0/24``). None by default: a client's
+    # address is the address it connects from, whatever headers it sends.
+    forwarded_allow_ips: tuple[str, ...] = ()
     # WebSocket messages (bytes, JSON nesting) and sockets per account per worker.
     ws_max_message: int = 8 * 1024
     ws_max_depth: int = 8
@@ -113,6 +123,26 @@ class Limits:
     # Argon2 hashes at once, and how long a request waits for a turn before a 429.
     hashes_at_once: int = 2
     hash_wait_s: float = 5.0
+
+
+def parse_forwarded_allow_ips(text: str) -> tuple[str, ...]:
+    """Comma-separated proxy addresses or networks, each checked (``ValueError`` names the
+    first that is neither); empty text is no proxy."""
+    import ipaddress
+
+    if not text.strip():
+        return ()
+    found = []
+    for item in text.split(","):
+        entry = item.strip()
+        try:
+            parse = ipaddress.ip_network if "/" in entry else ipaddress.ip_address
+            found.append(str(parse(entry)))
+        except ValueError:
+            raise ValueError(
+                f"{entry[:60]!r} is not an IP address or network (e.g. 10.0.0.5 or 10.0.0.0/24)"
+            ) from None
+    return tuple(found)
 
 
 @dataclass(frozen=True)
@@ -202,6 +232,10 @@ class Settings:
             limits=Limits(
                 head_timeout_s=int(get("HEAD_TIMEOUT") or Limits.head_timeout_s),
                 max_connections=int(get("MAX_CONNECTIONS") or Limits.max_connections),
+                connections_per_address=int(
+                    get("CONNECTIONS_PER_ADDRESS") or Limits.connections_per_address
+                ),
+                forwarded_allow_ips=parse_forwarded_allow_ips(get("FORWARDED_ALLOW_IPS") or ""),
             ),
         )
 

@@ -9,6 +9,11 @@ and share one commit (one fsync). A unit of work that raises is rolled back to i
 savepoint alone; the others are unaffected; no answer is given before the commit is durable.
 Reads run inline too, on their own connection (WAL readers never wait for the writer).
 
+Read-only (``read_only=True``, the operator's commands that only read): SQLite opens the
+file with ``mode=ro`` and ``query_only`` (it creates nothing, not even the folder, and sets
+no journal mode: the PRAGMAs that change a database are the read-write open's); PostgreSQL
+runs every transaction of the session read-only (``default_transaction_read_only``).
+
 PostgreSQL: one writer thread and connection per worker with the same group commit, each
 unit of work in its own savepoint (``pgwriter.py``); several workers write concurrently and
 rely on row locks (conditional updates, ``FOR UPDATE``); a unit of work that meets a lock
@@ -22,6 +27,7 @@ import asyncio
 import contextlib
 import sqlite3
 import threading
+import urllib.parse
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -66,8 +72,10 @@ class Database:
         clock: Callable[[], int],
         threads: int = 8,
         max_batch: int = 64,
+        read_only: bool = False,
     ):
         self.url = url
+        self.read_only = read_only
         self.dialect = url.dialect
         self.clock = clock
         self.threads = max(1, threads)
@@ -85,6 +93,8 @@ class Database:
 
     def connect(self, busy_timeout_s: float = SQLITE_BUSY_TIMEOUT_S) -> Any:
         """A new DB-API connection, configured for this server."""
+        if self.read_only:
+            return self._connect_read_only(busy_timeout_s)
         if self.dialect == "sqlite":
             path = Path(self.url.target)
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -101,6 +111,21 @@ class Database:
         import psycopg
 
         return psycopg.connect(self.url.target, autocommit=False)
+
+    def _connect_read_only(self, busy_timeout_s: float) -> Any:
+        if self.dialect == "sqlite":
+            uri = "file:" + urllib.parse.quote(str(Path(self.url.target).absolute())) + "?mode=ro"
+            conn = sqlite3.connect(
+                uri, uri=True, isolation_level=None, check_same_thread=False, timeout=busy_timeout_s
+            )
+            conn.execute("PRAGMA query_only=ON")
+            return conn
+        import psycopg
+
+        session = psycopg.connect(self.url.target, autocommit=False)
+        session.execute("SET default_transaction_read_only = on")
+        session.commit()
+        return session
 
     def _thread_connection(self) -> Any:
         conn = getattr(self._local, "conn", None)
@@ -123,6 +148,8 @@ class Database:
     @contextlib.contextmanager
     def transaction(self, *, write: bool = True) -> Iterator[UnitOfWork]:
         """A unit of work on this thread's connection: committed if the block succeeds."""
+        if write and self.read_only:
+            raise RuntimeError(f"the database {self.url} was opened read-only")
         conn = self._thread_connection()
         self._begin(conn, write)
         uow = UnitOfWork(conn, self.dialect, self.clock())

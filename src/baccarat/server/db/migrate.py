@@ -21,6 +21,17 @@ def _config(connection: object) -> object:
     return config
 
 
+def revisions() -> tuple[str, frozenset[str]]:
+    """This version's head revision, and every revision it knows (read from the shipped
+    scripts; nothing is opened): what a database must be at to be ours."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory(str(MIGRATIONS))
+    head = script.get_current_head()
+    assert head is not None
+    return head, frozenset(r.revision for r in script.walk_revisions())
+
+
 def upgrade(url: DatabaseUrl, revision: str = "head") -> str | None:
     """Bring the database to ``revision``; returns the revision it is at afterwards."""
     import sqlalchemy as sa

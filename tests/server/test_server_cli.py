@@ -9,7 +9,7 @@ import pytest
 
 from baccarat.cli import main
 from baccarat.core import Bets
-from baccarat.server import accounts, rounds
+from baccarat.server import accounts, rounds, seeds
 from baccarat.server.db.database import Database
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.settings import DatabaseUrl, system_clock_us
@@ -112,6 +112,13 @@ def test_requests_void_and_replay(
     assert admin(data_dir, "deposits", "approve", "1") == 0
     assert "approved" in capsys.readouterr().out
     assert admin(data_dir, "withdrawals", "approve", "1") == 2  # request 1 is a deposit
+    assert admin(data_dir, "replay", fair.id) == 0  # the seed not revealed: kept secret
+    assert "stays secret" in capsys.readouterr().out
+    db = Database(DatabaseUrl.sqlite_in(data_dir), clock=system_clock_us)
+    try:
+        db.run_write(lambda uow: seeds.rotate(uow, player, "fun"))  # the player reveals it
+    finally:
+        db.close()
     assert admin(data_dir, "replay", fair.id) == 0
     assert "the round matches its seeds" in capsys.readouterr().out
     # The stacked round was not dealt from its seeds: replay says so and exits 1.

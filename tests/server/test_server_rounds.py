@@ -263,8 +263,9 @@ def test_replay_rederives_a_round_with_the_reference(
 ) -> None:
     alice = player(db, system)
     played = play(db, FairShoes(), system, tables, alice, player=500, tie=200)
+    db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))  # the player reveals the seed
     result = db.run_read(lambda uow: replay.replay_round(uow, played.id))
-    assert result.ok, result.mismatches
+    assert result.ok and result.revealed, result.mismatches
     assert result.moved == result.owed and result.owed[f"player {alice}"] == played.win - 700
     # A record whose money is not what the ledger moved is caught (the ledger itself is
     # append-only): here the round says it paid a cent more than its transaction did.
@@ -287,3 +288,33 @@ def test_replay_rederives_a_round_with_the_reference(
     tampered = db.run_read(lambda uow: replay.replay_round(uow, played.id))
     assert not tampered.ok
     assert any(m.startswith("banker.cards:") for m in tampered.mismatches)
+
+
+@both_backends
+def test_replay_keeps_an_unrevealed_seed_secret_and_still_checks_the_payouts(
+    db: Database, system: SystemAccounts, tables: TableSet
+) -> None:
+    alice = player(db, system)
+    played = play(db, FairShoes(), system, tables, alice, player=500, tie=200)
+    seed = db.run_read(
+        lambda uow: uow.scalar(
+            "SELECT s.server_seed FROM rounds r JOIN fairness_seeds s ON s.id = r.seed_id "
+            "WHERE r.id = :id",
+            {"id": played.id},
+        )
+    )
+    result = db.run_read(lambda uow: replay.replay_round(uow, played.id))
+    assert result.ok and not result.revealed, result.mismatches
+    assert seed not in json.dumps(result.to_json())  # nothing an operator sees holds it
+    # A payout changed by hand is caught on the recorded cards, without the seed.
+    bets = json.loads(played.bets)
+    bets["player"]["returned"] += 100
+    db.run_write(
+        lambda uow: uow.run(
+            "UPDATE rounds SET bets = :b, win = win + 100 WHERE id = :id",
+            {"b": json.dumps(bets), "id": played.id},
+        )
+    )
+    changed = db.run_read(lambda uow: replay.replay_round(uow, played.id))
+    assert not changed.ok
+    assert any(m.startswith("bets.player.returned: expected") for m in changed.mismatches)

@@ -383,7 +383,14 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"  {key:<10} {show(line[key])}")
     for mismatch in result.mismatches:
         print(f"  {mismatch}: DIFFERS")
-    print("the round matches its seeds" if result.ok else "MISMATCH")
+    if not result.revealed:
+        print("  the server seed is not revealed yet: it stays secret, so the shuffle is checked "
+              "once the player rotates; the bets are re-settled on the recorded cards")  # fmt: skip
+    if not result.ok:
+        print("MISMATCH")
+    else:
+        print("the round matches its seeds" if result.revealed else
+              "the round's settlement and money check out (shuffle not yet checkable)")  # fmt: skip
     return 0 if result.ok else 1
 
 

@@ -1,24 +1,28 @@
 """``baccarat admin replay``: export a recorded round and verify it, money included.
 
-The round is exported as any player's history line (``docs/history-format.md``), with its
-server seed even before the player has revealed it (the operator holds it), and checked by
-the published verifier (``baccarat.fairness.verify``): the shuffle re-derived from the
-seeds with the reference derivation, the coup re-dealt, every bet re-settled. Then the
-money: the round's bank (the house, or the seat's banker: the same ``round.Bank`` that
-played it) gives the posting of the recorded settlement, and the ledger transaction of the
-round must have moved exactly that, party by party.
+The round is exported as the player's history line (``docs/history-format.md``) and checked
+by the published verifier (``baccarat.fairness.verify``): once its server seed is revealed,
+the shuffle re-derived with the reference derivation, the coup re-dealt, every bet
+re-settled. An operator never sees a seed the player has not revealed (with it the next
+deals could be foretold): before the reveal the replay checks what it can without the seed,
+every bet re-settled on the recorded cards. Then the money: the round's bank (the house, or
+the seat's banker: the same ``round.Bank`` that played it) gives the posting of the
+recorded settlement, and the ledger transaction of the round must have moved exactly that,
+party by party.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import json
+from dataclasses import dataclass
 from typing import Any
 
+from ..core import Bets, Card, Coup, Hand, get_rules, settle
 from ..fairness.history import RoundRecord
-from ..fairness.verify import RoundReport, Status, verify_round
+from ..fairness.verify import Difference, RoundReport, Status, verify_round
 from .banked.bank import PlayerBank
 from .db.uow import UnitOfWork
-from .history import get_round
+from .history import StoredRound, get_round
 from .money import Money, Party
 from .round import Settled
 from .rounds import HOUSE
@@ -30,14 +34,20 @@ class Replay:
     report: RoundReport
     moved: dict[str, int]  # what the round's ledger transaction moved, by party
     owed: dict[str, int]  # what its bank's posting of the recorded settlement moves
+    settlement: tuple[Difference, ...] = ()  # the bets re-settled on the recorded cards
+
+    @property
+    def revealed(self) -> bool:
+        return self.record.fairness.server_seed is not None
 
     @property
     def ok(self) -> bool:
-        return self.report.status is Status.VERIFIED and self.moved == self.owed
+        shuffled = self.report.status is Status.VERIFIED or not self.revealed
+        return shuffled and not self.settlement and self.moved == self.owed
 
     @property
     def mismatches(self) -> list[str]:
-        found = [str(d) for d in self.report.differences]
+        found = [str(d) for d in (*self.report.differences, *self.settlement)]
         if self.moved != self.owed:
             found.append(f"money: the ledger moved {self.moved}, the settlement owes {self.owed}")
         return found
@@ -53,20 +63,19 @@ class Replay:
             "recorded": self.record.to_json(),
             "matches": self.ok,
             "mismatches": self.mismatches,
-            "differences": [d.to_json() for d in self.report.differences],
+            "revealed": self.revealed,
+            "differences": [d.to_json() for d in (*self.report.differences, *self.settlement)],
             "money": {"moved": self.moved, "owed": self.owed},
         }
 
 
 def replay_round(uow: UnitOfWork, round_id: str) -> Replay:
     stored = get_round(uow, None, round_id)
-    seed, player_id, tx_id = uow.one(
-        "SELECT s.server_seed, r.player_id, r.transaction_id FROM rounds r "
-        "JOIN fairness_seeds s ON s.id = r.seed_id WHERE r.id = :id",
-        {"id": round_id},
-    ) or (None, None, None)
-    record = stored.export()
-    record = replace(record, fairness=replace(record.fairness, server_seed=str(seed)))
+    player_id, tx_id = uow.one(
+        "SELECT player_id, transaction_id FROM rounds WHERE id = :id", {"id": round_id}
+    ) or (None, None)
+    record = stored.export()  # the server seed only once the player revealed it
+    settlement = () if record.fairness.server_seed is not None else _resettled(stored)
     bank = PlayerBank.of_round(uow, round_id) or HOUSE
     settled = [Settled(int(player_id), stored.bets, stored.stake, stored.win)]
     (money,) = bank.money(stored.mode, settled)
@@ -80,7 +89,23 @@ def replay_round(uow: UnitOfWork, round_id: str) -> Replay:
             {"t": tx_id},
         )
     }
-    return Replay(record, verify_round(record), _nonzero(moved), _nonzero(owed))
+    return Replay(record, verify_round(record), _nonzero(moved), _nonzero(owed), settlement)
+
+
+def _resettled(stored: StoredRound) -> tuple[Difference, ...]:
+    """The recorded bets re-settled by core on the recorded cards (what can be checked
+    without the seed), field by field as the verifier names them."""
+    recorded = json.loads(stored.bets)
+    coup = Coup(Hand(Card.parse_many(stored.player_cards)),
+                Hand(Card.parse_many(stored.banker_cards)))  # fmt: skip
+    bets = Bets({name: int(bet["stake"]) for name, bet in recorded.items()})
+    expected = settle(get_rules(stored.rules), bets, coup).to_json()
+    return tuple(
+        Difference(f"bets.{name}.{key}", value, recorded.get(name, {}).get(key))
+        for name, bet in expected.items()
+        for key, value in bet.items()
+        if recorded.get(name, {}).get(key) != value
+    )
 
 
 def _parties(money: Money) -> set[Party]:

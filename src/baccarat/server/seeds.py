@@ -8,11 +8,14 @@ from it can be verified) and commits a new one; shoes dealt from the old seed en
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from ..fairness import commitment, new_client_seed, new_server_seed
+from ..fairness.history import UndealtShoe
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .ledger import MODES
@@ -67,6 +70,9 @@ class RevealedSeed:
     created_us: int
     revealed_us: int
     nonces_used: int
+    # The shoes cut under the seed that dealt no round; None: revealed before they were
+    # recorded (migration 0008), or with a shoe cut before that in play.
+    undealt_shoes: tuple[UndealtShoe, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,7 +80,50 @@ class RevealedSeed:
             "server_seed": self.server_seed,
             "commitment": self.commitment,
             "nonces_used": self.nonces_used,
+            "undealt_shoes": None
+            if self.undealt_shoes is None
+            else [shoe.to_json() for shoe in self.undealt_shoes],
         }
+
+
+def _undealt_json(shoes: tuple[UndealtShoe, ...] | None) -> str | None:
+    return None if shoes is None else json.dumps([shoe.to_json() for shoe in shoes])
+
+
+def _undealt_of(text: str | None) -> tuple[UndealtShoe, ...] | None:
+    if text is None:
+        return None
+    return tuple(UndealtShoe(s["nonce"], s["table_id"], s["cut"]) for s in json.loads(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    """What the server published about a revealed seed, for its export lines."""
+
+    nonces_used: int
+    undealt_shoes: tuple[UndealtShoe, ...]
+
+
+def published(uow: UnitOfWork, player_id: int, commitments: Iterable[str]) -> dict[str, Published]:
+    """Per commitment of the player's revealed seeds among ``commitments``: the nonces the
+    seed gave out and its undealt shoes (seeds revealed before these were recorded have
+    none: their lines go without, and a verifier says what it could not check)."""
+    wanted = sorted(set(commitments))
+    if not wanted:
+        return {}
+    names = {f"c{i}": c for i, c in enumerate(wanted)}
+    rows = uow.all(
+        "SELECT commitment, nonces_used, undealt_shoes FROM fairness_seeds "
+        "WHERE player_id = :p AND revealed_us IS NOT NULL AND undealt_shoes IS NOT NULL "
+        f"AND commitment IN ({', '.join(':' + n for n in names)})",
+        {"p": player_id, **names},
+    )
+    found = {}
+    for committed, used, undealt in rows:
+        shoes = _undealt_of(undealt)
+        assert shoes is not None
+        found[committed] = Published(int(used or 0), shoes)
+    return found
 
 
 def _new_seed(uow: UnitOfWork, player_id: int, mode: str) -> tuple[int, str, str]:
@@ -153,9 +202,11 @@ def rotate(uow: UnitOfWork, player_id: int, mode: str) -> tuple[RevealedSeed, Fa
     if row is None:
         raise ServiceError("unknown_player", "the player has no fairness state")
     old_id, old_seed, old_commitment, created_us, used = row
+    undealt = _undealt_shoes(uow, player_id, mode, int(old_id))
     uow.run(
-        "UPDATE fairness_seeds SET revealed_us = :now, nonces_used = :used WHERE id = :id",
-        {"now": uow.now, "used": used, "id": old_id},
+        "UPDATE fairness_seeds SET revealed_us = :now, nonces_used = :used, "
+        "undealt_shoes = :undealt WHERE id = :id",
+        {"now": uow.now, "used": used, "undealt": _undealt_json(undealt), "id": old_id},
     )
     seed_id, server_seed, committed = _new_seed(uow, player_id, mode)
     uow.run(
@@ -168,8 +219,30 @@ def rotate(uow: UnitOfWork, player_id: int, mode: str) -> tuple[RevealedSeed, Fa
         "UPDATE shoes SET finished = 1 WHERE player_id = :p AND mode = :m AND finished = 0",
         {"p": player_id, "m": mode},
     )
-    revealed = RevealedSeed(mode, old_seed, old_commitment, int(created_us), uow.now, int(used))
+    revealed = RevealedSeed(
+        mode, old_seed, old_commitment, int(created_us), uow.now, int(used), undealt
+    )
     return revealed, state(uow, player_id, mode)
+
+
+def _undealt_shoes(
+    uow: UnitOfWork, player_id: int, mode: str, seed_id: int
+) -> tuple[UndealtShoe, ...] | None:
+    """The player's shoes in play under the seed that are still where their first coup
+    starts: cut, never dealt (None when a shoe cut before migration 0008 cannot tell)."""
+    rows = uow.all(
+        "SELECT table_id, nonce, cut, position, start FROM shoes "
+        "WHERE player_id = :p AND mode = :m AND seed_id = :s AND finished = 0 "
+        "ORDER BY nonce",
+        {"p": player_id, "m": mode, "s": seed_id},
+    )
+    if any(start is None for *_, start in rows):
+        return None
+    return tuple(
+        UndealtShoe(int(nonce), table_id, int(cut))
+        for table_id, nonce, cut, position, start in rows
+        if position == start
+    )
 
 
 def revealed_seeds(
@@ -178,11 +251,12 @@ def revealed_seeds(
     """The player's newest ``limit`` revealed seeds, oldest first: one indexed range of the
     player's own seeds (the nonces used were recorded at rotation), never a scan of rounds."""
     rows = uow.all(
-        "SELECT s.server_seed, s.commitment, s.created_us, s.revealed_us, s.nonces_used "
-        "FROM fairness_seeds s WHERE s.player_id = :p AND s.mode = :m "
+        "SELECT s.server_seed, s.commitment, s.created_us, s.revealed_us, s.nonces_used, "
+        "s.undealt_shoes FROM fairness_seeds s WHERE s.player_id = :p AND s.mode = :m "
         "AND s.revealed_us IS NOT NULL ORDER BY s.id DESC LIMIT :n",
         {"p": player_id, "m": mode, "n": min(limit, MAX_REVEALED)},
     )
     return [
-        RevealedSeed(mode, r[0], r[1], int(r[2]), int(r[3]), int(r[4] or 0)) for r in reversed(rows)
+        RevealedSeed(mode, r[0], r[1], int(r[2]), int(r[3]), int(r[4] or 0), _undealt_of(r[5]))
+        for r in reversed(rows)
     ]

@@ -112,7 +112,7 @@ def _moved(line: dict[str, Any]) -> int:
     return int(line["balance_after"] != line["balance_before"])
 
 
-def _other_card(card: str) -> str:
+def other_card(card: str) -> str:
     rank = "A23456789TJQK"
     return rank[(rank.index(card[0]) + 1) % 13] + card[1]
 
@@ -164,7 +164,7 @@ def cases() -> list[dict[str, Any]]:
          differences={"5": ["fairness.position"]}, balance_breaks=_moved(gone))  # fmt: skip
 
     changed = copy.deepcopy(fresh)
-    changed[3]["player"]["cards"][1] = _other_card(changed[3]["player"]["cards"][1])
+    changed[3]["player"]["cards"][1] = other_card(changed[3]["player"]["cards"][1])
     card_fields = ["player.cards"]
     statuses = ["differs" if i == 3 else "verified" for i in range(len(fresh))]
     case("a card changed", changed, ok=False, statuses=statuses,

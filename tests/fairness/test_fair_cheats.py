@@ -177,7 +177,7 @@ def test_a_nulled_seed_is_checked_with_the_seed_revealed_on_another_line(
     original = copy.deepcopy(lines)
     lines[2]["fairness"]["server_seed"] = None
     assert verify(lines).rounds[2].status is Status.VERIFIED
-    lines[2]["banker"]["cards"][0] = cheats._other_card(lines[2]["banker"]["cards"][0])
+    lines[2]["banker"]["cards"][0] = cheats.other_card(lines[2]["banker"]["cards"][0])
     status, out = run_cli(tmp_path, lines, capsys)
     assert status == 1
     assert "banker.cards: expected " + " ".join(original[2]["banker"]["cards"]) in out

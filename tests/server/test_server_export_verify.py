@@ -8,6 +8,7 @@ nonce; an export for one mode holds that mode's commitments only.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -60,10 +61,10 @@ class Casino:
     def export(self, mode: str | None = None) -> str:
         text, after = "", 0
         while True:
-            seq = after
-            chunk, following = self.db.run_read(
-                lambda uow: history.export_chunk(uow, self.player, mode, seq)
+            page = functools.partial(
+                history.export_chunk, player_id=self.player, mode=mode, after_seq=after
             )
+            chunk, following = self.db.run_read(page)
             text += chunk
             if following is None:
                 return text

@@ -20,7 +20,15 @@ from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .ledger import MODES
 
-_CLIENT_SEED = re.compile(r"[\x20-\x7e]{1,64}")
+# What this server lets a player set as a client seed (the protocol itself takes any text):
+# characters a player can type the same on any keyboard and read back unambiguously, so no
+# Unicode look-alikes or normalisations (NFC and NFD spell "ü" with different bytes).
+CLIENT_SEED_MAX = 64
+CLIENT_SEED_RULE = (
+    f"a client seed is 1 to {CLIENT_SEED_MAX} printable ASCII characters "
+    "(codes 32 to 126: letters, digits, the space and punctuation)"
+)
+_CLIENT_SEED = re.compile(rf"[\x20-\x7e]{{1,{CLIENT_SEED_MAX}}}")
 # The revealed seeds a player is shown at most (the newest); rotations are limited too.
 MAX_REVEALED = 1000
 ROTATIONS_PER_HOUR = 30
@@ -28,10 +36,22 @@ ROTATIONS_PER_HOUR = 30
 
 def check_client_seed(client_seed: str) -> str:
     if not isinstance(client_seed, str) or not _CLIENT_SEED.fullmatch(client_seed):
+        wrong = "" if not isinstance(client_seed, str) else _first_wrong(client_seed)
         raise ServiceError(
-            "invalid_client_seed", "a client seed is 1 to 64 printable ASCII characters"
-        )
+            "invalid_client_seed", CLIENT_SEED_RULE + wrong, max_length=CLIENT_SEED_MAX,
+            allowed="printable ASCII, codes 32-126",
+        )  # fmt: skip
     return client_seed
+
+
+def _first_wrong(client_seed: str) -> str:
+    """What is wrong with a text that is not a client seed, said after the rule."""
+    if not client_seed:
+        return ": it is empty"
+    if len(client_seed) > CLIENT_SEED_MAX:
+        return f": it has {len(client_seed)}"
+    bad = next(c for c in client_seed if not " " <= c <= "~")
+    return f": {bad!a} at position {client_seed.index(bad)} is not one of them"
 
 
 @dataclass(frozen=True, slots=True)

@@ -605,6 +605,7 @@ class _Nonces:
     """What one commitment's own lines say about its nonces."""
 
     lines: list[int] = field(default_factory=list)
+    indices: list[int] = field(default_factory=list)  # into the records
     nonces: dict[int, int] = field(default_factory=dict)  # nonce -> first line
     counts: dict[int, int] = field(default_factory=dict)  # nonces_used -> first line
     undealt: dict[int, UndealtShoe] = field(default_factory=dict)
@@ -617,12 +618,13 @@ def check_nonces(
     """Per revealed commitment: the player's own rounds and undealt shoes use the nonces
     0 .. nonces_used-1 without a gap. Returns differences by index, findings and notes."""
     commits: dict[str, _Nonces] = {}
-    for record in records:
+    for index, record in enumerate(records):
         if not _own(record):
             continue
         fair = record.fairness
         seen = commits.setdefault(fair.commitment, _Nonces())
         seen.lines.append(record.line)
+        seen.indices.append(index)
         seen.nonces.setdefault(fair.nonce, record.line)
         seen.revealed |= fair.is_revealed
         if fair.nonces_used is not None:
@@ -675,9 +677,9 @@ def check_nonces(
                 )
             )
         count = min(seen.counts)
-        for index, record in enumerate(records):
-            fair = record.fairness
-            if _own(record) and fair.commitment == commit and fair.nonce >= count:
+        for index in seen.indices:
+            fair = records[index].fairness
+            if fair.nonce >= count:
                 note = f"the seed gave out {count} nonces (nonces_used, published at rotation)"
                 diffs.setdefault(index, []).append(
                     Difference("fairness.nonce", f"below {count}", fair.nonce, note)

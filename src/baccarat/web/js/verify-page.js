@@ -1005,13 +1005,14 @@
   /** Per revealed commitment, the own rounds and undealt shoes use 0 .. nonces_used-1 once. */
   function checkNonces(records) {
     const commits = new Map();
-    for (const record of records) {
+    for (const [index, record] of records.entries()) {
       if (!own(record)) continue;
       const f = record.fairness;
       if (!commits.has(f.commitment))
-        commits.set(f.commitment, { lines: [], nonces: new Map(), counts: new Map(), undealt: new Map(), revealed: false });
+        commits.set(f.commitment, { lines: [], indices: [], nonces: new Map(), counts: new Map(), undealt: new Map(), revealed: false });
       const seen = commits.get(f.commitment);
       seen.lines.push(record.line);
+      seen.indices.push(index);
       if (!seen.nonces.has(f.nonce)) seen.nonces.set(f.nonce, record.line);
       seen.revealed = seen.revealed || f.server_seed !== null;
       if (f.noncesUsed !== null && !seen.counts.has(f.noncesUsed)) seen.counts.set(f.noncesUsed, record.line);
@@ -1062,13 +1063,13 @@
         );
       }
       const count = Math.min(...seen.counts.keys());
-      records.forEach((record, index) => {
-        const f = record.fairness;
-        if (own(record) && f.commitment === committed && f.nonce >= count) {
+      for (const index of seen.indices) {
+        const f = records[index].fairness;
+        if (f.nonce >= count) {
           const note = `the seed gave out ${count} nonces (nonces_used, published at rotation)`;
           push(diffs, index, difference("fairness.nonce", `below ${count}`, f.nonce, note));
         }
-      });
+      }
       for (const [nonce, shoe] of [...seen.undealt].sort((a, b) => a[0] - b[0])) {
         const where = shoe.table_id ? `at ${shoe.table_id}` : "at a cut-shoe table";
         const cut = shoe.cut === null ? "" : `, cut at ${shoe.cut}`;

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -34,7 +35,25 @@ def _without_help_links(path: Path) -> str:
 
 def test_the_page_loads_nothing_from_elsewhere() -> None:
     page = (PACKAGE / "web" / "verify.html").read_text()
-    # Same origin only: its scripts, styles and message catalogs.
-    assert "connect-src 'self'" in page and "script-src 'self'" in page
+    # Its own script and styles only, and no request at all (it fetches no catalog).
+    assert "connect-src 'none'" in page and "script-src 'self'" in page
+    assert "connect-src 'self'" not in page
     for text in [page, *map(_without_help_links, (PACKAGE / "web").rglob("*.[jc]s*"))]:
         assert "http://" not in text and "https://" not in text
+
+
+def test_the_pages_strings_are_the_catalogs_in_every_language() -> None:
+    from .page_strings import LANGUAGES, PAGE, embedded, strings, text
+
+    assert embedded(PAGE.read_text(encoding="utf-8")) == text()
+    copied = strings()
+    english = set(copied["en"])
+    assert all(set(copied[lang]) == english for lang in LANGUAGES)
+    # Every key the page's script asks for is there (statuses, voids, kinds of findings).
+    script = (PACKAGE / "web" / "js" / "verify-page.js").read_text()
+    wanted = set(re.findall(r't\("(verify\.[a-z_]+)"', script))
+    wanted |= {f"verify.status_{s}" for s in ("verified", "unverifiable", "differs")}
+    wanted |= {f"verify.void_{r}" for r in ("before_the_result", "after_the_result", "after_a_win")}
+    kinds = ("nonce_gap", "nonces_used", "undealt_shoe", "unchecked", "balance")
+    wanted |= {f"verify.kind_{k}" for k in kinds}
+    assert wanted <= english, wanted - english

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shutil
 import threading
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -18,6 +19,11 @@ from urllib.parse import urlencode
 
 import pytest
 
+from baccarat.fairness.history import parse_history
+from baccarat.fairness.verify import verify_history
+
+from . import cheats
+from .cheats import EXPORT_VECTORS_PATH
 from .vectors import VECTORS_PATH
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -153,3 +159,144 @@ def test_page_form_derives_what_is_typed(page: Any, base_url: str) -> None:
     first = page.eval_on_selector_all("#order li", "items => items.map(i => i.dataset.card)")
     assert first[:10] == vector["first_10"]
     assert "server_seed=" + vector["server_seed"] in page.url
+
+
+# -- whole exports -------------------------------------------------------------------------
+
+
+EXPORT_CASES = json.loads(EXPORT_VECTORS_PATH.read_text(encoding="utf-8"))["cases"]
+
+
+def export_text(lines: list[Any]) -> str:
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
+
+def load_export(page: Any, path: Path) -> None:
+    page.set_input_files("#export-file", str(path))
+    page.wait_for_selector("body[data-export-verified='true']", timeout=30_000)
+
+
+def test_the_page_gives_every_export_vector_the_report_of_baccarat_verify(
+    page: Any, base_url: str
+) -> None:
+    page.goto(f"{base_url}/verify.html")
+    page.wait_for_selector("body[data-ready='true']")
+    texts = [export_text(case["lines"]) for case in EXPORT_CASES]
+    reports = page.evaluate(
+        "async texts => { const out = []; for (const t of texts) "
+        "out.push(await BaccaratFair.verifyText(t)); return out; }",
+        texts,
+    )
+    for case, got in zip(EXPORT_CASES, reports, strict=True):
+        want = verify_history(parse_history(json.dumps(line) for line in case["lines"]))
+        assert got == want.to_json(), case["name"]
+        assert got["ok"] is case["expect"]["ok"], case["name"]
+
+
+def test_a_chosen_export_that_skipped_nonces_shows_the_finding(
+    page: Any, base_url: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "skipped.jsonl"
+    path.write_text(export_text(cheats.skipping_nonces(40)))
+    page.goto(f"{base_url}/verify.html")
+    page.wait_for_selector("body[data-ready='true']")
+    load_export(page, path)
+    assert page.get_attribute("body", "data-export-ok") == "false"
+    finding = page.locator("#export-findings li.finding")
+    assert finding.count() == 1 and finding.is_visible()
+    assert finding.get_attribute("data-kind") == "nonce_gap"
+    assert "dealt no round in this export" in str(finding.text_content())
+    assert "NOT" in str(page.text_content("#export-verdict"))
+    assert page.locator("#export-rounds tr[data-status='verified']").count() == 40
+
+
+def test_a_card_changed_in_an_export_is_named_in_the_page(
+    page: Any, base_url: str, tmp_path: Path
+) -> None:
+    lines = cheats.honest("single-deck", 6)
+    original = lines[2]["banker"]["cards"][0]
+    lines[2]["banker"]["cards"][0] = cheats.other_card(original)
+    path = tmp_path / "changed.jsonl"
+    path.write_text(export_text(lines))
+    page.goto(f"{base_url}/verify.html")
+    page.wait_for_selector("body[data-ready='true']")
+    load_export(page, path)
+    row = page.locator("#export-rounds tr[data-line='3']")
+    assert row.get_attribute("data-status") == "differs"
+    difference = row.locator("[data-field='banker.cards']")
+    assert f"expected {original}" in str(difference.text_content())
+    assert page.get_attribute("body", "data-export-ok") == "false"
+
+
+def test_a_void_after_a_win_is_shown_as_such(page: Any, base_url: str, tmp_path: Path) -> None:
+    lines = cheats.honest("single-deck", 8)
+    won = cheats.winning_line(lines)
+    lines[won] = cheats.void_export(lines[won], "malfunction")
+    path = tmp_path / "voided.jsonl"
+    path.write_text(export_text(lines))
+    page.goto(f"{base_url}/verify.html")
+    page.wait_for_selector("body[data-ready='true']")
+    load_export(page, path)
+    row = page.locator(f"#export-rounds tr[data-line='{won + 1}']")
+    assert row.get_attribute("data-status") == "voided"
+    assert "voided after a win" in str(row.text_content())
+    assert "1 voided (1 after a win)" in str(page.text_content("#export-summary"))
+
+
+def test_an_unreadable_export_names_the_line(page: Any, base_url: str, tmp_path: Path) -> None:
+    lines = cheats.honest("single-deck", 3)
+    lines[1]["fairness"]["nonce"] = "3"
+    path = tmp_path / "bad.jsonl"
+    path.write_text(export_text(lines))
+    page.goto(f"{base_url}/verify.html")
+    page.wait_for_selector("body[data-ready='true']")
+    page.set_input_files("#export-file", str(path))
+    page.wait_for_selector("#export-error:not([hidden])")
+    shown = str(page.text_content("#export-error"))
+    assert "line 2: fairness.nonce must be a whole number" in shown
+
+
+def test_the_page_makes_no_request_and_its_policy_refuses_any(
+    page: Any, base_url: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "honest.jsonl"
+    path.write_text(export_text(cheats.honest("mini", 20)))
+    page.goto(f"{base_url}/verify.html?{query(MINI)}")
+    page.wait_for_selector("body[data-verified='true']", timeout=15_000)
+    load_export(page, path)
+    assert page.get_attribute("body", "data-export-ok") == "true"
+    loaded = {url.removeprefix(base_url) for url in page.requests}
+    assert {u.split("?")[0] for u in loaded} == {
+        "/verify.html", "/js/verify-page.js", "/css/app.css", "/css/verify.css"
+    }  # fmt: skip
+    # The policy itself refuses a request, should a script try one.
+    refused = page.evaluate("fetch('/i18n/en.json').then(() => 'fetched', () => 'refused')")
+    assert refused == "refused"
+    assert not any("i18n" in url for url in page.requests)
+
+
+def test_the_page_saved_to_disk_verifies_an_export_from_a_file(
+    browser: Any, tmp_path: Path
+) -> None:
+    saved = tmp_path / "saved"
+    for name in ("verify.html", "js/verify-page.js", "css/app.css", "css/verify.css"):
+        (saved / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(WEB / name, saved / name)
+    export = tmp_path / "skipped.jsonl"
+    export.write_text(export_text(cheats.skipping_cards(20)))
+    page = browser.new_page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto((saved / "verify.html").as_uri())
+        page.wait_for_selector("body[data-ready='true']", timeout=15_000)
+        load_export(page, export)
+        assert page.get_attribute("body", "data-export-ok") == "false"
+        assert page.locator("#export-rounds tr[data-status='differs']").count() > 0
+        assert "went to no coup" in str(page.text_content("#export-text"))
+    finally:
+        page.close()
+    assert not errors, errors
+    assert requests and all(url.startswith("file://") for url in requests), requests

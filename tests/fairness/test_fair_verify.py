@@ -11,7 +11,15 @@ import pytest
 from baccarat.core import PRESETS
 from baccarat.fairness import commitment
 from baccarat.fairness.history import parse_history, parse_record, verifier_query, void_export
-from baccarat.fairness.verify import Difference, HistoryReport, Status, verify_history
+from baccarat.fairness.verify import (
+    VOID_AFTER,
+    VOID_AFTER_WIN,
+    VOID_BEFORE,
+    Difference,
+    HistoryReport,
+    Status,
+    verify_history,
+)
 
 from .samples import CLIENT_SEED, SERVER_SEED, edited, history, jsonl
 
@@ -138,11 +146,14 @@ def test_unrevealed_natural_with_a_third_card_is_caught() -> None:
     assert "natural" in report.rounds[3].differences[0].note
 
 
-def test_a_void_round_returns_every_stake() -> None:
+def test_a_void_round_returns_every_stake_and_is_reported_as_a_void() -> None:
     lines = history("single-deck", 3)
+    won = lines[1]["win"] > sum(bet["stake"] for bet in lines[1]["bets"].values())
     lines[1] = void_export(lines[1], "malfunction")
     report = verify(lines)
-    assert report.rounds[1].status is Status.VERIFIED
+    assert report.rounds[1].status is Status.VOIDED
+    assert report.rounds[1].reason == (VOID_AFTER_WIN if won else VOID_AFTER)
+    assert report.counts[Status.VOIDED] == 1 and report.ok
 
 
 def test_a_void_round_that_keeps_a_stake_differs() -> None:
@@ -161,7 +172,8 @@ def test_a_void_round_may_hold_only_the_cards_dealt_before_the_malfunction() -> 
     voided["banker"] = {"cards": voided["banker"]["cards"][:1], "scores": [0, 0]}
     voided["winner"] = None
     report = verify([voided, *lines[1:]])
-    assert report.rounds[0].status is Status.VERIFIED, report.rounds[0].differences
+    assert report.rounds[0].status is Status.VOIDED, report.rounds[0].differences
+    assert report.rounds[0].reason == VOID_BEFORE
     voided["banker"]["cards"] = ["9s"]
     report = verify([voided, *lines[1:]])
     assert fields(report, 0) == ["banker.cards"]

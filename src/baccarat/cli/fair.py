@@ -159,7 +159,7 @@ def run_example(args: argparse.Namespace) -> int:
 
 def run_verify(args: argparse.Namespace) -> int:
     from ..fairness.history import parse_history
-    from ..fairness.verify import Status, verify_history
+    from ..fairness.verify import render, verify_history
 
     if args.file == "-":
         records = parse_history(sys.stdin.buffer)
@@ -170,15 +170,7 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_json())
     else:
-        width = max((len(r.round_id) for r in report.rounds), default=0)
-        for round_report in report.rounds:
-            if args.quiet and round_report.status is Status.VERIFIED:
-                continue
-            line = f"line {round_report.line:>4}  {round_report.round_id:<{width}}"
-            print(f"{line}  {round_report.verdict}")
-            for difference in round_report.differences:
-                print(f"    {difference}")
-        print(report.summary())
+        print("\n".join(render(report, quiet=args.quiet)))
     return 0 if report.ok else 1
 
 

@@ -43,7 +43,8 @@ def example_history(
 
     Fresh-shuffle tables take a new nonce every round; cut-shoe tables take one for every
     new shoe, which the player cuts at a random position, then burn and deal to the cut card.
-    Play stops early when the balance cannot cover the smallest stake.
+    Play stops early when the balance cannot cover the smallest stake. A revealed history
+    carries, like the server's, the nonces the seed gave out and its undealt shoes (none).
     """
     lines: list[dict[str, Any]] = []
     commit = commitment(server_seed)
@@ -80,4 +81,8 @@ def example_history(
         ).to_json()
         balance = line["balance_after"]
         lines.append(line)
+    if revealed:
+        # What the server publishes when it reveals the seed: the nonces it gave out.
+        for line in lines:
+            line["fairness"] |= {"nonces_used": nonce + 1, "undealt_shoes": []}
     return lines

@@ -42,8 +42,26 @@ class HistoryFormatError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class UndealtShoe:
+    """A shoe the player cut under a seed and never dealt from (its nonce dealt no round)."""
+
+    nonce: int
+    table_id: str | None
+    cut: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"nonce": self.nonce, "table_id": self.table_id, "cut": self.cut}
+
+
+@dataclass(frozen=True, slots=True)
 class FairnessRecord:
-    """The ``fairness`` object: what re-derives the shuffle, and where the coup starts."""
+    """The ``fairness`` object: what re-derives the shuffle, and where the coup starts.
+
+    Once the seed is revealed the server adds what it published at rotation: how many
+    nonces the seed gave out (``nonces_used``) and the shoes cut under it that dealt no
+    round (``undealt_shoes``), so that a verifier can tell a skipped nonce from an honest
+    one. Both are None in an export written before them (or while the seed is secret).
+    """
 
     server_seed: str | None
     commitment: str
@@ -51,13 +69,15 @@ class FairnessRecord:
     nonce: int
     cut: int | None
     position: int
+    nonces_used: int | None = None
+    undealt_shoes: tuple[UndealtShoe, ...] | None = None
 
     @property
     def is_revealed(self) -> bool:
         return self.server_seed is not None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        line: dict[str, Any] = {
             "server_seed": self.server_seed,
             "commitment": self.commitment,
             "client_seed": self.client_seed,
@@ -65,6 +85,11 @@ class FairnessRecord:
             "cut": self.cut,
             "position": self.position,
         }
+        if self.nonces_used is not None:
+            line["nonces_used"] = self.nonces_used
+        if self.undealt_shoes is not None:
+            line["undealt_shoes"] = [shoe.to_json() for shoe in self.undealt_shoes]
+        return line
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +290,27 @@ def _fairness(reader: _Reader, rules: RuleSet) -> FairnessRecord:
     position = fair.integer("position", minimum=0)
     if position >= size:
         raise fair.error(f"fairness.position must be below {size} (the shoe's cards)")
-    return FairnessRecord(seed, commitment, client_seed, nonce, cut, position)
+    nonces_used = None
+    if fair.data.get("nonces_used") is not None:
+        nonces_used = fair.integer("nonces_used", minimum=0)
+    return FairnessRecord(
+        seed, commitment, client_seed, nonce, cut, position, nonces_used, _undealt(fair)
+    )
+
+
+def _undealt(fair: _Reader) -> tuple[UndealtShoe, ...] | None:
+    raw = fair.data.get("undealt_shoes")
+    if raw is None:
+        return None
+    if not isinstance(raw, list):
+        raise fair.error("fairness.undealt_shoes must be a list of shoes or null")
+    shoes = []
+    for index, item in enumerate(raw):
+        shoe = _Reader(fair.line, item, f"fairness.undealt_shoes.{index}")
+        nonce = shoe.integer("nonce", minimum=0)
+        cut = shoe.optional_integer("cut", minimum=0) if "cut" in shoe.data else None
+        shoes.append(UndealtShoe(nonce, shoe.text("table_id", optional=True), cut))
+    return tuple(shoes)
 
 
 def _bets(reader: _Reader) -> tuple[BetRecord, ...]:

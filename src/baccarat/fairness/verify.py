@@ -1,13 +1,26 @@
-"""Verify an exported history: re-derive every shuffle, re-deal every coup, re-settle.
+"""Verify an exported history: re-derive every shuffle, re-deal every coup, re-settle, and
+check what lies between the rounds.
 
 Pure functions over parsed records (``history.parse_history``), so the game server can run
-the same checks on its own rounds. Every comparison names the field, the value the rules
-and the revealed seeds give (expected) and the value in the export (recorded).
+the same checks on its own rounds. ``verify_history`` is the one pass that builds the
+report; ``render`` is the one text renderer (``baccarat verify``); the browser's port in
+``web/js/fair.js`` keeps the same names and reads the same vectors.
 
-A round is ``verified`` when everything matches; ``unverifiable`` when its server seed is
-not revealed yet and nothing that can be checked without it differs (the cards are then
-checked against the tableau, and the scores, winner and money against the cards); and
-``differs`` otherwise.
+Per round (``check_round``), every comparison names the field, the value the rules and the
+revealed seeds give (expected) and the value in the export (recorded). A round is
+``verified`` when everything matches; ``voided`` when it was voided and its void is what a
+void must be (said to be before the result, after the result, or after a win);
+``unverifiable`` when its server seed is not revealed yet and nothing that can be checked
+without it differs; and ``differs`` otherwise.
+
+Across rounds (``check_export``): a seed revealed on any line of a commitment serves every
+line of it; under one revealed commitment the player's own rounds (and the shoes they cut
+and never dealt from) use the nonces 0 .. nonces_used-1, each once, without a gap; a cut
+shoe starts where its burn ends and runs from coup to coup without a gap or an overlap;
+and, per mode, each round starts with the balance the one before ended with. A gap is a
+finding (the export fails); a break in the balance chain is a note with its amount
+(money moves between rounds that the export does not hold: deposits, withdrawals, top-ups,
+the void of an earlier round).
 """
 
 from __future__ import annotations
@@ -15,8 +28,8 @@ from __future__ import annotations
 import enum
 import functools
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core import (
@@ -36,13 +49,18 @@ from ..core import (
     settle,
 )
 from .derive import commitment, shuffled_order
-from .history import HandRecord, RoundRecord
+from .history import HandRecord, RoundRecord, UndealtShoe
 
 UNREVEALED = "seed not revealed"
+# What a voided round is said to be, by what its coup had done when it was voided.
+VOID_BEFORE = "before the result"
+VOID_AFTER = "after the result"
+VOID_AFTER_WIN = "after a win"
 
 
 class Status(enum.Enum):
     VERIFIED = "verified"
+    VOIDED = "voided"
     UNVERIFIABLE = "unverifiable"
     DIFFERS = "differs"
 
@@ -78,6 +96,39 @@ class Difference:
         }
 
 
+class Kind(enum.Enum):
+    """What a finding or a note of the whole export is about."""
+
+    NONCE_GAP = "nonce_gap"  # nonces of a revealed seed that dealt nothing in the export
+    NONCES_USED = "nonces_used"  # the published count disagrees between lines
+    UNDEALT = "undealt_shoe"  # a shoe cut and never dealt (note), or one that lies (finding)
+    UNCHECKED = "unchecked"  # what could not be checked, and why (note)
+    BALANCE = "balance"  # a round that does not start where the one before ended (note)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """Something about the export as a whole: a finding fails it, a note only informs."""
+
+    kind: Kind
+    message: str
+    lines: tuple[int, ...] = ()
+    commitment: str | None = None
+    amount: int | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "message": self.message,
+            "lines": list(self.lines),
+            "commitment": self.commitment,
+            "amount": self.amount,
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class RoundReport:
     """The verdict on one round."""
@@ -90,10 +141,16 @@ class RoundReport:
 
     @property
     def verdict(self) -> str:
-        """``verified``, ``unverifiable: seed not revealed`` or ``differs``."""
+        """``verified``, ``voided after a win``, ``unverifiable: seed not revealed``, ..."""
+        if self.status is Status.VOIDED:
+            return f"voided {self.reason}"
         if self.reason:
             return f"{self.status.value}: {self.reason}"
-        return self.status.value
+        return str(self.status.value)
+
+    @property
+    def voided_after_win(self) -> bool:
+        return self.status is Status.VOIDED and self.reason == VOID_AFTER_WIN
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -107,9 +164,11 @@ class RoundReport:
 
 @dataclass(frozen=True, slots=True)
 class HistoryReport:
-    """The verdicts on every round of an export."""
+    """The verdicts on every round of an export, and on the export as a whole."""
 
     rounds: tuple[RoundReport, ...]
+    findings: tuple[Finding, ...] = ()
+    notes: tuple[Finding, ...] = ()
     counts: dict[Status, int] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -120,23 +179,55 @@ class HistoryReport:
 
     @property
     def ok(self) -> bool:
-        """No round differs (rounds whose seed is not revealed do not count against)."""
-        return self.counts[Status.DIFFERS] == 0
+        """No round differs and nothing is missing (rounds whose seed is not revealed, voids
+        and breaks in the balance chain do not count against)."""
+        return self.counts[Status.DIFFERS] == 0 and not self.findings
+
+    @property
+    def voided_after_win(self) -> int:
+        return sum(r.voided_after_win for r in self.rounds)
+
+    @property
+    def balance_breaks(self) -> int:
+        return sum(n.kind is Kind.BALANCE for n in self.notes)
+
+    def extra_counts(self) -> dict[str, int]:
+        """The counts beyond the verdicts of old, those that are not zero (an export without
+        voids, findings or breaks reads as it always did)."""
+        counts = {
+            "voided": self.counts[Status.VOIDED],
+            "voided_after_win": self.voided_after_win,
+            "findings": len(self.findings),
+            "balance_breaks": self.balance_breaks,
+        }
+        return {name: n for name, n in counts.items() if n}
 
     def summary(self) -> str:
         c = self.counts
-        return (
-            f"{len(self.rounds)} rounds: {c[Status.VERIFIED]} verified, "
+        voided = ""
+        if c[Status.VOIDED]:
+            voided = f"{c[Status.VOIDED]} voided ({self.voided_after_win} after a win), "
+        text = (
+            f"{len(self.rounds)} rounds: {c[Status.VERIFIED]} verified, {voided}"
             f"{c[Status.UNVERIFIABLE]} unverifiable ({UNREVEALED}), {c[Status.DIFFERS]} differ"
         )
+        if self.findings:
+            text += f"; {len(self.findings)} finding{'' if len(self.findings) == 1 else 's'}"
+        if self.balance_breaks:
+            breaks = self.balance_breaks
+            text += f"; balance chain: {breaks} break{'' if breaks == 1 else 's'}"
+        return text
 
     def to_json(self) -> dict[str, Any]:
         return {
             "format": "baccarat-verify/1",
             "ok": self.ok,
             "summary": {"rounds": len(self.rounds)}
-            | {status.value: n for status, n in self.counts.items()},
+            | {s.value: n for s, n in self.counts.items() if s is not Status.VOIDED}
+            | self.extra_counts(),
             "rounds": [r.to_json() for r in self.rounds],
+            "findings": [f.to_json() for f in self.findings],
+            "notes": [n.to_json() for n in self.notes],
         }
 
 
@@ -327,21 +418,105 @@ def _check_money(record: RoundRecord, coup: Coup | None) -> list[Difference]:
 
 def check_round(record: RoundRecord) -> list[Difference]:
     """Every difference found in one round on its own (no cross-round checks)."""
+    return _check_round(record)[0]
+
+
+def _check_round(record: RoundRecord) -> tuple[list[Difference], Coup | None]:
     order = derived_order(record)
     diffs = _check_commitment(record)
     diffs += _check_position(record, order)
     coup_diffs, coup = _check_coup(record, order)
     diffs += coup_diffs
     diffs += _check_money(record, coup)
-    return diffs
+    return diffs, coup
+
+
+def _void_kind(record: RoundRecord, coup: Coup | None) -> str:
+    """Whether a voided round was voided before its result, after it, or after a win of the
+    exporter's side (the player's bets returning more than staked; the banker's side, the
+    stakes covering the returns and the fee)."""
+    if coup is None:
+        return VOID_BEFORE
+    bets = Bets({bet.bet: bet.stake for bet in record.bets})
+    settlement = settle(record.rules, bets, coup)
+    net = settlement.returned - settlement.staked
+    if record.role == "banker":
+        net = -net - record.fee
+    return VOID_AFTER_WIN if net > 0 else VOID_AFTER
+
+
+def _report(record: RoundRecord, diffs: Sequence[Difference], coup: Coup | None) -> RoundReport:
+    if diffs:
+        return RoundReport(record.line, record.id, Status.DIFFERS, tuple(diffs))
+    if record.is_void:
+        return RoundReport(record.line, record.id, Status.VOIDED, reason=_void_kind(record, coup))
+    if not record.fairness.is_revealed:
+        return RoundReport(record.line, record.id, Status.UNVERIFIABLE, reason=UNREVEALED)
+    return RoundReport(record.line, record.id, Status.VERIFIED)
+
+
+def verify_round(record: RoundRecord) -> RoundReport:
+    """The verdict on one round on its own."""
+    diffs, coup = _check_round(record)
+    return _report(record, diffs, coup)
+
+
+# -- across rounds ---------------------------------------------------------------------------
+
+
+def _own(record: RoundRecord) -> bool:
+    """The player's own round, dealt from their seeds (a round they banked was dealt from
+    the other player's, whose other nonces this export cannot hold)."""
+    return record.role != "banker"
+
+
+def revealed_seeds(records: Sequence[RoundRecord]) -> dict[str, tuple[str, int]]:
+    """Per commitment, the server seed revealed on one of its lines (and that line): the
+    first whose sha256 is the commitment."""
+    seeds: dict[str, tuple[str, int]] = {}
+    for record in records:
+        fair = record.fairness
+        if fair.server_seed is None or fair.commitment in seeds:
+            continue
+        if commitment(fair.server_seed) == fair.commitment:
+            seeds[fair.commitment] = (fair.server_seed, record.line)
+    return seeds
+
+
+def with_revealed_seed(
+    record: RoundRecord, seeds: dict[str, tuple[str, int]]
+) -> tuple[RoundRecord, list[Difference]]:
+    """The round with its commitment's revealed seed, and a difference if it showed another."""
+    fair = record.fairness
+    found = seeds.get(fair.commitment)
+    if found is None:
+        return record, []
+    seed, line = found
+    if fair.server_seed is None:
+        return replace(record, fairness=replace(fair, server_seed=seed)), []
+    if fair.server_seed == seed:
+        return record, []
+    note = f"the seed of this commitment, revealed on line {line}"
+    return record, [Difference("fairness.server_seed", seed, fair.server_seed, note)]
+
+
+def _shoe_start(record: RoundRecord) -> int | None:
+    """Where the first coup of a cut shoe starts: right after its burn (None: unknown while
+    the seed is not revealed)."""
+    if not record.rules.burn:
+        return 0
+    order = derived_order(record)
+    return None if order is None else 1 + burn_count(order[0])
 
 
 def check_shuffles(records: Sequence[RoundRecord]) -> dict[int, list[Difference]]:
-    """Cross-round checks, keyed by index into ``records``.
+    """Cross-round checks of the shuffles, keyed by index into ``records``.
 
     Under one server seed every shuffle has its own nonce: a fresh-shuffle round never
     shares its nonce; the rounds of one cut shoe share it, with the same client seed, cut
-    and rules, and their coups do not overlap (the export is oldest first).
+    and rules; its first coup starts where the burn ends, and each next coup where the one
+    before ended (the export is oldest first): a coup skipped, or cards dealt to no coup,
+    leave a gap; coups that share cards overlap.
     """
     groups: dict[tuple[str, int], list[int]] = {}
     for index, record in enumerate(records):
@@ -349,8 +524,6 @@ def check_shuffles(records: Sequence[RoundRecord]) -> dict[int, list[Difference]
         groups.setdefault(key, []).append(index)
     found: dict[int, list[Difference]] = {}
     for (_, nonce), indices in groups.items():
-        if len(indices) < 2:
-            continue
         first = records[indices[0]]
         if any(records[i].rules.shuffle is ShufflePolicy.FRESH for i in indices):
             expected = "a nonce not used before under this server seed"
@@ -358,6 +531,16 @@ def check_shuffles(records: Sequence[RoundRecord]) -> dict[int, list[Difference]
             for i in indices[1:]:
                 found.setdefault(i, []).append(Difference("fairness.nonce", expected, nonce, note))
             continue
+        start = _shoe_start(first)
+        if start is not None and first.fairness.position != start:
+            note = (
+                f"the first coup of the shoe (nonce {nonce}) starts where its burn ends"
+                if start
+                else f"the first coup of the shoe (nonce {nonce}) starts at its first card"
+            )
+            found.setdefault(indices[0], []).append(
+                Difference("fairness.position", start, first.fairness.position, note)
+            )
         previous = first
         for i in indices[1:]:
             record = records[i]
@@ -370,38 +553,258 @@ def check_shuffles(records: Sequence[RoundRecord]) -> dict[int, list[Difference]
             ):
                 if want != got:
                     diffs.append(Difference(name, want, got, note))
-            start = previous.fairness.position
-            end = start + previous.cards_used
-            if record.fairness.position < end:
-                overlap = f"overlaps the coup on line {previous.line}, cards {start}-{end - 1}"
-                diffs.append(
-                    Difference(
-                        "fairness.position", f"at least {end}", record.fairness.position, overlap
-                    )
-                )
+            begin = previous.fairness.position
+            end = begin + previous.cards_used
+            position = record.fairness.position
+            if position < end:
+                note = f"overlaps the coup on line {previous.line}, cards {begin}-{end - 1}"
+                diffs.append(Difference("fairness.position", end, position, note))
+            elif position > end:
+                skipped = f"card {end}" if position == end + 1 else f"cards {end}-{position - 1}"
+                note = f"{skipped} after the coup on line {previous.line} went to no coup"
+                diffs.append(Difference("fairness.position", end, position, note))
             previous = record
     return found
 
 
-def _report(record: RoundRecord, diffs: Sequence[Difference]) -> RoundReport:
-    if diffs:
-        return RoundReport(record.line, record.id, Status.DIFFERS, tuple(diffs))
-    if not record.fairness.is_revealed:
-        return RoundReport(record.line, record.id, Status.UNVERIFIABLE, reason=UNREVEALED)
-    return RoundReport(record.line, record.id, Status.VERIFIED)
+def _ranges(numbers: Iterable[int]) -> str:
+    """``3, 5-7, 9``."""
+    parts: list[str] = []
+    run: list[int] = []
+    for n in sorted(numbers):
+        if run and n == run[-1] + 1:
+            run.append(n)
+            continue
+        if run:
+            parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
+        run = [n]
+    if run:
+        parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
+    return ", ".join(parts)
 
 
-def verify_round(record: RoundRecord) -> RoundReport:
-    """The verdict on one round on its own."""
-    return _report(record, check_round(record))
+def _missing(used: set[int], count: int) -> list[tuple[int, int]]:
+    """The ranges [a, b] of 0 .. count-1 that are not in ``used`` (without listing them)."""
+    gaps = []
+    expected = 0
+    for n in sorted(u for u in used if u < count):
+        if n > expected:
+            gaps.append((expected, n - 1))
+        expected = n + 1
+    if expected < count:
+        gaps.append((expected, count - 1))
+    return gaps
+
+
+def _short(commit: str) -> str:
+    return commit[:12]
+
+
+@dataclass
+class _Nonces:
+    """What one commitment's own lines say about its nonces."""
+
+    lines: list[int] = field(default_factory=list)
+    indices: list[int] = field(default_factory=list)  # into the records
+    nonces: dict[int, int] = field(default_factory=dict)  # nonce -> first line
+    counts: dict[int, int] = field(default_factory=dict)  # nonces_used -> first line
+    undealt: dict[int, UndealtShoe] = field(default_factory=dict)
+    revealed: bool = False
+
+
+def check_nonces(
+    records: Sequence[RoundRecord],
+) -> tuple[dict[int, list[Difference]], list[Finding], list[Finding]]:
+    """Per revealed commitment: the player's own rounds and undealt shoes use the nonces
+    0 .. nonces_used-1 without a gap. Returns differences by index, findings and notes."""
+    commits: dict[str, _Nonces] = {}
+    for index, record in enumerate(records):
+        if not _own(record):
+            continue
+        fair = record.fairness
+        seen = commits.setdefault(fair.commitment, _Nonces())
+        seen.lines.append(record.line)
+        seen.indices.append(index)
+        seen.nonces.setdefault(fair.nonce, record.line)
+        seen.revealed |= fair.is_revealed
+        if fair.nonces_used is not None:
+            seen.counts.setdefault(fair.nonces_used, record.line)
+        for shoe in fair.undealt_shoes or ():
+            seen.undealt.setdefault(shoe.nonce, shoe)
+    diffs: dict[int, list[Difference]] = {}
+    findings: list[Finding] = []
+    notes: list[Finding] = []
+    unrevealed = [c for c, seen in commits.items() if not seen.revealed]
+    if unrevealed:
+        notes.append(
+            Finding(
+                Kind.UNCHECKED,
+                f"{len(unrevealed)} commitment(s) not revealed yet "
+                f"({', '.join(_short(c) for c in unrevealed)}): their nonces are checked "
+                "for gaps once the seed is revealed (rotate it, then export again)",
+            )
+        )
+    legacy = [c for c, seen in commits.items() if seen.revealed and not seen.counts]
+    if legacy:
+        notes.append(
+            Finding(
+                Kind.UNCHECKED,
+                f"{len(legacy)} revealed commitment(s) without nonces_used "
+                f"({', '.join(_short(c) for c in legacy)}): an export written before it was "
+                "recorded; skipped nonces and missing rounds could not be checked there",
+            )
+        )
+    banked = {r.fairness.commitment for r in records if not _own(r)} - set(commits)
+    if banked:
+        notes.append(
+            Finding(
+                Kind.UNCHECKED,
+                f"{len(banked)} commitment(s) of rounds you banked are the other players': "
+                "their nonces are not checked here (the player's own export checks them)",
+            )
+        )
+    for commit, seen in commits.items():
+        if not seen.revealed or not seen.counts:
+            continue
+        if len(seen.counts) > 1:
+            said = ", ".join(f"{n} on line {line}" for n, line in sorted(seen.counts.items()))
+            findings.append(
+                Finding(
+                    Kind.NONCES_USED,
+                    f"commitment {_short(commit)}: its lines disagree on nonces_used ({said})",
+                    tuple(sorted(seen.counts.values())),
+                    commit,
+                )
+            )
+        count = min(seen.counts)
+        for index in seen.indices:
+            fair = records[index].fairness
+            if fair.nonce >= count:
+                note = f"the seed gave out {count} nonces (nonces_used, published at rotation)"
+                diffs.setdefault(index, []).append(
+                    Difference("fairness.nonce", f"below {count}", fair.nonce, note)
+                )
+        for nonce, shoe in sorted(seen.undealt.items()):
+            where = f"at {shoe.table_id}" if shoe.table_id else "at a cut-shoe table"
+            cut = "" if shoe.cut is None else f", cut at {shoe.cut}"
+            if nonce in seen.nonces:
+                findings.append(
+                    Finding(
+                        Kind.UNDEALT,
+                        f"commitment {_short(commit)}: nonce {nonce} is said to be a shoe "
+                        f"never dealt, but dealt the round on line {seen.nonces[nonce]}",
+                        (seen.nonces[nonce],),
+                        commit,
+                    )
+                )
+            elif nonce >= count:
+                findings.append(
+                    Finding(
+                        Kind.UNDEALT,
+                        f"commitment {_short(commit)}: undealt shoe nonce {nonce} is beyond "
+                        f"the {count} nonces the seed gave out",
+                        commitment=commit,
+                    )
+                )
+            else:
+                notes.append(
+                    Finding(
+                        Kind.UNDEALT,
+                        f"commitment {_short(commit)}: nonce {nonce} is a shoe you cut "
+                        f"{where}{cut} and never dealt from",
+                        commitment=commit,
+                    )
+                )
+        gaps = _missing(set(seen.nonces) | set(seen.undealt), count)
+        if gaps:
+            missing = sum(b - a + 1 for a, b in gaps)
+            listed = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in gaps[:20])
+            more = "" if len(gaps) <= 20 else f" and {len(gaps) - 20} more ranges"
+            findings.append(
+                Finding(
+                    Kind.NONCE_GAP,
+                    f"commitment {_short(commit)}: {missing} of its {count} nonces dealt no "
+                    f"round in this export and no shoe was cut with them: nonce(s) "
+                    f"{listed}{more} (rounds removed from the export, or shuffles skipped)",
+                    tuple(seen.lines[:1]),
+                    commit,
+                    missing,
+                )
+            )
+    return diffs, findings, notes
+
+
+def check_balances(records: Sequence[RoundRecord]) -> list[Finding]:
+    """Per mode, in file order (the server's ``seq``): each round starts with the balance the
+    one before ended with. Each break is a note with its amount: money moved between the
+    two rounds that the export does not hold (deposit, withdrawal, top-up, or the void of an
+    earlier round, which takes back what that round paid)."""
+    notes = []
+    last: dict[str | None, RoundRecord] = {}
+    for record in records:
+        before = last.get(record.mode)
+        last[record.mode] = record
+        if before is None or record.balance_before == before.balance_after:
+            continue
+        amount = record.balance_before - before.balance_after
+        mode = f" ({record.mode})" if record.mode else ""
+        notes.append(
+            Finding(
+                Kind.BALANCE,
+                f"balance{mode}: line {record.line} starts at {record.balance_before}, line "
+                f"{before.line} ended at {before.balance_after} ({amount:+d}): money moved "
+                "between the rounds outside this export",
+                (before.line, record.line),
+                amount=amount,
+            )
+        )
+    return notes
+
+
+def check_export(
+    records: Sequence[RoundRecord],
+) -> tuple[list[RoundRecord], dict[int, list[Difference]], list[Finding], list[Finding]]:
+    """Everything across rounds: the rounds with their commitment's revealed seed, their
+    differences by index, the findings and the notes."""
+    seeds = revealed_seeds(records)
+    filled: list[RoundRecord] = []
+    across: dict[int, list[Difference]] = {}
+    for index, record in enumerate(records):
+        record, diffs = with_revealed_seed(record, seeds)
+        filled.append(record)
+        if diffs:
+            across[index] = diffs
+    for index, diffs in check_shuffles(filled).items():
+        across.setdefault(index, []).extend(diffs)
+    nonce_diffs, findings, notes = check_nonces(filled)
+    for index, diffs in nonce_diffs.items():
+        across.setdefault(index, []).extend(diffs)
+    notes += check_balances(filled)
+    return filled, across, findings, notes
 
 
 def verify_history(records: Sequence[RoundRecord]) -> HistoryReport:
-    """The verdict on every round, including the checks across rounds of one server seed."""
-    across = check_shuffles(records)
-    return HistoryReport(
-        tuple(
-            _report(record, check_round(record) + across.get(index, []))
-            for index, record in enumerate(records)
-        )
-    )
+    """The verdict on every round and on the export: the one pass that builds the report."""
+    filled, across, findings, notes = check_export(records)
+    reports = []
+    for index, record in enumerate(filled):
+        diffs, coup = _check_round(record)
+        reports.append(_report(record, diffs + across.get(index, []), coup))
+    return HistoryReport(tuple(reports), tuple(findings), tuple(notes))
+
+
+def render(report: HistoryReport, *, quiet: bool = False) -> list[str]:
+    """The report as text, line by line (``baccarat verify``): every round (with ``quiet``,
+    those that are not verified) and its differences, the findings and notes, the summary."""
+    out = []
+    width = max((len(r.round_id) for r in report.rounds), default=0)
+    for round_report in report.rounds:
+        if quiet and round_report.status is Status.VERIFIED:
+            continue
+        out.append(f"line {round_report.line:>4}  {round_report.round_id:<{width}}  "
+                   f"{round_report.verdict}")  # fmt: skip
+        out += [f"    {difference}" for difference in round_report.differences]
+    out += [f"finding: {finding}" for finding in report.findings]
+    out += [f"note: {note}" for note in report.notes]
+    out.append(report.summary())
+    return out

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..core import Card, Hand, Outcome, get_rules
 from ..fairness.history import BetRecord, FairnessRecord, HandRecord, RoundRecord
+from . import seeds
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .ledger import MODES
@@ -74,6 +75,8 @@ class StoredRound:
     role: str = "player"
     # Player-banked rounds: this participant's side (see ``BankedRoundOut``).
     banked: dict[str, Any] | None = None
+    # The export only: what the server published when it revealed the round's seed.
+    published: seeds.Published | None = None
 
     def export(self) -> RoundRecord:
         """The round as a line of ``baccarat-history/1`` (voided: every stake returned)."""
@@ -81,6 +84,7 @@ class StoredRound:
             BetRecord(kind, bet["stake"], bet["result"], bet["returned"])
             for kind, bet in json.loads(self.bets).items()
         )
+        known = self.published
         record = RoundRecord(
             line=0,
             id=self.id,
@@ -93,6 +97,8 @@ class StoredRound:
                 self.nonce,
                 self.cut,
                 self.position,
+                None if known is None else known.nonces_used,
+                None if known is None else known.undealt_shoes,
             ),
             player=_hand(self.player_cards),
             banker=_hand(self.banker_cards),
@@ -255,9 +261,19 @@ EXPORT_PAGE = 200
 def export_page(
     uow: UnitOfWork, player_id: int, mode: str | None, after_seq: int
 ) -> list[StoredRound]:
-    """Up to EXPORT_PAGE rounds after ``after_seq``, oldest first (both roles)."""
+    """Up to EXPORT_PAGE rounds after ``after_seq``, oldest first (both roles); the player's
+    own rounds under a revealed seed carry what was published when it was revealed (the
+    nonces it gave out, its undealt shoes) for the verifier's check of the nonces."""
     sql, params = _both_sides(player_id, mode, after_seq, None, newest_first=False)
-    return [record(row) for row in uow.all(sql, params | {"limit": EXPORT_PAGE})]
+    records = [record(row) for row in uow.all(sql, params | {"limit": EXPORT_PAGE})]
+    own = [r for r in records if r.role == "player" and r.server_seed is not None]
+    known = seeds.published(uow, player_id, (r.commitment for r in own))
+    return [
+        replace(r, published=known.get(r.commitment))
+        if r.role == "player" and r.server_seed is not None
+        else r
+        for r in records
+    ]
 
 
 def export_lines(records: list[StoredRound]) -> Iterator[str]:

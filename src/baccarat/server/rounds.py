@@ -127,15 +127,15 @@ def cut_shoe(
     if current is None:
         uow.run(
             "INSERT INTO shoes (player_id, table_id, mode, seed_id, client_seed, nonce, cut, "
-            "position, cut_card, cards, finished, created_us) VALUES (:p, :t, :m, :seed, :cs, "
-            ":nonce, :cut, :pos, :cut_card, :cards, 0, :now)",
+            "position, start, cut_card, cards, finished, created_us) VALUES (:p, :t, :m, "
+            ":seed, :cs, :nonce, :cut, :pos, :pos, :cut_card, :cards, 0, :now)",
             values,
         )
     else:
         uow.run(
             "UPDATE shoes SET seed_id = :seed, client_seed = :cs, nonce = :nonce, cut = :cut, "
-            "position = :pos, cut_card = :cut_card, cards = :cards, finished = 0, "
-            "created_us = :now WHERE player_id = :p AND table_id = :t AND mode = :m",
+            "position = :pos, start = :pos, cut_card = :cut_card, cards = :cards, "
+            "finished = 0, created_us = :now WHERE player_id = :p AND table_id = :t AND mode = :m",
             values,
         )
     return shoe_state(uow, player_id, table, mode)

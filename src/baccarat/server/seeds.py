@@ -8,16 +8,27 @@ from it can be verified) and commits a new one; shoes dealt from the old seed en
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from ..fairness import commitment, new_client_seed, new_server_seed
+from ..fairness.history import UndealtShoe
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .ledger import MODES
 
-_CLIENT_SEED = re.compile(r"[\x20-\x7e]{1,64}")
+# What this server lets a player set as a client seed (the protocol itself takes any text):
+# characters a player can type the same on any keyboard and read back unambiguously, so no
+# Unicode look-alikes or normalisations (NFC and NFD spell "ü" with different bytes).
+CLIENT_SEED_MAX = 64
+CLIENT_SEED_RULE = (
+    f"a client seed is 1 to {CLIENT_SEED_MAX} printable ASCII characters "
+    "(codes 32 to 126: letters, digits, the space and punctuation)"
+)
+_CLIENT_SEED = re.compile(rf"[\x20-\x7e]{{1,{CLIENT_SEED_MAX}}}")
 # The revealed seeds a player is shown at most (the newest); rotations are limited too.
 MAX_REVEALED = 1000
 ROTATIONS_PER_HOUR = 30
@@ -25,10 +36,22 @@ ROTATIONS_PER_HOUR = 30
 
 def check_client_seed(client_seed: str) -> str:
     if not isinstance(client_seed, str) or not _CLIENT_SEED.fullmatch(client_seed):
+        wrong = "" if not isinstance(client_seed, str) else _first_wrong(client_seed)
         raise ServiceError(
-            "invalid_client_seed", "a client seed is 1 to 64 printable ASCII characters"
-        )
+            "invalid_client_seed", CLIENT_SEED_RULE + wrong, max_length=CLIENT_SEED_MAX,
+            allowed="printable ASCII, codes 32-126",
+        )  # fmt: skip
     return client_seed
+
+
+def _first_wrong(client_seed: str) -> str:
+    """What is wrong with a text that is not a client seed, said after the rule."""
+    if not client_seed:
+        return ": it is empty"
+    if len(client_seed) > CLIENT_SEED_MAX:
+        return f": it has {len(client_seed)}"
+    bad = next(c for c in client_seed if not " " <= c <= "~")
+    return f": {bad!a} at position {client_seed.index(bad)} is not one of them"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +90,9 @@ class RevealedSeed:
     created_us: int
     revealed_us: int
     nonces_used: int
+    # The shoes cut under the seed that dealt no round; None: revealed before they were
+    # recorded (migration 0008), or with a shoe cut before that in play.
+    undealt_shoes: tuple[UndealtShoe, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,7 +100,50 @@ class RevealedSeed:
             "server_seed": self.server_seed,
             "commitment": self.commitment,
             "nonces_used": self.nonces_used,
+            "undealt_shoes": None
+            if self.undealt_shoes is None
+            else [shoe.to_json() for shoe in self.undealt_shoes],
         }
+
+
+def _undealt_json(shoes: tuple[UndealtShoe, ...] | None) -> str | None:
+    return None if shoes is None else json.dumps([shoe.to_json() for shoe in shoes])
+
+
+def _undealt_of(text: str | None) -> tuple[UndealtShoe, ...] | None:
+    if text is None:
+        return None
+    return tuple(UndealtShoe(s["nonce"], s["table_id"], s["cut"]) for s in json.loads(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    """What the server published about a revealed seed, for its export lines."""
+
+    nonces_used: int
+    undealt_shoes: tuple[UndealtShoe, ...]
+
+
+def published(uow: UnitOfWork, player_id: int, commitments: Iterable[str]) -> dict[str, Published]:
+    """Per commitment of the player's revealed seeds among ``commitments``: the nonces the
+    seed gave out and its undealt shoes (seeds revealed before these were recorded have
+    none: their lines go without, and a verifier says what it could not check)."""
+    wanted = sorted(set(commitments))
+    if not wanted:
+        return {}
+    names = {f"c{i}": c for i, c in enumerate(wanted)}
+    rows = uow.all(
+        "SELECT commitment, nonces_used, undealt_shoes FROM fairness_seeds "
+        "WHERE player_id = :p AND revealed_us IS NOT NULL AND undealt_shoes IS NOT NULL "
+        f"AND commitment IN ({', '.join(':' + n for n in names)})",
+        {"p": player_id, **names},
+    )
+    found = {}
+    for committed, used, undealt in rows:
+        shoes = _undealt_of(undealt)
+        assert shoes is not None
+        found[committed] = Published(int(used or 0), shoes)
+    return found
 
 
 def _new_seed(uow: UnitOfWork, player_id: int, mode: str) -> tuple[int, str, str]:
@@ -153,9 +222,11 @@ def rotate(uow: UnitOfWork, player_id: int, mode: str) -> tuple[RevealedSeed, Fa
     if row is None:
         raise ServiceError("unknown_player", "the player has no fairness state")
     old_id, old_seed, old_commitment, created_us, used = row
+    undealt = _undealt_shoes(uow, player_id, mode, int(old_id))
     uow.run(
-        "UPDATE fairness_seeds SET revealed_us = :now, nonces_used = :used WHERE id = :id",
-        {"now": uow.now, "used": used, "id": old_id},
+        "UPDATE fairness_seeds SET revealed_us = :now, nonces_used = :used, "
+        "undealt_shoes = :undealt WHERE id = :id",
+        {"now": uow.now, "used": used, "undealt": _undealt_json(undealt), "id": old_id},
     )
     seed_id, server_seed, committed = _new_seed(uow, player_id, mode)
     uow.run(
@@ -168,8 +239,30 @@ def rotate(uow: UnitOfWork, player_id: int, mode: str) -> tuple[RevealedSeed, Fa
         "UPDATE shoes SET finished = 1 WHERE player_id = :p AND mode = :m AND finished = 0",
         {"p": player_id, "m": mode},
     )
-    revealed = RevealedSeed(mode, old_seed, old_commitment, int(created_us), uow.now, int(used))
+    revealed = RevealedSeed(
+        mode, old_seed, old_commitment, int(created_us), uow.now, int(used), undealt
+    )
     return revealed, state(uow, player_id, mode)
+
+
+def _undealt_shoes(
+    uow: UnitOfWork, player_id: int, mode: str, seed_id: int
+) -> tuple[UndealtShoe, ...] | None:
+    """The player's shoes in play under the seed that are still where their first coup
+    starts: cut, never dealt (None when a shoe cut before migration 0008 cannot tell)."""
+    rows = uow.all(
+        "SELECT table_id, nonce, cut, position, start FROM shoes "
+        "WHERE player_id = :p AND mode = :m AND seed_id = :s AND finished = 0 "
+        "ORDER BY nonce",
+        {"p": player_id, "m": mode, "s": seed_id},
+    )
+    if any(start is None for *_, start in rows):
+        return None
+    return tuple(
+        UndealtShoe(int(nonce), table_id, int(cut))
+        for table_id, nonce, cut, position, start in rows
+        if position == start
+    )
 
 
 def revealed_seeds(
@@ -178,11 +271,12 @@ def revealed_seeds(
     """The player's newest ``limit`` revealed seeds, oldest first: one indexed range of the
     player's own seeds (the nonces used were recorded at rotation), never a scan of rounds."""
     rows = uow.all(
-        "SELECT s.server_seed, s.commitment, s.created_us, s.revealed_us, s.nonces_used "
-        "FROM fairness_seeds s WHERE s.player_id = :p AND s.mode = :m "
+        "SELECT s.server_seed, s.commitment, s.created_us, s.revealed_us, s.nonces_used, "
+        "s.undealt_shoes FROM fairness_seeds s WHERE s.player_id = :p AND s.mode = :m "
         "AND s.revealed_us IS NOT NULL ORDER BY s.id DESC LIMIT :n",
         {"p": player_id, "m": mode, "n": min(limit, MAX_REVEALED)},
     )
     return [
-        RevealedSeed(mode, r[0], r[1], int(r[2]), int(r[3]), int(r[4] or 0)) for r in reversed(rows)
+        RevealedSeed(mode, r[0], r[1], int(r[2]), int(r[3]), int(r[4] or 0), _undealt_of(r[5]))
+        for r in reversed(rows)
     ]

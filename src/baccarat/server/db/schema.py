@@ -121,6 +121,9 @@ fairness_seeds = sa.Table(
     sa.Column("revealed_us", sa.BigInteger, nullable=True),
     # How many nonces the seed gave out, recorded when it is revealed (migration 0007).
     sa.Column("nonces_used", sa.BigInteger, nullable=True),
+    # The shoes cut under the seed that dealt no round (JSON: [{nonce, table_id, cut}]),
+    # recorded when it is revealed; NULL: revealed before it was recorded (migration 0008).
+    sa.Column("undealt_shoes", sa.Text, nullable=True),
     sa.CheckConstraint(MODES, name="mode"),
     sa.Index("ix_fairness_seeds_player", "player_id", "mode"),
 )
@@ -151,6 +154,9 @@ shoes = sa.Table(
     sa.Column("cut", sa.Integer, nullable=False),
     # The next card to deal, as an index into the derived order after the cut.
     sa.Column("position", sa.Integer, nullable=False),
+    # Where the first coup starts (after the burn): a shoe still there dealt nothing
+    # (migration 0008; NULL for shoes cut before).
+    sa.Column("start", sa.Integer, nullable=True),
     sa.Column("cut_card", sa.Integer, nullable=True),
     sa.Column("cards", sa.Integer, nullable=False),
     sa.Column("finished", sa.Integer, nullable=False),

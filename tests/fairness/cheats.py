@@ -1,0 +1,202 @@
+"""A cheating operator, scripted: the exports it would produce, and honest ones beside them.
+
+Every export here is built with ``baccarat.fairness`` as a server would build it, so the
+cards, money and commitments of every line are right; what the cheat changes is which
+shuffles and cards the player was dealt, which lines the export holds, or what a void did.
+``cases()`` is also the source of ``tests/data/export_vectors.json``, which the browser's
+verifier reads too (regenerate it with ``python -m tests.fairness.cheats``): each case has
+the lines of the export and what a verifier must say, known from how the case was built.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from baccarat.core import Bets, Outcome, burn_count, get_rules, play_coup, settle
+from baccarat.fairness import commitment, shuffled_order
+from baccarat.fairness.example import example_history
+from baccarat.fairness.history import FairnessRecord, export_round, void_export
+
+__all__ = [
+    "EXPORT_VECTORS_PATH",
+    "cases",
+    "honest",
+    "skipping_cards",
+    "skipping_nonces",
+    "void_export",
+]
+
+EXPORT_VECTORS_PATH = Path(__file__).resolve().parents[1] / "data" / "export_vectors.json"
+SEED = "5eed" * 16
+CLIENT = "auditor"
+STAKE = 1_000
+
+
+def _line(rules_name: str, nonce: int, cut: int | None, position: int, balance: int,
+          index: int, order: Any, *, bets: Bets | None = None) -> dict[str, Any]:  # fmt: skip
+    rules = get_rules(rules_name)
+    coup = play_coup(order[position:])
+    bets = bets or Bets(player=STAKE)
+    fairness = FairnessRecord(SEED, commitment(SEED), CLIENT, nonce, cut, position)
+    return export_round(
+        round_id=f"r_{index:06d}", rules=rules, fairness=fairness, coup=coup,
+        settlement=settle(rules, bets, coup), balance_before=balance, table_id=rules_name,
+        mode="fun", time=None,
+    ).to_json()  # fmt: skip
+
+
+def _published(lines: list[dict[str, Any]], nonces_used: int) -> list[dict[str, Any]]:
+    """The lines as exported once the seed is revealed: with the count published then."""
+    for line in lines:
+        line["fairness"] |= {"nonces_used": nonces_used, "undealt_shoes": []}
+    return lines
+
+
+def skipping_nonces(rounds: int = 40, rules: str = "single-deck") -> list[dict[str, Any]]:
+    """Fresh shuffles: for each Player bet, nonces are skipped until the bet loses. The
+    operator publishes how many nonces it really gave out."""
+    lines: list[dict[str, Any]] = []
+    balance, nonce = 100_000, 0
+    decks = get_rules(rules).decks
+    while len(lines) < rounds:
+        order = shuffled_order(SEED, CLIENT, nonce, decks)
+        if play_coup(order).winner is Outcome.BANKER:
+            line = _line(rules, nonce, None, 0, balance, len(lines) + 1, order)
+            balance = line["balance_after"]
+            lines.append(line)
+        nonce += 1
+    return _published(lines, nonce)
+
+
+def skipping_cards(rounds: int = 30, rules: str = "mini") -> list[dict[str, Any]]:
+    """One cut shoe: before each Player bet, cards are burned one by one until it loses."""
+    table = get_rules(rules)
+    cut = 200
+    order = shuffled_order(SEED, CLIENT, 0, table.decks, cut)
+    position = 1 + burn_count(order[0]) if table.burn else 0
+    assert table.cut_card_position is not None
+    lines: list[dict[str, Any]] = []
+    balance = 100_000
+    while len(lines) < rounds and position < table.cut_card_position:
+        coup = play_coup(order[position:])
+        if coup.winner is not Outcome.BANKER:
+            position += 1
+            continue
+        line = _line(rules, 0, cut, position, balance, len(lines) + 1, order)
+        balance = line["balance_after"]
+        lines.append(line)
+        position += len(coup.player.cards) + len(coup.banker.cards)
+    return _published(lines, 1)
+
+
+def honest(rules: str = "single-deck", rounds: int = 12) -> list[dict[str, Any]]:
+    return example_history(get_rules(rules), rounds, server_seed=SEED, client_seed=CLIENT,
+                           random=random.Random(rules))  # fmt: skip
+
+
+def winning_line(lines: list[dict[str, Any]]) -> int:
+    """The index of a middle line whose bets returned more than they staked."""
+    for index in range(1, len(lines) - 1):
+        line = lines[index]
+        if line["win"] > sum(bet["stake"] for bet in line["bets"].values()):
+            return index
+    raise AssertionError("no winning round in the sample")
+
+
+def _moved(line: dict[str, Any]) -> int:
+    """1 if a line removed from the chain moved the balance (the next line then breaks it)."""
+    return int(line["balance_after"] != line["balance_before"])
+
+
+def other_card(card: str) -> str:
+    rank = "A23456789TJQK"
+    return rank[(rank.index(card[0]) + 1) % 13] + card[1]
+
+
+def cases() -> list[dict[str, Any]]:
+    """Whole exports and what a verifier must say of each (by construction)."""
+    fresh, mini = honest("single-deck", 12), honest("mini", 80)
+    out: list[dict[str, Any]] = []
+
+    def case(name: str, lines: list[dict[str, Any]], **expect: Any) -> None:
+        statuses = expect.pop("statuses", None) or ["verified"] * len(lines)
+        out.append({"name": name, "lines": lines, "expect": {
+            "ok": expect.pop("ok", True), "statuses": statuses,
+            "differences": expect.pop("differences", {}),
+            "findings": expect.pop("findings", []), "voided_after_win": 0,
+            "balance_breaks": 0} | expect})  # fmt: skip
+
+    case("honest fresh shuffles", fresh)
+    assert len({line["fairness"]["nonce"] for line in mini}) == 2, "two shoes"
+    case("honest cut shoes", mini)
+
+    skipped = skipping_nonces()
+    case("nonces skipped until the Player bet loses", skipped, ok=False,
+         findings=["nonce_gap"])  # fmt: skip
+
+    cards = skipping_cards()
+    starts = [line["fairness"]["position"] for line in cards]
+    gapped = [
+        i for i in range(1, len(cards))
+        if starts[i] != starts[i - 1] + len(cards[i - 1]["player"]["cards"])
+        + len(cards[i - 1]["banker"]["cards"])
+    ]  # fmt: skip
+    order = shuffled_order(SEED, CLIENT, 0, get_rules("mini").decks, cards[0]["fairness"]["cut"])
+    if starts[0] != 1 + burn_count(order[0]):
+        gapped.insert(0, 0)
+    case("cards skipped until the Player bet loses", cards, ok=False,
+         statuses=["differs" if i in gapped else "verified" for i in range(len(cards))],
+         differences={str(i + 1): ["fairness.position"] for i in gapped})  # fmt: skip
+
+    missing = copy.deepcopy(fresh)
+    gone = missing.pop(5)
+    case("a round removed from the middle", missing, ok=False, findings=["nonce_gap"],
+         balance_breaks=_moved(gone))  # fmt: skip
+
+    coup_gone = copy.deepcopy(mini)
+    gone = coup_gone.pop(4)
+    case("a coup removed from the middle of a shoe", coup_gone, ok=False,
+         statuses=["differs" if i == 4 else "verified" for i in range(len(coup_gone))],
+         differences={"5": ["fairness.position"]}, balance_breaks=_moved(gone))  # fmt: skip
+
+    changed = copy.deepcopy(fresh)
+    changed[3]["player"]["cards"][1] = other_card(changed[3]["player"]["cards"][1])
+    card_fields = ["player.cards"]
+    statuses = ["differs" if i == 3 else "verified" for i in range(len(fresh))]
+    case("a card changed", changed, ok=False, statuses=statuses,
+         differences={"4": card_fields})  # fmt: skip
+
+    nulled = copy.deepcopy(changed)
+    nulled[3]["fairness"]["server_seed"] = None
+    case("a card changed and its seed nulled", nulled, ok=False, statuses=statuses,
+         differences={"4": card_fields})  # fmt: skip
+
+    voided = copy.deepcopy(fresh)
+    won = winning_line(voided)
+    voided[won] = void_export(voided[won], "malfunction")
+    # Voided after the next round was dealt: that round began with the payout in hand.
+    case("a void after a win", voided,
+         statuses=["voided" if i == won else "verified" for i in range(len(fresh))],
+         voided_after_win=1, balance_breaks=1)  # fmt: skip
+    return out
+
+
+def build() -> dict[str, Any]:
+    return {
+        "about": "Whole exports (baccarat-history/1) and what a verifier must say of each: "
+        "the Python verifier (baccarat verify) and the browser's (verify.html) both read "
+        "this file. Built by tests/fairness/cheats.py.",
+        "cases": cases(),
+    }
+
+
+def text(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
+if __name__ == "__main__":
+    EXPORT_VECTORS_PATH.write_text(text(build()), encoding="utf-8")

@@ -1,0 +1,19 @@
+// Runs the browser's verifier (src/baccarat/web/js/fair.js) on whole exports; prints JSON:
+// for each case of the file, its report (as `baccarat verify --json` gives it) and its text.
+// Usage: node export_check.mjs FAIR_JS EXPORT_VECTORS_JSON
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+
+const [fairPath, vectorsPath] = process.argv.slice(2);
+const fair = await import(pathToFileURL(fairPath).href);
+const data = JSON.parse(readFileSync(vectorsPath, "utf8"));
+
+const reports = [];
+for (const c of data.cases) {
+  const text = c.lines.map((line) => JSON.stringify(line)).join("\n");
+  const report = await fair.verifyText(text);
+  reports.push({ name: c.name, report, text: fair.render(report) });
+}
+const settlements = [];
+for (const [name, rules] of Object.entries(fair.RULES)) settlements.push({ name, bets: rules.bets, aliases: rules.aliases });
+console.log(JSON.stringify({ reports, rules: settlements }));

@@ -1,0 +1,234 @@
+"""A cheating operator against the verifier: each way of choosing outcomes is named.
+
+The exports come from ``cheats.py``, the same cases the browser's verifier reads from
+``tests/data/export_vectors.json``; the CLI's exit status and wording are checked here too.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baccarat.cli import main as cli
+from baccarat.fairness.history import parse_history
+from baccarat.fairness.verify import (
+    VOID_AFTER_WIN,
+    VOID_BEFORE,
+    HistoryReport,
+    Kind,
+    Status,
+    verify_history,
+)
+
+from . import cheats
+from .samples import jsonl
+
+CASES = cheats.build()["cases"]
+
+
+def verify(lines: list[Any]) -> HistoryReport:
+    return verify_history(parse_history(jsonl(lines).splitlines()))
+
+
+def run_cli(
+    tmp_path: Path, lines: list[Any], capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
+    path = tmp_path / "export.jsonl"
+    path.write_text(jsonl(lines), encoding="utf-8")
+    capsys.readouterr()
+    status = cli(["verify", str(path)])
+    return status, capsys.readouterr().out
+
+
+def test_the_export_vectors_file_is_what_the_cheats_build() -> None:
+    stored = json.loads(cheats.EXPORT_VECTORS_PATH.read_text(encoding="utf-8"))
+    assert stored == json.loads(cheats.text(cheats.build()))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_every_export_vector_gets_the_verdicts_it_was_built_for(case: dict[str, Any]) -> None:
+    report = verify(case["lines"])
+    expect = case["expect"]
+    assert [r.status.value for r in report.rounds] == expect["statuses"], report.summary()
+    differences = {
+        str(r.line): sorted({d.field for d in r.differences})
+        for r in report.rounds
+        if r.differences
+    }
+    assert differences == {line: sorted(f) for line, f in expect["differences"].items()}
+    assert sorted(f.kind.value for f in report.findings) == sorted(expect["findings"])
+    assert report.voided_after_win == expect["voided_after_win"]
+    assert report.balance_breaks == expect["balance_breaks"]
+    assert report.ok is expect["ok"]
+
+
+def test_an_operator_that_skips_nonces_until_the_player_loses_fails_verification(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = cheats.skipping_nonces(40)
+    assert all(line["bets"]["player"]["result"] == "lose" for line in lines)
+    status, out = run_cli(tmp_path, lines, capsys)
+    assert status == 1
+    (finding,) = [line for line in out.splitlines() if line.startswith("finding:")]
+    skipped = lines[-1]["fairness"]["nonces_used"] - 40
+    assert f"{skipped} of its {skipped + 40} nonces dealt no round" in finding
+    assert out.splitlines()[-1].startswith("40 rounds: 40 verified")
+    assert "1 finding" in out.splitlines()[-1]
+
+
+def test_an_operator_that_publishes_only_the_nonces_it_dealt_is_caught_by_the_nonces_beyond() -> (
+    None
+):
+    lines = cheats.skipping_nonces(40)
+    for line in lines:
+        line["fairness"]["nonces_used"] = 40
+    report = verify(lines)
+    beyond = [r for r in report.rounds if r.status is Status.DIFFERS]
+    assert beyond and all(d.field == "fairness.nonce" for r in beyond for d in r.differences)
+    assert not report.ok
+
+
+def test_an_operator_that_skips_cards_of_a_cut_shoe_until_the_player_loses_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = cheats.skipping_cards(30)
+    assert all(line["bets"]["player"]["result"] == "lose" for line in lines)
+    status, out = run_cli(tmp_path, lines, capsys)
+    assert status == 1
+    assert "went to no coup" in out
+
+
+def test_a_round_removed_from_the_middle_of_an_export_is_a_nonce_gap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = cheats.honest("single-deck", 10)
+    gone = lines.pop(4)
+    status, out = run_cli(tmp_path, lines, capsys)
+    assert status == 1
+    assert f"nonce(s) {gone['fairness']['nonce']} " in out
+
+
+def test_an_export_without_nonces_used_verifies_and_says_what_it_could_not_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = cheats.honest("single-deck", 6)
+    for line in lines:
+        del line["fairness"]["nonces_used"], line["fairness"]["undealt_shoes"]
+    status, out = run_cli(tmp_path, lines, capsys)
+    assert status == 0
+    assert "without nonces_used" in out and "could not be checked" in out
+
+
+def test_a_shoe_cut_and_never_dealt_accounts_for_its_nonce() -> None:
+    lines = cheats.honest("single-deck", 6)
+    # The player cut a shoe at mini with nonce 6 and rotated before dealing from it.
+    for line in lines:
+        line["fairness"]["nonces_used"] = 7
+        line["fairness"]["undealt_shoes"] = [{"nonce": 6, "table_id": "mini", "cut": 40}]
+    report = verify(lines)
+    assert report.ok, [str(f) for f in report.findings]
+    (note,) = [n for n in report.notes if n.kind is Kind.UNDEALT]
+    assert "nonce 6 is a shoe you cut at mini, cut at 40" in note.message
+    # Without that record, nonce 6 is a gap.
+    for line in lines:
+        line["fairness"]["undealt_shoes"] = []
+    assert [f.kind for f in verify(lines).findings] == [Kind.NONCE_GAP]
+
+
+def test_an_undealt_shoe_whose_nonce_dealt_a_round_is_a_finding() -> None:
+    lines = cheats.honest("single-deck", 3)
+    for line in lines:
+        line["fairness"]["undealt_shoes"] = [{"nonce": 1, "table_id": "mini", "cut": 0}]
+    report = verify(lines)
+    assert [f.kind for f in report.findings] == [Kind.UNDEALT]
+    assert "dealt the round on line 2" in report.findings[0].message
+
+
+def test_lines_that_disagree_on_nonces_used_are_a_finding() -> None:
+    lines = cheats.honest("single-deck", 3)
+    lines[1]["fairness"]["nonces_used"] += 1
+    report = verify(lines)
+    assert Kind.NONCES_USED in [f.kind for f in report.findings]
+
+
+def test_rounds_banked_for_another_player_are_left_out_of_the_nonce_check() -> None:
+    # A banker's export holds only the rounds it banked: the player's other nonces are not
+    # in it, and no gap is claimed.
+    lines = cheats.honest("single-deck", 6)[::2]
+    for line in lines:
+        line |= {"role": "banker", "fee": 0}
+        line["balance_before"], line["balance_after"] = (
+            50_000,
+            50_000 + sum(b["stake"] for b in line["bets"].values()) - line["win"],
+        )
+    report = verify(lines)
+    assert report.findings == (), [str(f) for f in report.findings]
+    assert any("rounds you banked" in n.message for n in report.notes)
+
+
+def test_a_nulled_seed_is_checked_with_the_seed_revealed_on_another_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = cheats.honest("single-deck", 4)
+    original = copy.deepcopy(lines)
+    lines[2]["fairness"]["server_seed"] = None
+    assert verify(lines).rounds[2].status is Status.VERIFIED
+    lines[2]["banker"]["cards"][0] = cheats.other_card(lines[2]["banker"]["cards"][0])
+    status, out = run_cli(tmp_path, lines, capsys)
+    assert status == 1
+    assert "banker.cards: expected " + " ".join(original[2]["banker"]["cards"]) in out
+
+
+def test_a_seed_that_differs_from_the_one_its_commitment_revealed_is_named() -> None:
+    lines = cheats.honest("single-deck", 3)
+    lines[1]["fairness"]["server_seed"] = "ab" * 32
+    report = verify(lines)
+    assert "fairness.server_seed" in {d.field for d in report.rounds[1].differences}
+    assert "revealed on line 1" in str(report.rounds[1].differences)
+
+
+def test_a_void_after_a_win_is_reported_as_such_and_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = cheats.honest("single-deck", 8)
+    won = cheats.winning_line(lines)
+    lines[won] = cheats.void_export(lines[won], "malfunction")
+    status, out = run_cli(tmp_path, lines, capsys)
+    assert f"line {won + 1:>4}  {lines[won]['id']}  voided after a win" in out
+    assert "1 voided (1 after a win)" in out.splitlines()[-1]
+    assert "balance chain: 1 break" in out.splitlines()[-1]
+    assert status == 0
+    report = verify(lines)
+    assert report.rounds[won].reason == VOID_AFTER_WIN
+    assert report.to_json()["summary"]["voided_after_win"] == 1
+
+
+def test_a_void_before_the_result_is_a_void_of_its_own() -> None:
+    lines = cheats.honest("single-deck", 3)
+    voided = cheats.void_export(lines[1], "connection lost while dealing")
+    voided["player"] = {"cards": voided["player"]["cards"][:1], "scores": [0, 0]}
+    voided["player"]["scores"] = [int(lines[1]["player"]["scores"][0] * 0)] * 2
+    voided["banker"] = {"cards": [], "scores": [0, 0]}
+    voided["winner"] = None
+    report = verify([lines[0], voided, lines[2]])
+    card = voided["player"]["cards"][0]
+    value = min("A23456789TJQK".index(card[0]) + 1, 10) % 10
+    voided["player"]["scores"] = [value, value]
+    report = verify([lines[0], voided, lines[2]])
+    assert report.rounds[1].status is Status.VOIDED, report.rounds[1].differences
+    assert report.rounds[1].reason == VOID_BEFORE
+
+
+def test_the_balance_chain_names_money_moved_between_rounds() -> None:
+    lines = cheats.honest("single-deck", 4)
+    for line in lines[2:]:  # a deposit of 50.00 before round 3
+        line["balance_before"] += 5_000
+        line["balance_after"] += 5_000
+    report = verify(lines)
+    (note,) = [n for n in report.notes if n.kind is Kind.BALANCE]
+    assert note.amount == 5_000 and note.lines == (2, 3)
+    assert report.ok

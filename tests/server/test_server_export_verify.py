@@ -1,0 +1,154 @@
+"""Real exports of every kind of house table verify, with their nonces checked for gaps;
+the same exports, cut by a cheat, do not.
+
+Fresh shuffles and a cut shoe share one player's nonces per mode; a shoe cut and never dealt
+before a rotation is an honest unused nonce, which the export names; a void keeps its
+nonce; an export for one mode holds that mode's commitments only.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baccarat.cli import main as cli
+from baccarat.core import Bets
+from baccarat.fairness.history import parse_history
+from baccarat.fairness.verify import HistoryReport, Kind, Status, verify_history
+from baccarat.server import accounts, history, rounds, seeds, voids, wallet
+from baccarat.server.db.database import Database
+from baccarat.server.dealing import FairShoes
+from baccarat.server.ledger import SystemAccounts
+from baccarat.server.tables import TableSet, load_tables
+
+from .conftest import both_backends
+
+
+@pytest.fixture(scope="module")
+def tables() -> TableSet:
+    return load_tables()
+
+
+class Casino:
+    def __init__(self, db: Database, system: SystemAccounts, tables: TableSet):
+        self.db = db
+        self.dealer = rounds.Dealer(FairShoes(), system)
+        self.tables = tables
+        self.player = db.run_write(lambda uow: accounts.register(uow, "eve", "hash", system)).id
+
+    def play(self, table: str, mode: str = "fun", **bets: int) -> history.StoredRound:
+        found = self.tables.require(table)
+        return self.db.run_write(
+            lambda uow: rounds.play_round(uow, self.dealer, self.player, found, mode, Bets(**bets))
+        )
+
+    def cut(self, mode: str = "fun", at: int = 100) -> rounds.ShoeState:
+        mini = self.tables.require("mini")
+        return self.db.run_write(
+            lambda uow: rounds.cut_shoe(uow, self.dealer, self.player, mini, mode, at)
+        )
+
+    def rotate(self, mode: str = "fun") -> seeds.RevealedSeed:
+        return self.db.run_write(lambda uow: seeds.rotate(uow, self.player, mode))[0]
+
+    def void(self, round_id: str) -> None:
+        self.db.run_write(lambda uow: voids.void_round(uow, self.dealer, round_id, "malfunction"))
+
+    def export(self, mode: str | None = None) -> str:
+        text, after = "", 0
+        while True:
+            page = functools.partial(
+                history.export_chunk, player_id=self.player, mode=mode, after_seq=after
+            )
+            chunk, following = self.db.run_read(page)
+            text += chunk
+            if following is None:
+                return text
+            after = following
+
+
+def report_of(text: str) -> HistoryReport:
+    return verify_history(parse_history(text.splitlines()))
+
+
+def checked_commitments(report: HistoryReport) -> bool:
+    return not any("without nonces_used" in n.message for n in report.notes)
+
+
+def play_every_kind(casino: Casino, system: SystemAccounts) -> dict[str, Any]:
+    """Fresh rounds, a cut shoe dealt from, voids, a shoe cut and never dealt, rotations,
+    in both modes; returns what was played."""
+    casino.db.run_write(lambda uow: wallet.deposit(uow, casino.player, 50_000, system))
+    fresh = [casino.play("table-i", player=500, tie=200) for _ in range(3)]
+    casino.cut(at=123)
+    shoe = [casino.play("mini", banker=200) for _ in range(4)]
+    later = [casino.play("table-i", banker=300) for _ in range(2)]
+    casino.void(fresh[1].id)
+    casino.void(shoe[2].id)
+    real = [casino.play("table-i", "real", player=400) for _ in range(2)]
+    first = casino.rotate()
+    casino.rotate("real")
+    # Under the next seed: a shoe cut and never dealt from, then a fresh round, a rotation.
+    undealt = casino.cut(at=7)
+    after_cut = casino.play("table-i", player=200)
+    second = casino.rotate()
+    # A round under the current seed, not revealed yet.
+    pending = casino.play("table-i", player=200)
+    return {"fresh": fresh, "shoe": shoe, "later": later, "real": real, "first": first,
+            "undealt": undealt, "after_cut": after_cut, "second": second,
+            "pending": pending}  # fmt: skip
+
+
+@both_backends
+def test_an_export_of_every_kind_of_house_table_verifies_with_its_nonces_checked(
+    db: Database, system: SystemAccounts, tables: TableSet, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    casino = Casino(db, system, tables)
+    played = play_every_kind(casino, system)
+    assert played["undealt"].nonce == 0 and played["after_cut"].nonce == 1
+    assert played["second"].undealt_shoes is not None
+    assert [s.nonce for s in played["second"].undealt_shoes] == [0]
+    text = casino.export()
+    report = report_of(text)
+    assert report.ok, (report.summary(), [str(f) for f in report.findings])
+    assert report.counts[Status.VOIDED] == 2
+    assert report.counts[Status.UNVERIFIABLE] == 1  # the round under the current seed
+    assert checked_commitments(report)
+    (undealt,) = [n for n in report.notes if n.kind is Kind.UNDEALT]
+    assert "nonce 0 is a shoe you cut at mini, cut at 7" in undealt.message
+    lines = [json.loads(line) for line in text.splitlines()]
+    first = next(line for line in lines if line["id"] == played["fresh"][0].id)
+    # Nonces per mode: the fresh rounds, one for the shoe's cut (all its coups), the later.
+    used = len(played["fresh"]) + 1 + len(played["later"])
+    assert first["fairness"]["nonces_used"] == played["first"].nonces_used == used
+    path = tmp_path / "export.jsonl"
+    path.write_text(text)
+    assert cli(["verify", str(path)]) == 0
+    # The export of one mode holds that mode's commitments only, and verifies alone.
+    for mode in ("fun", "real"):
+        alone = report_of(casino.export(mode))
+        assert alone.ok, [str(f) for f in alone.findings]
+        assert {r.mode for r in parse_history(casino.export(mode).splitlines())} == {mode}
+
+
+@both_backends
+def test_a_round_cut_from_a_real_export_is_a_gap_and_fails(
+    db: Database, system: SystemAccounts, tables: TableSet, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    casino = Casino(db, system, tables)
+    played = play_every_kind(casino, system)
+    lines = casino.export().splitlines()
+    for gone in (played["fresh"][2].id, played["shoe"][1].id):
+        kept = [line for line in lines if json.loads(line)["id"] != gone]
+        path = tmp_path / "cut.jsonl"
+        path.write_text("\n".join(kept) + "\n")
+        capsys.readouterr()
+        assert cli(["verify", str(path)]) == 1
+        out = capsys.readouterr().out
+        assert "nonce(s)" in out or "went to no coup" in out

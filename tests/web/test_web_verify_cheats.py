@@ -1,0 +1,100 @@
+"""The browser verifier on real exports from a real server: every kind of house table
+verifies, with its voids; the same export, cut or changed by a cheat, shows the finding.
+
+A server of its own (a subprocess on a temporary SQLite database), so that the operator's
+void (``baccarat admin void``) can reach its database.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baccarat.cli import main as cli
+
+from .conftest import serving
+from .webtools import Player, new_nickname
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    data = tmp_path_factory.mktemp("verify-server")
+    with serving(data) as url:
+        yield url, data
+
+
+def rounds_of(who: Player, table: str, count: int, **bets: int) -> list[dict[str, Any]]:
+    played = []
+    for _ in range(count):
+        response = who.context.request.post(
+            f"{who.base_url}/api/tables/{table}/rounds",
+            data=json.dumps({"mode": "fun", "bets": bets}),
+            headers={"Content-Type": "application/json", "Idempotency-Key": uuid.uuid4().hex,
+                     **who.csrf()},
+        )  # fmt: skip
+        assert response.ok, response.text()
+        played.append(response.json())
+    return played
+
+
+def export(player: Player) -> str:
+    response = player.context.request.get(f"{player.base_url}/api/history/export")
+    assert response.ok, response.text()
+    return str(response.text())
+
+
+def open_verifier(player: Player, text: str, path: Path) -> Any:
+    path.write_text(text)
+    page = player.page
+    page.goto(f"{player.base_url}/verify.html")
+    page.wait_for_selector("body[data-ready='true']")
+    page.set_input_files("#export-file", str(path))
+    page.wait_for_selector("body[data-export-verified='true']", timeout=30_000)
+    return page
+
+
+def test_a_real_export_verifies_in_the_page_and_a_round_cut_from_it_is_a_finding(
+    browser: Any, server: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, data = server
+    context = browser.new_context()
+    try:
+        player = Player(context, url, new_nickname())
+        player.register_and_login()
+        requests: list[str] = []
+        player.page.on("request", lambda request: requests.append(request.url))
+        fresh = rounds_of(player, "table-i", 4, player=500)
+        player.api("POST", "/api/tables/mini/shoe", {"mode": "fun", "cut": 150})
+        rounds_of(player, "mini", 5, banker=200)
+        won = next((r for r in fresh if r["win"] > 500), fresh[0])
+        assert cli(["admin", "--data-dir", str(data), "--database",
+                    f"sqlite:///{data / 'web.db'}", "void", won["id"],
+                    "--reason", "malfunction"]) == 0  # fmt: skip
+        player.api("POST", "/api/fairness/rotate", {"mode": "fun"})
+        text = export(player)
+        lines = text.splitlines()
+        assert len(lines) == 9 and all("nonces_used" in json.loads(x)["fairness"] for x in lines)
+        page = open_verifier(player, text, tmp_path / "honest.jsonl")
+        assert page.get_attribute("body", "data-export-ok") == "true", page.text_content(
+            "#export-text"
+        )
+        assert page.locator("#export-rounds tr[data-status='voided']").count() == 1
+        assert page.locator("#export-findings li").count() == 0
+        # The page asked the server for nothing but its own files.
+        assert not [u for u in requests if "/api/" in u or "/i18n/" in u], requests
+
+        # The operator leaves a round out of the export (say, one the player won).
+        cut = [x for x in lines if json.loads(x)["id"] != fresh[2]["id"]]
+        page = open_verifier(player, "\n".join(cut) + "\n", tmp_path / "cut.jsonl")
+        assert page.get_attribute("body", "data-export-ok") == "false"
+        finding = page.locator("#export-findings li.finding[data-kind='nonce_gap']")
+        assert finding.is_visible()
+        assert f"nonce(s) {fresh[2]['fairness']['nonce']} " in str(finding.text_content())
+        assert player.errors == []
+    finally:
+        context.close()

@@ -300,3 +300,28 @@ def test_the_page_saved_to_disk_verifies_an_export_from_a_file(
         page.close()
     assert not errors, errors
     assert requests and all(url.startswith("file://") for url in requests), requests
+
+
+def test_the_export_verdict_speaks_the_players_language(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    catalog = json.loads((WEB / "i18n" / "de.json").read_text(encoding="utf-8"))
+    path = tmp_path / "missing.jsonl"
+    lines = cheats.honest("single-deck", 6)
+    del lines[2]
+    path.write_text(export_text(lines))
+    context = browser.new_context(locale="de-DE")
+    try:
+        page = context.new_page()
+        page.goto(f"{base_url}/verify.html")
+        page.wait_for_selector("body[data-ready='true']")
+        assert page.evaluate("document.documentElement.lang") == "de"
+        load_export(page, path)
+        assert catalog["verify.export_bad"] in str(page.text_content("#export-verdict"))
+        kind = page.text_content("#export-findings li.finding strong")
+        assert str(kind).startswith(catalog["verify.kind_nonce_gap"])
+        page.select_option("#lang", "sv")
+        sv = json.loads((WEB / "i18n" / "sv.json").read_text(encoding="utf-8"))
+        assert sv["verify.export_bad"] in str(page.text_content("#export-verdict"))
+    finally:
+        context.close()

@@ -54,11 +54,13 @@ async def test_banked_rounds_count_in_the_players_nonces_and_not_in_the_bankers(
     assert report.ok, [str(f) for f in report.findings]
     assert {json.loads(line)["fairness"]["nonces_used"] for line in mine} == {5}
     assert not [n for n in report.notes if n.kind is Kind.UNCHECKED]
+    assert report.balance_breaks == 0  # a seat's held stakes leave no trace between rounds
 
     theirs = (await banker.export()).splitlines()
     report = report_of(theirs)
     assert report.ok, [str(f) for f in report.findings]
     assert any("rounds you banked" in n.message for n in report.notes)
+    assert report.balance_breaks == 0
 
     # The player's second banked round, left out of the player's export, is a gap.
     gone = json.loads(theirs[1])["id"]

@@ -318,3 +318,17 @@ def test_replay_keeps_an_unrevealed_seed_secret_and_still_checks_the_payouts(
     changed = db.run_read(lambda uow: replay.replay_round(uow, played.id))
     assert not changed.ok
     assert any(m.startswith("bets.player.returned: expected") for m in changed.mismatches)
+
+
+@both_backends
+def test_replay_of_a_voided_round_checks_out_once_revealed(
+    db: Database, system: SystemAccounts, tables: TableSet
+) -> None:
+    alice = player(db, system)
+    played = play(db, FairShoes(), system, tables, alice, banker=500)
+    dealer = rounds.Dealer(FairShoes(), system)
+    db.run_write(lambda uow: voids.void_round(uow, dealer, played.id, "dealer error"))
+    db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))
+    result = db.run_read(lambda uow: replay.replay_round(uow, played.id))
+    assert result.revealed and result.report.status.value == "voided"
+    assert result.ok, result.mismatches

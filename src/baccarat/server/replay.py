@@ -42,7 +42,7 @@ class Replay:
 
     @property
     def ok(self) -> bool:
-        shuffled = self.report.status is Status.VERIFIED or not self.revealed
+        shuffled = self.report.status in (Status.VERIFIED, Status.VOIDED) or not self.revealed
         return shuffled and not self.settlement and self.moved == self.owed
 
     @property

@@ -246,11 +246,22 @@ class FairnessOut(BaseModel):
     real: FairnessStateOut
 
 
+class UndealtShoeOut(BaseModel):
+    nonce: int
+    table_id: str | None
+    cut: int | None
+
+
 class RevealedSeedOut(BaseModel):
     mode: str
     server_seed: str
     commitment: str
     nonces_used: int
+    undealt_shoes: list[UndealtShoeOut] | None = Field(
+        default=None,
+        description="shoes cut under this seed and never dealt from: their nonces dealt no "
+        "round (the verifier counts them among the nonces used)",
+    )
 
 
 class RotationOut(BaseModel):

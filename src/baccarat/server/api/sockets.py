@@ -165,11 +165,32 @@ def socket_token_hash(websocket: WebSocket) -> str | None:
     if cookie is None:
         return None
     origin = websocket.headers.get("origin")
-    if origin is not None and urlsplit(origin).netloc != websocket.headers.get("host"):
+    if origin is not None and not same_origin(origin, websocket.headers.get("host")):
         # A cookie comes with a cross-site socket too: only same-origin pages may use it.
         raise ServiceError("csrf_failed", "a socket opened with the session cookie must come "
                            "from this site's pages")  # fmt: skip
     return auth.token_hash(cookie)
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def same_origin(origin: str, host: str | None) -> bool:
+    """Whether a page of ``origin`` (the Origin header) is of the site that the ``Host``
+    header names: the same host and port, a port left out being the default one of the
+    origin's scheme (``https://casino.example`` is ``casino.example:443``: a proxy or client
+    may add or leave out ``:443``). A proxy must pass the Host header as the browser sent it,
+    port included (nginx: ``$http_host``, not ``$host``; docs/deploy.md)."""
+    page, site = urlsplit(origin), urlsplit("//" + (host or ""))
+    default = _DEFAULT_PORTS.get(page.scheme)
+    if default is None or origin != f"{page.scheme}://{page.netloc}" or site.netloc != host:
+        return False  # not an http(s) origin ("null", one with a path), or a bad Host
+    if "@" in page.netloc or "@" in site.netloc or not page.hostname or not site.hostname:
+        return False
+    try:
+        return page.hostname == site.hostname and (page.port or default) == (site.port or default)
+    except ValueError:  # a port out of range or not a number
+        return False
 
 
 async def refuse(websocket: WebSocket, error: ServiceError) -> None:

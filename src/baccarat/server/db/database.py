@@ -19,12 +19,21 @@ unit of work in its own savepoint (``pgwriter.py``); several workers write concu
 rely on row locks (conditional updates, ``FOR UPDATE``); a unit of work that meets a lock
 conflict, a deadlock or a unique violation runs again in the next batch. Reads run on a
 pool of threads, each holding one connection.
+
+PostgreSQL connections are opened when first needed and kept for the worker's life: per
+worker at most ``threads`` writer connections, ``threads`` reader connections (and the
+LISTEN connection of ``banked/events.py``), which is what docs/deploy.md counts for
+``max_connections``. A kept connection outlives a restart of PostgreSQL only as a dead
+socket: each one is found broken when its next transaction begins, and replaced then
+(``_Session``), so that a restart costs the requests that were in flight, not one more
+request per pooled connection afterwards.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 import threading
 import urllib.parse
@@ -42,6 +51,7 @@ from .pgwriter import PostgresWriter
 from .uow import UnitOfWork, is_unique_violation
 
 T = TypeVar("T")
+log = logging.getLogger("baccarat.server.db")
 
 SQLITE_BUSY_TIMEOUT_S = 30.0
 # The server's writer runs on the event loop: it waits less for another process's lock.
@@ -108,6 +118,9 @@ class Database:
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
             return conn
+        return _Session(self._connect_postgres)
+
+    def _connect_postgres(self) -> Any:
         import psycopg
 
         return psycopg.connect(self.url.target, autocommit=False)
@@ -120,6 +133,9 @@ class Database:
             )
             conn.execute("PRAGMA query_only=ON")
             return conn
+        return _Session(self._connect_postgres_read_only)
+
+    def _connect_postgres_read_only(self) -> Any:
         import psycopg
 
         session = psycopg.connect(self.url.target, autocommit=False)
@@ -140,6 +156,8 @@ class Database:
         conn = getattr(self._local, "conn", None)
         self._local.conn = None
         if conn is not None:
+            with self._lock, contextlib.suppress(ValueError):
+                self._connections.remove(conn)
             with contextlib.suppress(Exception):
                 conn.close()
 
@@ -202,6 +220,10 @@ class Database:
             self._checkpointer = _Checkpointer(self)
             self._checkpointer.start()
         else:
+            # The thread that starts the runners (the event loop's: it read the casino's
+            # accounts) leaves the database to them: its connection would sit idle for the
+            # worker's life, one more than the pools below (docs/deploy.md counts them).
+            self._drop_thread_connection()
             self._readers = ThreadPoolExecutor(self.threads, thread_name_prefix="db-read")
             self._pg_writer = PostgresWriter(self.connect, self.clock, self.max_batch, self.threads)
 
@@ -260,6 +282,65 @@ class Database:
         for conn in connections:
             with contextlib.suppress(Exception):
                 conn.close()
+
+
+class _Session:
+    """A PostgreSQL connection (psycopg, never in autocommit) that replaces itself when the
+    first statement of a transaction finds it broken.
+
+    PostgreSQL ends every session when it restarts (or crashes, or fails over), but a kept
+    connection learns of it only when it is next used. When that use is the first statement
+    of a transaction, nothing of the transaction has happened: psycopg begins it with that
+    statement, and whatever reached the server before the break dies uncommitted with the
+    server's end of the session. So the statement is sent again, once, on a new connection,
+    and the caller never knows: after a restart no request fails for a stale connection.
+
+    Later breaks are not hidden. One in the middle of a transaction loses the statements
+    before it, which only the caller could run again: its unit of work fails (the writer
+    fails its batch, a read fails) and the request is answered 503 ``service_unavailable``
+    (the database is going away right then; the next transaction reconnects). One at COMMIT
+    is worse: the COMMIT may have been carried out before the connection broke, and doing
+    the work again could do it twice. Neither is retried here; a client retries a
+    money-moving request with the same ``Idempotency-Key``, which returns the first answer
+    if it was committed and runs the work if it was not.
+    """
+
+    __slots__ = ("_conn", "_connect", "_idle")
+
+    def __init__(self, connect: Callable[[], Any]):
+        from psycopg.pq import TransactionStatus
+
+        self._idle = TransactionStatus.IDLE
+        self._connect = connect
+        self._conn = connect()
+
+    @property
+    def closed(self) -> bool:
+        return bool(self._conn.closed)
+
+    def execute(self, query: Any, params: Any = None, **options: Any) -> Any:
+        conn = self._conn
+        if conn.pgconn.transaction_status != self._idle:
+            return conn.execute(query, params, **options)  # inside a transaction: as it is
+        try:
+            return conn.execute(query, params, **options)
+        except Exception as error:
+            if not _is_operational(error) or not conn.broken:
+                raise  # the statement's own failure (a lock timeout, a cancel): not the link
+            log.info("a PostgreSQL connection was found broken (%s): reconnecting", error)
+            with contextlib.suppress(Exception):
+                conn.close()
+            self._conn = self._connect()
+            return self._conn.execute(query, params, **options)
+
+    def commit(self) -> None:
+        self._conn.commit()
+
+    def rollback(self) -> None:
+        self._conn.rollback()
+
+    def close(self) -> None:
+        self._conn.close()
 
 
 class _SqliteWriter:

@@ -56,7 +56,11 @@ export function markChip(el, selected) {
   }
 }
 
-/** A spot's chips (the top six) and its stake. */
+/**
+ * A spot's chips (the top six) and its stake. The spot's name is what it shows (its name,
+ * its pays and its stake, so that a voice user can say what they see), with "(your bet)"
+ * for a screen reader after the stake; what a press does is its description.
+ */
 export function drawStake(el, name, chips, amount, chip) {
   const spot = el.querySelector(`[data-spot="${name}"]`);
   if (!spot) return;
@@ -65,13 +69,9 @@ export function drawStake(el, name, chips, amount, chip) {
     ...chips.slice(-6).map((value, i) => h("span", { class: `mini-chip chip-${chipColour(value)}`, style: `--i:${i}` })),
   );
   spot.querySelector(".stack-total").textContent = amount ? money(amount) : "";
+  spot.querySelector(".spot-note").textContent = amount ? t("table.spot_bet_note") : "";
   spot.classList.toggle("has-bet", amount > 0);
-  spot.setAttribute(
-    "aria-label",
-    amount
-      ? t("table.spot_with_bet", { spot: t(`spot.${name}`), amount: money(amount) })
-      : t("table.spot_empty", { spot: t(`spot.${name}`), chip: money(chip) }),
-  );
+  el.querySelector(`#spot-help-${name}`).textContent = t("table.spot_help", { chip: money(chip) });
 }
 
 // A hand: its WIN/LOSE marker, its name, its x:y score and its cards.
@@ -103,6 +103,7 @@ export function spotView(name, pay, on, { small = false, removable = true } = {}
     {
       class: `spot spot-${name}`,
       "data-spot": name,
+      "aria-describedby": `spot-help-${name}`,
       oncontextmenu: (event) => {
         event.preventDefault();
         on.remove(name);
@@ -119,6 +120,7 @@ export function spotView(name, pay, on, { small = false, removable = true } = {}
     h("span", { class: "spot-pays", text: t("table.pays", { pays: toOne(pay) }) }),
     h("span", { class: "stack", "aria-hidden": "true" }),
     h("span", { class: "stack-total" }),
+    h("span", { class: "spot-note sr-only" }),
   );
   const remove = removable
     ? h("button", {
@@ -132,7 +134,8 @@ export function spotView(name, pay, on, { small = false, removable = true } = {}
       })
     : null;
   const marker = h("span", { class: "bet-marker", "aria-live": "polite" });
-  return h("div", { class: `spot-wrap wrap-${name}${small ? " small" : ""}` }, button, remove, marker);
+  const help = h("span", { id: `spot-help-${name}`, hidden: true });
+  return h("div", { class: `spot-wrap wrap-${name}${small ? " small" : ""}` }, button, remove, marker, help);
 }
 
 // Where a side spot goes, the way commercial tables lay them out: beside the hand it is

@@ -83,12 +83,13 @@ const handView = (name) =>
       "div",
       { class: "hand-head" },
       h("h2", { class: "hand-title", text: t(`spot.${name}`) }),
-      h("div", { class: "hand-marker", "data-marker": name, "aria-live": "polite" }),
+      h("div", { class: "hand-marker", "data-marker": name }),
     ),
     h(
       "div",
       { class: "hand-row" },
-      h("output", { class: "score", "data-score": name, "aria-label": t("table.score") }),
+      h("span", { class: "sr-only", text: t("table.score") }),
+      h("span", { class: "score", "data-score": name }),
       h("div", { class: "cards", "data-cards": name }),
     ),
   );
@@ -133,7 +134,7 @@ export function spotView(name, pay, on, { small = false, removable = true } = {}
         onclick: () => on.remove(name),
       })
     : null;
-  const marker = h("span", { class: "bet-marker", "aria-live": "polite" });
+  const marker = h("span", { class: "bet-marker" });
   const help = h("span", { id: `spot-help-${name}`, hidden: true });
   return h("div", { class: `spot-wrap wrap-${name}${small ? " small" : ""}` }, button, remove, marker, help);
 }
@@ -180,11 +181,14 @@ function spotsView(tbl, pays, on, options = {}) {
   );
 }
 
-/** The result banner over the felt: the winner, the net, what was paid. */
+/**
+ * The result banner over the felt: the winner, the net, what was paid. It is not a live
+ * region: the round's end is said once, in a sentence (reveal.js resultText, announce()).
+ */
 const bannerView = () =>
   h(
     "div",
-    { class: "result-banner", "data-banner": "", role: "status", "aria-live": "polite", hidden: true },
+    { class: "result-banner", "data-banner": "", hidden: true },
     h("p", { class: "banner-callout", "data-callout": "" }),
     h("p", { class: "banner-head", "data-banner-head": "" }),
     h("p", { class: "banner-net", "data-banner-net": "" }),
@@ -235,7 +239,7 @@ const meterView = (name) =>
     "div",
     { class: `meter meter-${name}` },
     h("span", { class: "meter-label", text: t(`meter.${name}`) }),
-    h("output", { class: "meter-value", "data-meter": name }),
+    h("span", { class: "meter-value", "data-meter": name }),
   );
 
 export const metersView = () => h("div", { class: "meters" }, ["bet", "balance", "win", "last"].map(meterView));
@@ -247,8 +251,10 @@ export function showLast(el, net) {
   last.dataset.sign = net > 0 ? "plus" : net < 0 ? "minus" : "zero";
 }
 
-// The message line under the table, and what it says ({text, kind}).
-export const messageView = () => h("p", { id: "table-message", class: "message", role: "status", "aria-live": "polite" });
+// The message line under the table, and what it says ({text, kind}). It is not a live
+// region: the views announce what needs saying (announce()), and not the "Dealing…" of
+// every round.
+export const messageView = () => h("p", { id: "table-message", class: "message" });
 
 export function showMessage(el, { text, kind }) {
   const message = el.querySelector("#table-message");

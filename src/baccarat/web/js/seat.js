@@ -6,7 +6,7 @@
 
 import * as api from "./api.js";
 import { Bets, checkBets, chipsFor, SPOTS } from "./betting.js";
-import { fill, h, reducedMotion } from "./dom.js";
+import { announce, fill, h, reducedMotion } from "./dom.js";
 import {
   controlsView,
   drawStake,
@@ -22,7 +22,7 @@ import {
 import { checkText, errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import { money, number, signedMoney, t } from "./i18n.js";
-import { revealRound, showBanner } from "./reveal.js";
+import { resultText, revealRound, showBanner } from "./reveal.js";
 import { limitsText, tableName } from "./rulesinfo.js";
 import { ensureStyles, percentText } from "./seats-lobby.js";
 import { sounds } from "./sound.js";
@@ -363,9 +363,11 @@ class SeatView {
     box.setAttribute("aria-label", t("banked.timer_label", { role: t(`banked.as_${timer.role}`), seconds }));
   }
 
+  /** The message line; a screen reader hears it too, but not a round's result (the banner's sentence says it). */
   say(text, kind = "info") {
     this.note = { text, kind };
     if (this.el) showMessage(this.el, this.note);
+    if (text && kind !== "result") announce(text);
   }
 
   // ---- actions -----------------------------------------------------------------------------
@@ -485,6 +487,8 @@ class SeatView {
     }
     store.hold(false);
     showBanner(this.el, round, mine.net ?? 0, you);
+    // The round's one announcement: the banner's, in a sentence.
+    announce(resultText(round, mine.net ?? 0, you));
     this.say(
       t("banked.last_round_text", { player: signedMoney(round.results.player.net), banker: signedMoney(round.results.banker.net) }),
       "result",

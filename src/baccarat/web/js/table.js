@@ -2,7 +2,7 @@
 
 import * as api from "./api.js";
 import { Bets, checkBets, chipsFor, spotsOf } from "./betting.js";
-import { fill, h, reducedMotion } from "./dom.js";
+import { announce, fill, h, reducedMotion } from "./dom.js";
 import {
   controlsView,
   drawStake,
@@ -24,7 +24,7 @@ import { sounds } from "./sound.js";
 import * as store from "./state.js";
 import { openCut, shoeGauge } from "./cut.js";
 import { option, optionsView } from "./options.js";
-import { clearRound, revealRound, showBanner } from "./reveal.js";
+import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
 import { showRoads } from "./roads.js";
 
 const BUTTONS = [
@@ -305,9 +305,11 @@ class TableView {
     showMessage(this.el, this.msg);
   }
 
+  /** The message line; a screen reader hears it too, but not the "Dealing…" ("progress"). */
   say(text, kind = "info") {
     this.msg = { text, kind };
     if (this.el) showMessage(this.el, this.msg);
+    if (text && kind !== "progress") announce(text);
   }
 
   // ---- actions -----------------------------------------------------------------------
@@ -461,7 +463,7 @@ class TableView {
     this.dealing = true;
     this.settled = amounts;
     this.held = store.balance() - sum(amounts);
-    this.say(t("table.dealing"));
+    this.say(t("table.dealing"), "progress");
     this.update();
     store.hold(true);
     let round;
@@ -504,6 +506,8 @@ class TableView {
     if (typeof round.balance_after === "number") store.setBalance(this.mode, round.balance_after);
     if (!this.alive) return;
     showBanner(this.el, round, this.lastNet);
+    // The round's one announcement: what the banner shows, in a sentence.
+    announce(resultText(round, this.lastNet));
     if (!this.el.contains(document.activeElement)) this.el.focus({ preventScroll: true });
     this.drawShoe();
     this.update();

@@ -262,6 +262,41 @@ export function showMessage(el, { text, kind }) {
   message.dataset.kind = kind;
 }
 
+/**
+ * Turn controls on and off ([element, on] pairs) without losing the keyboard's place. A
+ * focused control that goes off keeps the focus while `hold` (aria-disabled: it says it is
+ * off and a press does nothing; a round being dealt); else the focus first moves to
+ * `next()`, the control of the next thing to do (none: it stays, aria-disabled).
+ */
+export function setControls(pairs, { hold = false, next = null } = {}) {
+  const active = document.activeElement;
+  let stays = null;
+  for (const [control, on] of pairs) {
+    if (!on && control === active) {
+      stays = control;
+      continue;
+    }
+    control.disabled = !on;
+    control.removeAttribute("aria-disabled");
+  }
+  if (!stays) return;
+  const target = hold || !next ? null : next();
+  if (target && target !== stays && !target.disabled && target.isConnected) {
+    target.focus({ preventScroll: false });
+    stays.disabled = true;
+    stays.removeAttribute("aria-disabled");
+  } else {
+    stays.disabled = false;
+    stays.setAttribute("aria-disabled", "true");
+  }
+}
+
+/** Where the focus goes when it fell to the page (a control it was on went away). */
+export function focusLost(view) {
+  const active = document.activeElement;
+  return !active || active === document.body || active === view;
+}
+
 // The links in the table's head: its rules, the cashier, and any more given.
 export const headLinks = (tbl, ...more) =>
   h(

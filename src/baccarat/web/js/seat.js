@@ -16,6 +16,7 @@ import {
   messageView,
   metersView,
   rackView,
+  setControls,
   showLast,
   showMessage,
 } from "./felt.js";
@@ -286,7 +287,6 @@ class SeatView {
       const amount = showing ? (showing[name] ? showing[name].stake : 0) : felt[name] || 0;
       const chips = you === "player" && !showing && seat.phase === "betting" ? this.bets.stacks[name] : chipsFor(amount, this.tbl.chips);
       drawStake(this.el, name, chips, amount, this.chip);
-      this.$(`[data-spot="${name}"]`).disabled = !this.can("bets") || this.busy;
     }
     // The information fields of the help page.
     const status = seat.phase === "waiting" ? `waiting_${you}` : `${seat.phase}_${you}`;
@@ -310,21 +310,43 @@ class SeatView {
     this.$('[data-meter="balance"]').textContent = mine.balance == null ? "" : money(mine.balance - this.unsynced());
     this.$('[data-meter="win"]').textContent = money(this.result ? Math.max(0, this.result.win) : 0);
     showLast(this.el, this.result ? this.result.net : null);
-    // Controls.
+    // Controls. A focused one that goes off keeps the focus while a request is out and, for
+    // the banker, until APPROVE comes back; the player's goes to DEAL or the chip chosen.
     this.$(".player-controls").hidden = you !== "player";
     this.$(".banker-controls").hidden = you !== "banker";
-    const betting = this.can("bets") && !this.busy;
-    this.$('[data-action="undo"]').disabled = !betting || !this.bets.history.length;
-    this.$('[data-action="clear"]').disabled = !betting || this.bets.isEmpty();
-    this.$('[data-action="rebet"]').disabled = !betting || !this.lastBets;
-    this.$('[data-action="deal"]').disabled = !this.can("deal") || this.busy || this.bets.isEmpty();
+    const on = this.enabled();
+    const controls = Object.entries(on)
+      .filter(([action]) => action !== "bets")
+      .map(([action, yes]) => [this.$(`[data-action="${action}"]`), yes]);
+    for (const name of SPOTS) controls.push([this.$(`[data-spot="${name}"]`), on.bets]);
     markChip(this.el, this.chip);
-    this.$('[data-action="approve"]').disabled = !this.can("approve") || this.busy;
+    setControls(controls, { hold: this.busy || banker, next: () => this.nextControl() });
     const auto = this.$('[data-action="auto-approve"]');
     auto.setAttribute("aria-pressed", String(Boolean(seat.banker && seat.banker.auto_approve)));
-    auto.disabled = !this.can("auto_approve") || this.busy;
     showMessage(this.el, this.note);
     this.tick();
+  }
+
+  /** Which controls may be used: what the server allows, the felt's bets, no request out. */
+  enabled() {
+    const idle = !this.busy;
+    const betting = this.can("bets") && idle;
+    return {
+      bets: betting,
+      undo: betting && this.bets.history.length > 0,
+      clear: betting && !this.bets.isEmpty(),
+      rebet: betting && Boolean(this.lastBets),
+      deal: this.can("deal") && idle && !this.bets.isEmpty(),
+      approve: this.can("approve") && idle,
+      "auto-approve": this.can("auto_approve") && idle,
+    };
+  }
+
+  /** The player's next control: DEAL once there are bets, else the chip chosen. */
+  nextControl() {
+    if (this.you !== "player") return null;
+    if (this.enabled().deal) return this.$('[data-action="deal"]');
+    return this.$(`[data-chip="${this.chip}"]`);
   }
 
   /** Whether the server says this participant may take this action now (never re-derived). */
@@ -406,6 +428,7 @@ class SeatView {
   }
 
   async act(action) {
+    if (!this.enabled()[action]) return;
     if (action === "undo") this.bets.undo();
     else if (action === "clear") this.bets.clear();
     else if (action === "rebet" && this.lastBets) this.bets.set(this.lastBets);
@@ -440,6 +463,7 @@ class SeatView {
   }
 
   async approve() {
+    if (!this.enabled().approve) return;
     this.busy = true;
     this.update();
     try {
@@ -453,6 +477,7 @@ class SeatView {
   }
 
   async toggleAuto() {
+    if (!this.enabled()["auto-approve"]) return;
     const on = !(this.msg.seat.banker && this.msg.seat.banker.auto_approve);
     try {
       await this.send("auto_approve", { on });

@@ -7,12 +7,14 @@ import {
   controlsView,
   drawStake,
   feltView,
+  focusLost,
   headLinks,
   markChip,
   messageView,
   metersView,
   rackView,
   roadsSlot,
+  setControls,
   showLast,
   showMessage,
 } from "./felt.js";
@@ -287,11 +289,12 @@ class TableView {
     this.$('[data-meter="win"]').textContent = money(this.win);
     showLast(this.el, this.lastNet);
     markChip(this.el, this.chip);
-    for (const [action, on] of Object.entries(this.enabled())) {
-      const button = this.$(`[data-action="${action}"]`);
-      if (button) button.disabled = !on;
-    }
-    for (const spotButton of this.el.querySelectorAll("[data-spot]")) spotButton.disabled = this.busy;
+    const controls = Object.entries(this.enabled())
+      .map(([action, on]) => [this.$(`[data-action="${action}"]`), on])
+      .filter(([button]) => button);
+    for (const spotButton of this.el.querySelectorAll("[data-spot]")) controls.push([spotButton, !this.busy]);
+    // While a round is dealt, a focused DEAL keeps the focus; after, it goes to what is next.
+    setControls(controls, { hold: this.busy, next: () => this.nextControl() });
     this.el.dataset.phase = this.dealing ? "dealing" : this.round ? "result" : "betting";
     this.el.dataset.busy = String(this.busy);
     this.el.dataset.online = String(store.state.online);
@@ -310,6 +313,24 @@ class TableView {
     this.msg = { text, kind };
     if (this.el) showMessage(this.el, this.msg);
     if (text && kind !== "progress") announce(text);
+  }
+
+  /**
+   * The control of the next thing to do: NEW GAME over a shown round, DEAL over bets, else
+   * the chip chosen (the rack comes before the spots).
+   */
+  nextControl() {
+    const on = this.enabled();
+    if (this.round && on.new) return this.$('[data-action="new"]');
+    if (on.deal) return this.$('[data-action="deal"]');
+    return this.$(`[data-chip="${this.chip}"]`);
+  }
+
+  /** The focus fell to the page (a squeezed card, the cut panel went): give it the next control. */
+  restoreFocus() {
+    if (!this.alive || !this.el || !focusLost(this.el)) return;
+    const next = this.nextControl();
+    if (next) next.focus({ preventScroll: true });
   }
 
   // ---- actions -----------------------------------------------------------------------
@@ -445,6 +466,7 @@ class TableView {
       this.busy = false;
       this.drawShoe();
       this.update();
+      this.restoreFocus();
     }
     if (this.alive) await this.refresh();
   }
@@ -508,9 +530,9 @@ class TableView {
     showBanner(this.el, round, this.lastNet);
     // The round's one announcement: what the banner shows, in a sentence.
     announce(resultText(round, this.lastNet));
-    if (!this.el.contains(document.activeElement)) this.el.focus({ preventScroll: true });
     this.drawShoe();
     this.update();
+    this.restoreFocus();
     this.showRoads();
     // An answer without the actions (or the shoe a cut-shoe table needs): ask the state.
     if (!this.allowed || (isCutShoe(this.tbl.rules) && !round.shoe)) await this.refresh();

@@ -2,6 +2,7 @@
 
 import { fill, h } from "./dom.js";
 import { chipLabel, money, signedMoney, t } from "./i18n.js";
+import { keyOf } from "./keys.js";
 import { headlinePay, pays, toOne } from "./rulesinfo.js";
 
 const CHIP_COLOURS = {
@@ -32,13 +33,14 @@ export function rackView(chips, selected, choose) {
   return h(
     "div",
     { class: "rack", role: "radiogroup", "aria-label": t("table.chips") },
-    chips.map((value) =>
+    chips.map((value, i) =>
       h("button", {
         class: `chip chip-${chipColour(value)}`,
         "data-chip": value,
         role: "radio",
         "aria-checked": String(value === selected),
         "aria-label": t("table.chip", { amount: money(value) }),
+        "aria-keyshortcuts": i < 9 ? keyOf(`chip${i + 1}`) : null,
         text: chipLabel(value),
         onclick: () => choose(value),
         onkeydown: (event) => key(event, value),
@@ -105,6 +107,7 @@ export function spotView(name, pay, on, { small = false, removable = true } = {}
       class: `spot spot-${name}`,
       "data-spot": name,
       "aria-describedby": `spot-help-${name}`,
+      "aria-keyshortcuts": keyOf(name),
       oncontextmenu: (event) => {
         event.preventDefault();
         on.remove(name);
@@ -224,6 +227,7 @@ export const controlsView = (buttons, act, className = "controls") =>
       h("button", {
         class: `btn ctl ctl-${action}${action.includes("deal") ? " primary" : ""}`,
         "data-action": action,
+        "aria-keyshortcuts": keyOf(action),
         text: t(key),
         onclick: () => act(action),
       }),

@@ -23,6 +23,7 @@ import {
 import { checkText, errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import { money, number, signedMoney, t } from "./i18n.js";
+import { keyOf, shortcutOf } from "./keys.js";
 import { resultText, revealRound, showBanner } from "./reveal.js";
 import { limitsText, tableName } from "./rulesinfo.js";
 import { ensureStyles, percentText } from "./seats-lobby.js";
@@ -56,6 +57,8 @@ class SeatView {
     this.retries = 0;
     this.note = { text: "", kind: "" };
     this.ticker = setInterval(() => this.tick(), 200);
+    this.onKey = (event) => this.shortcut(event);
+    document.addEventListener("keydown", this.onKey);
   }
 
   // ---- the socket ------------------------------------------------------------------------
@@ -176,6 +179,16 @@ class SeatView {
         h("div", { class: "table-name" }, h("h1", { id: "seat-title" }), h("p", { class: "muted", text: limitsText(tbl.limits) })),
         headLinks(tbl),
       ),
+      // The keyboard's order: the rack, the spots, then the buttons (DEAL after the spots).
+      h(
+        "div",
+        { class: "rack-row" },
+        rackView(tbl.chips, this.chip, (value) => {
+          this.chip = value;
+          sounds.chip();
+          this.update();
+        }),
+      ),
       h(
         "div",
         { class: "seat-layout" },
@@ -200,15 +213,6 @@ class SeatView {
       h(
         "div",
         { class: "player-controls" },
-        h(
-          "div",
-          { class: "rack-row" },
-          rackView(tbl.chips, this.chip, (value) => {
-            this.chip = value;
-            sounds.chip();
-            this.update();
-          }),
-        ),
         controlsView(
           [
             ["undo", "btn.undo"],
@@ -223,7 +227,13 @@ class SeatView {
       h(
         "div",
         { class: "banker-controls" },
-        h("button", { class: "btn primary approve", "data-action": "approve", text: t("banked.approve"), onclick: () => this.approve() }),
+        h("button", {
+          class: "btn primary approve",
+          "data-action": "approve",
+          "aria-keyshortcuts": keyOf("approve"),
+          text: t("banked.approve"),
+          onclick: () => this.approve(),
+        }),
         h("button", {
           class: "btn",
           "data-action": "auto-approve",
@@ -313,6 +323,7 @@ class SeatView {
     // Controls. A focused one that goes off keeps the focus while a request is out and, for
     // the banker, until APPROVE comes back; the player's goes to DEAL or the chip chosen.
     this.$(".player-controls").hidden = you !== "player";
+    this.$(".seat-view > .rack-row").hidden = you !== "player";
     this.$(".banker-controls").hidden = you !== "banker";
     const on = this.enabled();
     const controls = Object.entries(on)
@@ -390,6 +401,33 @@ class SeatView {
     this.note = { text, kind };
     if (this.el) showMessage(this.el, this.note);
     if (text && kind !== "result") announce(text);
+  }
+
+  /** The seat's keyboard shortcuts (keys.js): the player's chips, spots and buttons, the banker's APPROVE. */
+  shortcut(event) {
+    const asked = shortcutOf(event);
+    if (!asked || !this.el || !this.el.isConnected) return;
+    const on = this.enabled();
+    if (asked.chip != null && this.you === "player") {
+      const value = this.tbl.chips[asked.chip];
+      if (value == null) return;
+      event.preventDefault();
+      this.chip = value;
+      sounds.chip();
+      this.update();
+      announce(t("table.chip", { amount: money(value) }));
+    } else if (asked.spot && this.you === "player" && on.bets) {
+      event.preventDefault();
+      this.addChip(asked.spot);
+      announce(t("announce.stake", { bet: t(`bet.${asked.spot}`), amount: money(this.bets.total(asked.spot)) }));
+    } else if (asked.action && on[asked.action] && this.$(`[data-action="${asked.action}"]`)) {
+      event.preventDefault();
+      if (asked.action === "approve") this.approve();
+      else {
+        this.act(asked.action);
+        if (asked.action !== "deal") announce(`${t("meter.bet")}: ${money(this.bets.total())}`);
+      }
+    }
   }
 
   // ---- actions -----------------------------------------------------------------------------
@@ -526,6 +564,7 @@ class SeatView {
     if (this.left) return;
     this.left = true;
     clearInterval(this.ticker);
+    document.removeEventListener("keydown", this.onKey);
     const notice = this.msg && this.msg.seat.notice;
     fill(
       this.root,
@@ -544,6 +583,7 @@ class SeatView {
   destroy() {
     this.closed = true;
     clearInterval(this.ticker);
+    document.removeEventListener("keydown", this.onKey);
     clearTimeout(this.syncTimer);
     if (this.socket) this.socket.close();
   }

@@ -21,6 +21,7 @@ import {
 import { checkText, errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import { money, t } from "./i18n.js";
+import { shortcutOf } from "./keys.js";
 import { isCutShoe, limitsText, tableName, tieLimitsText } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
 import * as store from "./state.js";
@@ -197,6 +198,8 @@ class TableView {
     const tbl = this.tbl;
     const on = { add: (name) => this.addChip(name), remove: (name) => this.removeChip(name) };
     const rack = rackView(tbl.chips, this.chip, (value) => this.selectChip(value));
+    // The keyboard's order: the head, the chip rack, the spots, the buttons (DEAL after the
+    // spots), the scoreboard, the displays; the grid places them where they show.
     this.el = h(
       "section",
       { class: "table-view", "data-table": tbl.id, "aria-labelledby": "table-title", tabindex: "-1" },
@@ -218,10 +221,10 @@ class TableView {
         optionsView(),
         headLinks(tbl, h("a", { class: "btn small", href: "#/history", text: t("nav.history") })),
       ),
-      feltView(tbl, on, { top: h("div", { class: "shoe-box", "data-shoe": "" }), middle: h("div", { class: "cut-area" }) }),
-      roadsSlot(),
       h("div", { class: "rack-row" }, rack),
+      feltView(tbl, on, { top: h("div", { class: "shoe-box", "data-shoe": "" }), middle: h("div", { class: "cut-area" }) }),
       controlsView(BUTTONS, (action) => this.act(action)),
+      roadsSlot(),
       metersView(),
       messageView(),
     );
@@ -342,9 +345,32 @@ class TableView {
     this.update();
   }
 
+  /**
+   * A keyboard shortcut (keys.js): 1-9 choose a chip, P, B and T put one on a spot, the
+   * buttons' keys press them (Escape: NEW GAME). What a key did that shows nowhere near
+   * the focus is said.
+   */
   shortcut(event) {
-    if (event.target.closest && event.target.closest("input, select, textarea, .topbar")) return;
-    if (event.key === "Escape" && this.round) this.act("new");
+    const asked = shortcutOf(event);
+    if (!asked || (event.key === "Escape" && !this.round)) return;
+    if (asked.chip != null) {
+      const value = this.tbl.chips[asked.chip];
+      if (value == null) return;
+      event.preventDefault();
+      this.selectChip(value);
+      announce(t("table.chip", { amount: money(value) }));
+    } else if (asked.spot) {
+      if (!this.bets.spots.includes(asked.spot) || this.busy) return;
+      event.preventDefault();
+      this.addChip(asked.spot);
+      announce(t("announce.stake", { bet: t(`bet.${asked.spot}`), amount: money(this.bets.total(asked.spot)) }));
+    } else if (this.$(`[data-action="${asked.action}"]`)) {
+      if (!this.enabled()[asked.action]) return;
+      event.preventDefault();
+      const betting = ["undo", "clear", "double", "rebet"].includes(asked.action);
+      this.act(asked.action);
+      if (betting) announce(`${t("meter.bet")}: ${money(this.bets.total())}`);
+    }
   }
 
   /** Clear a shown round from the felt before new chips go on it. */

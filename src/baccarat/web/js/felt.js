@@ -257,13 +257,15 @@ export function showLast(el, net) {
 
 // The message line under the table, and what it says ({text, kind}). It is not a live
 // region: the views announce what needs saying (announce()), and not the "Dealing…" of
-// every round.
+// every round. A refusal or a warning is scrolled into view (a zoomed page scrolls).
 export const messageView = () => h("p", { id: "table-message", class: "message" });
 
 export function showMessage(el, { text, kind }) {
   const message = el.querySelector("#table-message");
+  const changed = message.textContent !== text;
   message.textContent = text;
   message.dataset.kind = kind;
+  if (changed && text && (kind === "error" || kind === "warn")) message.scrollIntoView({ block: "nearest" });
 }
 
 /**
@@ -300,6 +302,36 @@ export function focusLost(view) {
   const active = document.activeElement;
   return !active || active === document.body || active === view;
 }
+
+/** An icon of the table's head (a path in a 24x24 box, drawn in the text's colour). */
+export function icon(path) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "18");
+  svg.setAttribute("height", "18");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  svg.setAttribute("class", "icon");
+  const line = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  line.setAttribute("d", path);
+  line.setAttribute("fill", "none");
+  line.setAttribute("stroke", "currentColor");
+  line.setAttribute("stroke-width", "2.2");
+  line.setAttribute("stroke-linecap", "round");
+  line.setAttribute("stroke-linejoin", "round");
+  svg.append(line);
+  return svg;
+}
+
+/**
+ * A link of the table's head with an icon and its words; where the head is narrow only the
+ * icon shows, the words stay its name (.link-text).
+ */
+export const iconLink = (href, path, text, attrs = {}) =>
+  h("a", { class: "btn small with-icon", href, ...attrs }, icon(path), h("span", { class: "link-text", text }));
+
+export const BACK_ICON = "M19 12H5M11 6l-6 6 6 6";
+export const HISTORY_ICON = "M12 3a9 9 0 1 1-8.5 6M3 4v5h5M12 8v4.5l3 2";
 
 // The links in the table's head: its rules, the cashier, and any more given.
 export const headLinks = (tbl, ...more) =>

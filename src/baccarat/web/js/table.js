@@ -4,11 +4,14 @@ import * as api from "./api.js";
 import { Bets, checkBets, chipsFor, spotsOf } from "./betting.js";
 import { announce, fill, h, reducedMotion } from "./dom.js";
 import {
+  BACK_ICON,
   controlsView,
   drawStake,
   feltView,
   focusLost,
+  HISTORY_ICON,
   headLinks,
+  iconLink,
   markChip,
   messageView,
   metersView,
@@ -206,12 +209,7 @@ class TableView {
       h(
         "div",
         { class: "table-head" },
-        h(
-          "a",
-          { class: "btn small", href: "#/", "aria-label": t("table.back") },
-          "\u2190",
-          h("span", { class: "back-text", text: t("table.back") }),
-        ),
+        iconLink("#/", BACK_ICON, t("table.back"), { "data-back": "" }),
         h(
           "div",
           { class: "table-name" },
@@ -219,7 +217,7 @@ class TableView {
           h("p", { class: "muted" }, limitsText(tbl.limits), tieLimitsText(tbl.limits) ? ` \u00b7 ${tieLimitsText(tbl.limits)}` : ""),
         ),
         optionsView(),
-        headLinks(tbl, h("a", { class: "btn small", href: "#/history", text: t("nav.history") })),
+        headLinks(tbl, iconLink("#/history", HISTORY_ICON, t("nav.history"))),
       ),
       h("div", { class: "rack-row" }, rack),
       feltView(tbl, on, { top: h("div", { class: "shoe-box", "data-shoe": "" }), middle: h("div", { class: "cut-area" }) }),

@@ -197,6 +197,7 @@ function bankedHelp(tbl) {
     h("h2", { text: t("banked.help_title") }),
     h("p", { text: t("banked.help_how") }),
     h("p", { text: t("banked.help_time", { player: terms.player_seconds, banker: terms.banker_seconds }) }),
+    h("p", { "data-time-why": "", text: t("banked.help_time_why") }),
     h("p", { text: t("banked.help_money", { percent: number(Number(terms.fee_percent)) }) }),
     h("p", {
       text: t("banked.help_points", {

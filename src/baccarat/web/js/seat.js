@@ -2,7 +2,8 @@
 // the banker approves each round (or turns on AUTO-APPROVE) and sees the table from the
 // dealer's side. The server is authoritative: everything shown comes from the seat's
 // socket (/api/seats/{id}/ws), which also carries the actions. A timer circle counts down
-// whoever's decision it is.
+// whoever's decision it is, and 10 s before the end it is said to them (the time is SPEC's
+// and the other player waits: it cannot be extended, the help page says why).
 
 import * as api from "./api.js";
 import { Bets, checkBets, chipsFor, SPOTS } from "./betting.js";
@@ -31,6 +32,8 @@ import { sounds } from "./sound.js";
 import * as store from "./state.js";
 
 const RING = 2 * Math.PI * 26;
+// Seconds left when the one whose decision it is hears that their time runs out.
+const WARN_S = 10;
 const SYNC_MS = 250;
 // Reconnecting after a drop: 0.25 s, doubling to 4 s (the server keeps the seat for its
 // reconnect grace, 10 s by default, so a reload or a short outage loses nothing).
@@ -56,6 +59,7 @@ class SeatView {
     this.left = false;
     this.retries = 0;
     this.note = { text: "", kind: "" };
+    this.warned = false; // the time's warning was said for the current decision
     this.ticker = setInterval(() => this.tick(), 200);
     this.onKey = (event) => this.shortcut(event);
     document.addEventListener("keydown", this.onKey);
@@ -391,7 +395,13 @@ class SeatView {
     ring.setAttribute("stroke-dashoffset", String(RING * (1 - left / (timer.seconds * 1000))));
     box.querySelector(".timer-text").textContent = t("banked.timer", { seconds });
     box.dataset.mine = String(timer.role === this.you);
-    box.dataset.urgent = String(seconds <= 10);
+    box.dataset.urgent = String(seconds <= WARN_S);
+    // Once per decision, to the one whose decision it is: the time is running out.
+    if (seconds > WARN_S) this.warned = false;
+    else if (!this.warned && seconds > 0 && timer.role === this.you) {
+      this.warned = true;
+      announce(t(`announce.time_left_${timer.role}`, { seconds }));
+    }
     box.dataset.seconds = String(seconds);
     box.setAttribute("aria-label", t("banked.timer_label", { role: t(`banked.as_${timer.role}`), seconds }));
   }

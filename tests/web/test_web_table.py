@@ -493,7 +493,8 @@ def test_a_round_can_be_played_with_the_keyboard_alone(
     assert stack_total(player, "player") == usd(1000)
     page.keyboard.press("Delete")
     assert stack_total(player, "player") == usd(500)
-    assert "PLAYER" in str(page.get_attribute('[data-spot="player"]', "aria-label"))
+    # The spot's name is what it shows (its words, then its stake).
+    assert str(page.text_content('[data-spot="player"]')).startswith("PLAYER")
     tab_to('[data-action="deal"]')
     page.keyboard.press("Enter")
     player.wait_round()

@@ -52,3 +52,13 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export function reducedMotion() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
+
+/**
+ * Say `text` to a screen reader: the page's one live region for the views (#announcer in
+ * index.html, visually hidden). The same words again are said again.
+ */
+export function announce(text) {
+  const region = document.getElementById("announcer");
+  if (!region || !text) return;
+  region.textContent = region.textContent === text ? `${text}\u00a0` : text;
+}

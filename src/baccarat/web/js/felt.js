@@ -2,6 +2,7 @@
 
 import { fill, h } from "./dom.js";
 import { chipLabel, money, signedMoney, t } from "./i18n.js";
+import { keyOf } from "./keys.js";
 import { headlinePay, pays, toOne } from "./rulesinfo.js";
 
 const CHIP_COLOURS = {
@@ -32,13 +33,14 @@ export function rackView(chips, selected, choose) {
   return h(
     "div",
     { class: "rack", role: "radiogroup", "aria-label": t("table.chips") },
-    chips.map((value) =>
+    chips.map((value, i) =>
       h("button", {
         class: `chip chip-${chipColour(value)}`,
         "data-chip": value,
         role: "radio",
         "aria-checked": String(value === selected),
         "aria-label": t("table.chip", { amount: money(value) }),
+        "aria-keyshortcuts": i < 9 ? keyOf(`chip${i + 1}`) : null,
         text: chipLabel(value),
         onclick: () => choose(value),
         onkeydown: (event) => key(event, value),
@@ -56,7 +58,11 @@ export function markChip(el, selected) {
   }
 }
 
-/** A spot's chips (the top six) and its stake. */
+/**
+ * A spot's chips (the top six) and its stake. The spot's name is what it shows (its name,
+ * its pays and its stake, so that a voice user can say what they see), with "(your bet)"
+ * for a screen reader after the stake; what a press does is its description.
+ */
 export function drawStake(el, name, chips, amount, chip) {
   const spot = el.querySelector(`[data-spot="${name}"]`);
   if (!spot) return;
@@ -65,13 +71,9 @@ export function drawStake(el, name, chips, amount, chip) {
     ...chips.slice(-6).map((value, i) => h("span", { class: `mini-chip chip-${chipColour(value)}`, style: `--i:${i}` })),
   );
   spot.querySelector(".stack-total").textContent = amount ? money(amount) : "";
+  spot.querySelector(".spot-note").textContent = amount ? t("table.spot_bet_note") : "";
   spot.classList.toggle("has-bet", amount > 0);
-  spot.setAttribute(
-    "aria-label",
-    amount
-      ? t("table.spot_with_bet", { spot: t(`spot.${name}`), amount: money(amount) })
-      : t("table.spot_empty", { spot: t(`spot.${name}`), chip: money(chip) }),
-  );
+  el.querySelector(`#spot-help-${name}`).textContent = t("table.spot_help", { chip: money(chip) });
 }
 
 // A hand: its WIN/LOSE marker, its name, its x:y score and its cards.
@@ -83,12 +85,13 @@ const handView = (name) =>
       "div",
       { class: "hand-head" },
       h("h2", { class: "hand-title", text: t(`spot.${name}`) }),
-      h("div", { class: "hand-marker", "data-marker": name, "aria-live": "polite" }),
+      h("div", { class: "hand-marker", "data-marker": name }),
     ),
     h(
       "div",
       { class: "hand-row" },
-      h("output", { class: "score", "data-score": name, "aria-label": t("table.score") }),
+      h("span", { class: "sr-only", text: t("table.score") }),
+      h("span", { class: "score", "data-score": name }),
       h("div", { class: "cards", "data-cards": name }),
     ),
   );
@@ -103,6 +106,8 @@ export function spotView(name, pay, on, { small = false, removable = true } = {}
     {
       class: `spot spot-${name}`,
       "data-spot": name,
+      "aria-describedby": `spot-help-${name}`,
+      "aria-keyshortcuts": keyOf(name),
       oncontextmenu: (event) => {
         event.preventDefault();
         on.remove(name);
@@ -119,6 +124,7 @@ export function spotView(name, pay, on, { small = false, removable = true } = {}
     h("span", { class: "spot-pays", text: t("table.pays", { pays: toOne(pay) }) }),
     h("span", { class: "stack", "aria-hidden": "true" }),
     h("span", { class: "stack-total" }),
+    h("span", { class: "spot-note sr-only" }),
   );
   const remove = removable
     ? h("button", {
@@ -131,8 +137,9 @@ export function spotView(name, pay, on, { small = false, removable = true } = {}
         onclick: () => on.remove(name),
       })
     : null;
-  const marker = h("span", { class: "bet-marker", "aria-live": "polite" });
-  return h("div", { class: `spot-wrap wrap-${name}${small ? " small" : ""}` }, button, remove, marker);
+  const marker = h("span", { class: "bet-marker" });
+  const help = h("span", { id: `spot-help-${name}`, hidden: true });
+  return h("div", { class: `spot-wrap wrap-${name}${small ? " small" : ""}` }, button, remove, marker, help);
 }
 
 // Where a side spot goes, the way commercial tables lay them out: beside the hand it is
@@ -177,11 +184,14 @@ function spotsView(tbl, pays, on, options = {}) {
   );
 }
 
-/** The result banner over the felt: the winner, the net, what was paid. */
+/**
+ * The result banner over the felt: the winner, the net, what was paid. It is not a live
+ * region: the round's end is said once, in a sentence (reveal.js resultText, announce()).
+ */
 const bannerView = () =>
   h(
     "div",
-    { class: "result-banner", "data-banner": "", role: "status", "aria-live": "polite", hidden: true },
+    { class: "result-banner", "data-banner": "", hidden: true },
     h("p", { class: "banner-callout", "data-callout": "" }),
     h("p", { class: "banner-head", "data-banner-head": "" }),
     h("p", { class: "banner-net", "data-banner-net": "" }),
@@ -217,6 +227,7 @@ export const controlsView = (buttons, act, className = "controls") =>
       h("button", {
         class: `btn ctl ctl-${action}${action.includes("deal") ? " primary" : ""}`,
         "data-action": action,
+        "aria-keyshortcuts": keyOf(action),
         text: t(key),
         onclick: () => act(action),
       }),
@@ -232,7 +243,7 @@ const meterView = (name) =>
     "div",
     { class: `meter meter-${name}` },
     h("span", { class: "meter-label", text: t(`meter.${name}`) }),
-    h("output", { class: "meter-value", "data-meter": name }),
+    h("span", { class: "meter-value", "data-meter": name }),
   );
 
 export const metersView = () => h("div", { class: "meters" }, ["bet", "balance", "win", "last"].map(meterView));
@@ -244,14 +255,73 @@ export function showLast(el, net) {
   last.dataset.sign = net > 0 ? "plus" : net < 0 ? "minus" : "zero";
 }
 
-// The message line under the table, and what it says ({text, kind}).
-export const messageView = () => h("p", { id: "table-message", class: "message", role: "status", "aria-live": "polite" });
+// The message line under the table, and what it says ({text, kind}). It is not a live
+// region: the views announce what needs saying (announce()), and not the "Dealing…" of
+// every round. A refusal or a warning is scrolled into view (a zoomed page scrolls).
+export const messageView = () => h("p", { id: "table-message", class: "message" });
 
 export function showMessage(el, { text, kind }) {
   const message = el.querySelector("#table-message");
+  const changed = message.textContent !== text;
   message.textContent = text;
   message.dataset.kind = kind;
+  if (changed && text && (kind === "error" || kind === "warn")) message.scrollIntoView({ block: "nearest" });
 }
+
+/**
+ * Turn controls on and off ([element, on] pairs) without losing the keyboard's place. A
+ * focused control that goes off keeps the focus while `hold` (aria-disabled: it says it is
+ * off and a press does nothing; a round being dealt); else the focus first moves to
+ * `next()`, the control of the next thing to do (none: it stays, aria-disabled).
+ */
+export function setControls(pairs, { hold = false, next = null } = {}) {
+  const active = document.activeElement;
+  let stays = null;
+  for (const [control, on] of pairs) {
+    if (!on && control === active) {
+      stays = control;
+      continue;
+    }
+    control.disabled = !on;
+    control.removeAttribute("aria-disabled");
+  }
+  if (!stays) return;
+  const target = hold || !next ? null : next();
+  if (target && target !== stays && !target.disabled && target.isConnected) {
+    target.focus({ preventScroll: false });
+    stays.disabled = true;
+    stays.removeAttribute("aria-disabled");
+  } else {
+    stays.disabled = false;
+    stays.setAttribute("aria-disabled", "true");
+  }
+}
+
+/** Where the focus goes when it fell to the page (a control it was on went away). */
+export function focusLost(view) {
+  const active = document.activeElement;
+  return !active || active === document.body || active === view;
+}
+
+/** An icon of the table's head (a path in a 24x24 box, drawn in the text's colour). */
+export function icon(path) {
+  // The parser gives the markup its SVG namespace (the paths are this module's constants).
+  const holder = document.createElement("div");
+  holder.innerHTML =
+    '<svg class="icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">' +
+    `<path d="${path}" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"></path></svg>`;
+  return holder.firstChild;
+}
+
+/**
+ * A link of the table's head with an icon and its words; where the head is narrow only the
+ * icon shows, the words stay its name (.link-text).
+ */
+export const iconLink = (href, path, text, attrs = {}) =>
+  h("a", { class: "btn small with-icon", href, ...attrs }, icon(path), h("span", { class: "link-text", text }));
+
+export const BACK_ICON = "M19 12H5M11 6l-6 6 6 6";
+export const HISTORY_ICON = "M12 3a9 9 0 1 1-8.5 6M3 4v5h5M12 8v4.5l3 2";
 
 // The links in the table's head: its rules, the cashier, and any more given.
 export const headLinks = (tbl, ...more) =>

@@ -61,6 +61,12 @@ function drawHeader() {
 }
 
 function wireHeader() {
+  // "Skip to the game" focuses the view itself: its #main is no route (the router would
+  // show the lobby), so the address stays what it is.
+  document.querySelector(".skip").addEventListener("click", (event) => {
+    event.preventDefault();
+    main.focus();
+  });
   const select = document.getElementById("lang");
   // On a phone the table's header has room for a language's code, not its name.
   const narrow = window.matchMedia("(max-width: 600px)");

@@ -154,6 +154,35 @@ export function showBanner(el, round, net, role = "player") {
   banner.hidden = false;
 }
 
+/**
+ * The round's end in one sentence, what a screen reader says (the banner, which is no live
+ * region, shows it): a natural, the winner with the scores, then what each of the player's
+ * bets did with its net ("Banker wins 5 to 3. Your Player bet lost: −$5.00."), or for the
+ * banker of a seat the banker's net.
+ */
+export function resultText(round, net, role = "player") {
+  const py = round.player.scores ? round.player.scores[1] : score(round.player.cards);
+  const by = round.banker.scores ? round.banker.scores[1] : score(round.banker.cards);
+  const best = Math.max(natural(round.player.cards), natural(round.banker.cards));
+  const parts = [];
+  if (best >= 8) parts.push(`${t("result.natural", { n: best })}.`);
+  if (round.winner === "tie") parts.push(t("announce.tie", { score: py }));
+  else {
+    const [a, b] = round.winner === "player" ? [py, by] : [by, py];
+    parts.push(t("announce.wins", { winner: t(`bet.${round.winner}`), a, b }));
+  }
+  if (role === "player") {
+    const said = { win: "announce.bet_won", lose: "announce.bet_lost", push: "announce.bet_push", void: "announce.bet_void" };
+    for (const [name, bet] of Object.entries(round.bets || {})) {
+      const key = said[bet.result];
+      if (key) parts.push(t(key, { bet: t(`bet.${name}`), net: signedMoney((bet.returned ?? 0) - bet.stake) }));
+    }
+  } else if (net != null) {
+    parts.push(t("announce.banker_net", { net: signedMoney(net) }));
+  }
+  return parts.join(" ");
+}
+
 function detailText(round, role) {
   const bets = round.bets || {};
   // On a tie, the Player and Banker bets placed come back: say which.

@@ -15,6 +15,19 @@ const WINNER = { B: "banker", P: "player", T: "tie" };
 const cache = new Map();
 let latest = 0;
 
+// A road that scrolls (more columns than its width shows) takes the keyboard's focus, so
+// that the arrow keys scroll it too; it gives it back when it fits again (a wider window).
+function keyboardScroll(road) {
+  if (road.scrollWidth > road.clientWidth + 1) road.tabIndex = 0;
+  else road.removeAttribute("tabindex");
+}
+const resized =
+  typeof ResizeObserver === "undefined"
+    ? null
+    : new ResizeObserver((entries) => {
+        for (const entry of entries) keyboardScroll(entry.target);
+      });
+
 /** A road's grid: `cells` are elements with a col/row; columns at least `min`. */
 function grid(name, cells, cols, small) {
   const width = Math.max(cols, MIN_COLS[name]);
@@ -197,10 +210,13 @@ export function renderRoads(container, data) {
   );
   container.dataset.rounds = String(data.stats.rounds);
   // The newest columns are at the right: keep the rightmost mark in view, with a spare column.
+  if (resized) resized.disconnect();
   for (const road of container.querySelectorAll(".road-grid")) {
     let right = 0;
     for (const cell of road.children) right = Math.max(right, cell.offsetLeft + 2 * cell.offsetWidth);
     road.scrollLeft = Math.max(0, right - road.clientWidth);
+    keyboardScroll(road);
+    if (resized) resized.observe(road);
   }
 }
 

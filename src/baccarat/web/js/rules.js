@@ -4,6 +4,7 @@
 import { fill, h } from "./dom.js";
 import { orRefusal } from "./errors.js";
 import { money, number, percent, t } from "./i18n.js";
+import { setShortcuts, shortcutList, shortcutsOn } from "./keys.js";
 import { SPOTS } from "./betting.js";
 import { describeRules, fraction, isCutShoe, pays, tableName, toOne } from "./rulesinfo.js";
 import * as store from "./state.js";
@@ -155,6 +156,38 @@ function limitsTable(tbl) {
   return table(t("rules.limits_title"), [t("rules.limit"), t("rules.amount")], rows, "limits");
 }
 
+/** What a shortcut does, in the help's words. */
+function shortcutText(what) {
+  if (what.chips) return t("help.key_chips");
+  if (what.spot) return t("help.key_spot", { spot: t(`spot.${what.spot}`) });
+  if (what.action === "approve") return t("help.key_approve");
+  const label = { new: "new_game", "rebet-deal": "rebet_deal", "double-deal": "double_deal" }[what.action] || what.action;
+  return t(`btn.${label}`);
+}
+
+/** The keyboard shortcuts, and the switch that turns the single keys off (WCAG 2.1.4). */
+function shortcutsHelp() {
+  const off = h("input", {
+    type: "checkbox",
+    id: "shortcuts-off",
+    checked: !shortcutsOn(),
+    onchange: () => setShortcuts(!off.checked),
+  });
+  return h(
+    "div",
+    { class: "shortcuts", "data-shortcuts": "" },
+    h("h3", { text: t("help.shortcuts_title") }),
+    h("p", { text: t("help.shortcuts") }),
+    h(
+      "dl",
+      { class: "controls-help" },
+      shortcutList().map(([key, what]) => [h("dt", null, h("kbd", { text: key })), h("dd", { text: shortcutText(what) })]),
+      [h("dt", null, h("kbd", { text: "Escape" })), h("dd", { text: t("btn.new_game") })],
+    ),
+    h("p", { class: "row" }, off, h("label", { for: "shortcuts-off", text: t("help.shortcuts_off") })),
+  );
+}
+
 /** Seed 000's "Spielen als Geber": how a player-banked table works. */
 function bankedHelp(tbl) {
   const terms = tbl.banked;
@@ -164,6 +197,7 @@ function bankedHelp(tbl) {
     h("h2", { text: t("banked.help_title") }),
     h("p", { text: t("banked.help_how") }),
     h("p", { text: t("banked.help_time", { player: terms.player_seconds, banker: terms.banker_seconds }) }),
+    h("p", { "data-time-why": "", text: t("banked.help_time_why") }),
     h("p", { text: t("banked.help_money", { percent: number(Number(terms.fee_percent)) }) }),
     h("p", {
       text: t("banked.help_points", {
@@ -246,6 +280,7 @@ export async function render(root, tableId) {
           ["squeeze", "fast"].map((o) => [h("dt", { text: t(`option.${o}`) }), h("dd", { "data-help": o, text: t(`option.${o}_help`) })]),
         ),
         h("p", { text: t("help.keyboard") }),
+        shortcutsHelp(),
         h("p", { text: t("help.interruptions") }),
       ),
     );

@@ -2,11 +2,12 @@
 // the banker approves each round (or turns on AUTO-APPROVE) and sees the table from the
 // dealer's side. The server is authoritative: everything shown comes from the seat's
 // socket (/api/seats/{id}/ws), which also carries the actions. A timer circle counts down
-// whoever's decision it is.
+// whoever's decision it is, and 10 s before the end it is said to them (the time is SPEC's
+// and the other player waits: it cannot be extended, the help page says why).
 
 import * as api from "./api.js";
 import { Bets, checkBets, chipsFor, SPOTS } from "./betting.js";
-import { fill, h, reducedMotion } from "./dom.js";
+import { announce, fill, h, reducedMotion } from "./dom.js";
 import {
   controlsView,
   drawStake,
@@ -16,19 +17,23 @@ import {
   messageView,
   metersView,
   rackView,
+  setControls,
   showLast,
   showMessage,
 } from "./felt.js";
 import { checkText, errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import { money, number, signedMoney, t } from "./i18n.js";
-import { revealRound, showBanner } from "./reveal.js";
+import { keyOf, shortcutOf } from "./keys.js";
+import { resultText, revealRound, showBanner } from "./reveal.js";
 import { limitsText, tableName } from "./rulesinfo.js";
 import { ensureStyles, percentText } from "./seats-lobby.js";
 import { sounds } from "./sound.js";
 import * as store from "./state.js";
 
 const RING = 2 * Math.PI * 26;
+// Seconds left when the one whose decision it is hears that their time runs out.
+const WARN_S = 10;
 const SYNC_MS = 250;
 // Reconnecting after a drop: 0.25 s, doubling to 4 s (the server keeps the seat for its
 // reconnect grace, 10 s by default, so a reload or a short outage loses nothing).
@@ -54,7 +59,10 @@ class SeatView {
     this.left = false;
     this.retries = 0;
     this.note = { text: "", kind: "" };
+    this.warned = false; // the time's warning was said for the current decision
     this.ticker = setInterval(() => this.tick(), 200);
+    this.onKey = (event) => this.shortcut(event);
+    document.addEventListener("keydown", this.onKey);
   }
 
   // ---- the socket ------------------------------------------------------------------------
@@ -175,6 +183,16 @@ class SeatView {
         h("div", { class: "table-name" }, h("h1", { id: "seat-title" }), h("p", { class: "muted", text: limitsText(tbl.limits) })),
         headLinks(tbl),
       ),
+      // The keyboard's order: the rack, the spots, then the buttons (DEAL after the spots).
+      h(
+        "div",
+        { class: "rack-row" },
+        rackView(tbl.chips, this.chip, (value) => {
+          this.chip = value;
+          sounds.chip();
+          this.update();
+        }),
+      ),
       h(
         "div",
         { class: "seat-layout" },
@@ -199,15 +217,6 @@ class SeatView {
       h(
         "div",
         { class: "player-controls" },
-        h(
-          "div",
-          { class: "rack-row" },
-          rackView(tbl.chips, this.chip, (value) => {
-            this.chip = value;
-            sounds.chip();
-            this.update();
-          }),
-        ),
         controlsView(
           [
             ["undo", "btn.undo"],
@@ -222,7 +231,13 @@ class SeatView {
       h(
         "div",
         { class: "banker-controls" },
-        h("button", { class: "btn primary approve", "data-action": "approve", text: t("banked.approve"), onclick: () => this.approve() }),
+        h("button", {
+          class: "btn primary approve",
+          "data-action": "approve",
+          "aria-keyshortcuts": keyOf("approve"),
+          text: t("banked.approve"),
+          onclick: () => this.approve(),
+        }),
         h("button", {
           class: "btn",
           "data-action": "auto-approve",
@@ -286,7 +301,6 @@ class SeatView {
       const amount = showing ? (showing[name] ? showing[name].stake : 0) : felt[name] || 0;
       const chips = you === "player" && !showing && seat.phase === "betting" ? this.bets.stacks[name] : chipsFor(amount, this.tbl.chips);
       drawStake(this.el, name, chips, amount, this.chip);
-      this.$(`[data-spot="${name}"]`).disabled = !this.can("bets") || this.busy;
     }
     // The information fields of the help page.
     const status = seat.phase === "waiting" ? `waiting_${you}` : `${seat.phase}_${you}`;
@@ -310,21 +324,44 @@ class SeatView {
     this.$('[data-meter="balance"]').textContent = mine.balance == null ? "" : money(mine.balance - this.unsynced());
     this.$('[data-meter="win"]').textContent = money(this.result ? Math.max(0, this.result.win) : 0);
     showLast(this.el, this.result ? this.result.net : null);
-    // Controls.
+    // Controls. A focused one that goes off keeps the focus while a request is out and, for
+    // the banker, until APPROVE comes back; the player's goes to DEAL or the chip chosen.
     this.$(".player-controls").hidden = you !== "player";
+    this.$(".seat-view > .rack-row").hidden = you !== "player";
     this.$(".banker-controls").hidden = you !== "banker";
-    const betting = this.can("bets") && !this.busy;
-    this.$('[data-action="undo"]').disabled = !betting || !this.bets.history.length;
-    this.$('[data-action="clear"]').disabled = !betting || this.bets.isEmpty();
-    this.$('[data-action="rebet"]').disabled = !betting || !this.lastBets;
-    this.$('[data-action="deal"]').disabled = !this.can("deal") || this.busy || this.bets.isEmpty();
+    const on = this.enabled();
+    const controls = Object.entries(on)
+      .filter(([action]) => action !== "bets")
+      .map(([action, yes]) => [this.$(`[data-action="${action}"]`), yes]);
+    for (const name of SPOTS) controls.push([this.$(`[data-spot="${name}"]`), on.bets]);
     markChip(this.el, this.chip);
-    this.$('[data-action="approve"]').disabled = !this.can("approve") || this.busy;
+    setControls(controls, { hold: this.busy || banker, next: () => this.nextControl() });
     const auto = this.$('[data-action="auto-approve"]');
     auto.setAttribute("aria-pressed", String(Boolean(seat.banker && seat.banker.auto_approve)));
-    auto.disabled = !this.can("auto_approve") || this.busy;
     showMessage(this.el, this.note);
     this.tick();
+  }
+
+  /** Which controls may be used: what the server allows, the felt's bets, no request out. */
+  enabled() {
+    const idle = !this.busy;
+    const betting = this.can("bets") && idle;
+    return {
+      bets: betting,
+      undo: betting && this.bets.history.length > 0,
+      clear: betting && !this.bets.isEmpty(),
+      rebet: betting && Boolean(this.lastBets),
+      deal: this.can("deal") && idle && !this.bets.isEmpty(),
+      approve: this.can("approve") && idle,
+      "auto-approve": this.can("auto_approve") && idle,
+    };
+  }
+
+  /** The player's next control: DEAL once there are bets, else the chip chosen. */
+  nextControl() {
+    if (this.you !== "player") return null;
+    if (this.enabled().deal) return this.$('[data-action="deal"]');
+    return this.$(`[data-chip="${this.chip}"]`);
   }
 
   /** Whether the server says this participant may take this action now (never re-derived). */
@@ -358,14 +395,49 @@ class SeatView {
     ring.setAttribute("stroke-dashoffset", String(RING * (1 - left / (timer.seconds * 1000))));
     box.querySelector(".timer-text").textContent = t("banked.timer", { seconds });
     box.dataset.mine = String(timer.role === this.you);
-    box.dataset.urgent = String(seconds <= 10);
+    box.dataset.urgent = String(seconds <= WARN_S);
+    // Once per decision, to the one whose decision it is: the time is running out.
+    if (seconds > WARN_S) this.warned = false;
+    else if (!this.warned && seconds > 0 && timer.role === this.you) {
+      this.warned = true;
+      announce(t(`announce.time_left_${timer.role}`, { seconds }));
+    }
     box.dataset.seconds = String(seconds);
     box.setAttribute("aria-label", t("banked.timer_label", { role: t(`banked.as_${timer.role}`), seconds }));
   }
 
+  /** The message line; a screen reader hears it too, but not a round's result (the banner's sentence says it). */
   say(text, kind = "info") {
     this.note = { text, kind };
     if (this.el) showMessage(this.el, this.note);
+    if (text && kind !== "result") announce(text);
+  }
+
+  /** The seat's keyboard shortcuts (keys.js): the player's chips, spots and buttons, the banker's APPROVE. */
+  shortcut(event) {
+    const asked = shortcutOf(event);
+    if (!asked || !this.el || !this.el.isConnected) return;
+    const on = this.enabled();
+    if (asked.chip != null && this.you === "player") {
+      const value = this.tbl.chips[asked.chip];
+      if (value == null) return;
+      event.preventDefault();
+      this.chip = value;
+      sounds.chip();
+      this.update();
+      announce(t("table.chip", { amount: money(value) }));
+    } else if (asked.spot && this.you === "player" && on.bets) {
+      event.preventDefault();
+      this.addChip(asked.spot);
+      announce(t("announce.stake", { bet: t(`bet.${asked.spot}`), amount: money(this.bets.total(asked.spot)) }));
+    } else if (asked.action && on[asked.action] && this.$(`[data-action="${asked.action}"]`)) {
+      event.preventDefault();
+      if (asked.action === "approve") this.approve();
+      else {
+        this.act(asked.action);
+        if (asked.action !== "deal") announce(`${t("meter.bet")}: ${money(this.bets.total())}`);
+      }
+    }
   }
 
   // ---- actions -----------------------------------------------------------------------------
@@ -404,6 +476,7 @@ class SeatView {
   }
 
   async act(action) {
+    if (!this.enabled()[action]) return;
     if (action === "undo") this.bets.undo();
     else if (action === "clear") this.bets.clear();
     else if (action === "rebet" && this.lastBets) this.bets.set(this.lastBets);
@@ -438,6 +511,7 @@ class SeatView {
   }
 
   async approve() {
+    if (!this.enabled().approve) return;
     this.busy = true;
     this.update();
     try {
@@ -451,6 +525,7 @@ class SeatView {
   }
 
   async toggleAuto() {
+    if (!this.enabled()["auto-approve"]) return;
     const on = !(this.msg.seat.banker && this.msg.seat.banker.auto_approve);
     try {
       await this.send("auto_approve", { on });
@@ -485,6 +560,8 @@ class SeatView {
     }
     store.hold(false);
     showBanner(this.el, round, mine.net ?? 0, you);
+    // The round's one announcement: the banner's, in a sentence.
+    announce(resultText(round, mine.net ?? 0, you));
     this.say(
       t("banked.last_round_text", { player: signedMoney(round.results.player.net), banker: signedMoney(round.results.banker.net) }),
       "result",
@@ -497,6 +574,7 @@ class SeatView {
     if (this.left) return;
     this.left = true;
     clearInterval(this.ticker);
+    document.removeEventListener("keydown", this.onKey);
     const notice = this.msg && this.msg.seat.notice;
     fill(
       this.root,
@@ -515,6 +593,7 @@ class SeatView {
   destroy() {
     this.closed = true;
     clearInterval(this.ticker);
+    document.removeEventListener("keydown", this.onKey);
     clearTimeout(this.syncTimer);
     if (this.socket) this.socket.close();
   }

@@ -2,14 +2,19 @@
 // pointer events), or turns with a tap, Enter or Space; REVEAL ALL turns the rest. The
 // round was settled by the server at DEAL: this only decides when the player sees it.
 
-import { h } from "./dom.js";
+import { announce, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { sounds } from "./sound.js";
 
 const TAP = 6; // pixels: a smaller movement is a tap
 const PEELED = 0.55; // released beyond this share of the card, it turns over
 
-/** Resolve when every card of `nodes` (face down, on the felt `el`) is face up. */
+/**
+ * Resolve when every card of `nodes` (face down, on the felt `el`) is face up. The keyboard
+ * starts on the first card; a card turned by the key that had the focus hands it on to the
+ * next face-down card, and says what it was. When the last is turned, the caller puts the
+ * focus where the next action is.
+ */
 export function squeeze(el, nodes) {
   return new Promise((resolve) => {
     const felt = el.querySelector(".felt");
@@ -29,15 +34,21 @@ export function squeeze(el, nodes) {
     felt.append(bar);
     function open(node) {
       if (!node.classList.contains("down")) return;
+      const had = document.activeElement === node;
       node.classList.remove("down", "squeeze");
       node.style.removeProperty("--peel");
       node.removeAttribute("tabindex");
       node.setAttribute("role", "img");
+      node.setAttribute("aria-label", node.dataset.label);
       sounds.card();
       left -= 1;
+      const hand = node.closest("[data-cards]");
+      if (had && hand) announce(t("announce.card", { hand: t(`hand.${hand.dataset.cards}`), card: node.dataset.label }));
+      const after = nodes.slice(nodes.indexOf(node) + 1).concat(nodes);
+      const next = after.find((other) => other.classList.contains("down"));
+      if (had && next) next.focus({ preventScroll: true });
       if (left === 0) {
         bar.remove();
-        el.focus({ preventScroll: true });
         resolve();
       }
     }
@@ -50,14 +61,10 @@ export function squeeze(el, nodes) {
       node.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") {
           event.preventDefault();
-          node.setAttribute("aria-label", node.dataset.label);
           open(node);
         }
       });
-      peelable(node, () => {
-        node.setAttribute("aria-label", node.dataset.label);
-        open(node);
-      });
+      peelable(node, () => open(node));
     }
     nodes[0].focus({ preventScroll: true });
   });

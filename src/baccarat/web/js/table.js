@@ -2,29 +2,35 @@
 
 import * as api from "./api.js";
 import { Bets, checkBets, chipsFor, spotsOf } from "./betting.js";
-import { fill, h, reducedMotion } from "./dom.js";
+import { announce, fill, h, reducedMotion } from "./dom.js";
 import {
+  BACK_ICON,
   controlsView,
   drawStake,
   feltView,
+  focusLost,
+  HISTORY_ICON,
   headLinks,
+  iconLink,
   markChip,
   messageView,
   metersView,
   rackView,
   roadsSlot,
+  setControls,
   showLast,
   showMessage,
 } from "./felt.js";
 import { checkText, errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import { money, t } from "./i18n.js";
+import { shortcutOf } from "./keys.js";
 import { isCutShoe, limitsText, tableName, tieLimitsText } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
 import * as store from "./state.js";
 import { openCut, shoeGauge } from "./cut.js";
 import { option, optionsView } from "./options.js";
-import { clearRound, revealRound, showBanner } from "./reveal.js";
+import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
 import { showRoads } from "./roads.js";
 
 const BUTTONS = [
@@ -195,18 +201,15 @@ class TableView {
     const tbl = this.tbl;
     const on = { add: (name) => this.addChip(name), remove: (name) => this.removeChip(name) };
     const rack = rackView(tbl.chips, this.chip, (value) => this.selectChip(value));
+    // The keyboard's order: the head, the chip rack, the spots, the buttons (DEAL after the
+    // spots), the scoreboard, the displays; the grid places them where they show.
     this.el = h(
       "section",
       { class: "table-view", "data-table": tbl.id, "aria-labelledby": "table-title", tabindex: "-1" },
       h(
         "div",
         { class: "table-head" },
-        h(
-          "a",
-          { class: "btn small", href: "#/", "aria-label": t("table.back") },
-          "\u2190",
-          h("span", { class: "back-text", text: t("table.back") }),
-        ),
+        iconLink("#/", BACK_ICON, t("table.back"), { "data-back": "" }),
         h(
           "div",
           { class: "table-name" },
@@ -214,12 +217,12 @@ class TableView {
           h("p", { class: "muted" }, limitsText(tbl.limits), tieLimitsText(tbl.limits) ? ` \u00b7 ${tieLimitsText(tbl.limits)}` : ""),
         ),
         optionsView(),
-        headLinks(tbl, h("a", { class: "btn small", href: "#/history", text: t("nav.history") })),
+        headLinks(tbl, iconLink("#/history", HISTORY_ICON, t("nav.history"))),
       ),
-      feltView(tbl, on, { top: h("div", { class: "shoe-box", "data-shoe": "" }), middle: h("div", { class: "cut-area" }) }),
-      roadsSlot(),
       h("div", { class: "rack-row" }, rack),
+      feltView(tbl, on, { top: h("div", { class: "shoe-box", "data-shoe": "" }), middle: h("div", { class: "cut-area" }) }),
       controlsView(BUTTONS, (action) => this.act(action)),
+      roadsSlot(),
       metersView(),
       messageView(),
     );
@@ -287,11 +290,12 @@ class TableView {
     this.$('[data-meter="win"]').textContent = money(this.win);
     showLast(this.el, this.lastNet);
     markChip(this.el, this.chip);
-    for (const [action, on] of Object.entries(this.enabled())) {
-      const button = this.$(`[data-action="${action}"]`);
-      if (button) button.disabled = !on;
-    }
-    for (const spotButton of this.el.querySelectorAll("[data-spot]")) spotButton.disabled = this.busy;
+    const controls = Object.entries(this.enabled())
+      .map(([action, on]) => [this.$(`[data-action="${action}"]`), on])
+      .filter(([button]) => button);
+    for (const spotButton of this.el.querySelectorAll("[data-spot]")) controls.push([spotButton, !this.busy]);
+    // While a round is dealt, a focused DEAL keeps the focus; after, it goes to what is next.
+    setControls(controls, { hold: this.busy, next: () => this.nextControl() });
     this.el.dataset.phase = this.dealing ? "dealing" : this.round ? "result" : "betting";
     this.el.dataset.busy = String(this.busy);
     this.el.dataset.online = String(store.state.online);
@@ -305,9 +309,29 @@ class TableView {
     showMessage(this.el, this.msg);
   }
 
+  /** The message line; a screen reader hears it too, but not the "Dealing…" ("progress"). */
   say(text, kind = "info") {
     this.msg = { text, kind };
     if (this.el) showMessage(this.el, this.msg);
+    if (text && kind !== "progress") announce(text);
+  }
+
+  /**
+   * The control of the next thing to do: NEW GAME over a shown round, DEAL over bets, else
+   * the chip chosen (the rack comes before the spots).
+   */
+  nextControl() {
+    const on = this.enabled();
+    if (this.round && on.new) return this.$('[data-action="new"]');
+    if (on.deal) return this.$('[data-action="deal"]');
+    return this.$(`[data-chip="${this.chip}"]`);
+  }
+
+  /** The focus fell to the page (a squeezed card, the cut panel went): give it the next control. */
+  restoreFocus() {
+    if (!this.alive || !this.el || !focusLost(this.el)) return;
+    const next = this.nextControl();
+    if (next) next.focus({ preventScroll: true });
   }
 
   // ---- actions -----------------------------------------------------------------------
@@ -319,9 +343,32 @@ class TableView {
     this.update();
   }
 
+  /**
+   * A keyboard shortcut (keys.js): 1-9 choose a chip, P, B and T put one on a spot, the
+   * buttons' keys press them (Escape: NEW GAME). What a key did that shows nowhere near
+   * the focus is said.
+   */
   shortcut(event) {
-    if (event.target.closest && event.target.closest("input, select, textarea, .topbar")) return;
-    if (event.key === "Escape" && this.round) this.act("new");
+    const asked = shortcutOf(event);
+    if (!asked || (event.key === "Escape" && !this.round)) return;
+    if (asked.chip != null) {
+      const value = this.tbl.chips[asked.chip];
+      if (value == null) return;
+      event.preventDefault();
+      this.selectChip(value);
+      announce(t("table.chip", { amount: money(value) }));
+    } else if (asked.spot) {
+      if (!this.bets.spots.includes(asked.spot) || this.busy) return;
+      event.preventDefault();
+      this.addChip(asked.spot);
+      announce(t("announce.stake", { bet: t(`bet.${asked.spot}`), amount: money(this.bets.total(asked.spot)) }));
+    } else if (this.$(`[data-action="${asked.action}"]`)) {
+      if (!this.enabled()[asked.action]) return;
+      event.preventDefault();
+      const betting = ["undo", "clear", "double", "rebet"].includes(asked.action);
+      this.act(asked.action);
+      if (betting) announce(`${t("meter.bet")}: ${money(this.bets.total())}`);
+    }
   }
 
   /** Clear a shown round from the felt before new chips go on it. */
@@ -443,6 +490,7 @@ class TableView {
       this.busy = false;
       this.drawShoe();
       this.update();
+      this.restoreFocus();
     }
     if (this.alive) await this.refresh();
   }
@@ -461,7 +509,7 @@ class TableView {
     this.dealing = true;
     this.settled = amounts;
     this.held = store.balance() - sum(amounts);
-    this.say(t("table.dealing"));
+    this.say(t("table.dealing"), "progress");
     this.update();
     store.hold(true);
     let round;
@@ -504,9 +552,11 @@ class TableView {
     if (typeof round.balance_after === "number") store.setBalance(this.mode, round.balance_after);
     if (!this.alive) return;
     showBanner(this.el, round, this.lastNet);
-    if (!this.el.contains(document.activeElement)) this.el.focus({ preventScroll: true });
+    // The round's one announcement: what the banner shows, in a sentence.
+    announce(resultText(round, this.lastNet));
     this.drawShoe();
     this.update();
+    this.restoreFocus();
     this.showRoads();
     // An answer without the actions (or the shoe a cut-shoe table needs): ask the state.
     if (!this.allowed || (isCutShoe(this.tbl.rules) && !round.shoe)) await this.refresh();

@@ -8,7 +8,6 @@ measures speed.)
 
 from __future__ import annotations
 
-import json
 import socket
 import time
 from collections.abc import Iterator
@@ -18,6 +17,7 @@ import pytest
 
 from .live import LiveServer, live, serve_argv
 from .postgres import free_port
+from .raw import read_answer
 
 MB = 1024 * 1024
 # Generous: the refused body must not be held, and 100 MB of it would show many times over.
@@ -45,36 +45,6 @@ def rss(pid: int) -> int:
 def connect(server: LiveServer) -> socket.socket:
     sock = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT_S)
     return sock
-
-
-def read_answer(sock: socket.socket) -> tuple[int, dict[str, object]]:
-    """The status and JSON body of the server's answer; status 0 if it closed without one."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        try:
-            chunk = sock.recv(65536)
-        except ConnectionResetError:
-            chunk = b""
-        if not chunk:
-            if not data:
-                return 0, {}
-            break
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    status = int(head.split(b" ", 2)[1])
-    length = next(
-        (int(line.split(b":")[1]) for line in head.split(b"\r\n")
-         if line.lower().startswith(b"content-length:")), 0,
-    )  # fmt: skip
-    while len(body) < length:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        body += chunk
-    try:
-        return status, json.loads(body)
-    except ValueError:
-        return status, {"text": body.decode(errors="replace")}
 
 
 def closed_by_server(sock: socket.socket) -> bool:
@@ -114,7 +84,7 @@ def test_a_chunked_100_mb_body_is_refused_and_memory_stays_flat(server: LiveServ
     sock.close()
     after = rss(pid)
     assert status == 413
-    assert body["error"]["code"] == "payload_too_large"  # type: ignore[index]
+    assert body["error"]["code"] == "payload_too_large"
     assert after - before < RSS_GROWTH_BOUND, (before, after, sent)
 
 

@@ -22,6 +22,8 @@ from baccarat.server.ledger import SystemAccounts
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 from baccarat.server.tables import load_tables
 
+from .support import run
+
 BAD_IDS = ["99999999999999999999999", "9223372036854775808", "0", "-1", " 1", "1 ", "+1",
            "٣", "１", "1_0", "0x1", "1e3", "", "1\n"]  # fmt: skip
 BAD_AMOUNTS = [" 5.00", "5.00 ", "\t5", "5.00\n", "0", "0.00", "5.001", ".5", "5.", "-5",
@@ -32,15 +34,6 @@ BAD_ROUNDS = ["r_missing", "r_" + "0" * 20 + "\n", "r_" + "A" * 20, "x" * 10_000
               "r_" + "0" * 21]  # fmt: skip
 BAD_TEXTS = ["a\x1b[31mb", "a\x00b", "line\nbreak", "bidi\u202etxet", "x" * 201, "   ", ""]
 ESCAPE = "\x1b"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as exit:
-        status = int(exit.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture

@@ -2,16 +2,7 @@ import json
 
 import pytest
 
-from baccarat.cli import main
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as exit:
-        status = int(exit.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
+from .support import run
 
 
 def test_odds_json_is_the_documented_contract(capsys, golden):

@@ -1,15 +1,6 @@
 import json
 
-from baccarat.cli import main
-
-
-def run(capsys, *argv):
-    try:
-        status = main(list(argv))
-    except SystemExit as exit:
-        status = int(exit.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
+from .support import run
 
 
 def test_roads_json_is_the_documented_shape(capsys):

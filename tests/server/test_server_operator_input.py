@@ -19,14 +19,20 @@ def admin(data_dir: Path, *argv: str) -> int:
     return main(["admin", "--data-dir", str(data_dir), *argv])
 
 
-def test_crediting_an_excluded_player_needs_confirming_and_is_audited(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A migrated data folder with one player, ida, made by the operator's command."""
     monkeypatch.delenv("BACCARAT_DATABASE_URL", raising=False)
-    data_dir = tmp_path / "data"
-    assert admin(data_dir, "migrate") == 0
+    folder = tmp_path / "data"
+    assert admin(folder, "migrate") == 0
     monkeypatch.setattr("sys.stdin", io.StringIO("a good password\n"))
-    assert admin(data_dir, "accounts", "create", "ida", "--password-stdin") == 0
+    assert admin(folder, "accounts", "create", "ida", "--password-stdin") == 0
+    return folder
+
+
+def test_crediting_an_excluded_player_needs_confirming_and_is_audited(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = Database(DatabaseUrl.sqlite_in(data_dir), clock=system_clock_us)
     try:
         player = db.run_read(lambda uow: accounts.require(uow, "ida")).id
@@ -49,7 +55,7 @@ def test_crediting_an_excluded_player_needs_confirming_and_is_audited(
 
 
 def test_a_void_reason_with_control_bytes_is_refused_and_the_round_stays(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from baccarat.core import Bets
     from baccarat.server import rounds
@@ -57,11 +63,6 @@ def test_a_void_reason_with_control_bytes_is_refused_and_the_round_stays(
     from baccarat.server.ledger import SystemAccounts
     from baccarat.server.tables import load_tables
 
-    monkeypatch.delenv("BACCARAT_DATABASE_URL", raising=False)
-    data_dir = tmp_path / "data"
-    assert admin(data_dir, "migrate") == 0
-    monkeypatch.setattr("sys.stdin", io.StringIO("a good password\n"))
-    assert admin(data_dir, "accounts", "create", "ida", "--password-stdin") == 0
     db = Database(DatabaseUrl.sqlite_in(data_dir), clock=system_clock_us)
     try:
         system = db.run_read(SystemAccounts.load)

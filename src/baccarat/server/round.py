@@ -55,8 +55,8 @@ Observer = Callable[[str, str], None]
 
 
 class Dealer:
-    """What every round needs besides the database: where the cards come from, the
-    casino's accounts, and the wallet (our ledger unless another is given)."""
+    """What every round needs besides the database: where the cards come from and the
+    wallet (our ledger, on the casino's accounts ``system``, unless another is given)."""
 
     def __init__(
         self,
@@ -66,7 +66,6 @@ class Dealer:
         observe: Observer | None = None,
     ) -> None:
         self.shoes = shoes
-        self.system = system
         self.wallet: Wallet = wallet if wallet is not None else LedgerWallet(system)
         self.observe = observe
 

@@ -196,9 +196,13 @@ class HouseBank:
             responsible.uncount(uow, one.player_id, mode, played_us, one.stake, -one.net)
 
     def money(self, mode: str, settled: Sequence[Settled]) -> list[Money]:
-        return [self.void_money(one) for one in settled]
+        return [self._posting(one) for one in settled]
 
     def void_money(self, one: Settled) -> Money:
+        return self._posting(one)  # nothing was held: the round moved its posting, no more
+
+    @staticmethod
+    def _posting(one: Settled) -> Money:
         # Debit and credit in one posting: the stake must be covered before anything returns.
         moves = (
             Move(one.player_id, "house", one.stake),

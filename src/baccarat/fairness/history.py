@@ -100,7 +100,7 @@ class HandRecord:
     scores: tuple[int, int]
 
     def to_json(self) -> dict[str, Any]:
-        return {"cards": [str(c) for c in self.cards], "scores": list(self.scores)}
+        return {"cards": list(map(str, self.cards)), "scores": list(self.scores)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,15 @@ def _hand(cards_text: str) -> HandRecord:
     return HandRecord(hand.cards, hand.scores)
 
 
+@lru_cache(maxsize=8192)
+def _bet_records(bets_json: str) -> tuple[BetRecord, ...]:
+    # Cached like ``_hand``: a table's settlements are few distinct texts.
+    return tuple(
+        BetRecord(kind, bet["stake"], bet["result"], bet["returned"])
+        for kind, bet in json.loads(bets_json).items()
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class StoredRound:
     """A row of ``rounds``, as stored."""
@@ -80,10 +89,7 @@ class StoredRound:
 
     def export(self) -> RoundRecord:
         """The round as a line of ``baccarat-history/1`` (voided: every stake returned)."""
-        bets = tuple(
-            BetRecord(kind, bet["stake"], bet["result"], bet["returned"])
-            for kind, bet in json.loads(self.bets).items()
-        )
+        bets = _bet_records(self.bets)
         known = self.published
         record = RoundRecord(
             line=0,

@@ -67,7 +67,11 @@ class Dealer:
     ) -> None:
         self.shoes = shoes
         self.wallet: Wallet = wallet if wallet is not None else LedgerWallet(system)
-        self.observe = observe
+        self.observe: Observer = observe if observe is not None else _unobserved
+
+
+def _unobserved(course: str, step: str) -> None:
+    return None
 
 
 def new_round_id() -> str:
@@ -254,21 +258,18 @@ class _Course(Protocol):
 def _run(uow: UnitOfWork, dealer: Dealer, bank: Bank, course: _Course) -> list[StoredRound]:
     """The steps of every round, in order (``STEPS``)."""
 
-    def step(name: str) -> None:
-        if dealer.observe is not None:
-            dealer.observe(course.name, name)
-
-    step("shoe")
+    observe = dealer.observe
+    observe(course.name, "shoe")
     shuffle = course.shoe(uow, dealer)
-    step("deal")
+    observe(course.name, "deal")
     dealt = course.deal(shuffle)
-    step("settle")
+    observe(course.name, "settle")
     settled = course.settle(dealt)
-    step("admit")
+    observe(course.name, "admit")
     course.admit(uow, bank, settled)
-    step("money")
+    observe(course.name, "money")
     posted = course.money(uow, dealer, bank, settled)
-    step("record")
+    observe(course.name, "record")
     return course.record(uow, bank, dealt, settled, posted)
 
 

@@ -234,9 +234,9 @@ def allowed_actions(
     allowed = {"cut" if shoe is not None and shoe.cut_due else "deal"}
     if last_bets is not None:
         allowed.add("new_game")
-        if _fits(table, last_bets, balance):
+        if last_bets.total <= balance and table.takes(last_bets):
             allowed.add("rebet")
-        if _fits(table, Bets({name: 2 * stake for name, stake in last_bets.items()}), balance):
+        if 2 * last_bets.total <= balance and table.takes(last_bets.doubled()):
             allowed.add("double")
     return [action for action in HOUSE_ACTIONS if action in allowed]
 
@@ -246,16 +246,6 @@ def _last_bets(last: StoredRound | None) -> Bets | None:
     if last is None or last.void_reason is not None:
         return None
     return Bets({name: bet["stake"] for name, bet in json.loads(last.bets).items()})
-
-
-def _fits(table: Table, bets: Bets, balance: int) -> bool:
-    if bets.total > balance:
-        return False
-    try:
-        table.check_bets(bets)
-    except ServiceError:
-        return False
-    return True
 
 
 def table_state(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dict[str, Any]:

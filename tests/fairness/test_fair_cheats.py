@@ -63,6 +63,7 @@ def test_every_export_vector_gets_the_verdicts_it_was_built_for(case: dict[str, 
     assert sorted(f.kind.value for f in report.findings) == sorted(expect["findings"])
     assert report.voided_after_win == expect["voided_after_win"]
     assert report.balance_breaks == expect["balance_breaks"]
+    assert report.server_client_seeds == expect["server_client_seeds"]
     assert report.ok is expect["ok"]
 
 

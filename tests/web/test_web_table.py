@@ -323,7 +323,12 @@ def test_the_browser_sets_a_fresh_client_seed_after_every_new_commitment(
     player = make_player()
     page = player.page
     # Registered: the server committed a seed and holds a placeholder client seed of its
-    # own; the page replaces it at once, for both modes, without being asked.
+    # own. A round dealt before any page replaced it is flagged as such.
+    early = player.api("POST", "/api/tables/table-i/rounds",
+                       {"mode": "fun", "bets": {"player": 500}},
+                       {"Idempotency-Key": "before-any-page"})  # fmt: skip
+    assert early["fairness"]["client_seed_source"] == "server"
+    # The page replaces the placeholder at once, for both modes, without being asked.
     player.goto()
     page.wait_for_function(
         "() => fetch('/api/fairness').then(r => r.json()).then(d =>"
@@ -334,6 +339,8 @@ def test_the_browser_sets_a_fresh_client_seed_after_every_new_commitment(
     player.goto("history")
     page.wait_for_selector('[data-fair="source"][data-source="browser"]')
     assert page.input_value("#client-seed") == first["client_seed"]
+    page.click(f'[data-open="{early["id"]}"]')
+    page.wait_for_selector('#round-detail [data-fair="server-client-seed"]')
     # A rotation commits a new seed: the page gives it a fresh client seed, unasked.
     with (
         page.expect_response(

@@ -128,6 +128,9 @@ function detail(round, tables) {
       row(t("fair.position"), f.position),
     ),
     f.server_seed ? null : h("p", { class: "muted", text: t("fair.rotate_to_verify") }),
+    (round.fairness || {}).client_seed_source === "server"
+      ? h("p", { class: "muted", "data-fair": "server-client-seed", text: t("fair.server_client_seed") })
+      : null,
     h("a", {
       class: "btn primary",
       href: verifyLink(round, tables),

@@ -114,10 +114,6 @@ class RevealedSeed:
         }
 
 
-def _undealt_json(shoes: tuple[UndealtShoe, ...] | None) -> str | None:
-    return None if shoes is None else json.dumps([shoe.to_json() for shoe in shoes])
-
-
 def _undealt_of(text: str | None) -> tuple[UndealtShoe, ...] | None:
     if text is None:
         return None

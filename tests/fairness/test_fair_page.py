@@ -181,14 +181,18 @@ def test_the_page_gives_every_export_vector_the_report_of_baccarat_verify(
 ) -> None:
     page.goto(f"{base_url}/verify.html")
     page.wait_for_selector("body[data-ready='true']")
-    texts = [export_text(case["lines"]) for case in EXPORT_CASES]
+    given = [
+        [export_text(case["lines"]), {k: case[k] for k in ("keys", "receipts") if k in case}]
+        for case in EXPORT_CASES
+    ]
     reports = page.evaluate(
-        "async texts => { const out = []; for (const t of texts) "
-        "out.push(await BaccaratFair.verifyText(t)); return out; }",
-        texts,
+        "async given => { const out = []; for (const [t, inputs] of given) "
+        "out.push(await BaccaratFair.verifyText(t, inputs)); return out; }",
+        given,
     )
     for case, got in zip(EXPORT_CASES, reports, strict=True):
-        want = verify_history(parse_history(json.dumps(line) for line in case["lines"]))
+        lines = parse_history(json.dumps(line) for line in case["lines"])
+        want = verify_history(lines, *cheats.inputs(case))
         assert got == want.to_json(), case["name"]
         assert got["ok"] is case["expect"]["ok"], case["name"]
 
@@ -325,3 +329,46 @@ def test_the_export_verdict_speaks_the_players_language(
         assert sv["verify.export_bad"] in str(page.text_content("#export-verdict"))
     finally:
         context.close()
+
+
+def load_receipts(page: Any, path: Path, receipts: dict[str, Any]) -> None:
+    path.write_text(json.dumps(receipts))
+    # Forget the last verdict: the one the page gives with these receipts is awaited.
+    page.evaluate("delete document.body.dataset.receipts; delete document.body.dataset.exportOk")
+    page.set_input_files("#receipts-file", str(path))
+    page.wait_for_selector(f"body[data-receipts='{len(receipts['receipts'])}']")
+
+
+def test_with_receipts_a_fabricated_history_and_a_swapped_commitment_are_named(
+    page: Any, base_url: str, tmp_path: Path
+) -> None:
+    page.goto(f"{base_url}/verify.html")
+    page.wait_for_selector("body[data-ready='true']")
+    assert "No receipts" in str(page.text_content("#receipts-status"))
+    shown = cheats.receipts((cheats.commitment(cheats.SEED), "2026-01-01T11:59:00Z"))
+    load_receipts(page, tmp_path / "receipts.json", shown)
+    assert "1 receipts and 1 public keys" in str(page.text_content("#receipts-status"))
+    # A history made up afterwards, commitment recomputed, signed with another key.
+    path = tmp_path / "fabricated.jsonl"
+    path.write_text(export_text(cheats.signed(cheats.fabricated(6), cheats.FORGER)))
+    load_export(page, path)
+    assert page.get_attribute("body", "data-export-ok") == "false"
+    rows = page.locator("#export-rounds tr[data-status='differs']")
+    assert rows.count() == 6
+    named = str(rows.first.locator("[data-field='signature']").text_content())
+    assert "not one of the casino's public keys" in named
+    # The honest export, signed by the casino, against a receipt of another commitment.
+    swapped = cheats.receipts((cheats.commitment("c0de" * 16), "2026-01-01T11:59:00Z"))
+    load_receipts(page, tmp_path / "swapped.json", swapped)
+    path = tmp_path / "honest.jsonl"
+    path.write_text(export_text(cheats.signed(cheats.honest("single-deck", 6))))
+    page.evaluate("delete document.body.dataset.exportVerified")
+    load_export(page, path)
+    row = page.locator("#export-rounds tr[data-line='1']")
+    assert row.get_attribute("data-status") == "differs"
+    assert "revealed server seed does not hash to it" in str(
+        row.locator("[data-field='fairness.commitment']").text_content()
+    )
+    # With the receipt of the commitment really shown, the same export verifies.
+    load_receipts(page, tmp_path / "receipts.json", shown)
+    page.wait_for_selector("body[data-export-ok='true']")

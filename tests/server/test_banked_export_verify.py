@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from baccarat.fairness.history import parse_history
+from baccarat.fairness.signing import PublicKeys, parse_keys
 from baccarat.fairness.verify import HistoryReport, Kind, verify_history
 
 from .banked import SeatServer, serving
@@ -27,8 +28,8 @@ async def server(database_url: Any, tmp_path: Path) -> AsyncIterator[SeatServer]
         yield running
 
 
-def report_of(lines: list[str]) -> HistoryReport:
-    return verify_history(parse_history(lines))
+def report_of(lines: list[str], keys: PublicKeys | None = None) -> HistoryReport:
+    return verify_history(parse_history(lines), keys)
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
@@ -50,14 +51,15 @@ async def test_banked_rounds_count_in_the_players_nonces_and_not_in_the_bankers(
     assert rotated.json()["revealed"]["nonces_used"] == 5
 
     mine = (await player.export()).splitlines()
-    report = report_of(mine)
+    published = PublicKeys(parse_keys((await player.call("GET", "/api/fairness")).json()))
+    report = report_of(mine, published)
     assert report.ok, [str(f) for f in report.findings]
     assert {json.loads(line)["fairness"]["nonces_used"] for line in mine} == {5}
     assert not [n for n in report.notes if n.kind is Kind.UNCHECKED]
     assert report.balance_breaks == 0  # a seat's held stakes leave no trace between rounds
 
     theirs = (await banker.export()).splitlines()
-    report = report_of(theirs)
+    report = report_of(theirs, published)
     assert report.ok, [str(f) for f in report.findings]
     assert any("rounds you banked" in n.message for n in report.notes)
     assert report.balance_breaks == 0

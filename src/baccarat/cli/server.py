@@ -109,6 +109,20 @@ def register(subparsers: Any) -> None:
     replay.add_argument("--json", action="store_true", help="machine-readable output")
     replay.set_defaults(handler=run_replay)
 
+    signing = commands.add_parser(
+        "signing-key", help="the Ed25519 key that signs the export and the commitments"
+    )
+    signing_commands = signing.add_subparsers(dest="signing_command", required=True)
+    signing_commands.add_parser(
+        "new", help="print a new private key (PEM) for $BACCARAT_SIGNING_KEY, and its public key"
+    ).set_defaults(handler=run_signing_new)
+    signing_commands.add_parser(
+        "show", help="the public keys published at GET /api/fairness (current and retired)"
+    ).set_defaults(handler=run_signing_show)
+    signing_commands.add_parser(
+        "rotate", help="replace the data folder's key; its public key stays listed as retired"
+    ).set_defaults(handler=run_signing_rotate)
+
     from .responsible import run_responsible
 
     shown = commands.add_parser(
@@ -360,6 +374,50 @@ def run_void(args: argparse.Namespace) -> int:
     record = _write(args, work)
     print(f"round {record.id} void ({record.void_reason}): stake {format_money(record.stake)} "
           f"returned, payout {format_money(record.win)} reversed")  # fmt: skip
+    return 0
+
+
+def _key_settings(args: argparse.Namespace) -> Any:
+    from ..server.settings import Settings
+
+    settings = Settings.from_env()
+    if args.data_dir:
+        settings = dataclasses.replace(settings, data_dir=Path(args.data_dir))
+    return settings
+
+
+def run_signing_new(args: argparse.Namespace) -> int:
+    from ..fairness.signing import Signer, new_private_key_pem, private_key
+
+    pem = new_private_key_pem()
+    signer = Signer(private_key(pem))
+    print(pem, end="")
+    print(f"# key id {signer.key_id}, public key {signer.public_key}", file=sys.stderr)
+    print("# set BACCARAT_SIGNING_KEY to the PEM above (keep it secret) and add the old "
+          "public key (baccarat admin signing-key show) to BACCARAT_RETIRED_PUBLIC_KEYS",
+          file=sys.stderr)  # fmt: skip
+    return 0
+
+
+def run_signing_show(args: argparse.Namespace) -> int:
+    from ..server import keys
+
+    print_json({"signing_keys": keys.signer(_key_settings(args)).keys_json()})
+    return 0
+
+
+def run_signing_rotate(args: argparse.Namespace) -> int:
+    from ..server import keys
+    from . import UsageError
+
+    settings = _key_settings(args)
+    if settings.signing_key:
+        raise UsageError("the signing key comes from $BACCARAT_SIGNING_KEY: make a new one with "
+                         "`baccarat admin signing-key new`, set it there, and list the old "
+                         "public key in $BACCARAT_RETIRED_PUBLIC_KEYS")  # fmt: skip
+    old, new = keys.rotate_signing_key(settings.data_dir)
+    print(f"retired key {old.key_id} (still published: its records verify); "
+          f"signing now with key {new.key_id}; restart the server to use it")  # fmt: skip
     return 0
 
 

@@ -50,6 +50,7 @@ from ..core import (
 )
 from .derive import commitment, shuffled_order
 from .history import HandRecord, RoundRecord, UndealtShoe
+from .signing import PublicKeys, Receipt
 
 UNREVEALED = "seed not revealed"
 # What a voided round is said to be, by what its coup had done when it was voided.
@@ -104,6 +105,7 @@ class Kind(enum.Enum):
     UNDEALT = "undealt_shoe"  # a shoe cut and never dealt (note), or one that lies (finding)
     UNCHECKED = "unchecked"  # what could not be checked, and why (note)
     BALANCE = "balance"  # a round that does not start where the one before ended (note)
+    RECEIPT = "receipt"  # a receipt whose signature is not the casino's
 
 
 @dataclass(frozen=True, slots=True)
@@ -761,11 +763,124 @@ def check_balances(records: Sequence[RoundRecord]) -> list[Finding]:
     return notes
 
 
+def check_signatures(
+    records: Sequence[RoundRecord], keys: PublicKeys | None
+) -> tuple[dict[int, list[Difference]], list[Finding]]:
+    """With the casino's public keys: every line carries a signature by one of them that
+    verifies (a line without, by another key, or changed after signing differs). Without
+    keys: a note saying what could not be checked. Returns differences by index, notes."""
+    signed = [r for r in records if r.signature is not None]
+    if keys is None:
+        if not signed:
+            return {}, []
+        ids = ", ".join(sorted({r.key_id or "?" for r in signed}))
+        message = (
+            f"{len(signed)} of {len(records)} lines are signed (key {ids}): give the casino's "
+            "public keys (baccarat verify --keys, or your receipts) to check the signatures"
+        )
+        return {}, [Finding(Kind.UNCHECKED, message)]
+    known = ", ".join(keys.ids)
+    wanted = f"a valid signature by {'key' if len(keys.ids) == 1 else 'one of the keys'} {known}"
+    diffs: dict[int, list[Difference]] = {}
+    for index, record in enumerate(records):
+        why = keys.check(record.signature, record.key_id, record.signed or b"")
+        if why == "missing":
+            note = "the line carries no signature of the casino"
+            diffs[index] = [Difference("signature", wanted, None, note)]
+        elif why == "unknown key":
+            note = "signed with a key that is not one of the casino's public keys"
+            diffs[index] = [Difference("signature", wanted, record.key_id, note)]
+        elif why == "invalid":
+            note = "the line is not what the casino signed: changed afterwards, or another key"
+            diffs[index] = [Difference("signature", wanted, "invalid", note)]
+    return diffs, []
+
+
+_RECEIPT_WHY = {"missing": "missing", "invalid": "invalid",
+                "unknown key": "by a key that is not the casino's"}  # fmt: skip
+
+
+def check_receipts(
+    records: Sequence[RoundRecord], receipts: Sequence[Receipt], keys: PublicKeys | None
+) -> tuple[dict[int, list[Difference]], list[Finding], list[Finding]]:
+    """Against the commitments the player was shown before play (their receipts, each
+    signed by the casino): each of the player's own rounds was dealt under a commitment of
+    a receipt of its mode; one that was not, played after a receipt of its mode, differs
+    (its commitment, and the seed revealed for it, are not what was shown). Returns
+    differences by index, findings (receipts whose signature is not the casino's) and
+    notes."""
+    findings: list[Finding] = []
+    notes: list[Finding] = []
+    valid: list[Receipt] = []
+    for receipt in receipts:
+        why = None if keys is None else keys.check(receipt.signature, receipt.key_id,
+                                                   receipt.message)  # fmt: skip
+        if why is None:
+            valid.append(receipt)
+            continue
+        findings.append(
+            Finding(
+                Kind.RECEIPT,
+                f"receipt {receipt.index} (commitment {_short(receipt.commitment)}, "
+                f"{receipt.time}): its signature is {_RECEIPT_WHY[why]}: it is not a receipt "
+                "the casino signed, and it is not used",
+                commitment=receipt.commitment,
+            )
+        )
+    if keys is None and receipts:
+        notes.append(
+            Finding(
+                Kind.UNCHECKED,
+                f"the signatures of the {len(receipts)} receipts are not checked: no public key",
+            )
+        )
+    diffs: dict[int, list[Difference]] = {}
+    before_first = 0
+    for index, record in enumerate(records):
+        if not _own(record):
+            continue
+        mine = [r for r in valid if record.mode is None or r.mode == record.mode]
+        if any(r.commitment == record.fairness.commitment for r in mine):
+            continue
+        earlier = [r for r in mine if record.time is None or r.time <= record.time]
+        if not earlier:
+            before_first += 1
+            continue
+        shown = earlier[0]
+        for r in earlier[1:]:
+            if r.time > shown.time:
+                shown = r
+        what = (
+            "the revealed server seed does not hash to it"
+            if record.fairness.is_revealed
+            else "this round's was never shown to you"
+        )
+        note = (
+            f"not the commitment shown before play, in your receipt {shown.index} of "
+            f"{shown.time}: {what}"
+        )
+        diffs[index] = [
+            Difference("fairness.commitment", shown.commitment, record.fairness.commitment, note)
+        ]
+    if before_first:
+        notes.append(
+            Finding(
+                Kind.UNCHECKED,
+                f"{before_first} line(s) have no receipt of their mode from before they were "
+                "played: their commitments are not compared with receipts",
+            )
+        )
+    return diffs, findings, notes
+
+
 def check_export(
     records: Sequence[RoundRecord],
+    keys: PublicKeys | None = None,
+    receipts: Sequence[Receipt] | None = None,
 ) -> tuple[list[RoundRecord], dict[int, list[Difference]], list[Finding], list[Finding]]:
     """Everything across rounds: the rounds with their commitment's revealed seed, their
-    differences by index, the findings and the notes."""
+    differences by index, the findings and the notes; with the casino's public keys, the
+    signatures; with the player's receipts, the commitments shown before play."""
     seeds = revealed_seeds(records)
     filled: list[RoundRecord] = []
     across: dict[int, list[Difference]] = {}
@@ -780,12 +895,26 @@ def check_export(
     for index, diffs in nonce_diffs.items():
         across.setdefault(index, []).extend(diffs)
     notes += check_balances(filled)
+    signature_diffs, signature_notes = check_signatures(filled, keys)
+    for index, diffs in signature_diffs.items():
+        across.setdefault(index, []).extend(diffs)
+    notes += signature_notes
+    if receipts is not None:
+        receipt_diffs, receipt_findings, receipt_notes = check_receipts(filled, receipts, keys)
+        for index, diffs in receipt_diffs.items():
+            across.setdefault(index, []).extend(diffs)
+        findings += receipt_findings
+        notes += receipt_notes
     return filled, across, findings, notes
 
 
-def verify_history(records: Sequence[RoundRecord]) -> HistoryReport:
+def verify_history(
+    records: Sequence[RoundRecord],
+    keys: PublicKeys | None = None,
+    receipts: Sequence[Receipt] | None = None,
+) -> HistoryReport:
     """The verdict on every round and on the export: the one pass that builds the report."""
-    filled, across, findings, notes = check_export(records)
+    filled, across, findings, notes = check_export(records, keys, receipts)
     reports = []
     for index, record in enumerate(filled):
         diffs, coup = _check_round(record)

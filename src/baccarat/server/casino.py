@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from . import keys
 from .accounts import HashGate, Passwords
 from .db import migrate
 from .db.database import Database
@@ -30,6 +31,8 @@ class Casino:
         self.passwords = Passwords(settings.passwords)
         self.hashing = HashGate(settings.limits)
         self.shoes: ShoeFactory = settings.shoe_factory or FairShoes()
+        # Signs the export's lines and the commitments shown (docs/fairness.md, "Keys").
+        self.signer = keys.signer(settings)
         self.db = Database(
             settings.database,
             clock=settings.clock,

@@ -8,6 +8,7 @@ import { errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import { PRESETS } from "./fair.js";
 import { dateTime, money, signedMoney, t } from "./i18n.js";
+import { keep, keepFairness } from "./receipts.js";
 import { tableName } from "./rulesinfo.js";
 import * as store from "./state.js";
 
@@ -148,6 +149,7 @@ async function fairnessPanel(mode) {
     box.append(h("h2", { id: "fair-title", text: t("fair.title") }), h("p", { text: errorText(error) }));
     return box;
   }
+  keepFairness(data);
   const info = data[mode] || data;
   const seed = h("input", { id: "client-seed", value: info.client_seed || "", maxlength: 64 });
   const commitmentText = h("dd", { "data-fair": "commitment" });
@@ -197,6 +199,7 @@ async function fairnessPanel(mode) {
           const out = await api.post("/api/fairness/rotate", { mode });
           const old = out.revealed || out;
           if (out.current) show(out.current);
+          keep([out.current]);
           revealed.textContent = t("fair.revealed", { seed: old.server_seed || "" });
           message.textContent = t("fair.rotated");
         } catch (error) {

@@ -1,0 +1,97 @@
+"""The casino's keys: the Ed25519 key that signs its records, and where keys are kept.
+
+A key comes from the settings (the environment: ``BACCARAT_SIGNING_KEY``,
+``BACCARAT_RETIRED_PUBLIC_KEYS``, ``BACCARAT_SEED_KEY``); without one it is made once and kept
+in ``DATA_DIR/keys`` (mode 0600), so that the embedded default works offline and keeps its
+keys across restarts. Several processes that start at once agree on the one file: each
+writes its own and links it into place, and the first link wins.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..fairness.signing import PublicKey, Signer, new_private_key_pem, private_key
+from .db.uow import UnitOfWork
+from .history import iso_time
+from .seeds import FairnessState
+from .settings import Settings
+
+KEYS_DIR = "keys"
+SIGNING_FILE = "signing-key.pem"
+RETIRED_FILE = "retired-public-keys"
+
+
+def keys_dir(data_dir: Path) -> Path:
+    return Path(data_dir) / KEYS_DIR
+
+
+def load_or_create(path: Path, make: Callable[[], str]) -> str:
+    """The file's text; made by ``make`` (readable by its owner only) when it is not there."""
+    try:
+        return path.read_text(encoding="ascii")
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    mine = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(mine, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, make().encode("ascii"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    try:
+        os.link(mine, path)
+    except FileExistsError:
+        pass  # another process made it first: theirs is the key
+    finally:
+        mine.unlink()
+    return path.read_text(encoding="ascii")
+
+
+def _retired_in(folder: Path) -> list[str]:
+    try:
+        text = (folder / RETIRED_FILE).read_text(encoding="ascii")
+    except FileNotFoundError:
+        return []
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def signer(settings: Settings) -> Signer:
+    """The signing key of these settings (made in the data directory when none is set), with
+    every retired public key (the settings' and the data directory's)."""
+    folder = keys_dir(settings.data_dir)
+    text = settings.signing_key or load_or_create(folder / SIGNING_FILE, new_private_key_pem)
+    return Signer(private_key(text), [*settings.retired_public_keys, *_retired_in(folder)])
+
+
+def rotate_signing_key(data_dir: Path) -> tuple[PublicKey, Signer]:
+    """A new signing key in the data directory; the old one's public key is kept listed."""
+    folder = keys_dir(data_dir)
+    path = folder / SIGNING_FILE
+    old = Signer(private_key(load_or_create(path, new_private_key_pem)))
+    with (folder / RETIRED_FILE).open("a", encoding="ascii") as retired:
+        retired.write(old.public_key + "\n")
+    fresh = path.with_name(f".{path.name}.new")
+    fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, new_private_key_pem().encode("ascii"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(fresh, path)
+    new = Signer(private_key(path.read_text(encoding="ascii")), _retired_in(folder))
+    return old.keys[0], new
+
+
+def signed_state(uow: UnitOfWork, signer: Signer, state: FairnessState) -> dict[str, Any]:
+    """A fairness state as shown to its player: the commitment with the time it was made
+    and the casino's signature of both (what the browser keeps as a receipt)."""
+    created = uow.scalar("SELECT created_us FROM fairness_seeds WHERE id = :id",
+                         {"id": state.seed_id})  # fmt: skip
+    time = iso_time(int(created))
+    return state.to_json() | signer.sign_commitment(state.commitment, state.mode, time)

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .database import _read, _write, cannot_run, database_url, exists, require_ours
+from .database import _read, _write, cannot_run, database_url, exists, require_ours, seed_vault
 from .output import print_json, table
 
 if TYPE_CHECKING:
@@ -107,6 +107,13 @@ def register(subparsers: Any) -> None:
     replay = commands.add_parser("replay", help="re-derive a round from its seeds and compare")
     replay.add_argument("round_id")
     replay.add_argument("--json", action="store_true", help="machine-readable output")
+    replay.add_argument(
+        "--rotate-first",
+        action="store_true",
+        help="if the round's server seed is not revealed yet, rotate the player's seed first "
+        "(revealing it, as the player would; the audit log records it) so that the shuffle "
+        "can be checked; without it an unrevealed seed stays secret",
+    )
     replay.set_defaults(handler=run_replay)
 
     signing = commands.add_parser(
@@ -122,6 +129,11 @@ def register(subparsers: Any) -> None:
     signing_commands.add_parser(
         "rotate", help="replace the data folder's key; its public key stays listed as retired"
     ).set_defaults(handler=run_signing_rotate)
+
+    seed_key = commands.add_parser("seed-key", help="the AES key of the server seeds at rest")
+    seed_key.add_subparsers(dest="seed_key_command", required=True).add_parser(
+        "new", help="print a new key (base64 of 32 bytes) for $BACCARAT_SEED_KEY"
+    ).set_defaults(handler=run_seed_key_new)
 
     from .responsible import run_responsible
 
@@ -221,7 +233,7 @@ def run_migrate(args: argparse.Namespace) -> int:
         # older revision is brought to this one; another program's is left alone.
         if exists(url):
             require_ours(url, migrating=True)
-        revision = migrate.upgrade(url)
+        revision = migrate.upgrade(url, vault=seed_vault(args))
     print(f"{url}: schema at revision {revision}")
     return 0
 
@@ -399,6 +411,16 @@ def run_signing_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_seed_key_new(args: argparse.Namespace) -> int:
+    from ..server.vault import new_key_text
+
+    print(new_key_text(), end="")
+    print("# set BACCARAT_SEED_KEY to it on every server process, out of the database's reach "
+          "(docs/fairness.md, Keys); seeds sealed with another key do not open with it",
+          file=sys.stderr)  # fmt: skip
+    return 0
+
+
 def run_signing_show(args: argparse.Namespace) -> int:
     from ..server import keys
 
@@ -427,6 +449,9 @@ def run_replay(args: argparse.Namespace) -> int:
     from . import inputs
 
     round_id = inputs.round_id(args.round_id)
+    if args.rotate_first and _write(args, lambda uow: replay.rotate_for_replay(uow, round_id)):
+        print(f"round {round_id}: the player's server seed was rotated to reveal it "
+              "(recorded in the player's audit log)", file=sys.stderr)  # fmt: skip
     result = _read(args, lambda uow: replay.replay_round(uow, round_id))
     if args.json:
         print_json(result.to_json())

@@ -21,6 +21,10 @@ and, per mode, each round starts with the balance the one before ended with. A g
 finding (the export fails); a break in the balance chain is a note with its amount
 (money moves between rounds that the export does not hold: deposits, withdrawals, top-ups,
 the void of an earlier round).
+
+Given the casino's public keys (``check_signatures``), every line must carry a signature by
+one of them that verifies; given the player's receipts (``check_receipts``), each of the
+player's rounds must be dealt under a commitment shown before it was played.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The casino's keys: the Ed25519 key that signs its records, and where keys are kept.
+"""The casino's keys: the Ed25519 key that signs its records, the key that seals the server
+seeds (``vault``), and where keys are kept.
 
 A key comes from the settings (the environment: ``BACCARAT_SIGNING_KEY``,
 ``BACCARAT_RETIRED_PUBLIC_KEYS``, ``BACCARAT_SEED_KEY``); without one it is made once and kept
@@ -10,8 +11,6 @@ writes its own and links it into place, and the first link wins.
 from __future__ import annotations
 
 import os
-import secrets
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +19,8 @@ from .db.uow import UnitOfWork
 from .history import iso_time
 from .seeds import FairnessState
 from .settings import Settings
+from .vault import KEYS_DIR, FolderVault, SeedVault, load_or_create
 
-KEYS_DIR = "keys"
 SIGNING_FILE = "signing-key.pem"
 RETIRED_FILE = "retired-public-keys"
 
@@ -30,35 +29,20 @@ def keys_dir(data_dir: Path) -> Path:
     return Path(data_dir) / KEYS_DIR
 
 
-def load_or_create(path: Path, make: Callable[[], str]) -> str:
-    """The file's text; made by ``make`` (readable by its owner only) when it is not there."""
-    try:
-        return path.read_text(encoding="ascii")
-    except FileNotFoundError:
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    mine = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-    fd = os.open(mine, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(fd, make().encode("ascii"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    try:
-        os.link(mine, path)
-    except FileExistsError:
-        pass  # another process made it first: theirs is the key
-    finally:
-        mine.unlink()
-    return path.read_text(encoding="ascii")
-
-
 def _retired_in(folder: Path) -> list[str]:
     try:
         text = (folder / RETIRED_FILE).read_text(encoding="ascii")
     except FileNotFoundError:
         return []
     return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def seed_vault(settings: Settings) -> SeedVault | FolderVault:
+    """The key that seals the server seeds: the settings', else the data folder's (read or
+    made when a seed is first sealed or opened)."""
+    if settings.seed_key:
+        return SeedVault.from_text(settings.seed_key)
+    return FolderVault(settings.data_dir)
 
 
 def signer(settings: Settings) -> Signer:

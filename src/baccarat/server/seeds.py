@@ -1,7 +1,9 @@
 """Each player's provably fair state per mode: a committed server seed, a client seed, a nonce.
 
 The server seed is secret until the player rotates it; its commitment (sha256) is shown
-before any round uses it. Every shuffle takes the next nonce: one per round on fresh-shuffle
+before any round uses it. Until then it is stored sealed (``vault``): opened only to deal
+from it (``take_nonce``, a cut shoe's next coup) and to reveal it (``rotate``), after which
+it is public and kept as it is. Every shuffle takes the next nonce: one per round on fresh-shuffle
 tables, one per shoe on cut-shoe tables. Rotating reveals the old seed (so every round dealt
 from it can be verified) and commits a new one; shoes dealt from the old seed end with it.
 """
@@ -19,6 +21,7 @@ from ..fairness.history import UndealtShoe
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .ledger import MODES
+from .vault import NoVault, SeedKeyError, Vault
 
 # What this server lets a player set as a client seed (the protocol itself takes any text):
 # characters a player can type the same on any keyboard and read back unambiguously, so no
@@ -146,17 +149,40 @@ def published(uow: UnitOfWork, player_id: int, commitments: Iterable[str]) -> di
     return found
 
 
+def _vault(uow: UnitOfWork) -> Vault:
+    if uow.vault is None:
+        raise SeedKeyError(NoVault.why())
+    return uow.vault
+
+
+def open_seed(uow: UnitOfWork, stored: str, committed: str) -> str:
+    """A sealed server seed opened: only to deal from it or to reveal it."""
+    return _vault(uow).open(stored, committed)
+
+
+def check_vault(uow: UnitOfWork) -> None:
+    """Open one sealed seed, if there is any: a server given another seed key than the one
+    its seeds were sealed with says so when it starts, not at its first deal."""
+    row = uow.one(
+        "SELECT server_seed, commitment FROM fairness_seeds WHERE revealed_us IS NULL LIMIT 1"
+    )
+    if row is not None:
+        open_seed(uow, row[0], row[1])
+
+
 def _new_seed(uow: UnitOfWork, player_id: int, mode: str) -> tuple[int, str, str]:
+    """A new seed committed: its id, the seed sealed (as stored) and its commitment."""
     server_seed = new_server_seed()
     committed = commitment(server_seed)
+    sealed = _vault(uow).seal(server_seed, committed)
     seed_id = int(
         uow.scalar(
             "INSERT INTO fairness_seeds (player_id, mode, server_seed, commitment, created_us) "
             "VALUES (:p, :m, :s, :c, :now) RETURNING id",
-            {"p": player_id, "m": mode, "s": server_seed, "c": committed, "now": uow.now},
+            {"p": player_id, "m": mode, "s": sealed, "c": committed, "now": uow.now},
         )
     )
-    return seed_id, server_seed, committed
+    return seed_id, sealed, committed
 
 
 def open_states(uow: UnitOfWork, player_id: int) -> None:
@@ -198,7 +224,7 @@ def take_nonce(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
     )
     if row is None:
         raise ServiceError("unknown_player", "the player has no fairness state")
-    return Nonce(int(row[0]), row[1], row[2], row[3], int(row[4]) - 1)
+    return Nonce(int(row[0]), open_seed(uow, row[1], row[2]), row[2], row[3], int(row[4]) - 1)
 
 
 def set_client_seed(uow: UnitOfWork, player_id: int, mode: str, client_seed: str) -> FairnessState:
@@ -221,13 +247,16 @@ def rotate(uow: UnitOfWork, player_id: int, mode: str) -> tuple[RevealedSeed, Fa
     )
     if row is None:
         raise ServiceError("unknown_player", "the player has no fairness state")
-    old_id, old_seed, old_commitment, created_us, used = row
+    old_id, sealed, old_commitment, created_us, used = row
+    old_seed = open_seed(uow, sealed, old_commitment)
     undealt = _undealt_shoes(uow, player_id, mode, int(old_id))
+    # Revealed, the seed is public: it is kept as it is from now on.
     uow.run(
         "UPDATE fairness_seeds SET revealed_us = :now, nonces_used = :used, "
-        "undealt_shoes = :undealt WHERE id = :id",
-        {"now": uow.now, "used": used, "undealt": _undealt_json(undealt), "id": old_id},
-    )
+        "undealt_shoes = :undealt, server_seed = :seed WHERE id = :id",
+        {"now": uow.now, "used": used, "undealt": _undealt_json(undealt), "seed": old_seed,
+         "id": old_id},
+    )  # fmt: skip
     seed_id, server_seed, committed = _new_seed(uow, player_id, mode)
     uow.run(
         "UPDATE fairness_states SET seed_id = :id, server_seed = :s, commitment = :c, "

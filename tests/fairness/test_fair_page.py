@@ -372,3 +372,47 @@ def test_with_receipts_a_fabricated_history_and_a_swapped_commitment_are_named(
     # With the receipt of the commitment really shown, the same export verifies.
     load_receipts(page, tmp_path / "receipts.json", shown)
     page.wait_for_selector("body[data-export-ok='true']")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "da", "sv"])
+def test_a_tie_reads_like_the_other_results_and_the_rules_menu_fits_a_phone(
+    browser: Any, base_url: str, lang: str
+) -> None:
+    catalog = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    context = browser.new_context(locale=lang, viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        # Nonce 1 of this seed deals a tie (nonce 0 does not).
+        seeds = {"server_seed": "00" * 32, "client_seed": "tie", "decks": 1, "position": 0}
+        page.goto(f"{base_url}/verify.html?{urlencode(seeds | {'nonce': 1})}")
+        page.wait_for_selector("body[data-verified='true']")
+        assert page.text_content("#coup-winner") == catalog["verify.tie"]
+        assert catalog["verify.tie"].endswith(".")
+        page.goto(f"{base_url}/verify.html?{urlencode(seeds | {'nonce': 0})}")
+        page.wait_for_selector("body[data-verified='true']")
+        winner = page.get_attribute("#coup-winner", "data-winner")
+        spot = catalog[f"spot.{winner}"]
+        assert page.text_content("#coup-winner") == catalog["result.wins"].format(winner=spot)
+        # Every rule set's label fits the menu: measured in the menu's own font.
+        overflow = page.evaluate(
+            """() => {
+              const select = document.getElementById('rules');
+              const probe = document.createElement('span');
+              probe.style.font = getComputedStyle(select).font;
+              probe.style.whiteSpace = 'pre';
+              document.body.append(probe);
+              const room = select.clientWidth - 40;  // padding and the arrow
+              const wide = [...select.options].filter((o) => {
+                probe.textContent = o.textContent;
+                return probe.offsetWidth > room;
+              }).map((o) => o.textContent);
+              probe.remove();
+              return wide;
+            }"""
+        )
+        assert overflow == []
+        labels = page.eval_on_selector_all("#rules option", "os => os.map(o => o.textContent)")
+        assert catalog["verify.preset"].format(name="mini", decks=8) in labels
+        assert catalog["verify.preset_one"].format(name="single-deck") in labels
+    finally:
+        context.close()

@@ -1845,10 +1845,16 @@
     function presets() {
       const select = $("rules");
       const chosen = select.value;
-      for (const option of [...select.options].slice(1)) option.remove();
-      for (const [name, preset] of Object.entries(fair.PRESETS)) {
-        const label = t("verify.preset", { name, decks: preset.decks, shuffle: t(`verify.shuffle_${preset.shuffle}`) });
-        select.append(element("option", { value: name }, label));
+      for (const group of [...select.querySelectorAll("optgroup")]) group.remove();
+      // Grouped by how they shuffle, so that each name and its decks fit the menu.
+      for (const shuffle of ["fresh", "cut-shoe"]) {
+        const group = element("optgroup", { label: t(`verify.shuffle_${shuffle}`) });
+        for (const [name, preset] of Object.entries(fair.PRESETS)) {
+          if (preset.shuffle !== shuffle) continue;
+          const label = t(preset.decks === 1 ? "verify.preset_one" : "verify.preset", { name, decks: preset.decks });
+          group.append(element("option", { value: name }, label));
+        }
+        select.append(group);
       }
       select.value = chosen;
     }

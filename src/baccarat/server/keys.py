@@ -19,7 +19,7 @@ from .db.uow import UnitOfWork
 from .history import iso_time
 from .seeds import FairnessState
 from .settings import Settings
-from .vault import KEYS_DIR, FolderVault, SeedVault, load_or_create
+from .vault import KEYS_DIR, FolderVault, SeedVault, load_or_create, write_secret
 
 SIGNING_FILE = "signing-key.pem"
 RETIRED_FILE = "retired-public-keys"
@@ -61,12 +61,7 @@ def rotate_signing_key(data_dir: Path) -> tuple[PublicKey, Signer]:
     with (folder / RETIRED_FILE).open("a", encoding="ascii") as retired:
         retired.write(old.public_key + "\n")
     fresh = path.with_name(f".{path.name}.new")
-    fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, new_private_key_pem().encode("ascii"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    write_secret(fresh, new_private_key_pem())
     os.replace(fresh, path)
     new = Signer(private_key(path.read_text(encoding="ascii")), _retired_in(folder))
     return old.keys[0], new

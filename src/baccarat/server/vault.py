@@ -36,6 +36,16 @@ class SeedKeyError(RuntimeError):
     """No seed key, a wrong one, or a sealed seed that does not open."""
 
 
+def write_secret(path: Path, text: str) -> None:
+    """A new file readable by its owner only, written through to the disk."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, text.encode("ascii"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def load_or_create(path: Path, make: Callable[[], str]) -> str:
     """The file's text; made by ``make`` (readable by its owner only) when it is not there.
     Processes that start at once agree: each writes its own and links it into place, and
@@ -46,12 +56,7 @@ def load_or_create(path: Path, make: Callable[[], str]) -> str:
         pass
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     mine = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-    fd = os.open(mine, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(fd, make().encode("ascii"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    write_secret(mine, make())
     try:
         os.link(mine, path)
     except FileExistsError:

@@ -24,6 +24,8 @@ from baccarat.server.settings import DatabaseUrl, Settings, system_clock_us
 from baccarat.server.tables import load_tables
 from baccarat.server.vault import SeedKeyError, SeedVault, is_sealed
 
+from .conftest import Api
+
 
 def admin(data_dir: Path, *argv: str) -> int:
     return main(["admin", "--data-dir", str(data_dir), *argv])
@@ -187,3 +189,22 @@ def test_the_operator_makes_a_seed_key(capsys: pytest.CaptureFixture[str]) -> No
     made = capsys.readouterr()
     assert SeedVault.from_text(made.out).key_id
     assert "BACCARAT_SEED_KEY" in made.err
+
+
+@pytest.mark.anyio
+async def test_no_endpoint_shows_a_seed_that_is_not_revealed(api: Api) -> None:
+    token = await api.player()
+    auth = api.auth(token, None)
+    played = [(await api.play(token, player=500)).json()["id"] for _ in range(2)]
+    await api.client.post("/api/tables/mini/shoe", json={"mode": "fun", "cut": 30}, headers=auth)
+    secret = current_seeds(api.casino.db)
+    answers = [
+        await api.client.get(path, headers=auth)
+        for path in ("/api/fairness", "/api/fairness/seeds", "/api/history",
+                     "/api/history/export", f"/api/rounds/{played[0]}",
+                     "/api/tables/mini/shoe?mode=fun", "/api/tables/mini/state?mode=fun",
+                     "/api/tables/table-i/state?mode=fun")
+    ]  # fmt: skip
+    assert all(a.status_code == 200 for a in answers), [a.text for a in answers]
+    shown = "".join(a.text for a in answers)
+    assert not any(seed in shown for seed in secret) and "aesgcm1:" not in shown

@@ -1,11 +1,13 @@
 """Each player's provably fair state per mode: a committed server seed, a client seed, a nonce.
 
 The server seed is secret until the player rotates it; its commitment (sha256) is shown
-before any round uses it. Until then it is stored sealed (``vault``): opened only to deal
-from it (``take_nonce``, a cut shoe's next coup) and to reveal it (``rotate``), after which
-it is public and kept as it is. Every shuffle takes the next nonce: one per round on fresh-shuffle
+before any round uses it. Every shuffle takes the next nonce: one per round on fresh-shuffle
 tables, one per shoe on cut-shoe tables. Rotating reveals the old seed (so every round dealt
 from it can be verified) and commits a new one; shoes dealt from the old seed end with it.
+
+Until it is revealed the seed is stored sealed (``vault``): opened only to deal from it
+(``take_nonce``, a cut shoe's next coup) and to reveal it (``rotate``); revealed, it is
+public and kept as it is.
 """
 
 from __future__ import annotations

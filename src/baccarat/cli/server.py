@@ -159,6 +159,7 @@ def register(subparsers: Any) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from ..server import keys
     from ..server.api.guard import uvicorn_options
     from ..server.db import migrate
     from ..server.settings import Settings, parse_forwarded_allow_ips
@@ -199,7 +200,11 @@ def run_serve(args: argparse.Namespace) -> int:
         # Only a database of ours (at this or an older revision), or an empty one.
         if exists(url):
             require_ours(url, migrating=True)
-        migrate.upgrade(url)
+        migrate.upgrade(url, vault=keys.seed_vault(settings))
+    if url.dialect == "postgresql" and not (settings.signing_key and settings.seed_key):
+        print(f"baccarat: the signing and seed keys are kept in {data_dir / 'keys'}: every "
+              "process on another machine needs the same, set as BACCARAT_SIGNING_KEY and "
+              "BACCARAT_SEED_KEY (docs/fairness.md, Keys)", file=sys.stderr)  # fmt: skip
     os.environ.update(settings.to_env())
     print(
         f"baccarat: serving on http://{args.host}:{port}/ "

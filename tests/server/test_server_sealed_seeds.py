@@ -24,7 +24,7 @@ from baccarat.server.settings import DatabaseUrl, Settings, system_clock_us
 from baccarat.server.tables import load_tables
 from baccarat.server.vault import SeedKeyError, SeedVault, is_sealed
 
-from .conftest import Api
+from .conftest import BACKENDS, Api
 
 
 def admin(data_dir: Path, *argv: str) -> int:
@@ -127,12 +127,15 @@ def test_replay_of_an_unrevealed_round_prints_no_seed_and_reveals_only_on_the_fl
     assert "rotated" not in capsys.readouterr().err
 
 
-def test_migration_0009_seals_the_seeds_stored_before_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+def test_migration_0009_seals_the_seeds_stored_before_it(
+    database_url: DatabaseUrl, tmp_path: Path
+) -> None:
+    import sqlalchemy as sa
     from alembic import command
 
-    url = DatabaseUrl.sqlite_in(tmp_path)
+    url = database_url
     vault = SeedVault.in_folder(tmp_path)
-    migrate.upgrade(url, vault=vault)
     db = Database(url, clock=system_clock_us, vault=vault)
     try:
         system = db.run_read(SystemAccounts.load)
@@ -141,23 +144,27 @@ def test_migration_0009_seals_the_seeds_stored_before_it(tmp_path: Path) -> None
     finally:
         db.close()
     # Back at 0008 the seeds are stored as they were then: in plain text.
-    import sqlalchemy as sa
-
-    engine = sa.create_engine(url.sqlalchemy_url)
-    with engine.connect() as connection:
-        command.downgrade(migrate._config(connection, vault), "0008")  # type: ignore[arg-type]
-        connection.commit()
-        plain = [s for (s,) in connection.execute(sa.text(
-            "SELECT server_seed FROM fairness_seeds"))]  # fmt: skip
-    engine.dispose()
+    engine = sa.create_engine(url.sqlalchemy_url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            command.downgrade(migrate._config(connection, vault), "0008")  # type: ignore[arg-type]
+            connection.commit()
+            query = sa.text("SELECT server_seed FROM fairness_seeds")
+            plain = [seed for (seed,) in connection.execute(query)]
+    finally:
+        engine.dispose()
     assert sorted(plain) == sorted(sealed)
     assert migrate.upgrade(url, vault=vault) == "0009"
     db = Database(url, clock=system_clock_us, vault=vault)
     try:
         assert sorted(current_seeds(db)) == sorted(sealed)
-        assert all(seed.encode() not in database_bytes(tmp_path) for seed in sealed)
+        rows = db.run_read(lambda uow: uow.all("SELECT server_seed FROM fairness_states"))
+        assert all(is_sealed(text) for (text,) in rows)
     finally:
         db.close()
+    if url.dialect == "sqlite":
+        assert all(seed.encode() not in database_bytes(Path(url.target).parent)
+                   for seed in sealed)  # fmt: skip
 
 
 def test_a_server_with_another_seed_key_says_so_when_it_starts(data_dir: Path) -> None:

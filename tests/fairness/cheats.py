@@ -253,6 +253,9 @@ def signature_cases() -> list[dict[str, Any]]:
     swapped = receipts((commitment("c0de" * 16), before))
     case("a swapped commitment: not the one the receipt shows", signed(fresh),
          receipts=swapped, differing={line: ["fairness.commitment"] for line in every})  # fmt: skip
+    late = receipts((commitment(SEED), before))
+    late["receipts"][0]["seen"] = "2026-01-01T13:00:00Z"  # after every round (12:00-12:06)
+    case("a receipt this browser kept only after play", signed(fresh), receipts=late)
     forged = receipts((commitment(SEED), before), signer=FORGER)
     case("a receipt not signed by the casino", signed(fresh), receipts=forged,
          findings=["receipt"])  # fmt: skip

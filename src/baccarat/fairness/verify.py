@@ -32,8 +32,10 @@ from __future__ import annotations
 import enum
 import functools
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from ..core import (
@@ -800,6 +802,42 @@ def check_signatures(
     return diffs, []
 
 
+# A browser's clock may run ahead of the server's: a receipt seen up to this long after a
+# round was dealt still counts as shown before it.
+SEEN_SLACK_S = 300
+
+
+_ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)")
+
+
+def _seconds(text: str | None) -> float | None:
+    """An ISO time (``2026-01-01T12:00:00Z``) in seconds; None for anything else."""
+    if text is None or not _ISO.fullmatch(text):
+        return None
+    try:
+        return datetime.fromisoformat(text).timestamp()
+    except ValueError:
+        return None
+
+
+def _first_seen(receipts: Sequence[Receipt]) -> Receipt | None:
+    """The receipt first seen (by the browser's clock), None when one has no known time."""
+    first: Receipt | None = None
+    for receipt in receipts:
+        seen = _seconds(receipt.seen)
+        if seen is None:
+            return None
+        if first is None or seen < (_seconds(first.seen) or 0.0):
+            first = receipt
+    return first
+
+
+def _after(seen: str | None, played: str | None) -> bool:
+    """Whether a receipt was seen more than SEEN_SLACK_S after the round was played."""
+    a, b = _seconds(seen), _seconds(played)
+    return a is not None and b is not None and a > b + SEEN_SLACK_S
+
+
 _RECEIPT_WHY = {"missing": "missing", "invalid": "invalid",
                 "unknown key": "by a key that is not the casino's"}  # fmt: skip
 
@@ -840,11 +878,16 @@ def check_receipts(
         )
     diffs: dict[int, list[Difference]] = {}
     before_first = 0
+    late: list[tuple[RoundRecord, Receipt]] = []
     for index, record in enumerate(records):
         if not _own(record):
             continue
         mine = [r for r in valid if record.mode is None or r.mode == record.mode]
-        if any(r.commitment == record.fairness.commitment for r in mine):
+        shown_as = [r for r in mine if r.commitment == record.fairness.commitment]
+        if shown_as:
+            first = _first_seen(shown_as)
+            if first is not None and _after(first.seen, record.time):
+                late.append((record, first))
             continue
         earlier = [r for r in mine if record.time is None or r.time <= record.time]
         if not earlier:
@@ -866,6 +909,18 @@ def check_receipts(
         diffs[index] = [
             Difference("fairness.commitment", shown.commitment, record.fairness.commitment, note)
         ]
+    if late:
+        record, receipt = late[0]
+        notes.append(
+            Finding(
+                Kind.UNCHECKED,
+                f"{len(late)} line(s) were dealt under a commitment this browser was first "
+                f"shown only after they were played (line {record.line} at {record.time}, "
+                f"receipt {receipt.index} seen {receipt.seen}): those receipts do not show "
+                "what was shown before play",
+                tuple(r.line for r, _ in late),
+            )
+        )
     if before_first:
         notes.append(
             Finding(

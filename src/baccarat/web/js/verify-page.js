@@ -1289,6 +1289,31 @@
     return [diffs, []];
   }
 
+  // A browser's clock may run ahead of the server's (Python's SEEN_SLACK_S).
+  const SEEN_SLACK_S = 300;
+
+  function seconds(text) {
+    if (typeof text !== "string" || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(text)) return null;
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? null : ms / 1000;
+  }
+
+  function firstSeen(receipts) {
+    let first = null;
+    for (const receipt of receipts) {
+      const seen = seconds(receipt.seen);
+      if (seen === null) return null;
+      if (first === null || seen < seconds(first.seen)) first = receipt;
+    }
+    return first;
+  }
+
+  function seenAfter(seen, played) {
+    const a = seconds(seen);
+    const b = seconds(played);
+    return a !== null && b !== null && a > b + SEEN_SLACK_S;
+  }
+
   const RECEIPT_WHY = { missing: "missing", invalid: "invalid", "unknown key": "by a key that is not the casino's" };
 
   /** Each own round against the commitments shown before play (Python's check_receipts). */
@@ -1317,10 +1342,16 @@
     }
     const diffs = new Map();
     let beforeFirst = 0;
+    const late = [];
     for (const [index, record] of records.entries()) {
       if (!own(record)) continue;
       const mine = valid.filter((r) => record.mode === null || r.mode === record.mode);
-      if (mine.some((r) => r.commitment === record.fairness.commitment)) continue;
+      const shownAs = mine.filter((r) => r.commitment === record.fairness.commitment);
+      if (shownAs.length) {
+        const first = firstSeen(shownAs);
+        if (first !== null && seenAfter(first.seen, record.time)) late.push([record, first]);
+        continue;
+      }
       const earlier = mine.filter((r) => record.time === null || r.time <= record.time);
       if (!earlier.length) {
         beforeFirst += 1;
@@ -1332,6 +1363,17 @@
         record.fairness.server_seed !== null ? "the revealed server seed does not hash to it" : "this round's was never shown to you";
       const note = `not the commitment shown before play, in your receipt ${shown.index} of ${shown.time}: ${what}`;
       push(diffs, index, difference("fairness.commitment", shown.commitment, record.fairness.commitment, note));
+    }
+    if (late.length) {
+      const [record, receipt] = late[0];
+      notes.push(
+        finding(
+          "unchecked",
+          `${late.length} line(s) were dealt under a commitment this browser was first shown only after they were played ` +
+            `(line ${record.line} at ${record.time}, receipt ${receipt.index} seen ${receipt.seen}): those receipts do not show what was shown before play`,
+          late.map(([r]) => r.line),
+        ),
+      );
     }
     if (beforeFirst) {
       notes.push(

@@ -27,6 +27,7 @@ from ..fairness.history import (
     RoundRecord,
     seat_client_seeds,
 )
+from ..fairness.signing import Signer
 from . import seeds
 from .db.uow import UnitOfWork
 from .errors import ServiceError
@@ -298,16 +299,18 @@ def export_page(
     return [replace(r, published=known.get(r.commitment)) if r.id in ids else r for r in records]
 
 
-def export_lines(records: list[StoredRound]) -> Iterator[str]:
+def export_lines(records: list[StoredRound], signer: Signer) -> Iterator[str]:
+    """The lines of the export, each signed by the casino (its ``signature`` and
+    ``key_id``: docs/history-format.md)."""
     for rec in records:
-        yield json.dumps(rec.export_json(), separators=(",", ":")) + "\n"
+        yield json.dumps(signer.sign_line(rec.export_json()), separators=(",", ":")) + "\n"
 
 
 def export_chunk(
-    uow: UnitOfWork, player_id: int, mode: str | None, after_seq: int
+    uow: UnitOfWork, player_id: int, mode: str | None, after_seq: int, signer: Signer
 ) -> tuple[str, int | None]:
     """One page of the export as text (built on the database thread, not the event loop),
     and the ``seq`` to continue after (None: that was the last page)."""
     records = export_page(uow, player_id, mode, after_seq)
     following = records[-1].seq if len(records) == EXPORT_PAGE else None
-    return "".join(export_lines(records)), following
+    return "".join(export_lines(records, signer)), following

@@ -169,8 +169,9 @@ class CutShoe:
                 table=self.table.id,
                 mode=mode,
             )
-        seed_id, server_seed, committed, client_seed, nonce, cut, position, _, source = row
+        seed_id, sealed, committed, client_seed, nonce, cut, position, _, source = row
         # The shoe is rebuilt from its seeds (the order is cached) and set where it stopped.
+        server_seed = seeds.open_seed(uow, sealed, committed)
         shoe = shoes(rules, server_seed, client_seed, int(nonce), int(cut))
         shoe.position = int(position)
         return Shuffle(shoe, int(seed_id), committed, client_seed, int(nonce), int(cut),

@@ -244,11 +244,24 @@ class FairnessStateOut(BaseModel):
         "one (PUT /api/fairness/client-seed before the first deal)"
     )
     next_nonce: int
+    time: str = Field(description="when the commitment was made (UTC)")
+    signature: str = Field(
+        description="the casino's Ed25519 signature (base64) of the canonical JSON "
+        '{"commitment", "mode", "time", "type": "baccarat-commitment/1"} (docs/fairness.md)'
+    )
+    key_id: str = Field(description="the id of the key that signed it (see signing_keys)")
+
+
+class SigningKeyOut(BaseModel):
+    key_id: str
+    public_key: str = Field(description="the Ed25519 public key: base64 of its 32 bytes")
+    current: bool = Field(description="the key that signs now; the others are retired")
 
 
 class FairnessOut(BaseModel):
     fun: FairnessStateOut
     real: FairnessStateOut
+    signing_keys: list[SigningKeyOut]
 
 
 class UndealtShoeOut(BaseModel):

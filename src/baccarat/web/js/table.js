@@ -23,6 +23,7 @@ import {
 } from "./felt.js";
 import { checkText, errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
+import { refresh as keepReceipts } from "./receipts.js";
 import { money, t } from "./i18n.js";
 import { shortcutOf } from "./keys.js";
 import { isCutShoe, limitsText, tableName, tieLimitsText } from "./rulesinfo.js";
@@ -590,6 +591,8 @@ export async function render(root, tableId) {
     root.append(h("p", { class: "message", role: "alert", text: t("error.unknown_table") }));
     return null;
   }
+  // The commitments in force, kept as receipts before the first deal here.
+  keepReceipts(tableId);
   const view = new TableView(root, tbl);
   await view.start();
   return view;

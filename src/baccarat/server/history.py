@@ -190,6 +190,11 @@ def get_round(uow: UnitOfWork, player_id: int | None, round_id: str) -> StoredRo
     return record(row)
 
 
+# A round on an operator's wallet is the player's once its bet is applied (docs/operator-api.md).
+SHOWN = ("NOT EXISTS (SELECT 1 FROM operator_rounds o WHERE o.round_id = r.id "
+         "AND o.state NOT IN ('win', 'settled'))")  # fmt: skip
+
+
 def _both_sides(
     player_id: int,
     mode: str | None,
@@ -215,7 +220,7 @@ def _both_sides(
     for select, who, seq, mode_of in sides:
         for m in (mode,) if mode is not None else MODES:
             params[f"m{len(arms)}"] = m
-            conditions = [f"{who} = :p", f"{mode_of} = :m{len(arms)}"]
+            conditions = [f"{who} = :p", f"{mode_of} = :m{len(arms)}", SHOWN]
             if table_id is not None:
                 conditions.append("r.table_id = :t")
             if after is not None:

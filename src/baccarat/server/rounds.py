@@ -27,7 +27,8 @@ from .round import Dealer, FreshShuffle, Played, Settled, Shuffle, Stake, play
 from .tables import Table
 
 __all__ = ["HOUSE", "HOUSE_ACTIONS", "CutShoe", "Dealer", "HouseBank", "ShoeState",
-           "allowed_actions", "cut_shoe", "play_round", "shoe_state", "table_state"]  # fmt: skip
+           "allowed_actions", "cut_shoe", "play_round", "round_answer", "shoe_state",
+           "table_state"]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +281,18 @@ def table_state(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dic
         "last_round": None if last is None else last.to_json(),
         "shoe": None if shoe is None else shoe.to_json(),
     }
+
+
+def round_answer(
+    uow: UnitOfWork, player_id: int, table: Table, played: StoredRound, bets: Bets
+) -> dict[str, Any]:
+    """A played round as its player is answered: the round, the shoe, what they may do."""
+    answer = played.to_json()
+    shoe = shoe_state(uow, player_id, table, played.mode) if table.is_cut_shoe else None
+    if shoe is not None:
+        answer["shoe"] = shoe.to_json()
+    answer["allowed_actions"] = allowed_actions(table, bets, played.balance_after, shoe)
+    return answer
 
 
 def play_round(

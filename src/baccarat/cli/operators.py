@@ -144,5 +144,7 @@ def run_demo(args: argparse.Namespace) -> int:
     )  # fmt: skip
     print(f"operator-demo: serving on http://{args.host}:{port}/ for the game at "
           f"{settings.game_url}", flush=True)  # fmt: skip
-    uvicorn.run(create_demo(settings), host=args.host, port=port, log_level="warning")
+    # A dropped answer's handler sleeps on: a stop does not wait for it.
+    uvicorn.run(create_demo(settings), host=args.host, port=port, log_level="warning",
+                timeout_graceful_shutdown=1)  # fmt: skip
     return 0

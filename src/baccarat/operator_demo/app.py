@@ -155,6 +155,9 @@ def create_demo(settings: DemoSettings) -> FastAPI:
         if action == "disable":
             wallet.disable(body["player"], bool(body.get("disabled", True)))
             return JSONResponse({"ok": True})
+        if action == "balance":
+            wallet.set_balance(body["player"], int(body["balance"]))
+            return JSONResponse({"ok": True})
         if action == "ledger":
             return JSONResponse({"players": wallet.players(), "transactions": wallet.ledger()})
         return JSONResponse({"error": "unknown action"}, 404)

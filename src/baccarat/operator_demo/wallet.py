@@ -80,6 +80,10 @@ class DemoWallet:
     def disable(self, player: str, disabled: bool = True) -> None:
         self.db.execute("UPDATE players SET disabled = ? WHERE id = ?", (int(disabled), player))
 
+    def set_balance(self, player: str, balance: int) -> None:
+        """A demonstration's deposit or withdrawal (the platform's cashier, not the game's)."""
+        self.db.execute("UPDATE players SET balance = ? WHERE id = ?", (balance, player))
+
     def _player(self, player: str) -> tuple[int, str, bool] | None:
         row = self.db.execute(
             "SELECT balance, currency, disabled FROM players WHERE id = ?", (player,)

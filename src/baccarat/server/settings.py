@@ -224,6 +224,10 @@ class Settings:
             data_dir=data_dir,
             tables_file=Path(tables) if tables else None,
             operators_file=Path(operators) if operators else None,
+            operator_poll_s=float(get("OPERATOR_POLL_S") or cls.operator_poll_s),
+            operator_max_backoff_s=float(
+                get("OPERATOR_MAX_BACKOFF_S") or cls.operator_max_backoff_s
+            ),
             session_ttl_s=int(get("SESSION_TTL") or 7 * 24 * 3600),
             cookie_secure=(get("COOKIE_SECURE") or "0") == "1",
             db_threads=int(get("DB_THREADS") or 8),

@@ -9,7 +9,7 @@ from typing import Any
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..history import iso_time
-from .outbox import NOT_APPLIED, OK, transaction_uuid
+from .outbox import NOT_APPLIED, OK, UNKNOWN, transaction_uuid
 
 PAGE = 500
 
@@ -32,7 +32,7 @@ def _time(value: str | None, name: str) -> int | None:
 def _state(status: str | None) -> str:
     if status is None:
         return "pending"
-    return {OK: "ok", NOT_APPLIED: "does_not_exist"}.get(status, "refused")
+    return {OK: "ok", NOT_APPLIED: "does_not_exist", UNKNOWN: "no_answer"}.get(status, "refused")
 
 
 def rounds(

@@ -153,3 +153,18 @@ def test_a_launch_to_a_table_the_operator_does_not_offer_is_refused(db: Database
     with pytest.raises(ServiceError) as refused:
         db.run_write(lambda uow: launch.create(uow, acme(("table-ii",)), TABLES, body()))
     assert refused.value.code == "table_not_offered"
+
+
+def test_what_an_operator_round_may_tell_the_player_is_in_all_four_catalogs() -> None:
+    import json
+
+    from baccarat.server.operators.outbox import REFUSALS
+
+    web = Path(__file__).resolve().parents[2] / "src" / "baccarat" / "web" / "i18n"
+    keys = {f"error.{code}" for code in ("operator_refused", "operator_unavailable",
+                                          "mode_not_in_session", "invalid_launch_code",
+                                          "unsupported_currency", "table_not_offered")}  # fmt: skip
+    keys |= {f"operator.{status}" for status in REFUSALS} | {"round.payout_pending"}
+    for language in ("en", "de", "da", "sv"):
+        catalog = json.loads((web / f"{language}.json").read_text("utf-8"))
+        assert keys <= set(catalog), (language, sorted(keys - set(catalog)))

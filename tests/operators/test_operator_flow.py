@@ -75,10 +75,10 @@ def test_a_bad_or_missing_signature_is_refused(both: Pair) -> None:
 
 
 def test_a_launch_code_is_used_once_and_opens_the_table_in_a_browser(both: Pair) -> None:
-    code = both.launch("carol", language="sv").json()["code"]
+    code = both.launch("carol", language="sv", table="table-ii").json()["code"]
     opened = httpx.get(f"{both.game.url}/play/{code}", timeout=10)
     assert opened.status_code == 303
-    assert opened.headers["location"] == "/?lang=sv&mode=real&currency=USD"
+    assert opened.headers["location"] == "/?lang=sv&mode=real&currency=USD#/table/table-ii"
     assert "baccarat_session" in opened.cookies
     again = httpx.get(f"{both.game.url}/play/{code}", timeout=10)
     assert (again.status_code, again.json()["error"]["details"]["reason"]) == (401, "used")

@@ -259,9 +259,11 @@ def _fits(table: Table, bets: Bets, balance: int) -> bool:
     return True
 
 
-def table_state(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dict[str, Any]:
-    """The player at a house table: what they may do, their balance, their last round
-    there and (cut-shoe tables) their shoe."""
+def table_state(
+    uow: UnitOfWork, player_id: int, table: Table, mode: str, balance: int | None = None
+) -> dict[str, Any]:
+    """The player at a house table: what they may do, their balance (ours, unless it lives
+    elsewhere: an operator's), their last round there and (cut-shoe tables) their shoe."""
     check_mode(mode)
     if table.banked is not None:
         raise ServiceError(
@@ -272,7 +274,8 @@ def table_state(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dic
     found, _ = history.page(uow, player_id, mode, 1, None, table_id=table.id)
     last = found[0] if found else None
     shoe = shoe_state(uow, player_id, table, mode) if table.is_cut_shoe else None
-    balance = player_account(uow, player_id, mode)[1]
+    if balance is None:
+        balance = player_account(uow, player_id, mode)[1]
     return {
         "table_id": table.id,
         "mode": mode,

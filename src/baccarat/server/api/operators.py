@@ -137,9 +137,8 @@ async def play(code: str, request: Request, casino: CasinoDep) -> Response:
     session = started.session
     query = {"lang": session.language, "mode": "fun" if session.demo else "real",
              "currency": session.currency}  # fmt: skip
-    if session.table_id is not None:
-        query["table"] = session.table_id
-    return _cookies(RedirectResponse("/?" + urlencode(query), 303), casino, started)
+    view = "#/" if session.table_id is None else f"#/table/{session.table_id}"
+    return _cookies(RedirectResponse(f"/?{urlencode(query)}{view}", 303), casino, started)
 
 
 @router.get(
@@ -154,6 +153,15 @@ async def operator_session(request: Request, casino: CasinoDep) -> Response:
     session = await desk.session(caller_of(request).token_hash)
     balance = await desk.refresh_balance(session)
     return json_response(session.to_json() | {"balance": balance})
+
+
+async def operator_balance(ctx: RequestContext) -> int:
+    """An operator session's balance at the operator (as last answered; asked if never)."""
+    desk = desk_of(ctx.request.app)
+    session = await desk.session(ctx.caller.token_hash)
+    if session.balance is None and not session.demo:
+        return await desk.refresh_balance(session) or 0
+    return session.balance or 0
 
 
 async def operator_tables(ctx: RequestContext) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from . import pacing
 from .deps import IDEMPOTENT, CasinoDep, RequestContext, RequestDep, idempotent_write, json_response
 from .errors import RESPONSIBLE_ERRORS, documented
 from .models import CutIn, HouseTableOut, Mode, RoadsOut, RoundIn, RoundOut, ShoeOut, TableOut
-from .operators import operator_round, operator_tables
+from .operators import operator_balance, operator_round, operator_tables
 
 router = APIRouter(prefix="/api", tags=["tables"])
 T = TypeVar("T")
@@ -94,7 +94,13 @@ async def play_round(
 async def get_table_state(
     table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
 ) -> Response:
-    return json_response(await _read_at_table(ctx, table_id, mode, rounds.table_state))
+    # An operator's session plays real money on the operator's wallet: its balance is there.
+    balance = await operator_balance(ctx) if ctx.caller.operator and mode == "real" else None
+
+    def view(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dict[str, Any]:
+        return rounds.table_state(uow, player_id, table, mode, balance)
+
+    return json_response(await _read_at_table(ctx, table_id, mode, view))
 
 
 @router.get(

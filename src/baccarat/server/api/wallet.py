@@ -12,6 +12,7 @@ from ..history import iso_time
 from .deps import IDEMPOTENT, RequestContext, RequestDep, idempotent_write, json_response
 from .errors import documented
 from .models import AmountIn, CashierRequestOut, Mode, StatementOut, TopUpOut, WalletOut
+from .operators import operator_balance
 
 router = APIRouter(prefix="/api/wallet", tags=["wallet"])
 WRITE_ERRORS = ("invalid_body", "not_authenticated", "csrf_failed", "idempotency_key_required",
@@ -27,9 +28,10 @@ def _wallet(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
 @router.get("", response_model=WalletOut, responses=documented("not_authenticated"),
             summary="Both balances, in cents")  # fmt: skip
 async def get_wallet(ctx: RequestDep) -> Response:
-    return json_response(
-        await ctx.casino.db.read(lambda uow: _wallet(uow, ctx.caller.player_id(uow)))
-    )
+    found = await ctx.casino.db.read(lambda uow: _wallet(uow, ctx.caller.player_id(uow)))
+    if ctx.caller.operator:  # the real balance is the operator's
+        found["real"] = await operator_balance(ctx)
+    return json_response(found)
 
 
 @router.post(

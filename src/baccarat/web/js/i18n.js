@@ -16,6 +16,9 @@ const listeners = new Set();
 const cache = new Map();
 
 export function pickLanguage() {
+  // A game an operator launched opens in the language it asked for (docs/operator-api.md).
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (asked && LANGUAGES[asked]) return asked;
   const saved = localStorage.getItem(STORE);
   if (saved && LANGUAGES[saved]) return saved;
   for (const tag of navigator.languages || [navigator.language || "en"]) {

@@ -97,7 +97,7 @@ def body(**fields: object) -> dict[str, object]:
 def test_a_launch_code_is_used_once(db: Database, system: SystemAccounts) -> None:
     code = db.run_write(lambda uow: launch.create(uow, acme(), TABLES, body()))
     started = db.run_write(lambda uow: launch.redeem(uow, code, system, 3600))
-    assert started.token.startswith(launch.SESSION_PREFIX)
+    assert launch.session_kind(started.token) == "real"
     assert (started.session.external_player, started.session.language) == ("u42", "de")
     with pytest.raises(ServiceError) as refused:
         db.run_write(lambda uow: launch.redeem(uow, code, system, 3600))

@@ -54,6 +54,7 @@ class DemoWallet:
         self.db = sqlite3.connect(folder / "wallet.db", isolation_level=None,
                                   check_same_thread=False)  # fmt: skip
         self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")  # a demo: durable enough, and fast
         self.db.executescript(SCHEMA)
         for player in PLAYERS:
             self.db.execute(

@@ -14,7 +14,7 @@ from ..banked.desk import BankedDesk
 from ..casino import Casino
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
-from ..operators.launch import SESSION_PREFIX as OPERATOR_SESSION
+from ..operators.launch import session_kind
 
 SESSION_COOKIE = "baccarat_session"
 CSRF_COOKIE = "baccarat_csrf"
@@ -43,7 +43,8 @@ class Caller:
     """Who is calling: the hash of their session token (checked inside the unit of work)."""
 
     token_hash: str | None
-    operator: bool = False  # a session an operator launched (its rounds are on their wallet)
+    # A session an operator launched: "real" (on its wallet) or "demo"; "" for ours.
+    operator: str = ""
 
     def player_id(self, uow: UnitOfWork) -> int:
         return auth.authenticate(uow, self.token_hash)
@@ -56,7 +57,7 @@ def caller_of(request: Request) -> Caller:
         scheme, _, token = header.partition(" ")
         token = token.strip()
         if scheme.lower() == "bearer" and token:
-            return Caller(auth.token_hash(token), token.startswith(OPERATOR_SESSION))
+            return Caller(auth.token_hash(token), session_kind(token))
         return Caller(None)
     cookie = request.cookies.get(SESSION_COOKIE)
     if cookie is None:
@@ -68,7 +69,7 @@ def caller_of(request: Request) -> Caller:
             "csrf_failed",
             f"a request made with the session cookie needs the {CSRF_HEADER} header",
         )
-    return Caller(auth.token_hash(cookie), cookie.startswith(OPERATOR_SESSION))
+    return Caller(auth.token_hash(cookie), session_kind(cookie))
 
 
 @dataclass(frozen=True, slots=True)

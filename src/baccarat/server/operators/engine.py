@@ -154,12 +154,30 @@ class OperatorDesk:
         round_id = json.loads(answer.body)["round_id"]
         if created and not replayed:
             (call,) = created
-            await self._step(self.operator(call.operator_id), call)
+            operator = self.operator(call.operator_id)
+            sent = await self._send(operator, call)
+            timeout, cap = operator.timeout_s, self.cap_s
+
+            def record(uow: UnitOfWork) -> tuple[Call | None, dict[str, Any] | ServiceError]:
+                # The bet's answer, and the player's, in one transaction.
+                _, after = outbox.answered(uow, call, sent, timeout, cap)
+                return after, self._answer(uow, table, bets, round_id)
+
+            after, reply = await self.casino.db.write(record)
+            if after is not None:
+                self._spawn(self._follow(operator, after))
         else:
             await self._settled_bet(round_id)
-        return await self.casino.db.read(lambda uow: self._answer(uow, table, bets, round_id))
+            reply = await self.casino.db.read(lambda uow: self._answer(uow, table, bets, round_id))
+        if isinstance(reply, ServiceError):
+            raise reply
+        return reply
 
-    def _answer(self, uow: UnitOfWork, table: Table, bets: Bets, round_id: str) -> dict[str, Any]:
+    def _answer(
+        self, uow: UnitOfWork, table: Table, bets: Bets, round_id: str
+    ) -> dict[str, Any] | ServiceError:
+        """The player's answer by the round's state (a refusal is returned, not raised: it
+        is decided in the transaction that records the bet's answer)."""
         state, status = outbox.state_of(uow, round_id)
         if state in outbox.SHOWN:
             played = history.get_round(uow, None, round_id)
@@ -171,12 +189,12 @@ class OperatorDesk:
             return answer
         if state == "refused":
             assert status is not None
-            raise ServiceError(
+            return ServiceError(
                 "operator_refused",
                 f"the casino refused the bet: {REASONS.get(status, status)}",
                 status=status, round=round_id,
             )  # fmt: skip
-        raise ServiceError(
+        return ServiceError(
             "operator_unavailable",
             "the casino's wallet did not answer: the bet is rolled back (nothing was lost)"
             if state != "bet" else "the casino's wallet has not answered yet: ask again "
@@ -199,13 +217,6 @@ class OperatorDesk:
     async def _send(self, operator: Operator, call: Call) -> Answer:
         assert self.client is not None
         return await self.client.send(operator, call)
-
-    async def _step(self, operator: Operator, call: Call) -> str:
-        """Send a call, record its answer; what follows at once is sent by a task."""
-        state, after = await self._exchange(operator, call)
-        if after is not None:
-            self._spawn(self._follow(operator, after))
-        return state
 
     async def _follow(self, operator: Operator, call: Call | None) -> None:
         while call is not None:

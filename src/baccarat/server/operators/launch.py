@@ -20,7 +20,16 @@ from .outbox import OperatorSession
 
 CODE_TTL_US = 60 * 1_000_000
 LANGUAGES = ("en", "de", "da", "sv")
-SESSION_PREFIX = "op."  # an operator session's token starts so (its rounds go to the operator)
+# An operator session's token starts so: its kind is known without a read (a real session's
+# rounds go to the operator's wallet, a demo session's are fun money of ours).
+SESSION_PREFIXES = {"opr.": "real", "opd.": "demo"}
+
+
+def session_kind(token: str) -> str:
+    """ "real" or "demo" for a session an operator launched, else "" (one of ours)."""
+    return SESSION_PREFIXES.get(token[:4], "")
+
+
 # The currency of the tables' limits (tables.toml gives them in it).
 TABLE_CURRENCIES = ("USD",)
 
@@ -143,7 +152,8 @@ def redeem(uow: UnitOfWork, code: str, system: SystemAccounts, ttl_s: int) -> St
         raise ServiceError("invalid_launch_code", "this launch code is used", reason="used")
     operator_id, player, token, currency, language, table_id, lobby_url, demo = row[:8]
     player_id = _player(uow, operator_id, player, currency, system)
-    session = auth.create_session(uow, player_id, ttl_s, prefix=SESSION_PREFIX)
+    prefix = "opd." if demo else "opr."
+    session = auth.create_session(uow, player_id, ttl_s, prefix=prefix)
     hashed = auth.token_hash(session.token)
     uow.run(
         "INSERT INTO operator_sessions (token_hash, player_id, operator_id, token, currency, "

@@ -26,7 +26,7 @@ BACCARAT = str(Path(sys.executable).with_name("baccarat"))
 
 
 def operators_file(folder: Path, wallet_port: int, timeout_s: float,
-                   currencies: tuple[str, ...] = ("USD", "EUR")) -> Path:  # fmt: skip
+                   currencies: tuple[str, ...] = ("USD", "EUR", "JPY")) -> Path:  # fmt: skip
     path = folder / "operators.toml"
     listed = ", ".join(f'"{c}"' for c in currencies)
     path.write_text(

@@ -87,7 +87,7 @@ def test_a_launch_code_is_used_once_and_opens_the_table_in_a_browser(both: Pair)
 
 
 def test_a_launch_is_refused_for_a_currency_the_table_lacks(both: Pair) -> None:
-    refused = both.launch("carol", currency="EUR", table="table-i")
+    refused = both.launch("carol", currency="EUR", table="table-iii")
     assert refused.status_code == 422
     assert refused.json()["error"]["code"] == "unsupported_currency"
 
@@ -164,3 +164,20 @@ def test_the_admin_command_shows_the_rounds_and_their_calls(both: Pair, tmp_path
     listed = subprocess.run([BACCARAT, "admin", "--data-dir", data_dir, "operators", "rounds",
                              "--json"], capture_output=True, text=True, check=True)  # fmt: skip
     assert played["id"] in [r["round"] for r in json.loads(listed.stdout)]
+
+
+def test_a_round_in_another_currency_is_sent_in_its_minor_units(both: Pair) -> None:
+    token = both.session("judy", currency="JPY", table="table-i")
+    listed = httpx.get(f"{both.game.url}/api/tables", timeout=10,
+                       headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
+    (table,) = [t for t in listed if t["id"] == "table-i"]
+    assert (table["currency"], table["chips"], table["limits"]["min"]) == (
+        "JPY", [100, 500, 2500, 10000], 300,
+    )  # fmt: skip
+    below = play(both.game.url, token, key(), {"banker": 200})
+    assert below.json()["error"]["code"] == "bet_below_table_min"
+    # The demo operator's players are in USD: its wallet refuses a bet in yen.
+    refused = play(both.game.url, token, key(), {"banker": 300})
+    assert refused.json()["error"]["details"]["status"] == "RS_ERROR_WRONG_CURRENCY"
+    (line,) = [r for r in both.report("player=judy") if r["currency"] == "JPY"]
+    assert (line["stake"], line["state"]) == (300, "refused")

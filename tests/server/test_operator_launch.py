@@ -133,7 +133,7 @@ def test_one_player_of_ours_per_operator_player_and_currency(
     ("fields", "code"),
     [
         ({"currency": "JPY"}, "unsupported_currency"),  # the operator has no JPY
-        ({"currency": "EUR"}, "unsupported_currency"),  # the table has no limits in EUR
+        ({"currency": "EUR", "table": "table-iii"}, "unsupported_currency"),  # no EUR limits
         ({"table": "banked-i"}, "player_banked_table"),
         ({"table": "nope"}, "unknown_table"),
         ({"language": "fr"}, "invalid_body"),

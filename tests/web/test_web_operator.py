@@ -85,3 +85,21 @@ def test_a_launch_opens_the_table_in_the_language_asked_for(
         assert "invalid_launch_code" in page.content()
     finally:
         context.close()
+
+
+def test_a_session_in_yen_shows_the_tables_chips_and_amounts_in_yen(
+    browser: Any, both: Pair, screenshots: Path
+) -> None:
+    url = both.launch("ivan", language="de", table="table-i", currency="JPY").json()["url"]
+    context = browser.new_context(viewport={"width": 844, "height": 390}, locale="de-DE")
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector('.table-view[data-table="table-i"]')
+        chips = [c.get_attribute("data-chip") for c in page.query_selector_all("[data-chip]")]
+        assert [c for c in chips if c] == ["100", "500", "2500", "10000"]
+        amount = page.text_content('.topbar [data-mode="real"] .amount') or ""
+        assert "¥" in amount and "," not in amount  # yen have no minor digits
+        page.screenshot(path=str(screenshots / "operator-yen-844x390.png"))
+    finally:
+        context.close()

@@ -155,13 +155,15 @@ async def operator_session(request: Request, casino: CasinoDep) -> Response:
     return json_response(session.to_json() | {"balance": balance})
 
 
-async def operator_balance(ctx: RequestContext) -> int:
-    """An operator session's balance at the operator (as last answered; asked if never)."""
+async def operator_balance(ctx: RequestContext) -> tuple[int, str]:
+    """An operator session's balance at the operator (as last answered; asked if never),
+    and its currency."""
     desk = desk_of(ctx.request.app)
     session = await desk.session(ctx.caller.token_hash)
-    if session.balance is None and not session.demo:
-        return await desk.refresh_balance(session) or 0
-    return session.balance or 0
+    balance = session.balance
+    if balance is None and not session.demo:
+        balance = await desk.refresh_balance(session)
+    return balance or 0, session.currency
 
 
 async def operator_tables(ctx: RequestContext) -> list[dict[str, Any]]:

@@ -95,10 +95,13 @@ async def get_table_state(
     table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
 ) -> Response:
     # An operator's session plays real money on the operator's wallet: its balance is there.
-    balance = await operator_balance(ctx) if ctx.caller.operator and mode == "real" else None
+    balance, currency = None, None
+    if ctx.caller.operator and mode == "real":
+        balance, currency = await operator_balance(ctx)
 
     def view(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dict[str, Any]:
-        return rounds.table_state(uow, player_id, table, mode, balance)
+        here = (table.in_currency(currency) if currency else None) or table
+        return rounds.table_state(uow, player_id, here, mode, balance)
 
     return json_response(await _read_at_table(ctx, table_id, mode, view))
 

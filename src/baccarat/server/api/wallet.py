@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from .. import ledger, wallet
+from ..currencies import HOME
 from ..db.uow import UnitOfWork
 from ..history import iso_time
 from .deps import IDEMPOTENT, RequestContext, RequestDep, idempotent_write, json_response
@@ -21,7 +22,8 @@ WRITE_ERRORS = ("invalid_body", "not_authenticated", "csrf_failed", "idempotency
 
 def _wallet(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
     return wallet.balances(uow, player_id) | {
-        "pending_withdrawals": wallet.pending_withdrawals(uow, player_id)
+        "pending_withdrawals": wallet.pending_withdrawals(uow, player_id),
+        "currency": HOME,
     }
 
 
@@ -29,8 +31,9 @@ def _wallet(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
             summary="Both balances, in cents")  # fmt: skip
 async def get_wallet(ctx: RequestDep) -> Response:
     found = await ctx.casino.db.read(lambda uow: _wallet(uow, ctx.caller.player_id(uow)))
-    if ctx.caller.operator:  # the real balance is the operator's
-        found["real"] = await operator_balance(ctx)
+    if ctx.caller.operator == "real":  # the real balance is the operator's, in its currency
+        found["real"], found["currency"] = await operator_balance(ctx)
+        found["fun"] = 0  # a session on the operator's wallet plays no fun money
     return json_response(found)
 
 

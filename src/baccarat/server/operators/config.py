@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..currencies import known as known_currencies
 from ..errors import ServiceError
 from . import signing
 
@@ -126,6 +127,9 @@ def _operator(entry: Any, index: int, env: Mapping[str, str]) -> Operator:
         or not all(isinstance(c, str) and _CURRENCY.match(c) for c in currencies)
     ):
         raise OperatorConfigError(f'{where}: currencies is a list of ISO 4217 codes ("EUR")')
+    unknown_codes = [c for c in currencies if c not in known_currencies()]
+    if unknown_codes:
+        raise OperatorConfigError(f"{where}: not ISO 4217 currencies: {', '.join(unknown_codes)}")
     tables = entry.get("tables")
     if tables is not None and (
         not isinstance(tables, list) or not all(isinstance(t, str) for t in tables)

@@ -132,17 +132,19 @@ class OperatorDesk:
         def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
             session = launch.session_of(uow, token_hash)
             operator = self.operator(session.operator_id)
-            tables = launch.offered(operator, self.casino.tables, session.currency)
-            if table.id not in {t.id for t in tables}:
+            offered = {t.id: t for t in launch.offered(operator, self.casino.tables,
+                                                      session.currency)}  # fmt: skip
+            if table.id not in offered:
                 raise ServiceError(
                     "table_not_offered",
                     f"table {table.id} is not offered in {session.currency} by your casino",
                     table=table.id,
                 )
+            here = offered[table.id]  # its chips and limits in the session's currency
             wallet = OperatorWallet(session, table.id, bets.to_json(),
                                     outbox.lease_for(operator.timeout_s))  # fmt: skip
             dealer = Dealer(self.casino.shoes, self.casino.system, wallet=wallet)
-            played = rounds.play_round(uow, dealer, player_id, table, "real", bets)
+            played = rounds.play_round(uow, dealer, player_id, here, "real", bets)
             assert wallet.first is not None
             created.append(wallet.first)
             return {"round_id": played.id}

@@ -30,20 +30,13 @@ def session_kind(token: str) -> str:
     return SESSION_PREFIXES.get(token[:4], "")
 
 
-# The currency of the tables' limits (tables.toml gives them in it).
-TABLE_CURRENCIES = ("USD",)
-
-
-def table_currencies(table: Table) -> tuple[str, ...]:
-    """The currencies a table has limits in."""
-    return TABLE_CURRENCIES
-
-
 def offered(operator: Operator, tables: TableSet, currency: str) -> list[Table]:
-    """The tables an operator offers in a currency (never the player-banked ones)."""
+    """The tables an operator offers in a currency (never the player-banked ones), with
+    their chips and limits in it."""
     return [
-        t for t in tables.values()
-        if t.banked is None and operator.offers(t.id) and currency in table_currencies(t)
+        t.in_currency(currency) or t
+        for t in tables.values()
+        if t.banked is None and operator.offers(t.id) and currency in t.offered_currencies
     ]  # fmt: skip
 
 
@@ -97,7 +90,7 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
             raise ServiceError("table_not_offered",
                                f"operator {operator.id} does not offer table {table_id}",
                                table=table_id)  # fmt: skip
-        if currency not in table_currencies(table):
+        if currency not in table.offered_currencies:
             raise ServiceError(
                 "unsupported_currency",
                 f"table {table_id} has no limits in {currency}",

@@ -17,14 +17,8 @@ from ..errors import ServiceError
 from ..operators import launch, report
 from ..operators.config import Operator
 from ..operators.signing import OPERATOR_HEADER, SIGNATURE_HEADER
-from .deps import (
-    CSRF_COOKIE,
-    IDEMPOTENCY_HEADER,
-    SESSION_COOKIE,
-    CasinoDep,
-    RequestContext,
-    json_response,
-)
+from .accounts import session_cookies
+from .deps import IDEMPOTENCY_HEADER, CasinoDep, RequestContext, json_response
 from .errors import documented
 
 if TYPE_CHECKING:
@@ -98,12 +92,7 @@ async def _start(request: Request, casino: Casino, code: str) -> launch.Started:
 
 
 def _cookies(response: Response, casino: Casino, started: launch.Started) -> Response:
-    secure, max_age = casino.settings.cookie_secure, casino.settings.session_ttl_s
-    response.set_cookie(SESSION_COOKIE, started.token, max_age=max_age, httponly=True,
-                        samesite="strict", secure=secure, path="/")  # fmt: skip
-    response.set_cookie(CSRF_COOKIE, started.csrf, max_age=max_age, httponly=False,
-                        samesite="strict", secure=secure, path="/")  # fmt: skip
-    return response
+    return session_cookies(response, casino, started.token, started.csrf)
 
 
 @router.post(

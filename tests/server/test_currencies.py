@@ -77,3 +77,30 @@ def test_a_player_banked_table_has_no_other_currency(tmp_path: Path) -> None:
                     'min = "1"\nmax = "2"\n')  # fmt: skip
     with pytest.raises(TableConfigError, match="player-banked"):
         load_tables(path)
+
+
+SIDE = """
+[[table]]
+id = "d"
+rules = "online-8deck-tie8"
+chips = ["1", "5"]
+min = "1"
+max = "10"
+[table.bets.player_pair]
+min = "1"
+max = "5"
+[table.currencies.SEK]
+chips = ["10", "50"]
+min = "10"
+max = "100"
+"""
+
+
+def test_a_tables_side_bets_have_their_limits_in_each_currency(tmp_path: Path) -> None:
+    path = tmp_path / "tables.toml"
+    path.write_text(SIDE)
+    with pytest.raises(TableConfigError, match="same side bets"):
+        load_tables(path)
+    path.write_text(SIDE + '[table.currencies.SEK.bets.player_pair]\nmin = "10"\nmax = "50"\n')
+    crowns = load_tables(path)["d"].in_currency("SEK")
+    assert crowns is not None and crowns.bet_limits("player_pair").max == 5000

@@ -128,7 +128,7 @@ def test_a_stopped_processs_rounds_are_taken_over_by_exactly_one_other(
 def test_a_rolled_back_or_refused_round_is_not_in_the_players_history(
     db: Database, system: SystemAccounts
 ) -> None:
-    from baccarat.server import history
+    from baccarat.server import history, roads
 
     s = session(db, system)
     shown, pending, refused = (new_round(db, system, s) for _ in range(3))
@@ -137,6 +137,9 @@ def test_a_rolled_back_or_refused_round_is_not_in_the_players_history(
     found, _ = db.run_read(lambda uow: history.page(uow, s.player_id, "real", 10, None))
     assert [r.id for r in found] == [shown.round_id]
     assert pending.round_id not in [r.id for r in found]
+    # Nor are its cards in the roads of the table.
+    seen = db.run_read(lambda uow: roads.results(uow, s.player_id, TABLE, "real"))
+    assert len(seen) == 1
 
 
 @pytest.mark.parametrize("attempts", [1, 2, 3, 10])

@@ -124,6 +124,9 @@ def test_a_player_the_operator_disables_mid_session_is_refused_and_sees_no_cards
     history = httpx.get(f"{both.game.url}/api/history", timeout=10,
                         headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
     assert error["details"]["round"] not in [r["id"] for r in history["items"]]
+    asked = httpx.get(f"{both.game.url}/api/rounds/{error['details']['round']}", timeout=10,
+                      headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+    assert asked.status_code == 404  # its cards are never shown
     (line,) = [r for r in both.report("player=dave") if r["round"] == error["details"]["round"]]
     assert (line["state"], line["transactions"][0]["status"]) == (
         "refused", "RS_ERROR_USER_DISABLED",

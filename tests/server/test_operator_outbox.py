@@ -13,6 +13,7 @@ from baccarat.server import audit, rounds
 from baccarat.server.db.database import Database
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.dealing import FairShoes
+from baccarat.server.errors import ServiceError
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.operators import launch, outbox
 from baccarat.server.operators.config import Operator
@@ -146,3 +147,17 @@ def test_a_rolled_back_or_refused_round_is_not_in_the_players_history(
 def test_retries_wait_longer_each_time_up_to_the_cap(attempts: int) -> None:
     waited = outbox.backoff_us(0.5, attempts, cap_s=2.0)
     assert waited == min(0.5 * 2 ** (attempts - 1), 2.0) * 1_000_000
+
+
+def test_a_round_on_an_operators_wallet_is_not_voided_on_ours(
+    db: Database, system: SystemAccounts
+) -> None:
+    from baccarat.server import voids
+
+    bet = new_round(db, system, session(db, system))
+    answer(db, bet, "RS_OK")
+    dealer = Dealer(FairShoes(), system)
+    with pytest.raises(ServiceError) as refused:
+        db.run_write(lambda uow: voids.void_round(uow, dealer, bet.round_id or "", "a test"))
+    assert refused.value.code == "void_not_possible"
+    assert db.run_read(audit.check).ok

@@ -173,13 +173,18 @@ def record(row: tuple[Any, ...]) -> StoredRound:
     return replace(rec, role=role, banked=banked)
 
 
+# A round on an operator's wallet is the player's once its bet is applied (docs/operator-api.md).
+SHOWN = ("NOT EXISTS (SELECT 1 FROM operator_rounds o WHERE o.round_id = r.id "
+         "AND o.state NOT IN ('win', 'settled'))")  # fmt: skip
+
+
 def get_round(uow: UnitOfWork, player_id: int | None, round_id: str) -> StoredRound:
     """A round by id; with a player id, only among that player's rounds."""
     if player_id is None:
         row = uow.one(SELECT_ROUNDS + "WHERE r.id = :id", {"id": round_id})
     else:
         row = uow.one(
-            SELECT_ROUNDS + "WHERE r.id = :id AND r.player_id = :p",
+            SELECT_ROUNDS + f"WHERE r.id = :id AND r.player_id = :p AND {SHOWN}",
             {"id": round_id, "p": player_id},
         ) or uow.one(
             SELECT_BANKED + "WHERE b.round_id = :id AND b.banker_id = :p",
@@ -188,11 +193,6 @@ def get_round(uow: UnitOfWork, player_id: int | None, round_id: str) -> StoredRo
     if row is None:
         raise ServiceError("unknown_round", f"there is no round {round_id!r}", round=round_id)
     return record(row)
-
-
-# A round on an operator's wallet is the player's once its bet is applied (docs/operator-api.md).
-SHOWN = ("NOT EXISTS (SELECT 1 FROM operator_rounds o WHERE o.round_id = r.id "
-         "AND o.state NOT IN ('win', 'settled'))")  # fmt: skip
 
 
 def _both_sides(

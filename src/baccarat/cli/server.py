@@ -44,6 +44,11 @@ def register(subparsers: Any) -> None:
         "--workers", help="worker processes (PostgreSQL only; default 2 there, else 1)"
     )
     serve.add_argument("--tables", help="a TOML file of tables replacing the default set")
+    serve.add_argument(
+        "--operators",
+        help="a TOML file of the operators whose players play on their wallets "
+        "(default: $BACCARAT_OPERATORS; docs/operator-api.md)",
+    )
     serve.add_argument("--access-log", action="store_true", help="log every request")
     serve.add_argument(
         "--forwarded-allow-ips",
@@ -152,6 +157,10 @@ def register(subparsers: Any) -> None:
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.set_defaults(handler=run_check)
 
+    from .operators import register_admin
+
+    register_admin(commands)
+
 
 # -- serve ---------------------------------------------------------------------------------
 
@@ -162,6 +171,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from ..server import keys
     from ..server.api.guard import uvicorn_options
     from ..server.db import migrate
+    from ..server.operators.config import OperatorConfigError, check_operator_tables, load_operators
     from ..server.settings import Settings, parse_forwarded_allow_ips
     from ..server.tables import load_tables
     from . import UsageError, inputs
@@ -182,7 +192,13 @@ def run_serve(args: argparse.Namespace) -> int:
     if url.dialect == "sqlite" and workers > 1:
         raise UsageError("SQLite is served by one worker; use --database postgresql://... for more")
     tables = Path(args.tables) if args.tables else None
-    load_tables(tables)  # a bad tables file stops us here, with its reason
+    table_set = load_tables(tables)  # a bad tables file stops us here, with its reason
+    operators = args.operators or os.environ.get("BACCARAT_OPERATORS") or None
+    operators_file = Path(operators).resolve() if operators else None
+    try:
+        check_operator_tables(load_operators(operators_file), table_set)
+    except OperatorConfigError as error:
+        raise UsageError(f"--operators: {error}") from None
     data_dir = Path(args.data_dir or os.environ.get("BACCARAT_DATA_DIR") or "data")
     # Every setting of the environment, with the command's arguments over them, goes whole
     # to every worker.
@@ -192,6 +208,7 @@ def run_serve(args: argparse.Namespace) -> int:
         database=url,
         data_dir=data_dir,
         tables_file=tables.resolve() if tables else None,
+        operators_file=operators_file,
         limits=dataclasses.replace(
             settings.limits, forwarded_allow_ips=proxies or settings.limits.forwarded_allow_ips
         ),

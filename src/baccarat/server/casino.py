@@ -11,6 +11,7 @@ from .db import migrate
 from .db.database import Database
 from .dealing import FairShoes, ShoeFactory
 from .ledger import SystemAccounts
+from .operators.config import check_operator_tables, load_operators
 from .round import Dealer
 from .settings import Settings
 from .tables import TableSet, load_tables
@@ -28,6 +29,8 @@ class Casino:
     def __init__(self, settings: Settings):
         self.settings = settings
         self.tables: TableSet = load_tables(settings.tables_file, settings.banked)
+        self.operators = load_operators(settings.operators_file)
+        check_operator_tables(self.operators, self.tables)
         self.passwords = Passwords(settings.passwords)
         self.hashing = HashGate(settings.limits)
         self.shoes: ShoeFactory = settings.shoe_factory or FairShoes()

@@ -198,13 +198,18 @@ def record(row: tuple[Any, ...]) -> StoredRound:
     return replace(rec, role=role, banked=banked)
 
 
+# A round on an operator's wallet is the player's once its bet is applied (docs/operator-api.md).
+SHOWN = ("NOT EXISTS (SELECT 1 FROM operator_rounds o WHERE o.round_id = r.id "
+         "AND o.state NOT IN ('win', 'settled'))")  # fmt: skip
+
+
 def get_round(uow: UnitOfWork, player_id: int | None, round_id: str) -> StoredRound:
     """A round by id; with a player id, only among that player's rounds."""
     if player_id is None:
         row = uow.one(SELECT_ROUNDS + "WHERE r.id = :id", {"id": round_id})
     else:
         row = uow.one(
-            SELECT_ROUNDS + "WHERE r.id = :id AND r.player_id = :p",
+            SELECT_ROUNDS + f"WHERE r.id = :id AND r.player_id = :p AND {SHOWN}",
             {"id": round_id, "p": player_id},
         ) or uow.one(
             SELECT_BANKED + "WHERE b.round_id = :id AND b.banker_id = :p",
@@ -240,7 +245,7 @@ def _both_sides(
     for select, who, seq, mode_of in sides:
         for m in (mode,) if mode is not None else MODES:
             params[f"m{len(arms)}"] = m
-            conditions = [f"{who} = :p", f"{mode_of} = :m{len(arms)}"]
+            conditions = [f"{who} = :p", f"{mode_of} = :m{len(arms)}", SHOWN]
             if table_id is not None:
                 conditions.append("r.table_id = :t")
             if after is not None:

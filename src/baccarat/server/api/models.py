@@ -142,12 +142,25 @@ class TableOut(BaseModel):
     banked: BankedTermsOut | None = Field(
         default=None, description="present on player-banked tables (join a seat to play)"
     )
+    currencies: list[str] = Field(
+        default_factory=lambda: ["USD"],
+        description="ISO 4217: the currencies the table has chips and limits in (a session "
+        "an operator launched lists the table's chips and limits in its own currency)",
+    )
+    currency: str | None = Field(
+        default=None, description="in a session an operator launched: the session's currency"
+    )
 
 
 class WalletOut(BaseModel):
     fun: int
     real: int
     pending_withdrawals: int = Field(description="real money reserved by withdrawal requests")
+    currency: str = Field(
+        "USD",
+        description="ISO 4217: the real balance's currency (its "
+        "amounts in its minor unit); an operator's session: the operator's",
+    )
 
 
 class TopUpOut(WalletOut):

@@ -553,6 +553,8 @@ class TableView {
     if (typeof round.balance_after === "number") store.setBalance(this.mode, round.balance_after);
     if (!this.alive) return;
     showBanner(this.el, round, this.lastNet);
+    // On an operator's wallet the win may still be on its way (docs/operator-api.md).
+    if (round.payout === "pending") this.say(t("round.payout_pending"), "progress");
     // The round's one announcement: what the banner shows, in a sentence.
     announce(resultText(round, this.lastNet));
     this.drawShoe();

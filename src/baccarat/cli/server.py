@@ -126,6 +126,10 @@ def register(subparsers: Any) -> None:
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.set_defaults(handler=run_check)
 
+    from . import office
+
+    office.register(commands)
+
 
 # -- serve ---------------------------------------------------------------------------------
 

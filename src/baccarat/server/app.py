@@ -44,6 +44,7 @@ def create_app(settings: Settings) -> FastAPI:
         errors,
         fairness,
         history,
+        office,
         responsible,
         seats,
         system,
@@ -85,7 +86,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.banked = banked
     app.state.sockets = sockets
     errors.install(app)
-    for module in (accounts, tables, wallet, history, fairness, seats, responsible, system):
+    for module in (accounts, tables, wallet, history, fairness, seats, responsible, system,
+                   office):  # fmt: skip
         app.include_router(module.router)
     if settings.bench_endpoint:
         app.include_router(system.bench_router)

@@ -1,0 +1,66 @@
+"""Daily aggregates for the back office's reports, kept as rounds are recorded.
+
+Each recorded round adds its bets to ``daily_stats`` (day UTC, table, mode, bet): rounds,
+stakes, returns and the sum of the squared stakes (for the confidence band of the RTP), one
+small upsert per bet inside the round's own transaction; a void takes them off again and
+counts it. The reports read these rows only, never the rounds. A real-money round at or
+above the large-win or large-wager threshold is a significant event (``events``).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from . import events
+from .db.uow import UnitOfWork
+
+DAY_US = 86_400 * 1_000_000
+
+_UPSERT = (
+    "INSERT INTO daily_stats (day, table_id, mode, bet, rounds, stake, returned, stake_sq, "
+    "voided) VALUES (:d, :t, :m, :b, :n, :s, :r, :q, :v) "
+    "ON CONFLICT (day, table_id, mode, bet) DO UPDATE SET rounds = daily_stats.rounds + :n, "
+    "stake = daily_stats.stake + :s, returned = daily_stats.returned + :r, "
+    "stake_sq = daily_stats.stake_sq + :q, voided = daily_stats.voided + :v"
+)
+
+
+@lru_cache(maxsize=4096)
+def _bets(bets_json: str) -> tuple[tuple[str, int, int], ...]:
+    # Cached: a table's settlements are few distinct texts.
+    return tuple(
+        (kind, int(bet["stake"]), int(bet["returned"]))
+        for kind, bet in json.loads(bets_json).items()
+    )
+
+
+def _add(uow: UnitOfWork, day: int, table_id: str, mode: str, bets_json: str, sign: int) -> None:
+    for bet, stake, returned in _bets(bets_json):
+        uow.run(_UPSERT, {
+            "d": day, "t": table_id, "m": mode, "b": bet, "n": sign, "s": sign * stake,
+            "r": sign * returned, "q": sign * (stake / 100) ** 2, "v": 1 if sign < 0 else 0,
+        })  # fmt: skip
+
+
+def count(
+    uow: UnitOfWork, round_id: str, player_id: int, table_id: str, mode: str,
+    bets_json: str, stake: int, returned: int,
+) -> None:  # fmt: skip
+    """A round is recorded: its bets count in today's aggregates."""
+    _add(uow, uow.now // DAY_US, table_id, mode, bets_json, 1)
+    if mode != "real":
+        return
+    limits = events.thresholds(uow)
+    subject = f"round:{round_id}"
+    if returned - stake >= limits["large_win"]:
+        events.record(uow, "large_win", f"player:{player_id}", subject, table=table_id,
+                      stake=stake, returned=returned)  # fmt: skip
+    if stake >= limits["large_wager"]:
+        events.record(uow, "large_wager", f"player:{player_id}", subject, table=table_id,
+                      stake=stake)  # fmt: skip
+
+
+def uncount(uow: UnitOfWork, played_us: int, table_id: str, mode: str, bets_json: str) -> None:
+    """A round is voided: its bets leave the day it was played, which counts one void."""
+    _add(uow, played_us // DAY_US, table_id, mode, bets_json, -1)

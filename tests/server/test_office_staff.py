@@ -173,3 +173,5 @@ def test_staff_create_prints_the_second_factor_and_events_filters(
     assert main(["admin", "--data-dir", data, "events", "--since", "yesterday"]) == 2
     assert main(["admin", "--data-dir", data, "staff", "list"]) == 0
     assert "carol" in capsys.readouterr().out
+    assert main(["admin", "--data-dir", data, "reports-rebuild"]) == 0
+    assert capsys.readouterr().out == "daily aggregates rebuilt from 0 rounds\n"

@@ -32,6 +32,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     listing.add_argument("--json", action="store_true", help="machine-readable output")
     listing.set_defaults(handler=run_staff_list)
 
+    rebuild = commands.add_parser(
+        "reports-rebuild",
+        help="recompute the reports' daily aggregates from every round (once, after upgrading)",
+    )
+    rebuild.set_defaults(handler=run_reports_rebuild)
+
     from ..server.events import KINDS
 
     shown = commands.add_parser("events", help="the significant events, newest first")
@@ -141,4 +147,13 @@ def run_events(args: argparse.Namespace) -> int:
     ]  # fmt: skip
     print(table(("time", "id", "kind", "actor", "subject", "details"), rows)
           if rows else "no significant events")  # fmt: skip
+    return 0
+
+
+def run_reports_rebuild(args: argparse.Namespace) -> int:
+    from ..server import daily
+    from .database import _write
+
+    count = _write(args, daily.rebuild)
+    print(f"daily aggregates rebuilt from {count} rounds")
     return 0

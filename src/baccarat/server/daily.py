@@ -1,10 +1,11 @@
 """Daily aggregates for the back office's reports, kept as rounds are recorded.
 
-Each recorded round adds its bets to ``daily_stats`` (day UTC, table, mode, bet): rounds,
-stakes, returns and the sum of the squared stakes (for the confidence band of the RTP), one
-small upsert per bet inside the round's own transaction; a void takes them off again and
-counts it. The reports read these rows only, never the rounds. A real-money round at or
-above the large-win or large-wager threshold is a significant event (``events``).
+Each recorded round adds itself (bet ``*``) and each of its bets to ``daily_stats`` (day
+UTC, table, mode, bet): rounds, stakes, returns and the sum of the squared stakes (for the
+confidence band of the RTP), one small upsert per row inside the round's own transaction; a
+void takes them off again and counts it. The reports read these rows only, never the
+rounds. A real-money round at or above the large-win or large-wager threshold is a
+significant event (``events``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from . import events
 from .db.uow import UnitOfWork
 
 DAY_US = 86_400 * 1_000_000
+# The row of a day, table and mode that counts whole rounds (the others count each bet).
+ROUND = "*"
 
 _UPSERT = (
     "INSERT INTO daily_stats (day, table_id, mode, bet, rounds, stake, returned, stake_sq, "
@@ -36,11 +39,36 @@ def _bets(bets_json: str) -> tuple[tuple[str, int, int], ...]:
 
 
 def _add(uow: UnitOfWork, day: int, table_id: str, mode: str, bets_json: str, sign: int) -> None:
-    for bet, stake, returned in _bets(bets_json):
+    bets = _bets(bets_json)
+    whole = (ROUND, sum(b[1] for b in bets), sum(b[2] for b in bets))
+    for bet, stake, returned in (whole, *bets):
         uow.run(_UPSERT, {
             "d": day, "t": table_id, "m": mode, "b": bet, "n": sign, "s": sign * stake,
             "r": sign * returned, "q": sign * (stake / 100) ** 2, "v": 1 if sign < 0 else 0,
         })  # fmt: skip
+
+
+def rebuild(uow: UnitOfWork, batch: int = 20_000) -> int:
+    """Recompute every aggregate from the rounds (once, after upgrading a casino that has
+    rounds from before the aggregates); the number of rounds read."""
+    uow.run("DELETE FROM daily_stats")
+    after, total = 0, 0
+    while True:
+        rows = uow.all(
+            "SELECT seq, created_us, table_id, mode, bets, voided_us FROM rounds "
+            "WHERE seq > :after ORDER BY seq LIMIT :n",
+            {"after": after, "n": batch},
+        )
+        for seq, created, table_id, mode, bets_json, voided in rows:
+            if voided is None:
+                _add(uow, created // DAY_US, table_id, mode, bets_json, 1)
+            else:  # counted, then taken off again: the void is counted, its money not
+                _add(uow, created // DAY_US, table_id, mode, bets_json, 1)
+                _add(uow, created // DAY_US, table_id, mode, bets_json, -1)
+            after = seq
+        total += len(rows)
+        if len(rows) < batch:
+            return total
 
 
 def count(

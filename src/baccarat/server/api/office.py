@@ -8,14 +8,16 @@ from collections.abc import Callable
 from datetime import date
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import Field
 
 from .. import events
 from ..casino import Casino
+from ..daily import DAY_US
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..history import iso_time
+from ..office import reports
 from ..office import staff as staffing
 from ..office.staff import Staff
 from .deps import CasinoDep, caller_of, json_response
@@ -187,3 +189,110 @@ async def audit_log(
 async def staff_list(request: Request) -> Response:
     return json_response({"staff": await as_staff(request, "staff", lambda uow, s:
                                                   staffing.listed(uow))})  # fmt: skip
+
+
+# -- reports -------------------------------------------------------------------------------
+
+Format = Annotated[str, Query(pattern="^(json|csv)$", description="json, or csv to download")]
+
+
+def _table(name: str, rows: list[dict[str, Any]], fmt: str) -> Response:
+    """A report's table as JSON (``{name: rows}``) or as a CSV download."""
+    if fmt == "json":
+        return json_response({name: rows})
+    import csv
+    import io
+
+    out = io.StringIO()
+    columns = list(rows[0]) if rows else []
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([_cell(row[c]) for c in columns])
+    download = {"Content-Disposition": f'attachment; filename="{name}.csv"'}
+    return Response(out.getvalue(), media_type="text/csv; charset=utf-8", headers=download)
+
+
+def _cell(value: Any) -> Any:
+    """Text that a spreadsheet would take for a formula is quoted with a leading '."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    if isinstance(value, dict | list):
+        import json
+
+        return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return value
+
+
+def _days(first: date | None, last: date | None, casino: Casino) -> tuple[int, int]:
+    today = casino.settings.clock() // DAY_US
+    low = today - 29 if first is None else int(_day_us(first) or 0) // DAY_US
+    high = today if last is None else int(_day_us(last) or 0) // DAY_US
+    reports.check_days(low, high)
+    return low, high
+
+
+@router.get(
+    "/reports/ggr",
+    responses=documented("not_authenticated", "forbidden"),
+    summary="Gross gaming revenue and rounds by day, table, bet or mode (default: 30 days)",
+)
+async def report_ggr(
+    request: Request,
+    casino: CasinoDep,
+    by: Annotated[str, Query(pattern="^(day|table|bet|mode)$")] = "day",
+    first: Annotated[date | None, Query(alias="from")] = None,
+    last: Annotated[date | None, Query(alias="to")] = None,
+    format: Format = "json",
+) -> Response:
+    low, high = _days(first, last, casino)
+    rows = await as_staff(request, "reports", lambda uow, s: reports.ggr(uow, low, high, by))
+    return _table(f"ggr-by-{by}", rows, format)
+
+
+@router.get(
+    "/reports/rtp",
+    responses=documented("not_authenticated", "forbidden"),
+    summary="RTP actual against theoretical per table and bet, with the band and alarms",
+)
+async def report_rtp(
+    request: Request,
+    casino: CasinoDep,
+    period: Annotated[str, Query(pattern="^(day|month|life)$")] = "month",
+    mode: Annotated[str | None, Query(pattern="^(fun|real)$")] = None,
+    format: Format = "json",
+) -> Response:
+    low, high = reports.period_days(period, casino.settings.clock() // DAY_US)
+    rows = await as_staff(
+        request, "reports", lambda uow, s: reports.rtp(uow, casino.tables, low, high, mode)
+    )
+    return _table(f"rtp-{period}", rows, format)
+
+
+@router.get(
+    "/reports/liability",
+    responses=documented("not_authenticated", "forbidden"),
+    summary="Players' balances, withdrawals reserved, deposits pending, bets in play",
+)
+async def report_liability(request: Request, format: Format = "json") -> Response:
+    rows = await as_staff(request, "reports", lambda uow, s: reports.liability(uow))
+    return _table("liability", rows, format)
+
+
+@router.get(
+    "/reports/events/{kind}",
+    responses=documented("not_authenticated", "forbidden"),
+    summary="The latest large wins, large wagers or voids (significant events) as a table",
+)
+async def report_events(
+    request: Request,
+    kind: Annotated[str, Path(pattern="^(large_win|large_wager|void)$")],
+    limit: Annotated[int, Query(ge=1, le=events.MAX_LISTED)] = 100,
+    format: Format = "json",
+) -> Response:
+    def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:
+        found = events.listed(uow, kind=kind, limit=limit)
+        return [{k: v for k, v in e.to_json().items() if k != "details"} | e.details
+                for e in found]  # fmt: skip
+
+    return _table(kind, await as_staff(request, "reports", read), format)

@@ -45,6 +45,7 @@ def create_app(settings: Settings) -> FastAPI:
         fairness,
         history,
         office,
+        office_desk,
         responsible,
         seats,
         system,
@@ -87,7 +88,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.sockets = sockets
     errors.install(app)
     for module in (accounts, tables, wallet, history, fairness, seats, responsible, system,
-                   office):  # fmt: skip
+                   office, office_desk):  # fmt: skip
         app.include_router(module.router)
     if settings.bench_endpoint:
         app.include_router(system.bench_router)

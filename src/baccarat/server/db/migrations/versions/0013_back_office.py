@@ -1,6 +1,7 @@
 """The back office: staff accounts (password and TOTP second factor, recovery codes), their
 sessions, the staff audit log and the significant events (both append-only), the daily
-aggregates the reports read, the back office's settings and each table's switch.
+aggregates the reports read, the back office's settings, each table's switch and the
+proposed voids of real-money rounds.
 
 Revision ID: 0013
 Revises: 0008
@@ -101,6 +102,23 @@ def upgrade() -> None:
         sa.Column("limits", sa.Text, nullable=True),
         sa.Column("updated_us", sa.BigInteger, nullable=False),
     )
+    # A void of a real-money round: one admin or support agent proposes, another admin
+    # approves (the two-person rule).
+    op.create_table(
+        "void_proposals",
+        sa.Column("id", Id, primary_key=True, autoincrement=True),
+        sa.Column("round_id", sa.Text, nullable=False),
+        sa.Column("reason", sa.Text, nullable=False),
+        sa.Column("proposed_by", Id, sa.ForeignKey("staff.id"), nullable=False),
+        sa.Column("proposed_us", sa.BigInteger, nullable=False),
+        sa.Column("status", sa.Text, nullable=False),
+        sa.Column("decided_by", Id, sa.ForeignKey("staff.id"), nullable=True),
+        sa.Column("decided_us", sa.BigInteger, nullable=True),
+        sa.CheckConstraint(
+            "status IN ('pending', 'approved', 'rejected')", name="ck_void_proposals_status"
+        ),
+    )
+    op.create_index("ix_void_proposals_status", "void_proposals", ["status", "id"])
     for table, what in APPEND_ONLY.items():
         _append_only(table, what)
 
@@ -132,6 +150,7 @@ def downgrade() -> None:
     op.drop_index("ix_significant_events_time", table_name="significant_events")
     op.drop_index("ix_significant_events_kind", table_name="significant_events")
     op.drop_index("ix_staff_audit_target", table_name="staff_audit")
-    for table in ("table_switches", "office_settings", "daily_stats", "significant_events",
-                  "staff_audit", "staff_sessions", "staff"):  # fmt: skip
+    op.drop_index("ix_void_proposals_status", table_name="void_proposals")
+    for table in ("void_proposals", "table_switches", "office_settings", "daily_stats",
+                  "significant_events", "staff_audit", "staff_sessions", "staff"):  # fmt: skip
         op.drop_table(table)

@@ -133,6 +133,21 @@ async def me(request: Request) -> Response:
     return json_response(member.to_json())
 
 
+@router.get(
+    "/session",
+    responses=documented(),
+    summary="Is this caller logged in to the back office? Always 200 (the page asks on load)",
+)
+async def session_state(request: Request) -> Response:
+    try:
+        member = await as_staff(request, "events", lambda uow, staff: staff)
+    except ServiceError as error:
+        if error.code != "not_authenticated":
+            raise
+        return json_response({"logged_in": False})
+    return json_response({"logged_in": True, "staff": member.to_json()})
+
+
 def _day_us(day: date | None, end: bool = False) -> int | None:
     if day is None:
         return None

@@ -54,7 +54,7 @@ def _card(uow: UnitOfWork, player_id: int, limits: dict[str, Any]) -> dict[str, 
     requests = wallet.list_requests(uow, player_id=player_id, limit=20)
     recall, _ = page(uow, player_id, None, RECALL, None)
     return {
-        "player": player.to_json(),
+        "player": player.to_json() | {"created": iso_time(player.created_us)},
         "balances": wallet.balances(uow, player_id),
         "withdrawals_pending": wallet.pending_withdrawals(uow, player_id),
         "responsible": limits,

@@ -144,7 +144,7 @@ def _band(
         return item | {"theoretical": None, "low": None, "high": None, "alarm": False}
     mean, sd = float(moments[0]), moments[1]
     spread = Z * sd * math.sqrt(max(stake_sq, 0.0)) / (stake / 100)
-    band = _Band(mean - spread, mean + spread)
+    band = _Band(max(mean - spread, 0.0), mean + spread)  # nothing returns less than 0
     alarm = actual is not None and not band.low <= actual <= band.high
     return item | {"theoretical": mean, "low": band.low, "high": band.high, "alarm": alarm}
 

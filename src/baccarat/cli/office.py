@@ -38,6 +38,18 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     rebuild.set_defaults(handler=run_reports_rebuild)
 
+    verify = commands.add_parser(
+        "verify-install",
+        help="the installed files against the release's SHA-256 manifest (exit 1: changed)",
+    )
+    verify.add_argument("--manifest", help="a manifest file (default: the package's own)")
+    verify.add_argument("--json", action="store_true", help="machine-readable output")
+    verify.set_defaults(handler=run_verify_install)
+    manifest = commands.add_parser(
+        "manifest", help="write the package's SHA-256 manifest (a release step)"
+    )
+    manifest.set_defaults(handler=run_manifest)
+
     from ..server.events import KINDS
 
     shown = commands.add_parser("events", help="the significant events, newest first")
@@ -156,4 +168,37 @@ def run_reports_rebuild(args: argparse.Namespace) -> int:
 
     count = _write(args, daily.rebuild)
     print(f"daily aggregates rebuilt from {count} rounds")
+    return 0
+
+
+def run_verify_install(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..server import software
+
+    result = software.verify(manifest=Path(args.manifest) if args.manifest else None)
+    if args.json:
+        print_json(result.to_json())
+        return 0 if result.ok else 1
+    if result.status == "no_manifest":
+        print(f"software {result.software_id}: no manifest ({software.MANIFEST}) to verify "
+              "against: a development tree, or a release built without `baccarat admin "
+              "manifest`")  # fmt: skip
+        return 1
+    for what, names in (("changed", result.changed), ("missing", result.missing),
+                        ("added", result.added)):  # fmt: skip
+        for name in names:
+            print(f"{what}: {name}")
+    print(
+        f"software {result.software_id}: "
+        + ("every file matches the manifest" if result.ok else "DIFFERS from the manifest")
+    )
+    return 0 if result.ok else 1
+
+
+def run_manifest(args: argparse.Namespace) -> int:
+    from ..server import software
+
+    path = software.write_manifest()
+    print(f"wrote {path} ({len(path.read_text().splitlines())} files)")
     return 0

@@ -311,3 +311,17 @@ async def report_events(
                 for e in found]  # fmt: skip
 
     return _table(kind, await as_staff(request, "reports", read), format)
+
+
+@router.get(
+    "/software",
+    responses=documented("not_authenticated", "forbidden"),
+    summary="The software id and the last verification of the installed files",
+)
+async def software_state(request: Request) -> Response:
+    from .. import software
+
+    def read(uow: UnitOfWork, staff: Staff) -> dict[str, Any]:
+        return {"software_id": software.verify().software_id, "last": software.last(uow)}
+
+    return json_response(await as_staff(request, "events", read))

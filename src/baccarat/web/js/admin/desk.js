@@ -3,7 +3,7 @@
 
 import { fill, h } from "../dom.js";
 import * as api from "./api.js";
-import { cents, panel, reasonForm, table } from "./ui.js";
+import { cents, keyValues, panel, reasonForm, table } from "./ui.js";
 
 export async function showCashier(view) {
   const load = async () => {
@@ -159,10 +159,19 @@ export async function showEvents(view) {
     const query = new URLSearchParams();
     if (kind.value) query.set("kind", kind.value);
     if (since.value) query.set("since", since.value);
-    const found = await api.get(`events?${query}`);
+    const [found, software] = await Promise.all([api.get(`events?${query}`), api.get("software")]);
     if (kind.options.length === 1) for (const k of found.kinds) kind.append(h("option", { value: k, text: k }));
+    const last = software.last || { details: {} };
     fill(
       target,
+      panel(
+        "Software",
+        null,
+        keyValues([
+          ["Software id", software.software_id],
+          ["Last verification", `${last.details.status || "none"} ${last.time || ""}`],
+        ]),
+      ),
       panel(
         "Significant events (append-only)",
         null,

@@ -296,7 +296,7 @@ async def report_liability(request: Request, format: Format = "json") -> Respons
 
 @router.get(
     "/reports/events/{kind}",
-    responses=documented("not_authenticated", "forbidden"),
+    responses=documented("not_authenticated", "forbidden", "not_found"),
     summary="The latest large wins, large wagers or voids (significant events) as a table",
 )
 async def report_events(

@@ -1,4 +1,5 @@
-"""Helpers of the back-office tests: staff accounts and their logins through the API."""
+"""Helpers of the back-office tests: staff accounts and their logins through the API, and
+the significant events recorded."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 import pyotp
 
+from baccarat.server import events
 from baccarat.server.office import staff
 
 from .conftest import Api
@@ -50,3 +52,9 @@ async def logged_in(api: Api, name: str, role: str) -> Member:
     member.token = answer.json()["token"]
     api.client.cookies.clear()  # the bearer token only (the login also set the cookies)
     return member
+
+
+async def kinds(api: Api) -> list[str]:
+    """The kinds of the significant events recorded so far, newest first."""
+    found = await api.casino.db.read(lambda uow: events.listed(uow))
+    return [event.kind for event in found]

@@ -10,21 +10,13 @@ import pytest
 
 from baccarat.server import events
 
-from .conftest import Api
-from .office import Member, logged_in
+from .conftest import Api, both_backends
+from .office import Member, kinds, logged_in
 from .support import PLAYER_WINS, StackedShoes
+from .support import error_code as code
 from .test_responsible import funded
 
 pytestmark = pytest.mark.anyio
-
-
-def code(response: Any) -> str:
-    return str(response.json()["error"]["code"])
-
-
-async def kinds(api: Api) -> list[str]:
-    found = await api.casino.db.read(lambda uow: events.listed(uow))
-    return [event.kind for event in found]
 
 
 async def get(api: Api, member: Member, path: str) -> Any:
@@ -36,6 +28,7 @@ async def send(api: Api, member: Member, method: str, path: str, body: Any) -> A
                                     headers=member.headers)  # fmt: skip
 
 
+@both_backends
 async def test_support_finds_a_player_and_recalls_the_last_ten_rounds_as_played(
     api: Api,
 ) -> None:
@@ -80,6 +73,7 @@ async def test_a_play_money_void_is_done_at_once_with_its_reason(api: Api) -> No
     assert "void" in await kinds(api)
 
 
+@both_backends
 async def test_a_real_money_void_needs_a_second_admin(api: Api) -> None:
     token = await funded(api)
     api.shoes.current = StackedShoes(PLAYER_WINS)
@@ -136,6 +130,7 @@ async def test_finance_decides_deposits_with_a_reason_and_support_cannot(api: Ap
     assert "adjustment" in await kinds(api)
 
 
+@both_backends
 async def test_the_kill_switch_stops_new_rounds_until_the_table_is_on_again(api: Api) -> None:
     token = await api.player("alice")
     ada = await logged_in(api, "ada", "admin")

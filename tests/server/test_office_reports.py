@@ -16,7 +16,7 @@ from baccarat.core import Outcome, get_rules
 from baccarat.server import daily, events, voids
 from baccarat.server.office import reports
 
-from .conftest import Api
+from .conftest import Api, both_backends
 from .office import logged_in
 from .support import BANKER_WINS, PLAYER_WINS, StackedShoes
 
@@ -47,6 +47,7 @@ def test_the_band_uses_the_exact_standard_deviations_of_each_bet() -> None:
     assert round(moments["banker"][1], 4) == 0.9274 and round(moments["tie"][1], 4) == 2.6409
 
 
+@both_backends
 async def test_ggr_and_rtp_come_from_the_rounds_as_played_and_a_void_leaves_them(
     api: Api,
 ) -> None:
@@ -158,6 +159,7 @@ async def test_a_large_real_win_is_a_significant_event(api: Api) -> None:
     assert win["stake"] == 1_000 and win["returned"] == 2_000 and win["actor"].startswith("player:")
 
 
+@both_backends
 async def test_rebuilding_the_aggregates_from_the_rounds_gives_what_the_rounds_kept(
     api: Api,
 ) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -14,21 +13,14 @@ from baccarat.cli import main
 from baccarat.server import events
 from baccarat.server.office import staff
 
-from .conftest import Api
-from .office import PASSWORD, enrol, log_in, logged_in
+from .conftest import Api, both_backends
+from .office import PASSWORD, enrol, kinds, log_in, logged_in
+from .support import error_code as code
 
 pytestmark = pytest.mark.anyio
 
 
-def code(response: Any) -> str:
-    return str(response.json()["error"]["code"])
-
-
-async def kinds(api: Api) -> list[str]:
-    found = await api.casino.db.read(lambda uow: events.listed(uow))
-    return [event.kind for event in found]
-
-
+@both_backends
 async def test_a_staff_login_needs_the_password_and_a_fresh_totp_code(api: Api) -> None:
     carol = await enrol(api, "carol", "support")
     wrong = await log_in(api, carol, code="000000" if carol.code(api) != "000000" else "111111")
@@ -143,6 +135,7 @@ async def test_logins_land_in_the_audit_log_and_failed_player_logins_are_events(
     assert [(a["staff"], a["action"]) for a in audit] == [("carol", "login")]
 
 
+@both_backends
 async def test_significant_events_and_the_staff_audit_are_append_only(api: Api) -> None:
     await logged_in(api, "carol", "admin")
     await api.casino.db.write(lambda uow: events.record(uow, "void", "system", "round:r_x"))

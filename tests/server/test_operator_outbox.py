@@ -143,6 +143,33 @@ def test_a_rolled_back_or_refused_round_is_not_in_the_players_history(
     assert len(seen) == 1
 
 
+@both_backends
+def test_a_refused_or_rolled_back_round_leaves_the_daily_reports_as_if_never_played(
+    db: Database, system: SystemAccounts
+) -> None:
+    def totals(uow: UnitOfWork) -> tuple[int, int, int, int]:
+        row = uow.one(
+            "SELECT COALESCE(SUM(rounds), 0), COALESCE(SUM(stake), 0), "
+            "COALESCE(SUM(returned), 0), COALESCE(SUM(voided), 0) FROM daily_stats "
+            "WHERE bet = '*' AND mode = 'real'"
+        )
+        assert row is not None
+        return (int(row[0]), int(row[1]), int(row[2]), int(row[3]))
+
+    s = session(db, system)
+    shown, refused, unanswered = (new_round(db, system, s) for _ in range(3))
+    assert db.run_read(totals)[:2] == (3, 3000)  # counted when recorded, like every round
+    answer(db, shown, "RS_OK")
+    answer(db, refused, "RS_ERROR_NOT_ENOUGH_MONEY")
+    _, rollback = answer(db, unanswered, "RS_ERROR_UNKNOWN", None)
+    assert rollback is not None
+    answer(db, rollback, "RS_OK")
+    # Only the round whose bet the operator applied counts, and nothing counts as a void.
+    played = db.run_read(lambda uow: uow.scalar(
+        "SELECT win FROM rounds WHERE id = :r", {"r": shown.round_id}))  # fmt: skip
+    assert db.run_read(totals) == (1, 1000, int(played), 0)
+
+
 @pytest.mark.parametrize("attempts", [1, 2, 3, 10])
 def test_retries_wait_longer_each_time_up_to_the_cap(attempts: int) -> None:
     waited = outbox.backoff_us(0.5, attempts, cap_s=2.0)

@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "baccarat.cli.simulate",
     "baccarat.cli.roads",
     "baccarat.cli.operators",
+    "baccarat.cli.sheet",
 )
 
 

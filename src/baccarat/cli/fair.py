@@ -80,6 +80,9 @@ def register(subparsers: Any) -> None:
     report.add_argument("--client-seed", default="rng-report", help="client seed")
     report.add_argument("--alpha", type=float, default=0.01, help="significance level per test")
     report.add_argument("--json", action="store_true", help="machine-readable report")
+    report.add_argument("--dieharder", help="also feed the byte stream to Debian's dieharder: "
+                        "test numbers, e.g. 0,1,2 (dieharder -l lists them)")  # fmt: skip
+    report.add_argument("--dieharder-psamples", type=int, help="dieharder's -p (p-values per test)")
     report.set_defaults(handler=run_rng_report)
 
 

@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--shoes must be 0 or more, not {shoes}")
     if not 0 < args.alpha < 1:
         raise ValueError(f"--alpha must be between 0 and 1, not {args.alpha}")
+    external = _dieharder_tests(getattr(args, "dieharder", None))
     seed = new_server_seed() if args.server_seed is None else seed_argument(args.server_seed)
     battery = RngBattery(seed, args.client_seed, args.shuffles, shoes)
     # Check the client seed before the long run, not after.
@@ -96,6 +97,12 @@ def run(args: argparse.Namespace) -> int:
         bar.close()
     elapsed = time.monotonic() - started
     report = build_report(battery, seed, args.alpha, elapsed)
+    if external:
+        from . import dieharder
+
+        report["dieharder"] = dieharder.run(external, seed, battery.client_seed,
+                                            battery.shuffles + battery.shoes,
+                                            getattr(args, "dieharder_psamples", None))  # fmt: skip
     if args.json:
         print_json(report)
     else:
@@ -199,6 +206,13 @@ def format_report(report: dict[str, Any]) -> str:
         if not failed
         else f"{len(failed)} of {len(report['tests'])} tests FAIL at alpha = {alpha}"
     )
+    if report.get("dieharder"):
+        lines += ["", "dieharder (Debian), on the derivation's byte stream (docs/fairness.md):"]
+        lines.append(table(("test", "ntup", "tsamples", "psamples", "p-value", "assessment"), [
+            (d["test"], d["ntup"], d["tsamples"], d["psamples"], f"{d['p_value']:.8f}",
+             d["assessment"]) for d in report["dieharder"]
+        ]))  # fmt: skip
+        lines.append("")
     lines.append(f"result: {verdict}")
     lines.append(
         f"reproduce: baccarat rng-report --shuffles {one['planned']} --shoes {eight['planned']} "
@@ -211,3 +225,20 @@ def _quote(text: str) -> str:
     import shlex
 
     return shlex.quote(text)
+
+
+def _dieharder_tests(text: str | None) -> list[int]:
+    """``--dieharder 0,1,2``: the test numbers (checked before the long run)."""
+    if text is None:
+        return []
+    from . import dieharder
+
+    try:
+        numbers = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--dieharder takes test numbers like 0,1,2, not {text!r}") from None
+    if not numbers or any(not 0 <= n <= 300 for n in numbers):
+        raise ValueError("--dieharder test numbers are 0 to 300 (dieharder -l lists them)")
+    if not dieharder.available():
+        raise ValueError("--dieharder needs Debian's dieharder: apt-get install dieharder")
+    return numbers

@@ -157,9 +157,11 @@ def register(subparsers: Any) -> None:
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.set_defaults(handler=run_check)
 
+    from . import office
     from .operators import register_admin
 
     register_admin(commands)
+    office.register(commands)
 
 
 # -- serve ---------------------------------------------------------------------------------

@@ -44,6 +44,8 @@ def create_app(settings: Settings) -> FastAPI:
         errors,
         fairness,
         history,
+        office,
+        office_desk,
         operators,
         responsible,
         seats,
@@ -91,17 +93,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.operators = operator_desk
     app.state.sockets = sockets
     errors.install(app)
-    for module in (
-        accounts,
-        tables,
-        wallet,
-        history,
-        fairness,
-        seats,
-        responsible,
-        system,
-        operators,
-    ):
+    for module in (accounts, tables, wallet, history, fairness, seats, responsible, system,
+                   operators, office, office_desk):  # fmt: skip
         app.include_router(module.router)
     if settings.bench_endpoint:
         app.include_router(system.bench_router)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from . import keys, seeds
+from . import keys, seeds, software
 from .accounts import HashGate, Passwords
 from .db import migrate
 from .db.database import Database
@@ -66,6 +66,11 @@ class Casino:
         self._system = self.db.run_read(SystemAccounts.load)
         self.db.run_read(seeds.check_vault)
         self._dealer = Dealer(self.shoes, self._system)
+        # The installed files against the release's manifest: a significant event.
+        checked = software.verify()
+        self.db.run_write(lambda uow: software.record(uow, checked))
+        if checked.status == "changed":
+            log.warning("software verification: %s %s", checked.status, checked.software_id)
         self.db.start()
         log.info("casino open on %s with %d tables", self.settings.database, len(self.tables))
 

@@ -100,6 +100,13 @@ ERRORS: dict[str, ErrorSpec] = {
     "invalid_exclusion": ErrorSpec(
         422, "a time-out is 1, 7 or 30 days; a self-exclusion 6, 12 or 60 months"
     ),
+    # The back office (docs/back-office.md).
+    "invalid_staff_name": ErrorSpec(422, "a staff name is 3-24 ASCII letters, digits, '_' or '-'"),
+    "invalid_role": ErrorSpec(422, "a role is viewer, support, finance or admin"),
+    "staff_name_taken": ErrorSpec(409, "another staff account has this name"),
+    "reason_required": ErrorSpec(422, "a staff action needs a reason of 1-200 characters"),
+    "same_person": ErrorSpec(409, "a proposal needs another admin's approval"),
+    "table_disabled": ErrorSpec(409, "the table is closed: no new rounds start"),
 }
 
 

@@ -40,7 +40,7 @@ from ..core import (
     judge,
     settle_judged,
 )
-from . import seeds
+from . import daily, seeds
 from .db.uow import UnitOfWork
 from .dealing import ShoeFactory
 from .errors import ServiceError
@@ -419,6 +419,7 @@ class _Voiding:
             {"r": self.reason, "now": uow.now, "tx": done.transaction_id, "id": r.id},
         )
         bank.unrecord(uow, r.mode, [r])
+        daily.uncount(uow, r.created_us, r.table_id, r.mode, r.bets)
         return [get_round(uow, None, r.id)]
 
 
@@ -455,6 +456,8 @@ def _insert_round(
             },
         )
     )  # fmt: skip
+    daily.count(uow, round_id, settled.player_id, table_id, mode, settled.bets_json,
+                settled.stake, settled.returned)  # fmt: skip
     return StoredRound(
         seq, round_id, table_id, mode, uow.now, rules.name, shuffle.commitment,
         shuffle.client_seed, shuffle.nonce, shuffle.cut, shuffle.position, pc, bc, winner,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import Bets, RuleSet, Shoe
-from . import history, responsible, seeds
+from . import history, responsible, seeds, switches
 from .db.uow import UnitOfWork
 from .dealing import ShoeFactory
 from .errors import ServiceError
@@ -303,6 +303,7 @@ def play_round(
     """Play one round for the player at a house table; refused (with nothing written) if it
     cannot be."""
     check_mode(mode)
+    table = switches.in_play(uow, table)
     table.check_bets(bets)
     source = CutShoe(player_id, table) if table.is_cut_shoe else FreshShuffle(player_id)
     (played,) = play(

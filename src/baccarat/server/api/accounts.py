@@ -8,7 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Request, Response
 
-from .. import accounts, auth
+from .. import accounts, auth, events
 from ..casino import Casino
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
@@ -71,6 +71,10 @@ async def login(body: Credentials, request: Request, casino: CasinoDep) -> Respo
         casino.passwords.verify, found[1] if found else None, body.password
     )
     if found is None or not valid:
+        client = _client(request)
+        await casino.db.write(lambda uow: events.record(
+            uow, "login_failed", f"client:{client or 'unknown'}", f"nickname:{body.nickname}"
+        ))  # fmt: skip
         raise ServiceError("invalid_credentials", "wrong nickname or password")
     player = found[0]
 

@@ -50,8 +50,9 @@ class Caller:
         return auth.authenticate(uow, self.token_hash)
 
 
-def caller_of(request: Request) -> Caller:
-    """Bearer token, or the session cookie plus the CSRF header on state-changing requests."""
+def caller_of(request: Request, cookie_name: str = SESSION_COOKIE) -> Caller:
+    """Bearer token, or the session cookie plus the CSRF header on state-changing requests
+    (the back office's staff have a cookie of their own)."""
     header = request.headers.get("authorization")
     if header is not None:
         scheme, _, token = header.partition(" ")
@@ -59,7 +60,7 @@ def caller_of(request: Request) -> Caller:
         if scheme.lower() == "bearer" and token:
             return Caller(auth.token_hash(token), session_kind(token))
         return Caller(None)
-    cookie = request.cookies.get(SESSION_COOKIE)
+    cookie = request.cookies.get(cookie_name)
     if cookie is None:
         return Caller(None)
     if request.method not in SAFE_METHODS and not auth.csrf_matches(

@@ -109,4 +109,19 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def unexpected(request: Request, error: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
+        await _significant(request, error)
         return error_response(ServiceError("internal_error", "an unexpected error occurred"))
+
+
+async def _significant(request: Request, error: Exception) -> None:
+    """A program error is a significant event (best effort: the database may be the error)."""
+    from .. import events
+
+    where = f"{request.method} {request.url.path}"[:200]
+    try:
+        name = type(error).__name__
+        await request.app.state.casino.db.write(
+            lambda uow: events.record(uow, "program_error", "system", where, error=name)
+        )
+    except Exception:
+        log.exception("the program error could not be recorded as a significant event")

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...core import Bets
-from .. import history, idempotency, responsible
+from .. import history, idempotency, responsible, switches
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..ledger import check_mode
@@ -478,6 +478,7 @@ def deal(
         _place(uow, ctx, seat, table, bets)
     if not seat.stake:
         raise ServiceError("no_bets", "place at least one bet before dealing")
+    table = switches.in_play(uow, table)
     assert table.banked is not None and seat.mode is not None and seat.banker_id is not None
     placed = Bets(**seat.bets)
     table.check_bets(placed)

@@ -520,3 +520,105 @@ operator_calls = sa.Table(
     sa.Column("error", sa.Text, nullable=True),
     sa.Index("ix_operator_calls_round", "round_id", "id"),
 )
+
+
+# -- the back office (revision 0012; docs/back-office.md) ---------------------------------
+
+staff = sa.Table(
+    "staff",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("name_key", sa.Text, nullable=False, unique=True),
+    sa.Column("role", sa.Text, nullable=False),
+    sa.Column("password_hash", sa.Text, nullable=False),
+    sa.Column("totp_secret", sa.Text, nullable=False),
+    sa.Column("totp_step", sa.BigInteger, nullable=False, server_default="0"),
+    sa.Column("recovery_codes", sa.Text, nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("disabled_us", sa.BigInteger, nullable=True),
+    sa.CheckConstraint("role IN ('viewer', 'support', 'finance', 'admin')", name="role"),
+)
+
+staff_sessions = sa.Table(
+    "staff_sessions",
+    metadata,
+    sa.Column("token_hash", sa.Text, primary_key=True),
+    sa.Column("staff_id", Id, sa.ForeignKey("staff.id"), nullable=False, index=True),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("expires_us", sa.BigInteger, nullable=False),
+    sa.Column("seen_us", sa.BigInteger, nullable=False),
+)
+
+# Append-only, like significant_events: triggers refuse UPDATE and DELETE.
+staff_audit = sa.Table(
+    "staff_audit",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("staff_id", Id, sa.ForeignKey("staff.id"), nullable=True),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("target", sa.Text, nullable=False),
+    sa.Column("reason", sa.Text, nullable=True),
+    sa.Column("details", sa.Text, nullable=False),
+    sa.Index("ix_staff_audit_target", "target", "id"),
+)
+
+significant_events = sa.Table(
+    "significant_events",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("actor", sa.Text, nullable=False),
+    sa.Column("subject", sa.Text, nullable=False),
+    sa.Column("details", sa.Text, nullable=False),
+    sa.Index("ix_significant_events_kind", "kind", "id"),
+    sa.Index("ix_significant_events_time", "created_us"),
+)
+
+daily_stats = sa.Table(
+    "daily_stats",
+    metadata,
+    sa.Column("day", sa.Integer, primary_key=True),
+    sa.Column("table_id", sa.Text, primary_key=True),
+    sa.Column("mode", sa.Text, primary_key=True),
+    sa.Column("bet", sa.Text, primary_key=True),
+    sa.Column("rounds", sa.BigInteger, nullable=False),
+    sa.Column("stake", sa.BigInteger, nullable=False),
+    sa.Column("returned", sa.BigInteger, nullable=False),
+    sa.Column("stake_sq", sa.BigInteger, nullable=False),
+    sa.Column("voided", sa.BigInteger, nullable=False),
+)
+
+office_settings = sa.Table(
+    "office_settings",
+    metadata,
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+    sa.Column("updated_us", sa.BigInteger, nullable=False),
+)
+
+table_switches = sa.Table(
+    "table_switches",
+    metadata,
+    sa.Column("table_id", sa.Text, primary_key=True),
+    sa.Column("enabled", sa.Integer, nullable=False),
+    sa.Column("limits", sa.Text, nullable=True),
+    sa.Column("updated_us", sa.BigInteger, nullable=False),
+)
+
+void_proposals = sa.Table(
+    "void_proposals",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("round_id", sa.Text, nullable=False),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("proposed_by", Id, sa.ForeignKey("staff.id"), nullable=False),
+    sa.Column("proposed_us", sa.BigInteger, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("decided_by", Id, sa.ForeignKey("staff.id"), nullable=True),
+    sa.Column("decided_us", sa.BigInteger, nullable=True),
+    sa.CheckConstraint("status IN ('pending', 'approved', 'rejected')", name="status"),
+    sa.Index("ix_void_proposals_status", "status", "id"),
+)

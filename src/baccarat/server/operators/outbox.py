@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .. import daily
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..ledger import record_elsewhere
@@ -304,6 +305,13 @@ def _finish(uow: UnitOfWork, r: Mapping[str, Any], state: str, column: str, stat
         "lease_us = 0 WHERE round_id = :r",
         {"state": state, "s": status, "now": uow.now, "r": r["round"]},
     )
+    if state != "settled":
+        # Refused or rolled back: the round never happened for the reports either.
+        row = uow.one(
+            "SELECT created_us, table_id, mode, bets FROM rounds WHERE id = :r", {"r": r["round"]}
+        )
+        if row is not None:
+            daily.uncount(uow, int(row[0]), row[1], row[2], row[3], voided=False)
 
 
 def claim_due(uow: UnitOfWork, limit: int, lease_s: float) -> list[Call]:

@@ -1,0 +1,204 @@
+"""The back office's commands: ``baccarat admin staff create|list`` (staff accounts with a
+password and a TOTP second factor) and ``baccarat admin events`` (the significant events,
+filtered)."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from typing import TYPE_CHECKING
+
+from .output import print_json, table
+
+if TYPE_CHECKING:
+    from ..server.db.uow import UnitOfWork
+
+ROLES = ("viewer", "support", "finance", "admin")
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    staff = commands.add_parser("staff", help="create or list the back office's staff")
+    staff_commands = staff.add_subparsers(dest="staff_command", required=True)
+    create = staff_commands.add_parser("create", help="a staff account (prints its TOTP secret)")
+    create.add_argument("name")
+    create.add_argument("--role", required=True, choices=ROLES)
+    create.add_argument(
+        "--password-stdin", action="store_true", help="read the password from standard input"
+    )
+    create.add_argument("--json", action="store_true", help="machine-readable output")
+    create.set_defaults(handler=run_staff_create)
+    listing = staff_commands.add_parser("list", help="every staff account")
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+    listing.set_defaults(handler=run_staff_list)
+
+    rebuild = commands.add_parser(
+        "reports-rebuild",
+        help="recompute the reports' daily aggregates from every round (once, after upgrading)",
+    )
+    rebuild.set_defaults(handler=run_reports_rebuild)
+
+    verify = commands.add_parser(
+        "verify-install",
+        help="the installed files against the release's SHA-256 manifest (exit 1: changed)",
+    )
+    verify.add_argument("--manifest", help="a manifest file (default: the package's own)")
+    verify.add_argument("--json", action="store_true", help="machine-readable output")
+    verify.set_defaults(handler=run_verify_install)
+    manifest = commands.add_parser(
+        "manifest", help="write the package's SHA-256 manifest (a release step)"
+    )
+    manifest.set_defaults(handler=run_manifest)
+
+    from ..server.events import KINDS
+
+    shown = commands.add_parser("events", help="the significant events, newest first")
+    shown.add_argument("--kind", choices=KINDS)
+    shown.add_argument("--since", help="from this day (YYYY-MM-DD, UTC)")
+    shown.add_argument("--until", help="to this day (YYYY-MM-DD, UTC), included")
+    shown.add_argument("--actor", help='who caused them ("staff:ID", "player:ID", "system")')
+    shown.add_argument("--subject", help='what they are about ("round:ID", "table:ID")')
+    shown.add_argument("--limit", default="100", help="at most this many (1-1000; 100)")
+    shown.add_argument("--json", action="store_true", help="machine-readable output")
+    shown.set_defaults(handler=run_events)
+
+
+def run_staff_create(args: argparse.Namespace) -> int:
+    from ..server.accounts import Passwords, check_password
+    from ..server.errors import ServiceError
+    from ..server.office import staff
+    from ..server.settings import PasswordHashing
+    from . import UsageError
+    from .database import _write
+
+    try:
+        name = staff.check_name(args.name)
+    except ServiceError as error:
+        raise UsageError(error.message) from None
+    if args.password_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = getpass.getpass(f"password for {name}: ")
+    try:
+        check_password(password, name)
+    except ServiceError as error:
+        raise UsageError(error.message) from None
+    hashed = Passwords(PasswordHashing()).hash(password)
+
+    def work(uow: UnitOfWork) -> staff.Enrolment:
+        enrolled = staff.create(uow, name, args.role, hashed)
+        staff.audit(uow, None, "staff_created", f"staff:{enrolled.staff.id}", None,
+                    role=args.role, by="command line")  # fmt: skip
+        return enrolled
+
+    enrolled = _write(args, work)
+    if args.json:
+        print_json({"staff": enrolled.staff.to_json(), "totp_secret": enrolled.totp_secret,
+                    "totp_uri": enrolled.totp_uri,
+                    "recovery_codes": list(enrolled.recovery_codes)})  # fmt: skip
+        return 0
+    print(f"created staff {name} (id {enrolled.staff.id}), role {args.role}")
+    print(f"TOTP secret (add it to an authenticator app): {enrolled.totp_secret}")
+    print(f"  {enrolled.totp_uri}")
+    print("recovery codes (each works once; keep them safe, they are not shown again):")
+    for code in enrolled.recovery_codes:
+        print(f"  {code}")
+    return 0
+
+
+def run_staff_list(args: argparse.Namespace) -> int:
+    from ..server.office import staff
+    from .database import _read
+
+    found = _read(args, staff.listed)
+    if args.json:
+        print_json(found)
+        return 0
+    rows = [(s["name"], s["id"], s["role"], s["created"], "yes" if s["disabled"] else "")
+            for s in found]  # fmt: skip
+    print(table(("name", "id", "role", "created", "disabled"), rows) if rows else "no staff")
+    return 0
+
+
+def _day(text: str | None, what: str, end: bool = False) -> int | None:
+    from datetime import UTC, datetime, timedelta
+
+    from . import UsageError
+    from .inputs import shown
+
+    if text is None:
+        return None
+    try:
+        day = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC)
+    except ValueError:
+        raise UsageError(f"{what} is a day YYYY-MM-DD, not {shown(text)}") from None
+    return int((day + timedelta(days=1 if end else 0)).timestamp()) * 1_000_000
+
+
+def run_events(args: argparse.Namespace) -> int:
+    import json
+
+    from ..server import events
+    from . import inputs
+    from .database import _read
+
+    limit = inputs.whole(args.limit, "--limit", 1, events.MAX_LISTED)
+    since, until = _day(args.since, "--since"), _day(args.until, "--until", end=True)
+    actor = inputs.note(args.actor, "--actor")
+    subject = inputs.note(args.subject, "--subject")
+    found = _read(args, lambda uow: events.listed(uow, kind=args.kind, since_us=since,
+                                                 until_us=until, actor=actor,
+                                                 subject=subject, limit=limit))  # fmt: skip
+    if args.json:
+        print_json([event.to_json() for event in found])
+        return 0
+    rows = [
+        (e.to_json()["time"], e.id, e.kind, e.actor, e.subject,
+         json.dumps(e.details, ensure_ascii=True, separators=(",", ":"))[:80])
+        for e in found
+    ]  # fmt: skip
+    print(table(("time", "id", "kind", "actor", "subject", "details"), rows)
+          if rows else "no significant events")  # fmt: skip
+    return 0
+
+
+def run_reports_rebuild(args: argparse.Namespace) -> int:
+    from ..server import daily
+    from .database import _write
+
+    count = _write(args, daily.rebuild)
+    print(f"daily aggregates rebuilt from {count} rounds")
+    return 0
+
+
+def run_verify_install(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..server import software
+
+    result = software.verify(manifest=Path(args.manifest) if args.manifest else None)
+    if args.json:
+        print_json(result.to_json())
+        return 0 if result.ok else 1
+    if result.status == "no_manifest":
+        print(f"software {result.software_id}: no manifest ({software.MANIFEST}) to verify "
+              "against: a development tree, or a release built without `baccarat admin "
+              "manifest`")  # fmt: skip
+        return 1
+    for what, names in (("changed", result.changed), ("missing", result.missing),
+                        ("added", result.added)):  # fmt: skip
+        for name in names:
+            print(f"{what}: {name}")
+    print(
+        f"software {result.software_id}: "
+        + ("every file matches the manifest" if result.ok else "DIFFERS from the manifest")
+    )
+    return 0 if result.ok else 1
+
+
+def run_manifest(args: argparse.Namespace) -> int:
+    from ..server import software
+
+    path = software.write_manifest()
+    print(f"wrote {path} ({len(path.read_text().splitlines())} files)")
+    return 0

@@ -1,0 +1,327 @@
+"""The back office's API (``/admin/api``): staff login with a second factor, who am I,
+the significant events and the staff audit log. Every route checks the caller's role
+(``office.staff.PERMISSIONS``) inside its unit of work; see docs/back-office.md."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Annotated, Any, TypeVar
+
+from fastapi import APIRouter, Path, Query, Request, Response
+from pydantic import Field
+
+from .. import events
+from ..casino import Casino
+from ..daily import DAY_US
+from ..db.uow import UnitOfWork
+from ..errors import ServiceError
+from ..history import iso_time
+from ..office import reports
+from ..office import staff as staffing
+from ..office.staff import Staff
+from .deps import CasinoDep, caller_of, json_response
+from .errors import documented
+from .models import Body
+
+router = APIRouter(prefix="/admin/api", tags=["back office"])
+
+STAFF_COOKIE = "baccarat_staff"
+STAFF_CSRF_COOKIE = "baccarat_staff_csrf"
+COOKIE_PATH = "/admin"
+T = TypeVar("T")
+
+
+class StaffLogin(Body):
+    name: str = Field(max_length=64, examples=["carol"])
+    password: str = Field(max_length=256)
+    code: str = Field(max_length=32, description="a TOTP code (6 digits) or a recovery code")
+
+
+def _client(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+async def as_staff(
+    request: Request, permission: str, work: Callable[[UnitOfWork, Staff], T],
+    *, write: bool = False,
+) -> T:  # fmt: skip
+    """``work(uow, staff)`` for a caller with a live staff session whose role has the
+    ``permission`` (401 / 403 otherwise); a write runs in one transaction with the check."""
+    casino: Casino = request.app.state.casino
+    hashed = caller_of(request, STAFF_COOKIE).token_hash
+
+    def checked(uow: UnitOfWork) -> tuple[T, bool]:
+        staff, stale = staffing.authenticate(uow, hashed)
+        staff.require(permission)
+        if write and stale and hashed is not None:
+            staffing.touch(uow, hashed)
+            stale = False
+        return work(uow, staff), stale
+
+    answer, stale = await (casino.db.write(checked) if write else casino.db.read(checked))
+    if stale and hashed is not None:
+        await casino.db.write(lambda uow: staffing.touch(uow, hashed))
+    return answer
+
+
+@router.post(
+    "/sessions",
+    status_code=201,
+    responses=documented("invalid_body", "invalid_credentials", "rate_limited"),
+    summary="Staff login: name, password and a TOTP or recovery code",
+)
+async def login(body: StaffLogin, request: Request, casino: CasinoDep) -> Response:
+    client = _client(request)
+    policy = casino.settings.login_throttle
+    found = await casino.db.write(lambda uow: staffing.admit(uow, body.name, client, policy))
+    valid = await casino.hashing.run(
+        casino.passwords.verify, found[1] if found else None, body.password
+    )
+    if found is None or not valid:
+        await casino.db.write(lambda uow: staffing.failed(uow, body.name, client, "password"))
+        raise ServiceError("invalid_credentials", "wrong name, password or code")
+    member: Staff = found[0]
+    try:
+        session = await casino.db.write(
+            lambda uow: staffing.login(uow, member, body.code, body.name, client)
+        )
+    except ServiceError as error:
+        if error.code == "invalid_credentials":
+            # The failure's event, in a transaction of its own (the login's rolled back).
+            await casino.db.write(
+                lambda uow: staffing.failed(uow, body.name, client, "second factor")
+            )
+        raise
+    response = json_response(
+        {"token": session.token, "csrf_token": session.csrf,
+         "expires": iso_time(session.expires_us), "staff": member.to_json()},
+        201,
+    )  # fmt: skip
+    secure = casino.settings.cookie_secure
+    max_age = staffing.SESSION_TTL_S
+    response.set_cookie(STAFF_COOKIE, session.token, max_age=max_age, httponly=True,
+                        samesite="strict", secure=secure, path=COOKIE_PATH)  # fmt: skip
+    response.set_cookie(STAFF_CSRF_COOKIE, session.csrf, max_age=max_age, httponly=False,
+                        samesite="strict", secure=secure, path=COOKIE_PATH)  # fmt: skip
+    return response
+
+
+@router.delete(
+    "/sessions",
+    status_code=204,
+    responses=documented("not_authenticated", "csrf_failed"),
+    summary="Staff logout",
+)
+async def logout(request: Request) -> Response:
+    hashed = caller_of(request, STAFF_COOKIE).token_hash
+
+    def end(uow: UnitOfWork, staff: Staff) -> None:
+        assert hashed is not None
+        staffing.logout(uow, staff, hashed)
+
+    await as_staff(request, "events", end, write=True)
+    response = Response(status_code=204)
+    response.delete_cookie(STAFF_COOKIE, path=COOKIE_PATH, samesite="strict")
+    response.delete_cookie(STAFF_CSRF_COOKIE, path=COOKIE_PATH, samesite="strict")
+    return response
+
+
+@router.get("/me", responses=documented("not_authenticated"), summary="The logged-in staff")
+async def me(request: Request) -> Response:
+    member = await as_staff(request, "events", lambda uow, staff: staff)
+    return json_response(member.to_json())
+
+
+@router.get(
+    "/session",
+    responses=documented(),
+    summary="Is this caller logged in to the back office? Always 200 (the page asks on load)",
+)
+async def session_state(request: Request) -> Response:
+    try:
+        member = await as_staff(request, "events", lambda uow, staff: staff)
+    except ServiceError as error:
+        if error.code != "not_authenticated":
+            raise
+        return json_response({"logged_in": False})
+    return json_response({"logged_in": True, "staff": member.to_json()})
+
+
+def _day_us(day: date | None, end: bool = False) -> int | None:
+    if day is None:
+        return None
+    from datetime import UTC, datetime, timedelta
+
+    start = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=1 if end else 0)
+    return int(start.timestamp()) * 1_000_000
+
+
+@router.get(
+    "/events",
+    responses=documented("not_authenticated", "forbidden"),
+    summary="Significant events, newest first, filtered",
+)
+async def listed_events(
+    request: Request,
+    kind: Annotated[str | None, Query(max_length=40)] = None,
+    since: Annotated[date | None, Query(description="from this day (UTC)")] = None,
+    until: Annotated[date | None, Query(description="to this day (UTC), included")] = None,
+    actor: Annotated[str | None, Query(max_length=80)] = None,
+    subject: Annotated[str | None, Query(max_length=200)] = None,
+    before: Annotated[int | None, Query(ge=1, description="ids below this (next page)")] = None,
+    limit: Annotated[int, Query(ge=1, le=events.MAX_LISTED)] = 100,
+) -> Response:
+    def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:
+        found = events.listed(uow, kind=kind, since_us=_day_us(since),
+                              until_us=_day_us(until, end=True), actor=actor, subject=subject,
+                              before_id=before, limit=limit)  # fmt: skip
+        return [event.to_json() for event in found]
+
+    return json_response({"events": await as_staff(request, "events", read),
+                          "kinds": list(events.KINDS)})  # fmt: skip
+
+
+@router.get(
+    "/audit",
+    responses=documented("not_authenticated", "forbidden"),
+    summary="The staff audit log: who did what, when and why (admins)",
+)
+async def audit_log(
+    request: Request,
+    target: Annotated[str | None, Query(max_length=200)] = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> Response:
+    found = await as_staff(request, "staff", lambda uow, s: staffing.audit_log(uow, target, limit))
+    return json_response({"audit": found})
+
+
+@router.get(
+    "/staff",
+    responses=documented("not_authenticated", "forbidden"),
+    summary="The staff accounts (admins)",
+)
+async def staff_list(request: Request) -> Response:
+    return json_response({"staff": await as_staff(request, "staff", lambda uow, s:
+                                                  staffing.listed(uow))})  # fmt: skip
+
+
+# -- reports -------------------------------------------------------------------------------
+
+Format = Annotated[str, Query(pattern="^(json|csv)$", description="json, or csv to download")]
+
+
+def _table(name: str, rows: list[dict[str, Any]], fmt: str) -> Response:
+    """A report's table as JSON (``{name: rows}``) or as a CSV download."""
+    if fmt == "json":
+        return json_response({name: rows})
+    import csv
+    import io
+
+    out = io.StringIO()
+    columns = list(rows[0]) if rows else []
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([_cell(row[c]) for c in columns])
+    download = {"Content-Disposition": f'attachment; filename="{name}.csv"'}
+    return Response(out.getvalue(), media_type="text/csv; charset=utf-8", headers=download)
+
+
+def _cell(value: Any) -> Any:
+    """Text that a spreadsheet would take for a formula is quoted with a leading '."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    if isinstance(value, dict | list):
+        import json
+
+        return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return value
+
+
+def _days(first: date | None, last: date | None, casino: Casino) -> tuple[int, int]:
+    today = casino.settings.clock() // DAY_US
+    low = today - 29 if first is None else int(_day_us(first) or 0) // DAY_US
+    high = today if last is None else int(_day_us(last) or 0) // DAY_US
+    reports.check_days(low, high)
+    return low, high
+
+
+@router.get(
+    "/reports/ggr",
+    responses=documented("not_authenticated", "forbidden"),
+    summary="Gross gaming revenue and rounds by day, table, bet or mode (default: 30 days)",
+)
+async def report_ggr(
+    request: Request,
+    casino: CasinoDep,
+    by: Annotated[str, Query(pattern="^(day|table|bet|mode)$")] = "day",
+    first: Annotated[date | None, Query(alias="from")] = None,
+    last: Annotated[date | None, Query(alias="to")] = None,
+    format: Format = "json",
+) -> Response:
+    low, high = _days(first, last, casino)
+    rows = await as_staff(request, "reports", lambda uow, s: reports.ggr(uow, low, high, by))
+    return _table(f"ggr-by-{by}", rows, format)
+
+
+@router.get(
+    "/reports/rtp",
+    responses=documented("not_authenticated", "forbidden"),
+    summary="RTP actual against theoretical per table and bet, with the band and alarms",
+)
+async def report_rtp(
+    request: Request,
+    casino: CasinoDep,
+    period: Annotated[str, Query(pattern="^(day|month|life)$")] = "month",
+    mode: Annotated[str | None, Query(pattern="^(fun|real)$")] = None,
+    format: Format = "json",
+) -> Response:
+    low, high = reports.period_days(period, casino.settings.clock() // DAY_US)
+    rows = await as_staff(
+        request, "reports", lambda uow, s: reports.rtp(uow, casino.tables, low, high, mode)
+    )
+    return _table(f"rtp-{period}", rows, format)
+
+
+@router.get(
+    "/reports/liability",
+    responses=documented("not_authenticated", "forbidden"),
+    summary="Players' balances, withdrawals reserved, deposits pending, bets in play",
+)
+async def report_liability(request: Request, format: Format = "json") -> Response:
+    rows = await as_staff(request, "reports", lambda uow, s: reports.liability(uow))
+    return _table("liability", rows, format)
+
+
+@router.get(
+    "/reports/events/{kind}",
+    responses=documented("not_authenticated", "forbidden", "not_found"),
+    summary="The latest large wins, large wagers or voids (significant events) as a table",
+)
+async def report_events(
+    request: Request,
+    kind: Annotated[str, Path(pattern="^(large_win|large_wager|void)$")],
+    limit: Annotated[int, Query(ge=1, le=events.MAX_LISTED)] = 100,
+    format: Format = "json",
+) -> Response:
+    def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:
+        found = events.listed(uow, kind=kind, limit=limit)
+        return [{k: v for k, v in e.to_json().items() if k != "details"} | e.details
+                for e in found]  # fmt: skip
+
+    return _table(kind, await as_staff(request, "reports", read), format)
+
+
+@router.get(
+    "/software",
+    responses=documented("not_authenticated", "forbidden"),
+    summary="The software id and the last verification of the installed files",
+)
+async def software_state(request: Request) -> Response:
+    from .. import software
+
+    def read(uow: UnitOfWork, staff: Staff) -> dict[str, Any]:
+        return {"software_id": software.verify().software_id, "last": software.last(uow)}
+
+    return json_response(await as_staff(request, "events", read))

@@ -1,0 +1,220 @@
+"""The back office's desk (``/admin/api``): players and game recall, any round, voids with
+the two-person rule, cashier approvals, tables (kill switch and limits) and the
+thresholds. Each route checks the caller's role; each change is audited."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request, Response
+from pydantic import Field
+
+from .. import switches, wallet
+from ..casino import Casino
+from ..db.uow import UnitOfWork
+from ..office import actions, players
+from ..office.staff import Staff, audit
+from .deps import json_response
+from .errors import documented
+from .models import Body
+from .office import as_staff
+
+router = APIRouter(prefix="/admin/api", tags=["back office"])
+
+RoundId = Annotated[str, Path(pattern=r"^r_[0-9a-f]{20}$")]
+Reason = Annotated[str, Field(min_length=1, max_length=200, description="why (audited)")]
+READ = documented("not_authenticated", "forbidden")
+CHANGE = documented("not_authenticated", "forbidden", "csrf_failed", "invalid_body",
+                    "reason_required")  # fmt: skip
+
+
+class ReasonIn(Body):
+    reason: Reason
+
+
+class DecisionIn(Body):
+    approve: bool
+    reason: Reason
+    confirm_excluded: bool = False
+
+
+class SwitchIn(Body):
+    enabled: bool
+    reason: Reason
+
+
+class LimitsIn(Body):
+    limits: dict[str, int] | None = Field(
+        description="min, max, tie_min, tie_min_alone, tie_max in cents (given ones change); "
+        "null: back to the tables file's"
+    )
+    reason: Reason
+
+
+class ThresholdsIn(Body):
+    large_win: int | None = Field(default=None, gt=0, le=10**12)
+    large_wager: int | None = Field(default=None, gt=0, le=10**12)
+    reason: Reason
+
+
+def _casino(request: Request) -> Casino:
+    casino: Casino = request.app.state.casino
+    return casino
+
+
+@router.get("/players", responses=READ, summary="Find players by nickname prefix or id")
+async def find_players(
+    request: Request, q: Annotated[str, Query(min_length=1, max_length=24)]
+) -> Response:
+    found = await as_staff(request, "players", lambda uow, s: players.find(uow, q))
+    return json_response({"players": found})
+
+
+@router.get(
+    "/players/{player_id}",
+    responses=documented("not_authenticated", "forbidden", "unknown_player"),
+    summary="A player: balances, limits, exclusion, sessions, requests, audit, game recall",
+)
+async def player_card(request: Request, player_id: Annotated[int, Path(ge=1)]) -> Response:
+    def read(uow: UnitOfWork, staff: Staff) -> dict[str, Any]:
+        shown = players.card(uow, player_id) or players.settle(uow, player_id)
+        audit(uow, staff, "player_viewed", f"player:{player_id}", None)
+        return shown
+
+    return json_response(await as_staff(request, "players", read, write=True))
+
+
+@router.get(
+    "/rounds/{round_id}",
+    responses=documented("not_authenticated", "forbidden", "unknown_round"),
+    summary="Any round by id, as it was played, with its player and void proposals",
+)
+async def round_card(request: Request, round_id: RoundId) -> Response:
+    found = await as_staff(request, "rounds", lambda uow, s: players.round_card(uow, round_id))
+    return json_response(found)
+
+
+@router.post(
+    "/rounds/{round_id}/void",
+    responses=CHANGE | documented("unknown_round", "void_not_possible"),
+    summary="Void a round (play money at once; real money: proposed for a second admin)",
+)
+async def void_round(request: Request, round_id: RoundId, body: ReasonIn) -> Response:
+    dealer = _casino(request).dealer
+    done = await as_staff(
+        request, "void_propose",
+        lambda uow, s: actions.void(uow, s, dealer, round_id, body.reason), write=True,
+    )  # fmt: skip
+    return json_response(done)
+
+
+@router.get("/voids", responses=READ, summary="Voids proposed and waiting for an admin")
+async def pending_voids(request: Request) -> Response:
+    found = await as_staff(request, "void_propose", lambda uow, s: actions.pending_voids(uow))
+    return json_response({"proposals": found})
+
+
+@router.post(
+    "/voids/{proposal_id}",
+    responses=CHANGE | documented("not_found", "same_person", "void_not_possible"),
+    summary="Approve (the round is voided) or reject a proposed void: another admin",
+)
+async def decide_void(
+    request: Request, proposal_id: Annotated[int, Path(ge=1)], body: DecisionIn
+) -> Response:
+    dealer = _casino(request).dealer
+    done = await as_staff(
+        request, "void_approve",
+        lambda uow, s: actions.decide_void(uow, s, dealer, proposal_id, body.approve,
+                                           body.reason),
+        write=True,
+    )  # fmt: skip
+    return json_response(done)
+
+
+@router.get("/cashier", responses=READ, summary="Deposit and withdrawal requests")
+async def cashier_requests(
+    request: Request,
+    status: Annotated[str | None, Query(pattern="^(pending|approved|rejected)$")] = "pending",
+    kind: Annotated[str | None, Query(pattern="^(deposit|withdrawal)$")] = None,
+) -> Response:
+    def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:
+        found = wallet.list_requests(uow, kind=kind, status=status, limit=200)
+        return [r.to_json() | {"nickname": r.nickname} for r in found]
+
+    return json_response({"requests": await as_staff(request, "cashier", read)})
+
+
+@router.post(
+    "/cashier/{request_id}",
+    responses=CHANGE | documented("unknown_request", "request_not_pending", "player_excluded"),
+    summary="Approve or reject a deposit or withdrawal request, with the reason",
+)
+async def decide_request(
+    request: Request, request_id: Annotated[int, Path(ge=1)], body: DecisionIn
+) -> Response:
+    system = _casino(request).system
+    done = await as_staff(
+        request, "cashier",
+        lambda uow, s: actions.decide_request(uow, s, system, request_id, body.approve,
+                                              body.reason, confirm_excluded=body.confirm_excluded),
+        write=True,
+    )  # fmt: skip
+    return json_response(done)
+
+
+@router.get("/tables", responses=READ, summary="Every table: open or closed, its limits")
+async def tables(request: Request) -> Response:
+    known = _casino(request).tables
+    found = await as_staff(request, "tables", lambda uow, s: switches.state(uow, known))
+    return json_response({"tables": found})
+
+
+@router.put(
+    "/tables/{table_id}/switch",
+    responses=CHANGE | documented("unknown_table"),
+    summary="The kill switch: no new rounds while off (rounds in flight finish)",
+)
+async def switch_table(request: Request, table_id: str, body: SwitchIn) -> Response:
+    table = _casino(request).tables.require(table_id)
+    done = await as_staff(
+        request, "tables_change",
+        lambda uow, s: actions.switch_table(uow, s, table, body.enabled, body.reason), write=True,
+    )  # fmt: skip
+    return json_response(done)
+
+
+@router.put(
+    "/tables/{table_id}/limits",
+    responses=CHANGE | documented("unknown_table", "invalid_limit"),
+    summary="Change a table's main limits from its next round (a significant event)",
+)
+async def table_limits(request: Request, table_id: str, body: LimitsIn) -> Response:
+    table = _casino(request).tables.require(table_id)
+    done = await as_staff(
+        request, "tables_change",
+        lambda uow, s: actions.change_limits(uow, s, table, body.limits, body.reason),
+        write=True,
+    )  # fmt: skip
+    return json_response(done)
+
+
+@router.get("/settings", responses=READ, summary="The large-win and large-wager thresholds")
+async def settings(request: Request) -> Response:
+    found = await as_staff(request, "events", lambda uow, s: actions.current_thresholds(uow))
+    return json_response(found)
+
+
+@router.put(
+    "/settings",
+    responses=CHANGE | documented("invalid_limit"),
+    summary="Change the thresholds (a configuration change: a significant event)",
+)
+async def change_settings(request: Request, body: ThresholdsIn) -> Response:
+    values = {k: v for k, v in (("large_win", body.large_win),
+                                ("large_wager", body.large_wager)) if v is not None}  # fmt: skip
+    done = await as_staff(
+        request, "settings", lambda uow, s: actions.set_thresholds(uow, s, values, body.reason),
+        write=True,
+    )  # fmt: skip
+    return json_response(done)

@@ -1,0 +1,103 @@
+"""Daily aggregates for the back office's reports, kept as rounds are recorded.
+
+Each recorded round adds itself (bet ``*``) and each of its bets to ``daily_stats`` (day
+UTC, table, mode, bet): rounds, stakes, returns and the sum of the squared stakes (cents²,
+exact integers, for the confidence band of the RTP), one small upsert per row inside the
+round's own transaction; a void takes them off again and counts it (a round on an
+operator's wallet that the operator refused or that was rolled back is taken off without
+counting a void: its money never moved). The reports read these rows only, never the
+rounds. A real-money round at or above the large-win or large-wager threshold is a
+significant event (``events``).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from . import events
+from .db.uow import UnitOfWork
+
+DAY_US = 86_400 * 1_000_000
+# The row of a day, table and mode that counts whole rounds (the others count each bet).
+ROUND = "*"
+
+_UPSERT = (
+    "INSERT INTO daily_stats (day, table_id, mode, bet, rounds, stake, returned, stake_sq, "
+    "voided) VALUES (:d, :t, :m, :b, :n, :s, :r, :q, :v) "
+    "ON CONFLICT (day, table_id, mode, bet) DO UPDATE SET rounds = daily_stats.rounds + :n, "
+    "stake = daily_stats.stake + :s, returned = daily_stats.returned + :r, "
+    "stake_sq = daily_stats.stake_sq + :q, voided = daily_stats.voided + :v"
+)
+
+
+@lru_cache(maxsize=4096)
+def _bets(bets_json: str) -> tuple[tuple[str, int, int], ...]:
+    # Cached: a table's settlements are few distinct texts.
+    return tuple(
+        (kind, int(bet["stake"]), int(bet["returned"]))
+        for kind, bet in json.loads(bets_json).items()
+    )
+
+
+def _add(
+    uow: UnitOfWork, day: int, table_id: str, mode: str, bets_json: str, sign: int,
+    voided: bool = True,
+) -> None:  # fmt: skip
+    bets = _bets(bets_json)
+    whole = (ROUND, sum(b[1] for b in bets), sum(b[2] for b in bets))
+    for bet, stake, returned in (whole, *bets):
+        uow.run(_UPSERT, {
+            "d": day, "t": table_id, "m": mode, "b": bet, "n": sign, "s": sign * stake,
+            "r": sign * returned, "q": sign * stake * stake, "v": 1 if sign < 0 and voided else 0,
+        })  # fmt: skip
+
+
+def rebuild(uow: UnitOfWork, batch: int = 20_000) -> int:
+    """Recompute every aggregate from the rounds (once, after upgrading a casino that has
+    rounds from before the aggregates); the number of rounds read."""
+    uow.run("DELETE FROM daily_stats")
+    after, total = 0, 0
+    while True:
+        rows = uow.all(
+            "SELECT seq, created_us, table_id, mode, bets, voided_us FROM rounds "
+            "WHERE seq > :after ORDER BY seq LIMIT :n",
+            {"after": after, "n": batch},
+        )
+        for seq, created, table_id, mode, bets_json, voided in rows:
+            if voided is None:
+                _add(uow, created // DAY_US, table_id, mode, bets_json, 1)
+            else:  # counted, then taken off again: the void is counted, its money not
+                _add(uow, created // DAY_US, table_id, mode, bets_json, 1)
+                _add(uow, created // DAY_US, table_id, mode, bets_json, -1)
+            after = seq
+        total += len(rows)
+        if len(rows) < batch:
+            return total
+
+
+def count(
+    uow: UnitOfWork, round_id: str, player_id: int, table_id: str, mode: str,
+    bets_json: str, stake: int, returned: int,
+) -> None:  # fmt: skip
+    """A round is recorded: its bets count in today's aggregates."""
+    _add(uow, uow.now // DAY_US, table_id, mode, bets_json, 1)
+    if mode != "real":
+        return
+    limits = events.thresholds(uow)
+    subject = f"round:{round_id}"
+    if returned - stake >= limits["large_win"]:
+        events.record(uow, "large_win", f"player:{player_id}", subject, table=table_id,
+                      stake=stake, returned=returned)  # fmt: skip
+    if stake >= limits["large_wager"]:
+        events.record(uow, "large_wager", f"player:{player_id}", subject, table=table_id,
+                      stake=stake)  # fmt: skip
+
+
+def uncount(
+    uow: UnitOfWork, played_us: int, table_id: str, mode: str, bets_json: str,
+    voided: bool = True,
+) -> None:  # fmt: skip
+    """A round is voided (or, ``voided`` False, never happened: an operator refused its
+    bet, or it was rolled back): its bets leave the day it was played."""
+    _add(uow, played_us // DAY_US, table_id, mode, bets_json, -1, voided)

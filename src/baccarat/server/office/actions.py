@@ -1,0 +1,175 @@
+"""What staff do in the back office, each in the action's own transaction with its row of
+the staff audit log (who, when, what, why) and, where GLI-19 asks, a significant event:
+cashier decisions, voids (a real-money void needs a second admin: the two-person rule),
+tables switched on or off and their limits, the large-win and large-wager thresholds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import events, switches, voids, wallet
+from ..db.uow import UnitOfWork
+from ..errors import ServiceError
+from ..history import get_round
+from ..ledger import SystemAccounts
+from ..round import Dealer
+from ..tables import Table
+from .staff import Staff, audit, check_reason
+
+
+def decide_request(
+    uow: UnitOfWork, staff: Staff, system: SystemAccounts, request_id: int, approve: bool,
+    reason: str, *, confirm_excluded: bool = False,
+) -> dict[str, Any]:  # fmt: skip
+    """Approve or reject a pending deposit or withdrawal, with the reason."""
+    staff.require("cashier")
+    reason = check_reason(reason)
+    decided = wallet.decide(uow, request_id, approve, system, reason,
+                            confirm_excluded=confirm_excluded)  # fmt: skip
+    target = f"player:{decided.player_id}"
+    action = f"{decided.kind}_{decided.status}"
+    audit(uow, staff, action, target, reason, request=request_id, amount=decided.amount)
+    events.record(uow, "adjustment", staff.actor, target, request=request_id,
+                  request_kind=decided.kind, status=decided.status,
+                  amount=decided.amount)  # fmt: skip
+    return decided.to_json() | {"nickname": decided.nickname}
+
+
+def void(
+    uow: UnitOfWork, staff: Staff, dealer: Dealer, round_id: str, reason: str
+) -> dict[str, Any]:
+    """Void a play-money round at once; a real-money round's void is proposed, for another
+    admin to approve."""
+    staff.require("void_propose")
+    reason = check_reason(reason)
+    record = get_round(uow, None, round_id)
+    if record.void_reason is not None:
+        raise ServiceError("void_not_possible", f"round {round_id} is already void")
+    if record.mode == "real":
+        pending = uow.scalar(
+            "SELECT id FROM void_proposals WHERE round_id = :r AND status = 'pending'",
+            {"r": round_id},
+        )
+        if pending is not None:
+            raise ServiceError("void_not_possible", f"a void of {round_id} is proposed already",
+                               proposal=int(pending))  # fmt: skip
+        proposal = int(uow.scalar(
+            "INSERT INTO void_proposals (round_id, reason, proposed_by, proposed_us, status) "
+            "VALUES (:r, :why, :s, :now, 'pending') RETURNING id",
+            {"r": round_id, "why": reason, "s": staff.id, "now": uow.now},
+        ))  # fmt: skip
+        audit(uow, staff, "void_proposed", f"round:{round_id}", reason, proposal=proposal)
+        events.record(uow, "void_proposed", staff.actor, f"round:{round_id}", proposal=proposal)
+        return {"status": "proposed", "proposal": proposal}
+    return _voided(uow, staff, dealer, round_id, reason)
+
+
+def _voided(
+    uow: UnitOfWork, staff: Staff, dealer: Dealer, round_id: str, reason: str, **more: Any
+) -> dict[str, Any]:
+    done = voids.void_round(uow, dealer, round_id, reason)
+    audit(uow, staff, "void", f"round:{round_id}", reason, **more)
+    events.record(uow, "void", staff.actor, f"round:{round_id}", mode=done.mode,
+                  stake=done.stake, returned=done.win, **more)  # fmt: skip
+    return {"status": "void", "round": done.to_json()}
+
+
+def decide_void(
+    uow: UnitOfWork, staff: Staff, dealer: Dealer, proposal_id: int, approve: bool,
+    reason: str,
+) -> dict[str, Any]:  # fmt: skip
+    """A second admin approves (the round is voided) or rejects a proposed void."""
+    staff.require("void_approve")
+    reason = check_reason(reason)
+    row = uow.one(
+        "SELECT round_id, reason, proposed_by, status FROM void_proposals WHERE id = :i"
+        + uow.for_update,
+        {"i": proposal_id},
+    )
+    if row is None:
+        raise ServiceError("not_found", f"no void proposal {proposal_id}")
+    round_id, proposed_reason, proposer, status = str(row[0]), str(row[1]), int(row[2]), row[3]
+    if status != "pending":
+        raise ServiceError("void_not_possible", f"proposal {proposal_id} was {status} already")
+    if proposer == staff.id:
+        raise ServiceError("same_person", "another admin must approve the void you proposed")
+    uow.run(
+        "UPDATE void_proposals SET status = :s, decided_by = :by, decided_us = :now "
+        "WHERE id = :i",
+        {"s": "approved" if approve else "rejected", "by": staff.id, "now": uow.now,
+         "i": proposal_id},
+    )  # fmt: skip
+    if not approve:
+        audit(uow, staff, "void_rejected", f"round:{round_id}", reason, proposal=proposal_id)
+        return {"status": "rejected", "proposal": proposal_id}
+    return _voided(uow, staff, dealer, round_id, proposed_reason, proposal=proposal_id,
+                   approval=reason, proposed_by=proposer)  # fmt: skip
+
+
+def pending_voids(uow: UnitOfWork) -> list[dict[str, Any]]:
+    from ..history import iso_time
+
+    return [
+        {"id": int(i), "round": r, "reason": why, "proposed_by": by, "proposed": iso_time(int(t))}
+        for i, r, why, by, t in uow.all(
+            "SELECT v.id, v.round_id, v.reason, s.name, v.proposed_us FROM void_proposals v "
+            "JOIN staff s ON s.id = v.proposed_by WHERE v.status = 'pending' ORDER BY v.id "
+            "LIMIT 200"
+        )
+    ]
+
+
+def switch_table(
+    uow: UnitOfWork, staff: Staff, table: Table, enabled: bool, reason: str
+) -> dict[str, Any]:
+    """The kill switch: a table off starts no new round (those in flight finish: each is
+    one transaction); on again, it plays."""
+    staff.require("tables_change")
+    reason = check_reason(reason)
+    if switches.switch(uow, table, enabled):
+        kind = "table_enabled" if enabled else "table_disabled"
+        audit(uow, staff, kind, f"table:{table.id}", reason)
+        events.record(uow, kind, staff.actor, f"table:{table.id}", reason=reason)
+    return {"table": table.id, "enabled": enabled}
+
+
+def change_limits(
+    uow: UnitOfWork, staff: Staff, table: Table, values: dict[str, Any] | None, reason: str
+) -> dict[str, Any]:
+    """New main limits from the table's next round (None: back to the tables file's)."""
+    staff.require("tables_change")
+    reason = check_reason(reason)
+    limits = None if values is None else switches.check_limits(table, values)
+    switches.set_limits(uow, table, limits)
+    shown = (limits or table.limits).to_json()
+    audit(uow, staff, "limits_changed", f"table:{table.id}", reason, limits=shown)
+    events.record(uow, "limits_changed", staff.actor, f"table:{table.id}", limits=shown,
+                  reason=reason)  # fmt: skip
+    return {"table": table.id, "limits": shown}
+
+
+def set_thresholds(
+    uow: UnitOfWork, staff: Staff, values: dict[str, int], reason: str
+) -> dict[str, int]:
+    """The large-win and large-wager thresholds (cents of real money)."""
+    staff.require("settings")
+    reason = check_reason(reason)
+    for key, value in values.items():
+        if key not in events.THRESHOLDS or type(value) is not int or not 0 < value <= 10**12:
+            raise ServiceError("invalid_limit", "thresholds are large_win and large_wager: cents")
+        if uow.run("UPDATE office_settings SET value = :v, updated_us = :now WHERE key = :k",
+                   {"k": key, "v": str(value), "now": uow.now}) == 0:  # fmt: skip
+            uow.run("INSERT INTO office_settings (key, value, updated_us) VALUES (:k, :v, :now)",
+                    {"k": key, "v": str(value), "now": uow.now})  # fmt: skip
+    audit(uow, staff, "thresholds_changed", "settings", reason, **values)
+    events.record(uow, "configuration_changed", staff.actor, "settings", reason=reason, **values)
+    uow.after_commit(events.forget_thresholds)
+    return current_thresholds(uow)
+
+
+def current_thresholds(uow: UnitOfWork) -> dict[str, int]:
+    values = dict(events.THRESHOLDS)
+    for key, value in uow.all("SELECT key, value FROM office_settings"):
+        if key in values:
+            values[str(key)] = int(value)
+    return values

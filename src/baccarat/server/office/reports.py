@@ -1,0 +1,175 @@
+"""The back office's reports, read from the daily aggregates (``daily_stats``), never from
+the rounds: what a page costs is bounded by the days, tables and bets it shows.
+
+* Gross gaming revenue (stakes - returns) and rounds, by day, table, bet or mode (the mode
+  is the currency: play money or real money).
+* RTP actual (returns / stakes) against theoretical (the exact analyser's, per table and
+  bet) for a day, the month to date and life to date, with its confidence band and an
+  alarm when the actual leaves it. The band: a bet of stake s returns s·X, where X per unit
+  staked has the exact mean μ (the theoretical RTP) and standard deviation σ of the bet's
+  pay table under the table's rules. Over bets of stakes s_i the actual RTP ΣsX/Σs has mean
+  μ and standard deviation σ·√(Σs²)/Σs (the aggregates keep Σs²); the band is μ ± z of them
+  (z = 3: a fair game leaves it about 3 times in 1,000 per figure).
+* Liability: players' balances, withdrawals reserved, deposits pending, and what
+  player-banked seats hold in play.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from ...analysis.exact import analyse
+from ...core import RuleSet
+from ...core.paytable import PUSH
+from ..daily import DAY_US, ROUND
+from ..db.uow import UnitOfWork
+from ..errors import ServiceError
+from ..tables import TableSet
+
+Z = 3.0
+GROUPS = ("day", "table", "bet", "mode")
+PERIODS = ("day", "month", "life")
+MAX_DAYS = 3660
+
+
+@lru_cache(maxsize=64)
+def unit_moments(rules: RuleSet) -> dict[str, tuple[Fraction, float]]:
+    """Each bet's exact RTP and the standard deviation of its return per unit staked."""
+    analysis = analyse(rules)
+    moments = {}
+    for table in rules.paytables:
+        mean = Fraction(0)  # the net result per unit: pay on a win, 0 on a push, -1 lost
+        square = Fraction(0)
+        settled = Fraction(0)
+        for line, pay in table.pays:
+            chance = analysis.lines[table.bet, line]
+            settled += chance
+            if pay is not PUSH:
+                mean += chance * pay
+                square += chance * pay * pay
+        mean -= 1 - settled
+        square += 1 - settled
+        moments[table.bet] = (1 + mean, math.sqrt(float(square - mean * mean)))
+    return moments
+
+
+def check_days(first: int, last: int) -> None:
+    if last < first or last - first > MAX_DAYS:
+        raise ServiceError("invalid_request", f"a report spans 1 to {MAX_DAYS} days")
+
+
+def ggr(uow: UnitOfWork, first: int, last: int, by: str) -> list[dict[str, Any]]:
+    """GGR and rounds (or bets, by bet) per ``by`` and mode, days ``first``-``last``."""
+    if by not in GROUPS:
+        raise ServiceError("invalid_request", f"group by one of {', '.join(GROUPS)}")
+    check_days(first, last)
+    key = {"day": "day", "table": "table_id", "bet": "bet", "mode": "mode"}[by]
+    rows_of = "bet <> :whole" if by == "bet" else "bet = :whole"
+    group = "mode" if by == "mode" else f"{key}, mode"
+    rows = uow.all(
+        f"SELECT {group}, SUM(rounds), SUM(stake), SUM(returned), SUM(voided) "
+        f"FROM daily_stats WHERE day BETWEEN :a AND :b AND {rows_of} "
+        f"GROUP BY {group} ORDER BY {group}",
+        {"a": first, "b": last, "whole": ROUND},
+    )
+    answer = []
+    for row in rows:
+        *keys, count, stake, returned, voided = row
+        item: dict[str, Any] = {} if by == "mode" else {by: _key(by, keys[0])}
+        item |= {"mode": keys[-1], "rounds": int(count), "stake": int(stake),
+                 "returned": int(returned), "ggr": int(stake) - int(returned),
+                 "voided": int(voided)}  # fmt: skip
+        answer.append(item)
+    return answer
+
+
+def _key(by: str, value: Any) -> Any:
+    if by == "day":
+        from ..history import iso_time
+
+        return iso_time(int(value) * DAY_US)[:10]
+    return value
+
+
+def period_days(period: str, today: int) -> tuple[int, int]:
+    """The days of a period that ends today: today, the month to date, life to date."""
+    if period == "day":
+        return today, today
+    if period == "month":
+        from datetime import UTC, datetime
+
+        start = datetime.fromtimestamp(today * 86_400, UTC).replace(day=1)
+        return int(start.timestamp()) // 86_400, today
+    if period == "life":
+        return 0, today
+    raise ServiceError("invalid_request", f"a period is one of {', '.join(PERIODS)}")
+
+
+def rtp(
+    uow: UnitOfWork, tables: TableSet, first: int, last: int, mode: str | None = None
+) -> list[dict[str, Any]]:
+    """Actual against theoretical RTP per table and bet over the days, with the band."""
+    where = " AND mode = :m" if mode is not None else ""
+    rows = uow.all(
+        "SELECT table_id, bet, SUM(rounds), SUM(stake), SUM(returned), SUM(stake_sq) "
+        f"FROM daily_stats WHERE day BETWEEN :a AND :b AND bet <> :whole{where} "
+        "GROUP BY table_id, bet ORDER BY table_id, bet",
+        {"a": max(first, 0), "b": last, "whole": ROUND, "m": mode},
+    )
+    answer = []
+    for table_id, bet, count, stake, returned, stake_sq in rows:
+        table = tables.get(table_id)
+        moments = unit_moments(table.rules) if table is not None else {}
+        item = _band(int(stake), int(returned), int(stake_sq), moments.get(bet))
+        answer.append({"table": table_id, "bet": bet, "bets": int(count)} | item)
+    return answer
+
+
+@dataclass(frozen=True, slots=True)
+class _Band:
+    low: float
+    high: float
+
+
+def _band(
+    stake: int, returned: int, stake_sq: int, moments: tuple[Fraction, float] | None
+) -> dict[str, Any]:
+    actual = returned / stake if stake > 0 else None
+    item: dict[str, Any] = {"stake": stake, "returned": returned, "actual": actual}
+    if moments is None or stake <= 0:
+        return item | {"theoretical": None, "low": None, "high": None, "alarm": False}
+    mean, sd = float(moments[0]), moments[1]
+    spread = Z * sd * math.sqrt(max(stake_sq, 0)) / stake  # cents / cents
+    band = _Band(max(mean - spread, 0.0), mean + spread)  # nothing returns less than 0
+    alarm = actual is not None and not band.low <= actual <= band.high
+    return item | {"theoretical": mean, "low": band.low, "high": band.high, "alarm": alarm}
+
+
+def liability(uow: UnitOfWork) -> list[dict[str, Any]]:
+    """What the casino holds for others, per mode (cents)."""
+    figures: dict[str, dict[str, int]] = {m: {} for m in ("fun", "real")}
+    for mode, total in uow.all(
+        "SELECT mode, COALESCE(SUM(balance), 0) FROM accounts WHERE kind = 'player' GROUP BY mode"
+    ):
+        figures[mode]["balances"] = int(total)
+    for mode, total in uow.all(
+        "SELECT mode, balance FROM accounts WHERE kind = 'withdrawals' AND player_id IS NULL"
+    ):
+        figures[mode]["withdrawals_pending"] = int(total)
+    for mode, total in uow.all(
+        "SELECT mode, COALESCE(SUM(amount), 0) FROM cashier_requests "
+        "WHERE status = 'pending' AND kind = 'deposit' GROUP BY mode"
+    ):
+        figures[mode]["deposits_pending"] = int(total)
+    for mode, total in uow.all(
+        "SELECT mode, COALESCE(SUM(stake + reserve), 0) FROM banked_seats "
+        "WHERE mode IS NOT NULL AND (stake > 0 OR reserve > 0) GROUP BY mode"
+    ):
+        figures[mode]["in_play"] = int(total)
+    keys = ("balances", "withdrawals_pending", "deposits_pending", "in_play")
+    return [{"mode": mode} | {k: values.get(k, 0) for k in keys}
+            for mode, values in figures.items()]  # fmt: skip

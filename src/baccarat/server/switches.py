@@ -1,0 +1,95 @@
+"""Each table's switch and limits as the back office sets them (``table_switches``): a
+table switched off starts no new round (``table_disabled``; a round is one transaction, so
+none is left half played), and changed limits apply from the next round. A table without a
+row plays as the tables file says. Read once per round: one lookup by primary key."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from .db.uow import UnitOfWork
+from .errors import ServiceError
+from .tables import Limits, Table
+
+_LIMITED: dict[tuple[int, str], tuple[Table, Table]] = {}
+
+
+def in_play(uow: UnitOfWork, table: Table) -> Table:
+    """The table as its next round plays it (refused while it is switched off)."""
+    row = uow.one("SELECT enabled, limits FROM table_switches WHERE table_id = :t", {"t": table.id})
+    if row is None:
+        return table
+    if not row[0]:
+        raise ServiceError("table_disabled", f"table {table.id} is closed: no new rounds start",
+                           table=table.id)  # fmt: skip
+    return table if row[1] is None else limited(table, str(row[1]))
+
+
+def limited(table: Table, text: str) -> Table:
+    """The table with these limits (JSON), kept so that its remembered answers stay."""
+    key = (id(table), text)
+    entry = _LIMITED.get(key)
+    if entry is None or entry[0] is not table:
+        if len(_LIMITED) > 256:
+            _LIMITED.clear()
+        entry = _LIMITED[key] = (table, replace(table, limits=Limits(**json.loads(text))))
+    return entry[1]
+
+
+def check_limits(table: Table, values: dict[str, Any]) -> Limits:
+    """New main limits for a table: whole cents its chips can make, min <= max, the tie
+    minimums at most its maximum."""
+    names = ("min", "max", "tie_min", "tie_min_alone", "tie_max")
+    merged = table.limits.to_json() | values
+    if set(merged) != set(names) or not all(
+        type(merged[n]) is int and 0 < merged[n] <= 10**12 for n in names
+    ):
+        raise ServiceError("invalid_limit", f"limits are {', '.join(names)}: positive cents")
+    limits = Limits(**{n: merged[n] for n in names})
+    if limits.min > limits.max or max(limits.tie_min, limits.tie_min_alone) > limits.tie_max:
+        raise ServiceError("invalid_limit", "min <= max, and the tie minimums <= tie_max")
+    if any(merged[n] % table.unit for n in names):
+        raise ServiceError("invalid_limit", f"limits are multiples of {table.unit} cents")
+    return limits
+
+
+def state(uow: UnitOfWork, tables: dict[str, Table] | Any) -> list[dict[str, Any]]:
+    """Every table: open or closed, its limits now (and whether changed from the file's)."""
+    rows = {str(t): (int(e), lim) for t, e, lim in
+            uow.all("SELECT table_id, enabled, limits FROM table_switches")}  # fmt: skip
+    answer = []
+    for table in tables.values():
+        enabled, text = rows.get(table.id, (1, None))
+        limits = table.limits.to_json() if text is None else json.loads(text)
+        answer.append({
+            "id": table.id, "name": table.name, "rules": table.rules.name,
+            "enabled": bool(enabled), "limits": limits, "changed": text is not None,
+            "banked": table.banked is not None,
+        })  # fmt: skip
+    return answer
+
+
+def switch(uow: UnitOfWork, table: Table, enabled: bool) -> bool:
+    """Switch a table on or off; whether that changed anything."""
+    row = uow.one("SELECT enabled FROM table_switches WHERE table_id = :t", {"t": table.id})
+    if row is None:
+        uow.run(
+            "INSERT INTO table_switches (table_id, enabled, limits, updated_us) "
+            "VALUES (:t, :e, NULL, :now)",
+            {"t": table.id, "e": int(enabled), "now": uow.now},
+        )
+        return not enabled
+    uow.run("UPDATE table_switches SET enabled = :e, updated_us = :now WHERE table_id = :t",
+            {"t": table.id, "e": int(enabled), "now": uow.now})  # fmt: skip
+    return bool(row[0]) != enabled
+
+
+def set_limits(uow: UnitOfWork, table: Table, limits: Limits | None) -> None:
+    """Change a table's limits from its next round (None: back to the tables file's)."""
+    text = None if limits is None else json.dumps(limits.to_json(), sort_keys=True)
+    if uow.run("UPDATE table_switches SET limits = :l, updated_us = :now WHERE table_id = :t",
+               {"t": table.id, "l": text, "now": uow.now}) == 0:  # fmt: skip
+        uow.run("INSERT INTO table_switches (table_id, enabled, limits, updated_us) "
+                "VALUES (:t, 1, :l, :now)", {"t": table.id, "l": text, "now": uow.now})  # fmt: skip

@@ -1,0 +1,210 @@
+"""The back office's desk through the API: players and game recall, any round, voids with
+the two-person rule for real money, cashier approvals with a reason, the kill switch and
+limit changes from the next round, the thresholds, and each role's reach."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from baccarat.server import events
+
+from .conftest import Api, both_backends
+from .office import Member, kinds, logged_in
+from .support import PLAYER_WINS, StackedShoes
+from .support import error_code as code
+from .test_responsible import funded
+
+pytestmark = pytest.mark.anyio
+
+
+async def get(api: Api, member: Member, path: str) -> Any:
+    return await api.client.get(f"/admin/api/{path}", headers=member.headers)
+
+
+async def send(api: Api, member: Member, method: str, path: str, body: Any) -> Any:
+    return await api.client.request(method, f"/admin/api/{path}", json=body,
+                                    headers=member.headers)  # fmt: skip
+
+
+@both_backends
+async def test_support_finds_a_player_and_recalls_the_last_ten_rounds_as_played(
+    api: Api,
+) -> None:
+    token = await api.player("alice")
+    await api.player("alfred")
+    played = [(await api.play(token, player=500)).json() for _ in range(12)]
+    sam = await logged_in(api, "sam", "support")
+    found = (await get(api, sam, "players?q=AL")).json()["players"]
+    assert [p["nickname"] for p in found] == ["alfred", "alice"]
+    alice_id = found[1]["id"]
+    assert (await get(api, sam, f"players?q={alice_id}")).json()["players"][0]["id"] == alice_id
+    assert (await get(api, sam, "players?q=a_")).json()["players"] == []  # _ is no wildcard
+    card = (await get(api, sam, f"players/{alice_id}")).json()
+    assert card["player"]["nickname"] == "alice" and card["balances"]["real"] == 0
+    assert card["balances"]["fun"] == played[-1]["balance_after"]
+    recall = card["recall"]
+    assert [r["id"] for r in recall] == [p["id"] for p in reversed(played[-10:])]
+    newest = recall[0]
+    assert newest["player"]["cards"] == played[-1]["player"]["cards"]
+    assert newest["bets"] == played[-1]["bets"]
+    assert newest["balance_before"] == played[-2]["balance_after"]
+    assert {"commitment", "client_seed", "nonce"} <= newest["fairness"].keys()
+    assert len(card["sessions"]) == 1 and "limits" in card["responsible"]
+    # Looking at a player's card is itself audited.
+    again = (await get(api, sam, f"players/{alice_id}")).json()
+    assert [a["action"] for a in again["staff_audit"]] == ["player_viewed"]
+    one = (await get(api, sam, f"rounds/{played[0]['id']}")).json()
+    assert one["round"]["id"] == played[0]["id"] and one["player"]["nickname"] == "alice"
+    assert (await get(api, sam, "rounds/r_00000000000000000000")).status_code == 404
+    assert (await get(api, sam, "players/999")).status_code == 404
+
+
+async def test_a_play_money_void_is_done_at_once_with_its_reason(api: Api) -> None:
+    token = await api.player("alice")
+    round_id = (await api.play(token, player=500)).json()["id"]
+    sam = await logged_in(api, "sam", "support")
+    missing = await send(api, sam, "POST", f"rounds/{round_id}/void", {"reason": " "})
+    assert missing.status_code == 422 and code(missing) == "reason_required"
+    done = await send(api, sam, "POST", f"rounds/{round_id}/void", {"reason": "table fault"})
+    assert done.status_code == 200, done.text
+    assert done.json()["status"] == "void" and done.json()["round"]["void_reason"] == "table fault"
+    assert "void" in await kinds(api)
+
+
+@both_backends
+async def test_a_real_money_void_needs_a_second_admin(api: Api) -> None:
+    token = await funded(api)
+    api.shoes.current = StackedShoes(PLAYER_WINS)
+    round_id = (await api.play(token, mode="real", player=1_000)).json()["id"]
+    fiona = await logged_in(api, "fiona", "finance")
+    refused = await send(api, fiona, "POST", f"rounds/{round_id}/void", {"reason": "x"})
+    assert refused.status_code == 403
+    ada = await logged_in(api, "ada", "admin")
+    proposed = await send(api, ada, "POST", f"rounds/{round_id}/void", {"reason": "dealer error"})
+    assert proposed.json()["status"] == "proposed"
+    proposal = proposed.json()["proposal"]
+    twice = await send(api, ada, "POST", f"rounds/{round_id}/void", {"reason": "again"})
+    assert code(twice) == "void_not_possible"
+    sam = await logged_in(api, "sam", "support")
+    assert (await get(api, sam, "voids")).json()["proposals"][0]["round"] == round_id
+    decision = {"approve": True, "reason": "checked the logs"}
+    assert (await send(api, sam, "POST", f"voids/{proposal}", decision)).status_code == 403
+    same = await send(api, ada, "POST", f"voids/{proposal}", decision)
+    assert same.status_code == 409 and code(same) == "same_person"
+    wallet = await api.client.get("/api/wallet", headers=api.auth(token, None))
+    assert wallet.json()["real"] == 1_001_000  # not voided yet
+    bob = await logged_in(api, "bob", "admin")
+    done = await send(api, bob, "POST", f"voids/{proposal}", decision)
+    assert done.status_code == 200 and done.json()["round"]["void_reason"] == "dealer error"
+    wallet = await api.client.get("/api/wallet", headers=api.auth(token, None))
+    assert wallet.json()["real"] == 1_000_000
+    audit = (await get(api, bob, f"audit?target=round:{round_id}")).json()["audit"]
+    assert [(a["staff"], a["action"]) for a in audit] == [("bob", "void"), ("ada", "void_proposed")]
+    assert {"void", "void_proposed"} <= set(await kinds(api))
+
+
+async def test_finance_decides_deposits_with_a_reason_and_support_cannot(api: Api) -> None:
+    token = await api.player("alice")
+    asked = await api.client.post(
+        "/api/wallet/deposits", json={"amount": 25_000}, headers=api.auth(token)
+    )
+    assert asked.status_code == 201, asked.text
+    request_id = asked.json()["id"]
+    sam = await logged_in(api, "sam", "support")
+    assert (await get(api, sam, "cashier")).status_code == 403
+    fiona = await logged_in(api, "fiona", "finance")
+    (pending,) = (await get(api, fiona, "cashier")).json()["requests"]
+    assert pending["nickname"] == "alice" and pending["amount"] == 25_000
+    no_reason = await send(api, fiona, "POST", f"cashier/{request_id}", {"approve": True})
+    assert no_reason.status_code == 422
+    done = await send(api, fiona, "POST", f"cashier/{request_id}",
+                      {"approve": True, "reason": "bank transfer 4711 received"})  # fmt: skip
+    assert done.status_code == 200 and done.json()["status"] == "approved"
+    wallet = await api.client.get("/api/wallet", headers=api.auth(token, None))
+    assert wallet.json()["real"] == 25_000
+    again = await send(api, fiona, "POST", f"cashier/{request_id}",
+                       {"approve": False, "reason": "oops"})  # fmt: skip
+    assert code(again) == "request_not_pending"
+    assert "adjustment" in await kinds(api)
+
+
+@both_backends
+async def test_the_kill_switch_stops_new_rounds_until_the_table_is_on_again(api: Api) -> None:
+    token = await api.player("alice")
+    ada = await logged_in(api, "ada", "admin")
+    sam = await logged_in(api, "sam", "support")
+    off = {"enabled": False, "reason": "suspected shoe fault"}
+    assert (await send(api, sam, "PUT", "tables/table-i/switch", off)).status_code == 403
+    assert (await send(api, ada, "PUT", "tables/table-i/switch", off)).status_code == 200
+    refused = await api.play(token, player=500)
+    assert refused.status_code == 409 and code(refused) == "table_disabled"
+    assert (await api.play(token, table="table-ii", player=500)).status_code == 201
+    listed = {t["id"]: t for t in (await get(api, sam, "tables")).json()["tables"]}
+    assert listed["table-i"]["enabled"] is False and listed["table-ii"]["enabled"] is True
+    on = {"enabled": True, "reason": "shoe replaced"}
+    assert (await send(api, ada, "PUT", "tables/table-i/switch", on)).status_code == 200
+    assert (await api.play(token, player=500)).status_code == 201
+    assert {"table_disabled", "table_enabled"} <= set(await kinds(api))
+    missing = await send(api, ada, "PUT", "tables/nowhere/switch", on)
+    assert missing.status_code == 404
+
+
+async def test_new_limits_apply_from_the_next_round_and_are_an_event(api: Api) -> None:
+    token = await api.player("alice")
+    ada = await logged_in(api, "ada", "admin")
+    assert (await api.play(token, player=500)).status_code == 201
+    changed = await send(api, ada, "PUT", "tables/table-i/limits",
+                         {"limits": {"min": 1_000}, "reason": "high rollers tonight"})  # fmt: skip
+    assert changed.status_code == 200, changed.text
+    refused = await api.play(token, player=500)
+    assert code(refused) == "bet_below_table_min"
+    assert (await api.play(token, player=1_000)).status_code == 201
+    bad = await send(api, ada, "PUT", "tables/table-i/limits",
+                     {"limits": {"min": 10**9}, "reason": "typo"})  # fmt: skip
+    assert bad.status_code == 422 and code(bad) == "invalid_limit"
+    back = await send(api, ada, "PUT", "tables/table-i/limits", {"limits": None, "reason": "done"})
+    assert back.status_code == 200
+    assert (await api.play(token, player=500)).status_code == 201
+    assert (await kinds(api)).count("limits_changed") == 2
+
+
+async def test_the_thresholds_are_an_admins_and_their_change_is_an_event(api: Api) -> None:
+    fiona = await logged_in(api, "fiona", "finance")
+    body = {"large_win": 50_000, "reason": "regulator's letter"}
+    assert (await send(api, fiona, "PUT", "settings", body)).status_code == 403
+    ada = await logged_in(api, "ada", "admin")
+    answer = await send(api, ada, "PUT", "settings", body)
+    assert answer.json() == {"large_win": 50_000, "large_wager": events.THRESHOLDS["large_wager"]}
+    assert (await get(api, fiona, "settings")).json()["large_win"] == 50_000
+    assert "configuration_changed" in await kinds(api)
+    events.forget_thresholds()
+
+
+# Each read route and the roles it answers (the others: 403).
+ROLE_ROUTES = {
+    "players?q=al": {"support", "admin"},
+    "rounds/r_00000000000000000000": {"support", "admin"},  # 404 for them: no such round
+    "voids": {"support", "admin"},
+    "cashier": {"finance", "admin"},
+    "tables": {"viewer", "support", "finance", "admin"},
+    "settings": {"viewer", "support", "finance", "admin"},
+    "reports/ggr": {"viewer", "finance", "admin"},
+    "reports/rtp": {"viewer", "finance", "admin"},
+    "reports/liability": {"viewer", "finance", "admin"},
+    "events": {"viewer", "support", "finance", "admin"},
+    "audit": {"admin"},
+    "staff": {"admin"},
+}
+
+
+async def test_each_role_reaches_what_its_permissions_say_and_nothing_else(api: Api) -> None:
+    members = {role: await logged_in(api, f"st-{role}", role) for role in ROLE_ROUTES["tables"]}
+    for path, allowed in ROLE_ROUTES.items():
+        for role, member in members.items():
+            answer = await get(api, member, path)
+            if role in allowed:
+                assert answer.status_code in (200, 404), (path, role, answer.text)
+            else:
+                assert answer.status_code == 403 and code(answer) == "forbidden", (path, role)

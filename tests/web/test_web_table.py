@@ -30,9 +30,8 @@ def signed(cents: int) -> str:
 
 
 def percent(rtp: float) -> str:
-    """Intl.NumberFormat percent with 2 to 3 decimals, en-US: 98.944%, 98.50%."""
-    text = f"{rtp * 100:.3f}"
-    return (text[:-1] if text.endswith("0") else text) + "%"
+    """Intl.NumberFormat percent with 2 decimals, en-US: 98.94%, 98.50%."""
+    return f"{rtp * 100:.2f}%"
 
 
 def fresh_table(tables: list[dict[str, Any]]) -> dict[str, Any]:
@@ -307,6 +306,7 @@ def test_a_dealt_round_shows_what_the_history_records(
     assert all(b - a >= 40 for a, b in itertools.pairwise(lefts)), lefts
     assert "server_seed=" not in href
     # Rotating the server seed reveals it: the round's link then carries it to the verifier.
+    page.once("dialog", lambda dialog: dialog.accept())
     with page.expect_response(lambda r: r.url.endswith("/api/fairness/rotate")) as rotated:
         page.click("[data-rotate]")
     revealed = rotated.value.json()["revealed"]["server_seed"]

@@ -182,6 +182,9 @@ def test_a_player_banked_round_from_both_sides(
                 problems.append(f"{where}: the seat's name is cut")
             if page.eval_on_selector(".seat-info .kvs", "e => e.scrollHeight > e.clientHeight + 1"):
                 problems.append(f"{where}: the seat's facts are cut off")
+            banner = box(page, "[data-banner]")
+            if page.is_visible("[data-banner]") and not inside(banner, box(page, ".felt")):
+                problems.append(f"{where}: the result falls out of the felt")
             panel = box(page, ".seat-info")
             for fact in boxes(page, ".seat-info [data-info]"):
                 if not inside(fact, panel):

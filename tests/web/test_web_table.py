@@ -350,16 +350,16 @@ def test_a_bet_outside_the_limits_is_explained_and_nothing_is_sent(
     small = min(table["chips"])
     assert small < limits["min"], "the table's smallest chip is below its minimum"
     place(player, small, "player")
-    page.click('[data-action="deal"]')
+    assert page.is_disabled('[data-action="deal"]')  # said before DEAL, which is off
     message = str(page.text_content("#table-message"))
     assert usd(limits["min"]) in message and "minimum" in message
-    assert page.get_attribute("#table-message", "data-kind") == "error"
+    assert page.get_attribute("#table-message", "data-kind") == "warn"
 
     # Above the maximum: chips until the stack passes it.
     page.click('[data-action="clear"]')
     chip = max(c for c in table["chips"] if c <= limits["max"])
     place(player, chip, "banker", times=limits["max"] // chip + 1)
-    page.click('[data-action="deal"]')
+    assert page.is_disabled('[data-action="deal"]')  # said before DEAL, which is off
     message = str(page.text_content("#table-message"))
     assert usd(limits["max"]) in message and "maximum" in message
 
@@ -367,7 +367,7 @@ def test_a_bet_outside_the_limits_is_explained_and_nothing_is_sent(
     page.click('[data-action="clear"]')
     page.click('.topbar [data-mode="real"]')
     place(player, limits["min"] if limits["min"] in table["chips"] else 500, "player")
-    page.click('[data-action="deal"]')
+    assert page.is_disabled('[data-action="deal"]')  # said before DEAL, which is off
     message = str(page.text_content("#table-message"))
     assert "balance" in message and usd(0) in message
     page.wait_for_timeout(200)

@@ -19,12 +19,19 @@ from typing import Any
 from baccarat.core import Bets, Outcome, burn_count, get_rules, play_coup, settle
 from baccarat.fairness import commitment, shuffled_order
 from baccarat.fairness.example import example_history
-from baccarat.fairness.history import FairnessRecord, export_round, void_export
+from baccarat.fairness.history import (
+    FairnessRecord,
+    export_round,
+    parse_record,
+    seat_client_seed,
+    void_export,
+)
 
 __all__ = [
     "EXPORT_VECTORS_PATH",
     "cases",
     "honest",
+    "seat",
     "skipping_cards",
     "skipping_nonces",
     "void_export",
@@ -98,6 +105,43 @@ def honest(rules: str = "single-deck", rounds: int = 12) -> list[dict[str, Any]]
                            random=random.Random(rules))  # fmt: skip
 
 
+BANKER_CLIENT, PLAYER_CLIENT = 'banker "b"', "player:p"
+
+
+def seat(rounds: int = 8, rules_name: str = "single-deck", fee: int = 10,
+         sources: tuple[str, ...] = ("client",), client: str | None = None,
+         ) -> list[dict[str, Any]]:  # fmt: skip
+    """A player-banked seat, as the banker exports it once the seat ended: the seat's own
+    seed, both client seeds (the banker's first), the banker's balances and fee; each
+    round's banker seed source from ``sources`` (cycled). A cheat deals from another
+    ``client`` seed and says both participants' seeds were used."""
+    rules = get_rules(rules_name)
+    client = client or seat_client_seed(BANKER_CLIENT, PLAYER_CLIENT)
+    rng = random.Random(rules_name)
+    lines, balance = [], 200_000
+    for nonce in range(rounds):
+        order = shuffled_order(SEED, client, nonce, rules.decks)
+        coup = play_coup(order)
+        bets = Bets(**{rng.choice(["player", "banker", "tie"]): STAKE})
+        source = sources[nonce % len(sources)]
+        fairness = FairnessRecord(SEED, commitment(SEED), client, nonce, None, 0, rounds, (),
+                                  source, (BANKER_CLIENT, PLAYER_CLIENT))  # fmt: skip
+        settlement = settle(rules, bets, coup)
+        player_side = export_round(
+            round_id=f"r_seat{nonce:02d}", rules=rules, fairness=fairness, coup=coup,
+            settlement=settlement, balance_before=0, table_id="banked-" + rules_name,
+            mode="fun", time=None,
+        ).to_json()  # fmt: skip
+        after = balance + settlement.staked - settlement.returned - fee
+        banker_side = {"role": "banker", "fee": fee,
+                       "banked": {"role": "banker", "seat_id": "banked.1"}}  # fmt: skip
+        line = player_side | {"balance_before": balance, "balance_after": after} | banker_side
+        parse_record(line)  # as the server writes it
+        lines.append(line)
+        balance = after
+    return lines
+
+
 def winning_line(lines: list[dict[str, Any]]) -> int:
     """The index of a middle line whose bets returned more than they staked."""
     for index in range(1, len(lines) - 1):
@@ -128,7 +172,7 @@ def cases() -> list[dict[str, Any]]:
             "ok": expect.pop("ok", True), "statuses": statuses,
             "differences": expect.pop("differences", {}),
             "findings": expect.pop("findings", []), "voided_after_win": 0,
-            "balance_breaks": 0} | expect})  # fmt: skip
+            "balance_breaks": 0, "server_client_seeds": 0} | expect})  # fmt: skip
 
     case("honest fresh shuffles", fresh)
     assert len({line["fairness"]["nonce"] for line in mini}) == 2, "two shoes"
@@ -182,6 +226,26 @@ def cases() -> list[dict[str, Any]]:
     case("a void after a win", voided,
          statuses=["voided" if i == won else "verified" for i in range(len(fresh))],
          voided_after_win=1, balance_breaks=1)  # fmt: skip
+
+    banked = seat()
+    case("honest player-banked seat, the banker's export", banked)
+    case("a seat whose banker never set a client seed", seat(sources=("client", "server")),
+         server_client_seeds=4)  # fmt: skip
+    seat_card = copy.deepcopy(banked)
+    seat_card[2]["banker"]["cards"][0] = other_card(seat_card[2]["banker"]["cards"][0])
+    case("a card changed at a seat", seat_card, ok=False,
+         statuses=["differs" if i == 2 else "verified" for i in range(len(banked))],
+         differences={"3": ["banker.cards"]})  # fmt: skip
+    # Dealt from the player's client seed alone (the banker's left out), said to be both's.
+    one_seed = seat(client=PLAYER_CLIENT)
+    lines = [str(i + 1) for i in range(len(banked))]
+    case("a seat dealt from one client seed", one_seed, ok=False,
+         statuses=["differs"] * len(banked),
+         differences={line: ["fairness.client_seed"] for line in lines})  # fmt: skip
+    seat_gone = copy.deepcopy(banked)
+    gone = seat_gone.pop(3)
+    case("a round removed from a seat", seat_gone, ok=False, findings=["nonce_gap"],
+         balance_breaks=_moved(gone))  # fmt: skip
     return out
 
 

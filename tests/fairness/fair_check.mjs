@@ -34,6 +34,7 @@ for (const v of data.vectors) {
     order,
     layout,
     coup: fair.playCoup(order.slice(v.position)),
+    seat_client_seed: v.client_seeds ? fair.seatClientSeed(v.client_seeds.banker, v.client_seeds.player) : null,
   });
 }
 

@@ -63,6 +63,7 @@ def test_every_export_vector_gets_the_verdicts_it_was_built_for(case: dict[str, 
     assert sorted(f.kind.value for f in report.findings) == sorted(expect["findings"])
     assert report.voided_after_win == expect["voided_after_win"]
     assert report.balance_breaks == expect["balance_breaks"]
+    assert report.server_client_seeds == expect["server_client_seeds"]
     assert report.ok is expect["ok"]
 
 
@@ -232,3 +233,23 @@ def test_the_balance_chain_names_money_moved_between_rounds() -> None:
     (note,) = [n for n in report.notes if n.kind is Kind.BALANCE]
     assert note.amount == 5_000 and note.lines == (2, 3)
     assert report.ok
+
+
+def test_rounds_with_the_servers_client_seed_are_named_not_failed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = cheats.seat(sources=("client", "server"))
+    status, out = run_cli(tmp_path, lines, capsys)
+    assert status == 0
+    named = "note: 4 round(s) dealt with a client seed the server set, not you (line(s) 2, 4, 6, 8)"
+    assert named in out
+    assert out.rstrip().endswith("; 4 with the server's client seed")
+
+
+def test_a_seat_dealt_from_one_participants_client_seed_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out = run_cli(tmp_path, cheats.seat(client=cheats.PLAYER_CLIENT), capsys)
+    assert status == 1
+    expected = json.dumps([cheats.BANKER_CLIENT, cheats.PLAYER_CLIENT], separators=(",", ":"))
+    assert f"fairness.client_seed: expected {expected}, recorded player:p" in out

@@ -88,6 +88,8 @@ def test_js_reproduces_every_vector(node_output: Any, vectors: Any) -> None:
         assert got["coup"]["player"] == want["coup"]["player"], want["name"]
         assert got["coup"]["banker"] == want["coup"]["banker"], want["name"]
         assert got["coup"]["winner"] == want["coup"]["winner"], want["name"]
+        if "client_seeds" in want:  # a seat's: the JSON array of the two, the banker's first
+            assert got["seat_client_seed"] == want["client_seed"], want["name"]
 
 
 def test_js_burn_and_cut_card_match_the_mini_vector(node_output: Any, vectors: Any) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from baccarat.core import get_rules, play_coup
 from baccarat.fairness import FairRandom, byte_stream, commitment, fair_shoe, shuffled_order
+from baccarat.fairness.history import seat_client_seed
 
 from .vectors import VECTORS_PATH, build
 
@@ -89,3 +90,11 @@ def test_rejection_sampling_discards_words_at_or_above_the_limit() -> None:
     random = FairRandom(demo["server_seed"], demo["client_seed"], demo["nonce"])
     accepted = [w["value"] for w in demo["words"] if w["accepted"]]
     assert [random.randrange(n) for _ in accepted] == accepted
+
+
+def test_a_seats_client_seed_is_both_participants_the_bankers_first() -> None:
+    (vector,) = [v for v in VECTORS["vectors"] if "client_seeds" in v]
+    both = vector["client_seeds"]
+    assert seat_client_seed(both["banker"], both["player"]) == vector["client_seed"]
+    assert json.loads(vector["client_seed"]) == [both["banker"], both["player"]]
+    assert seat_client_seed(both["player"], both["banker"]) != vector["client_seed"]

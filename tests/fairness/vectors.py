@@ -36,6 +36,12 @@ INPUTS: list[dict[str, Any]] = [
     {"name": "two decks, empty client seed, nonce 2**53 + 1, cut 0", "server_seed": SEED_B,
      "client_seed": "", "nonce": 2**53 + 1, "decks": 2, "cut": 0, "rules": None,
      "position": 0},
+    # A player-banked seat: the seat's seed, both client seeds (the banker's first) as the
+    # JSON array of the two without spaces, as docs/fairness.md writes it out.
+    {"name": "a player-banked seat: the banker's and the player's client seeds",
+     "server_seed": SEED_B, "client_seeds": {"banker": 'banker "b"', "player": "player-seed"},
+     "client_seed": '["banker \\"b\\"","player-seed"]', "nonce": 2, "decks": 1,
+     "cut": None, "rules": "single-deck", "position": 0},
 ]  # fmt: skip
 
 REJECTION: dict[str, Any] = {"server_seed": SEED_A, "client_seed": "rejection-demo", "nonce": 0,

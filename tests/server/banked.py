@@ -83,12 +83,15 @@ async def serving(
     poll_s: float = 0.02,
     reconnect_grace: int = BankedSettings.reconnect_grace,
     tables_file: Path | None = None,
+    worker_gone_s: float = BankedSettings.worker_gone_s,
 ) -> AsyncIterator[SeatServer]:
     from baccarat.server.app import create_app
 
     clock = clock or FakeClock()
     shoes = shoes or SwitchableShoes()
-    banked = BankedSettings(poll_s=poll_s, reconnect_grace=reconnect_grace)
+    banked = BankedSettings(
+        poll_s=poll_s, reconnect_grace=reconnect_grace, worker_gone_s=worker_gone_s
+    )
     settings = dataclasses.replace(
         api_settings(database_url, tmp_path, clock, shoes), banked=banked, tables_file=tables_file
     )

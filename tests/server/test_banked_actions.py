@@ -47,11 +47,12 @@ async def test_each_participant_is_told_what_they_may_do_in_every_phase(
     waiting = (await banker.call("GET", f"/api/seats/{seat}")).json()
     assert waiting["allowed_actions"] == ["auto_approve", "leave"]
     await player.sit("banked-i", "player")
-    # The banker's approval: the banker may approve, the player only leave.
+    # The banker's approval: the banker may approve, the player only leave; both may set
+    # their client seed for the pair's seed, committed as the pair formed.
     approval = await banker.state(lambda m: seat_of(m)["phase"] == "approval")
-    assert approval["allowed_actions"] == ["approve", "auto_approve", "leave"]
+    assert approval["allowed_actions"] == ["approve", "auto_approve", "client_seed", "leave"]
     told = await player.state(lambda m: seat_of(m)["phase"] == "approval")
-    assert told["allowed_actions"] == ["leave"]
+    assert told["allowed_actions"] == ["client_seed", "leave"]
     assert await refused(player, seat, told["allowed_actions"]) == {
         "approve": "not_your_turn", "auto_approve": "not_your_turn",
         "bets": "not_your_turn", "deal": "not_your_turn",
@@ -59,17 +60,17 @@ async def test_each_participant_is_told_what_they_may_do_in_every_phase(
     # Approved over REST: the same answer shape, the player's turn.
     approved = await banker.call("POST", f"/api/seats/{seat}/approve")
     assert approved.status_code == 200 and approved.json()["allowed_actions"] == [
-        "auto_approve", "leave",
+        "auto_approve", "client_seed", "leave",
     ]  # fmt: skip
     turn = await player.state(lambda m: seat_of(m)["phase"] == "betting")
-    assert turn["allowed_actions"] == ["bets", "deal", "leave"]
-    assert await refused(banker, seat, ["auto_approve", "leave"]) == {
+    assert turn["allowed_actions"] == ["bets", "deal", "client_seed", "leave"]
+    assert await refused(banker, seat, ["auto_approve", "client_seed", "leave"]) == {
         "approve": "not_your_turn", "bets": "not_your_turn", "deal": "not_your_turn",
     }  # fmt: skip
     # Past the player's deadline (before the resolver acts) nothing of the turn is allowed.
     server.clock.advance(46)
     late = (await player.call("GET", f"/api/seats/{seat}")).json()
-    assert late["allowed_actions"] == ["leave"]
+    assert late["allowed_actions"] == ["client_seed", "leave"]
     assert (await player.send("deal", bets={"player": 500}, key="late"))["error"]["code"] == (
         "deadline_passed"
     )

@@ -172,15 +172,17 @@ async def test_both_sides_export_their_history_and_baccarat_verify_accepts_it(
         {"tie": 300},
         {"banker": 2_000},
     ]
-    for bets in stakes:  # dealt from the player's fair seeds
+    for bets in stakes:  # dealt from the seat's own seed
         assert (await player.deal_rest(seat, **bets)).status_code == 201
     casino = await player.call("POST", "/api/tables/table-i/rounds",
                                {"mode": "fun", "bets": {"player": 200}},
                                **{"Idempotency-Key": "casino"})  # fmt: skip
     assert casino.status_code == 201
-    # Until the player reveals the seed, nothing can be verified, and nothing differs.
+    # Until the seat ends and reveals its seed, nothing can be verified, nothing differs.
     report = verify(tmp_path, "early", await banker.export(), capsys)
     assert report["summary"]["unverifiable"] == 4
+    assert (await player.call("POST", f"/api/seats/{seat}/leave")).status_code == 200
+    # The player's own seed (the casino round) is revealed by rotating it.
     rotated = await player.call("POST", "/api/fairness/rotate", {"mode": "fun"})
     assert rotated.status_code == 200, rotated.text
     for who, role, rounds in ((player, "player", 5), (banker, "banker", 4)):

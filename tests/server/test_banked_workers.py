@@ -167,7 +167,7 @@ async def test_a_worker_killed_with_kill_9_lets_its_players_go_after_the_grace(
     a.start()
     try:
         async with serving(database_url, tmp_path, clock, poll_s=0.05,
-                           reconnect_grace=grace) as b:  # fmt: skip
+                           reconnect_grace=grace, worker_gone_s=0.5) as b:  # fmt: skip
             on_a = Worker(a.url, b.casino.db)
             banker = await on_a.player("stranded-banker")
             seat = await banker.sit("banked-i", "banker")  # connected to A
@@ -185,6 +185,47 @@ async def test_a_worker_killed_with_kill_9_lets_its_players_go_after_the_grace(
             await b.check()
     finally:
         a.kill()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+async def test_a_worker_whose_session_is_back_soon_is_not_taken_for_dead(
+    database_url: DatabaseUrl, tmp_path: Path
+) -> None:
+    """When PostgreSQL restarts, every worker's session ends and each comes back in its own
+    time: a worker back first must not take the others for dead while their players'
+    sockets are still open. A session missing for less than ``worker_gone_s`` is not a
+    death; one missing for longer is."""
+    import psycopg
+
+    from baccarat.server.banked import timing
+
+    async with serving(database_url, tmp_path, poll_s=0.05, worker_gone_s=1.0) as b:
+        player = await b.player("still-here")
+        seat = await player.sit("banked-i", "banker")
+        ghost = "a1b2c3d4e5f6"  # another worker, whose session is away for now
+
+        def present(uow: Any) -> None:
+            timing.connected(uow, "conn-elsewhere", seat, player.id, ghost)
+
+        await b.desk.write(lambda uow, ctx: present(uow))
+        # The resolver looks every 0.05 s: missing for half the window is not yet a death.
+        await asyncio.sleep(0.5)
+        assert await b.read(_presence) == 2  # ours and the one on the other worker
+        # Its session comes back within the window (the worker reconnected to PostgreSQL).
+        with psycopg.connect(
+            database_url.target, autocommit=True,
+            application_name=timing.WORKER_APPLICATION + ghost,
+        ):  # fmt: skip
+            await asyncio.sleep(1.5)
+            assert await b.read(_presence) == 2
+        # Away again, and for longer than the window: now it is dead, its connection closed.
+        deadline = asyncio.get_running_loop().time() + 15
+        while await b.read(_presence) != 1:
+            assert asyncio.get_running_loop().time() < deadline, "the dead worker is kept"
+            await asyncio.sleep(0.1)
+        row = await b.read(lambda uow: seats.load(uow, seat, lock=False))
+        assert row.banker_id == player.id  # their own socket here is still open
 
 
 def _presence(uow: Any) -> int:

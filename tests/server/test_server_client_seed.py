@@ -1,67 +1,107 @@
-"""The client seed a player may set: what the server takes is what docs/fairness.md says,
-and the API's error names the rule (the protocol itself derives from any text)."""
+"""The client seed comes from the client: the server commits its next seed before the
+client seed it is used with is known, at registration and at every rotation, and rounds
+dealt with the server's own placeholder are named as such in the export and by the
+verifier.
+
+The cheat this closes: an operator that, before committing, tries candidate server seeds
+against the client seed it already knows (it made it, or rotation kept it) and keeps one
+that favours the house. Here the operator's seed maker is given every client seed it could
+know at that moment; the rounds are dealt with a client seed set only afterwards.
+"""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
+from typing import Any
 
 import pytest
 
+from baccarat.fairness import commitment
+from baccarat.fairness import new_server_seed as fair_new_server_seed
+from baccarat.fairness.history import parse_history
+from baccarat.fairness.verify import Kind, verify_history
 from baccarat.server import seeds
-from baccarat.server.errors import ServiceError
 
 from .conftest import Api
-from .support import error_code
 
-DOC = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text()
-PRINTABLE = "".join(chr(c) for c in range(32, 127))
+pytestmark = pytest.mark.anyio
 
 
-def test_every_printable_ascii_character_is_a_client_seed_character() -> None:
-    for start in range(0, len(PRINTABLE), seeds.CLIENT_SEED_MAX):
-        chunk = PRINTABLE[start : start + seeds.CLIENT_SEED_MAX]
-        assert seeds.check_client_seed(chunk) == chunk
-    assert seeds.check_client_seed("x" * seeds.CLIENT_SEED_MAX)
+async def fairness(api: Api, token: str, mode: str = "fun") -> dict[str, Any]:
+    answer = await api.client.get("/api/fairness", headers=api.auth(token, None))
+    assert answer.status_code == 200
+    state: dict[str, Any] = answer.json()[mode]
+    return state
 
 
-@pytest.mark.parametrize(
-    ("seed", "said"),
-    [("", "it is empty"), ("x" * 65, "it has 65"), ("Glück", "'\\xfc' at position 2"),
-     ("tab\there", "'\\t' at position 3"), ("🍀", "'\\U0001f340' at position 0")],
-)  # fmt: skip
-def test_other_text_is_refused_naming_the_rule_and_the_character(seed: str, said: str) -> None:
-    with pytest.raises(ServiceError) as refused:
-        seeds.check_client_seed(seed)
-    assert refused.value.code == "invalid_client_seed"
-    assert refused.value.message.startswith(seeds.CLIENT_SEED_RULE)
-    assert said in refused.value.message
+async def set_seed(api: Api, token: str, seed: str, mode: str = "fun") -> dict[str, Any]:
+    answer = await api.client.put("/api/fairness/client-seed", headers=api.auth(token, None),
+                                  json={"mode": mode, "client_seed": seed})  # fmt: skip
+    assert answer.status_code == 200, answer.text
+    state: dict[str, Any] = answer.json()
+    return state
 
 
-def test_the_docs_state_the_servers_rule() -> None:
-    text = " ".join(DOC.split())
-    assert seeds.CLIENT_SEED_RULE[len("a client seed is ") :] in text
-    assert re.search(r"`invalid_client_seed`", text)
+async def test_the_next_seed_is_committed_before_the_client_seed_it_is_used_with(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events: list[tuple[str, str]] = []
+    casino = api.casino
+    made = fair_new_server_seed
 
-
-@pytest.mark.anyio
-async def test_the_api_refuses_a_client_seed_outside_the_rule_with_its_message(api: Api) -> None:
-    token = await api.player()
-    auth = api.auth(token, None)
-    for seed in ("Glück", "", "line\nbreak"):
-        answer = await api.client.put(
-            "/api/fairness/client-seed", json={"mode": "fun", "client_seed": seed}, headers=auth
+    def operator_seed() -> str:
+        # What the operator knows when it commits: every client seed in the database.
+        known = casino.db.run_read(
+            lambda uow: [row[0] for row in uow.all("SELECT client_seed FROM fairness_states")]
         )
-        assert answer.status_code == 422
-        assert error_code(answer) == "invalid_client_seed", answer.text
-        assert seeds.CLIENT_SEED_RULE in answer.text
-    too_long = await api.client.put(
-        "/api/fairness/client-seed", json={"mode": "fun", "client_seed": "x" * 65}, headers=auth
-    )
-    assert too_long.status_code == 422
-    assert error_code(too_long) in {"invalid_client_seed", "invalid_body"}
-    kept = await api.client.put(
-        "/api/fairness/client-seed", json={"mode": "fun", "client_seed": PRINTABLE[:64]},
-        headers=auth,
+        events.extend(("known", seed) for seed in known)
+        seed = made()
+        events.append(("commit", commitment(seed)))
+        return seed
+
+    monkeypatch.setattr(seeds, "new_server_seed", operator_seed)
+    token = await api.player()
+    for mode in ("fun", "real"):
+        assert (await fairness(api, token, mode))["client_seed_source"] == "server"
+    committed = (await fairness(api, token))["commitment"]
+    mine = await set_seed(api, token, "chosen after the commitment")
+    # The commitment shown before the client seed was set is the one after it.
+    assert (mine["commitment"], mine["client_seed_source"]) == (committed, "client")
+    dealt = (await api.play(token, player=500)).json()["fairness"]
+    assert (dealt["commitment"], dealt["client_seed"]) == (committed, mine["client_seed"])
+    assert dealt["client_seed_source"] == "client"
+
+    rotated = await api.client.post("/api/fairness/rotate", headers=api.auth(token, None),
+                                    json={"mode": "fun"})  # fmt: skip
+    assert rotated.status_code == 200
+    current = rotated.json()["current"]
+    # The new commitment comes with the server's placeholder, not the client seed it knew.
+    assert current["client_seed_source"] == "server"
+    assert current["client_seed"] != mine["client_seed"]
+    again = await set_seed(api, token, "chosen after the second commitment")
+    assert again["commitment"] == current["commitment"]
+    second = (await api.play(token, player=500)).json()["fairness"]
+    assert (second["commitment"], second["client_seed"]) == (
+        current["commitment"], "chosen after the second commitment",
     )  # fmt: skip
-    assert kept.status_code == 200 and kept.json()["client_seed"] == PRINTABLE[:64]
+    # Every round's client seed was unknown to the operator when its seed was committed.
+    for fair in (dealt, second):
+        at = events.index(("commit", fair["commitment"]))
+        assert ("known", fair["client_seed"]) not in events[: at + 1]
+
+
+async def test_rounds_with_the_servers_client_seed_are_flagged_and_named(api: Api) -> None:
+    token = await api.player()
+    placeholder = await api.play(token, player=500)  # an API client that never set one
+    assert placeholder.json()["fairness"]["client_seed_source"] == "server"
+    await set_seed(api, token, "mine")
+    assert (await api.play(token, player=500)).json()["fairness"]["client_seed_source"] == "client"
+    rotated = await api.client.post("/api/fairness/rotate", headers=api.auth(token, None),
+                                    json={"mode": "fun"})  # fmt: skip
+    assert rotated.json()["revealed"] is not None and rotated.json()["pending"] == []
+    export = await api.client.get("/api/history/export", headers=api.auth(token, None))
+    report = verify_history(parse_history(export.text.splitlines()))
+    assert report.ok  # not a failure: the cards are the seeds'
+    assert report.server_client_seeds == 1
+    (note,) = [n for n in report.notes if n.kind is Kind.SERVER_CLIENT_SEED]
+    assert note.lines == (1,) and "the server set" in note.message
+    assert "1 with the server's client seed" in report.summary()

@@ -115,21 +115,33 @@ def test_a_cut_shoe_table_shows_the_current_shoe_only(
 ) -> None:
     alice = register(db, system)
     mini = tables.require("mini")
-    shoes = StackedShoes(" ".join(COUPS[c] for c in "BBPTPB" * 4))
-    dealer = rounds.Dealer(shoes, system)
+    stacked = " ".join(COUPS[c] for c in "BBPTPB" * 4)
+    # The cut card comes out in the seventh coup.
+    cut_card = sum(len(COUPS[c].split()) for c in "BBPTPB") + 1
+    shoes = StackedShoes(stacked)
+
+    def with_cut_card(*args):
+        shoe = shoes(*args)
+        shoe.cut_card = cut_card
+        return shoe
+
+    dealer = rounds.Dealer(with_cut_card, system)
     assert answer(db, alice, tables, "mini")["stats"]["rounds"] == 0  # no shoe cut yet
     db.run_write(lambda uow: rounds.cut_shoe(uow, dealer, alice, mini, "fun", 10))
-    play_all(db, system, tables, alice, shoes, 6, table="mini")
+    play_all(db, system, tables, alice, with_cut_card, 6, table="mini")
     data = answer(db, alice, tables, "mini")
     assert data["scope"] == "shoe"
     assert data["limit"] == 8 * 52 // 4 + 1
     assert data["columns"]["big_road"] == [["B", "B"], ["P", "P"], ["B"]]
     assert data["columns"]["ties"] == [[0, 0], [1, 0], [0]]
-    # A new shoe (the seed rotated, the next cut) starts the roads again.
+    # Rotating the seed does not end the shoe (it takes effect at the next shoe): the roads
+    # go on until the cut card comes out; a new shoe (the next cut) starts them again.
     db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))
+    play_all(db, system, tables, alice, with_cut_card, 1, table="mini")
+    assert answer(db, alice, tables, "mini")["stats"]["rounds"] == 7
     db.run_write(lambda uow: rounds.cut_shoe(uow, dealer, alice, mini, "fun", 10))
     assert answer(db, alice, tables, "mini")["stats"]["rounds"] == 0
-    play_all(db, system, tables, alice, shoes, 1, table="mini")
+    play_all(db, system, tables, alice, with_cut_card, 1, table="mini")
     assert answer(db, alice, tables, "mini")["roads"]["bead"][0]["winner"] == "B"
 
 

@@ -168,7 +168,7 @@ def test_fresh_tables_take_one_nonce_per_round_under_the_committed_seed(
         (state.commitment, state.client_seed, None, 0)
     }
     revealed, new_state = db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))
-    assert commitment(revealed.server_seed) == state.commitment
+    assert revealed is not None and commitment(revealed.server_seed) == state.commitment
     assert new_state.next_nonce == 0 and new_state.commitment != state.commitment
     for rec in played:
         order = shuffled_order(revealed.server_seed, rec.client_seed, rec.nonce, 6)
@@ -199,9 +199,24 @@ def test_a_cut_shoe_waits_for_the_cut_and_deals_on_from_where_it_stopped(
     with pytest.raises(ServiceError) as busy:
         db.run_write(lambda uow: rounds.cut_shoe(uow, dealer, alice, mini, "fun", 5))
     assert busy.value.code == "shoe_in_progress"
-    # Rotating the server seed reveals it: the shoe dealt from it ends.
-    db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))
-    assert db.run_read(lambda uow: rounds.shoe_state(uow, alice, mini, "fun")).cut_due
+    # Rotation takes effect at the next shoe: the shoe in play is dealt on from its seed,
+    # which is revealed when the shoe ends (a player cannot end a shoe at will).
+    revealed, new = db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))
+    assert revealed is None
+    assert db.run_read(lambda uow: seeds.pending(uow, alice, "fun")) == [
+        {"commitment": first.commitment, "tables": ["mini"]}
+    ]
+    after = play(db, dealer.shoes, system, tables, alice, "mini", player=100)
+    assert (after.commitment, after.nonce) == (first.commitment, 0)
+    assert after.position == second.position + len(second.player_cards.split()) + len(
+        second.banker_cards.split()
+    )
+    fresh = play(db, dealer.shoes, system, tables, alice, player=500)
+    assert (fresh.commitment, fresh.nonce) == (new.commitment, 0)
+    assert db.run_read(lambda uow: history.get_round(uow, alice, first.id)).server_seed is None
+    while not db.run_read(lambda uow: rounds.shoe_state(uow, alice, mini, "fun")).cut_due:
+        play(db, dealer.shoes, system, tables, alice, "mini", player=100)
+    assert db.run_read(lambda uow: seeds.pending(uow, alice, "fun")) == []
     exported = [
         json.loads(line)
         for line in history.export_lines(
@@ -209,8 +224,11 @@ def test_a_cut_shoe_waits_for_the_cut_and_deals_on_from_where_it_stopped(
         )
     ]
     seed = exported[0]["fairness"]["server_seed"]
+    assert commitment(seed) == first.commitment
     order = shuffled_order(seed, first.client_seed, 0, 8, 123)
-    for line in exported:
+    shoe = [line for line in exported if line["table_id"] == "mini"]
+    assert shoe[0]["fairness"]["nonces_used"] == 1 and shoe[0]["fairness"]["undealt_shoes"] == []
+    for line in shoe:
         coup = play_coup(order[line["fairness"]["position"] :])
         assert line["player"]["cards"] == [str(c) for c in coup.player.cards]
     assert_ledger_ok(db)

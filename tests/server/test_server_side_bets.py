@@ -225,3 +225,23 @@ async def test_the_tables_rtp_of_every_bet_is_the_published_figure(api: Api) -> 
                 checked.add((table["id"], bet))
     assert {("deluxe", "player_pair"), ("deluxe", "banker_dragon"), ("ez", "dragon7"),
             ("ez", "panda8"), ("ez", "banker"), ("no-commission", "super6")} <= checked  # fmt: skip
+
+
+def test_a_table_remembers_which_bets_it_takes_and_agrees_with_its_checks() -> None:
+    deluxe = load_tables()["deluxe"]
+    cases = [
+        Bets(banker=500, player_pair=100),  # taken
+        Bets(banker=500, player_pair=100).doubled(),  # taken: twice is still in the limits
+        Bets(banker=1),  # under the minimum
+        Bets(player=500, tie=100, banker=10**9),  # over the maximum
+        Bets(banker=500, panda8=100),  # a side bet deluxe does not offer
+    ]
+    for bets in cases:
+        try:
+            deluxe.check_bets(bets)
+            expected = True
+        except ServiceError:
+            expected = False
+        # Asked twice: the remembered answer is the checked one.
+        assert deluxe.takes(bets) is expected and deluxe.takes(bets) is expected, bets
+    assert [deluxe.takes(b) for b in cases] == [True, True, False, False, False]

@@ -3,6 +3,7 @@ matched in the lobby, playing over the seat's WebSocket (seed 000 "Spielen als G
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,16 @@ def test_a_banker_and_a_player_play_a_round_in_two_browsers(
     assert mine["id"] == theirs["id"] == ppage.get_attribute(".seat-view", "data-round")
     assert (mine["role"], theirs["role"]) == ("player", "banker")
     assert theirs["banked"]["fee"] == 15
+    # Each browser gave the seat's seed a fresh client seed of its own, unasked: the round
+    # was dealt from both (the banker's first), and both histories say the client set it.
+    fair = mine["fairness"]
+    seeds = fair["client_seeds"]
+    assert theirs["fairness"]["client_seeds"] == seeds
+    assert all(re.fullmatch(r"[0-9a-f]{32}", seeds[role]) for role in ("banker", "player"))
+    assert seeds["banker"] != seeds["player"]
+    assert fair["client_seed"] == json.dumps([seeds["banker"], seeds["player"]]).replace(" ", "")
+    assert fair["client_seed_source"] == theirs["fairness"]["client_seed_source"] == "client"
+    assert fair["server_seed"] is None
     for page, item in ((ppage, mine), (bpage, theirs)):
         for side in ("player", "banker"):
             cards = page.locator(f'[data-cards="{side}"] [data-card]').evaluate_all(
@@ -135,9 +146,12 @@ def test_a_banker_and_a_player_play_a_round_in_two_browsers(
     banker.page.wait_for_selector('[data-role="banker"]')
     assert re.search(r"als Geber", str(banker.page.text_content("table.history")))
 
-    # Leaving: the player stands up; the banker's seat needs a player again.
+    # Leaving: the player stands up; the banker's seat needs a player again, and the seat's
+    # seed is revealed to both.
     ppage.click('[data-action="leave"]')
     ppage.wait_for_selector('[data-banked-table="banked-i"]')
+    revealed = banker.api("GET", "/api/history?mode=fun&limit=5")["items"]
+    assert all(item["fairness"]["server_seed"] for item in revealed)
     # The rules page explains banking at table II: the help page's 50 points and $500.
     player.goto("rules/banked-ii")
     help_text = str(ppage.text_content("[data-banked-help]"))

@@ -107,8 +107,14 @@ def test_the_verifier_speaks_the_players_language_and_shows_a_mini_shoes_burn(
     place(player, 500, "player")
     page.click('[data-action="deal"]')
     player.wait_round()
-    round_ = last_round(player)
-    player.api("POST", "/api/fairness/rotate", {"mode": "fun"})
+    first = last_round(player)
+    # A rotation takes effect at the next shoe: the seed is revealed when this one ends.
+    assert player.api("POST", "/api/fairness/rotate", {"mode": "fun"})["revealed"] is None
+    assert player.finish_shoe(table["id"], {"banker": 500}) > 0
+    # The shoe's last round (on the history's first page), dealt from the same seed.
+    round_ = player.api("GET", "/api/history?mode=fun&limit=1")["items"][0]
+    assert round_["fairness"]["commitment"] == first["fairness"]["commitment"]
+    assert round_["fairness"]["server_seed"]
     player.goto("history")
     page.click(f'[data-open="{round_["id"]}"]')
     href = str(page.get_attribute(f'[data-verify="{round_["id"]}"]', "href"))

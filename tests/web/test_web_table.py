@@ -317,6 +317,61 @@ def test_a_dealt_round_shows_what_the_history_records(
     assert player.errors == []
 
 
+def test_the_browser_sets_a_fresh_client_seed_after_every_new_commitment(
+    make_player: Any, screenshots: Path
+) -> None:
+    player = make_player()
+    page = player.page
+    # Registered: the server committed a seed and holds a placeholder client seed of its
+    # own. A round dealt before any page replaced it is flagged as such.
+    early = player.api("POST", "/api/tables/table-i/rounds",
+                       {"mode": "fun", "bets": {"player": 500}},
+                       {"Idempotency-Key": "before-any-page"})  # fmt: skip
+    assert early["fairness"]["client_seed_source"] == "server"
+    # The page replaces the placeholder at once, for both modes, without being asked.
+    player.goto()
+    page.wait_for_function(
+        "() => fetch('/api/fairness').then(r => r.json()).then(d =>"
+        " d.fun.client_seed_source === 'client' && d.real.client_seed_source === 'client')"
+    )
+    first = player.api("GET", "/api/fairness")["fun"]
+    assert re.fullmatch(r"[0-9a-f]{32}", first["client_seed"])
+    player.goto("history")
+    page.wait_for_selector('[data-fair="source"][data-source="browser"]')
+    assert page.input_value("#client-seed") == first["client_seed"]
+    page.click(f'[data-open="{early["id"]}"]')
+    page.wait_for_selector('#round-detail [data-fair="server-client-seed"]')
+    # A rotation commits a new seed: the page gives it a fresh client seed, unasked.
+    page.once("dialog", lambda dialog: dialog.accept())
+    with (
+        page.expect_response(
+            lambda r: r.url.endswith("/api/fairness/client-seed") and r.request.method == "PUT"
+        ) as given,
+        page.expect_response(lambda r: r.url.endswith("/api/fairness/rotate")) as rotated,
+    ):
+        page.click("[data-rotate]")
+    current = rotated.value.json()["current"]
+    assert current["client_seed_source"] == "server"
+    after = given.value.json()
+    assert after["commitment"] == current["commitment"] != first["commitment"]
+    assert after["client_seed_source"] == "client"
+    assert after["client_seed"] not in (first["client_seed"], current["client_seed"])
+    assert player.api("GET", "/api/fairness")["fun"] == after
+    page.wait_for_function(
+        "s => document.querySelector('#client-seed').value === s", arg=after["client_seed"]
+    )
+    assert page.get_attribute('[data-fair="source"]', "data-source") == "browser"
+    # A seed the player types is theirs, and the page says so.
+    page.fill("#client-seed", "my own lucky seed")
+    page.click('.fairness button[type="submit"]')
+    page.wait_for_selector('[data-fair="source"][data-source="you"]')
+    assert player.api("GET", "/api/fairness")["fun"]["client_seed"] == "my own lucky seed"
+    for width, height in ((1280, 720), (1920, 1080), (390, 844), (844, 390)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator(".fairness").screenshot(path=str(screenshots / f"fair-{width}.png"))
+    assert player.errors == []
+
+
 def test_the_cashier_takes_deposit_and_withdrawal_requests(make_player: Any) -> None:
     player = make_player()
     page = player.page

@@ -75,16 +75,24 @@ def test_a_real_export_verifies_in_the_page_and_a_round_cut_from_it_is_a_finding
         assert cli(["admin", "--data-dir", str(data), "--database",
                     f"sqlite:///{data / 'web.db'}", "void", won["id"],
                     "--reason", "malfunction"]) == 0  # fmt: skip
+        # The shoe is dealt to its cut card: a rotation takes effect at the next shoe.
+        dealt = player.finish_shoe("mini", {"banker": 200})
         player.api("POST", "/api/fairness/rotate", {"mode": "fun"})
         text = export(player)
         lines = text.splitlines()
-        assert len(lines) == 9 and all("nonces_used" in json.loads(x)["fairness"] for x in lines)
+        assert len(lines) == 9 + dealt
+        assert all("nonces_used" in json.loads(x)["fairness"] for x in lines)
         page = open_verifier(player, text, tmp_path / "honest.jsonl")
         assert page.get_attribute("body", "data-export-ok") == "true", page.text_content(
             "#export-text"
         )
         assert page.locator("#export-rounds tr[data-status='voided']").count() == 1
         assert page.locator("#export-findings li").count() == 0
+        # No browser page set a client seed for this API client: the page names its rounds.
+        note = page.locator("#export-notes li[data-kind='server_client_seed']")
+        assert f"{len(lines)} round(s) dealt with a client seed the server set" in str(
+            note.text_content()
+        )
         # The page asked the server for nothing but its own files.
         assert not [u for u in requests if "/api/" in u or "/i18n/" in u], requests
 

@@ -26,15 +26,27 @@ class Player:
                 return {"X-CSRF-Token": cookie["value"]}
         return {}
 
-    def api(self, method: str, path: str, data: Any = None) -> Any:
+    def api(
+        self, method: str, path: str, data: Any = None, headers: dict[str, str] | None = None
+    ) -> Any:
         response = self.context.request.fetch(
             self.base_url + path,
             method=method,
             data=None if data is None else json.dumps(data),
-            headers={"Content-Type": "application/json", **self.csrf()},
+            headers={"Content-Type": "application/json", **self.csrf(), **(headers or {})},
         )
         assert response.ok, f"{method} {path}: {response.status} {response.text()}"
         return response.json() if response.text() else None
+
+    def finish_shoe(self, table_id: str, bets: dict[str, int]) -> int:
+        """Deal the player's cut shoe at a table to its cut card (the seed of a rotation
+        made while it was dealt is revealed then); how many rounds that took."""
+        dealt = 0
+        while not self.api("GET", f"/api/tables/{table_id}/state?mode=fun")["shoe"]["cut_due"]:
+            key = {"Idempotency-Key": uuid.uuid4().hex}
+            self.api("POST", f"/api/tables/{table_id}/rounds", {"mode": "fun", "bets": bets}, key)
+            dealt += 1
+        return dealt
 
     def register_and_login(self) -> None:
         request = self.context.request

@@ -26,10 +26,11 @@ class Bets(Mapping[str, int]):
     1000
     """
 
-    __slots__ = ("_items", "_stakes")
+    __slots__ = ("_items", "_stakes", "_total")
 
     _stakes: dict[str, int]
     _items: tuple[tuple[str, int], ...]
+    _total: int
 
     def __init__(self, stakes: Mapping[str, int] | None = None, /, **named: int) -> None:
         given = {**(stakes or {}), **named}
@@ -43,6 +44,7 @@ class Bets(Mapping[str, int]):
         items = tuple((name, given[name]) for name in _ORDER if given.get(name))
         object.__setattr__(self, "_items", items)
         object.__setattr__(self, "_stakes", dict(items))
+        object.__setattr__(self, "_total", sum(stake for _, stake in items))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Bets are immutable")
@@ -67,6 +69,19 @@ class Bets(Mapping[str, int]):
     def __repr__(self) -> str:
         return f"Bets({self._stakes!r})"
 
+    def doubled(self) -> Bets:
+        """Every stake twice (the felt's DOUBLE).
+
+        >>> Bets(banker=1000, tie=100).doubled()
+        Bets({'banker': 2000, 'tie': 200})
+        """
+        twice = object.__new__(Bets)
+        items = tuple((name, 2 * stake) for name, stake in self._items)
+        object.__setattr__(twice, "_items", items)
+        object.__setattr__(twice, "_stakes", dict(items))
+        object.__setattr__(twice, "_total", 2 * self._total)
+        return twice
+
     def stake(self, name: str) -> int:
         """The stake on a bet, 0 when there is none."""
         return self._stakes.get(name, 0)
@@ -77,7 +92,7 @@ class Bets(Mapping[str, int]):
 
     @property
     def total(self) -> int:
-        return sum(self._stakes.values())
+        return self._total
 
     @property
     def side(self) -> bool:

@@ -122,7 +122,7 @@ class Card:
 
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards in notation, separated by spaces."""
-    return " ".join(str(card) for card in cards)
+    return " ".join(map(str, cards))
 
 
 def new_deck() -> tuple[Card, ...]:

@@ -71,6 +71,13 @@ class FairnessRecord:
     position: int
     nonces_used: int | None = None
     undealt_shoes: tuple[UndealtShoe, ...] | None = None
+    # Who set the client seed (of the exporter's side): "client", after the commitment was
+    # shown, or "server" (a placeholder the player never replaced: the guarantee that the
+    # server could not choose its seed knowing the client seed does not hold); None: not said.
+    client_seed_source: str | None = None
+    # A player-banked seat's own seed: the banker's and the player's client seeds, whose
+    # ``seat_client_seed`` is the client seed.
+    client_seeds: tuple[str, str] | None = None
 
     @property
     def is_revealed(self) -> bool:
@@ -89,7 +96,28 @@ class FairnessRecord:
             line["nonces_used"] = self.nonces_used
         if self.undealt_shoes is not None:
             line["undealt_shoes"] = [shoe.to_json() for shoe in self.undealt_shoes]
+        if self.client_seed_source is not None:
+            line["client_seed_source"] = self.client_seed_source
+        if self.client_seeds is not None:
+            banker, player = self.client_seeds
+            line["client_seeds"] = {"banker": banker, "player": player}
         return line
+
+
+SOURCES = ("client", "server")
+
+
+def seat_client_seed(banker: str, player: str) -> str:
+    """The client seed of a player-banked seat's rounds: both participants' client seeds, the
+    banker's first, as the JSON array ``["banker's","player's"]`` (no spaces; the JSON
+    escapes keep the two apart whatever characters they hold)."""
+    return json.dumps([banker, player], separators=(",", ":"), ensure_ascii=False)
+
+
+def seat_client_seeds(client_seed: str) -> tuple[str, str]:
+    """The banker's and the player's client seeds of a seat's client seed."""
+    banker, player = json.loads(client_seed)
+    return str(banker), str(player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +128,7 @@ class HandRecord:
     scores: tuple[int, int]
 
     def to_json(self) -> dict[str, Any]:
-        return {"cards": [str(c) for c in self.cards], "scores": list(self.scores)}
+        return {"cards": list(map(str, self.cards)), "scores": list(self.scores)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,9 +321,22 @@ def _fairness(reader: _Reader, rules: RuleSet) -> FairnessRecord:
     nonces_used = None
     if fair.data.get("nonces_used") is not None:
         nonces_used = fair.integer("nonces_used", minimum=0)
+    source = fair.text("client_seed_source", optional=True)
+    if source is not None and source not in SOURCES:
+        raise fair.error("fairness.client_seed_source must be client, server or null")
     return FairnessRecord(
-        seed, commitment, client_seed, nonce, cut, position, nonces_used, _undealt(fair)
-    )
+        seed, commitment, client_seed, nonce, cut, position, nonces_used, _undealt(fair),
+        source, _client_seeds(fair),
+    )  # fmt: skip
+
+
+def _client_seeds(fair: _Reader) -> tuple[str, str] | None:
+    if fair.data.get("client_seeds") is None:
+        return None
+    both = fair.child("client_seeds")
+    banker, player = both.text("banker"), both.text("player")
+    assert banker is not None and player is not None
+    return banker, player
 
 
 def _undealt(fair: _Reader) -> tuple[UndealtShoe, ...] | None:

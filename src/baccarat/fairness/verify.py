@@ -49,7 +49,7 @@ from ..core import (
     settle,
 )
 from .derive import commitment, shuffled_order
-from .history import HandRecord, RoundRecord, UndealtShoe
+from .history import HandRecord, RoundRecord, UndealtShoe, seat_client_seed
 
 UNREVEALED = "seed not revealed"
 # What a voided round is said to be, by what its coup had done when it was voided.
@@ -104,6 +104,7 @@ class Kind(enum.Enum):
     UNDEALT = "undealt_shoe"  # a shoe cut and never dealt (note), or one that lies (finding)
     UNCHECKED = "unchecked"  # what could not be checked, and why (note)
     BALANCE = "balance"  # a round that does not start where the one before ended (note)
+    SERVER_CLIENT_SEED = "server_client_seed"  # rounds whose client seed the server set (note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +192,11 @@ class HistoryReport:
     def balance_breaks(self) -> int:
         return sum(n.kind is Kind.BALANCE for n in self.notes)
 
+    @property
+    def server_client_seeds(self) -> int:
+        """Rounds dealt with a client seed the server set (the guarantee does not hold)."""
+        return sum(len(n.lines) for n in self.notes if n.kind is Kind.SERVER_CLIENT_SEED)
+
     def extra_counts(self) -> dict[str, int]:
         """The counts beyond the verdicts of old, those that are not zero (an export without
         voids, findings or breaks reads as it always did)."""
@@ -199,6 +205,7 @@ class HistoryReport:
             "voided_after_win": self.voided_after_win,
             "findings": len(self.findings),
             "balance_breaks": self.balance_breaks,
+            "server_client_seeds": self.server_client_seeds,
         }
         return {name: n for name, n in counts.items() if n}
 
@@ -216,6 +223,8 @@ class HistoryReport:
         if self.balance_breaks:
             breaks = self.balance_breaks
             text += f"; balance chain: {breaks} break{'' if breaks == 1 else 's'}"
+        if self.server_client_seeds:
+            text += f"; {self.server_client_seeds} with the server's client seed"
         return text
 
     def to_json(self) -> dict[str, Any]:
@@ -284,6 +293,18 @@ def _check_position(record: RoundRecord, order: tuple[Card, ...] | None) -> list
         if fair.position < burned:
             diffs.append(Difference("fairness.position", f"at least {burned}", fair.position, note))
     return diffs
+
+
+def _check_client_seeds(record: RoundRecord) -> list[Difference]:
+    """A seat's client seed is its two participants', the banker's first."""
+    fair = record.fairness
+    if fair.client_seeds is None:
+        return []
+    expected = seat_client_seed(*fair.client_seeds)
+    if expected == fair.client_seed:
+        return []
+    note = "a seat's client seed is the banker's and the player's, in that order"
+    return [Difference("fairness.client_seed", expected, fair.client_seed, note)]
 
 
 def _tableau_check(player: HandRecord, banker: HandRecord) -> list[Difference]:
@@ -424,6 +445,7 @@ def check_round(record: RoundRecord) -> list[Difference]:
 def _check_round(record: RoundRecord) -> tuple[list[Difference], Coup | None]:
     order = derived_order(record)
     diffs = _check_commitment(record)
+    diffs += _check_client_seeds(record)
     diffs += _check_position(record, order)
     coup_diffs, coup = _check_coup(record, order)
     diffs += coup_diffs
@@ -465,9 +487,10 @@ def verify_round(record: RoundRecord) -> RoundReport:
 
 
 def _own(record: RoundRecord) -> bool:
-    """The player's own round, dealt from their seeds (a round they banked was dealt from
-    the other player's, whose other nonces this export cannot hold)."""
-    return record.role != "banker"
+    """A round dealt from the exporter's seeds: their own, or a seat's, whose seed is both
+    participants' (a round banked before seats had seeds was dealt from the other player's,
+    whose other nonces this export cannot hold)."""
+    return record.role != "banker" or record.fairness.client_seeds is not None
 
 
 def revealed_seeds(records: Sequence[RoundRecord]) -> dict[str, tuple[str, int]]:
@@ -761,6 +784,26 @@ def check_balances(records: Sequence[RoundRecord]) -> list[Finding]:
     return notes
 
 
+def check_sources(records: Sequence[RoundRecord]) -> list[Finding]:
+    """The rounds whose client seed the server set (the player never set one after the
+    commitment was shown): a note naming them, not a failure, since the cards are what the
+    seeds give; but the server knew that client seed when it chose its seed, so these rounds
+    do not show that it could not choose the seed for them."""
+    lines = tuple(r.line for r in records if r.fairness.client_seed_source == "server")
+    if not lines:
+        return []
+    return [
+        Finding(
+            Kind.SERVER_CLIENT_SEED,
+            f"{len(lines)} round(s) dealt with a client seed the server set, not you (line(s) "
+            f"{_ranges(lines)}): the server knew it when it committed its seed, so for these "
+            "rounds the guarantee that it could not choose its seed does not hold (set your "
+            "own client seed after every new commitment)",
+            lines,
+        )
+    ]
+
+
 def check_export(
     records: Sequence[RoundRecord],
 ) -> tuple[list[RoundRecord], dict[int, list[Difference]], list[Finding], list[Finding]]:
@@ -780,6 +823,7 @@ def check_export(
     for index, diffs in nonce_diffs.items():
         across.setdefault(index, []).extend(diffs)
     notes += check_balances(filled)
+    notes += check_sources(filled)
     return filled, across, findings, notes
 
 

@@ -75,6 +75,8 @@ ERRORS: dict[str, ErrorSpec] = {
     "not_seated": ErrorSpec(409, "the player does not sit at this seat"),
     "not_your_turn": ErrorSpec(409, "this action is not the caller's to take now"),
     "deadline_passed": ErrorSpec(409, "the time for this decision ran out"),
+    "no_seat_seed": ErrorSpec(409, "the seat's seed is committed when both roles are seated"),
+    "client_seed_fixed": ErrorSpec(409, "the seat's client seeds were fixed by its first deal"),
     # Responsible gaming (docs/responsible-gaming.md).
     "deposit_limit_reached": ErrorSpec(409, "the deposit would pass one of your deposit limits"),
     "loss_limit_reached": ErrorSpec(409, "the stake could pass one of your net-loss limits"),

@@ -3,9 +3,11 @@
 The export is ``baccarat-history/1`` (docs/history-format.md), one JSON object per line,
 oldest first, with the server seed filled in once the player has rotated (revealed) it.
 
-A player-banked round is one row of ``rounds`` (the player's, dealt from the player's
-seeds) and one of ``banked_rounds``; it appears in both participants' histories, with
-their ``role`` and their side of it (the banker's balances, net, fee and points).
+A player-banked round is one row of ``rounds`` (the player's) and one of ``banked_rounds``;
+it appears in both participants' histories, with their ``role`` and their side of it (the
+banker's balances, net, fee and points). It is dealt from the seat's own seed, with both
+participants' client seeds (``fairness.client_seeds``), and the seed is revealed to both
+when the seat ends (rounds banked before that were dealt from the player's seeds).
 """
 
 from __future__ import annotations
@@ -18,7 +20,13 @@ from functools import lru_cache
 from typing import Any
 
 from ..core import Card, Hand, Outcome, get_rules
-from ..fairness.history import BetRecord, FairnessRecord, HandRecord, RoundRecord
+from ..fairness.history import (
+    BetRecord,
+    FairnessRecord,
+    HandRecord,
+    RoundRecord,
+    seat_client_seeds,
+)
 from . import seeds
 from .db.uow import UnitOfWork
 from .errors import ServiceError
@@ -45,6 +53,15 @@ def _hand(cards_text: str) -> HandRecord:
     # Cached (a record is immutable): every round's answer and history line reads two.
     hand = Hand(Card.parse_many(cards_text))
     return HandRecord(hand.cards, hand.scores)
+
+
+@lru_cache(maxsize=8192)
+def _bet_records(bets_json: str) -> tuple[BetRecord, ...]:
+    # Cached like ``_hand``: a table's settlements are few distinct texts.
+    return tuple(
+        BetRecord(kind, bet["stake"], bet["result"], bet["returned"])
+        for kind, bet in json.loads(bets_json).items()
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,13 +94,14 @@ class StoredRound:
     banked: dict[str, Any] | None = None
     # The export only: what the server published when it revealed the round's seed.
     published: seeds.Published | None = None
+    # Who set this participant's client seed ("client", "server"; None: recorded before).
+    client_seed_source: str | None = None
+    # A seat's own seed: the client seed is both participants' (banker's, player's).
+    seat_seed: bool = False
 
     def export(self) -> RoundRecord:
         """The round as a line of ``baccarat-history/1`` (voided: every stake returned)."""
-        bets = tuple(
-            BetRecord(kind, bet["stake"], bet["result"], bet["returned"])
-            for kind, bet in json.loads(self.bets).items()
-        )
+        bets = _bet_records(self.bets)
         known = self.published
         record = RoundRecord(
             line=0,
@@ -99,6 +117,8 @@ class StoredRound:
                 self.position,
                 None if known is None else known.nonces_used,
                 None if known is None else known.undealt_shoes,
+                self.client_seed_source,
+                seat_client_seeds(self.client_seed) if self.seat_seed else None,
             ),
             player=_hand(self.player_cards),
             banker=_hand(self.banker_cards),
@@ -137,7 +157,9 @@ _COLUMNS = (
     "CASE WHEN s.revealed_us IS NULL THEN NULL ELSE s.server_seed END, "
     # Player-banked rounds (NULL otherwise): the seat, the fee, both sides' figures.
     "b.seat_id, b.fee, b.player_points, b.banker_points, b.banker_before, b.banker_after, "
-    "pb.nickname, pp.nickname"
+    "pb.nickname, pp.nickname, "
+    # Who set the client seeds (the player's, the banker's), and whether it is a seat's seed.
+    "r.client_seed_source, b.banker_seed_source, s.seat_id"
 )
 _BANKED = "LEFT JOIN players pb ON pb.id = b.banker_id LEFT JOIN players pp ON pp.id = b.player_id "
 SELECT_ROUNDS = (
@@ -153,11 +175,13 @@ SELECT_BANKED = (
 
 def record(row: tuple[Any, ...]) -> StoredRound:
     """A round as one participant sees it (the last column says which)."""
-    base, extra, role = row[:21], row[21:-1], row[-1]
+    base, extra, sources, role = row[:21], row[21:29], row[29:-1], row[-1]
     seat_id, fee, player_points, banker_points, banker_before, banker_after, banker, player = extra
+    player_source, banker_source, seed_seat = sources
+    source = banker_source if role == "banker" else player_source
+    rec = replace(StoredRound(*base), client_seed_source=source, seat_seed=seed_seat is not None)
     if seat_id is None:
-        return StoredRound(*base)
-    rec = StoredRound(*base)
+        return rec
     stake, win, fee = rec.stake, rec.win, int(fee)
     if role == "banker":
         figures = (player, stake - win - fee, -int(banker_points), int(banker_before),
@@ -263,17 +287,15 @@ def export_page(
 ) -> list[StoredRound]:
     """Up to EXPORT_PAGE rounds after ``after_seq``, oldest first (both roles); the player's
     own rounds under a revealed seed carry what was published when it was revealed (the
-    nonces it gave out, its undealt shoes) for the verifier's check of the nonces."""
+    nonces it gave out, its undealt shoes) for the verifier's check of the nonces; so do
+    both participants' rounds under a seat's seed."""
     sql, params = _both_sides(player_id, mode, after_seq, None, newest_first=False)
     records = [record(row) for row in uow.all(sql, params | {"limit": EXPORT_PAGE})]
-    own = [r for r in records if r.role == "player" and r.server_seed is not None]
-    known = seeds.published(uow, player_id, (r.commitment for r in own))
-    return [
-        replace(r, published=known.get(r.commitment))
-        if r.role == "player" and r.server_seed is not None
-        else r
-        for r in records
-    ]
+    own = [r for r in records if (r.role == "player" or r.seat_seed) and r.server_seed]
+    known = seeds.published(uow, player_id, (r.commitment for r in own if not r.seat_seed))
+    known |= seeds.published(uow, None, (r.commitment for r in own if r.seat_seed))
+    ids = {r.id for r in own}
+    return [replace(r, published=known.get(r.commitment)) if r.id in ids else r for r in records]
 
 
 def export_lines(records: list[StoredRound]) -> Iterator[str]:

@@ -102,9 +102,10 @@ def _insert_transaction(
     """Record a balanced transaction and its entries (balances are the caller's business)."""
     if len(postings) < 2:
         raise LedgerError(f"a transaction needs two entries or more, got {len(postings)}")
-    if sum(p.amount for p in postings) != 0:
+    amounts = [p.amount for p in postings]
+    if sum(amounts) != 0:
         raise LedgerError(f"entries of a {kind} transaction do not sum to zero: {postings}")
-    if any(p.amount == 0 for p in postings):
+    if 0 in amounts:
         raise LedgerError("an entry of zero moves nothing")
     tx_id = int(
         uow.scalar(

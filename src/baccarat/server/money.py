@@ -49,8 +49,13 @@ class Money:
     @property
     def players(self) -> list[int]:
         """The players the moves touch, in id order (the order their balances are locked)."""
-        found = {p for m in self.moves for p in (m.source, m.target) if isinstance(p, int)}
-        return sorted(found | set(self.covers))
+        found = set(self.covers)
+        for move in self.moves:
+            if type(move.source) is int:
+                found.add(move.source)
+            if type(move.target) is int:
+                found.add(move.target)
+        return sorted(found)
 
     def net(self, party: Party) -> int:
         """What the moves add to (or take from) a party's balance."""

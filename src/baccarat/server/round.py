@@ -67,7 +67,11 @@ class Dealer:
     ) -> None:
         self.shoes = shoes
         self.wallet: Wallet = wallet if wallet is not None else LedgerWallet(system)
-        self.observe = observe
+        self.observe: Observer = observe if observe is not None else _unobserved
+
+
+def _unobserved(course: str, step: str) -> None:
+    return None
 
 
 def new_round_id() -> str:
@@ -88,6 +92,8 @@ class Shuffle:
     nonce: int
     cut: int | None
     position: int  # the shoe's position before the coup
+    # Who set the client seed: "client", "server" (None: unknown, recorded before it was).
+    client_seed_source: str | None = None
 
 
 class ShoeSource(Protocol):
@@ -112,7 +118,7 @@ class FreshShuffle:
         drawn = seeds.take_nonce(uow, self.player_id, mode)
         shoe = shoes(rules, drawn.server_seed, drawn.client_seed, drawn.nonce, None)
         return Shuffle(shoe, drawn.seed_id, drawn.commitment, drawn.client_seed, drawn.nonce,
-                       None, shoe.position)  # fmt: skip
+                       None, shoe.position, drawn.client_seed_source)  # fmt: skip
 
     def dealt(self, uow: UnitOfWork, shoe: Shoe, mode: str) -> None:
         return None
@@ -254,21 +260,18 @@ class _Course(Protocol):
 def _run(uow: UnitOfWork, dealer: Dealer, bank: Bank, course: _Course) -> list[StoredRound]:
     """The steps of every round, in order (``STEPS``)."""
 
-    def step(name: str) -> None:
-        if dealer.observe is not None:
-            dealer.observe(course.name, name)
-
-    step("shoe")
+    observe = dealer.observe
+    observe(course.name, "shoe")
     shuffle = course.shoe(uow, dealer)
-    step("deal")
+    observe(course.name, "deal")
     dealt = course.deal(shuffle)
-    step("settle")
+    observe(course.name, "settle")
     settled = course.settle(dealt)
-    step("admit")
+    observe(course.name, "admit")
     course.admit(uow, bank, settled)
-    step("money")
+    observe(course.name, "money")
     posted = course.money(uow, dealer, bank, settled)
-    step("record")
+    observe(course.name, "record")
     return course.record(uow, bank, dealt, settled, posted)
 
 
@@ -370,7 +373,8 @@ class _Voiding:
 
     def shoe(self, uow: UnitOfWork, dealer: Dealer) -> Shuffle:
         r = self.recorded
-        return Shuffle(None, None, r.commitment, r.client_seed, r.nonce, r.cut, r.position)
+        return Shuffle(None, None, r.commitment, r.client_seed, r.nonce, r.cut, r.position,
+                       r.client_seed_source)  # fmt: skip
 
     def deal(self, shuffle: Shuffle) -> Dealt:
         r = self.recorded
@@ -436,9 +440,10 @@ def _insert_round(
         uow.scalar(
             "INSERT INTO rounds (id, player_id, table_id, mode, created_us, rules, seed_id, "
             "commitment, client_seed, nonce, cut, position, player_cards, banker_cards, "
-            "winner, bets, stake, win, balance_before, balance_after, transaction_id) VALUES "
+            "winner, bets, stake, win, balance_before, balance_after, transaction_id, "
+            "client_seed_source) VALUES "
             "(:id, :p, :t, :m, :now, :rules, :seed, :c, :cs, :nonce, :cut, :pos, :pc, :bc, "
-            ":winner, :bets, :stake, :win, :before, :after, :tx) RETURNING seq",
+            ":winner, :bets, :stake, :win, :before, :after, :tx, :source) RETURNING seq",
             {
                 "id": round_id, "p": settled.player_id, "t": table_id, "m": mode,
                 "now": uow.now, "rules": rules.name, "seed": shuffle.seed_id,
@@ -446,7 +451,7 @@ def _insert_round(
                 "cut": shuffle.cut, "pos": shuffle.position, "pc": pc, "bc": bc,
                 "winner": winner, "bets": settled.bets_json, "stake": settled.stake,
                 "win": settled.returned, "before": before, "after": after,
-                "tx": posted.transaction_id,
+                "tx": posted.transaction_id, "source": shuffle.client_seed_source,
             },
         )
     )  # fmt: skip
@@ -454,4 +459,5 @@ def _insert_round(
         seq, round_id, table_id, mode, uow.now, rules.name, shuffle.commitment,
         shuffle.client_seed, shuffle.nonce, shuffle.cut, shuffle.position, pc, bc, winner,
         settled.bets_json, settled.stake, settled.returned, before, after, None, None,
+        client_seed_source=shuffle.client_seed_source,
     )  # fmt: skip

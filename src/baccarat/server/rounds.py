@@ -123,19 +123,22 @@ def cut_shoe(
         "cut_card": shoe.cut_card,
         "cards": len(shoe.cards),
         "now": uow.now,
+        "source": drawn.client_seed_source,
     }
     if current is None:
         uow.run(
             "INSERT INTO shoes (player_id, table_id, mode, seed_id, client_seed, nonce, cut, "
-            "position, start, cut_card, cards, finished, created_us) VALUES (:p, :t, :m, "
-            ":seed, :cs, :nonce, :cut, :pos, :pos, :cut_card, :cards, 0, :now)",
+            "position, start, cut_card, cards, finished, created_us, client_seed_source) "
+            "VALUES (:p, :t, :m, :seed, :cs, :nonce, :cut, :pos, :pos, :cut_card, :cards, 0, "
+            ":now, :source)",
             values,
         )
     else:
         uow.run(
             "UPDATE shoes SET seed_id = :seed, client_seed = :cs, nonce = :nonce, cut = :cut, "
             "position = :pos, start = :pos, cut_card = :cut_card, cards = :cards, "
-            "finished = 0, created_us = :now WHERE player_id = :p AND table_id = :t AND mode = :m",
+            "finished = 0, created_us = :now, client_seed_source = :source "
+            "WHERE player_id = :p AND table_id = :t AND mode = :m",
             values,
         )
     return shoe_state(uow, player_id, table, mode)
@@ -154,7 +157,8 @@ class CutShoe:
     def shuffle(self, uow: UnitOfWork, shoes: ShoeFactory, rules: RuleSet, mode: str) -> Shuffle:
         row = uow.one(
             "SELECT sh.seed_id, s.server_seed, s.commitment, sh.client_seed, sh.nonce, sh.cut, "
-            "sh.position, sh.finished FROM shoes sh JOIN fairness_seeds s ON s.id = sh.seed_id "
+            "sh.position, sh.finished, sh.client_seed_source "
+            "FROM shoes sh JOIN fairness_seeds s ON s.id = sh.seed_id "
             "WHERE sh.player_id = :p AND sh.table_id = :t AND sh.mode = :m" + uow.lock("sh"),
             self._key(mode),
         )
@@ -165,19 +169,23 @@ class CutShoe:
                 table=self.table.id,
                 mode=mode,
             )
-        seed_id, server_seed, committed, client_seed, nonce, cut, position, _ = row
+        seed_id, server_seed, committed, client_seed, nonce, cut, position, _, source = row
         # The shoe is rebuilt from its seeds (the order is cached) and set where it stopped.
         shoe = shoes(rules, server_seed, client_seed, int(nonce), int(cut))
         shoe.position = int(position)
         return Shuffle(shoe, int(seed_id), committed, client_seed, int(nonce), int(cut),
-                       shoe.position)  # fmt: skip
+                       shoe.position, source)  # fmt: skip
 
     def dealt(self, uow: UnitOfWork, shoe: Shoe, mode: str) -> None:
-        uow.run(
+        done = shoe.is_cut_card_reached
+        seed_id = uow.scalar(
             "UPDATE shoes SET position = :pos, finished = :done "
-            "WHERE player_id = :p AND table_id = :t AND mode = :m",
-            {"pos": shoe.position, "done": int(shoe.is_cut_card_reached), **self._key(mode)},
+            "WHERE player_id = :p AND table_id = :t AND mode = :m RETURNING seed_id",
+            {"pos": shoe.position, "done": int(done), **self._key(mode)},
         )
+        if done:
+            # A seed rotated while this shoe was dealt from it is revealed when it ends.
+            seeds.reveal_if_done(uow, int(seed_id))
 
 
 class HouseBank:
@@ -234,9 +242,9 @@ def allowed_actions(
     allowed = {"cut" if shoe is not None and shoe.cut_due else "deal"}
     if last_bets is not None:
         allowed.add("new_game")
-        if _fits(table, last_bets, balance):
+        if last_bets.total <= balance and table.takes(last_bets):
             allowed.add("rebet")
-        if _fits(table, Bets({name: 2 * stake for name, stake in last_bets.items()}), balance):
+        if 2 * last_bets.total <= balance and table.takes(last_bets.doubled()):
             allowed.add("double")
     return [action for action in HOUSE_ACTIONS if action in allowed]
 
@@ -246,16 +254,6 @@ def _last_bets(last: StoredRound | None) -> Bets | None:
     if last is None or last.void_reason is not None:
         return None
     return Bets({name: bet["stake"] for name, bet in json.loads(last.bets).items()})
-
-
-def _fits(table: Table, bets: Bets, balance: int) -> bool:
-    if bets.total > balance:
-        return False
-    try:
-        table.check_bets(bets)
-    except ServiceError:
-        return False
-    return True
 
 
 def table_state(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dict[str, Any]:

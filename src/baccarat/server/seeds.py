@@ -1,9 +1,14 @@
 """Each player's provably fair state per mode: a committed server seed, a client seed, a nonce.
 
 The server seed is secret until the player rotates it; its commitment (sha256) is shown
-before any round uses it. Every shuffle takes the next nonce: one per round on fresh-shuffle
-tables, one per shoe on cut-shoe tables. Rotating reveals the old seed (so every round dealt
-from it can be verified) and commits a new one; shoes dealt from the old seed end with it.
+before any round uses it, and before the client seed it is used with is known: at
+registration and at every rotation the server commits the next seed and puts a placeholder
+client seed of its own (``client_seed_source`` "server") until the player sets theirs
+("client"). Every shuffle takes the next nonce: one per round on fresh-shuffle tables, one
+per shoe on cut-shoe tables. Rotating retires the old seed and commits a new one at once;
+the old seed is revealed (so every round dealt from it can be verified) at once, or, while
+a cut shoe is still dealt from it, when the last such shoe ends: rotation takes effect at
+the next shoe, so that nobody ends a shoe at will.
 """
 
 from __future__ import annotations
@@ -61,12 +66,14 @@ class FairnessState:
     commitment: str
     client_seed: str
     next_nonce: int
+    client_seed_source: str = "client"
 
     def to_json(self) -> dict[str, Any]:
         return {
             "mode": self.mode,
             "commitment": self.commitment,
             "client_seed": self.client_seed,
+            "client_seed_source": self.client_seed_source,
             "next_nonce": self.next_nonce,
         }
 
@@ -80,6 +87,7 @@ class Nonce:
     commitment: str
     client_seed: str
     nonce: int
+    client_seed_source: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,10 +114,6 @@ class RevealedSeed:
         }
 
 
-def _undealt_json(shoes: tuple[UndealtShoe, ...] | None) -> str | None:
-    return None if shoes is None else json.dumps([shoe.to_json() for shoe in shoes])
-
-
 def _undealt_of(text: str | None) -> tuple[UndealtShoe, ...] | None:
     if text is None:
         return None
@@ -124,17 +128,21 @@ class Published:
     undealt_shoes: tuple[UndealtShoe, ...]
 
 
-def published(uow: UnitOfWork, player_id: int, commitments: Iterable[str]) -> dict[str, Published]:
-    """Per commitment of the player's revealed seeds among ``commitments``: the nonces the
-    seed gave out and its undealt shoes (seeds revealed before these were recorded have
-    none: their lines go without, and a verifier says what it could not check)."""
+def published(
+    uow: UnitOfWork, player_id: int | None, commitments: Iterable[str]
+) -> dict[str, Published]:
+    """Per commitment of the player's revealed seeds among ``commitments`` (player None:
+    of the seats' seeds, which are both participants'): the nonces the seed gave out and
+    its undealt shoes (seeds revealed before these were recorded have none: their lines go
+    without, and a verifier says what it could not check)."""
     wanted = sorted(set(commitments))
     if not wanted:
         return {}
     names = {f"c{i}": c for i, c in enumerate(wanted)}
+    whose = "seat_id IS NOT NULL" if player_id is None else "player_id = :p AND seat_id IS NULL"
     rows = uow.all(
-        "SELECT commitment, nonces_used, undealt_shoes FROM fairness_seeds "
-        "WHERE player_id = :p AND revealed_us IS NOT NULL AND undealt_shoes IS NOT NULL "
+        f"SELECT commitment, nonces_used, undealt_shoes FROM fairness_seeds WHERE {whose} "
+        "AND revealed_us IS NOT NULL AND undealt_shoes IS NOT NULL "
         f"AND commitment IN ({', '.join(':' + n for n in names)})",
         {"p": player_id, **names},
     )
@@ -146,26 +154,32 @@ def published(uow: UnitOfWork, player_id: int, commitments: Iterable[str]) -> di
     return found
 
 
-def _new_seed(uow: UnitOfWork, player_id: int, mode: str) -> tuple[int, str, str]:
+def new_seed(
+    uow: UnitOfWork, player_id: int, mode: str, seat_id: str | None = None
+) -> tuple[int, str, str]:
+    """A new server seed, committed: its id, the seed and its commitment (a seat's seed is
+    recorded under the seat's player, with the seat)."""
     server_seed = new_server_seed()
     committed = commitment(server_seed)
     seed_id = int(
         uow.scalar(
-            "INSERT INTO fairness_seeds (player_id, mode, server_seed, commitment, created_us) "
-            "VALUES (:p, :m, :s, :c, :now) RETURNING id",
-            {"p": player_id, "m": mode, "s": server_seed, "c": committed, "now": uow.now},
+            "INSERT INTO fairness_seeds "
+            "(player_id, mode, server_seed, commitment, created_us, seat_id) "
+            "VALUES (:p, :m, :s, :c, :now, :seat) RETURNING id",
+            {"p": player_id, "m": mode, "s": server_seed, "c": committed, "now": uow.now,
+             "seat": seat_id},
         )
-    )
+    )  # fmt: skip
     return seed_id, server_seed, committed
 
 
 def open_states(uow: UnitOfWork, player_id: int) -> None:
     for mode in MODES:
-        seed_id, server_seed, committed = _new_seed(uow, player_id, mode)
+        seed_id, server_seed, committed = new_seed(uow, player_id, mode)
         uow.run(
-            "INSERT INTO fairness_states "
-            "(player_id, mode, seed_id, server_seed, commitment, client_seed, next_nonce) "
-            "VALUES (:p, :m, :id, :s, :c, :cs, 0)",
+            "INSERT INTO fairness_states (player_id, mode, seed_id, server_seed, commitment, "
+            "client_seed, next_nonce, client_seed_source) "
+            "VALUES (:p, :m, :id, :s, :c, :cs, 0, 'server')",
             {
                 "p": player_id,
                 "m": mode,
@@ -179,13 +193,13 @@ def open_states(uow: UnitOfWork, player_id: int) -> None:
 
 def state(uow: UnitOfWork, player_id: int, mode: str) -> FairnessState:
     row = uow.one(
-        "SELECT seed_id, commitment, client_seed, next_nonce FROM fairness_states "
-        "WHERE player_id = :p AND mode = :m",
+        "SELECT seed_id, commitment, client_seed, next_nonce, client_seed_source "
+        "FROM fairness_states WHERE player_id = :p AND mode = :m",
         {"p": player_id, "m": mode},
     )
     if row is None:
         raise ServiceError("unknown_player", "the player has no fairness state")
-    return FairnessState(mode, int(row[0]), row[1], row[2], int(row[3]))
+    return FairnessState(mode, int(row[0]), row[1], row[2], int(row[3]), row[4])
 
 
 def take_nonce(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
@@ -193,76 +207,93 @@ def take_nonce(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
     row = uow.one(
         "UPDATE fairness_states SET next_nonce = next_nonce + 1 "
         "WHERE player_id = :p AND mode = :m "
-        "RETURNING seed_id, server_seed, commitment, client_seed, next_nonce",
+        "RETURNING seed_id, server_seed, commitment, client_seed, next_nonce, "
+        "client_seed_source",
         {"p": player_id, "m": mode},
     )
     if row is None:
         raise ServiceError("unknown_player", "the player has no fairness state")
-    return Nonce(int(row[0]), row[1], row[2], row[3], int(row[4]) - 1)
+    return Nonce(int(row[0]), row[1], row[2], row[3], int(row[4]) - 1, row[5])
 
 
 def set_client_seed(uow: UnitOfWork, player_id: int, mode: str, client_seed: str) -> FairnessState:
-    """The client seed of the next shuffles (a shoe being dealt keeps the one it began with)."""
+    """The client seed of the next shuffles, set by the player after the commitment it will
+    be used with was shown (a shoe being dealt keeps the one it began with)."""
     check_client_seed(client_seed)
     uow.run(
-        "UPDATE fairness_states SET client_seed = :cs WHERE player_id = :p AND mode = :m",
+        "UPDATE fairness_states SET client_seed = :cs, client_seed_source = 'client' "
+        "WHERE player_id = :p AND mode = :m",
         {"cs": client_seed, "p": player_id, "m": mode},
     )
     return state(uow, player_id, mode)
 
 
-def rotate(uow: UnitOfWork, player_id: int, mode: str) -> tuple[RevealedSeed, FairnessState]:
-    """Reveal the current server seed, commit a new one, and end shoes dealt from the old."""
+def rotate(uow: UnitOfWork, player_id: int, mode: str) -> tuple[RevealedSeed | None, FairnessState]:
+    """Retire the current server seed and commit a new one, with a placeholder client seed
+    of the server's until the player sets theirs. The old seed is revealed now (returned),
+    or None: a cut shoe is still dealt from it, and it is revealed when the last one ends."""
     row = uow.one(
-        "SELECT s.id, s.server_seed, s.commitment, s.created_us, f.next_nonce "
-        "FROM fairness_states f JOIN fairness_seeds s ON s.id = f.seed_id "
+        "SELECT s.id, f.next_nonce FROM fairness_states f "
+        "JOIN fairness_seeds s ON s.id = f.seed_id "
         "WHERE f.player_id = :p AND f.mode = :m" + uow.lock("f"),
         {"p": player_id, "m": mode},
     )
     if row is None:
         raise ServiceError("unknown_player", "the player has no fairness state")
-    old_id, old_seed, old_commitment, created_us, used = row
-    undealt = _undealt_shoes(uow, player_id, mode, int(old_id))
+    old_id, used = row
     uow.run(
-        "UPDATE fairness_seeds SET revealed_us = :now, nonces_used = :used, "
-        "undealt_shoes = :undealt WHERE id = :id",
-        {"now": uow.now, "used": used, "undealt": _undealt_json(undealt), "id": old_id},
+        "UPDATE fairness_seeds SET retired_us = :now, nonces_used = :used WHERE id = :id",
+        {"now": uow.now, "used": used, "id": old_id},
     )
-    seed_id, server_seed, committed = _new_seed(uow, player_id, mode)
+    seed_id, server_seed, committed = new_seed(uow, player_id, mode)
     uow.run(
         "UPDATE fairness_states SET seed_id = :id, server_seed = :s, commitment = :c, "
-        "next_nonce = 0 WHERE player_id = :p AND mode = :m",
-        {"id": seed_id, "s": server_seed, "c": committed, "p": player_id, "m": mode},
-    )
-    # A shoe whose seed is now public must not deal another card.
-    uow.run(
-        "UPDATE shoes SET finished = 1 WHERE player_id = :p AND mode = :m AND finished = 0",
+        "next_nonce = 0, client_seed = :cs, client_seed_source = 'server' "
+        "WHERE player_id = :p AND mode = :m",
+        {"id": seed_id, "s": server_seed, "c": committed, "cs": new_client_seed(),
+         "p": player_id, "m": mode},
+    )  # fmt: skip
+    return reveal_if_done(uow, int(old_id)), state(uow, player_id, mode)
+
+
+def pending(uow: UnitOfWork, player_id: int, mode: str) -> list[dict[str, Any]]:
+    """The player's retired seeds not revealed yet: each waits for its cut shoes to end."""
+    rows = uow.all(
+        "SELECT s.commitment, sh.table_id FROM fairness_seeds s "
+        "JOIN shoes sh ON sh.seed_id = s.id AND sh.finished = 0 "
+        "WHERE s.player_id = :p AND s.mode = :m AND s.retired_us IS NOT NULL "
+        "AND s.revealed_us IS NULL AND s.seat_id IS NULL ORDER BY s.id, sh.table_id",
         {"p": player_id, "m": mode},
     )
-    revealed = RevealedSeed(
-        mode, old_seed, old_commitment, int(created_us), uow.now, int(used), undealt
-    )
-    return revealed, state(uow, player_id, mode)
+    found: dict[str, list[str]] = {}
+    for committed, table_id in rows:
+        found.setdefault(committed, []).append(table_id)
+    return [{"commitment": c, "tables": tables} for c, tables in found.items()]
 
 
-def _undealt_shoes(
-    uow: UnitOfWork, player_id: int, mode: str, seed_id: int
-) -> tuple[UndealtShoe, ...] | None:
-    """The player's shoes in play under the seed that are still where their first coup
-    starts: cut, never dealt (None when a shoe cut before migration 0008 cannot tell)."""
-    rows = uow.all(
-        "SELECT table_id, nonce, cut, position, start FROM shoes "
-        "WHERE player_id = :p AND mode = :m AND seed_id = :s AND finished = 0 "
-        "ORDER BY nonce",
-        {"p": player_id, "m": mode, "s": seed_id},
+def reveal_if_done(uow: UnitOfWork, seed_id: int) -> RevealedSeed | None:
+    """Reveal a retired seed once no cut shoe is dealt from it any more (None: one still is,
+    or the seed is not retired, or it is revealed already)."""
+    row = uow.one(
+        "SELECT mode, server_seed, commitment, created_us, nonces_used, retired_us, "
+        "revealed_us FROM fairness_seeds WHERE id = :id",
+        {"id": seed_id},
     )
-    if any(start is None for *_, start in rows):
+    assert row is not None
+    mode, server_seed, committed, created_us, used, retired, revealed = row
+    if retired is None or revealed is not None:
         return None
-    return tuple(
-        UndealtShoe(int(nonce), table_id, int(cut))
-        for table_id, nonce, cut, position, start in rows
-        if position == start
+    in_play = uow.scalar(
+        "SELECT COUNT(*) FROM shoes WHERE seed_id = :id AND finished = 0", {"id": seed_id}
     )
+    if in_play:
+        return None
+    # Every shoe cut under it has ended (at its cut card): none was left undealt.
+    uow.run(
+        "UPDATE fairness_seeds SET revealed_us = :now, undealt_shoes = '[]' WHERE id = :id",
+        {"now": uow.now, "id": seed_id},
+    )
+    return RevealedSeed(mode, server_seed, committed, int(created_us), uow.now, int(used or 0), ())
 
 
 def revealed_seeds(
@@ -273,7 +304,7 @@ def revealed_seeds(
     rows = uow.all(
         "SELECT s.server_seed, s.commitment, s.created_us, s.revealed_us, s.nonces_used, "
         "s.undealt_shoes FROM fairness_seeds s WHERE s.player_id = :p AND s.mode = :m "
-        "AND s.revealed_us IS NOT NULL ORDER BY s.id DESC LIMIT :n",
+        "AND s.seat_id IS NULL AND s.revealed_us IS NOT NULL ORDER BY s.id DESC LIMIT :n",
         {"p": player_id, "m": mode, "n": min(limit, MAX_REVEALED)},
     )
     return [

@@ -157,6 +157,9 @@ class BankedSettings:
     # One participant waiting alone for a partner leaves after this (the seat is freed).
     waiting_s: int = 300
     poll_s: float = 0.5
+    # PostgreSQL: a worker whose session is missing is dead once it stays missing this long
+    # (longer than a live worker takes to reconnect after PostgreSQL restarts).
+    worker_gone_s: float = 5.0
 
 
 @dataclass(frozen=True)
@@ -212,6 +215,7 @@ class Settings:
             banker_s=int(get("BANKED_BANKER_S") or defaults.banker_s),
             reconnect_grace=int(get("BANKED_RECONNECT_GRACE") or defaults.reconnect_grace),
             poll_s=float(get("BANKED_POLL_S") or defaults.poll_s),
+            worker_gone_s=float(get("BANKED_WORKER_GONE_S") or defaults.worker_gone_s),
         )
         return cls(
             database=database,

@@ -30,6 +30,9 @@ from .banking import BankedTerms
 from .errors import ServiceError
 from .settings import BankedSettings
 
+# How many bet sets a table remembers it takes (``Table.takes``) before it forgets them all.
+_TAKEN_MAX = 4096
+
 
 class TableConfigError(ValueError):
     """The tables file cannot be used."""
@@ -90,6 +93,25 @@ class Table:
     def unit(self) -> int:
         """Every stake is a multiple of this: what the table's chips can make."""
         return math.gcd(*self.chips)
+
+    def takes(self, bets: Bets) -> bool:
+        """Whether the table takes these bets (``check_bets`` passes), remembered: the
+        answer of every house round asks it of the round's bets and of twice them."""
+        known = self._taken.get(bets)
+        if known is None:
+            try:
+                self.check_bets(bets)
+                known = True
+            except ServiceError:
+                known = False
+            if len(self._taken) >= _TAKEN_MAX:
+                self._taken.clear()
+            self._taken[bets] = known
+        return known
+
+    @cached_property
+    def _taken(self) -> dict[Bets, bool]:
+        return {}
 
     def check_bets(self, bets: Bets) -> None:
         """Refuse bets outside the table's limits (nothing is debited then)."""

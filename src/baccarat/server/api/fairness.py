@@ -45,7 +45,7 @@ async def get_fairness(ctx: RequestDep) -> Response:
     responses=documented(
         "invalid_body", "invalid_mode", "invalid_client_seed", "not_authenticated", "csrf_failed"
     ),
-    summary="Choose the client seed of the next shuffles",
+    summary="Choose the client seed of the next shuffles (after every new commitment)",
 )
 async def set_client_seed(body: ClientSeedIn, ctx: RequestDep) -> Response:
     state = await ctx.casino.db.write(
@@ -62,16 +62,21 @@ async def set_client_seed(body: ClientSeedIn, ctx: RequestDep) -> Response:
     responses=documented(
         "invalid_body", "invalid_mode", "not_authenticated", "csrf_failed", "rate_limited"
     ),
-    summary="Reveal the current server seed and commit a new one (30 an hour at most)",
+    summary="Commit a new server seed and retire the current one: revealed now, or when the "
+    "cut shoes dealt from it end (30 an hour at most)",
 )
 async def rotate(body: ModeIn, ctx: RequestDep) -> Response:
-    def work(uow: UnitOfWork) -> tuple[seeds.RevealedSeed, seeds.FairnessState]:
+    def work(uow: UnitOfWork) -> dict[str, Any]:
         player_id = ctx.caller.player_id(uow)
         auth.admit_hourly(uow, f"rotate:{player_id}", seeds.ROTATIONS_PER_HOUR, "rotations")
-        return seeds.rotate(uow, player_id, body.mode)
+        revealed, state = seeds.rotate(uow, player_id, body.mode)
+        return {
+            "revealed": None if revealed is None else revealed.to_json(),
+            "pending": seeds.pending(uow, player_id, body.mode),
+            "current": state.to_json(),
+        }
 
-    revealed, state = await ctx.casino.db.write(work)
-    return json_response({"revealed": revealed.to_json(), "current": state.to_json()})
+    return json_response(await ctx.casino.db.write(work))
 
 
 @router.get(

@@ -238,6 +238,11 @@ class FairnessStateOut(BaseModel):
     mode: str
     commitment: str
     client_seed: str
+    client_seed_source: Literal["client", "server"] = Field(
+        description="who set the client seed: the player (after this commitment was shown), "
+        "or the server's placeholder, made with every new commitment until the player sets "
+        "one (PUT /api/fairness/client-seed before the first deal)"
+    )
     next_nonce: int
 
 
@@ -264,8 +269,19 @@ class RevealedSeedOut(BaseModel):
     )
 
 
+class PendingSeedOut(BaseModel):
+    commitment: str
+    tables: list[str] = Field(description="the cut-shoe tables whose shoe in play is dealt from it")
+
+
 class RotationOut(BaseModel):
-    revealed: RevealedSeedOut
+    revealed: RevealedSeedOut | None = Field(
+        description="the retired seed, revealed now; null while a cut shoe is still dealt from "
+        "it (it is revealed when the last such shoe ends: see pending)"
+    )
+    pending: list[PendingSeedOut] = Field(
+        description="your retired seeds not revealed yet, each with the tables whose shoe ends it"
+    )
     current: FairnessStateOut
 
 

@@ -25,6 +25,10 @@ class AutoApproveIn(Body):
     on: bool
 
 
+class SeatClientSeedIn(Body):
+    client_seed: str = Field(max_length=64)
+
+
 class PlaceBetsIn(Body):
     bets: BetsIn
 
@@ -84,15 +88,21 @@ class SeatOut(BaseModel):
     terms: dict[str, Any]
     notice: dict[str, Any] | None
     last_round: SeatRoundOut | None
+    fairness: dict[str, Any] | None = Field(
+        default=None,
+        description="the pair's own seed (null while a role is free): its commitment, the "
+        "next nonce, whether the first deal fixed the client seeds, and per role whether its "
+        "client seed is set and by whom (the seeds themselves once fixed)",
+    )
 
 
 class SeatStateOut(BaseModel):
     seat: SeatOut
     you: Role | None = Field(description="your role at this seat")
     private: dict[str, Any] = Field(description="what only you see: your balance")
-    allowed_actions: list[Literal["approve", "auto_approve", "bets", "deal", "leave"]] = Field(
-        description="what you may do at this seat now (the actions of the seat socket)"
-    )
+    allowed_actions: list[
+        Literal["approve", "auto_approve", "bets", "deal", "client_seed", "leave"]
+    ] = Field(description="what you may do at this seat now (the actions of the seat socket)")
 
 
 class LobbySeatOut(BaseModel):

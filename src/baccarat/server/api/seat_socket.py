@@ -158,7 +158,12 @@ def _params(action: Any, message: dict[str, Any]) -> service.Params:
     if action == "auto_approve" and not isinstance(on, bool):
         raise ServiceError("invalid_body", "auto_approve needs on: true or false")
     key = message.get("key")
-    return service.Params(bets, bool(on), None if key is None else str(key))
+    client_seed = message.get("client_seed", "")
+    if action == "client_seed" and not isinstance(client_seed, str):
+        raise ServiceError("invalid_body", "client_seed needs client_seed: a string")
+    return service.Params(
+        bets, bool(on), None if key is None else str(key), str(client_seed)[: 2 * 64]
+    )
 
 
 def _message_bets(raw: Any) -> Bets:

@@ -22,7 +22,15 @@ from . import seat_socket
 from .deps import IDEMPOTENCY_HEADER, IDEMPOTENT, banked_desk, caller_of, json_response
 from .errors import RESPONSIBLE_ERRORS, documented
 from .models import BetsIn, RoundOut
-from .seat_models import AutoApproveIn, DealIn, JoinIn, LobbyOut, PlaceBetsIn, SeatStateOut
+from .seat_models import (
+    AutoApproveIn,
+    DealIn,
+    JoinIn,
+    LobbyOut,
+    PlaceBetsIn,
+    SeatClientSeedIn,
+    SeatStateOut,
+)
 
 router = APIRouter(prefix="/api", tags=["player-banked"])
 router.include_router(seat_socket.router)
@@ -171,6 +179,19 @@ async def approve(seat_id: SeatId, request: Request) -> Response:
 )
 async def auto_approve(seat_id: SeatId, body: AutoApproveIn, request: Request) -> Response:
     return await _perform(request, seat_id, "auto_approve", Params(on=body.on))
+
+
+@router.put(
+    "/seats/{seat_id}/client-seed",
+    response_model=SeatStateOut,
+    responses=documented(
+        *SEAT, "invalid_body", "invalid_client_seed", "no_seat_seed", "client_seed_fixed"
+    ),
+    summary="Your client seed for the pair's rounds (after the seat's commitment, before "
+    "its first deal)",
+)
+async def client_seed(seat_id: SeatId, body: SeatClientSeedIn, request: Request) -> Response:
+    return await _perform(request, seat_id, "client_seed", Params(client_seed=body.client_seed))
 
 
 BET_ERRORS = ("invalid_body", "no_bets", "bet_not_offered", "bet_below_table_min",

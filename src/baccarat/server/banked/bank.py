@@ -47,6 +47,7 @@ class PlayerBank:
     fee_rate: Fraction = Fraction(0)
     fees: dict[int, int] | None = None  # recorded, by bettor
     points: dict[int, tuple[int, int]] | None = None  # recorded (player's, banker's), by bettor
+    banker_seed_source: str | None = None  # who set the banker's client seed of the deal
     recorded: BankedResult | None = field(default=None, init=False)
     kind: str = field(default="banked_round", init=False)
 
@@ -103,12 +104,13 @@ class PlayerBank:
             uow.run(
                 "INSERT INTO banked_rounds (round_id, round_seq, seat_id, mode, player_id, "
                 "banker_id, fee, reserve, banker_before, banker_after, player_points, "
-                "banker_points, created_us) VALUES (:id, :seq, :seat, :m, :p, :b, :fee, "
-                ":reserve, :before, :after, :pp, :bp, :now)",
+                "banker_points, created_us, banker_seed_source) VALUES (:id, :seq, :seat, :m, "
+                ":p, :b, :fee, :reserve, :before, :after, :pp, :bp, :now, :source)",
                 {
                     "id": r.id, "seq": r.seq, "seat": self.seat_id, "m": mode, "p": bettor,
                     "b": banker, "fee": self.fee(one), "reserve": self.reserve,
                     "before": before, "after": after, "pp": earned, "bp": lost, "now": uow.now,
+                    "source": self.banker_seed_source,
                 },
             )  # fmt: skip
         self.recorded = BankedResult(after, after - before, earned, -lost)

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -46,6 +47,9 @@ class BankedDesk:
         self._resolver: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self.closing = False
+        # Workers whose session was missing, since when (monotonic seconds): see
+        # ``forget_dead_workers``.
+        self._missing: dict[str, float] = {}
 
     @property
     def ctx(self) -> SeatServices:
@@ -119,14 +123,30 @@ class BankedDesk:
     # -- deadlines -----------------------------------------------------------------------
 
     async def forget_dead_workers(self) -> int:
-        """PostgreSQL: the connections of workers that died count as closed (a read first)."""
+        """PostgreSQL: the connections of workers that died count as closed (a read first).
+
+        A worker is dead once its session stays missing for ``worker_gone_s``, and only this
+        worker's own session is there to see it: when PostgreSQL restarts, every worker's
+        session ends and comes back within a second or so, in any order, and a worker that
+        is back first must not take the others for dead (their players' sockets are open)."""
         db = self.casino.db
-        if db.dialect != "postgresql":
+        events = self.events
+        if not isinstance(events, PostgresEvents):
             return 0  # one worker: its earlier run's connections are forgotten at start
-        dead = await db.read(timing.dead_workers)
+        if not events.listening.is_set():
+            self._missing.clear()  # our own session is away: what we see now is in flux
+            return 0
+        missing = await db.read(timing.dead_workers)
+        now = time.monotonic()
+        self._missing = {worker: self._missing.get(worker, now) for worker in missing}
+        gone = self.settings.worker_gone_s
+        dead = [worker for worker, since in self._missing.items() if now - since >= gone]
         if not dead:
             return 0
-        return await self.write(lambda uow, ctx: timing.forget_dead_workers(uow, ctx, dead))
+        forgotten = await self.write(lambda uow, ctx: timing.forget_dead_workers(uow, ctx, dead))
+        for worker in dead:
+            self._missing.pop(worker, None)
+        return forgotten
 
     async def resolve_due(self) -> int:
         """Resolve every passed deadline now (a read first, so an idle server never writes)."""

@@ -217,6 +217,7 @@ class PostgresEvents:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
+                self.listening.clear()  # until the session is back (timing.py counts it)
                 if self._stopping:
                     return
                 log.warning("seat events: listening failed (%s); retrying", error)

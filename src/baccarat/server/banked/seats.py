@@ -16,7 +16,7 @@ ROLES = ("player", "banker")
 _COLUMNS = (
     "id, table_id, number, mode, player_id, banker_id, phase, deadline_us, auto_approve, "
     "banker_away, bets, stake, reserve, notice, last_round_id, version, player_grace_us, "
-    "banker_grace_us"
+    "banker_grace_us, seed_id, seed_nonce, client_seeds"
 )
 
 
@@ -47,11 +47,17 @@ class Seat:
     # Until when each role may reconnect after its last socket closed (then it leaves).
     grace_us: dict[str, int | None] = field(default_factory=dict)
     events: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    # The pair's own seed (``seat_seed``): committed when the pair forms, revealed when it
+    # ends; its next nonce; each role's client seed {"seed", "source"} once set.
+    seed_id: int | None = None
+    seed_nonce: int = 0
+    client_seeds: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @classmethod
     def from_row(cls, row: tuple[Any, ...]) -> Seat:
         (id_, table_id, number, mode, player, banker, phase, deadline, auto, away, bets, stake,
-         reserve, notice, last, version, player_grace, banker_grace) = row  # fmt: skip
+         reserve, notice, last, version, player_grace, banker_grace, seed_id, seed_nonce,
+         client_seeds) = row  # fmt: skip
         return cls(
             id_, table_id, int(number), mode,
             None if player is None else int(player), None if banker is None else int(banker),
@@ -60,6 +66,8 @@ class Seat:
             None if notice is None else json.loads(notice), last, int(version),
             {"player": None if player_grace is None else int(player_grace),
              "banker": None if banker_grace is None else int(banker_grace)},
+            seed_id=None if seed_id is None else int(seed_id), seed_nonce=int(seed_nonce or 0),
+            client_seeds=json.loads(client_seeds) if client_seeds else {},
         )  # fmt: skip
 
     def role_of(self, player_id: int) -> str | None:
@@ -122,7 +130,8 @@ def save(uow: UnitOfWork, seat: Seat) -> None:
         "phase = :phase, deadline_us = :deadline, auto_approve = :auto, banker_away = :away, "
         "bets = :bets, stake = :stake, reserve = :reserve, notice = :notice, "
         "last_round_id = :last, version = :version, updated_us = :now, "
-        "player_grace_us = :pg, banker_grace_us = :bg WHERE id = :id",
+        "player_grace_us = :pg, banker_grace_us = :bg, seed_id = :seed, "
+        "seed_nonce = :nonce, client_seeds = :cs WHERE id = :id",
         {
             "mode": seat.mode, "player": seat.player_id, "banker": seat.banker_id,
             "phase": seat.phase, "deadline": seat.deadline_us, "auto": int(seat.auto_approve),
@@ -130,7 +139,9 @@ def save(uow: UnitOfWork, seat: Seat) -> None:
             "stake": seat.stake, "reserve": seat.reserve,
             "notice": None if seat.notice is None else json.dumps(seat.notice),
             "last": seat.last_round_id, "version": seat.version, "now": uow.now, "id": seat.id,
-            "pg": grace["player"], "bg": grace["banker"],
+            "pg": grace["player"], "bg": grace["banker"], "seed": seat.seed_id,
+            "nonce": seat.seed_nonce if seat.seed_id is not None else None,
+            "cs": json.dumps(seat.client_seeds, sort_keys=True) if seat.seed_id else None,
         },
     )  # fmt: skip
 
@@ -309,6 +320,29 @@ def _people(uow: UnitOfWork, seat: Seat) -> dict[int, tuple[dict[str, Any], int]
     }
 
 
+def _fairness(uow: UnitOfWork, seat: Seat) -> dict[str, Any] | None:
+    """The pair's seed as both see it: its commitment, the next nonce, and for each role
+    whether its client seed is set, and by whom (the seeds themselves once the first deal
+    fixed them: before, neither sees the other's)."""
+    if seat.seed_id is None:
+        return None
+    committed = uow.scalar(
+        "SELECT commitment FROM fairness_seeds WHERE id = :id", {"id": seat.seed_id}
+    )
+    fixed = seat.seed_nonce > 0
+    given = seat.client_seeds
+    return {
+        "commitment": committed,
+        "next_nonce": seat.seed_nonce,
+        "fixed": fixed,
+        "client_seeds": {
+            role: None if role not in given else
+            {"source": given[role]["source"], "seed": given[role]["seed"] if fixed else None}
+            for role in ROLES
+        },
+    }  # fmt: skip
+
+
 def view(uow: UnitOfWork, seat: Seat, table: Table) -> SeatView:
     terms = table.banked
     assert terms is not None
@@ -341,6 +375,7 @@ def view(uow: UnitOfWork, seat: Seat, table: Table) -> SeatView:
         "terms": terms.to_json(),
         "notice": seat.notice,
         "last_round": last_round(uow, seat.last_round_id),
+        "fairness": _fairness(uow, seat),
     }
     private: dict[str, dict[str, Any]] = {}
     for role in ROLES:

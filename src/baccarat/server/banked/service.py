@@ -31,9 +31,9 @@ from .. import history, idempotency, responsible
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..ledger import check_mode
-from ..round import Dealer, FreshShuffle, Stake, play
+from ..round import Dealer, Stake, play
 from ..tables import Table, TableSet
-from . import escrow
+from . import escrow, seat_seed
 from .bank import PlayerBank
 from .seats import (
     ROLES,
@@ -108,6 +108,7 @@ class Params:
     bets: Bets | None = None
     on: bool = False
     key: str | None = None
+    client_seed: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +130,8 @@ def verify(uow: UnitOfWork, seat: Seat, player_id: int, action: str) -> None:
         _require_phase(uow, seat, rule.phase)
     if action == "auto_approve" and seat.banker_away:
         raise ServiceError("not_your_turn", "you are leaving this seat", seat=seat.id)
+    if action == "client_seed":
+        seat_seed.check_open(seat)
 
 
 def can(uow: UnitOfWork, seat: Seat, player_id: int, action: str) -> bool:
@@ -247,6 +250,7 @@ def _remove(uow: UnitOfWork, ctx: SeatServices, seat: Seat, role: str, reason: s
     if holder is None:
         return
     _end_open_round(uow, ctx, seat)
+    seat_seed.end(uow, seat)  # the pair ends: its seed is revealed to both
     gone = [(role, holder)]
     if role == "player":
         seat.player_id = None
@@ -360,6 +364,7 @@ def join(
     # A new pair: the last round shown is one of theirs (the others' is in their history).
     seat.last_round_id = None
     if seat.player_id is not None and seat.banker_id is not None:
+        seat_seed.form(uow, seat)  # the pair's seed, committed before either client seed
         _begin(uow, ctx, seat, table)
     else:
         _wait(uow, ctx, seat)
@@ -401,6 +406,19 @@ def approve(uow: UnitOfWork, ctx: SeatServices, player_id: int, seat_id: str) ->
     if problem is not None:
         raise problem
     _approve(uow, ctx, seat, table)
+    return _commit(uow, ctx, seat, table)
+
+
+def set_client_seed(
+    uow: UnitOfWork, ctx: SeatServices, player_id: int, seat_id: str, client_seed: str
+) -> SeatView:
+    """A participant's client seed for the pair's rounds, after the pair's seed was
+    committed and before its first deal (``seat_seed``)."""
+    seat, table = _seat_for(uow, ctx, seat_id)
+    verify(uow, seat, player_id, "client_seed")
+    role = _require_role(seat, player_id)
+    seat_seed.set_client_seed(seat, role, client_seed)
+    seat.notice = {"code": "client_seed", "role": role}
     return _commit(uow, ctx, seat, table)
 
 
@@ -464,10 +482,13 @@ def deal(
     placed = Bets(**seat.bets)
     table.check_bets(placed)
     mode, banker_id = seat.mode, seat.banker_id
-    bank = PlayerBank(seat.id, banker_id, seat.reserve, table.banked.fee_rate)
+    seat_seed.form(uow, seat)  # (a pair seated before seats had seeds gets one now)
+    both = seat_seed.fix(seat)  # the first deal fixes both client seeds
+    bank = PlayerBank(seat.id, banker_id, seat.reserve, table.banked.fee_rate,
+                      banker_seed_source=both["banker"]["source"])  # fmt: skip
     (played,) = play(
         uow, ctx.dealer, bank, table_id=table.id, rules=table.rules, mode=mode,
-        source=FreshShuffle(player_id), stakes=[Stake(player_id, placed)],
+        source=seat_seed.SeatShuffle(seat), stakes=[Stake(player_id, placed)],
     )  # fmt: skip
     banked = bank.recorded
     assert banked is not None
@@ -540,6 +561,9 @@ ACTIONS: dict[str, Action] = {
         "player", "betting", _seen(lambda u, c, p, s, a: place_bets(u, c, p, s, a.bets or Bets()))
     ),
     "deal": Action("player", "betting", _deal),
+    "client_seed": Action(
+        None, None, _seen(lambda u, c, p, s, a: set_client_seed(u, c, p, s, a.client_seed))
+    ),
     "leave": Action(None, None, _seen(lambda u, c, p, s, _: leave(u, c, p, s))),
 }
 

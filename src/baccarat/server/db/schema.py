@@ -124,6 +124,10 @@ fairness_seeds = sa.Table(
     # The shoes cut under the seed that dealt no round (JSON: [{nonce, table_id, cut}]),
     # recorded when it is revealed; NULL: revealed before it was recorded (migration 0008).
     sa.Column("undealt_shoes", sa.Text, nullable=True),
+    # Migration 0010: when the seed stopped giving out nonces (rotated; revealed then, or
+    # when the last cut shoe dealt from it ends), and the seat whose own seed it is.
+    sa.Column("retired_us", sa.BigInteger, nullable=True),
+    sa.Column("seat_id", sa.Text, nullable=True),
     sa.CheckConstraint(MODES, name="mode"),
     sa.Index("ix_fairness_seeds_player", "player_id", "mode"),
 )
@@ -139,6 +143,9 @@ fairness_states = sa.Table(
     sa.Column("commitment", sa.Text, nullable=False),
     sa.Column("client_seed", sa.Text, nullable=False),
     sa.Column("next_nonce", sa.BigInteger, nullable=False),
+    # Who set the client seed (migration 0010): "client" or "server" (the placeholder made
+    # at registration and at every rotation, until the player sets one).
+    sa.Column("client_seed_source", sa.Text, nullable=False, server_default="server"),
     sa.CheckConstraint(MODES, name="mode"),
 )
 
@@ -161,6 +168,7 @@ shoes = sa.Table(
     sa.Column("cards", sa.Integer, nullable=False),
     sa.Column("finished", sa.Integer, nullable=False),
     sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("client_seed_source", sa.Text, nullable=True),  # migration 0010
     sa.CheckConstraint(MODES, name="mode"),
 )
 
@@ -192,6 +200,9 @@ rounds = sa.Table(
     sa.Column("void_reason", sa.Text, nullable=True),
     sa.Column("voided_us", sa.BigInteger, nullable=True),
     sa.Column("void_transaction_id", Id, sa.ForeignKey("ledger_transactions.id"), nullable=True),
+    # Who set the client seed: "client" or "server" (migration 0010; NULL: recorded before).
+    # A player-banked round: the player's (the banker's is in banked_rounds).
+    sa.Column("client_seed_source", sa.Text, nullable=True),
     sa.CheckConstraint(MODES, name="mode"),
     sa.CheckConstraint("stake > 0 AND win >= 0", name="amounts"),
     sa.Index("ix_rounds_player", "player_id", "mode", "seq"),
@@ -265,6 +276,11 @@ banked_seats = sa.Table(
     # Until when a participant whose last socket closed may reconnect (then they leave).
     sa.Column("player_grace_us", sa.BigInteger, nullable=True),
     sa.Column("banker_grace_us", sa.BigInteger, nullable=True),
+    # The pair's own seed (migration 0010), from the pair's forming to its end: its next
+    # nonce and both client seeds (JSON {"player": {"seed", "source"}, "banker": ...}).
+    sa.Column("seed_id", Id, nullable=True),
+    sa.Column("seed_nonce", sa.BigInteger, nullable=True),
+    sa.Column("client_seeds", sa.Text, nullable=True),
     sa.CheckConstraint("mode IS NULL OR mode IN ('fun', 'real')", name="mode"),
     sa.CheckConstraint("phase IN ('waiting', 'approval', 'betting')", name="phase"),
     sa.CheckConstraint("stake >= 0 AND reserve >= 0", name="amounts"),
@@ -319,6 +335,7 @@ banked_rounds = sa.Table(
     sa.Column("player_points", sa.BigInteger, nullable=False),
     sa.Column("banker_points", sa.BigInteger, nullable=False),
     sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("banker_seed_source", sa.Text, nullable=True),  # migration 0010
     sa.CheckConstraint(MODES, name="mode"),
     sa.CheckConstraint(
         "fee >= 0 AND reserve >= 0 AND player_points >= 0 AND banker_points >= 0",

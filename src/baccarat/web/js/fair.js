@@ -45,6 +45,8 @@ export const {
   checkShuffles,
   checkNonces,
   checkBalances,
+  checkSources,
+  seatClientSeed,
   checkExport,
   verifyHistory,
   verifyText,

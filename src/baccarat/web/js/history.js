@@ -3,6 +3,7 @@
 
 import * as api from "./api.js";
 import { cardElement } from "./cards.js";
+import * as clientSeed from "./clientseed.js";
 import { fill, h } from "./dom.js";
 import { errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
@@ -127,6 +128,9 @@ function detail(round, tables) {
       row(t("fair.position"), f.position),
     ),
     f.server_seed ? null : h("p", { class: "muted", text: t("fair.rotate_to_verify") }),
+    (round.fairness || {}).client_seed_source === "server"
+      ? h("p", { class: "muted", "data-fair": "server-client-seed", text: t("fair.server_client_seed") })
+      : null,
     h("a", {
       class: "btn primary",
       href: verifyLink(round, tables),
@@ -144,7 +148,8 @@ async function fairnessPanel(mode, rotated) {
   const message = h("p", { class: "message", role: "status" });
   let data;
   try {
-    data = await api.get("/api/fairness", { mode });
+    // A new commitment holds the server's placeholder client seed: a fresh one replaces it.
+    data = await clientSeed.ensure(await api.get("/api/fairness", { mode }));
   } catch (error) {
     box.append(h("h2", { id: "fair-title", text: t("fair.title") }), h("p", { text: errorText(error) }));
     return box;
@@ -153,9 +158,13 @@ async function fairnessPanel(mode, rotated) {
   const seed = h("input", { id: "client-seed", value: info.client_seed || "", maxlength: 64 });
   const commitmentText = h("dd", { "data-fair": "commitment" });
   const nonceText = h("dd", { "data-fair": "nonce" });
+  const sourceText = h("p", { class: "muted", "data-fair": "source" });
   const show = (state) => {
     commitmentText.textContent = state.commitment || "";
     nonceText.textContent = String(state.next_nonce ?? state.nonce ?? "");
+    seed.value = state.client_seed || "";
+    sourceText.dataset.source = clientSeed.sourceOf(state.client_seed, state.client_seed_source);
+    sourceText.textContent = t(`fair.source_${sourceText.dataset.source}`);
   };
   show(info);
   const dl = h(
@@ -176,9 +185,7 @@ async function fairnessPanel(mode, rotated) {
         onsubmit: async (event) => {
           event.preventDefault();
           try {
-            await api.request("PUT", "/api/fairness/client-seed", {
-              body: { mode, client_seed: seed.value },
-            });
+            show(await api.request("PUT", "/api/fairness/client-seed", { body: { mode, client_seed: seed.value } }));
             message.textContent = t("fair.seed_saved");
           } catch (error) {
             message.textContent = errorText(error);
@@ -189,6 +196,7 @@ async function fairnessPanel(mode, rotated) {
       seed,
       h("button", { class: "btn", type: "submit", text: t("fair.save_seed") }),
     ),
+    sourceText,
     h("button", {
       class: "btn",
       "data-rotate": "",
@@ -198,9 +206,11 @@ async function fairnessPanel(mode, rotated) {
         if (!window.confirm(t("fair.rotate_confirm"))) return;
         try {
           const out = await api.post("/api/fairness/rotate", { mode });
-          const old = out.revealed || out;
-          if (out.current) show(out.current);
-          revealed.textContent = t("fair.revealed", { seed: old.server_seed || "" });
+          show((await clientSeed.ensure({ [mode]: out.current }))[mode]);
+          const tables = (out.pending || []).flatMap((p) => p.tables);
+          revealed.textContent = out.revealed
+            ? t("fair.revealed", { seed: out.revealed.server_seed })
+            : t("fair.pending", { tables: tables.join(", ") });
           message.textContent = t("fair.rotated");
           await rotated();
         } catch (error) {

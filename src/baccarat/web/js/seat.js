@@ -7,6 +7,7 @@
 
 import * as api from "./api.js";
 import { Bets, checkBets, chipsFor, SPOTS } from "./betting.js";
+import { seatSeedDue } from "./clientseed.js";
 import { announce, fill, h, reducedMotion } from "./dom.js";
 import {
   BACK_ICON,
@@ -55,6 +56,7 @@ class SeatView {
     this.deadline = null;
     this.pending = new Map();
     this.ids = 0;
+    this.seedsSent = new Set(); // the seat commitments this browser gave a client seed for
     this.syncTimer = null;
     this.busy = false;
     this.closed = false;
@@ -131,6 +133,7 @@ class SeatView {
         store.setBalance(message.seat.mode, message.private.balance);
       }
       this.adopt();
+      this.giveSeed();
       this.stateChanged(before);
       this.update();
     } else if (message.type === "round") {
@@ -153,6 +156,12 @@ class SeatView {
       this.bets.set(seat.bets || {});
       this.shownRound = null;
     }
+  }
+
+  // The pair's seed is committed as it forms: this browser gives it a fresh client seed.
+  giveSeed() {
+    const seed = seatSeedDue(this.msg.seat.fairness, this.msg.you, this.seedsSent);
+    if (seed !== null) this.send("client_seed", { client_seed: seed }).catch(() => {});
   }
 
   stateChanged(before) {

@@ -1,6 +1,7 @@
 // The session, wallet, mode and table list, shared by every view.
 
 import * as api from "./api.js";
+import * as clientSeed from "./clientseed.js";
 
 const MODE = "baccarat.mode";
 const NICK = "baccarat.nickname";
@@ -87,6 +88,7 @@ export async function restore() {
       state.user = { nickname: session.player.nickname };
       localStorage.setItem(NICK, session.player.nickname);
       setWallet(await api.get("/api/wallet"));
+      clientSeed.ensure().catch(() => {});
     } else {
       state.user = null;
     }
@@ -138,6 +140,7 @@ export async function login(nickname, password) {
   localStorage.setItem(NICK, nickname);
   state.user = { nickname };
   await refreshWallet();
+  clientSeed.ensure().catch(() => {});
 }
 
 export async function register(nickname, password) {

@@ -535,7 +535,41 @@
         };
       });
     }
-    return { server_seed: seed, commitment: committed, client_seed: clientSeed, nonce, cut, position, noncesUsed, undealtShoes };
+    const source = f.text("client_seed_source", { optional: true });
+    if (source !== null && !SOURCES.includes(source)) throw f.error("fairness.client_seed_source must be client, server or null");
+    let clientSeeds = null;
+    if (f.has("client_seeds") && f.data.client_seeds !== null) {
+      const both = f.child("client_seeds");
+      clientSeeds = [both.text("banker"), both.text("player")];
+    }
+    return {
+      server_seed: seed,
+      commitment: committed,
+      client_seed: clientSeed,
+      nonce,
+      cut,
+      position,
+      noncesUsed,
+      undealtShoes,
+      source,
+      clientSeeds,
+    };
+  }
+
+  const SOURCES = ["client", "server"];
+
+  /** A seat's client seed: the banker's and the player's, as the JSON array ["b","p"]. */
+  const seatClientSeed = (banker, player) => JSON.stringify([banker, player]);
+
+  /** A seat's client seed is its two participants', the banker's first. */
+  function checkClientSeeds(record) {
+    const f = record.fairness;
+    if (f.clientSeeds === null) return [];
+    const expected = seatClientSeed(...f.clientSeeds);
+    if (expected === f.client_seed) return [];
+    return [
+      difference("fairness.client_seed", expected, f.client_seed, "a seat's client seed is the banker's and the player's, in that order"),
+    ];
   }
 
   function readBets(reader) {
@@ -851,6 +885,7 @@
   async function checkRound(record) {
     const order = await derivedOrder(record);
     const diffs = await checkCommitment(record);
+    diffs.push(...checkClientSeeds(record));
     diffs.push(...checkPosition(record, order));
     const [coupDiffs, coup] = checkCoup(record, order);
     diffs.push(...coupDiffs);
@@ -882,8 +917,8 @@
 
   // -- across rounds -----------------------------------------------------------------------------
 
-  /** The player's own round, dealt from their seeds (not a round they banked). */
-  const own = (record) => record.role !== "banker";
+  /** A round dealt from the exporter's seeds: their own, or a seat's (both participants'). */
+  const own = (record) => record.role !== "banker" || record.fairness.clientSeeds !== null;
 
   /** Per commitment, the server seed revealed on one of its lines, and that line. */
   async function revealedSeeds(records) {
@@ -1149,6 +1184,36 @@
     return notes;
   }
 
+  /** `3, 5-7, 9`. */
+  function ranges(numbers) {
+    const parts = [];
+    let run = [];
+    const close = () => run.length && parts.push(run.length === 1 ? `${run[0]}` : `${run[0]}-${run[run.length - 1]}`);
+    for (const n of [...numbers].sort((a, b) => a - b)) {
+      if (run.length && n === run[run.length - 1] + 1) {
+        run.push(n);
+        continue;
+      }
+      close();
+      run = [n];
+    }
+    close();
+    return parts.join(", ");
+  }
+
+  /** The rounds whose client seed the server set: a note naming them (not a failure). */
+  function checkSources(records) {
+    const lines = records.filter((r) => r.fairness.source === "server").map((r) => r.line);
+    if (!lines.length) return [];
+    return [
+      finding(
+        "server_client_seed",
+        `${lines.length} round(s) dealt with a client seed the server set, not you (line(s) ${ranges(lines)}): the server knew it when it committed its seed, so for these rounds the guarantee that it could not choose its seed does not hold (set your own client seed after every new commitment)`,
+        lines,
+      ),
+    ];
+  }
+
   /** Everything across rounds: the rounds with their commitment's seed, differences by index,
    * findings and notes. */
   async function checkExport(records) {
@@ -1164,6 +1229,7 @@
     const [nonceDiffs, findings, notes] = checkNonces(filled);
     for (const [index, diffs] of nonceDiffs) push(across, index, ...diffs);
     notes.push(...checkBalances(filled));
+    notes.push(...checkSources(filled));
     return [filled, across, findings, notes];
   }
 
@@ -1181,6 +1247,7 @@
       voided_after_win: rounds.filter((r) => r.status === "voided" && r.reason === VOID_AFTER_WIN).length,
       findings: findings.length,
       balance_breaks: notes.filter((n) => n.kind === "balance").length,
+      server_client_seeds: notes.filter((n) => n.kind === "server_client_seed").reduce((sum, n) => sum + n.lines.length, 0),
     };
     const summary = { rounds: rounds.length, verified: count("verified"), unverifiable: count("unverifiable"), differs: count("differs") };
     for (const [name, n] of Object.entries(extra)) if (n) summary[name] = n;
@@ -1201,6 +1268,7 @@
     let text = `${s.rounds} rounds: ${s.verified} verified, ${voided}${s.unverifiable} unverifiable (${UNREVEALED}), ${s.differs} differ`;
     if (s.findings) text += `; ${plural(s.findings, "finding")}`;
     if (s.balance_breaks) text += `; balance chain: ${plural(s.balance_breaks, "break")}`;
+    if (s.server_client_seeds) text += `; ${s.server_client_seeds} with the server's client seed`;
     return text;
   }
 
@@ -1254,6 +1322,8 @@
     checkShuffles,
     checkNonces,
     checkBalances,
+    checkSources,
+    seatClientSeed,
     checkExport,
     verifyHistory,
     verifyText,

@@ -118,6 +118,7 @@ def test_a_player_banked_round_from_both_sides(
     seat on a phone."""
     banker, player, _ = seated(make_player)
     bpage, ppage = banker.page, player.page
+    logged = [console_errors(banker), console_errors(player)]
     reserve = table_of(tables, "banked-i")["banked"]["exposure"]
     bpage.wait_for_selector('.seat-view[data-phase="approval"]')
     before = banker.api("GET", "/api/wallet")["fun"]
@@ -198,7 +199,7 @@ def test_a_player_banked_round_from_both_sides(
                 f"{where}: {s} {b} off the screen" for s, b in outside_viewport(page, selectors)
             ]
     assert problems == [], problems
-    assert banker.errors == [] and player.errors == []
+    assert banker.errors == [] and player.errors == [] and logged == [[], []]
 
 
 def test_the_house_table_says_a_bet_outside_its_limits_before_deal(
@@ -251,6 +252,7 @@ def test_a_phone_shows_the_whole_head_spots_and_scoreboard(
     the main spots' pays, the side spots' names whole, the banner's amounts in the banner."""
     player: Player = make_player(locale=locale, **device(width, height))
     page = player.page
+    errors = console_errors(player)
     open_table(player, table_of(tables, "deluxe"))
     place(player, 500, "player")
     place(player, 500, "either_pair")
@@ -281,7 +283,7 @@ def test_a_phone_shows_the_whole_head_spots_and_scoreboard(
     problems += [("out of the banner", b) for b in parts if not inside(b, banner)]
     assert problems == [], problems
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    assert player.errors == []
+    assert player.errors == [] and errors == []
 
 
 def test_the_scoreboard_grows_with_a_large_screen(
@@ -364,6 +366,7 @@ def test_rotating_asks_first_and_refreshes_the_open_round(
     the revealed seed without a reload."""
     player: Player = make_player()
     page = player.page
+    errors = console_errors(player)
     open_table(player, fresh_table(tables))
     place(player, 500, "player")
     page.click('[data-action="deal"]')
@@ -395,4 +398,4 @@ def test_rotating_asks_first_and_refreshes_the_open_round(
     )
     assert catalogs["en"]["fair.rotate_to_verify"] not in str(detail.text_content())
     assert page.locator(f'[data-verify="{round_["id"]}"][href*="server_seed={seed}"]').count() == 1
-    assert player.errors == []
+    assert player.errors == [] and errors == []

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from .test_web_actions import console_errors
 from .test_web_table import fresh_table, open_table, place
 from .test_web_truth import TAKEN, stand_up_after  # noqa: F401 (the seats' autouse fixture)
 from .webtools import Player
@@ -109,6 +110,7 @@ def test_every_page_shows_only_words_of_its_language(
 
     player: Player = make_player(locale=LANGUAGES[lang])
     page = player.page
+    logged = console_errors(player)
     player.goto()
     page.wait_for_selector('[data-banked-table="banked-i"]')
     check("the lobby", page)
@@ -132,8 +134,9 @@ def test_every_page_shows_only_words_of_its_language(
     player.goto()
     page.click('[data-join-table="banked-i:banker"]')
     page.wait_for_selector('.seat-view[data-role="banker"]')
+    TAKEN.append((player, str(page.get_attribute(".seat-view", "data-seat"))))
     check("a seat, as its banker", page)
     page.click('[data-action="leave"]')
     page.wait_for_selector('[data-banked-table="banked-i"]')
     assert found == {}, f"English in {lang}: {found}"
-    assert guest.errors == [] and player.errors == []
+    assert guest.errors == [] and player.errors == [] and logged == []

@@ -26,8 +26,18 @@ from baccarat.fairness.history import (
     seat_client_seed,
     void_export,
 )
+from baccarat.fairness.signing import (
+    RECEIPTS_FORMAT,
+    PublicKeys,
+    Receipt,
+    Signer,
+    parse_keys,
+    parse_receipts,
+    private_key,
+)
 
 __all__ = [
+    "CASINO",
     "EXPORT_VECTORS_PATH",
     "cases",
     "honest",
@@ -41,6 +51,9 @@ EXPORT_VECTORS_PATH = Path(__file__).resolve().parents[1] / "data" / "export_vec
 SEED = "5eed" * 16
 CLIENT = "auditor"
 STAKE = 1_000
+# The casino's signing key, and a key that is not the casino's (any 32 bytes, base64).
+CASINO = Signer(private_key("Y2FzaW5vLXNpZ25pbmcta2V5LW9mLXRoZS12ZWN0b3Q="))
+FORGER = Signer(private_key("Zm9yZ2VyLXNpZ25pbmcta2V5LW9mLXRoZS12ZWN0b3I="))
 
 
 def _line(rules_name: str, nonce: int, cut: int | None, position: int, balance: int,
@@ -249,12 +262,88 @@ def cases() -> list[dict[str, Any]]:
     return out
 
 
+def signed(lines: list[dict[str, Any]], signer: Signer = CASINO) -> list[dict[str, Any]]:
+    return [signer.sign_line(copy.deepcopy(line)) for line in lines]
+
+
+def receipts(*shown: tuple[str, str], signer: Signer = CASINO) -> dict[str, Any]:
+    """A browser's receipts file: each (commitment, time) shown before play at the table,
+    signed by ``signer``, with the casino's published key."""
+    kept = [
+        {"commitment": commit, "mode": "fun", "table": "single-deck", "seen": time}
+        | signer.sign_commitment(commit, "fun", time)
+        for commit, time in shown
+    ]
+    return {"format": RECEIPTS_FORMAT, "signing_keys": CASINO.keys_json(), "receipts": kept}
+
+
+def fabricated(rounds: int = 12) -> list[dict[str, Any]]:
+    """A history made up afterwards: the honest rounds' bets, another seed chosen to give
+    other cards, and its commitment recomputed: consistent in itself."""
+    return example_history(get_rules("single-deck"), rounds, server_seed="fa1e" * 16,
+                           client_seed=CLIENT, random=random.Random("single-deck"))  # fmt: skip
+
+
+def signature_cases() -> list[dict[str, Any]]:
+    """Signed exports and receipts: what a verifier with the casino's public key says."""
+    keys = CASINO.keys_json()
+    fresh = honest("single-deck", 12)
+    every = [str(i) for i in range(1, len(fresh) + 1)]
+    out: list[dict[str, Any]] = []
+
+    def case(name: str, lines: list[dict[str, Any]], **expect: Any) -> None:
+        inputs: dict[str, Any] = {k: expect.pop(k) for k in ("keys", "receipts") if k in expect}
+        differing = expect.pop("differing", {})
+        statuses = ["differs" if str(i + 1) in differing else "verified"
+                    for i in range(len(lines))]  # fmt: skip
+        out.append({"name": name, "lines": lines, **inputs, "expect": {
+            "ok": not differing and not expect.get("findings"), "statuses": statuses,
+            "differences": differing, "findings": expect.pop("findings", []),
+            "voided_after_win": 0, "balance_breaks": 0, "server_client_seeds": 0}})  # fmt: skip
+
+    case("an honest export, signed", signed(fresh), keys=keys)
+    made_up = fabricated()
+    case("a history fabricated afterwards, unsigned", made_up, keys=keys,
+         differing={line: ["signature"] for line in every})  # fmt: skip
+    case("a history fabricated afterwards, signed with another key", signed(made_up, FORGER),
+         keys=keys, differing={line: ["signature"] for line in every})  # fmt: skip
+    changed = signed(fresh)
+    changed[3]["player"]["cards"][1] = other_card(changed[3]["player"]["cards"][1])
+    case("a signed line changed afterwards", changed, keys=keys,
+         differing={"4": ["player.cards", "signature"]})  # fmt: skip
+    before = "2026-01-01T11:59:00Z"
+    shown = receipts((commitment(SEED), before))
+    case("an honest export against its receipts", signed(fresh), receipts=shown)
+    swapped = receipts((commitment("c0de" * 16), before))
+    case("a swapped commitment: not the one the receipt shows", signed(fresh),
+         receipts=swapped, differing={line: ["fairness.commitment"] for line in every})  # fmt: skip
+    late = receipts((commitment(SEED), before))
+    late["receipts"][0]["seen"] = "2026-01-01T13:00:00Z"  # after every round (12:00-12:06)
+    case("a receipt this browser kept only after play", signed(fresh), receipts=late)
+    forged = receipts((commitment(SEED), before), signer=FORGER)
+    case("a receipt not signed by the casino", signed(fresh), receipts=forged,
+         findings=["receipt"])  # fmt: skip
+    return out
+
+
+def inputs(case: dict[str, Any]) -> tuple[PublicKeys | None, list[Receipt] | None]:
+    """What a case gives the verifier beside its lines: the casino's public keys (given, or
+    those of the receipts file) and the receipts, as ``baccarat verify --keys --receipts``."""
+    keys, kept = None, None
+    if "receipts" in case:
+        kept, held = parse_receipts(case["receipts"])
+        keys = PublicKeys(held)
+    if "keys" in case:
+        keys = PublicKeys(parse_keys(case["keys"]))
+    return keys, kept
+
+
 def build() -> dict[str, Any]:
     return {
         "about": "Whole exports (baccarat-history/1) and what a verifier must say of each: "
         "the Python verifier (baccarat verify) and the browser's (verify.html) both read "
         "this file. Built by tests/fairness/cheats.py.",
-        "cases": cases(),
+        "cases": cases() + signature_cases(),
     }
 
 

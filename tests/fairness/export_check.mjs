@@ -11,7 +11,7 @@ const data = JSON.parse(readFileSync(vectorsPath, "utf8"));
 const reports = [];
 for (const c of data.cases) {
   const text = c.lines.map((line) => JSON.stringify(line)).join("\n");
-  const report = await fair.verifyText(text);
+  const report = await fair.verifyText(text, { keys: c.keys ?? null, receipts: c.receipts ?? null });
   reports.push({ name: c.name, report, text: fair.render(report) });
 }
 const settlements = [];

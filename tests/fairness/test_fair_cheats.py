@@ -51,7 +51,7 @@ def test_the_export_vectors_file_is_what_the_cheats_build() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_every_export_vector_gets_the_verdicts_it_was_built_for(case: dict[str, Any]) -> None:
-    report = verify(case["lines"])
+    report = verify_history(parse_history(jsonl(case["lines"]).splitlines()), *cheats.inputs(case))
     expect = case["expect"]
     assert [r.status.value for r in report.rounds] == expect["statuses"], report.summary()
     differences = {
@@ -253,3 +253,97 @@ def test_a_seat_dealt_from_one_participants_client_seed_is_named(
     assert status == 1
     expected = json.dumps([cheats.BANKER_CLIENT, cheats.PLAYER_CLIENT], separators=(",", ":"))
     assert f"fairness.client_seed: expected {expected}, recorded player:p" in out
+
+
+# -- signatures and receipts (issue: the commitment must not vouch for itself) --------------
+
+
+def write_json(path: Path, data: Any) -> str:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_the_cli_names_every_line_of_a_history_fabricated_afterwards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The casino's published keys, as GET /api/fairness gives them.
+    keys = write_json(tmp_path / "fairness.json", {"signing_keys": cheats.CASINO.keys_json()})
+    made_up = cheats.fabricated(6)
+    for lines, says in (
+        (made_up, "recorded null (the line carries no signature of the casino)"),
+        (cheats.signed(made_up, cheats.FORGER), "not one of the casino's public keys"),
+    ):
+        path = tmp_path / "export.jsonl"
+        path.write_text(jsonl(lines), encoding="utf-8")
+        capsys.readouterr()
+        assert cli(["verify", str(path), "--keys", keys]) == 1
+        out = capsys.readouterr().out
+        assert out.count("    signature: expected a valid signature by key") == 6, out
+        assert says in out
+        assert out.splitlines()[-1].endswith("6 differ")
+        # Without the keys the same file verifies: the signature is what tells it apart.
+        assert cli(["verify", str(path)]) == 0
+
+
+def test_the_cli_names_a_signed_line_changed_afterwards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    keys = write_json(tmp_path / "keys.json", [cheats.CASINO.public_key])
+    lines = cheats.signed(cheats.honest("single-deck", 5))
+    path = tmp_path / "export.jsonl"
+    path.write_text(jsonl(lines), encoding="utf-8")
+    assert cli(["verify", str(path), "--keys", keys]) == 0
+    lines[2]["win"] += 1
+    lines[2]["balance_after"] += 1
+    path.write_text(jsonl(lines), encoding="utf-8")
+    capsys.readouterr()
+    assert cli(["verify", str(path), "--keys", keys]) == 1
+    out = capsys.readouterr().out
+    assert "line    3  r_000003  differs" in out
+    assert "signature: expected a valid signature by key" in out and "changed afterwards" in out
+
+
+def test_the_cli_names_a_commitment_swapped_after_the_receipt_was_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = cheats.signed(cheats.honest("single-deck", 4))
+    path = tmp_path / "export.jsonl"
+    path.write_text(jsonl(lines), encoding="utf-8")
+    before = "2026-01-01T11:59:00Z"
+    shown = cheats.commitment("c0de" * 16)
+    swapped = write_json(tmp_path / "swapped.json", cheats.receipts((shown, before)))
+    capsys.readouterr()
+    assert cli(["verify", str(path), "--receipts", swapped]) == 1
+    out = capsys.readouterr().out
+    assert out.count(f"fairness.commitment: expected {shown}") == 4
+    assert "the revealed server seed does not hash to it" in out
+    honest = write_json(
+        tmp_path / "honest.json", cheats.receipts((lines[0]["fairness"]["commitment"], before))
+    )
+    assert cli(["verify", str(path), "--receipts", honest, "--json"]) == 0
+    # A receipt the casino did not sign is named and not used.
+    forged = write_json(
+        tmp_path / "forged.json", cheats.receipts((shown, before), signer=cheats.FORGER)
+    )
+    capsys.readouterr()
+    assert cli(["verify", str(path), "--receipts", forged]) == 1
+    assert "finding: receipt 1 (commitment" in capsys.readouterr().out
+
+
+def test_without_keys_a_signed_export_says_what_was_not_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out = run_cli(tmp_path, cheats.signed(cheats.honest("single-deck", 3)), capsys)
+    assert status == 0
+    assert f"note: 3 of 3 lines are signed (key {cheats.CASINO.key_id})" in out
+
+
+def test_unreadable_keys_or_receipts_are_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "export.jsonl"
+    path.write_text(jsonl(cheats.honest("single-deck", 2)), encoding="utf-8")
+    bad = write_json(tmp_path / "bad.json", {"format": "something else"})
+    assert cli(["verify", str(path), "--receipts", bad]) == 2
+    assert "not a receipts file" in capsys.readouterr().err
+    assert cli(["verify", str(path), "--keys", write_json(tmp_path / "k.json", ["abc"])]) == 2

@@ -46,3 +46,23 @@ def test_the_doc_shows_the_real_output_of_fair_shuffle(capsys: pytest.CaptureFix
     assert command is not None
     assert main(command.group(1).split()) == 0
     assert capsys.readouterr().out == command.group(2)
+
+
+def test_the_signature_vector_is_what_the_signer_makes_and_its_python_checks_it() -> None:
+    from baccarat.fairness.signing import Signer, commitment_message, private_key
+
+    section = DOC[DOC.index("### Signature test vector") :]
+    table: dict[str, str] = {}
+    for name, value in re.findall(r"^\| ([a-z ,()0-9]+?) \| `([^`]+)`", section, re.M):
+        table.setdefault(name, value)  # this vector's rows, not those of the shuffles after
+    signer = Signer(private_key(table["private key (32 bytes, base64)"]))
+    message = commitment_message(table["commitment"], "fun", "2026-01-01T12:00:00Z")
+    assert table["public key"] == signer.public_key
+    assert table["key id"] == signer.key_id
+    assert table["signed bytes"] == message.decode()
+    assert table["signature"] == signer.sign(message)
+    (code,) = [c for c in re.findall(r"```python\n(.*?)```", DOC, re.S) if "Ed25519" in c]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(code, {})
+    assert out.getvalue().split() == [signer.key_id]

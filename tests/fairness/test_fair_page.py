@@ -181,14 +181,18 @@ def test_the_page_gives_every_export_vector_the_report_of_baccarat_verify(
 ) -> None:
     page.goto(f"{base_url}/verify.html")
     page.wait_for_selector("body[data-ready='true']")
-    texts = [export_text(case["lines"]) for case in EXPORT_CASES]
+    given = [
+        [export_text(case["lines"]), {k: case[k] for k in ("keys", "receipts") if k in case}]
+        for case in EXPORT_CASES
+    ]
     reports = page.evaluate(
-        "async texts => { const out = []; for (const t of texts) "
-        "out.push(await BaccaratFair.verifyText(t)); return out; }",
-        texts,
+        "async given => { const out = []; for (const [t, inputs] of given) "
+        "out.push(await BaccaratFair.verifyText(t, inputs)); return out; }",
+        given,
     )
     for case, got in zip(EXPORT_CASES, reports, strict=True):
-        want = verify_history(parse_history(json.dumps(line) for line in case["lines"]))
+        lines = parse_history(json.dumps(line) for line in case["lines"])
+        want = verify_history(lines, *cheats.inputs(case))
         assert got == want.to_json(), case["name"]
         assert got["ok"] is case["expect"]["ok"], case["name"]
 
@@ -323,5 +327,92 @@ def test_the_export_verdict_speaks_the_players_language(
         page.select_option("#lang", "sv")
         sv = json.loads((WEB / "i18n" / "sv.json").read_text(encoding="utf-8"))
         assert sv["verify.export_bad"] in str(page.text_content("#export-verdict"))
+    finally:
+        context.close()
+
+
+def load_receipts(page: Any, path: Path, receipts: dict[str, Any]) -> None:
+    path.write_text(json.dumps(receipts))
+    # Forget the last verdict: the one the page gives with these receipts is awaited.
+    page.evaluate("delete document.body.dataset.receipts; delete document.body.dataset.exportOk")
+    page.set_input_files("#receipts-file", str(path))
+    page.wait_for_selector(f"body[data-receipts='{len(receipts['receipts'])}']")
+
+
+def test_with_receipts_a_fabricated_history_and_a_swapped_commitment_are_named(
+    page: Any, base_url: str, tmp_path: Path
+) -> None:
+    page.goto(f"{base_url}/verify.html")
+    page.wait_for_selector("body[data-ready='true']")
+    assert "No receipts" in str(page.text_content("#receipts-status"))
+    shown = cheats.receipts((cheats.commitment(cheats.SEED), "2026-01-01T11:59:00Z"))
+    load_receipts(page, tmp_path / "receipts.json", shown)
+    assert "1 receipts and 1 public keys" in str(page.text_content("#receipts-status"))
+    # A history made up afterwards, commitment recomputed, signed with another key.
+    path = tmp_path / "fabricated.jsonl"
+    path.write_text(export_text(cheats.signed(cheats.fabricated(6), cheats.FORGER)))
+    load_export(page, path)
+    assert page.get_attribute("body", "data-export-ok") == "false"
+    rows = page.locator("#export-rounds tr[data-status='differs']")
+    assert rows.count() == 6
+    named = str(rows.first.locator("[data-field='signature']").text_content())
+    assert "not one of the casino's public keys" in named
+    # The honest export, signed by the casino, against a receipt of another commitment.
+    swapped = cheats.receipts((cheats.commitment("c0de" * 16), "2026-01-01T11:59:00Z"))
+    load_receipts(page, tmp_path / "swapped.json", swapped)
+    path = tmp_path / "honest.jsonl"
+    path.write_text(export_text(cheats.signed(cheats.honest("single-deck", 6))))
+    page.evaluate("delete document.body.dataset.exportVerified")
+    load_export(page, path)
+    row = page.locator("#export-rounds tr[data-line='1']")
+    assert row.get_attribute("data-status") == "differs"
+    assert "revealed server seed does not hash to it" in str(
+        row.locator("[data-field='fairness.commitment']").text_content()
+    )
+    # With the receipt of the commitment really shown, the same export verifies.
+    load_receipts(page, tmp_path / "receipts.json", shown)
+    page.wait_for_selector("body[data-export-ok='true']")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "da", "sv"])
+def test_a_tie_reads_like_the_other_results_and_the_rules_menu_fits_a_phone(
+    browser: Any, base_url: str, lang: str
+) -> None:
+    catalog = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    context = browser.new_context(locale=lang, viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        # Nonce 1 of this seed deals a tie (nonce 0 does not).
+        seeds = {"server_seed": "00" * 32, "client_seed": "tie", "decks": 1, "position": 0}
+        page.goto(f"{base_url}/verify.html?{urlencode(seeds | {'nonce': 1})}")
+        page.wait_for_selector("body[data-verified='true']")
+        assert page.text_content("#coup-winner") == catalog["verify.tie"]
+        assert catalog["verify.tie"].endswith(".")
+        page.goto(f"{base_url}/verify.html?{urlencode(seeds | {'nonce': 0})}")
+        page.wait_for_selector("body[data-verified='true']")
+        winner = page.get_attribute("#coup-winner", "data-winner")
+        spot = catalog[f"spot.{winner}"]
+        assert page.text_content("#coup-winner") == catalog["result.wins"].format(winner=spot)
+        # Every rule set's label fits the menu: measured in the menu's own font.
+        overflow = page.evaluate(
+            """() => {
+              const select = document.getElementById('rules');
+              const probe = document.createElement('span');
+              probe.style.font = getComputedStyle(select).font;
+              probe.style.whiteSpace = 'pre';
+              document.body.append(probe);
+              const room = select.clientWidth - 40;  // padding and the arrow
+              const wide = [...select.options].filter((o) => {
+                probe.textContent = o.textContent;
+                return probe.offsetWidth > room;
+              }).map((o) => o.textContent);
+              probe.remove();
+              return wide;
+            }"""
+        )
+        assert overflow == []
+        labels = page.eval_on_selector_all("#rules option", "os => os.map(o => o.textContent)")
+        assert catalog["verify.preset"].format(name="mini", decks=8) in labels
+        assert catalog["verify.preset_one"].format(name="single-deck") in labels
     finally:
         context.close()

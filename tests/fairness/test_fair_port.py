@@ -19,7 +19,7 @@ from baccarat.core import PRESETS
 from baccarat.fairness.history import parse_history
 from baccarat.fairness.verify import render, verify_history
 
-from .cheats import EXPORT_VECTORS_PATH
+from .cheats import EXPORT_VECTORS_PATH, inputs
 
 ROOT = Path(__file__).resolve().parents[2]
 FAIR_JS = ROOT / "src" / "baccarat" / "web" / "js" / "fair.js"
@@ -47,7 +47,8 @@ def node_output() -> Any:
 
 
 def python_report(case: dict[str, Any]) -> Any:
-    return verify_history(parse_history(json.dumps(line) for line in case["lines"]))
+    lines = parse_history(json.dumps(line) for line in case["lines"])
+    return verify_history(lines, *inputs(case))
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[c["name"] for c in CASES])

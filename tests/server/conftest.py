@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -158,6 +159,7 @@ def api_settings(url: DatabaseUrl, tmp_path: Path, clock: FakeClock, shoes: Any)
     return Settings(
         database=url,
         data_dir=tmp_path,
+        seed_key=os.environ.get("BACCARAT_SEED_KEY"),
         passwords=PasswordHashing(time_cost=1, memory_cost=8, parallelism=1),
         # Every test client registers from 127.0.0.1.
         login_throttle=LoginThrottle(registrations_per_hour=10_000),

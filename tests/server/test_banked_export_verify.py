@@ -17,6 +17,7 @@ import pytest
 from baccarat.core import get_rules
 from baccarat.fairness import commitment, shuffled_order
 from baccarat.fairness.history import parse_history, seat_client_seed
+from baccarat.fairness.signing import PublicKeys, parse_keys
 from baccarat.fairness.verify import HistoryReport, Kind, Status, verify_history
 
 from .banked import SeatServer, serving
@@ -31,8 +32,8 @@ async def server(database_url: Any, tmp_path: Path) -> AsyncIterator[SeatServer]
         yield running
 
 
-def report_of(lines: list[str]) -> HistoryReport:
-    return verify_history(parse_history(lines))
+def report_of(lines: list[str], keys: PublicKeys | None = None) -> HistoryReport:
+    return verify_history(parse_history(lines), keys)
 
 
 def seat_lines(lines: list[str]) -> list[dict[str, Any]]:
@@ -77,7 +78,9 @@ async def test_both_sides_of_a_seat_verify_its_rounds_once_the_seat_ends(
     assert (await player.call("POST", f"/api/seats/{seat}/leave")).status_code == 200
 
     theirs = (await banker.export()).splitlines()
-    report = report_of(theirs)
+    # Checked with the casino's published keys: every line is what the casino signed.
+    published = PublicKeys(parse_keys((await banker.call("GET", "/api/fairness")).json()))
+    report = report_of(theirs, published)
     assert report.ok, [str(f) for f in report.findings]
     assert report.counts[Status.VERIFIED] == 4 and report.server_client_seeds == 0
     assert not [n for n in report.notes if n.kind is Kind.UNCHECKED]

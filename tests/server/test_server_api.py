@@ -40,7 +40,7 @@ async def test_a_round_answers_in_the_documented_shape_and_a_retry_moves_no_mone
     assert again.json() == answer
     assert again.headers["Idempotent-Replayed"] == "true"
     wallet = await api.client.get("/api/wallet", headers=api.auth(token, None))
-    assert wallet.json() == {"fun": 100_800, "real": 0, "pending_withdrawals": 0}
+    assert wallet.json() == {"fun": 100_800, "real": 0, "pending_withdrawals": 0, "currency": "USD"}
     other = await api.play(token, key="round-1", player=2_000)
     assert (other.status_code, error_code(other)) == (409, "idempotency_conflict")
     missing = await api.play(token, key=None, player=1_000)
@@ -337,7 +337,8 @@ async def test_the_cashier_requests(api: Api) -> None:
     )
     assert error_code(too_much) == "insufficient_funds"
     balances = (await api.client.get("/api/wallet", headers=api.auth(token, None))).json()
-    assert balances == {"fun": 100_000, "real": 3_000, "pending_withdrawals": 2_000}
+    assert balances == {"fun": 100_000, "real": 3_000, "pending_withdrawals": 2_000,
+                        "currency": "USD"}  # fmt: skip
     listed = (await api.client.get("/api/wallet/withdrawals", headers=api.auth(token, None))).json()
     assert [(r["amount"], r["status"]) for r in listed] == [(2_000, "pending")]
     moves = (

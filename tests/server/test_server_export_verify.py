@@ -18,6 +18,7 @@ import pytest
 from baccarat.cli import main as cli
 from baccarat.core import Bets
 from baccarat.fairness.history import parse_history
+from baccarat.fairness.signing import PublicKeys, Signer, private_key
 from baccarat.fairness.verify import HistoryReport, Kind, Status, verify_history
 from baccarat.server import accounts, history, rounds, seeds, voids, wallet
 from baccarat.server.db.database import Database
@@ -26,6 +27,9 @@ from baccarat.server.ledger import SystemAccounts
 from baccarat.server.tables import TableSet, load_tables
 
 from .conftest import both_backends
+
+# The casino's signing key in these tests (any Ed25519 key: 32 bytes in base64).
+SIGNER = Signer(private_key("c2lnbmluZy1rZXktb2YtdGhlLWV4cG9ydC10ZXN0cyE="))
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +78,11 @@ class Casino:
         text, after = "", 0
         while True:
             page = functools.partial(
-                history.export_chunk, player_id=self.player, mode=mode, after_seq=after
+                history.export_chunk,
+                player_id=self.player,
+                mode=mode,
+                after_seq=after,
+                signer=SIGNER,
             )
             chunk, following = self.db.run_read(page)
             text += chunk
@@ -84,7 +92,8 @@ class Casino:
 
 
 def report_of(text: str) -> HistoryReport:
-    return verify_history(parse_history(text.splitlines()))
+    """The report with the casino's public key: every line's signature is checked too."""
+    return verify_history(parse_history(text.splitlines()), PublicKeys(SIGNER.keys))
 
 
 def checked_commitments(report: HistoryReport) -> bool:

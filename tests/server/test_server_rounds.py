@@ -9,6 +9,7 @@ import pytest
 
 from baccarat.core import Bets, play_coup
 from baccarat.fairness import commitment, shuffled_order
+from baccarat.fairness.signing import Signer, new_private_key_pem, private_key
 from baccarat.server import accounts, audit, history, replay, rounds, seeds, voids, wallet
 from baccarat.server.db.database import Database
 from baccarat.server.dealing import FairShoes, ShoeFactory
@@ -220,7 +221,8 @@ def test_a_cut_shoe_waits_for_the_cut_and_deals_on_from_where_it_stopped(
     exported = [
         json.loads(line)
         for line in history.export_lines(
-            db.run_read(lambda uow: history.export_page(uow, alice, "fun", 0))
+            db.run_read(lambda uow: history.export_page(uow, alice, "fun", 0)),
+            Signer(private_key(new_private_key_pem())),
         )
     ]
     seed = exported[0]["fairness"]["server_seed"]

@@ -106,3 +106,47 @@ def test_a_real_export_verifies_in_the_page_and_a_round_cut_from_it_is_a_finding
         assert player.errors == []
     finally:
         context.close()
+
+
+def test_the_table_keeps_the_signed_commitment_and_the_verifier_checks_the_export_with_it(
+    browser: Any, server: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, _ = server
+    context = browser.new_context()
+    try:
+        player = Player(context, url, new_nickname())
+        player.register_and_login()
+        player.goto("table/table-i")
+        shown = player.api("GET", "/api/fairness")
+        player.page.wait_for_function("localStorage.getItem('baccarat.receipts') !== null")
+        kept = json.loads(player.page.evaluate("localStorage.getItem('baccarat.receipts')"))
+        assert kept["format"] == "baccarat-receipts/1"
+        assert kept["signing_keys"] == [
+            {k: key[k] for k in ("key_id", "public_key")} for key in shown["signing_keys"]
+        ]
+        fun = next(r for r in kept["receipts"] if r["mode"] == "fun")
+        assert (fun["commitment"], fun["signature"], fun["table"]) == (
+            shown["fun"]["commitment"], shown["fun"]["signature"], "table-i"
+        )  # fmt: skip
+        rounds_of(player, "table-i", 3, player=500)
+        player.api("POST", "/api/fairness/rotate", {"mode": "fun"})
+        text = export(player)
+        page = open_verifier(player, text, tmp_path / "signed.jsonl")
+        assert "Using the 2 receipts" in str(page.text_content("#receipts-status"))
+        assert page.get_attribute("body", "data-export-ok") == "true", page.text_content(
+            "#export-text"
+        )
+        # The same rounds under a commitment other than the one the table showed.
+        lines = [json.loads(line) for line in text.splitlines()]
+        for line in lines:
+            line["fairness"]["commitment"] = "ab" * 32
+        page = open_verifier(player, "".join(json.dumps(x) + "\n" for x in lines),
+                             tmp_path / "swapped.jsonl")  # fmt: skip
+        assert page.get_attribute("body", "data-export-ok") == "false"
+        first = page.locator("#export-rounds tr[data-line='1']")
+        named = first.locator("[data-field='fairness.commitment']").all_text_contents()
+        assert any("not the commitment shown before play" in text for text in named), named
+        assert first.locator("[data-field='signature']").count() == 1
+        assert player.errors == []
+    finally:
+        context.close()

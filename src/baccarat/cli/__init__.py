@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "baccarat.cli.server",
     "baccarat.cli.simulate",
     "baccarat.cli.roads",
+    "baccarat.cli.operators",
 )
 
 

@@ -12,11 +12,12 @@ cannot be opened or cannot be reached is ``CannotRun`` (exit 3), one line each."
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from ..server.db.database import Database
@@ -140,6 +141,18 @@ def require_ours(url: DatabaseUrl, *, migrating: bool = False) -> None:
                         f"needs {head!r}: run `baccarat admin migrate`")  # fmt: skip
 
 
+def seed_vault(args: argparse.Namespace) -> Any:
+    """The server's key of the seeds at rest: $BACCARAT_SEED_KEY, else the data folder's
+    (``--data-dir``, $BACCARAT_DATA_DIR or ./data, as for ``baccarat serve``)."""
+    from ..server import keys
+    from ..server.settings import Settings
+
+    settings = Settings.from_env()
+    if args.data_dir:
+        settings = dataclasses.replace(settings, data_dir=Path(args.data_dir))
+    return keys.seed_vault(settings)
+
+
 @contextmanager
 def opened(args: argparse.Namespace, *, write: bool) -> Iterator[Database]:
     """The database of these arguments (which must exist and be ours at this version's
@@ -151,7 +164,8 @@ def opened(args: argparse.Namespace, *, write: bool) -> Iterator[Database]:
     _existing(url)
     with cannot_run(url):
         require_ours(url)
-        db = Database(url, clock=system_clock_us, threads=1, read_only=not write)
+        db = Database(url, clock=system_clock_us, threads=1, read_only=not write,
+                      vault=seed_vault(args))  # fmt: skip
         try:
             yield db
         finally:

@@ -58,6 +58,17 @@ def register(subparsers: Any) -> None:
     verify.add_argument(
         "--quiet", action="store_true", help="list only the rounds that are not verified"
     )
+    verify.add_argument(
+        "--keys",
+        help="the casino's public keys: the JSON of GET /api/fairness (its signing_keys), a "
+        "receipts file, or a list; every line's signature is then checked",
+    )
+    verify.add_argument(
+        "--receipts",
+        help="your receipts (baccarat-receipts/1, saved from the browser): each round's "
+        "commitment is checked against the ones shown before play (their keys are used "
+        "when --keys is not given)",
+    )
     verify.set_defaults(handler=run_verify)
 
     report = subparsers.add_parser(
@@ -157,16 +168,38 @@ def run_example(args: argparse.Namespace) -> int:
     return 0
 
 
+def _json_file(path: str, what: str) -> Any:
+    try:
+        with open(path, "rb") as stream:
+            return json.load(stream)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{what} {path} is not JSON ({error.msg})") from None
+
+
+def _keys_and_receipts(args: argparse.Namespace) -> tuple[Any, Any]:
+    from ..fairness.signing import PublicKeys, parse_keys, parse_receipts
+
+    keys, receipts = None, None
+    if args.receipts:
+        receipts, held = parse_receipts(_json_file(args.receipts, "the receipts file"))
+        if held:
+            keys = PublicKeys(held)
+    if args.keys:
+        keys = PublicKeys(parse_keys(_json_file(args.keys, "the keys file")))
+    return keys, receipts
+
+
 def run_verify(args: argparse.Namespace) -> int:
     from ..fairness.history import parse_history
     from ..fairness.verify import render, verify_history
 
+    keys, receipts = _keys_and_receipts(args)
     if args.file == "-":
         records = parse_history(sys.stdin.buffer)
     else:
         with open(args.file, "rb") as stream:
             records = parse_history(stream)
-    report = verify_history(records)
+    report = verify_history(records, keys, receipts)
     if args.json:
         print_json(report.to_json())
     else:

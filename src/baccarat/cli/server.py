@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .database import _read, _write, cannot_run, database_url, exists, require_ours
+from .database import _read, _write, cannot_run, database_url, exists, require_ours, seed_vault
 from .output import print_json, table
 
 if TYPE_CHECKING:
@@ -44,6 +44,11 @@ def register(subparsers: Any) -> None:
         "--workers", help="worker processes (PostgreSQL only; default 2 there, else 1)"
     )
     serve.add_argument("--tables", help="a TOML file of tables replacing the default set")
+    serve.add_argument(
+        "--operators",
+        help="a TOML file of the operators whose players play on their wallets "
+        "(default: $BACCARAT_OPERATORS; docs/operator-api.md)",
+    )
     serve.add_argument("--access-log", action="store_true", help="log every request")
     serve.add_argument(
         "--forwarded-allow-ips",
@@ -107,7 +112,33 @@ def register(subparsers: Any) -> None:
     replay = commands.add_parser("replay", help="re-derive a round from its seeds and compare")
     replay.add_argument("round_id")
     replay.add_argument("--json", action="store_true", help="machine-readable output")
+    replay.add_argument(
+        "--rotate-first",
+        action="store_true",
+        help="if the round's server seed is not revealed yet, rotate the player's seed first "
+        "(revealing it, as the player would; the audit log records it) so that the shuffle "
+        "can be checked; without it an unrevealed seed stays secret",
+    )
     replay.set_defaults(handler=run_replay)
+
+    signing = commands.add_parser(
+        "signing-key", help="the Ed25519 key that signs the export and the commitments"
+    )
+    signing_commands = signing.add_subparsers(dest="signing_command", required=True)
+    signing_commands.add_parser(
+        "new", help="print a new private key (PEM) for $BACCARAT_SIGNING_KEY, and its public key"
+    ).set_defaults(handler=run_signing_new)
+    signing_commands.add_parser(
+        "show", help="the public keys published at GET /api/fairness (current and retired)"
+    ).set_defaults(handler=run_signing_show)
+    signing_commands.add_parser(
+        "rotate", help="replace the data folder's key; its public key stays listed as retired"
+    ).set_defaults(handler=run_signing_rotate)
+
+    seed_key = commands.add_parser("seed-key", help="the AES key of the server seeds at rest")
+    seed_key.add_subparsers(dest="seed_key_command", required=True).add_parser(
+        "new", help="print a new key (base64 of 32 bytes) for $BACCARAT_SEED_KEY"
+    ).set_defaults(handler=run_seed_key_new)
 
     from .responsible import run_responsible
 
@@ -126,6 +157,10 @@ def register(subparsers: Any) -> None:
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.set_defaults(handler=run_check)
 
+    from .operators import register_admin
+
+    register_admin(commands)
+
 
 # -- serve ---------------------------------------------------------------------------------
 
@@ -133,8 +168,10 @@ def register(subparsers: Any) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from ..server import keys
     from ..server.api.guard import uvicorn_options
     from ..server.db import migrate
+    from ..server.operators.config import OperatorConfigError, check_operator_tables, load_operators
     from ..server.settings import Settings, parse_forwarded_allow_ips
     from ..server.tables import load_tables
     from . import UsageError, inputs
@@ -155,7 +192,13 @@ def run_serve(args: argparse.Namespace) -> int:
     if url.dialect == "sqlite" and workers > 1:
         raise UsageError("SQLite is served by one worker; use --database postgresql://... for more")
     tables = Path(args.tables) if args.tables else None
-    load_tables(tables)  # a bad tables file stops us here, with its reason
+    table_set = load_tables(tables)  # a bad tables file stops us here, with its reason
+    operators = args.operators or os.environ.get("BACCARAT_OPERATORS") or None
+    operators_file = Path(operators).resolve() if operators else None
+    try:
+        check_operator_tables(load_operators(operators_file), table_set)
+    except OperatorConfigError as error:
+        raise UsageError(f"--operators: {error}") from None
     data_dir = Path(args.data_dir or os.environ.get("BACCARAT_DATA_DIR") or "data")
     # Every setting of the environment, with the command's arguments over them, goes whole
     # to every worker.
@@ -165,6 +208,7 @@ def run_serve(args: argparse.Namespace) -> int:
         database=url,
         data_dir=data_dir,
         tables_file=tables.resolve() if tables else None,
+        operators_file=operators_file,
         limits=dataclasses.replace(
             settings.limits, forwarded_allow_ips=proxies or settings.limits.forwarded_allow_ips
         ),
@@ -173,7 +217,11 @@ def run_serve(args: argparse.Namespace) -> int:
         # Only a database of ours (at this or an older revision), or an empty one.
         if exists(url):
             require_ours(url, migrating=True)
-        migrate.upgrade(url)
+        migrate.upgrade(url, vault=keys.seed_vault(settings))
+    if url.dialect == "postgresql" and not (settings.signing_key and settings.seed_key):
+        print(f"baccarat: the signing and seed keys are kept in {data_dir / 'keys'}: every "
+              "process on another machine needs the same, set as BACCARAT_SIGNING_KEY and "
+              "BACCARAT_SEED_KEY (docs/fairness.md, Keys)", file=sys.stderr)  # fmt: skip
     os.environ.update(settings.to_env())
     print(
         f"baccarat: serving on http://{args.host}:{port}/ "
@@ -207,7 +255,7 @@ def run_migrate(args: argparse.Namespace) -> int:
         # older revision is brought to this one; another program's is left alone.
         if exists(url):
             require_ours(url, migrating=True)
-        revision = migrate.upgrade(url)
+        revision = migrate.upgrade(url, vault=seed_vault(args))
     print(f"{url}: schema at revision {revision}")
     return 0
 
@@ -363,12 +411,69 @@ def run_void(args: argparse.Namespace) -> int:
     return 0
 
 
+def _key_settings(args: argparse.Namespace) -> Any:
+    from ..server.settings import Settings
+
+    settings = Settings.from_env()
+    if args.data_dir:
+        settings = dataclasses.replace(settings, data_dir=Path(args.data_dir))
+    return settings
+
+
+def run_signing_new(args: argparse.Namespace) -> int:
+    from ..fairness.signing import Signer, new_private_key_pem, private_key
+
+    pem = new_private_key_pem()
+    signer = Signer(private_key(pem))
+    print(pem, end="")
+    print(f"# key id {signer.key_id}, public key {signer.public_key}", file=sys.stderr)
+    print("# set BACCARAT_SIGNING_KEY to the PEM above (keep it secret) and add the old "
+          "public key (baccarat admin signing-key show) to BACCARAT_RETIRED_PUBLIC_KEYS",
+          file=sys.stderr)  # fmt: skip
+    return 0
+
+
+def run_seed_key_new(args: argparse.Namespace) -> int:
+    from ..server.vault import new_key_text
+
+    print(new_key_text(), end="")
+    print("# set BACCARAT_SEED_KEY to it on every server process, out of the database's reach "
+          "(docs/fairness.md, Keys); seeds sealed with another key do not open with it",
+          file=sys.stderr)  # fmt: skip
+    return 0
+
+
+def run_signing_show(args: argparse.Namespace) -> int:
+    from ..server import keys
+
+    print_json({"signing_keys": keys.signer(_key_settings(args)).keys_json()})
+    return 0
+
+
+def run_signing_rotate(args: argparse.Namespace) -> int:
+    from ..server import keys
+    from . import UsageError
+
+    settings = _key_settings(args)
+    if settings.signing_key:
+        raise UsageError("the signing key comes from $BACCARAT_SIGNING_KEY: make a new one with "
+                         "`baccarat admin signing-key new`, set it there, and list the old "
+                         "public key in $BACCARAT_RETIRED_PUBLIC_KEYS")  # fmt: skip
+    old, new = keys.rotate_signing_key(settings.data_dir)
+    print(f"retired key {old.key_id} (still published: its records verify); "
+          f"signing now with key {new.key_id}; restart the server to use it")  # fmt: skip
+    return 0
+
+
 def run_replay(args: argparse.Namespace) -> int:
     from ..fairness.verify import show
     from ..server import replay
     from . import inputs
 
     round_id = inputs.round_id(args.round_id)
+    if args.rotate_first and _write(args, lambda uow: replay.rotate_for_replay(uow, round_id)):
+        print(f"round {round_id}: the player's server seed was rotated to reveal it "
+              "(recorded in the player's audit log)", file=sys.stderr)  # fmt: skip
     result = _read(args, lambda uow: replay.replay_round(uow, round_id))
     if args.json:
         print_json(result.to_json())

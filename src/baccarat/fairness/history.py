@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -25,6 +25,7 @@ from ..core import (
     Settlement,
     get_rules,
 )
+from .signing import line_message
 
 FORMAT = "baccarat-history/1"
 # What a bet's ``result`` may say: the settlement results, and "void" on a voided round.
@@ -170,6 +171,11 @@ class RoundRecord:
     fee: int = 0
     # Informational, ignored by the verifier: the participant's side of a banked round.
     banked: Mapping[str, Any] | None = None
+    # The casino's signature of the line (``fairness.signing``), its key's id, and the bytes
+    # it covers (the line as read, without the two).
+    signature: str | None = None
+    key_id: str | None = None
+    signed: bytes | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_void(self) -> bool:
@@ -204,9 +210,11 @@ class RoundRecord:
             "fairness": self.fairness.to_json(),
         }
         if self.banked is not None:
-            return line | {"role": self.role, "banked": dict(self.banked), "fee": self.fee}
-        if self.role != "player" or self.fee:
-            return line | {"role": self.role, "fee": self.fee}
+            line |= {"role": self.role, "banked": dict(self.banked), "fee": self.fee}
+        elif self.role != "player" or self.fee:
+            line |= {"role": self.role, "fee": self.fee}
+        if self.signature is not None:
+            line |= {"signature": self.signature, "key_id": self.key_id}
         return line
 
     def voided(self, reason: str) -> RoundRecord:
@@ -428,6 +436,9 @@ def parse_record(data: Any, line: int = 0) -> RoundRecord:
         role=role,
         fee=fee,
         banked=banked if isinstance(banked := reader.data.get("banked"), dict) else None,
+        signature=reader.text("signature", optional=True),
+        key_id=reader.text("key_id", optional=True),
+        signed=line_message(reader.data) if "signature" in reader.data else None,
     )
 
 

@@ -21,6 +21,10 @@ and, per mode, each round starts with the balance the one before ended with. A g
 finding (the export fails); a break in the balance chain is a note with its amount
 (money moves between rounds that the export does not hold: deposits, withdrawals, top-ups,
 the void of an earlier round).
+
+Given the casino's public keys (``check_signatures``), every line must carry a signature by
+one of them that verifies; given the player's receipts (``check_receipts``), each of the
+player's rounds must be dealt under a commitment shown before it was played.
 """
 
 from __future__ import annotations
@@ -28,8 +32,10 @@ from __future__ import annotations
 import enum
 import functools
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from ..core import (
@@ -50,6 +56,7 @@ from ..core import (
 )
 from .derive import commitment, shuffled_order
 from .history import HandRecord, RoundRecord, UndealtShoe, seat_client_seed
+from .signing import PublicKeys, Receipt
 
 UNREVEALED = "seed not revealed"
 # What a voided round is said to be, by what its coup had done when it was voided.
@@ -105,6 +112,7 @@ class Kind(enum.Enum):
     UNCHECKED = "unchecked"  # what could not be checked, and why (note)
     BALANCE = "balance"  # a round that does not start where the one before ended (note)
     SERVER_CLIENT_SEED = "server_client_seed"  # rounds whose client seed the server set (note)
+    RECEIPT = "receipt"  # a receipt whose signature is not the casino's
 
 
 @dataclass(frozen=True, slots=True)
@@ -804,11 +812,177 @@ def check_sources(records: Sequence[RoundRecord]) -> list[Finding]:
     ]
 
 
+def check_signatures(
+    records: Sequence[RoundRecord], keys: PublicKeys | None
+) -> tuple[dict[int, list[Difference]], list[Finding]]:
+    """With the casino's public keys: every line carries a signature by one of them that
+    verifies (a line without, by another key, or changed after signing differs). Without
+    keys: a note saying what could not be checked. Returns differences by index, notes."""
+    signed = [r for r in records if r.signature is not None]
+    if keys is None:
+        if not signed:
+            return {}, []
+        ids = ", ".join(sorted({r.key_id or "?" for r in signed}))
+        message = (
+            f"{len(signed)} of {len(records)} lines are signed (key {ids}): give the casino's "
+            "public keys (baccarat verify --keys, or your receipts) to check the signatures"
+        )
+        return {}, [Finding(Kind.UNCHECKED, message)]
+    known = ", ".join(keys.ids)
+    wanted = f"a valid signature by {'key' if len(keys.ids) == 1 else 'one of the keys'} {known}"
+    diffs: dict[int, list[Difference]] = {}
+    for index, record in enumerate(records):
+        why = keys.check(record.signature, record.key_id, record.signed or b"")
+        if why == "missing":
+            note = "the line carries no signature of the casino"
+            diffs[index] = [Difference("signature", wanted, None, note)]
+        elif why == "unknown key":
+            note = "signed with a key that is not one of the casino's public keys"
+            diffs[index] = [Difference("signature", wanted, record.key_id, note)]
+        elif why == "invalid":
+            note = "the line is not what the casino signed: changed afterwards, or another key"
+            diffs[index] = [Difference("signature", wanted, "invalid", note)]
+    return diffs, []
+
+
+# A browser's clock may run ahead of the server's: a receipt seen up to this long after a
+# round was dealt still counts as shown before it.
+SEEN_SLACK_S = 300
+
+
+_ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)")
+
+
+def _seconds(text: str | None) -> float | None:
+    """An ISO time (``2026-01-01T12:00:00Z``) in seconds; None for anything else."""
+    if text is None or not _ISO.fullmatch(text):
+        return None
+    try:
+        return datetime.fromisoformat(text).timestamp()
+    except ValueError:
+        return None
+
+
+def _first_seen(receipts: Sequence[Receipt]) -> Receipt | None:
+    """The receipt first seen (by the browser's clock), None when one has no known time."""
+    first: Receipt | None = None
+    for receipt in receipts:
+        seen = _seconds(receipt.seen)
+        if seen is None:
+            return None
+        if first is None or seen < (_seconds(first.seen) or 0.0):
+            first = receipt
+    return first
+
+
+def _after(seen: str | None, played: str | None) -> bool:
+    """Whether a receipt was seen more than SEEN_SLACK_S after the round was played."""
+    a, b = _seconds(seen), _seconds(played)
+    return a is not None and b is not None and a > b + SEEN_SLACK_S
+
+
+_RECEIPT_WHY = {"missing": "missing", "invalid": "invalid",
+                "unknown key": "by a key that is not the casino's"}  # fmt: skip
+
+
+def check_receipts(
+    records: Sequence[RoundRecord], receipts: Sequence[Receipt], keys: PublicKeys | None
+) -> tuple[dict[int, list[Difference]], list[Finding], list[Finding]]:
+    """Against the commitments the player was shown before play (their receipts, each
+    signed by the casino): each of the player's own rounds was dealt under a commitment of
+    a receipt of its mode; one that was not, played after a receipt of its mode, differs
+    (its commitment, and the seed revealed for it, are not what was shown). Returns
+    differences by index, findings (receipts whose signature is not the casino's) and
+    notes."""
+    findings: list[Finding] = []
+    notes: list[Finding] = []
+    valid: list[Receipt] = []
+    for receipt in receipts:
+        why = None if keys is None else keys.check(receipt.signature, receipt.key_id,
+                                                   receipt.message)  # fmt: skip
+        if why is None:
+            valid.append(receipt)
+            continue
+        findings.append(
+            Finding(
+                Kind.RECEIPT,
+                f"receipt {receipt.index} (commitment {_short(receipt.commitment)}, "
+                f"{receipt.time}): its signature is {_RECEIPT_WHY[why]}: it is not a receipt "
+                "the casino signed, and it is not used",
+                commitment=receipt.commitment,
+            )
+        )
+    if keys is None and receipts:
+        notes.append(
+            Finding(
+                Kind.UNCHECKED,
+                f"the signatures of the {len(receipts)} receipts are not checked: no public key",
+            )
+        )
+    diffs: dict[int, list[Difference]] = {}
+    before_first = 0
+    late: list[tuple[RoundRecord, Receipt]] = []
+    for index, record in enumerate(records):
+        if not _own(record):
+            continue
+        mine = [r for r in valid if record.mode is None or r.mode == record.mode]
+        shown_as = [r for r in mine if r.commitment == record.fairness.commitment]
+        if shown_as:
+            first = _first_seen(shown_as)
+            if first is not None and _after(first.seen, record.time):
+                late.append((record, first))
+            continue
+        earlier = [r for r in mine if record.time is None or r.time <= record.time]
+        if not earlier:
+            before_first += 1
+            continue
+        shown = earlier[0]
+        for r in earlier[1:]:
+            if r.time > shown.time:
+                shown = r
+        what = (
+            "the revealed server seed does not hash to it"
+            if record.fairness.is_revealed
+            else "this round's was never shown to you"
+        )
+        note = (
+            f"not the commitment shown before play, in your receipt {shown.index} of "
+            f"{shown.time}: {what}"
+        )
+        diffs[index] = [
+            Difference("fairness.commitment", shown.commitment, record.fairness.commitment, note)
+        ]
+    if late:
+        record, receipt = late[0]
+        notes.append(
+            Finding(
+                Kind.UNCHECKED,
+                f"{len(late)} line(s) were dealt under a commitment this browser was first "
+                f"shown only after they were played (line {record.line} at {record.time}, "
+                f"receipt {receipt.index} seen {receipt.seen}): those receipts do not show "
+                "what was shown before play",
+                tuple(r.line for r, _ in late),
+            )
+        )
+    if before_first:
+        notes.append(
+            Finding(
+                Kind.UNCHECKED,
+                f"{before_first} line(s) have no receipt of their mode from before they were "
+                "played: their commitments are not compared with receipts",
+            )
+        )
+    return diffs, findings, notes
+
+
 def check_export(
     records: Sequence[RoundRecord],
+    keys: PublicKeys | None = None,
+    receipts: Sequence[Receipt] | None = None,
 ) -> tuple[list[RoundRecord], dict[int, list[Difference]], list[Finding], list[Finding]]:
     """Everything across rounds: the rounds with their commitment's revealed seed, their
-    differences by index, the findings and the notes."""
+    differences by index, the findings and the notes; with the casino's public keys, the
+    signatures; with the player's receipts, the commitments shown before play."""
     seeds = revealed_seeds(records)
     filled: list[RoundRecord] = []
     across: dict[int, list[Difference]] = {}
@@ -824,12 +998,26 @@ def check_export(
         across.setdefault(index, []).extend(diffs)
     notes += check_balances(filled)
     notes += check_sources(filled)
+    signature_diffs, signature_notes = check_signatures(filled, keys)
+    for index, diffs in signature_diffs.items():
+        across.setdefault(index, []).extend(diffs)
+    notes += signature_notes
+    if receipts is not None:
+        receipt_diffs, receipt_findings, receipt_notes = check_receipts(filled, receipts, keys)
+        for index, diffs in receipt_diffs.items():
+            across.setdefault(index, []).extend(diffs)
+        findings += receipt_findings
+        notes += receipt_notes
     return filled, across, findings, notes
 
 
-def verify_history(records: Sequence[RoundRecord]) -> HistoryReport:
+def verify_history(
+    records: Sequence[RoundRecord],
+    keys: PublicKeys | None = None,
+    receipts: Sequence[Receipt] | None = None,
+) -> HistoryReport:
     """The verdict on every round and on the export: the one pass that builds the report."""
-    filled, across, findings, notes = check_export(records)
+    filled, across, findings, notes = check_export(records, keys, receipts)
     reports = []
     for index, record in enumerate(filled):
         diffs, coup = _check_round(record)

@@ -183,6 +183,12 @@ def register(
             {"n": nickname, "k": key, "norm": norm, "h": password_hash, "now": uow.now},
         )
     )
+    open_player(uow, player_id, system)
+    return Player(player_id, nickname, uow.now)
+
+
+def open_player(uow: UnitOfWork, player_id: int, system: ledger.SystemAccounts) -> None:
+    """A new player's accounts (a fun balance of 1,000.00, a real balance of 0) and seeds."""
     ledger.open_player_accounts(uow, player_id)
     fun_account, _ = ledger.player_account(uow, player_id, "fun")
     ledger.transfer(
@@ -197,7 +203,6 @@ def register(
         system=system,
     )
     seeds.open_states(uow, player_id)
-    return Player(player_id, nickname, uow.now)
 
 
 def find(uow: UnitOfWork, nickname: str) -> tuple[Player, str] | None:

@@ -44,6 +44,7 @@ def create_app(settings: Settings) -> FastAPI:
         errors,
         fairness,
         history,
+        operators,
         responsible,
         seats,
         system,
@@ -52,15 +53,18 @@ def create_app(settings: Settings) -> FastAPI:
     )
     from .api.sockets import Sockets
     from .banked.desk import BankedDesk
+    from .operators.engine import OperatorDesk
 
     casino = Casino(settings)
     banked = BankedDesk(casino)
+    operator_desk = OperatorDesk(casino)
     sockets = Sockets(settings.limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         casino.start()
         await banked.start()
+        await operator_desk.start()
         sockets.start(casino.db)
         # What was built so far (modules, tables, the app) lives as long as the process:
         # keep it out of the garbage collector's full passes, which would stall requests.
@@ -69,6 +73,7 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
+            await operator_desk.stop()
             await sockets.stop()
             await banked.stop()
             casino.close()
@@ -83,9 +88,20 @@ def create_app(settings: Settings) -> FastAPI:
     )
     app.state.casino = casino
     app.state.banked = banked
+    app.state.operators = operator_desk
     app.state.sockets = sockets
     errors.install(app)
-    for module in (accounts, tables, wallet, history, fairness, seats, responsible, system):
+    for module in (
+        accounts,
+        tables,
+        wallet,
+        history,
+        fairness,
+        seats,
+        responsible,
+        system,
+        operators,
+    ):
         app.include_router(module.router)
     if settings.bench_endpoint:
         app.include_router(system.bench_router)

@@ -17,7 +17,8 @@ from typing import Any
 
 from .banked import audit as banked
 from .db.uow import UnitOfWork
-from .ledger import DERIVED_KINDS
+from .ledger import DERIVED_KINDS, ELSEWHERE_KIND
+from .operators import audit as operators
 
 
 @dataclass
@@ -52,6 +53,7 @@ def check(uow: UnitOfWork) -> Report:
     _voids(uow, report)
     _withdrawals(uow, report)
     banked.check(uow, report)
+    operators.check(uow, report)
     _totals(uow, report)
     return report
 
@@ -65,6 +67,7 @@ def _transactions(uow: UnitOfWork, report: Report) -> None:
     rows = uow.all(
         "SELECT t.id, t.kind, COUNT(e.id), COALESCE(SUM(e.amount), 0) "
         "FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id "
+        f"WHERE t.kind <> '{ELSEWHERE_KIND}' "
         "GROUP BY t.id, t.kind HAVING COUNT(e.id) < 2 OR COALESCE(SUM(e.amount), 0) <> 0"
     )
     for tx_id, kind, entries, total in rows:
@@ -122,6 +125,7 @@ def _rounds(uow: UnitOfWork, report: Report) -> None:
         "LEFT JOIN ledger_entries e ON e.transaction_id = t.id "
         "LEFT JOIN accounts a ON a.id = e.account_id "
         "WHERE NOT EXISTS (SELECT 1 FROM banked_rounds b WHERE b.round_id = r.id) "
+        f"AND (t.kind IS NULL OR t.kind <> '{ELSEWHERE_KIND}') "
         "GROUP BY r.seq, r.id, r.stake, r.win, t.kind, t.mode, r.mode"
     )
     for round_id, stake, win, kind, to_player, to_house, entries, tx_mode, mode in rows:

@@ -57,8 +57,9 @@ class Session:
         return csrf_token(self.token)
 
 
-def create_session(uow: UnitOfWork, player_id: int, ttl_s: int) -> Session:
-    token = new_token()
+def create_session(uow: UnitOfWork, player_id: int, ttl_s: int, prefix: str = "") -> Session:
+    """A new session; ``prefix`` marks the token of a kind of session (an operator's)."""
+    token = prefix + new_token()
     expires = uow.now + ttl_s * 1_000_000
     uow.run(
         "INSERT INTO sessions (token_hash, player_id, created_us, expires_us) "

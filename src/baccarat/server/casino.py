@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from . import keys, seeds
 from .accounts import HashGate, Passwords
 from .db import migrate
 from .db.database import Database
 from .dealing import FairShoes, ShoeFactory
 from .ledger import SystemAccounts
+from .operators.config import check_operator_tables, load_operators
 from .round import Dealer
 from .settings import Settings
 from .tables import TableSet, load_tables
@@ -27,14 +29,21 @@ class Casino:
     def __init__(self, settings: Settings):
         self.settings = settings
         self.tables: TableSet = load_tables(settings.tables_file, settings.banked)
+        self.operators = load_operators(settings.operators_file)
+        check_operator_tables(self.operators, self.tables)
         self.passwords = Passwords(settings.passwords)
         self.hashing = HashGate(settings.limits)
         self.shoes: ShoeFactory = settings.shoe_factory or FairShoes()
+        # Signs the export's lines and the commitments shown (docs/fairness.md, "Keys").
+        self.signer = keys.signer(settings)
+        # Seals the server seeds at rest (docs/fairness.md, "Keys").
+        self.vault = keys.seed_vault(settings)
         self.db = Database(
             settings.database,
             clock=settings.clock,
             threads=settings.db_threads,
             max_batch=settings.max_batch,
+            vault=self.vault,
         )
         self._system: SystemAccounts | None = None
         self._dealer: Dealer | None = None
@@ -53,8 +62,9 @@ class Casino:
 
     def start(self) -> None:
         if self.settings.migrate_on_start:
-            migrate.upgrade(self.settings.database)
+            migrate.upgrade(self.settings.database, vault=self.vault)
         self._system = self.db.run_read(SystemAccounts.load)
+        self.db.run_read(seeds.check_vault)
         self._dealer = Dealer(self.shoes, self._system)
         self.db.start()
         log.info("casino open on %s with %d tables", self.settings.database, len(self.tables))

@@ -64,6 +64,13 @@ ERRORS: dict[str, ErrorSpec] = {
     "internal_error": ErrorSpec(500, "an unexpected error (a bug: please report it)"),
     # Player-banked tables (SPEC §7).
     "player_banked_table": ErrorSpec(409, "this table is player-banked: take a seat instead"),
+    "invalid_signature": ErrorSpec(401, "the X-Signature is not the HMAC of the request"),
+    "invalid_launch_code": ErrorSpec(401, "the launch code is unknown, used or expired"),
+    "unsupported_currency": ErrorSpec(422, "the operator or the table has no such currency"),
+    "table_not_offered": ErrorSpec(403, "the operator does not offer this table"),
+    "mode_not_in_session": ErrorSpec(409, "a demo session plays fun money, a real one real"),
+    "operator_refused": ErrorSpec(402, "the operator's wallet refused the bet"),
+    "operator_unavailable": ErrorSpec(503, "the operator's wallet did not answer"),
     "not_a_banked_table": ErrorSpec(409, "this table is banked by the casino, not by players"),
     "unknown_seat": ErrorSpec(404, "no player-banked seat with this id"),
     "already_seated": ErrorSpec(409, "the player already sits at a seat in this role"),

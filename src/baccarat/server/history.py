@@ -27,6 +27,7 @@ from ..fairness.history import (
     RoundRecord,
     seat_client_seeds,
 )
+from ..fairness.signing import Signer
 from . import seeds
 from .db.uow import UnitOfWork
 from .errors import ServiceError
@@ -197,13 +198,18 @@ def record(row: tuple[Any, ...]) -> StoredRound:
     return replace(rec, role=role, banked=banked)
 
 
+# A round on an operator's wallet is the player's once its bet is applied (docs/operator-api.md).
+SHOWN = ("NOT EXISTS (SELECT 1 FROM operator_rounds o WHERE o.round_id = r.id "
+         "AND o.state NOT IN ('win', 'settled'))")  # fmt: skip
+
+
 def get_round(uow: UnitOfWork, player_id: int | None, round_id: str) -> StoredRound:
     """A round by id; with a player id, only among that player's rounds."""
     if player_id is None:
         row = uow.one(SELECT_ROUNDS + "WHERE r.id = :id", {"id": round_id})
     else:
         row = uow.one(
-            SELECT_ROUNDS + "WHERE r.id = :id AND r.player_id = :p",
+            SELECT_ROUNDS + f"WHERE r.id = :id AND r.player_id = :p AND {SHOWN}",
             {"id": round_id, "p": player_id},
         ) or uow.one(
             SELECT_BANKED + "WHERE b.round_id = :id AND b.banker_id = :p",
@@ -239,7 +245,7 @@ def _both_sides(
     for select, who, seq, mode_of in sides:
         for m in (mode,) if mode is not None else MODES:
             params[f"m{len(arms)}"] = m
-            conditions = [f"{who} = :p", f"{mode_of} = :m{len(arms)}"]
+            conditions = [f"{who} = :p", f"{mode_of} = :m{len(arms)}", SHOWN]
             if table_id is not None:
                 conditions.append("r.table_id = :t")
             if after is not None:
@@ -298,16 +304,18 @@ def export_page(
     return [replace(r, published=known.get(r.commitment)) if r.id in ids else r for r in records]
 
 
-def export_lines(records: list[StoredRound]) -> Iterator[str]:
+def export_lines(records: list[StoredRound], signer: Signer) -> Iterator[str]:
+    """The lines of the export, each signed by the casino (its ``signature`` and
+    ``key_id``: docs/history-format.md)."""
     for rec in records:
-        yield json.dumps(rec.export_json(), separators=(",", ":")) + "\n"
+        yield json.dumps(signer.sign_line(rec.export_json()), separators=(",", ":")) + "\n"
 
 
 def export_chunk(
-    uow: UnitOfWork, player_id: int, mode: str | None, after_seq: int
+    uow: UnitOfWork, player_id: int, mode: str | None, after_seq: int, signer: Signer
 ) -> tuple[str, int | None]:
     """One page of the export as text (built on the database thread, not the event loop),
     and the ``seq`` to continue after (None: that was the last page)."""
     records = export_page(uow, player_id, mode, after_seq)
     following = records[-1].seq if len(records) == EXPORT_PAGE else None
-    return "".join(export_lines(records)), following
+    return "".join(export_lines(records, signer)), following

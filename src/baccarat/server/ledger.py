@@ -228,6 +228,23 @@ def post_money(
     return Posted(tx_id, balances)
 
 
+# A round whose money lives on an operator's wallet (``operators``): its transaction here
+# has no entries (nothing moves in this ledger); the round's row references it.
+ELSEWHERE_KIND = "operator_round"
+
+
+def record_elsewhere(uow: UnitOfWork, mode: str, reference: str, memo: str) -> int:
+    """The transaction of a round whose money moves on another wallet: no entries."""
+    return int(
+        uow.scalar(
+            "INSERT INTO ledger_transactions (kind, mode, created_us, reference, memo) "
+            "VALUES (:kind, :mode, :now, :reference, :memo) RETURNING id",
+            {"kind": ELSEWHERE_KIND, "mode": mode, "now": uow.now, "reference": reference,
+             "memo": memo},
+        )
+    )  # fmt: skip
+
+
 def _short(uow: UnitOfWork, player_id: int, mode: str, cover: int, net: int) -> ServiceError:
     """The refusal of a posting the player's balance does not cover."""
     balance = int(

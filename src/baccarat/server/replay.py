@@ -20,10 +20,12 @@ from typing import Any
 from ..core import Bets, Card, Coup, Hand, get_rules, settle
 from ..fairness.history import RoundRecord
 from ..fairness.verify import Difference, RoundReport, Status, verify_round
+from . import seeds
 from .banked.bank import PlayerBank
 from .db.uow import UnitOfWork
 from .history import StoredRound, get_round
 from .money import Money, Party
+from .responsible.checks import audit
 from .round import Settled
 from .rounds import HOUSE
 
@@ -90,6 +92,33 @@ def replay_round(uow: UnitOfWork, round_id: str) -> Replay:
         )
     }
     return Replay(record, verify_round(record), _nonzero(moved), _nonzero(owed), settlement)
+
+
+def rotate_for_replay(uow: UnitOfWork, round_id: str) -> bool:
+    """Reveal the server seed of an unrevealed round (the player's current one) so that the
+    replay can check its shuffle: the player's seed is rotated, as the player would, and the
+    audit log keeps it as an operator's act. False when nothing was revealed: the seed was
+    revealed already, or it is not the player's current one (a seat's, or one retired that
+    waits for its cut shoes to end), or a cut shoe is still dealt from it (it is revealed
+    when that shoe ends, as after any rotation)."""
+    row = uow.one(
+        "SELECT r.player_id, r.mode, s.revealed_us, s.commitment, f.seed_id = r.seed_id "
+        "FROM rounds r JOIN fairness_seeds s ON s.id = r.seed_id "
+        "JOIN fairness_states f ON f.player_id = r.player_id AND f.mode = r.mode "
+        "WHERE r.id = :id",
+        {"id": round_id},
+    )
+    if row is None:
+        get_round(uow, None, round_id)  # names the unknown round
+        return False
+    player_id, mode, revealed_us, committed, current = row
+    if revealed_us is not None or not current:
+        return False
+    revealed, state = seeds.rotate(uow, int(player_id), mode)
+    audit(uow, int(player_id), "operator_revealed_seed", round=round_id, mode=mode,
+          commitment=committed, next_commitment=state.commitment,
+          revealed=revealed is not None)  # fmt: skip
+    return revealed is not None
 
 
 def _resettled(stored: StoredRound) -> tuple[Difference, ...]:

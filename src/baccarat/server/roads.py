@@ -15,6 +15,7 @@ from typing import Any
 from ..core import Card, Outcome, is_natural
 from ..core.roads import RoadResult, compute_roads, road_stats
 from .db.uow import UnitOfWork
+from .history import SHOWN
 from .ledger import check_mode
 from .tables import Table
 
@@ -22,9 +23,11 @@ RECENT = 100
 MIN_CARDS_PER_ROUND = 4
 
 # The player's newest rounds at a table: ``ix_rounds_table`` (player, table, mode, seq).
+# (A round on an operator's wallet whose bet was not applied is not the player's: SHOWN.)
 RECENT_ROUNDS = (
-    "SELECT seed_id, nonce, winner, player_cards, banker_cards, void_reason FROM rounds "
-    "WHERE player_id = :p AND table_id = :t AND mode = :m ORDER BY seq DESC LIMIT :limit"
+    "SELECT seed_id, nonce, winner, player_cards, banker_cards, void_reason FROM rounds r "
+    f"WHERE player_id = :p AND table_id = :t AND mode = :m AND {SHOWN} "
+    "ORDER BY seq DESC LIMIT :limit"
 )
 CURRENT_SHOE = (
     "SELECT seed_id, nonce FROM shoes WHERE player_id = :p AND table_id = :t AND mode = :m"

@@ -27,7 +27,8 @@ from .round import Dealer, FreshShuffle, Played, Settled, Shuffle, Stake, play
 from .tables import Table
 
 __all__ = ["HOUSE", "HOUSE_ACTIONS", "CutShoe", "Dealer", "HouseBank", "ShoeState",
-           "allowed_actions", "cut_shoe", "play_round", "shoe_state", "table_state"]  # fmt: skip
+           "allowed_actions", "cut_shoe", "play_round", "round_answer", "shoe_state",
+           "table_state"]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +170,9 @@ class CutShoe:
                 table=self.table.id,
                 mode=mode,
             )
-        seed_id, server_seed, committed, client_seed, nonce, cut, position, _, source = row
+        seed_id, sealed, committed, client_seed, nonce, cut, position, _, source = row
         # The shoe is rebuilt from its seeds (the order is cached) and set where it stopped.
+        server_seed = seeds.open_seed(uow, sealed, committed)
         shoe = shoes(rules, server_seed, client_seed, int(nonce), int(cut))
         shoe.position = int(position)
         return Shuffle(shoe, int(seed_id), committed, client_seed, int(nonce), int(cut),
@@ -256,9 +258,11 @@ def _last_bets(last: StoredRound | None) -> Bets | None:
     return Bets({name: bet["stake"] for name, bet in json.loads(last.bets).items()})
 
 
-def table_state(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dict[str, Any]:
-    """The player at a house table: what they may do, their balance, their last round
-    there and (cut-shoe tables) their shoe."""
+def table_state(
+    uow: UnitOfWork, player_id: int, table: Table, mode: str, balance: int | None = None
+) -> dict[str, Any]:
+    """The player at a house table: what they may do, their balance (ours, unless it lives
+    elsewhere: an operator's), their last round there and (cut-shoe tables) their shoe."""
     check_mode(mode)
     if table.banked is not None:
         raise ServiceError(
@@ -269,7 +273,8 @@ def table_state(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dic
     found, _ = history.page(uow, player_id, mode, 1, None, table_id=table.id)
     last = found[0] if found else None
     shoe = shoe_state(uow, player_id, table, mode) if table.is_cut_shoe else None
-    balance = player_account(uow, player_id, mode)[1]
+    if balance is None:
+        balance = player_account(uow, player_id, mode)[1]
     return {
         "table_id": table.id,
         "mode": mode,
@@ -278,6 +283,18 @@ def table_state(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dic
         "last_round": None if last is None else last.to_json(),
         "shoe": None if shoe is None else shoe.to_json(),
     }
+
+
+def round_answer(
+    uow: UnitOfWork, player_id: int, table: Table, played: StoredRound, bets: Bets
+) -> dict[str, Any]:
+    """A played round as its player is answered: the round, the shoe, what they may do."""
+    answer = played.to_json()
+    shoe = shoe_state(uow, player_id, table, played.mode) if table.is_cut_shoe else None
+    if shoe is not None:
+        answer["shoe"] = shoe.to_json()
+    answer["allowed_actions"] = allowed_actions(table, bets, played.balance_after, shoe)
+    return answer
 
 
 def play_round(

@@ -9,6 +9,10 @@ per shoe on cut-shoe tables. Rotating retires the old seed and commits a new one
 the old seed is revealed (so every round dealt from it can be verified) at once, or, while
 a cut shoe is still dealt from it, when the last such shoe ends: rotation takes effect at
 the next shoe, so that nobody ends a shoe at will.
+
+Until it is revealed the seed is stored sealed (``vault``): opened only to deal from it
+(``take_nonce``, a cut shoe's next coup, a seat's coup) and to reveal it
+(``reveal_if_done``); revealed, it is public and kept as it is.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from ..fairness.history import UndealtShoe
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .ledger import MODES
+from .vault import NoVault, SeedKeyError, Vault
 
 # What this server lets a player set as a client seed (the protocol itself takes any text):
 # characters a player can type the same on any keyboard and read back unambiguously, so no
@@ -154,23 +159,45 @@ def published(
     return found
 
 
+def _vault(uow: UnitOfWork) -> Vault:
+    if uow.vault is None:
+        raise SeedKeyError(NoVault.why())
+    return uow.vault
+
+
+def open_seed(uow: UnitOfWork, stored: str, committed: str) -> str:
+    """A sealed server seed opened: only to deal from it or to reveal it."""
+    return _vault(uow).open(stored, committed)
+
+
+def check_vault(uow: UnitOfWork) -> None:
+    """Open one sealed seed, if there is any: a server given another seed key than the one
+    its seeds were sealed with says so when it starts, not at its first deal."""
+    row = uow.one(
+        "SELECT server_seed, commitment FROM fairness_seeds WHERE revealed_us IS NULL LIMIT 1"
+    )
+    if row is not None:
+        open_seed(uow, row[0], row[1])
+
+
 def new_seed(
     uow: UnitOfWork, player_id: int, mode: str, seat_id: str | None = None
 ) -> tuple[int, str, str]:
-    """A new server seed, committed: its id, the seed and its commitment (a seat's seed is
-    recorded under the seat's player, with the seat)."""
+    """A new server seed, committed: its id, the seed sealed (as stored) and its commitment
+    (a seat's seed is recorded under the seat's player, with the seat)."""
     server_seed = new_server_seed()
     committed = commitment(server_seed)
+    sealed = _vault(uow).seal(server_seed, committed)
     seed_id = int(
         uow.scalar(
             "INSERT INTO fairness_seeds "
             "(player_id, mode, server_seed, commitment, created_us, seat_id) "
             "VALUES (:p, :m, :s, :c, :now, :seat) RETURNING id",
-            {"p": player_id, "m": mode, "s": server_seed, "c": committed, "now": uow.now,
+            {"p": player_id, "m": mode, "s": sealed, "c": committed, "now": uow.now,
              "seat": seat_id},
         )
     )  # fmt: skip
-    return seed_id, server_seed, committed
+    return seed_id, sealed, committed
 
 
 def open_states(uow: UnitOfWork, player_id: int) -> None:
@@ -213,7 +240,8 @@ def take_nonce(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
     )
     if row is None:
         raise ServiceError("unknown_player", "the player has no fairness state")
-    return Nonce(int(row[0]), row[1], row[2], row[3], int(row[4]) - 1, row[5])
+    return Nonce(int(row[0]), open_seed(uow, row[1], row[2]), row[2], row[3], int(row[4]) - 1,
+                 row[5])  # fmt: skip
 
 
 def set_client_seed(uow: UnitOfWork, player_id: int, mode: str, client_seed: str) -> FairnessState:
@@ -280,7 +308,7 @@ def reveal_if_done(uow: UnitOfWork, seed_id: int) -> RevealedSeed | None:
         {"id": seed_id},
     )
     assert row is not None
-    mode, server_seed, committed, created_us, used, retired, revealed = row
+    mode, sealed, committed, created_us, used, retired, revealed = row
     if retired is None or revealed is not None:
         return None
     in_play = uow.scalar(
@@ -288,10 +316,13 @@ def reveal_if_done(uow: UnitOfWork, seed_id: int) -> RevealedSeed | None:
     )
     if in_play:
         return None
-    # Every shoe cut under it has ended (at its cut card): none was left undealt.
+    server_seed = open_seed(uow, sealed, committed)
+    # Every shoe cut under it has ended (at its cut card): none was left undealt. Revealed,
+    # the seed is public: it is kept as it is from now on.
     uow.run(
-        "UPDATE fairness_seeds SET revealed_us = :now, undealt_shoes = '[]' WHERE id = :id",
-        {"now": uow.now, "id": seed_id},
+        "UPDATE fairness_seeds SET revealed_us = :now, undealt_shoes = '[]', server_seed = :seed "
+        "WHERE id = :id",
+        {"now": uow.now, "seed": server_seed, "id": seed_id},
     )
     return RevealedSeed(mode, server_seed, committed, int(created_us), uow.now, int(used or 0), ())
 

@@ -181,6 +181,18 @@ class Settings:
     migrate_on_start: bool = True
     banked: BankedSettings = BankedSettings()
     limits: Limits = Limits()
+    # The keys (docs/fairness.md, "Keys"): the Ed25519 signing key (PEM or base64 of its 32
+    # bytes), the public keys of retired signing keys (still published: old records verify),
+    # and the AES-256 key of the server seeds at rest (base64 of 32 bytes). Without them,
+    # keys are made once and kept in ``data_dir/keys``.
+    signing_key: str | None = field(default=None, repr=False)
+    retired_public_keys: tuple[str, ...] = ()
+    seed_key: str | None = field(default=None, repr=False)
+    # Operators (docs/operator-api.md): their file, how often the worker looks for rounds
+    # to resume, and the longest wait between two attempts of a call.
+    operators_file: Path | None = None
+    operator_poll_s: float = 0.5
+    operator_max_backoff_s: float = 30.0
     # Injected for tests: the deal source and the clock (microseconds since the epoch).
     shoe_factory: ShoeFactory | None = field(default=None, compare=False)
     clock: Callable[[], int] = field(default=system_clock_us, compare=False)
@@ -208,6 +220,7 @@ class Settings:
         url = get("DATABASE_URL")
         database = DatabaseUrl.parse(url) if url else DatabaseUrl.sqlite_in(data_dir)
         tables = get("TABLES")
+        operators = get("OPERATORS")
         web = get("WEB_DIR")
         defaults = BankedSettings()
         banked = BankedSettings(
@@ -217,10 +230,19 @@ class Settings:
             poll_s=float(get("BANKED_POLL_S") or defaults.poll_s),
             worker_gone_s=float(get("BANKED_WORKER_GONE_S") or defaults.worker_gone_s),
         )
+        retired = get("RETIRED_PUBLIC_KEYS") or ""
         return cls(
             database=database,
             data_dir=data_dir,
+            signing_key=get("SIGNING_KEY"),
+            retired_public_keys=tuple(k.strip() for k in retired.split(",") if k.strip()),
+            seed_key=get("SEED_KEY"),
             tables_file=Path(tables) if tables else None,
+            operators_file=Path(operators) if operators else None,
+            operator_poll_s=float(get("OPERATOR_POLL_S") or cls.operator_poll_s),
+            operator_max_backoff_s=float(
+                get("OPERATOR_MAX_BACKOFF_S") or cls.operator_max_backoff_s
+            ),
             session_ttl_s=int(get("SESSION_TTL") or 7 * 24 * 3600),
             cookie_secure=(get("COOKIE_SECURE") or "0") == "1",
             db_threads=int(get("DB_THREADS") or 8),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
@@ -27,6 +27,7 @@ from ..core import (
     parse_money,
 )
 from .banking import BankedTerms
+from .currencies import HOME, digits, parse_amount
 from .errors import ServiceError
 from .settings import BankedSettings
 
@@ -79,6 +80,17 @@ class Table:
     banked: BankedTerms | None = None
     # The side bets the table takes (a subset of its rule set's), in the rule set's order.
     side_bets: Mapping[str, BetLimits] = field(default_factory=dict)
+    # The table in other currencies than HOME: its chips and limits in each (minor units).
+    currencies: Mapping[str, Table] = field(default_factory=dict)
+
+    @property
+    def offered_currencies(self) -> tuple[str, ...]:
+        """The currencies the table has limits in (a round on an operator's wallet)."""
+        return (HOME, *self.currencies)
+
+    def in_currency(self, code: str) -> Table | None:
+        """The table with its chips and limits in ``code`` (None: it has none in it)."""
+        return self if code == HOME else self.currencies.get(code)
 
     @cached_property
     def bets(self) -> tuple[str, ...]:
@@ -197,6 +209,7 @@ class Table:
             "cut_shoe": self.is_cut_shoe,
             "source": self.source,
             "banked": None if self.banked is None else self.banked.to_json(),
+            "currencies": list(self.offered_currencies),
         }
 
 
@@ -250,6 +263,9 @@ class TableSet(Mapping[str, Table]):
         return table
 
 
+Amount = Callable[[Any, str], int]  # an amount of the tables file, in minor units
+
+
 def _money(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise TableConfigError(f'{where}: write amounts as text, like "2.50"')
@@ -259,13 +275,16 @@ def _money(value: Any, where: str) -> int:
     return cents
 
 
-def _table(raw: Mapping[str, Any], index: int, timers: BankedSettings) -> Table:
+def _table(
+    raw: Mapping[str, Any], index: int, timers: BankedSettings, amount: Amount | None = None
+) -> Table:
+    amount = amount or _money
     where = f"table {index + 1}"
     try:
         table_id = str(raw["id"])
         rules = get_rules(str(raw["rules"]))
-        chips = tuple(_money(c, f"{where} chips") for c in raw["chips"])
-        low, high = _money(raw["min"], f"{where} min"), _money(raw["max"], f"{where} max")
+        chips = tuple(amount(c, f"{where} chips") for c in raw["chips"])
+        low, high = amount(raw["min"], f"{where} min"), amount(raw["max"], f"{where} max")
     except KeyError as missing:
         raise TableConfigError(f"{where}: {missing.args[0]!r} is missing") from None
     except ValueError as error:
@@ -278,22 +297,73 @@ def _table(raw: Mapping[str, Any], index: int, timers: BankedSettings) -> Table:
     limits = Limits(
         min=low,
         max=high,
-        tie_min=_money(raw.get("tie_min", raw["min"]), f"{where} tie_min"),
-        tie_min_alone=_money(raw.get("tie_min_alone", raw["min"]), f"{where} tie_min_alone"),
-        tie_max=_money(raw.get("tie_max", raw["max"]), f"{where} tie_max"),
+        tie_min=amount(raw.get("tie_min", raw["min"]), f"{where} tie_min"),
+        tie_min_alone=amount(raw.get("tie_min_alone", raw["min"]), f"{where} tie_min_alone"),
+        tie_max=amount(raw.get("tie_max", raw["max"]), f"{where} tie_max"),
     )
     if max(limits.tie_min, limits.tie_min_alone) > limits.tie_max:
         raise TableConfigError(f"{where}: the tie minimums exceed tie_max")
     banked = _banked(raw.get("banked"), rules, limits, where, timers)
-    side = _side_bets(raw.get("bets"), rules, where)
+    side = _side_bets(raw.get("bets"), rules, where, amount)
     if side and banked is not None:
         raise TableConfigError(f"{where}: a player-banked table takes the three main bets only")
+    variants = _currencies(raw, index, timers, where, banked is not None, side)
     return Table(table_id, str(raw.get("name", table_id)), rules, chips, limits,
-                 str(raw.get("source", "")), banked=banked, side_bets=side)  # fmt: skip
+                 str(raw.get("source", "")), banked=banked, side_bets=side,
+                 currencies=variants)  # fmt: skip
 
 
-def _side_bets(raw: Any, rules: RuleSet, where: str) -> dict[str, BetLimits]:
+_TERMS = ("chips", "min", "max", "tie_min", "tie_min_alone", "tie_max", "bets")
+
+
+def _currencies(
+    raw: Mapping[str, Any], index: int, timers: BankedSettings, where: str, banked: bool,
+    side: Mapping[str, BetLimits],
+) -> dict[str, Table]:  # fmt: skip
+    """``[table.currencies.CODE]`` sections: the table's chips and limits (and its side
+    bets' limits) in another currency, in that currency's units (ISO 4217, from Babel)."""
+    entries = raw.get("currencies")
+    if entries is None:
+        return {}
+    if banked:
+        raise TableConfigError(
+            f"{where}: a player-banked table plays in {HOME}, on the casino's own wallet"
+        )
+    if not isinstance(entries, Mapping):
+        raise TableConfigError(f"{where}: currencies is a table of [table.currencies.CODE]")
+    base = {k: v for k, v in raw.items() if k not in (*_TERMS, "currencies")}
+    found = {}
+    for code, entry in entries.items():
+        at = f"{where} currencies.{code}"
+        try:
+            digits(code)
+        except ValueError as error:
+            raise TableConfigError(f"{at}: {error}") from None
+        if code == HOME or not isinstance(entry, Mapping) or set(entry) - set(_TERMS):
+            raise TableConfigError(f"{at}: a currency other than {HOME} with only "
+                                   f"{', '.join(_TERMS)}")  # fmt: skip
+
+        def amount(value: Any, place: str, code: str = code) -> int:
+            try:
+                minor = parse_amount(value, code)
+            except ValueError as error:
+                raise TableConfigError(f"{place} ({code}): {error}") from None
+            if minor <= 0:
+                raise TableConfigError(f"{place} ({code}): an amount must be positive")
+            return minor
+
+        variant = _table({**base, **entry}, index, timers, amount)
+        if set(variant.side_bets) != set(side):
+            raise TableConfigError(f"{at}: give the limits of the same side bets in {code}")
+        found[code] = variant
+    return found
+
+
+def _side_bets(
+    raw: Any, rules: RuleSet, where: str, amount: Amount | None = None
+) -> dict[str, BetLimits]:
     """``[table.bets.NAME]`` sections: the side bets offered, each with ``min`` and ``max``."""
+    amount = amount or _money
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
@@ -310,8 +380,8 @@ def _side_bets(raw: Any, rules: RuleSet, where: str) -> dict[str, BetLimits]:
             continue
         entry = raw[bet]
         try:
-            low = _money(entry["min"], f"{where} bets.{bet}.min")
-            high = _money(entry["max"], f"{where} bets.{bet}.max")
+            low = amount(entry["min"], f"{where} bets.{bet}.min")
+            high = amount(entry["max"], f"{where} bets.{bet}.max")
         except (KeyError, TypeError):
             raise TableConfigError(f"{where}: bets.{bet} needs a min and a max") from None
         except ValueError as error:
@@ -379,4 +449,8 @@ def load_tables(path: Path | None = None, timers: BankedSettings | None = None) 
         if table.rules not in rtps:
             analysis = analyse(table.rules)
             rtps[table.rules] = {kind: odds.rtp for kind, odds in analysis.bets.items()}
-    return TableSet([replace(t, rtp=rtps[t.rules]) for t in tables])
+    return TableSet([
+        replace(t, rtp=rtps[t.rules],
+                currencies={c: replace(v, rtp=rtps[t.rules]) for c, v in t.currencies.items()})
+        for t in tables
+    ])  # fmt: skip

@@ -22,5 +22,16 @@ def void_round(uow: UnitOfWork, dealer: Dealer, round_id: str, reason: str) -> S
     )
     if player_id is None:
         raise ServiceError("unknown_round", f"there is no round {round_id!r}", round=round_id)
+    elsewhere = uow.scalar(
+        "SELECT operator_id FROM operator_rounds WHERE round_id = :id", {"id": round_id}
+    )
+    if elsewhere is not None:
+        # Its money is on the operator's wallet: a void here would move none of it.
+        raise ServiceError(
+            "void_not_possible",
+            f"round {round_id} is on the wallet of operator {elsewhere}: the operator settles "
+            "it (baccarat admin operators calls shows its transactions)",
+            round=round_id,
+        )
     bank = PlayerBank.of_round(uow, round_id) or HOUSE
     return void(uow, dealer, bank, get_round(uow, None, round_id), int(player_id), reason)

@@ -96,11 +96,16 @@ def _logged_in(casino: Casino, session: auth.Session, player: accounts.Player) -
         },
         201,
     )
+    return session_cookies(response, casino, session.token, session.csrf)
+
+
+def session_cookies(response: Response, casino: Casino, token: str, csrf: str) -> Response:
+    """The browser's session: the token's HttpOnly cookie and the readable CSRF cookie."""
     secure = casino.settings.cookie_secure
     max_age = casino.settings.session_ttl_s
-    response.set_cookie(SESSION_COOKIE, session.token, max_age=max_age, httponly=True,
+    response.set_cookie(SESSION_COOKIE, token, max_age=max_age, httponly=True,
                         samesite="strict", secure=secure, path="/")  # fmt: skip
-    response.set_cookie(CSRF_COOKIE, session.csrf, max_age=max_age, httponly=False,
+    response.set_cookie(CSRF_COOKIE, csrf, max_age=max_age, httponly=False,
                         samesite="strict", secure=secure, path="/")  # fmt: skip
     return response
 

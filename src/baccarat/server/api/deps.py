@@ -14,6 +14,7 @@ from ..banked.desk import BankedDesk
 from ..casino import Casino
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
+from ..operators.launch import session_kind
 
 SESSION_COOKIE = "baccarat_session"
 CSRF_COOKIE = "baccarat_csrf"
@@ -42,6 +43,8 @@ class Caller:
     """Who is calling: the hash of their session token (checked inside the unit of work)."""
 
     token_hash: str | None
+    # A session an operator launched: "real" (on its wallet) or "demo"; "" for ours.
+    operator: str = ""
 
     def player_id(self, uow: UnitOfWork) -> int:
         return auth.authenticate(uow, self.token_hash)
@@ -52,8 +55,9 @@ def caller_of(request: Request) -> Caller:
     header = request.headers.get("authorization")
     if header is not None:
         scheme, _, token = header.partition(" ")
-        if scheme.lower() == "bearer" and token.strip():
-            return Caller(auth.token_hash(token.strip()))
+        token = token.strip()
+        if scheme.lower() == "bearer" and token:
+            return Caller(auth.token_hash(token), session_kind(token))
         return Caller(None)
     cookie = request.cookies.get(SESSION_COOKIE)
     if cookie is None:
@@ -65,7 +69,7 @@ def caller_of(request: Request) -> Caller:
             "csrf_failed",
             f"a request made with the session cookie needs the {CSRF_HEADER} header",
         )
-    return Caller(auth.token_hash(cookie))
+    return Caller(auth.token_hash(cookie), session_kind(cookie))
 
 
 @dataclass(frozen=True, slots=True)

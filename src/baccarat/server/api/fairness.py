@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
-from .. import auth, seeds
+from .. import auth, keys, seeds
 from ..db.uow import UnitOfWork
 from ..ledger import MODES
 from . import pacing
@@ -32,9 +32,13 @@ router = APIRouter(prefix="/api/fairness", tags=["fairness"])
     summary="Per mode: the server seed's commitment, the client seed and the next nonce",
 )
 async def get_fairness(ctx: RequestDep) -> Response:
+    signer = ctx.casino.signer
+
     def read(uow: UnitOfWork) -> dict[str, Any]:
         player_id = ctx.caller.player_id(uow)
-        return {mode: seeds.state(uow, player_id, mode).to_json() for mode in MODES}
+        shown = {mode: keys.signed_state(uow, signer, seeds.state(uow, player_id, mode))
+                 for mode in MODES}  # fmt: skip
+        return shown | {"signing_keys": signer.keys_json()}
 
     return json_response(await ctx.casino.db.read(read))
 
@@ -48,12 +52,12 @@ async def get_fairness(ctx: RequestDep) -> Response:
     summary="Choose the client seed of the next shuffles (after every new commitment)",
 )
 async def set_client_seed(body: ClientSeedIn, ctx: RequestDep) -> Response:
-    state = await ctx.casino.db.write(
-        lambda uow: seeds.set_client_seed(
-            uow, ctx.caller.player_id(uow), body.mode, body.client_seed
-        )
-    )
-    return json_response(state.to_json())
+    def work(uow: UnitOfWork) -> dict[str, Any]:
+        player_id = ctx.caller.player_id(uow)
+        state = seeds.set_client_seed(uow, player_id, body.mode, body.client_seed)
+        return keys.signed_state(uow, ctx.casino.signer, state)
+
+    return json_response(await ctx.casino.db.write(work))
 
 
 @router.post(
@@ -73,7 +77,7 @@ async def rotate(body: ModeIn, ctx: RequestDep) -> Response:
         return {
             "revealed": None if revealed is None else revealed.to_json(),
             "pending": seeds.pending(uow, player_id, body.mode),
-            "current": state.to_json(),
+            "current": keys.signed_state(uow, ctx.casino.signer, state),
         }
 
     return json_response(await ctx.casino.db.write(work))

@@ -109,7 +109,9 @@ async def export(
             while after is not None:
                 started = time.monotonic()
                 text, after = await ctx.casino.db.read(
-                    lambda uow, a=after: history.export_chunk(uow, player.id, mode, a)  # type: ignore[misc]
+                    lambda uow, a=after: history.export_chunk(  # type: ignore[misc]
+                        uow, player.id, mode, a, ctx.casino.signer
+                    )
                 )
                 exporting[player.id] = exporting[session] = time.monotonic()
                 if text:

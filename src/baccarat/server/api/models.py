@@ -142,12 +142,25 @@ class TableOut(BaseModel):
     banked: BankedTermsOut | None = Field(
         default=None, description="present on player-banked tables (join a seat to play)"
     )
+    currencies: list[str] = Field(
+        default_factory=lambda: ["USD"],
+        description="ISO 4217: the currencies the table has chips and limits in (a session "
+        "an operator launched lists the table's chips and limits in its own currency)",
+    )
+    currency: str | None = Field(
+        default=None, description="in a session an operator launched: the session's currency"
+    )
 
 
 class WalletOut(BaseModel):
     fun: int
     real: int
     pending_withdrawals: int = Field(description="real money reserved by withdrawal requests")
+    currency: str = Field(
+        "USD",
+        description="ISO 4217: the real balance's currency (its "
+        "amounts in its minor unit); an operator's session: the operator's",
+    )
 
 
 class TopUpOut(WalletOut):
@@ -244,11 +257,24 @@ class FairnessStateOut(BaseModel):
         "one (PUT /api/fairness/client-seed before the first deal)"
     )
     next_nonce: int
+    time: str = Field(description="when the commitment was made (UTC)")
+    signature: str = Field(
+        description="the casino's Ed25519 signature (base64) of the canonical JSON "
+        '{"commitment", "mode", "time", "type": "baccarat-commitment/1"} (docs/fairness.md)'
+    )
+    key_id: str = Field(description="the id of the key that signed it (see signing_keys)")
+
+
+class SigningKeyOut(BaseModel):
+    key_id: str
+    public_key: str = Field(description="the Ed25519 public key: base64 of its 32 bytes")
+    current: bool = Field(description="the key that signs now; the others are retired")
 
 
 class FairnessOut(BaseModel):
     fun: FairnessStateOut
     real: FairnessStateOut
+    signing_keys: list[SigningKeyOut]
 
 
 class UndealtShoeOut(BaseModel):

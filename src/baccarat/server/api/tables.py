@@ -15,6 +15,7 @@ from . import pacing
 from .deps import IDEMPOTENT, CasinoDep, RequestContext, RequestDep, idempotent_write, json_response
 from .errors import RESPONSIBLE_ERRORS, documented
 from .models import CutIn, HouseTableOut, Mode, RoadsOut, RoundIn, RoundOut, ShoeOut, TableOut
+from .operators import operator_balance, operator_round, operator_tables
 
 router = APIRouter(prefix="/api", tags=["tables"])
 T = TypeVar("T")
@@ -24,13 +25,16 @@ ROUND_ERRORS = (
     "idempotency_key_required", "idempotency_conflict", "no_bets", "bet_not_offered",
     "bet_below_table_min",
     "bet_above_table_max", "tie_below_min", "tie_above_max", "not_a_chip_multiple",
-    "insufficient_funds", "cut_required", "player_banked_table", *RESPONSIBLE_ERRORS,
+    "insufficient_funds", "cut_required", "player_banked_table", "operator_refused",
+    "operator_unavailable", "mode_not_in_session", *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 
 
 @router.get("/tables", response_model=list[TableOut], summary="The tables, with exact RTP per bet")
-async def list_tables(casino: CasinoDep) -> Response:
-    return json_response([table.to_json() for table in casino.tables.values()])
+async def list_tables(ctx: RequestDep) -> Response:
+    if ctx.caller.operator:
+        return json_response(await operator_tables(ctx))
+    return json_response([table.to_json() for table in ctx.casino.tables.values()])
 
 
 @router.get(
@@ -66,16 +70,16 @@ async def play_round(
     bets = bets_from(body.bets.root)
     dealer, mode = ctx.casino.dealer, body.mode
 
+    payload = {"mode": mode, "bets": bets.to_json()}
+    if ctx.caller.operator:
+        answer = await operator_round(ctx, table, mode, bets, payload)
+        if answer is not None:
+            return answer
+
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
         played = rounds.play_round(uow, dealer, player_id, table, mode, bets)
-        answer = played.to_json()
-        shoe = rounds.shoe_state(uow, player_id, table, mode) if table.is_cut_shoe else None
-        if shoe is not None:
-            answer["shoe"] = shoe.to_json()
-        answer["allowed_actions"] = rounds.allowed_actions(table, bets, played.balance_after, shoe)
-        return answer
+        return rounds.round_answer(uow, player_id, table, played, bets)
 
-    payload = {"mode": mode, "bets": bets.to_json()}
     return await idempotent_write(ctx, payload, 201, work)
 
 
@@ -90,7 +94,16 @@ async def play_round(
 async def get_table_state(
     table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
 ) -> Response:
-    return json_response(await _read_at_table(ctx, table_id, mode, rounds.table_state))
+    # An operator's session plays real money on the operator's wallet: its balance is there.
+    balance, currency = None, None
+    if ctx.caller.operator and mode == "real":
+        balance, currency = await operator_balance(ctx)
+
+    def view(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dict[str, Any]:
+        here = (table.in_currency(currency) if currency else None) or table
+        return rounds.table_state(uow, player_id, here, mode, balance)
+
+    return json_response(await _read_at_table(ctx, table_id, mode, view))
 
 
 @router.get(

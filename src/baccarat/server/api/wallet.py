@@ -7,11 +7,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from .. import ledger, wallet
+from ..currencies import HOME
 from ..db.uow import UnitOfWork
 from ..history import iso_time
 from .deps import IDEMPOTENT, RequestContext, RequestDep, idempotent_write, json_response
 from .errors import documented
 from .models import AmountIn, CashierRequestOut, Mode, StatementOut, TopUpOut, WalletOut
+from .operators import operator_balance
 
 router = APIRouter(prefix="/api/wallet", tags=["wallet"])
 WRITE_ERRORS = ("invalid_body", "not_authenticated", "csrf_failed", "idempotency_key_required",
@@ -20,16 +22,19 @@ WRITE_ERRORS = ("invalid_body", "not_authenticated", "csrf_failed", "idempotency
 
 def _wallet(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
     return wallet.balances(uow, player_id) | {
-        "pending_withdrawals": wallet.pending_withdrawals(uow, player_id)
+        "pending_withdrawals": wallet.pending_withdrawals(uow, player_id),
+        "currency": HOME,
     }
 
 
 @router.get("", response_model=WalletOut, responses=documented("not_authenticated"),
             summary="Both balances, in cents")  # fmt: skip
 async def get_wallet(ctx: RequestDep) -> Response:
-    return json_response(
-        await ctx.casino.db.read(lambda uow: _wallet(uow, ctx.caller.player_id(uow)))
-    )
+    found = await ctx.casino.db.read(lambda uow: _wallet(uow, ctx.caller.player_id(uow)))
+    if ctx.caller.operator == "real":  # the real balance is the operator's, in its currency
+        found["real"], found["currency"] = await operator_balance(ctx)
+        found["fun"] = 0  # a session on the operator's wallet plays no fun money
+    return json_response(found)
 
 
 @router.post(

@@ -40,11 +40,17 @@ def end(uow: UnitOfWork, seat: Seat) -> None:
     """The pair ends: its seed is revealed, with the nonces it gave out."""
     if seat.seed_id is None:
         return
+    row = uow.one(
+        "SELECT server_seed, commitment FROM fairness_seeds WHERE id = :id", {"id": seat.seed_id}
+    )
+    assert row is not None
+    # Revealed, the seed is public: it is kept as it is from now on.
     uow.run(
         "UPDATE fairness_seeds SET retired_us = :now, revealed_us = :now, nonces_used = :used, "
-        "undealt_shoes = '[]' WHERE id = :id",
-        {"now": uow.now, "used": seat.seed_nonce, "id": seat.seed_id},
-    )
+        "undealt_shoes = '[]', server_seed = :seed WHERE id = :id",
+        {"now": uow.now, "used": seat.seed_nonce, "seed": seeds.open_seed(uow, *row),
+         "id": seat.seed_id},
+    )  # fmt: skip
     seat.seed_id, seat.seed_nonce, seat.client_seeds = None, 0, {}
 
 
@@ -94,7 +100,7 @@ class SeatShuffle:
             {"id": seat.seed_id},
         )
         assert row is not None
-        server_seed, committed = row
+        server_seed, committed = seeds.open_seed(uow, row[0], row[1]), row[1]
         nonce = seat.seed_nonce
         seat.seed_nonce += 1
         shoe = shoes(rules, server_seed, client_seed, nonce, None)

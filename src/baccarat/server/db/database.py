@@ -44,6 +44,7 @@ from typing import Any, TypeVar
 
 from ..errors import ServiceError
 from ..settings import DatabaseUrl
+from ..vault import Vault, default_vault
 from .jobs import Job as _Job
 from .jobs import Work
 from .jobs import unavailable as _unavailable
@@ -83,8 +84,12 @@ class Database:
         threads: int = 8,
         max_batch: int = 64,
         read_only: bool = False,
+        vault: Vault | None = None,
     ):
         self.url = url
+        # The key of the server seeds at rest (the casino's, from its settings); opened
+        # without one, an SQLite file's folder keeps it and PostgreSQL has none.
+        self.vault: Vault = vault or default_vault(url.dialect, url.target)
         self.read_only = read_only
         self.dialect = url.dialect
         self.clock = clock
@@ -170,7 +175,7 @@ class Database:
             raise RuntimeError(f"the database {self.url} was opened read-only")
         conn = self._thread_connection()
         self._begin(conn, write)
-        uow = UnitOfWork(conn, self.dialect, self.clock())
+        uow = UnitOfWork(conn, self.dialect, self.clock(), self.vault)
         try:
             yield uow
         except BaseException:
@@ -225,7 +230,9 @@ class Database:
             # worker's life, one more than the pools below (docs/deploy.md counts them).
             self._drop_thread_connection()
             self._readers = ThreadPoolExecutor(self.threads, thread_name_prefix="db-read")
-            self._pg_writer = PostgresWriter(self.connect, self.clock, self.max_batch, self.threads)
+            self._pg_writer = PostgresWriter(
+                self.connect, self.clock, self.max_batch, self.threads, self.vault
+            )
 
     async def write(self, work: Work[T], key: str | None = None) -> T:
         """Run a unit of work that writes; its answer comes once it is committed. Units of
@@ -407,7 +414,7 @@ class _SqliteWriter:
         conn.execute("BEGIN IMMEDIATE")
         alone = len(batch) == 1
         for job in batch:
-            uow = UnitOfWork(conn, "sqlite", self.db.clock())
+            uow = UnitOfWork(conn, "sqlite", self.db.clock(), self.db.vault)
             if not alone:
                 conn.execute("SAVEPOINT unit")
             try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..settings import DatabaseUrl
+from ..vault import Vault, default_vault
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 # Taken by every process that migrates a PostgreSQL database, so that workers starting
@@ -12,12 +13,14 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 _PG_LOCK_KEY = 0x0BACCA2A
 
 
-def _config(connection: object) -> object:
+def _config(connection: object, vault: Vault) -> object:
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
+    # Migration 0009 seals the server seeds stored before it with the server's key.
+    config.attributes["seed_vault"] = vault
     return config
 
 
@@ -32,8 +35,9 @@ def revisions() -> tuple[str, frozenset[str]]:
     return head, frozenset(r.revision for r in script.walk_revisions())
 
 
-def upgrade(url: DatabaseUrl, revision: str = "head") -> str | None:
-    """Bring the database to ``revision``; returns the revision it is at afterwards."""
+def upgrade(url: DatabaseUrl, revision: str = "head", *, vault: Vault | None = None) -> str | None:
+    """Bring the database to ``revision``; returns the revision it is at afterwards. ``vault``
+    seals the seeds of an older database (without one: an SQLite file's folder's key)."""
     import sqlalchemy as sa
     from alembic import command
     from alembic.runtime.migration import MigrationContext
@@ -49,7 +53,8 @@ def upgrade(url: DatabaseUrl, revision: str = "head") -> str | None:
             else:
                 connection.exec_driver_sql("PRAGMA journal_mode=WAL")
             try:
-                command.upgrade(_config(connection), revision)  # type: ignore[arg-type]
+                config = _config(connection, vault or default_vault(url.dialect, url.target))
+                command.upgrade(config, revision)  # type: ignore[arg-type]
                 connection.commit()
             finally:
                 if url.dialect == "postgresql":

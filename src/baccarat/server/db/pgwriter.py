@@ -66,8 +66,9 @@ class PostgresWriter:
     batch or the next, and never wait for each other's row locks."""
 
     def __init__(self, connect: Callable[[], Any], clock: Callable[[], int], max_batch: int,
-                 threads: int = 1):  # fmt: skip
+                 threads: int = 1, vault: Any = None):  # fmt: skip
         self.connect, self.clock, self.max_batch = connect, clock, max_batch
+        self.vault = vault
         self.ready = threading.Condition()
         self.stopping = False
         self.queues = [_Queue() for _ in range(max(1, threads))]
@@ -162,7 +163,7 @@ class PostgresWriter:
                 conn.execute("RELEASE unit; SAVEPOINT unit")
             elif not alone:
                 conn.execute("SAVEPOINT unit")
-            uow = UnitOfWork(conn, "postgresql", self.clock())
+            uow = UnitOfWork(conn, "postgresql", self.clock(), self.vault)
             try:
                 job.result = job.work(uow)
             except Exception as error:

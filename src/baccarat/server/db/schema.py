@@ -423,3 +423,100 @@ responsible_audit = sa.Table(
     sa.Column("details", sa.Text, nullable=False),
     sa.Index("ix_responsible_audit_player", "player_id", "id"),
 )
+
+# Operators (docs/operator-api.md): single-use launch codes, the operators' players (one of
+# ours per operator, player and currency) and their sessions.
+operator_launches = sa.Table(
+    "operator_launches",
+    metadata,
+    sa.Column("code_hash", sa.Text, primary_key=True),
+    sa.Column("operator_id", sa.Text, nullable=False),
+    sa.Column("external_player", sa.Text, nullable=False),
+    sa.Column("token", sa.Text, nullable=False),
+    sa.Column("currency", sa.Text, nullable=False),
+    sa.Column("language", sa.Text, nullable=False),
+    sa.Column("table_id", sa.Text, nullable=True),
+    sa.Column("lobby_url", sa.Text, nullable=True),
+    sa.Column("demo", sa.Integer, nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("expires_us", sa.BigInteger, nullable=False),
+    sa.Column("used_us", sa.BigInteger, nullable=True),
+)
+
+operator_players = sa.Table(
+    "operator_players",
+    metadata,
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("operator_id", sa.Text, nullable=False),
+    sa.Column("external_player", sa.Text, nullable=False),
+    sa.Column("currency", sa.Text, nullable=False),
+    sa.UniqueConstraint("operator_id", "external_player", "currency"),
+)
+
+operator_sessions = sa.Table(
+    "operator_sessions",
+    metadata,
+    sa.Column("token_hash", sa.Text, primary_key=True),
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("operator_id", sa.Text, nullable=False),
+    sa.Column("token", sa.Text, nullable=False),
+    sa.Column("currency", sa.Text, nullable=False),
+    sa.Column("language", sa.Text, nullable=False),
+    sa.Column("table_id", sa.Text, nullable=True),
+    sa.Column("lobby_url", sa.Text, nullable=True),
+    sa.Column("demo", sa.Integer, nullable=False),
+    # The balance the operator last answered (NULL: not asked yet).
+    sa.Column("balance", sa.BigInteger, nullable=True),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+)
+
+# A round on an operator's wallet: its state machine (the outbox), written before every call.
+operator_rounds = sa.Table(
+    "operator_rounds",
+    metadata,
+    sa.Column("round_id", sa.Text, primary_key=True),
+    sa.Column("operator_id", sa.Text, nullable=False),
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("external_player", sa.Text, nullable=False),
+    sa.Column("token", sa.Text, nullable=False),
+    sa.Column("currency", sa.Text, nullable=False),
+    sa.Column("table_id", sa.Text, nullable=False),
+    sa.Column("state", sa.Text, nullable=False),
+    sa.Column("stake", sa.BigInteger, nullable=False),
+    sa.Column("win", sa.BigInteger, nullable=False),
+    sa.Column("bets", sa.Text, nullable=False),
+    sa.Column("bet_status", sa.Text, nullable=True),
+    sa.Column("win_status", sa.Text, nullable=True),
+    sa.Column("rollback_status", sa.Text, nullable=True),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    # When the next attempt is due, and until when a process holds the round (its lease).
+    sa.Column("next_us", sa.BigInteger, nullable=False),
+    sa.Column("lease_us", sa.BigInteger, nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("finished_us", sa.BigInteger, nullable=True),
+    sa.CheckConstraint(
+        "state IN ('bet', 'win', 'settled', 'refused', 'rollback', 'rolled_back')", name="state"
+    ),
+    sa.Index("ix_operator_rounds_due", "state", "next_us"),
+    sa.Index("ix_operator_rounds_operator", "operator_id", "created_us"),
+)
+
+# Every call to an operator's wallet: written before it is sent, completed by its answer.
+operator_calls = sa.Table(
+    "operator_calls",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("round_id", sa.Text, nullable=True),
+    sa.Column("operator_id", sa.Text, nullable=False),
+    sa.Column("call", sa.Text, nullable=False),
+    sa.Column("transaction_uuid", sa.Text, nullable=True),
+    sa.Column("request_uuid", sa.Text, nullable=False),
+    sa.Column("attempt", sa.Integer, nullable=False),
+    sa.Column("sent_us", sa.BigInteger, nullable=False),
+    sa.Column("answered_us", sa.BigInteger, nullable=True),
+    sa.Column("http_status", sa.Integer, nullable=True),
+    sa.Column("status", sa.Text, nullable=True),
+    sa.Column("balance", sa.BigInteger, nullable=True),
+    sa.Column("error", sa.Text, nullable=True),
+    sa.Index("ix_operator_calls_round", "round_id", "id"),
+)

@@ -12,7 +12,10 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..vault import Vault
 
 Params = Mapping[str, Any] | None
 Row = tuple[Any, ...]
@@ -33,14 +36,16 @@ def translate(sql: str, dialect: str) -> str:
 
 
 class UnitOfWork:
-    """A transaction in progress on one connection; ``now`` is fixed for the whole of it."""
+    """A transaction in progress on one connection; ``now`` is fixed for the whole of it.
+    ``vault`` seals and opens the server seeds (``server.vault``): the database's."""
 
-    __slots__ = ("_after_commit", "conn", "dialect", "now")
+    __slots__ = ("_after_commit", "conn", "dialect", "now", "vault")
 
-    def __init__(self, conn: Any, dialect: str, now: int):
+    def __init__(self, conn: Any, dialect: str, now: int, vault: Vault | None = None):
         self.conn = conn
         self.dialect = dialect
         self.now = now
+        self.vault: Vault | None = vault
         self._after_commit: list[Callable[[], None]] = []
 
     @property

@@ -14,6 +14,8 @@ function formatDetails(details) {
       out[key] = dateTime(value);
     } else if (key === "period" && has(`rg.period_${value}`)) {
       out[key] = t(`rg.period_${value}`);
+    } else if (key === "status" && has(`operator.${value}`)) {
+      out[key] = t(`operator.${value}`); // an operator's wallet refused (docs/operator-api.md)
     } else if (key === "bet" && has(`spot.${value}`)) {
       out[key] = t(`spot.${value}`);
     } else {

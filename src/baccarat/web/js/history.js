@@ -9,6 +9,7 @@ import { errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import { PRESETS } from "./fair.js";
 import { dateTime, money, signedMoney, t } from "./i18n.js";
+import { keep, keepFairness } from "./receipts.js";
 import { tableName } from "./rulesinfo.js";
 import * as store from "./state.js";
 
@@ -154,6 +155,7 @@ async function fairnessPanel(mode, rotated) {
     box.append(h("h2", { id: "fair-title", text: t("fair.title") }), h("p", { text: errorText(error) }));
     return box;
   }
+  keepFairness(data);
   const info = data[mode] || data;
   const seed = h("input", { id: "client-seed", value: info.client_seed || "", maxlength: 64 });
   const commitmentText = h("dd", { "data-fair": "commitment" });
@@ -206,6 +208,7 @@ async function fairnessPanel(mode, rotated) {
         if (!window.confirm(t("fair.rotate_confirm"))) return;
         try {
           const out = await api.post("/api/fairness/rotate", { mode });
+          keep([out.current]);
           show((await clientSeed.ensure({ [mode]: out.current }))[mode]);
           const tables = (out.pending || []).flatMap((p) => p.tables);
           revealed.textContent = out.revealed

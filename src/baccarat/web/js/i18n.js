@@ -7,7 +7,12 @@ export const LANGUAGES = {
   sv: { locale: "sv-SE", name: "Svenska" },
 };
 const STORE = "baccarat.lang";
-export const CURRENCY = "USD";
+// The session's currency (ISO 4217): a game an operator launched names it in its address.
+const asked = new URLSearchParams(location.search).get("currency");
+export const CURRENCY = asked && /^[A-Z]{3}$/.test(asked) ? asked : "USD";
+// Amounts are integers of its minor unit (USD cents, JPY yen, KWD fils): Intl knows its digits.
+const DIGITS = new Intl.NumberFormat("en", { style: "currency", currency: CURRENCY }).resolvedOptions().maximumFractionDigits;
+const MINOR = 10 ** DIGITS;
 
 let lang = "en";
 let catalog = {};
@@ -16,6 +21,9 @@ const listeners = new Set();
 const cache = new Map();
 
 export function pickLanguage() {
+  // A game an operator launched opens in the language it asked for (docs/operator-api.md).
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (asked && LANGUAGES[asked]) return asked;
   const saved = localStorage.getItem(STORE);
   if (saved && LANGUAGES[saved]) return saved;
   for (const tag of navigator.languages || [navigator.language || "en"]) {
@@ -87,9 +95,9 @@ function format(kind, options) {
   return formats.get(key);
 }
 
-/** Integer cents as money in the player's locale: 1234 -> "$12.34" / "12,34 $". */
+/** Integer cents (minor units) as money in the player's locale: 1234 -> "$12.34" / "12,34 $". */
 export function money(cents) {
-  return format("money", { style: "currency", currency: CURRENCY }).format(cents / 100);
+  return format("money", { style: "currency", currency: CURRENCY }).format(cents / MINOR);
 }
 
 /** A signed amount: "+$5.00", "-$2.00", "$0.00". */
@@ -102,10 +110,10 @@ export function signedMoney(cents) {
 
 /** Chip face: whole units without decimals ("5", "1K" style is avoided for clarity). */
 export function chipLabel(cents) {
-  const units = cents / 100;
+  const units = cents / MINOR;
   const fmt = format(Number.isInteger(units) ? "int" : "dec", {
-    maximumFractionDigits: Number.isInteger(units) ? 0 : 2,
-    minimumFractionDigits: Number.isInteger(units) ? 0 : 2,
+    maximumFractionDigits: Number.isInteger(units) ? 0 : DIGITS,
+    minimumFractionDigits: Number.isInteger(units) ? 0 : DIGITS,
   });
   return fmt.format(units);
 }

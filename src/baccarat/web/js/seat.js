@@ -28,6 +28,7 @@ import { checkText, errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import { money, number, signedMoney, t } from "./i18n.js";
 import { keyOf, shortcutOf } from "./keys.js";
+import { refresh as keepReceipts } from "./receipts.js";
 import { resultText, revealRound, showBanner } from "./reveal.js";
 import { limitsText, tableName } from "./rulesinfo.js";
 import { ensureStyles, percentText } from "./seats-lobby.js";
@@ -677,6 +678,8 @@ export async function render(root, seatId) {
     root.append(h("p", { class: "message", role: "alert", text: t("error.unknown_seat") }));
     return null;
   }
+  // The commitments in force, kept as receipts before the first deal at the seat.
+  keepReceipts(tableId);
   const view = new SeatView(root, seatId, tbl);
   view.draw();
   view.connect();

@@ -9,7 +9,8 @@ const NICK = "baccarat.nickname";
 export const state = {
   user: null,
   wallet: { fun: 0, real: 0 },
-  mode: localStorage.getItem(MODE) === "real" ? "real" : "fun",
+  // A game an operator launched opens in its session's mode (docs/operator-api.md).
+  mode: (new URLSearchParams(location.search).get("mode") || localStorage.getItem(MODE)) === "real" ? "real" : "fun",
   tables: null,
   version: null,
   online: navigator.onLine !== false,

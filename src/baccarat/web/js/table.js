@@ -23,6 +23,7 @@ import {
 } from "./felt.js";
 import { checkText, errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
+import { refresh as keepReceipts } from "./receipts.js";
 import { money, t } from "./i18n.js";
 import { shortcutOf } from "./keys.js";
 import { isCutShoe, limitsText, tableName, tieLimitsText } from "./rulesinfo.js";
@@ -570,6 +571,8 @@ class TableView {
     if (typeof round.balance_after === "number") store.setBalance(this.mode, round.balance_after);
     if (!this.alive) return;
     showBanner(this.el, round, this.lastNet);
+    // On an operator's wallet the win may still be on its way (docs/operator-api.md).
+    if (round.payout === "pending") this.say(t("round.payout_pending"), "progress");
     // The round's one announcement: what the banner shows, in a sentence.
     announce(resultText(round, this.lastNet));
     this.drawShoe();
@@ -608,6 +611,8 @@ export async function render(root, tableId) {
     root.append(h("p", { class: "message", role: "alert", text: t("error.unknown_table") }));
     return null;
   }
+  // The commitments in force, kept as receipts before the first deal here.
+  keepReceipts(tableId);
   const view = new TableView(root, tbl);
   await view.start();
   return view;

@@ -633,8 +633,12 @@
       void_reason: voidReason,
       table_id: r.text("table_id", { optional: true }),
       mode: r.text("mode", { optional: true }),
+      time: r.text("time", { optional: true }),
       role,
       fee,
+      signature: r.text("signature", { optional: true }),
+      key_id: r.text("key_id", { optional: true }),
+      signed: r.has("signature") ? lineMessage(data) : null,
       get isVoid() {
         return this.void_reason !== null;
       },
@@ -1214,9 +1218,242 @@
     ];
   }
 
+  // -- signatures and receipts (baccarat.fairness.signing) -----------------------------------
+
+  const SIGNATURE_FIELDS = ["signature", "key_id"];
+  const COMMITMENT_TYPE = "baccarat-commitment/1";
+  const RECEIPTS_FORMAT = "baccarat-receipts/1";
+
+  /** The signed text: JSON with sorted keys and no whitespace (Python's canonical). */
+  function canonical(value) {
+    if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+    if (value !== null && typeof value === "object") {
+      const keys = Object.keys(value).sort();
+      return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+    }
+    return JSON.stringify(value);
+  }
+
+  function lineMessage(data) {
+    const rest = Object.fromEntries(Object.entries(data).filter(([k]) => !SIGNATURE_FIELDS.includes(k)));
+    return canonical(rest);
+  }
+
+  function commitmentMessage(committed, mode, time) {
+    return canonical({ commitment: committed, mode, time, type: COMMITMENT_TYPE });
+  }
+
+  function fromBase64(text, size, what) {
+    let bytes;
+    try {
+      bytes = Uint8Array.from(global.atob(String(text).trim()), (c) => c.charCodeAt(0));
+    } catch {
+      throw new FairnessError(`${what} is not base64`);
+    }
+    if (bytes.length !== size) throw new FairnessError(`${what} must be ${size} bytes, not ${bytes.length}`);
+    return bytes;
+  }
+
+  /** Public keys from what the casino publishes (GET /api/fairness, a receipts file, a list). */
+  function parseKeys(data) {
+    const list = data !== null && typeof data === "object" && !Array.isArray(data) ? data.signing_keys : data;
+    if (!Array.isArray(list)) throw new FairnessError("no signing_keys: give the casino's public keys as a list");
+    return list.map((item) => {
+      const text = item !== null && typeof item === "object" ? item.public_key : item;
+      if (typeof text !== "string") throw new FairnessError("each public key is base64 text (32 bytes)");
+      return text;
+    });
+  }
+
+  /** The keys a verifier trusts, by id (the first 16 hex of the sha256 of the 32 bytes). */
+  async function publicKeys(texts) {
+    const byId = new Map();
+    for (const text of texts) {
+      const raw = fromBase64(text, 32, "a public key");
+      const id = toHex(new Uint8Array(await subtle().digest("SHA-256", raw))).slice(0, 16);
+      let key;
+      try {
+        key = await subtle().importKey("raw", raw, { name: "Ed25519" }, false, ["verify"]);
+      } catch {
+        throw new FairnessError("this browser cannot check Ed25519 signatures: use baccarat verify");
+      }
+      byId.set(id, key);
+    }
+    return { byId, ids: [...byId.keys()].sort() };
+  }
+
+  /** null when `signature` is the key's signature of `message`; else why not. */
+  async function checkSignature(keys, signature, keyId, message) {
+    if (typeof signature !== "string" || !signature) return "missing";
+    if (typeof keyId !== "string" || !keys.byId.has(keyId)) return "unknown key";
+    let raw;
+    try {
+      raw = fromBase64(signature, 64, "the signature");
+    } catch {
+      return "invalid";
+    }
+    const ok = await subtle().verify({ name: "Ed25519" }, keys.byId.get(keyId), raw, new TextEncoder().encode(message));
+    return ok ? null : "invalid";
+  }
+
+  /** The receipts of a baccarat-receipts/1 file and the public keys it holds. */
+  function parseReceipts(data) {
+    if (data === null || typeof data !== "object" || data.format !== RECEIPTS_FORMAT) {
+      throw new FairnessError(`not a receipts file: its format must be '${RECEIPTS_FORMAT}'`);
+    }
+    if (!Array.isArray(data.receipts)) throw new FairnessError("receipts must be a list");
+    const text = (item, key) => (typeof item[key] === "string" ? item[key] : null);
+    const receipts = data.receipts.map((item, i) => {
+      if (item === null || typeof item !== "object" || Array.isArray(item)) throw new FairnessError(`receipt ${i + 1} must be an object`);
+      if (typeof item.commitment !== "string" || typeof item.time !== "string") {
+        throw new FairnessError(`receipt ${i + 1} needs a commitment and a time`);
+      }
+      const mode = text(item, "mode");
+      return {
+        index: i + 1,
+        commitment: item.commitment,
+        mode,
+        time: item.time,
+        signature: text(item, "signature"),
+        key_id: text(item, "key_id"),
+        table: text(item, "table"),
+        seen: text(item, "seen"),
+        message: commitmentMessage(item.commitment, mode ?? "", item.time),
+      };
+    });
+    const keys = data.signing_keys !== undefined && data.signing_keys !== null ? parseKeys(data) : [];
+    return [receipts, keys];
+  }
+
+  /** With the casino's keys, every line's signature; without, a note (Python's check_signatures). */
+  async function checkSignatures(records, keys) {
+    const signed = records.filter((r) => r.signature !== null);
+    if (keys === null) {
+      if (!signed.length) return [new Map(), []];
+      const ids = [...new Set(signed.map((r) => r.key_id || "?"))].sort().join(", ");
+      const message =
+        `${signed.length} of ${records.length} lines are signed (key ${ids}): give the casino's ` +
+        "public keys (baccarat verify --keys, or your receipts) to check the signatures";
+      return [new Map(), [finding("unchecked", message)]];
+    }
+    const wanted = `a valid signature by ${keys.ids.length === 1 ? "key" : "one of the keys"} ${keys.ids.join(", ")}`;
+    const diffs = new Map();
+    for (const [index, record] of records.entries()) {
+      const why = await checkSignature(keys, record.signature, record.key_id, record.signed ?? "");
+      if (why === "missing") push(diffs, index, difference("signature", wanted, null, "the line carries no signature of the casino"));
+      else if (why === "unknown key") {
+        push(diffs, index, difference("signature", wanted, record.key_id, "signed with a key that is not one of the casino's public keys"));
+      } else if (why === "invalid") {
+        push(
+          diffs,
+          index,
+          difference("signature", wanted, "invalid", "the line is not what the casino signed: changed afterwards, or another key"),
+        );
+      }
+    }
+    return [diffs, []];
+  }
+
+  // A browser's clock may run ahead of the server's (Python's SEEN_SLACK_S).
+  const SEEN_SLACK_S = 300;
+
+  function seconds(text) {
+    if (typeof text !== "string" || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(text)) return null;
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? null : ms / 1000;
+  }
+
+  function firstSeen(receipts) {
+    let first = null;
+    for (const receipt of receipts) {
+      const seen = seconds(receipt.seen);
+      if (seen === null) return null;
+      if (first === null || seen < seconds(first.seen)) first = receipt;
+    }
+    return first;
+  }
+
+  function seenAfter(seen, played) {
+    const a = seconds(seen);
+    const b = seconds(played);
+    return a !== null && b !== null && a > b + SEEN_SLACK_S;
+  }
+
+  const RECEIPT_WHY = { missing: "missing", invalid: "invalid", "unknown key": "by a key that is not the casino's" };
+
+  /** Each own round against the commitments shown before play (Python's check_receipts). */
+  async function checkReceipts(records, receipts, keys) {
+    const findings = [];
+    const notes = [];
+    const valid = [];
+    for (const receipt of receipts) {
+      const why = keys === null ? null : await checkSignature(keys, receipt.signature, receipt.key_id, receipt.message);
+      if (why === null) {
+        valid.push(receipt);
+        continue;
+      }
+      findings.push(
+        finding(
+          "receipt",
+          `receipt ${receipt.index} (commitment ${short(receipt.commitment)}, ${receipt.time}): its signature is ${RECEIPT_WHY[why]}: ` +
+            "it is not a receipt the casino signed, and it is not used",
+          [],
+          receipt.commitment,
+        ),
+      );
+    }
+    if (keys === null && receipts.length) {
+      notes.push(finding("unchecked", `the signatures of the ${receipts.length} receipts are not checked: no public key`));
+    }
+    const diffs = new Map();
+    let beforeFirst = 0;
+    const late = [];
+    for (const [index, record] of records.entries()) {
+      if (!own(record)) continue;
+      const mine = valid.filter((r) => record.mode === null || r.mode === record.mode);
+      const shownAs = mine.filter((r) => r.commitment === record.fairness.commitment);
+      if (shownAs.length) {
+        const first = firstSeen(shownAs);
+        if (first !== null && seenAfter(first.seen, record.time)) late.push([record, first]);
+        continue;
+      }
+      const earlier = mine.filter((r) => record.time === null || r.time <= record.time);
+      if (!earlier.length) {
+        beforeFirst += 1;
+        continue;
+      }
+      let shown = earlier[0];
+      for (const r of earlier.slice(1)) if (r.time > shown.time) shown = r;
+      const what =
+        record.fairness.server_seed !== null ? "the revealed server seed does not hash to it" : "this round's was never shown to you";
+      const note = `not the commitment shown before play, in your receipt ${shown.index} of ${shown.time}: ${what}`;
+      push(diffs, index, difference("fairness.commitment", shown.commitment, record.fairness.commitment, note));
+    }
+    if (late.length) {
+      const [record, receipt] = late[0];
+      notes.push(
+        finding(
+          "unchecked",
+          `${late.length} line(s) were dealt under a commitment this browser was first shown only after they were played ` +
+            `(line ${record.line} at ${record.time}, receipt ${receipt.index} seen ${receipt.seen}): those receipts do not show what was shown before play`,
+          late.map(([r]) => r.line),
+        ),
+      );
+    }
+    if (beforeFirst) {
+      notes.push(
+        finding(
+          "unchecked",
+          `${beforeFirst} line(s) have no receipt of their mode from before they were played: their commitments are not compared with receipts`,
+        ),
+      );
+    }
+    return [diffs, findings, notes];
+  }
+
   /** Everything across rounds: the rounds with their commitment's seed, differences by index,
-   * findings and notes. */
-  async function checkExport(records) {
+   * findings and notes; with keys, the signatures; with receipts, the commitments shown. */
+  async function checkExport(records, { keys = null, receipts = null } = {}) {
     const seeds = await revealedSeeds(records);
     const filled = [];
     const across = new Map();
@@ -1230,12 +1467,36 @@
     for (const [index, diffs] of nonceDiffs) push(across, index, ...diffs);
     notes.push(...checkBalances(filled));
     notes.push(...checkSources(filled));
+    const [signatureDiffs, signatureNotes] = await checkSignatures(filled, keys);
+    for (const [index, diffs] of signatureDiffs) push(across, index, ...diffs);
+    notes.push(...signatureNotes);
+    if (receipts !== null) {
+      const [receiptDiffs, receiptFindings, receiptNotes] = await checkReceipts(filled, receipts, keys);
+      for (const [index, diffs] of receiptDiffs) push(across, index, ...diffs);
+      findings.push(...receiptFindings);
+      notes.push(...receiptNotes);
+    }
     return [filled, across, findings, notes];
   }
 
+  /** What the verifier is given beside the export: the keys (a list of base64 public keys, or
+   * what parseKeys reads) and the receipts (a baccarat-receipts/1 object, whose keys serve when
+   * no keys are given). */
+  async function verifierInputs({ keys = null, receipts = null } = {}) {
+    let trusted = null;
+    let kept = null;
+    if (receipts !== null) {
+      const [list, held] = parseReceipts(receipts);
+      kept = list;
+      trusted = await publicKeys(held);
+    }
+    if (keys !== null) trusted = await publicKeys(parseKeys(keys));
+    return { keys: trusted, receipts: kept };
+  }
+
   /** The verdict on every round and on the export (Python's verify_history and to_json). */
-  async function verifyHistory(records) {
-    const [filled, across, findings, notes] = await checkExport(records);
+  async function verifyHistory(records, inputs = {}) {
+    const [filled, across, findings, notes] = await checkExport(records, inputs);
     const rounds = [];
     for (const [index, record] of filled.entries()) {
       const [diffs, coup] = await checkRound(record);
@@ -1255,8 +1516,9 @@
   }
 
   /** An export's text verified: the report, or a HistoryFormatError for an unreadable line. */
-  async function verifyText(text) {
-    return verifyHistory(parseHistory(text));
+  async function verifyText(text, given = {}) {
+    const inputs = await verifierInputs(given);
+    return verifyHistory(parseHistory(text), inputs);
   }
 
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -1324,7 +1586,16 @@
     checkBalances,
     checkSources,
     seatClientSeed,
+    canonical,
+    lineMessage,
+    commitmentMessage,
+    parseKeys,
+    parseReceipts,
+    publicKeys,
+    checkSignatures,
+    checkReceipts,
     checkExport,
+    verifierInputs,
     verifyHistory,
     verifyText,
     verdict,
@@ -1355,6 +1626,12 @@
     const STRINGS = JSON.parse(document.getElementById("verify-strings").textContent);
     let lang = "en";
     let lastReport = null;
+    let lastText = null;
+    // The receipts file in use (baccarat-receipts/1), from this browser or chosen.
+    const RECEIPTS = "baccarat.receipts";
+    let receipts = null;
+    let receiptsError = null;
+    let receiptsFromBrowser = false;
 
     const $ = (id) => document.getElementById(id);
 
@@ -1497,7 +1774,7 @@
       $("coup-position").textContent = String(input.position);
       renderHand("player", coup.player);
       renderHand("banker", coup.banker);
-      $("coup-winner").textContent = coup.winner === "tie" ? t("marker.tie") : t("result.wins", { winner: t(`spot.${coup.winner}`) });
+      $("coup-winner").textContent = coup.winner === "tie" ? t("verify.tie") : t("result.wins", { winner: t(`spot.${coup.winner}`) });
       $("coup-winner").dataset.winner = coup.winner;
       const items = order.map((card, index) => {
         const item = cardElement(card, "li");
@@ -1588,15 +1865,83 @@
     }
 
     async function verifyExport(text) {
+      lastText = text;
       let report;
       try {
-        report = await fair.verifyText(text);
+        report = await fair.verifyText(text, { receipts });
       } catch (error) {
         exportError(error.message);
         return;
       }
       lastReport = report;
       renderExport(report);
+    }
+
+    // -- the receipts: the commitments shown before play, signed by the casino ------------------
+
+    function receiptsStatus() {
+      const status = $("receipts-status");
+      if (receiptsError) {
+        status.textContent = t("verify.receipts_unreadable", { message: receiptsError });
+        status.className = "note check bad";
+        return;
+      }
+      status.className = "note";
+      if (!receipts) {
+        status.textContent = t("verify.receipts_none");
+        return;
+      }
+      const counts = { n: receipts.receipts.length, keys: (receipts.signing_keys || []).length };
+      status.textContent = t(receiptsFromBrowser ? "verify.receipts_browser" : "verify.receipts_loaded", counts);
+    }
+
+    function useReceipts(data, fromBrowser) {
+      try {
+        fair.parseReceipts(data);
+      } catch (error) {
+        receiptsError = error.message;
+        receiptsStatus();
+        return;
+      }
+      receipts = data;
+      receiptsError = null;
+      receiptsFromBrowser = fromBrowser;
+      receiptsStatus();
+      document.body.dataset.receipts = String(data.receipts.length);
+      if (lastText !== null) verifyExport(lastText);
+    }
+
+    /** The receipts the casino's pages kept in this browser (none when opened from a file). */
+    function browserReceipts() {
+      let data = null;
+      try {
+        data = JSON.parse(global.localStorage.getItem(RECEIPTS) || "null");
+      } catch {
+        return;
+      }
+      if (!data || !Array.isArray(data.receipts) || !data.receipts.length) return;
+      const save = $("receipts-save");
+      save.href = URL.createObjectURL(new Blob([JSON.stringify(data, null, 1)], { type: "application/json" }));
+      save.hidden = false;
+      useReceipts(data, true);
+    }
+
+    function readReceipts(file) {
+      file
+        .text()
+        .then((text) => {
+          let data;
+          try {
+            data = JSON.parse(text);
+          } catch (error) {
+            throw new fair.FairnessError(`not JSON (${error.message})`);
+          }
+          useReceipts(data, false);
+        })
+        .catch((error) => {
+          receiptsError = error.message;
+          receiptsStatus();
+        });
     }
 
     function readFile(file) {
@@ -1612,10 +1957,16 @@
     function presets() {
       const select = $("rules");
       const chosen = select.value;
-      for (const option of [...select.options].slice(1)) option.remove();
-      for (const [name, preset] of Object.entries(fair.PRESETS)) {
-        const label = t("verify.preset", { name, decks: preset.decks, shuffle: t(`verify.shuffle_${preset.shuffle}`) });
-        select.append(element("option", { value: name }, label));
+      for (const group of [...select.querySelectorAll("optgroup")]) group.remove();
+      // Grouped by how they shuffle, so that each name and its decks fit the menu.
+      for (const shuffle of ["fresh", "cut-shoe"]) {
+        const group = element("optgroup", { label: t(`verify.shuffle_${shuffle}`) });
+        for (const [name, preset] of Object.entries(fair.PRESETS)) {
+          if (preset.shuffle !== shuffle) continue;
+          const label = t(preset.decks === 1 ? "verify.preset_one" : "verify.preset", { name, decks: preset.decks });
+          group.append(element("option", { value: name }, label));
+        }
+        select.append(group);
       }
       select.value = chosen;
     }
@@ -1645,6 +1996,7 @@
         speak(menu.value, { remember: true });
         if ($("result").hidden === false) verify().catch((error) => showError(error.message));
         if (lastReport) renderExport(lastReport);
+        receiptsStatus();
       });
       const select = $("rules");
       select.addEventListener("change", () => {
@@ -1658,6 +2010,12 @@
         const [file] = $("export-file").files;
         if (file) readFile(file);
       });
+      $("receipts-file").addEventListener("change", () => {
+        const [file] = $("receipts-file").files;
+        if (file) readReceipts(file);
+      });
+      receiptsStatus();
+      browserReceipts();
       const drop = $("export-section");
       drop.addEventListener("dragover", (event) => event.preventDefault());
       drop.addEventListener("drop", (event) => {

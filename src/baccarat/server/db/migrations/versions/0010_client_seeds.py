@@ -14,7 +14,7 @@
 - ``banked_rounds.banker_seed_source``: who set the banker's client seed of the round.
 
 Revision ID: 0010
-Revises: 0008
+Revises: 0009
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from alembic import op
 Id = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 revision: str = "0010"
-down_revision: str | None = "0008"
+down_revision: str | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,150 @@
+"""``baccarat admin operators`` (the rounds on operators' wallets and their calls) and
+``baccarat operator-demo`` (the reference operator, docs/operator-api.md)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .database import _read
+from .output import print_json, table
+
+STATES = ("bet", "win", "settled", "refused", "rollback", "rolled_back")
+
+
+def register(subparsers: Any) -> None:
+    demo = subparsers.add_parser(
+        "operator-demo",
+        help="run the reference operator: its players, wallet (SQLite) and login page",
+    )
+    demo.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    demo.add_argument("--port", default="9000", help="port (9000)")
+    demo.add_argument("--game-url", default="http://127.0.0.1:8000",
+                      help="the game server (http://127.0.0.1:8000)")  # fmt: skip
+    demo.add_argument("--operator-id", default="demo", help="its id at the game (demo)")
+    demo.add_argument(
+        "--secret-env",
+        default="DEMO_OPERATOR_SECRET",
+        help="the variable holding the shared secret (DEMO_OPERATOR_SECRET)",
+    )
+    demo.add_argument("--data-dir", default="data/operator-demo",
+                      help="folder of its SQLite wallet (data/operator-demo)")  # fmt: skip
+    demo.add_argument("--currency", default="USD", help="its players' currency (USD)")
+    for name, what in (("late", "answered late (after --late-s)"),
+                       ("fail", "answered 500, not applied"),
+                       ("drop", "applied and never answered")):  # fmt: skip
+        demo.add_argument(f"--{name}", default="0", metavar="SHARE",
+                          help=f"the share of wallet calls {what} (0 to 1; 0)")  # fmt: skip
+    demo.add_argument("--late-s", default="6", help="how late a late answer is (6 s)")
+    demo.set_defaults(handler=run_demo)
+
+
+def register_admin(commands: Any) -> None:
+    operators = commands.add_parser(
+        "operators", help="rounds on operators' wallets: their states, calls and retries"
+    )
+    sub = operators.add_subparsers(dest="operators_command", required=True)
+    rounds = sub.add_parser("rounds", help="the newest rounds (stuck ones with --unfinished)")
+    rounds.add_argument("--operator", help="only this operator's")
+    rounds.add_argument("--state", choices=STATES, help="only rounds in this state")
+    rounds.add_argument("--unfinished", action="store_true",
+                        help="only rounds whose win or rollback is still to land")  # fmt: skip
+    rounds.add_argument("--limit", default="50", help="how many (1-10000; 50)")
+    rounds.add_argument("--json", action="store_true", help="machine-readable output")
+    rounds.set_defaults(handler=run_rounds)
+    calls = sub.add_parser("calls", help="every call of a round: sent, answered, retried")
+    calls.add_argument("round_id")
+    calls.add_argument("--json", action="store_true", help="machine-readable output")
+    calls.set_defaults(handler=run_calls)
+
+
+def _time(us: int | None) -> str:
+    from ..server.history import iso_time
+
+    return "-" if not us else iso_time(int(us))
+
+
+def run_rounds(args: argparse.Namespace) -> int:
+    from ..server.operators import report
+    from . import inputs
+
+    limit = inputs.whole(args.limit, "--limit", 1, 10_000)
+    found = _read(
+        args, lambda uow: report.listing(uow, args.operator, args.state, args.unfinished, limit)
+    )
+    if args.json:
+        print_json(found)
+        return 0
+    if not found:
+        print("no rounds on operators' wallets" + (" unfinished" if args.unfinished else ""))
+        return 0
+    print(table(
+        ("round", "operator", "player", "currency", "state", "stake", "win", "attempt",
+         "calls", "created", "next attempt"),
+        [(r["round"], r["operator"], r["player"], r["currency"], r["state"], r["stake"],
+          r["win"], r["attempts"], r["calls"], _time(r["created_us"]),
+          _time(r["next_us"]) if r["state"] in ("bet", "win", "rollback") else "-")
+         for r in found],
+    ))  # fmt: skip
+    return 0
+
+
+def run_calls(args: argparse.Namespace) -> int:
+    from ..server.operators import report
+    from . import inputs
+
+    round_id = inputs.round_id(args.round_id)
+    found = _read(args, lambda uow: report.calls(uow, round_id))
+    if args.json:
+        print_json(found)
+        return 0
+    print(table(
+        ("call", "attempt", "transaction", "sent", "answered", "http", "status", "balance",
+         "error"),
+        [(c["call"], c["attempt"], c["transaction_uuid"], _time(c["sent_us"]),
+          _time(c["answered_us"]), c["http_status"] or "-", c["status"] or "-",
+          "-" if c["balance"] is None else c["balance"], c["error"] or "")
+         for c in found],
+    ))  # fmt: skip
+    return 0
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    import os
+    from pathlib import Path
+
+    import uvicorn
+
+    from ..operator_demo.app import DemoSettings, create_demo
+    from . import UsageError, inputs
+
+    port = inputs.whole(args.port, "--port", 1, 65535)
+    shares = {}
+    for name in ("late", "fail", "drop"):
+        try:
+            shares[name] = float(getattr(args, name))
+        except ValueError:
+            raise UsageError(f"--{name} is a share from 0 to 1") from None
+        if not 0 <= shares[name] <= 1:
+            raise UsageError(f"--{name} is a share from 0 to 1")
+    if sum(shares.values()) > 1:
+        raise UsageError("--late, --fail and --drop add up to at most 1")
+    try:
+        late_s = float(args.late_s)
+    except ValueError:
+        raise UsageError("--late-s is a number of seconds") from None
+    secret = os.environ.get(args.secret_env, "")
+    if len(secret) < 16:
+        raise UsageError(f"the variable {args.secret_env} must hold a secret of 16 characters "
+                         "or more (the one the game's operators file names)")  # fmt: skip
+    settings = DemoSettings(
+        data_dir=Path(args.data_dir), game_url=args.game_url.rstrip("/"),
+        operator_id=args.operator_id, secret=secret, currency=args.currency,
+        late=shares["late"], fail=shares["fail"], drop=shares["drop"], late_s=late_s,
+    )  # fmt: skip
+    print(f"operator-demo: serving on http://{args.host}:{port}/ for the game at "
+          f"{settings.game_url}", flush=True)  # fmt: skip
+    # A dropped answer's handler sleeps on: a stop does not wait for it.
+    uvicorn.run(create_demo(settings), host=args.host, port=port, log_level="warning",
+                timeout_graceful_shutdown=1)  # fmt: skip
+    return 0

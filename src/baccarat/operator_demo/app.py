@@ -1,0 +1,185 @@
+"""The demo operator's web app: a login page, "Play baccarat" (a signed launch at the game),
+the wallet API (signed both ways), and the faults it can be told to inject."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import random
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+import httpx
+from fastapi import FastAPI, Request, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+
+from ..server.operators.signing import OPERATOR_HEADER, SIGNATURE_HEADER, headers, matches
+from .wallet import DemoWallet
+
+COOKIE = "demo_operator"
+CALLS = ("balance", "bet", "win", "rollback")
+DROPPED_S = 600  # an answer "never" sent: held until the game has long given up
+
+
+@dataclass(frozen=True)
+class DemoSettings:
+    data_dir: Path
+    game_url: str
+    operator_id: str
+    secret: str
+    currency: str = "USD"
+    late: float = 0.0
+    fail: float = 0.0
+    drop: float = 0.0
+    late_s: float = 6.0
+
+
+def _page(title: str, body: str) -> HTMLResponse:
+    return HTMLResponse(
+        f"<!doctype html><html lang=en><meta charset=utf-8><title>{html.escape(title)}</title>"
+        "<meta name=viewport content='width=device-width, initial-scale=1'>"
+        "<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;"
+        "padding:0 1rem}button{font-size:1.1rem;padding:.5rem 1rem;margin:.25rem 0}</style>"
+        f"<h1>Demo Casino</h1>{body}</html>"
+    )
+
+
+def create_demo(settings: DemoSettings) -> FastAPI:
+    wallet = DemoWallet(settings.data_dir, settings.currency)
+    chance = random.Random()
+    app = FastAPI(title="Demo operator", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.wallet = wallet
+
+    def signed(message: bytes, request: Request) -> bool:
+        return request.headers.get(OPERATOR_HEADER) == settings.operator_id and matches(
+            settings.secret, message, request.headers.get(SIGNATURE_HEADER)
+        )
+
+    def answer(data: dict[str, Any], status: int = 200) -> Response:
+        raw = json.dumps(data, separators=(",", ":")).encode()
+        return Response(raw, status, media_type="application/json",
+                        headers=headers(settings.operator_id, settings.secret, raw))  # fmt: skip
+
+    @app.post("/wallet/{call}")
+    async def wallet_call(call: str, request: Request) -> Response:
+        raw = await request.body()
+        if call not in CALLS:
+            return answer({"status": "RS_ERROR_UNKNOWN", "balance": 0,
+                           "currency": settings.currency}, 404)  # fmt: skip
+        if not signed(raw, request):
+            return answer(wallet.answer("RS_ERROR_INVALID_SIGNATURE", None))
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            return answer(wallet.answer("RS_ERROR_UNKNOWN", None))
+        roll = chance.random()
+        if roll < settings.late:
+            await asyncio.sleep(settings.late_s)  # then handled, long after the game gave up
+        elif roll < settings.late + settings.fail:
+            return Response("the wallet failed", 500)
+        elif roll < settings.late + settings.fail + settings.drop:
+            wallet.handle(call, body)  # applied ...
+            await asyncio.sleep(DROPPED_S)  # ... and never answered
+        return answer(wallet.handle(call, body))
+
+    @app.get("/api/health")
+    async def health() -> dict[str, bool]:
+        return {"ok": True}
+
+    # -- the platform's own pages --------------------------------------------------------
+
+    @app.get("/", response_class=HTMLResponse)
+    async def login_page() -> HTMLResponse:
+        options = "".join(
+            f"<option value='{html.escape(p)}'>{html.escape(p)}</option>"
+            for p, _, _, disabled in wallet.players() if not disabled
+        )  # fmt: skip
+        return _page("Demo Casino: log in", "<form method=post action=/login>"
+                     f"<label>Player <select name=player>{options}</select></label> "
+                     "<button>Log in</button></form>")  # fmt: skip
+
+    @app.post("/login")
+    async def login(request: Request) -> Response:
+        form = parse_qs((await request.body()).decode("utf-8", "replace"))
+        player = (form.get("player") or [""])[0]
+        if player not in {p for p, *_ in wallet.players()}:
+            return RedirectResponse("/", 303)
+        response = RedirectResponse("/lobby", 303)
+        response.set_cookie(COOKIE, wallet.new_token(player), httponly=True, samesite="lax")
+        return response
+
+    @app.get("/lobby", response_class=HTMLResponse)
+    async def lobby(request: Request) -> Response:
+        player = wallet.player_of(request.cookies.get(COOKIE))
+        if player is None:
+            return RedirectResponse("/", 303)
+        balance = next(b for p, b, *_ in wallet.players() if p == player)
+        return _page("Demo Casino: lobby", f"<p>Logged in as <b>{html.escape(player)}</b>. "
+                     f"Balance {balance // 100}.{balance % 100:02d} {settings.currency}.</p>"
+                     "<form method=post action=/launch><button name=demo value=0>"
+                     "Play baccarat</button> <button name=demo value=1>Play for fun</button>"
+                     "</form>")  # fmt: skip
+
+    @app.post("/launch")
+    async def launch(request: Request) -> Response:
+        token = request.cookies.get(COOKIE)
+        player = wallet.player_of(token)
+        if player is None or token is None:
+            return RedirectResponse("/", 303)
+        form = parse_qs((await request.body()).decode("utf-8", "replace"))
+        demo = (form.get("demo") or ["0"])[0] == "1"
+        found = await launch_at_game(settings, player, token, demo=demo,
+                                     lobby_url=str(request.base_url) + "lobby")  # fmt: skip
+        if "url" not in found:
+            message = html.escape(json.dumps(found))
+            return _page("Demo Casino: no game", f"<p>The game refused: {message}</p>")
+        return RedirectResponse(found["url"], 303)
+
+    # -- for tests and demonstrations (signed like the wallet's calls) --------------------
+
+    @app.post("/admin/{action}")
+    async def admin(action: str, request: Request) -> Response:
+        raw = await request.body()
+        if not signed(raw, request):
+            return JSONResponse({"error": "invalid_signature"}, 401)
+        body = json.loads(raw)
+        if action == "session":
+            ttl_us = int(body.get("ttl_us") or 3600 * 1_000_000)
+            return JSONResponse({"token": wallet.new_token(body["player"], ttl_us)})
+        if action == "disable":
+            wallet.disable(body["player"], bool(body.get("disabled", True)))
+            return JSONResponse({"ok": True})
+        if action == "balance":
+            wallet.set_balance(body["player"], int(body["balance"]))
+            return JSONResponse({"ok": True})
+        if action == "ledger":
+            return JSONResponse({"players": wallet.players(), "transactions": wallet.ledger()})
+        return JSONResponse({"error": "unknown action"}, 404)
+
+    return app
+
+
+async def launch_at_game(settings: DemoSettings, player: str, token: str, *, demo: bool,
+                         lobby_url: str, table: str | None = None,
+                         language: str = "en") -> dict[str, Any]:  # fmt: skip
+    """The signed launch of the contract: the game's answer (``url`` and ``code``)."""
+    body = {"request_uuid": str(uuid.uuid4()), "player": player, "token": token,
+            "currency": settings.currency, "language": language, "lobby_url": lobby_url,
+            "demo": demo}  # fmt: skip
+    if table is not None:
+        body["table"] = table
+    raw = json.dumps(body).encode()
+    async with httpx.AsyncClient(timeout=10) as client:
+        reply = await client.post(
+            f"{settings.game_url}/operator/v1/launch", content=raw,
+            headers={"Content-Type": "application/json",
+                     **headers(settings.operator_id, settings.secret, raw)},
+        )  # fmt: skip
+    found: dict[str, Any] = reply.json()
+    return found

@@ -1,0 +1,187 @@
+"""The operator API (docs/operator-api.md): signed launches and reports, the launch code's
+exchange for a game session, and the rounds of an operator's session."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import RedirectResponse
+from pydantic import BaseModel, Field
+
+from ...core import Bets
+from .. import idempotency
+from ..errors import ServiceError
+from ..operators import launch, report
+from ..operators.config import Operator
+from ..operators.signing import OPERATOR_HEADER, SIGNATURE_HEADER
+from .accounts import session_cookies
+from .deps import IDEMPOTENCY_HEADER, CasinoDep, RequestContext, json_response
+from .errors import documented
+
+if TYPE_CHECKING:
+    from ..casino import Casino
+    from ..operators.engine import OperatorDesk
+    from ..tables import Table
+
+router = APIRouter(tags=["operators"])
+
+
+def desk_of(app: Any) -> OperatorDesk:
+    desk: OperatorDesk = app.state.operators
+    return desk
+
+
+async def _signed(request: Request, casino: Casino, message: bytes) -> Operator:
+    return casino.operators.verified(
+        request.headers.get(OPERATOR_HEADER), message, request.headers.get(SIGNATURE_HEADER)
+    )
+
+
+@router.post(
+    "/operator/v1/launch",
+    status_code=201,
+    responses=documented("invalid_signature", "invalid_body", "unsupported_currency",
+                         "unknown_table", "table_not_offered", "player_banked_table"),
+    summary="Operators: launch a game session for the operator's player (signed)",
+)  # fmt: skip
+async def operator_launch(request: Request, casino: CasinoDep) -> Response:
+    raw = await request.body()
+    operator = await _signed(request, casino, raw)
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        raise ServiceError("invalid_body", "the request body is not JSON") from None
+    code = await casino.db.write(lambda uow: launch.create(uow, operator, casino.tables, body))
+    url = str(request.base_url).rstrip("/") + f"/play/{code}"
+    return json_response({"url": url, "code": code}, 201)
+
+
+@router.get(
+    "/operator/v1/rounds",
+    responses=documented("invalid_signature", "invalid_request"),
+    summary="Operators: the rounds on the operator's wallet, with their transactions (signed)",
+)
+async def operator_rounds(request: Request, casino: CasinoDep) -> Response:
+    query = request.url.query
+    operator = await _signed(
+        request, casino, (request.url.path + ("?" + query if query else "")).encode()
+    )
+    params = request.query_params
+    found = await casino.db.read(
+        lambda uow: report.rounds(
+            uow, operator.id, params.get("from"), params.get("to"), params.get("player"),
+            params.get("after"),
+        )
+    )  # fmt: skip
+    return json_response(found)
+
+
+class LaunchIn(BaseModel):
+    code: str = Field(min_length=1, max_length=100)
+
+
+async def _start(request: Request, casino: Casino, code: str) -> launch.Started:
+    started = await casino.db.write(
+        lambda uow: launch.redeem(uow, code, casino.system, casino.settings.session_ttl_s)
+    )
+    await desk_of(request.app).refresh_balance(started.session)
+    return started
+
+
+def _cookies(response: Response, casino: Casino, started: launch.Started) -> Response:
+    return session_cookies(response, casino, started.token, started.csrf)
+
+
+@router.post(
+    "/api/sessions/launch",
+    status_code=201,
+    responses=documented("invalid_launch_code", "invalid_body"),
+    summary="Exchange an operator's launch code for a session token",
+)
+async def start_session(body: LaunchIn, request: Request, casino: CasinoDep) -> Response:
+    started = await _start(request, casino, body.code)
+    session = started.session
+    answer = {"token": started.token, "csrf_token": started.csrf, "player_id": session.player_id,
+              **session.to_json()}  # fmt: skip
+    if not session.demo:
+        answer["balance"] = await _balance(request, casino, session.token_hash)
+    return _cookies(json_response(answer, 201), casino, started)
+
+
+async def _balance(request: Request, casino: Casino, token_hash: str) -> int | None:
+    session = await desk_of(request.app).session(token_hash)
+    return session.balance
+
+
+@router.get(
+    "/play/{code}",
+    include_in_schema=False,
+    responses=documented("invalid_launch_code"),
+)
+async def play(code: str, request: Request, casino: CasinoDep) -> Response:
+    started = await _start(request, casino, code)
+    session = started.session
+    query = {"lang": session.language, "mode": "fun" if session.demo else "real",
+             "currency": session.currency}  # fmt: skip
+    view = "#/" if session.table_id is None else f"#/table/{session.table_id}"
+    return _cookies(RedirectResponse(f"/?{urlencode(query)}{view}", 303), casino, started)
+
+
+@router.get(
+    "/api/operator/session",
+    responses=documented("not_authenticated"),
+    summary="An operator's session: its operator, player, currency, language and balance",
+)
+async def operator_session(request: Request, casino: CasinoDep) -> Response:
+    from .deps import caller_of
+
+    desk = desk_of(request.app)
+    session = await desk.session(caller_of(request).token_hash)
+    balance = await desk.refresh_balance(session)
+    return json_response(session.to_json() | {"balance": balance})
+
+
+async def operator_balance(ctx: RequestContext) -> tuple[int, str]:
+    """An operator session's balance at the operator (as last answered; asked if never),
+    and its currency."""
+    desk = desk_of(ctx.request.app)
+    session = await desk.session(ctx.caller.token_hash)
+    balance = session.balance
+    if balance is None and not session.demo:
+        balance = await desk.refresh_balance(session)
+    return balance or 0, session.currency
+
+
+async def operator_tables(ctx: RequestContext) -> list[dict[str, Any]]:
+    """The tables an operator session is offered (in its currency)."""
+    session = await desk_of(ctx.request.app).session(ctx.caller.token_hash)
+    operator = ctx.casino.operators.get(session.operator_id)
+    if operator is None:
+        return []
+    offered = launch.offered(operator, ctx.casino.tables, session.currency)
+    return [t.to_json() | {"currency": session.currency} for t in offered]
+
+
+async def operator_round(
+    ctx: RequestContext, table: Table, mode: str, bets: Bets, payload: dict[str, Any]
+) -> Response | None:
+    """A round of an operator's session on its wallet; None for a demo session's fun round
+    (played on our play money as every other)."""
+    demo = ctx.caller.operator == "demo"
+    if demo != (mode == "fun"):
+        raise ServiceError(
+            "mode_not_in_session",
+            "a demo session plays for fun money (mode fun)" if demo
+            else "a session launched by your casino plays on its wallet (mode real)",
+            mode=mode,
+        )  # fmt: skip
+    if demo:
+        return None
+    request = ctx.request
+    key = idempotency.check_key(request.headers.get(IDEMPOTENCY_HEADER))
+    hashed = idempotency.request_hash(request.method, request.url.path, payload)
+    answer = await desk_of(request.app).play(ctx.caller.token_hash, table, bets, key, hashed)
+    return json_response(answer, 201)

@@ -1,0 +1,267 @@
+"""The operators' runtime in one process: rounds played on an operator's wallet, their calls
+sent, and a worker that resumes every unfinished round.
+
+A round is created (``round.play`` with an ``OperatorWallet``: state ``bet``, its bet call
+written) in one transaction; the bet is sent from the event loop with an asynchronous
+client and its answer recorded; the player is answered by the round's state; what follows
+(the win, or the rollback) is sent by a task of its own. The worker takes the rounds that
+are due and held by nobody (retries, and the rounds of a process that stopped), several
+processes on one database included: a round's lease keeps it to one at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ...core import Bets
+from .. import history, idempotency, rounds
+from ..db.uow import UnitOfWork
+from ..errors import ServiceError
+from ..round import Dealer
+from ..tables import Table
+from . import launch, outbox
+from .client import WalletClient
+from .config import Operator
+from .outbox import Answer, Call, OperatorSession, OperatorWallet
+
+if TYPE_CHECKING:
+    from ..db.database import Database
+    from ..dealing import ShoeFactory
+    from ..ledger import SystemAccounts
+    from ..settings import Settings
+    from ..tables import TableSet
+    from .config import Operators
+
+
+class Casino(Protocol):
+    """What the desk uses of ``casino.Casino`` (not imported: the casino imports this)."""
+
+    settings: Settings
+    tables: TableSet
+    operators: Operators
+    shoes: ShoeFactory
+    db: Database
+
+    @property
+    def system(self) -> SystemAccounts: ...
+
+
+log = logging.getLogger("baccarat.server.operators")
+
+# What a refusal tells the player.
+REASONS = {
+    "RS_ERROR_NOT_ENOUGH_MONEY": "your balance at the casino does not cover this bet",
+    "RS_ERROR_INVALID_TOKEN": "your casino session is not valid: open the game again",
+    "RS_ERROR_TOKEN_EXPIRED": "your casino session has expired: open the game again",
+    "RS_ERROR_WRONG_CURRENCY": "your casino account is in another currency",
+    "RS_ERROR_INVALID_SIGNATURE": "the casino could not check the game's request",
+    "RS_ERROR_USER_DISABLED": "your casino account may not play now",
+    "RS_ERROR_DUPLICATE_TRANSACTION": "the casino refused the bet as a duplicate",
+}
+WAIT_POLL_S = 0.05
+MAX_IN_FLIGHT = 200  # rounds whose calls one process sends at once
+
+
+class OperatorDesk:
+    def __init__(self, casino: Casino) -> None:
+        self.casino = casino
+        self.operators = casino.operators
+        self.poll_s = casino.settings.operator_poll_s
+        self.cap_s = casino.settings.operator_max_backoff_s
+        self.client: WalletClient | None = None
+        self._worker: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    async def start(self) -> None:
+        if not self.operators:
+            return
+        self.client = WalletClient()
+        self._worker = asyncio.create_task(self._work(), name="operators-worker")
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self._worker, *self._tasks) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.client is not None:
+            await self.client.close()
+
+    def operator(self, operator_id: str) -> Operator:
+        operator = self.operators.get(operator_id)
+        if operator is None or self.client is None:
+            raise ServiceError(
+                "operator_unavailable", f"operator {operator_id} is not configured here"
+            )
+        return operator
+
+    @property
+    def _lease_s(self) -> float:
+        return max((outbox.lease_for(o.timeout_s) for o in self.operators.values()), default=5)
+
+    # -- sessions ------------------------------------------------------------------------
+
+    async def session(self, token_hash: str | None) -> OperatorSession:
+        return await self.casino.db.read(lambda uow: launch.session_of(uow, token_hash))
+
+    async def refresh_balance(self, session: OperatorSession) -> int | None:
+        """Ask the operator for the session's balance (kept with the session)."""
+        if session.demo:
+            return None
+        operator = self.operator(session.operator_id)
+        call = await self.casino.db.write(lambda uow: outbox.balance_call(uow, session))
+        answer = await self._send(operator, call)
+        await self.casino.db.write(
+            lambda uow: outbox.balance_answered(uow, call, answer, session.token_hash)
+        )
+        return answer.balance if answer.status == outbox.OK else None
+
+    # -- rounds --------------------------------------------------------------------------
+
+    async def play(
+        self, token_hash: str | None, table: Table, bets: Bets, key: str, hashed: str
+    ) -> dict[str, Any]:
+        """Play a round on the session's operator's wallet; the player's answer."""
+        created: list[Call] = []
+
+        def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
+            session = launch.session_of(uow, token_hash)
+            operator = self.operator(session.operator_id)
+            offered = {t.id: t for t in launch.offered(operator, self.casino.tables,
+                                                      session.currency)}  # fmt: skip
+            if table.id not in offered:
+                raise ServiceError(
+                    "table_not_offered",
+                    f"table {table.id} is not offered in {session.currency} by your casino",
+                    table=table.id,
+                )
+            here = offered[table.id]  # its chips and limits in the session's currency
+            wallet = OperatorWallet(session, table.id, bets.to_json(),
+                                    outbox.lease_for(operator.timeout_s))  # fmt: skip
+            dealer = Dealer(self.casino.shoes, self.casino.system, wallet=wallet)
+            played = rounds.play_round(uow, dealer, player_id, here, "real", bets)
+            assert wallet.first is not None
+            created.append(wallet.first)
+            return {"round_id": played.id}
+
+        session = idempotency.Session(token_hash)
+        answer, replayed = await self.casino.db.write(
+            lambda uow: idempotency.once(uow, session, key, hashed, 201, work), token_hash
+        )
+        round_id = json.loads(answer.body)["round_id"]
+        if created and not replayed:
+            (call,) = created
+            operator = self.operator(call.operator_id)
+            sent = await self._send(operator, call)
+            timeout, cap = operator.timeout_s, self.cap_s
+
+            def record(uow: UnitOfWork) -> tuple[Call | None, dict[str, Any] | ServiceError]:
+                # The bet's answer, and the player's, in one transaction.
+                _, after = outbox.answered(uow, call, sent, timeout, cap)
+                return after, self._answer(uow, table, bets, round_id)
+
+            after, reply = await self.casino.db.write(record)
+            if after is not None:
+                self._spawn(self._follow(operator, after))
+        else:
+            await self._settled_bet(round_id)
+            reply = await self.casino.db.read(lambda uow: self._answer(uow, table, bets, round_id))
+        if isinstance(reply, ServiceError):
+            raise reply
+        return reply
+
+    def _answer(
+        self, uow: UnitOfWork, table: Table, bets: Bets, round_id: str
+    ) -> dict[str, Any] | ServiceError:
+        """The player's answer by the round's state (a refusal is returned, not raised: it
+        is decided in the transaction that records the bet's answer)."""
+        state, status = outbox.state_of(uow, round_id)
+        if state in outbox.SHOWN:
+            played = history.get_round(uow, None, round_id)
+            player_id = int(
+                uow.scalar("SELECT player_id FROM rounds WHERE id = :r", {"r": round_id})
+            )
+            answer = rounds.round_answer(uow, player_id, table, played, bets)
+            answer["payout"] = "paid" if state == "settled" else "pending"
+            return answer
+        if state == "refused":
+            assert status is not None
+            return ServiceError(
+                "operator_refused",
+                f"the casino refused the bet: {REASONS.get(status, status)}",
+                status=status, round=round_id,
+            )  # fmt: skip
+        return ServiceError(
+            "operator_unavailable",
+            "the casino's wallet did not answer: the bet is rolled back (nothing was lost)"
+            if state != "bet" else "the casino's wallet has not answered yet: ask again "
+            "with the same Idempotency-Key",
+            round=round_id, state=state,
+        )  # fmt: skip
+
+    async def _settled_bet(self, round_id: str) -> None:
+        """Wait (bounded) until the bet of a round another request sent is answered."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + self._lease_s
+        while loop.time() < until:
+            state, _ = await self.casino.db.read(lambda uow: outbox.state_of(uow, round_id))
+            if state != "bet":
+                return
+            await asyncio.sleep(WAIT_POLL_S)
+
+    # -- calls ---------------------------------------------------------------------------
+
+    async def _send(self, operator: Operator, call: Call) -> Answer:
+        assert self.client is not None
+        return await self.client.send(operator, call)
+
+    async def _follow(self, operator: Operator, call: Call | None) -> None:
+        while call is not None:
+            _, call = await self._exchange(operator, call)
+
+    async def _exchange(self, operator: Operator, call: Call) -> tuple[str, Call | None]:
+        """Send a call and record its answer: the round's state and the next call."""
+        answer = await self._send(operator, call)
+        timeout, cap = operator.timeout_s, self.cap_s
+        return await self.casino.db.write(
+            lambda uow: outbox.answered(uow, call, answer, timeout, cap)
+        )
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("an operator call failed: %r", task.exception())
+
+    async def _claim(self, room: int) -> list[Call]:
+        if room <= 0:
+            return []
+        lease = self._lease_s
+        return await self.casino.db.write(lambda uow: outbox.claim_due(uow, room, lease))
+
+    async def _work(self) -> None:
+        """Resume the unfinished rounds that are due (retries, and a stopped process's)."""
+        while True:
+            await asyncio.sleep(self.poll_s)
+            try:
+                calls = await self._claim(min(50, MAX_IN_FLIGHT - len(self._tasks)))
+                for call in calls:
+                    operator = self.operators.get(call.operator_id)
+                    if operator is None:
+                        log.error("round %s is of operator %s, not configured here",
+                                  call.round_id, call.operator_id)  # fmt: skip
+                        continue
+                    self._spawn(self._follow(operator, call))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the operators' worker failed a pass")

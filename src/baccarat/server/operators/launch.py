@@ -1,0 +1,214 @@
+"""Launches: an operator's signed launch becomes a single-use code (60 s), and the code a
+game session of ours for the operator's player (one player of ours per operator, player and
+currency: a round is in one currency)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from .. import auth
+from ..accounts import open_player
+from ..db.uow import UnitOfWork
+from ..errors import ServiceError
+from ..ledger import SystemAccounts
+from ..tables import Table, TableSet
+from .config import Operator
+from .outbox import OperatorSession
+
+CODE_TTL_US = 60 * 1_000_000
+LANGUAGES = ("en", "de", "da", "sv")
+# An operator session's token starts so: its kind is known without a read (a real session's
+# rounds go to the operator's wallet, a demo session's are fun money of ours).
+SESSION_PREFIXES = {"opr.": "real", "opd.": "demo"}
+
+
+def session_kind(token: str) -> str:
+    """ "real" or "demo" for a session an operator launched, else "" (one of ours)."""
+    return SESSION_PREFIXES.get(token[:4], "")
+
+
+def offered(operator: Operator, tables: TableSet, currency: str) -> list[Table]:
+    """The tables an operator offers in a currency (never the player-banked ones), with
+    their chips and limits in it."""
+    return [
+        t.in_currency(currency) or t
+        for t in tables.values()
+        if t.banked is None and operator.offers(t.id) and currency in t.offered_currencies
+    ]  # fmt: skip
+
+
+def _hash(code: str) -> str:
+    return hashlib.sha256(code.encode("utf-8", "replace")).hexdigest()
+
+
+def _text(body: dict[str, Any], name: str, most: int, *, required: bool = True) -> str | None:
+    value = body.get(name)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not 1 <= len(value) <= most or not value.isprintable():
+        raise ServiceError(
+            "invalid_body", f"{name} is 1 to {most} printable characters", field=name
+        )
+    return value
+
+
+def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> str:
+    """A launch code for the operator's player (checked: currency, language, table)."""
+    if not isinstance(body, dict):
+        raise ServiceError("invalid_body", "a launch is a JSON object")
+    _text(body, "request_uuid", 64)
+    player = _text(body, "player", 64)
+    token = _text(body, "token", 512)
+    currency = _text(body, "currency", 3)
+    language = _text(body, "language", 2)
+    table_id = _text(body, "table", 64, required=False)
+    lobby_url = _text(body, "lobby_url", 2000, required=False)
+    demo = body.get("demo", False)
+    if not isinstance(demo, bool):
+        raise ServiceError("invalid_body", "demo is true or false", field="demo")
+    if language not in LANGUAGES:
+        raise ServiceError("invalid_body", f"language is one of {', '.join(LANGUAGES)}",
+                           field="language")  # fmt: skip
+    if currency not in operator.currencies:
+        raise ServiceError(
+            "unsupported_currency",
+            f"operator {operator.id} offers {', '.join(operator.currencies)}, not {currency}",
+            currency=currency,
+        )
+    if table_id is not None:
+        table = tables.require(table_id)
+        if table.banked is not None:
+            raise ServiceError(
+                "player_banked_table",
+                f"table {table_id} is player-banked: it plays on the casino's own wallet only",
+                table=table_id,
+            )
+        if not operator.offers(table_id):
+            raise ServiceError("table_not_offered",
+                               f"operator {operator.id} does not offer table {table_id}",
+                               table=table_id)  # fmt: skip
+        if currency not in table.offered_currencies:
+            raise ServiceError(
+                "unsupported_currency",
+                f"table {table_id} has no limits in {currency}",
+                currency=currency, table=table_id,
+            )  # fmt: skip
+    elif not offered(operator, tables, str(currency)):
+        raise ServiceError("unsupported_currency", f"no table has limits in {currency}",
+                           currency=currency)  # fmt: skip
+    code = secrets.token_urlsafe(24)
+    uow.run(
+        "INSERT INTO operator_launches (code_hash, operator_id, external_player, token, "
+        "currency, language, table_id, lobby_url, demo, created_us, expires_us) VALUES "
+        "(:h, :o, :p, :tok, :c, :l, :t, :u, :d, :now, :exp)",
+        {"h": _hash(code), "o": operator.id, "p": player, "tok": token, "c": currency,
+         "l": language, "t": table_id, "u": lobby_url, "d": int(demo), "now": uow.now,
+         "exp": uow.now + CODE_TTL_US},
+    )  # fmt: skip
+    return code
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A launch code exchanged: the session's token (give it once) and the session."""
+
+    token: str
+    csrf: str
+    session: OperatorSession
+
+
+def redeem(uow: UnitOfWork, code: str, system: SystemAccounts, ttl_s: int) -> Started:
+    """Exchange a launch code (once, within 60 s) for a game session."""
+    row = uow.one(
+        "SELECT operator_id, external_player, token, currency, language, table_id, lobby_url, "
+        "demo, expires_us, used_us FROM operator_launches WHERE code_hash = :h" + uow.for_update,
+        {"h": _hash(code)},
+    )
+    reason = (
+        "unknown" if row is None else "used" if row[9] is not None
+        else "expired" if row[8] <= uow.now else None
+    )  # fmt: skip
+    if reason is not None or row is None:
+        raise ServiceError(
+            "invalid_launch_code",
+            f"this launch code is {reason}: a code is used once, within 60 seconds",
+            reason=reason,
+        )
+    taken = uow.run(
+        "UPDATE operator_launches SET used_us = :now WHERE code_hash = :h AND used_us IS NULL",
+        {"now": uow.now, "h": _hash(code)},
+    )
+    if not taken:
+        raise ServiceError("invalid_launch_code", "this launch code is used", reason="used")
+    operator_id, player, token, currency, language, table_id, lobby_url, demo = row[:8]
+    player_id = _player(uow, operator_id, player, currency, system)
+    prefix = "opd." if demo else "opr."
+    session = auth.create_session(uow, player_id, ttl_s, prefix=prefix)
+    hashed = auth.token_hash(session.token)
+    uow.run(
+        "INSERT INTO operator_sessions (token_hash, player_id, operator_id, token, currency, "
+        "language, table_id, lobby_url, demo, created_us) VALUES (:h, :p, :o, :tok, :c, :l, "
+        ":t, :u, :d, :now)",
+        {"h": hashed, "p": player_id, "o": operator_id, "tok": token, "c": currency,
+         "l": language, "t": table_id, "u": lobby_url, "d": demo, "now": uow.now},
+    )  # fmt: skip
+    return Started(
+        session.token, session.csrf,
+        OperatorSession(hashed, player_id, operator_id, str(player), token, currency, language,
+                        table_id, lobby_url, bool(demo), None),
+    )  # fmt: skip
+
+
+def _player(
+    uow: UnitOfWork, operator_id: str, player: str, currency: str, system: SystemAccounts
+) -> int:
+    """Our player for the operator's player in a currency (made on their first launch)."""
+    key = {"o": operator_id, "x": player, "c": currency}
+    found = uow.scalar(
+        "SELECT player_id FROM operator_players WHERE operator_id = :o "
+        "AND external_player = :x AND currency = :c",
+        key,
+    )
+    if found is not None:
+        return int(found)
+    # Nobody logs in as this player (no password hash verifies), and no nickname of a
+    # registered player has a ':'.
+    player_id = int(
+        uow.scalar(
+            "INSERT INTO players (nickname, nickname_key, nickname_norm, password_hash, "
+            "created_us) VALUES (:n, :k, NULL, '!', :now) RETURNING id",
+            {"n": f"{operator_id}:{player}"[:64], "k": f"{operator_id}:{player}:{currency}",
+             "now": uow.now},
+        )
+    )  # fmt: skip
+    uow.run(
+        "INSERT INTO operator_players (player_id, operator_id, external_player, currency) "
+        "VALUES (:p, :o, :x, :c)",
+        key | {"p": player_id},
+    )
+    open_player(uow, player_id, system)
+    return player_id
+
+
+def session_of(uow: UnitOfWork, token_hash: str | None) -> OperatorSession:
+    """The live operator session of a token, or ``not_authenticated``."""
+    row = None
+    if token_hash is not None:
+        row = uow.one(
+            "SELECT o.player_id, o.operator_id, p.external_player, o.token, o.currency, "
+            "o.language, o.table_id, o.lobby_url, o.demo, o.balance FROM operator_sessions o "
+            "JOIN sessions s ON s.token_hash = o.token_hash "
+            "JOIN operator_players p ON p.player_id = o.player_id "
+            "WHERE o.token_hash = :h AND s.expires_us > :now",
+            {"h": token_hash, "now": uow.now},
+        )
+    if row is None or token_hash is None:
+        raise ServiceError("not_authenticated", "log in first: no valid session token")
+    player_id, operator_id, player, token, currency, language, table_id, lobby, demo, bal = row
+    return OperatorSession(
+        token_hash, int(player_id), operator_id, str(player), token, currency, language, table_id,
+        lobby, bool(demo), None if bal is None else int(bal),
+    )  # fmt: skip

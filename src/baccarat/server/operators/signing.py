@@ -1,0 +1,29 @@
+"""HMAC-SHA256 signatures of the operator contract, both ways, compared in constant time.
+
+The message is a POST's raw body, or a GET's path with its query string.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+OPERATOR_HEADER = "X-Operator"
+SIGNATURE_HEADER = "X-Signature"
+
+
+def sign(secret: str, message: bytes) -> str:
+    """The hex HMAC-SHA256 of ``message`` with the shared secret."""
+    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
+
+
+def matches(secret: str, message: bytes, signature: str | None) -> bool:
+    """Whether ``signature`` is the message's (in constant time)."""
+    if signature is None:
+        return False
+    return hmac.compare_digest(sign(secret, message), signature.strip().lower())
+
+
+def headers(operator_id: str, secret: str, message: bytes) -> dict[str, str]:
+    """The two headers of a signed request or answer."""
+    return {OPERATOR_HEADER: operator_id, SIGNATURE_HEADER: sign(secret, message)}

@@ -1,0 +1,131 @@
+"""The game server and the demo operator as real processes on 127.0.0.1, and a client of
+both that signs as the operator does."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from baccarat.server.operators.signing import headers
+
+from ..server.live import LiveServer
+from ..server.postgres import free_port
+
+OPERATOR = "demo"
+SECRET = "a-test-secret-of-the-demo-operator"
+SECRET_ENV = "TEST_OPERATOR_SECRET"
+BACCARAT = str(Path(sys.executable).with_name("baccarat"))
+
+
+def operators_file(folder: Path, wallet_port: int, timeout_s: float,
+                   currencies: tuple[str, ...] = ("USD", "EUR", "JPY")) -> Path:  # fmt: skip
+    path = folder / "operators.toml"
+    listed = ", ".join(f'"{c}"' for c in currencies)
+    path.write_text(
+        f'[[operator]]\nid = "{OPERATOR}"\nsecret_env = "{SECRET_ENV}"\n'
+        f'wallet_url = "http://127.0.0.1:{wallet_port}/wallet"\ncurrencies = [{listed}]\n'
+        f"timeout_s = {timeout_s}\n"
+    )
+    return path
+
+
+def game_server(folder: Path, port: int, operators: Path, log: Path,
+                poll_s: float = 0.2, max_backoff_s: float = 1.0) -> LiveServer:  # fmt: skip
+    argv = [BACCARAT, "serve", "--port", str(port), "--data-dir", str(folder / "game"),
+            "--operators", str(operators)]  # fmt: skip
+    env = {SECRET_ENV: SECRET, "BACCARAT_OPERATOR_POLL_S": str(poll_s),
+           "BACCARAT_OPERATOR_MAX_BACKOFF_S": str(max_backoff_s)}  # fmt: skip
+    return LiveServer(argv, port, env, log)
+
+
+def demo_operator(folder: Path, port: int, game_port: int, log: Path, *, late: float = 0,
+                  fail: float = 0, drop: float = 0, late_s: float = 1.0) -> LiveServer:  # fmt: skip
+    argv = [BACCARAT, "operator-demo", "--port", str(port), "--game-url",
+            f"http://127.0.0.1:{game_port}", "--operator-id", OPERATOR, "--secret-env",
+            SECRET_ENV, "--data-dir", str(folder / "operator"), "--late", str(late),
+            "--fail", str(fail), "--drop", str(drop), "--late-s", str(late_s)]  # fmt: skip
+    return LiveServer(argv, port, {SECRET_ENV: SECRET}, log)
+
+
+@dataclass
+class Pair:
+    game: LiveServer
+    operator: LiveServer
+
+    def signed_post(self, url: str, body: dict[str, Any], secret: str = SECRET) -> httpx.Response:
+        raw = json.dumps(body).encode()
+        return httpx.post(url, content=raw, timeout=30, headers={
+            "Content-Type": "application/json", **headers(OPERATOR, secret, raw)})  # fmt: skip
+
+    def admin(self, action: str, body: dict[str, Any]) -> Any:
+        reply = self.signed_post(f"{self.operator.url}/admin/{action}", body)
+        assert reply.status_code == 200, reply.text
+        return reply.json()
+
+    def launch(self, player: str, **fields: Any) -> httpx.Response:
+        token = fields.pop("token", None) or self.admin("session", {"player": player})["token"]
+        body = {"request_uuid": str(uuid.uuid4()), "player": player, "token": token,
+                "currency": "USD", "language": "en", "lobby_url": "http://lobby.example/",
+                "demo": False} | fields  # fmt: skip
+        return self.signed_post(f"{self.game.url}/operator/v1/launch", body)
+
+    def session(self, player: str, **fields: Any) -> str:
+        """A game session token for the operator's player (launched and exchanged)."""
+        launched = self.launch(player, **fields)
+        assert launched.status_code == 201, launched.text
+        started = httpx.post(f"{self.game.url}/api/sessions/launch",
+                             json={"code": launched.json()["code"]}, timeout=30)  # fmt: skip
+        assert started.status_code == 201, started.text
+        token: str = started.json()["token"]
+        return token
+
+    def report(self, query: str = "") -> list[dict[str, Any]]:
+        """Every round of the report, page after page."""
+        found: list[dict[str, Any]] = []
+        after = ""
+        while True:
+            path = "/operator/v1/rounds" + (f"?{query}" if query else "")
+            if after:
+                path += ("&" if "?" in path else "?") + f"after={after}"
+            reply = httpx.get(self.game.url + path, timeout=30,
+                              headers=headers(OPERATOR, SECRET, path.encode()))  # fmt: skip
+            assert reply.status_code == 200, reply.text
+            page = reply.json()
+            found += page["rounds"]
+            if page["next"] is None:
+                return found
+            after = page["next"]
+
+
+@contextlib.contextmanager
+def pair(folder: Path, *, timeout_s: float = 2.0, **faults: Any) -> Iterator[Pair]:
+    game_port, wallet_port = free_port(), free_port()
+    operators = operators_file(folder, wallet_port, timeout_s)
+    operator = demo_operator(folder, wallet_port, game_port, folder / "operator.log", **faults)
+    game = game_server(folder, game_port, operators, folder / "game.log")
+    operator.start()
+    try:
+        game.start()
+        try:
+            yield Pair(game, operator)
+        finally:
+            game.stop()
+    finally:
+        operator.stop()
+
+
+def play(game_url: str, token: str, key: str, bets: dict[str, int] | None = None,
+         table: str = "table-i", mode: str = "real") -> httpx.Response:  # fmt: skip
+    return httpx.post(
+        f"{game_url}/api/tables/{table}/rounds",
+        json={"mode": mode, "bets": bets or {"banker": 1000}},
+        headers={"Authorization": f"Bearer {token}", "Idempotency-Key": key}, timeout=60,
+    )  # fmt: skip

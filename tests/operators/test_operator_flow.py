@@ -1,0 +1,186 @@
+"""The game server and the demo operator as processes: launches, signatures, rounds on the
+operator's wallet, refusals, demo sessions and the report (no faults: see the proof)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from baccarat.server.operators.signing import headers
+
+from .support import OPERATOR, SECRET, Pair, pair, play
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
+    with pair(tmp_path_factory.mktemp("operators")) as running:
+        yield running
+
+
+def operator_balance(both: Pair, player: str) -> int:
+    players = both.admin("ledger", {})["players"]
+    return int(next(balance for name, balance, *_ in players if name == player))
+
+
+def key() -> str:
+    return str(uuid.uuid4())
+
+
+def test_a_round_debits_the_bet_and_credits_the_win_on_the_operators_wallet(both: Pair) -> None:
+    token = both.session("alice")
+    before = operator_balance(both, "alice")
+    answer = play(both.game.url, token, key(), {"player": 1000, "tie": 500})
+    assert answer.status_code == 201, answer.text
+    played = answer.json()
+    assert played["mode"] == "real" and played["payout"] in ("pending", "paid")
+    assert played["balance_after"] == before - played["stake"] + played["win"]
+    (line,) = [r for r in both.report("player=alice") if r["round"] == played["id"]]
+    assert line["state"] in ("win", "settled")
+    history = httpx.get(f"{both.game.url}/api/history", timeout=10,
+                        headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
+    assert played["id"] in [r["id"] for r in history["items"]]
+
+
+def test_a_retried_round_request_is_the_same_round_and_one_bet(both: Pair) -> None:
+    token = both.session("bob")
+    same = key()
+    first, again = play(both.game.url, token, same), play(both.game.url, token, same)
+    assert first.status_code == again.status_code == 201
+    assert first.json()["id"] == again.json()["id"]
+    bets = [t for t in both.admin("ledger", {})["transactions"]
+            if t["kind"] == "bet" and t["player"] == "bob"]  # fmt: skip
+    assert len(bets) == 1
+
+
+def test_a_bad_or_missing_signature_is_refused(both: Pair) -> None:
+    raw = json.dumps({"player": "alice"}).encode()
+    url = f"{both.game.url}/operator/v1/launch"
+    for sent in (
+        {},  # none
+        headers(OPERATOR, "not-the-shared-secret-at-all", raw),
+        headers("someone-else", SECRET, raw),
+    ):
+        refused = httpx.post(url, content=raw, headers=sent, timeout=10)
+        assert refused.status_code == 401
+        assert refused.json()["error"]["code"] == "invalid_signature"
+    path = "/operator/v1/rounds?player=alice"
+    forged = httpx.get(both.game.url + path, timeout=10,
+                       headers=headers(OPERATOR, SECRET, b"/operator/v1/rounds"))  # fmt: skip
+    assert forged.json()["error"]["code"] == "invalid_signature"
+
+
+def test_a_launch_code_is_used_once_and_opens_the_table_in_a_browser(both: Pair) -> None:
+    code = both.launch("carol", language="sv", table="table-ii").json()["code"]
+    opened = httpx.get(f"{both.game.url}/play/{code}", timeout=10)
+    assert opened.status_code == 303
+    assert opened.headers["location"] == "/?lang=sv&mode=real&currency=USD#/table/table-ii"
+    assert "baccarat_session" in opened.cookies
+    again = httpx.get(f"{both.game.url}/play/{code}", timeout=10)
+    assert (again.status_code, again.json()["error"]["details"]["reason"]) == (401, "used")
+    exchanged = httpx.post(f"{both.game.url}/api/sessions/launch", json={"code": code})
+    assert exchanged.json()["error"]["code"] == "invalid_launch_code"
+
+
+def test_a_launch_is_refused_for_a_currency_the_table_lacks(both: Pair) -> None:
+    refused = both.launch("carol", currency="EUR", table="table-iii")
+    assert refused.status_code == 422
+    assert refused.json()["error"]["code"] == "unsupported_currency"
+
+
+def test_a_launch_to_a_player_banked_table_is_refused(both: Pair) -> None:
+    refused = both.launch("carol", table="banked-i")
+    assert (refused.status_code, refused.json()["error"]["code"]) == (409, "player_banked_table")
+
+
+def test_an_operator_session_lists_its_tables_in_its_currency(both: Pair) -> None:
+    token = both.session("carol")
+    listed = httpx.get(f"{both.game.url}/api/tables", timeout=10,
+                       headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
+    assert listed and all(t["currency"] == "USD" for t in listed)
+    assert not [t for t in listed if t["id"].startswith("banked-")]
+
+
+def test_a_player_the_operator_disables_mid_session_is_refused_and_sees_no_cards(
+    both: Pair,
+) -> None:
+    token = both.session("dave")
+    assert play(both.game.url, token, key()).status_code == 201
+    both.admin("disable", {"player": "dave"})
+    try:
+        refused = play(both.game.url, token, key())
+    finally:
+        both.admin("disable", {"player": "dave", "disabled": False})
+    error = refused.json()["error"]
+    assert refused.status_code == 402
+    assert (error["code"], error["details"]["status"]) == (
+        "operator_refused", "RS_ERROR_USER_DISABLED",
+    )  # fmt: skip
+    assert "player" not in refused.json() and "banker" not in refused.json()
+    history = httpx.get(f"{both.game.url}/api/history", timeout=10,
+                        headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
+    assert error["details"]["round"] not in [r["id"] for r in history["items"]]
+    asked = httpx.get(f"{both.game.url}/api/rounds/{error['details']['round']}", timeout=10,
+                      headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+    assert asked.status_code == 404  # its cards are never shown
+    (line,) = [r for r in both.report("player=dave") if r["round"] == error["details"]["round"]]
+    assert (line["state"], line["transactions"][0]["status"]) == (
+        "refused", "RS_ERROR_USER_DISABLED",
+    )  # fmt: skip
+
+
+def test_a_bet_the_balance_does_not_cover_is_refused_with_the_operators_reason(
+    both: Pair,
+) -> None:
+    token = both.session("erin")
+    both.admin("balance", {"player": "erin", "balance": 1000})
+    refused = play(both.game.url, token, key(), {"player": 2000}, table="table-ii")
+    assert refused.status_code == 402
+    assert refused.json()["error"]["details"]["status"] == "RS_ERROR_NOT_ENOUGH_MONEY"
+    assert operator_balance(both, "erin") == 1000
+
+
+def test_a_demo_launch_plays_fun_money_and_never_calls_the_wallet(both: Pair) -> None:
+    token = both.session("frank", demo=True)
+    played = play(both.game.url, token, key(), mode="fun")
+    assert played.status_code == 201 and played.json()["mode"] == "fun"
+    refused = play(both.game.url, token, key(), mode="real")
+    assert refused.json()["error"]["code"] == "mode_not_in_session"
+    assert not [t for t in both.admin("ledger", {})["transactions"] if t["player"] == "frank"]
+
+
+def test_the_admin_command_shows_the_rounds_and_their_calls(both: Pair, tmp_path: Path) -> None:
+    import subprocess
+
+    from .support import BACCARAT
+
+    token = both.session("grace")
+    played = play(both.game.url, token, key()).json()
+    data_dir = both.game.argv[both.game.argv.index("--data-dir") + 1]
+    shown = subprocess.run([BACCARAT, "admin", "--data-dir", data_dir, "operators", "calls",
+                            played["id"]], capture_output=True, text=True, check=True)  # fmt: skip
+    assert "bet" in shown.stdout and "RS_OK" in shown.stdout
+    listed = subprocess.run([BACCARAT, "admin", "--data-dir", data_dir, "operators", "rounds",
+                             "--json"], capture_output=True, text=True, check=True)  # fmt: skip
+    assert played["id"] in [r["round"] for r in json.loads(listed.stdout)]
+
+
+def test_a_round_in_another_currency_is_sent_in_its_minor_units(both: Pair) -> None:
+    token = both.session("judy", currency="JPY", table="table-i")
+    listed = httpx.get(f"{both.game.url}/api/tables", timeout=10,
+                       headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
+    (table,) = [t for t in listed if t["id"] == "table-i"]
+    assert (table["currency"], table["chips"], table["limits"]["min"]) == (
+        "JPY", [100, 500, 2500, 10000], 300,
+    )  # fmt: skip
+    below = play(both.game.url, token, key(), {"banker": 200})
+    assert below.json()["error"]["code"] == "bet_below_table_min"
+    # The demo operator's players are in USD: its wallet refuses a bet in yen.
+    refused = play(both.game.url, token, key(), {"banker": 300})
+    assert refused.json()["error"]["details"]["status"] == "RS_ERROR_WRONG_CURRENCY"
+    (line,) = [r for r in both.report("player=judy") if r["currency"] == "JPY"]
+    assert (line["stake"], line["state"]) == (300, "refused")

@@ -1,0 +1,163 @@
+"""The round on an operator's wallet as a state machine, in-process on SQLite and
+PostgreSQL: every call written before it is sent, answers move the state, retries wait,
+and a stopped process's rounds are taken over by exactly one other."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from baccarat.core import Bets
+from baccarat.server import audit, rounds
+from baccarat.server.db.database import Database
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.dealing import FairShoes
+from baccarat.server.errors import ServiceError
+from baccarat.server.ledger import SystemAccounts
+from baccarat.server.operators import launch, outbox
+from baccarat.server.operators.config import Operator
+from baccarat.server.operators.outbox import Answer, Call, OperatorWallet
+from baccarat.server.round import Dealer
+from baccarat.server.tables import load_tables
+
+from .conftest import FakeClock, both_backends
+
+TABLES = load_tables()
+TABLE = TABLES["table-i"]
+TIMEOUT_S = 0.5
+ACME = Operator("acme", "sixteen-chars-or-more", "http://127.0.0.1:9/wallet", ("USD",), None,
+                TIMEOUT_S)  # fmt: skip
+
+
+def session(db: Database, system: SystemAccounts, player: str = "u42") -> outbox.OperatorSession:
+    body = {"request_uuid": "r", "player": player, "token": "t", "currency": "USD",
+            "language": "en", "demo": False}  # fmt: skip
+    code = db.run_write(lambda uow: launch.create(uow, ACME, TABLES, body))
+    return db.run_write(lambda uow: launch.redeem(uow, code, system, 3600)).session
+
+
+def new_round(db: Database, system: SystemAccounts, s: outbox.OperatorSession) -> Call:
+    bets = Bets({"banker": 1000})
+
+    def work(uow: UnitOfWork) -> Call:
+        wallet = OperatorWallet(s, TABLE.id, bets.to_json(), outbox.lease_for(TIMEOUT_S))
+        rounds.play_round(uow, Dealer(FairShoes(), system, wallet=wallet), s.player_id, TABLE,
+                          "real", bets)  # fmt: skip
+        assert wallet.first is not None
+        return wallet.first
+
+    return db.run_write(work)
+
+
+def answer(db: Database, call: Call, status: str, balance: int | None = 5000
+           ) -> tuple[str, Call | None]:  # fmt: skip
+    return db.run_write(
+        lambda uow: outbox.answered(uow, call, Answer(status, balance, 200), TIMEOUT_S, 2.0)
+    )
+
+
+def calls_of(db: Database, round_id: str | None) -> list[tuple[str, str | None]]:
+    return [
+        (str(row[0]), row[1])
+        for row in db.run_read(lambda uow: uow.all(
+            "SELECT call, status FROM operator_calls WHERE round_id = :r ORDER BY id",
+            {"r": round_id}))
+    ]  # fmt: skip
+
+
+@both_backends
+def test_a_bet_answered_ok_sends_its_win_until_it_lands(
+    db: Database, system: SystemAccounts, clock: FakeClock
+) -> None:
+    bet = new_round(db, system, session(db, system))
+    assert (bet.call, bet.body["amount"], bet.body["bets"]) == ("bet", 1000, {"banker": 1000})
+    assert calls_of(db, bet.round_id) == [("bet", None)]  # written before it is sent
+    state, win = answer(db, bet, "RS_OK")
+    assert state == "win" and win is not None and win.call == "win"
+    assert win.body["reference_transaction_uuid"] == bet.body["transaction_uuid"]
+    assert answer(db, win, "RS_ERROR_UNKNOWN") == ("win", None)  # retried later, not now
+    assert db.run_write(lambda uow: outbox.claim_due(uow, 10, 5)) == []
+    clock.advance(TIMEOUT_S)
+    (again,) = db.run_write(lambda uow: outbox.claim_due(uow, 10, 5))
+    assert (again.call, again.body["transaction_uuid"]) == ("win", win.body["transaction_uuid"])
+    assert again.body["request_uuid"] != win.body["request_uuid"]
+    assert answer(db, again, "RS_OK") == ("settled", None)
+    assert [c for c, _ in calls_of(db, bet.round_id)] == ["bet", "win", "win"]
+    assert db.run_read(audit.check).ok
+
+
+@both_backends
+def test_an_unanswered_bet_is_rolled_back_and_a_refused_one_is_final(
+    db: Database, system: SystemAccounts
+) -> None:
+    s = session(db, system)
+    bet = new_round(db, system, s)
+    state, rollback = answer(db, bet, "RS_ERROR_UNKNOWN", None)
+    assert state == "rollback" and rollback is not None and rollback.call == "rollback"
+    assert answer(db, rollback, "RS_ERROR_TRANSACTION_DOES_NOT_EXIST") == ("rolled_back", None)
+    refused = new_round(db, system, s)
+    assert answer(db, refused, "RS_ERROR_NOT_ENOUGH_MONEY") == ("refused", None)
+    assert db.run_read(lambda uow: outbox.state_of(uow, refused.round_id or "")) == (
+        "refused", "RS_ERROR_NOT_ENOUGH_MONEY",
+    )  # fmt: skip
+    assert db.run_read(audit.check).ok
+
+
+@both_backends
+def test_a_stopped_processs_rounds_are_taken_over_by_exactly_one_other(
+    db: Database, system: SystemAccounts, clock: FakeClock
+) -> None:
+    s = session(db, system)
+    bets = [new_round(db, system, s) for _ in range(12)]
+    assert db.run_write(lambda uow: outbox.claim_due(uow, 50, 5)) == []  # still leased
+    clock.advance(outbox.lease_for(TIMEOUT_S))
+
+    def claim(_: int) -> list[Call]:
+        return db.run_write(lambda uow: outbox.claim_due(uow, 50, 5))
+
+    with ThreadPoolExecutor(4) as pool:
+        taken = [call for calls in pool.map(claim, range(4)) for call in calls]
+    # Nobody knows whether the bets were applied: each is rolled back, by one process.
+    assert sorted(c.round_id or "" for c in taken) == sorted(b.round_id or "" for b in bets)
+    assert {c.call for c in taken} == {"rollback"}
+    for call in taken:
+        assert answer(db, call, "RS_OK") == ("rolled_back", None)
+    assert db.run_read(audit.check).ok
+
+
+def test_a_rolled_back_or_refused_round_is_not_in_the_players_history(
+    db: Database, system: SystemAccounts
+) -> None:
+    from baccarat.server import history, roads
+
+    s = session(db, system)
+    shown, pending, refused = (new_round(db, system, s) for _ in range(3))
+    answer(db, shown, "RS_OK")
+    answer(db, refused, "RS_ERROR_USER_DISABLED")
+    found, _ = db.run_read(lambda uow: history.page(uow, s.player_id, "real", 10, None))
+    assert [r.id for r in found] == [shown.round_id]
+    assert pending.round_id not in [r.id for r in found]
+    # Nor are its cards in the roads of the table.
+    seen = db.run_read(lambda uow: roads.results(uow, s.player_id, TABLE, "real"))
+    assert len(seen) == 1
+
+
+@pytest.mark.parametrize("attempts", [1, 2, 3, 10])
+def test_retries_wait_longer_each_time_up_to_the_cap(attempts: int) -> None:
+    waited = outbox.backoff_us(0.5, attempts, cap_s=2.0)
+    assert waited == min(0.5 * 2 ** (attempts - 1), 2.0) * 1_000_000
+
+
+def test_a_round_on_an_operators_wallet_is_not_voided_on_ours(
+    db: Database, system: SystemAccounts
+) -> None:
+    from baccarat.server import voids
+
+    bet = new_round(db, system, session(db, system))
+    answer(db, bet, "RS_OK")
+    dealer = Dealer(FairShoes(), system)
+    with pytest.raises(ServiceError) as refused:
+        db.run_write(lambda uow: voids.void_round(uow, dealer, bet.round_id or "", "a test"))
+    assert refused.value.code == "void_not_possible"
+    assert db.run_read(audit.check).ok

@@ -1,0 +1,105 @@
+"""A player of the demo operator: logs in there, presses "Play baccarat" and plays at our
+table on the operator's wallet, with no login of ours (docs/operator-api.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..operators.support import Pair, pair
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
+    with pair(tmp_path_factory.mktemp("web-operators")) as running:
+        yield running
+
+
+def operator_balance(both: Pair, player: str) -> int:
+    players = both.admin("ledger", {})["players"]
+    return int(next(balance for name, balance, *_ in players if name == player))
+
+
+def usd(cents: int) -> str:
+    return f"${cents / 100:,.2f}"
+
+
+def test_a_player_of_the_operator_plays_on_its_wallet(
+    browser: Any, both: Pair, screenshots: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US",
+                                  reduced_motion="reduce")  # fmt: skip
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(both.operator.url + "/")
+        page.select_option("select[name=player]", "heidi")
+        page.click("text=Log in")
+        page.click("text=Play baccarat")
+        page.wait_for_selector("html[data-ready=true]")
+        assert page.url.startswith(both.game.url + "/?lang=en&mode=real")
+        page.wait_for_selector("body.logged-in")
+        start = operator_balance(both, "heidi")
+        real = '.topbar [data-mode="real"]'
+        assert page.get_attribute(real, "aria-pressed") == "true"
+        page.wait_for_function(
+            "([s, v]) => document.querySelector(s + ' .amount').textContent === v",
+            arg=[real, usd(start)],
+        )
+        page.evaluate("location.hash = '#/table/table-ii'")
+        page.wait_for_selector('.table-view[data-table="table-ii"]')
+        page.click('[data-chip="500"]')
+        page.click('[data-spot="banker"]')
+        page.click('[data-action="deal"]')
+        page.wait_for_selector('.table-view[data-phase="result"][data-busy="false"]')
+        page.screenshot(path=str(screenshots / "operator-table-1280x720.png"))
+        after = operator_balance(both, "heidi")
+        assert after != start or both.report("player=heidi")[0]["win"] == 500
+        page.wait_for_function(
+            "v => document.querySelector('[data-meter=balance]').textContent === v",
+            arg=usd(after),
+        )
+        assert not errors
+    finally:
+        context.close()
+
+
+def test_a_launch_opens_the_table_in_the_language_asked_for(
+    browser: Any, both: Pair, screenshots: Path, catalogs: dict[str, dict[str, str]]
+) -> None:
+    url = both.launch("ivan", language="sv", table="table-i").json()["url"]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector('.table-view[data-table="table-i"]')
+        assert page.get_attribute("html", "lang") == "sv"
+        label = page.text_content('.topbar [data-mode="real"] [data-i18n="mode.real"]')
+        assert label == catalogs["sv"]["mode.real"]
+        page.screenshot(path=str(screenshots / "operator-launch-sv-390x844.png"))
+        page.goto(url)  # the code is used: a second opening is refused
+        assert "invalid_launch_code" in page.content()
+    finally:
+        context.close()
+
+
+def test_a_session_in_yen_shows_the_tables_chips_and_amounts_in_yen(
+    browser: Any, both: Pair, screenshots: Path
+) -> None:
+    url = both.launch("ivan", language="de", table="table-i", currency="JPY").json()["url"]
+    context = browser.new_context(viewport={"width": 844, "height": 390}, locale="de-DE")
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector('.table-view[data-table="table-i"]')
+        chips = [c.get_attribute("data-chip") for c in page.query_selector_all("[data-chip]")]
+        assert [c for c in chips if c] == ["100", "500", "2500", "10000"]
+        amount = page.text_content('.topbar [data-mode="real"] .amount') or ""
+        assert "¥" in amount and "," not in amount  # yen have no minor digits
+        page.screenshot(path=str(screenshots / "operator-yen-844x390.png"))
+    finally:
+        context.close()

@@ -290,24 +290,3 @@ def test_rng_report_ctrl_c_prints_a_partial_report(tmp_path: Path) -> None:
     # The signal may land before the first shuffle: the report then says none were done.
     assert re.search(r"1-deck rounds  \d+ of 10000000 \(nonces (0\.\.\d+|none)\)", out), out
     assert "Traceback" not in err
-
-
-class Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-def test_progress_bar_draws_only_on_a_terminal() -> None:
-    from baccarat.cli.rng_report import ProgressBar
-
-    terminal = Terminal()
-    bar = ProgressBar(terminal, 200)
-    bar.update(50, force=True)
-    assert terminal.getvalue().startswith("\r[" + "#" * 7 + " " * 23 + "]  25.0%")
-    bar.close()
-    assert terminal.getvalue().endswith("\r")
-    pipe = io.StringIO()
-    quiet = ProgressBar(pipe, 200)
-    quiet.update(50, force=True)
-    quiet.close()
-    assert pipe.getvalue() == ""

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from baccarat.cli import main
-from baccarat.cli.progress import ProgressBar, format_duration, format_rate
+from baccarat.cli.progress import format_rate, progress
 from baccarat.core import get_rules
 
 
@@ -168,26 +168,33 @@ def test_odds_eor_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(cell[0] in "+-" for cell in rows["banker"]) and rows["player_pair"][0] == "0"
 
 
-def test_progress_bar_waits_a_second_then_shows_rate_and_time_left(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    clock = [100.0]
-    monkeypatch.setattr("baccarat.cli.progress.time.monotonic", lambda: clock[0])
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_on_a_terminal_shows_share_count_rate_and_time_left() -> None:
+    stream = Terminal()
+    with progress(1000, stream=stream) as update:
+        update(100)
+        time.sleep(0.15)
+        update(400)
+        time.sleep(0.3)
+    drawn = stream.getvalue()
+    assert "40%" in drawn and "400/1.0k" in drawn and "rounds/s" in drawn and "left" in drawn
+    # The bar goes at the end: its last line is erased.
+    assert drawn.endswith("\x1b[2K") or "\x1b[2K" in drawn[-40:]
+
+
+def test_progress_writes_nothing_to_a_pipe() -> None:
     stream = io.StringIO()
-    bar = ProgressBar(1000, stream)
-    clock[0] = 100.5
-    bar.update(500)
+    with progress(1000, stream=stream) as update:
+        update(400)
+        time.sleep(0.15)
     assert stream.getvalue() == ""
-    clock[0] = 102.0
-    bar.update(400)
-    line = stream.getvalue()
-    assert "40.0%" in line and "200 rounds/s" in line and "0:03 left" in line
-    bar.close()
-    assert stream.getvalue().endswith("\r\x1b[K")
 
 
-def test_durations_and_rates_read_well() -> None:
-    assert format_duration(65) == "1:05" and format_duration(3725) == "1:02:05"
+def test_rates_read_well() -> None:
     assert format_rate(43_500_000) == "43.5M" and format_rate(999) == "999"
 
 

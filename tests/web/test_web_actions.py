@@ -323,12 +323,12 @@ def test_the_pre_check_uses_the_apis_rules_and_the_server_has_the_last_word(
 
     # The API's banker minimum and the tie's unit, not tbl.limits, are checked: nothing is sent.
     place(player, 500, "banker")
-    page.click('[data-action="deal"]')
+    assert page.is_disabled('[data-action="deal"]')  # said before DEAL, which is off
     message = str(page.text_content("#table-message"))
     assert "BANKER" in message and usd(1000) in message and "minimum" in message
     page.click('[data-action="clear"]')
     place(player, 500, "tie")
-    page.click('[data-action="deal"]')
+    assert page.is_disabled('[data-action="deal"]')  # said before DEAL, which is off
     message = str(page.text_content("#table-message"))
     assert "TIE" in message and usd(1000) in message and "multiples" in message
     page.wait_for_timeout(200)

@@ -98,7 +98,7 @@ def test_a_side_bet_above_its_limit_is_explained_and_nothing_is_sent(
     open_table(player, table_of(tables, "deluxe"))
     place(player, 500, "banker")
     place(player, 2_500, "perfect_pair", times=3)  # 75.00 on a bet that takes at most 50.00
-    player.page.click('[data-action="deal"]')
+    assert player.page.is_disabled('[data-action="deal"]')  # said before DEAL, which is off
     message = str(player.page.text_content("#table-message"))
     assert "PERFECT PAIR" in message and "$50.00" in message
     assert player.api("GET", "/api/history?mode=fun&limit=1")["items"] == []

@@ -30,9 +30,8 @@ def signed(cents: int) -> str:
 
 
 def percent(rtp: float) -> str:
-    """Intl.NumberFormat percent with 2 to 3 decimals, en-US: 98.944%, 98.50%."""
-    text = f"{rtp * 100:.3f}"
-    return (text[:-1] if text.endswith("0") else text) + "%"
+    """Intl.NumberFormat percent with 2 decimals, en-US: 98.94%, 98.50%."""
+    return f"{rtp * 100:.2f}%"
 
 
 def fresh_table(tables: list[dict[str, Any]]) -> dict[str, Any]:
@@ -307,6 +306,7 @@ def test_a_dealt_round_shows_what_the_history_records(
     assert all(b - a >= 40 for a, b in itertools.pairwise(lefts)), lefts
     assert "server_seed=" not in href
     # Rotating the server seed reveals it: the round's link then carries it to the verifier.
+    page.once("dialog", lambda dialog: dialog.accept())
     with page.expect_response(lambda r: r.url.endswith("/api/fairness/rotate")) as rotated:
         page.click("[data-rotate]")
     revealed = rotated.value.json()["revealed"]["server_seed"]
@@ -342,6 +342,7 @@ def test_the_browser_sets_a_fresh_client_seed_after_every_new_commitment(
     page.click(f'[data-open="{early["id"]}"]')
     page.wait_for_selector('#round-detail [data-fair="server-client-seed"]')
     # A rotation commits a new seed: the page gives it a fresh client seed, unasked.
+    page.once("dialog", lambda dialog: dialog.accept())
     with (
         page.expect_response(
             lambda r: r.url.endswith("/api/fairness/client-seed") and r.request.method == "PUT"
@@ -404,16 +405,16 @@ def test_a_bet_outside_the_limits_is_explained_and_nothing_is_sent(
     small = min(table["chips"])
     assert small < limits["min"], "the table's smallest chip is below its minimum"
     place(player, small, "player")
-    page.click('[data-action="deal"]')
+    assert page.is_disabled('[data-action="deal"]')  # said before DEAL, which is off
     message = str(page.text_content("#table-message"))
     assert usd(limits["min"]) in message and "minimum" in message
-    assert page.get_attribute("#table-message", "data-kind") == "error"
+    assert page.get_attribute("#table-message", "data-kind") == "warn"
 
     # Above the maximum: chips until the stack passes it.
     page.click('[data-action="clear"]')
     chip = max(c for c in table["chips"] if c <= limits["max"])
     place(player, chip, "banker", times=limits["max"] // chip + 1)
-    page.click('[data-action="deal"]')
+    assert page.is_disabled('[data-action="deal"]')  # said before DEAL, which is off
     message = str(page.text_content("#table-message"))
     assert usd(limits["max"]) in message and "maximum" in message
 
@@ -421,7 +422,7 @@ def test_a_bet_outside_the_limits_is_explained_and_nothing_is_sent(
     page.click('[data-action="clear"]')
     page.click('.topbar [data-mode="real"]')
     place(player, limits["min"] if limits["min"] in table["chips"] else 500, "player")
-    page.click('[data-action="deal"]')
+    assert page.is_disabled('[data-action="deal"]')  # said before DEAL, which is off
     message = str(page.text_content("#table-message"))
     assert "balance" in message and usd(0) in message
     page.wait_for_timeout(200)

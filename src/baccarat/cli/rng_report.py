@@ -9,43 +9,11 @@ import textwrap
 import time
 from datetime import UTC, datetime
 from types import FrameType
-from typing import Any, TextIO
+from typing import Any
 
 from .. import __version__
 from .output import print_json, seed_argument, table
-
-# Redraw the progress bar at most this often (seconds).
-REDRAW = 0.2
-
-
-class ProgressBar:
-    """A one-line bar on a terminal; silent elsewhere."""
-
-    def __init__(self, stream: TextIO, total: int):
-        self.stream = stream
-        self.total = max(total, 1)
-        self.enabled = stream.isatty()
-        self.started = time.monotonic()
-        self.drawn = 0.0
-
-    def update(self, done: int, *, force: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if not force and now - self.drawn < REDRAW:
-            return
-        self.drawn = now
-        share = done / self.total
-        elapsed = now - self.started
-        eta = elapsed / share - elapsed if share > 0 else 0.0
-        bar = "#" * int(30 * share)
-        self.stream.write(f"\r[{bar:<30}] {share:6.1%}  {elapsed:6.0f} s, {eta:5.0f} s left ")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\r" + " " * 70 + "\r")
-            self.stream.flush()
+from .progress import progress
 
 
 class StopFlag:
@@ -85,16 +53,14 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    bar = ProgressBar(sys.stderr, battery.work)
     started = time.monotonic()
     try:
-        while not battery.is_complete and not flag.stopped:
-            battery.step()
-            bar.update(battery.done)
-        bar.update(battery.done, force=True)
+        with progress(battery.work, unit="decks") as update:
+            while not battery.is_complete and not flag.stopped:
+                battery.step()
+                update(battery.done)
     finally:
         signal.signal(signal.SIGINT, previous)
-        bar.close()
     elapsed = time.monotonic() - started
     report = build_report(battery, seed, args.alpha, elapsed)
     if external:

@@ -59,21 +59,13 @@ def register(subparsers: Any) -> None:
 def run_simulate(args: argparse.Namespace) -> int:
     from ..analysis.simulate import simulate
     from ..core import ShufflePolicy, get_rules
-    from .progress import ProgressBar
+    from .progress import progress
 
     rules = get_rules(args.rules)
-    bar = ProgressBar(args.rounds, sys.stderr) if sys.stderr.isatty() and not args.json else None
-    try:
+    with progress(args.rounds, unit="rounds") as update:
         result = simulate(
-            rules,
-            args.rounds,
-            seed=args.seed,
-            workers=args.workers,
-            on_progress=None if bar is None else bar.update,
+            rules, args.rounds, seed=args.seed, workers=args.workers, on_progress=update
         )
-    finally:
-        if bar is not None:
-            bar.close()
     if result.interrupted:
         print(
             f"baccarat simulate: interrupted after {result.rounds:,} of "

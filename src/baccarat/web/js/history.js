@@ -143,7 +143,8 @@ function detail(round, tables) {
   );
 }
 
-async function fairnessPanel(mode) {
+/** The fairness settings; `rotated()` runs after a rotation (the open round's details). */
+async function fairnessPanel(mode, rotated) {
   const box = h("section", { class: "panel fairness", "aria-labelledby": "fair-title" });
   const message = h("p", { class: "message", role: "status" });
   let data;
@@ -203,6 +204,8 @@ async function fairnessPanel(mode) {
       "data-rotate": "",
       text: t("fair.rotate"),
       onclick: async () => {
+        // Rotating reveals the seed for good: the player says so first.
+        if (!window.confirm(t("fair.rotate_confirm"))) return;
         try {
           const out = await api.post("/api/fairness/rotate", { mode });
           keep([out.current]);
@@ -212,6 +215,7 @@ async function fairnessPanel(mode) {
             ? t("fair.revealed", { seed: out.revealed.server_seed })
             : t("fair.pending", { tables: tables.join(", ") });
           message.textContent = t("fair.rotated");
+          await rotated();
         } catch (error) {
           message.textContent = errorText(error);
         }
@@ -272,6 +276,14 @@ export async function render(root) {
     if (el) el.focus();
   }
 
+  // After a rotation the open round's details are read again: its seed may be revealed now.
+  async function rotated() {
+    const shown = page.querySelector("#round-detail");
+    if (!opened || !shown) return;
+    opened = await api.get(`/api/rounds/${encodeURIComponent(opened.id)}`);
+    shown.replaceWith(detail(opened, tables));
+  }
+
   async function draw() {
     const list = items.length
       ? h(
@@ -298,24 +310,26 @@ export async function render(root) {
               items.map((r) => {
                 const tbl = tables.find((x) => x.id === r.table_id);
                 const stake = Object.values(r.bets || {}).reduce((a, b) => a + b.stake, 0);
+                // Each cell names its column (data-label): a phone shows it above the value.
+                const col = (name, attrs = {}) => ({ "data-col": name, "data-label": t(`history.col_${name}`), ...attrs });
                 return h(
                   "tr",
                   { "data-round": r.id, class: r.void_reason ? "void" : "" },
-                  h("td", { text: dateTime(r.time || r.created_at) }),
+                  h("td", col("time", { text: dateTime(r.time || r.created_at) })),
                   h(
                     "td",
-                    { "data-role": r.banked ? r.role : null },
+                    col("table", { "data-role": r.banked ? r.role : null }),
                     tbl ? tableName(tbl) : r.table_id,
                     r.banked ? h("small", { class: "role", text: ` (${t(`history.as_${r.role}`)})` }) : null,
                   ),
-                  h("td", null, handCell(r.player)),
-                  h("td", null, handCell(r.banker)),
-                  h("td", { "data-winner": r.winner, text: t(`spot.${r.winner}`) }),
-                  h("td", { text: betsText(r.bets) }),
+                  h("td", col("player"), handCell(r.player)),
+                  h("td", col("banker"), handCell(r.banker)),
+                  h("td", col("winner", { "data-winner": r.winner, text: t(`spot.${r.winner}`) })),
+                  h("td", col("bets", { text: betsText(r.bets) })),
                   r.role === "banker" && r.banked
-                    ? h("td", { class: "num", "data-net": r.banked.net }, signedMoney(r.banked.net))
-                    : h("td", { class: "num" }, money(r.win), h("small", { text: ` (${signedMoney(r.win - stake)})` })),
-                  h("td", { class: "num", text: money(r.balance_after) }),
+                    ? h("td", col("win", { class: "num", "data-net": r.banked.net }), signedMoney(r.banked.net))
+                    : h("td", col("win", { class: "num" }), money(r.win), h("small", { text: ` (${signedMoney(r.win - stake)})` })),
+                  h("td", col("balance", { class: "num", text: money(r.balance_after) })),
                   h(
                     "td",
                     null,
@@ -390,7 +404,7 @@ export async function render(root) {
         }),
       ),
       opened ? detail(opened, tables) : null,
-      await fairnessPanel(mode),
+      await fairnessPanel(mode, rotated),
     );
   }
 

@@ -118,11 +118,12 @@ export function chipLabel(cents) {
   return fmt.format(units);
 }
 
+/** A share as a percentage with `digits` decimals, every one of them shown: 98.94%, 85.64%. */
 export function percent(value, digits = 2) {
   return format(`pct${digits}`, {
     style: "percent",
     minimumFractionDigits: digits,
-    maximumFractionDigits: Math.max(digits, 3),
+    maximumFractionDigits: digits,
   }).format(value);
 }
 

@@ -41,7 +41,7 @@ async function show() {
 }
 
 function drawHeader() {
-  const { user, wallet, mode, online } = store.state;
+  const { user, mode, online } = store.state;
   document.body.classList.toggle("logged-in", Boolean(user));
   const net = document.getElementById("net-state");
   net.hidden = online;
@@ -50,7 +50,7 @@ function drawHeader() {
   for (const button of document.querySelectorAll("[data-mode]")) {
     const m = button.dataset.mode;
     button.setAttribute("aria-pressed", String(m === mode));
-    button.querySelector(".amount").textContent = user ? money(wallet[m] || 0) : "";
+    button.querySelector(".amount").textContent = user ? money(store.shownBalance(m)) : "";
   }
   const sound = document.getElementById("sound");
   sound.setAttribute("aria-pressed", String(isOn()));

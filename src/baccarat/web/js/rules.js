@@ -5,7 +5,7 @@ import { fill, h } from "./dom.js";
 import { orRefusal } from "./errors.js";
 import { money, number, percent, t } from "./i18n.js";
 import { setShortcuts, shortcutList, shortcutsOn } from "./keys.js";
-import { SPOTS } from "./betting.js";
+import { SPOTS, spotsOf } from "./betting.js";
 import { describeRules, fraction, isCutShoe, pays, tableName, toOne } from "./rulesinfo.js";
 import * as store from "./state.js";
 
@@ -249,7 +249,7 @@ export async function render(root, tableId) {
         "section",
         { class: "panel prose" },
         h("h2", { text: t("rules.goal_title") }),
-        h("p", { text: t("rules.goal") }),
+        h("p", { "data-goal": "", text: t("rules.goal", { n: number(spotsOf(current).length) }) }),
         h("h2", { text: t("rules.values_title") }),
         h("p", { text: t("rules.values") }),
         h("p", { text: t("rules.natural_rule") }),

@@ -1,6 +1,6 @@
 // A table's rule set and limits in words, shared by the lobby, the table and the rules page.
 
-import { has, money, percent, t } from "./i18n.js";
+import { has, money, number, percent, t } from "./i18n.js";
 
 /** A table's name in the page's language (the catalog's `tablename.ID`, else its own). */
 export const tableName = (tbl) => (has(`tablename.${tbl.id}`) ? t(`tablename.${tbl.id}`) : tbl.name);
@@ -16,12 +16,15 @@ export function fraction(value) {
   return Number(text);
 }
 
-/** A pay "to one" as text: 1 -> "1:1", 0.95 -> "19:20", 8 -> "8:1", 0.5 -> "1:2"; none -> "–". */
+/**
+ * A pay "to one" as text, its numbers in the page's locale: 1 -> "1:1", 0.95 -> "19:20",
+ * 8 -> "8:1", 0.5 -> "1:2", 1.5 -> "1.5:1" ("1,5:1" in German); none -> "–".
+ */
 export function toOne(pay) {
   if (pay == null || Number.isNaN(pay)) return "\u2013";
   if (Math.abs(pay - 0.95) < 1e-9) return "19:20";
-  if (pay > 0 && pay < 1 && Number.isInteger(1 / pay)) return `1:${1 / pay}`;
-  return `${pay}:1`;
+  if (pay > 0 && pay < 1 && Number.isInteger(1 / pay)) return `1:${number(1 / pay)}`;
+  return `${number(pay)}:1`;
 }
 
 /**

@@ -10,10 +10,12 @@ import { Bets, checkBets, chipsFor, SPOTS } from "./betting.js";
 import { seatSeedDue } from "./clientseed.js";
 import { announce, fill, h, reducedMotion } from "./dom.js";
 import {
+  BACK_ICON,
   controlsView,
   drawStake,
   feltView,
   headLinks,
+  icon,
   markChip,
   messageView,
   metersView,
@@ -167,7 +169,7 @@ class SeatView {
     const seat = this.msg.seat;
     const notice = seat.notice;
     if (notice && (!before || before.seat.version !== seat.version)) {
-      const text = noticeText(notice, this.msg.you);
+      const text = noticeText(notice, this.msg.you, seat.reserved);
       if (text) this.say(text, "info");
       if (notice.code === "approved" && this.msg.you === "player") sounds.chip();
     }
@@ -189,7 +191,12 @@ class SeatView {
       h(
         "div",
         { class: "table-head" },
-        h("button", { class: "btn small", "data-action": "leave", text: `\u2190 ${t("banked.back")}`, onclick: () => this.leave() }),
+        h(
+          "button",
+          { class: "btn small with-icon", "data-action": "leave", onclick: () => this.leave() },
+          icon(BACK_ICON),
+          h("span", { class: "link-text", text: t("banked.back") }),
+        ),
         h("div", { class: "table-name" }, h("h1", { id: "seat-title" }), h("p", { class: "muted", text: limitsText(tbl.limits) })),
         headLinks(tbl),
       ),
@@ -318,7 +325,19 @@ class SeatView {
     this.info("opponent", other ? other.nickname : t("banked.nobody"));
     const myPoints = you === "player" ? seat.player?.points : seat.banker?.points;
     this.info("points", t("banked.points_text", { you: number(myPoints ?? 0), them: other ? number(other.points) : t("banked.nobody") }));
-    this.info("balance", mine.balance == null ? "" : money(mine.balance - this.unsynced()));
+    // The balance's rule (help.meter_balance): the chips on the felt are out of it, and so is
+    // the banker's reserve for an open round (said as such until the round settles).
+    const balance = mine.balance == null ? null : mine.balance - this.unsynced();
+    const reserved = banker ? seat.reserved || 0 : 0;
+    this.info(
+      "balance",
+      balance == null
+        ? ""
+        : reserved
+          ? t("banked.balance_reserved", { balance: money(balance), reserved: money(reserved) })
+          : money(balance),
+    );
+    if (balance != null) store.setOnFelt(seat.mode, this.unsynced());
     // The server's fee on the bets it holds (exact cents, rounded as the casino takes it).
     this.info("fee", t("banked.fee_rule", { percent: percentText(seat.terms), amount: money(seat.fee) }));
     const last = seat.last_round;
@@ -331,7 +350,7 @@ class SeatView {
     // Meters.
     const stake = this.total();
     this.$('[data-meter="bet"]').textContent = money(stake);
-    this.$('[data-meter="balance"]').textContent = mine.balance == null ? "" : money(mine.balance - this.unsynced());
+    this.$('[data-meter="balance"]').textContent = balance == null ? "" : money(balance);
     this.$('[data-meter="win"]').textContent = money(this.result ? Math.max(0, this.result.win) : 0);
     showLast(this.el, this.result ? this.result.net : null);
     // Controls. A focused one that goes off keeps the focus while a request is out and, for
@@ -361,7 +380,7 @@ class SeatView {
       undo: betting && this.bets.history.length > 0,
       clear: betting && !this.bets.isEmpty(),
       rebet: betting && Boolean(this.lastBets),
-      deal: this.can("deal") && idle && !this.bets.isEmpty(),
+      deal: this.can("deal") && idle && !this.bets.isEmpty() && !this.problem(),
       approve: this.can("approve") && idle,
       "auto-approve": this.can("auto_approve") && idle,
     };
@@ -465,9 +484,15 @@ class SeatView {
     if (this.bets.remove(name)) this.changedBets();
   }
 
+  /** Why the felt's bets may not be dealt (the table's limits, the balance), or null. */
+  problem() {
+    if (!this.msg || !this.msg.private) return null;
+    return checkBets(this.bets.amounts(), this.tbl, (this.msg.private.balance ?? 0) + (this.msg.seat.stake || 0));
+  }
+
   changedBets() {
-    const problem = checkBets(this.bets.amounts(), this.tbl, (this.msg.private.balance ?? 0) + (this.msg.seat.stake || 0));
-    if (problem && /above/.test(problem.key)) this.say(checkText(problem), "warn");
+    const problem = this.bets.isEmpty() ? null : this.problem();
+    if (problem) this.say(checkText(problem), "warn");
     else if (this.note.kind === "warn") this.say("");
     this.update();
     clearTimeout(this.syncTimer);
@@ -499,7 +524,7 @@ class SeatView {
 
   async deal() {
     const amounts = this.bets.amounts();
-    const problem = checkBets(amounts, this.tbl, (this.msg.private.balance ?? 0) + (this.msg.seat.stake || 0));
+    const problem = this.problem();
     if (problem) {
       this.say(checkText(problem), "error");
       sounds.error();
@@ -583,6 +608,7 @@ class SeatView {
   leftTable() {
     if (this.left) return;
     this.left = true;
+    store.setOnFelt(null, 0);
     clearInterval(this.ticker);
     document.removeEventListener("keydown", this.onKey);
     const notice = this.msg && this.msg.seat.notice;
@@ -602,6 +628,7 @@ class SeatView {
 
   destroy() {
     this.closed = true;
+    store.setOnFelt(null, 0);
     clearInterval(this.ticker);
     document.removeEventListener("keydown", this.onKey);
     clearTimeout(this.syncTimer);
@@ -615,13 +642,15 @@ function leftText(notice, role) {
   return noticeText(notice, null);
 }
 
-function noticeText(notice, you) {
+function noticeText(notice, you, reserved = 0) {
   const params = { nickname: notice.nickname ?? "" };
   switch (notice.code) {
     case "joined":
       return you && notice.role !== you ? t("banked.notice.joined", params) : "";
     case "approved":
-      return t("banked.notice.approved");
+      return you === "banker" && reserved
+        ? t("banked.notice.approved_reserved", { reserved: money(reserved) })
+        : t("banked.notice.approved");
     case "banker_disconnected":
     case "banker_left":
       return notice.round_goes_on

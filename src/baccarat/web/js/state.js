@@ -31,6 +31,21 @@ export function setMode(mode) {
 
 export const balance = () => state.wallet[state.mode] ?? 0;
 
+// The balance's one rule (help.meter_balance): the player's money minus the chips on the
+// felt of the table they are at, whether the server holds those chips yet (a seat's bets
+// are held as they are placed) or not (a house table's, until DEAL). The table or seat
+// says what is on its felt; the header and its BALANCE display show the same amount.
+const felt = { mode: null, cents: 0 };
+export function setOnFelt(mode, cents) {
+  if (felt.mode === mode && felt.cents === cents) return;
+  felt.mode = mode;
+  felt.cents = cents;
+  changed();
+}
+
+/** A mode's balance as the page shows it: the wallet minus the chips on the felt. */
+export const shownBalance = (mode) => (state.wallet[mode] ?? 0) - (felt.mode === mode ? felt.cents : 0);
+
 function setWallet(data) {
   if (!data) return;
   if (typeof data.pending_withdrawals === "number") {

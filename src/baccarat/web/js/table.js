@@ -95,6 +95,7 @@ class TableView {
   destroy() {
     this.alive = false;
     store.offChange(this.onStore);
+    store.setOnFelt(null, 0);
     document.removeEventListener("keydown", this.onKey);
     window.removeEventListener("focus", this.onFocus);
     document.removeEventListener("visibilitychange", this.onFocus);
@@ -184,8 +185,9 @@ class TableView {
       clear: idle && bets,
       double: bets ? idle : can("double") && last,
       rebet: can("rebet") && last,
-      deal: can("deal") && bets,
-      "double-deal": can("deal") && (bets || (can("double") && last)),
+      // Bets the table's limits refuse are not dealt: the message line says why (liveCheck).
+      deal: can("deal") && bets && !this.problem(),
+      "double-deal": can("deal") && (bets ? !this.problem(this.bets.doubled()) : can("double") && last),
       "rebet-deal": can("rebet") && can("deal") && last,
       new: idle && (bets || (can("new_game") && Boolean(this.round))),
       cut: can("cut"),
@@ -215,7 +217,12 @@ class TableView {
           "div",
           { class: "table-name" },
           h("h1", { id: "table-title", text: tableName(tbl) }),
-          h("p", { class: "muted" }, limitsText(tbl.limits), tieLimitsText(tbl.limits) ? ` \u00b7 ${tieLimitsText(tbl.limits)}` : ""),
+          h(
+            "p",
+            { class: "muted" },
+            limitsText(tbl.limits),
+            tieLimitsText(tbl.limits) ? h("span", { class: "tie-limits", text: ` \u00b7 ${tieLimitsText(tbl.limits)}` }) : null,
+          ),
         ),
         optionsView(),
         headLinks(tbl, iconLink("#/history", HISTORY_ICON, t("nav.history"))),
@@ -308,6 +315,8 @@ class TableView {
     if (!store.state.online && !this.msg.kind.startsWith("offline")) this.msg = { text: t("table.offline"), kind: "offline" };
     if (store.state.online && this.msg.kind === "offline" && !this.dealing) this.msg = { text: "", kind: "" };
     showMessage(this.el, this.msg);
+    // The header shows the BALANCE display's amount: the chips on the felt are out of it.
+    store.setOnFelt(this.mode, store.balance() - Math.max(free, 0));
   }
 
   /** The message line; a screen reader hears it too, but not the "Dealing…" ("progress"). */
@@ -377,9 +386,18 @@ class TableView {
     if (this.round) this.newGame(false);
   }
 
+  /**
+   * Why these bets may not be dealt (checkBets: the limits the API gives, the balance), or
+   * null; the server checks again and has the last word.
+   */
+  problem(amounts = this.bets.amounts()) {
+    return checkBets(amounts, this.tbl, store.balance());
+  }
+
+  /** Say what is wrong with the bets on the felt as they are placed, before DEAL. */
   liveCheck() {
-    const problem = checkBets(this.bets.amounts(), this.tbl, store.balance());
-    if (problem && /above/.test(problem.key)) this.say(checkText(problem), "warn");
+    const problem = this.hasBets() ? this.problem() : null;
+    if (problem) this.say(checkText(problem), "warn");
     else if (this.msg.kind === "warn" || this.msg.kind === "error") this.say("");
   }
 

@@ -142,6 +142,9 @@ class RoundRecord:
     fee: int = 0
     # Informational, ignored by the verifier: the participant's side of a banked round.
     banked: Mapping[str, Any] | None = None
+    # A shared table's round (``{"coup", "shoe"}``): its shoe is the table's, dealt to
+    # every bettor, so the coups between a player's rounds were dealt to the others.
+    shared: Mapping[str, Any] | None = None
 
     @property
     def is_void(self) -> bool:
@@ -175,6 +178,8 @@ class RoundRecord:
             "void_reason": self.void_reason,
             "fairness": self.fairness.to_json(),
         }
+        if self.shared is not None:
+            line["shared"] = dict(self.shared)
         if self.banked is not None:
             return line | {"role": self.role, "banked": dict(self.banked), "fee": self.fee}
         if self.role != "player" or self.fee:
@@ -387,6 +392,7 @@ def parse_record(data: Any, line: int = 0) -> RoundRecord:
         role=role,
         fee=fee,
         banked=banked if isinstance(banked := reader.data.get("banked"), dict) else None,
+        shared=shared if isinstance(shared := reader.data.get("shared"), dict) else None,
     )
 
 

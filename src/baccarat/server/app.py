@@ -52,15 +52,18 @@ def create_app(settings: Settings) -> FastAPI:
     )
     from .api.sockets import Sockets
     from .banked.desk import BankedDesk
+    from .shared.desk import SharedDesk
 
     casino = Casino(settings)
     banked = BankedDesk(casino)
+    shared = SharedDesk(casino)
     sockets = Sockets(settings.limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         casino.start()
         await banked.start()
+        await shared.start()
         sockets.start(casino.db)
         # What was built so far (modules, tables, the app) lives as long as the process:
         # keep it out of the garbage collector's full passes, which would stall requests.
@@ -70,6 +73,7 @@ def create_app(settings: Settings) -> FastAPI:
             yield
         finally:
             await sockets.stop()
+            await shared.stop()
             await banked.stop()
             casino.close()
 
@@ -83,6 +87,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     app.state.casino = casino
     app.state.banked = banked
+    app.state.shared = shared
     app.state.sockets = sockets
     errors.install(app)
     for module in (accounts, tables, wallet, history, fairness, seats, responsible, system):

@@ -63,6 +63,18 @@ class BetLimits:
     max: int
 
 
+@dataclass(frozen=True, slots=True)
+class SharedTerms:
+    """A shared table's clock (SPEC §9): seconds of the betting window, and of the result
+    shown before the next window opens."""
+
+    betting_s: int
+    result_s: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"betting_s": self.betting_s, "result_s": self.result_s}
+
+
 @dataclass(frozen=True)
 class Table:
     id: str
@@ -76,6 +88,8 @@ class Table:
     banked: BankedTerms | None = None
     # The side bets the table takes (a subset of its rule set's), in the rule set's order.
     side_bets: Mapping[str, BetLimits] = field(default_factory=dict)
+    # Shared tables (SPEC §9): one shoe on a clock, every player betting on the same coup.
+    shared: SharedTerms | None = None
 
     @cached_property
     def bets(self) -> tuple[str, ...]:
@@ -175,6 +189,7 @@ class Table:
             "cut_shoe": self.is_cut_shoe,
             "source": self.source,
             "banked": None if self.banked is None else self.banked.to_json(),
+            "shared": None if self.shared is None else self.shared.to_json(),
         }
 
 
@@ -266,8 +281,33 @@ def _table(raw: Mapping[str, Any], index: int, timers: BankedSettings) -> Table:
     side = _side_bets(raw.get("bets"), rules, where)
     if side and banked is not None:
         raise TableConfigError(f"{where}: a player-banked table takes the three main bets only")
+    shared = _shared(raw.get("shared"), rules, where)
+    if shared is not None and banked is not None:
+        raise TableConfigError(f"{where}: a table is shared or player-banked, not both")
     return Table(table_id, str(raw.get("name", table_id)), rules, chips, limits,
-                 str(raw.get("source", "")), banked=banked, side_bets=side)  # fmt: skip
+                 str(raw.get("source", "")), banked=banked, side_bets=side,
+                 shared=shared)  # fmt: skip
+
+
+def _shared(raw: Any, rules: RuleSet, where: str) -> SharedTerms | None:
+    """``shared = { betting_s, result_s }``: a shared table's betting window and result
+    time, in whole seconds; its rule set deals a cut shoe (the table's one shoe)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping) or set(raw) - {"betting_s", "result_s"}:
+        raise TableConfigError(f"{where}: shared is {{ betting_s = ..., result_s = ... }}")
+    values = {}
+    for name, low, high in (("betting_s", 3, 120), ("result_s", 1, 60)):
+        value = raw.get(name)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise TableConfigError(f"{where}: shared.{name} is a whole number from {low} to {high}")
+        values[name] = value
+    if rules.shuffle is not ShufflePolicy.CUT_SHOE:
+        raise TableConfigError(
+            f"{where}: a shared table deals one shoe to everyone; rules {rules.name!r} "
+            "shuffle before every round"
+        )
+    return SharedTerms(**values)
 
 
 def _side_bets(raw: Any, rules: RuleSet, where: str) -> dict[str, BetLimits]:

@@ -128,6 +128,7 @@ async def test_an_unwatched_table_rests_and_a_read_of_its_state_wakes_it(api: Ap
     assert api.casino.db.run_read(lambda uow: uow.scalar("SELECT COUNT(*) FROM shared_coups")) == 1
 
 
+@both_backends
 @pytest.mark.parametrize("count", [2, 20])
 async def test_every_player_sees_the_same_cards_and_roads(api: Api, count: int) -> None:
     tokens = [await api.player(name) for name in NAMES[:count]]
@@ -177,6 +178,7 @@ async def test_every_player_sees_the_same_cards_and_roads(api: Api, count: int) 
     assert report.counts["shared_rounds"] == 2 * count
 
 
+@both_backends
 async def test_a_bet_after_the_close_is_refused_and_nothing_is_taken(api: Api) -> None:
     token = await api.player()
     coup = await open_window(api)
@@ -326,3 +328,78 @@ async def test_the_verifier_accepts_a_finished_shoe_and_names_a_changed_card(api
     (bad,) = [r for r in broken.rounds if r.status is Status.DIFFERS]
     assert bad.line == 11
     assert any(d.field == "player.cards" for d in bad.differences), bad.differences
+
+
+async def test_real_money_limits_count_the_bets_waiting_on_every_shared_table(api: Api) -> None:
+    from .test_responsible import funded, put
+
+    token = await funded(api)
+    answer = await put(api, token, "/limits", {"wager": {"day": 1000}})
+    assert answer.status_code == 200, answer.text
+    speed = await open_window(api)
+    live = await open_window(api, "live")
+    placed = await put_bets(api, token, speed, {"banker": 600}, mode="real")
+    assert placed.status_code == 200, placed.text
+    # The bets waiting on the speed table count: 600 + 500 is more than the day's 1000.
+    refused = await put_bets(api, token, live, {"banker": 500}, table="live", mode="real")
+    assert error_code(refused) == "wager_limit_reached"
+    # Replacing one's own bets counts them once: 900 in place of 600.
+    replaced = await put_bets(api, token, speed, {"banker": 900}, mode="real")
+    assert replaced.status_code == 200, replaced.text
+    await close_and_deal(api)
+    check_ledger(api)
+
+
+def test_migration_0011_keeps_the_rounds_and_their_checks_both_ways(tmp_path: Any) -> None:
+    import sqlite3
+
+    from baccarat.server.db import migrate
+    from baccarat.server.settings import DatabaseUrl
+
+    url = DatabaseUrl.sqlite_in(tmp_path / "data")
+    assert migrate.upgrade(url, "0008") == "0008"
+    path = url.target
+    conn = sqlite3.connect(path)
+    schema = "SELECT sql FROM sqlite_master WHERE name = 'rounds'"
+    (before,) = conn.execute(schema).fetchone()
+    assert "seed_id BIGINT NOT NULL" in before.replace("INTEGER", "BIGINT")
+    conn.close()
+    assert migrate.upgrade(url) == "0011"
+    conn = sqlite3.connect(path)
+    (after,) = conn.execute(schema).fetchone()
+    assert "ck_rounds_amounts" in after and "ck_rounds_mode" in after
+    listed = "SELECT name FROM sqlite_master WHERE tbl_name = 'rounds' AND type = 'index'"
+    indexes = {row[0] for row in conn.execute(listed)}
+    assert {"ix_rounds_player", "ix_rounds_table", "ix_rounds_transaction"} <= indexes
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"shared_tables", "shared_shoes", "shared_coups", "shared_bets"} <= tables
+    conn.close()
+
+
+async def test_admin_checks_replays_and_voids_a_shared_coup(
+    api: Api, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from baccarat.cli import main
+
+    def admin(*argv: str) -> int:
+        return main(["admin", "--data-dir", str(tmp_path / "data"), *argv])
+
+    tokens = [await api.player(name) for name in NAMES[:2]]
+    coup = await open_window(api)
+    for token in tokens:
+        assert (await bet(api, token, coup, banker=2500)).status_code == 200
+    assert admin("check") == 0  # the stakes wait in escrow
+    assert "ledger OK" in capsys.readouterr().out
+    await close_and_deal(api)
+    assert admin("check") == 0
+    assert "2 shared rounds" in capsys.readouterr().out
+    page = (await api.client.get("/api/history", headers=api.auth(tokens[0], None))).json()
+    round_id = page["items"][0]["id"]
+    assert admin("replay", round_id, "--json") == 0  # the money is the shared bank's
+    assert json.loads(capsys.readouterr().out)["matches"] is True
+    assert admin("void", "coup:x1", "--reason", "x") == 2
+    assert admin("void", f"coup:{coup}", "--reason", "card reader fault") == 0
+    assert "2 bettors' rounds" in capsys.readouterr().out
+    for token in tokens:
+        assert await balance(api, token) == 100000
+    assert admin("check") == 0

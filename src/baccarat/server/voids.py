@@ -12,7 +12,7 @@ from .banked.bank import PlayerBank
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .history import StoredRound, get_round
-from .round import Dealer, void
+from .round import Bank, Dealer, void
 from .rounds import HOUSE
 from .shared.bank import SHARED
 
@@ -25,8 +25,13 @@ def void_round(uow: UnitOfWork, dealer: Dealer, round_id: str, reason: str) -> S
     if player_id is None:
         raise ServiceError("unknown_round", f"there is no round {round_id!r}", round=round_id)
     recorded = get_round(uow, None, round_id)
-    bank = PlayerBank.of_round(uow, round_id) or (SHARED if recorded.shared else HOUSE)
-    return void(uow, dealer, bank, recorded, int(player_id), reason)
+    return void(uow, dealer, bank_of(uow, recorded), recorded, int(player_id), reason)
+
+
+def bank_of(uow: UnitOfWork, recorded: StoredRound) -> Bank:
+    """The bank that covered a recorded round: the seat's banker, or the house (a shared
+    table's, whose stakes came from escrow)."""
+    return PlayerBank.of_round(uow, recorded.id) or (SHARED if recorded.shared else HOUSE)
 
 
 def void_coup(uow: UnitOfWork, dealer: Dealer, coup_id: int, reason: str) -> list[StoredRound]:

@@ -51,8 +51,16 @@ def place(
             table=table.id, coup=coup_id, closed_at=coup.closes_us, server_time=uow.now,
         )  # fmt: skip
     _, before = placed(uow, coup_id, player_id, mode)
+    key = {"c": coup_id, "p": player_id, "m": mode}
     if bets.total:
         table.check_bets(bets)
+        if before:
+            # The limits see the new bets in place of these (unsettled bets count as used).
+            uow.run(
+                "UPDATE shared_bets SET stake = 0 WHERE coup_id = :c AND player_id = :p "
+                "AND mode = :m",
+                key,
+            )
         responsible.check_stake(uow, player_id, mode, bets.total)
     delta = bets.total - before
     if delta:
@@ -69,7 +77,6 @@ def place(
                 f"the {mode} balance is {format_money(balance)}",
                 stake=bets.total, placed=before, balance=balance,
             ) from None  # fmt: skip
-    key = {"c": coup_id, "p": player_id, "m": mode}
     if not bets.total:
         uow.run("DELETE FROM shared_bets WHERE coup_id = :c AND player_id = :p AND mode = :m", key)
     elif before:

@@ -47,6 +47,7 @@ def create_app(settings: Settings) -> FastAPI:
         responsible,
         seats,
         system,
+        table_socket,
         tables,
         wallet,
     )
@@ -90,7 +91,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.shared = shared
     app.state.sockets = sockets
     errors.install(app)
-    for module in (accounts, tables, wallet, history, fairness, seats, responsible, system):
+    for module in (accounts, tables, table_socket, wallet, history, fairness, seats, responsible,
+                   system):  # fmt: skip
         app.include_router(module.router)
     if settings.bench_endpoint:
         app.include_router(system.bench_router)

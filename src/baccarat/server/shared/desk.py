@@ -1,4 +1,5 @@
-"""The shared tables' runtime in one worker: the clock rows, the watchers, the dealer task.
+"""The shared tables' runtime in one worker: the clock rows, the watchers, the dealer task,
+the sockets' feed (``feed.Feed``).
 
 ``start`` creates the clock rows of the configured shared tables (idempotent) and starts a
 task that, every ``TICK_S`` at most, reads when each table's next transition is due and
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 from ..db.uow import UnitOfWork
 from ..tables import Table
 from . import clock
+from .feed import Feed
 
 if TYPE_CHECKING:
     from ..casino import Casino
@@ -42,6 +44,7 @@ class SharedDesk:
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self.closing = False
+        self.feed = Feed(casino.db, self.watch)
 
     async def start(self) -> None:
         if not self.tables:
@@ -53,6 +56,7 @@ class SharedDesk:
 
     async def stop(self) -> None:
         self.closing = True
+        await self.feed.stop()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

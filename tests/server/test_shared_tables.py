@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -403,3 +404,20 @@ async def test_admin_checks_replays_and_voids_a_shared_coup(
     for token in tokens:
         assert await balance(api, token) == 100000
     assert admin("check") == 0
+
+
+def test_the_documented_shared_shoe_vector() -> None:
+    from baccarat.core import deal_coup, format_cards, get_rules
+    from baccarat.fairness import commitment, fair_shoe
+
+    seed = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+    shoe = fair_shoe(get_rules("classic-8deck"), seed, "speed/1", 0, 0)
+    assert commitment(seed) == "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
+    assert (shoe.position, shoe.cut_card) == (4, 364)
+    dealt = []
+    for _ in range(3):
+        coup = deal_coup(shoe)
+        dealt.append((format_cards(coup.player.cards), format_cards(coup.banker.cards)))
+    assert dealt == [("Th 2d", "Th 9h"), ("2s 4d", "2d 7s"), ("Ad Js 6d", "Jh 3h Jh")]
+    text = (Path(__file__).parents[2] / "docs" / "fairness.md").read_text()
+    assert "| coup 3 at position 12 | player `Ad Js 6d` (1:7), banker `Jh 3h Jh`" in text

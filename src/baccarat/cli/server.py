@@ -154,17 +154,17 @@ def run_serve(args: argparse.Namespace) -> int:
     workers = workers or (1 if url.dialect == "sqlite" else 2)
     if url.dialect == "sqlite" and workers > 1:
         raise UsageError("SQLite is served by one worker; use --database postgresql://... for more")
-    tables = Path(args.tables) if args.tables else None
-    load_tables(tables)  # a bad tables file stops us here, with its reason
     data_dir = Path(args.data_dir or os.environ.get("BACCARAT_DATA_DIR") or "data")
     # Every setting of the environment, with the command's arguments over them, goes whole
     # to every worker.
     settings = Settings.from_env()
+    tables = Path(args.tables).resolve() if args.tables else settings.tables_file
+    load_tables(tables)  # a bad tables file stops us here, with its reason
     settings = dataclasses.replace(
         settings,
         database=url,
         data_dir=data_dir,
-        tables_file=tables.resolve() if tables else None,
+        tables_file=tables,
         limits=dataclasses.replace(
             settings.limits, forwarded_allow_ips=proxies or settings.limits.forwarded_allow_ips
         ),

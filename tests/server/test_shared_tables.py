@@ -421,3 +421,18 @@ def test_the_documented_shared_shoe_vector() -> None:
     assert dealt == [("Th 2d", "Th 9h"), ("2s 4d", "2d 7s"), ("Ad Js 6d", "Jh 3h Jh")]
     text = (Path(__file__).parents[2] / "docs" / "fairness.md").read_text()
     assert "| coup 3 at position 12 | player `Ad Js 6d` (1:7), banker `Jh 3h Jh`" in text
+
+
+async def test_the_clock_keeps_its_pace_whatever_a_deal_took(api: Api) -> None:
+    await open_window(api)
+    first = await state(api)
+    for _ in range(5):
+        now = await state(api)
+        api.clock.now = now["closes_at"] + 400_000  # the dealer looks 0.4 s after the close
+        await tick(api)
+        dealt = await state(api)
+        api.clock.now = dealt["next_at"] + 300_000  # and opens the next window 0.3 s late
+        await tick(api)
+    now = await state(api)
+    assert now["number"] == first["number"] + 5
+    assert now["closes_at"] - first["closes_at"] == 5 * (12 + 6) * 1_000_000

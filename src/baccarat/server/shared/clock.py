@@ -35,6 +35,8 @@ from ..tables import Table
 from .bank import CUT, NONCE, SHARED, TableShoe
 
 WATCH_US = 60_000_000  # a read of the state, or an open socket, keeps the table dealing 60 s
+ON_TIME_US = 1_000_000  # a window opened later than this after it was due starts from now
+MIN_RESULT_US = 1_000_000  # a result shows at least this long, however late it was dealt
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +187,7 @@ def advance(uow: UnitOfWork, dealer: Dealer, table: Table) -> str | None:
     if int(watched) <= uow.now:
         return None  # nobody watches: the table rests
     shoe = None if shoe_id is None else load_shoe(uow, int(shoe_id))
-    _open(uow, dealer, table, shoe)
+    _open(uow, dealer, table, shoe, None if coup is None else coup.next_us)
     return "open"
 
 
@@ -210,13 +212,19 @@ def _new_shoe(uow: UnitOfWork, dealer: Dealer, table: Table) -> ShoeRow:
     return load_shoe(uow, shoe_id)
 
 
-def _open(uow: UnitOfWork, dealer: Dealer, table: Table, shoe: ShoeRow | None) -> None:
+def _open(
+    uow: UnitOfWork, dealer: Dealer, table: Table, shoe: ShoeRow | None, due: int | None
+) -> None:
+    """The next window, of ``betting_s`` from when it was due (``due``: the last coup's
+    ``next_us``) if it opens less than ``ON_TIME_US`` late, so that the table's clock keeps
+    its pace whatever a tick or a deal took; else (the table rested) from now."""
     assert table.shared is not None
     fresh = shoe is None or shoe.finished_us is not None
     if fresh:
         shoe = _new_shoe(uow, dealer, table)
     assert shoe is not None
-    closes = uow.now + table.shared.betting_s * 1_000_000
+    start = due if due is not None and 0 <= uow.now - due < ON_TIME_US else uow.now
+    closes = start + table.shared.betting_s * 1_000_000
     coup_id = int(
         uow.scalar(
             "INSERT INTO shared_coups (table_id, shoe_id, number, opens_us, closes_us) "
@@ -244,7 +252,9 @@ def deal(uow: UnitOfWork, dealer: Dealer, table: Table, coup: CoupRow) -> None:
     uow.run(
         "UPDATE shared_coups SET dealt_us = :now, next_us = :next, position = :pos, "
         "player_cards = :pc, banker_cards = :bc, winner = :w WHERE id = :id",
-        {"now": uow.now, "next": uow.now + table.shared.result_s * 1_000_000,
+        # The result stands result_s from the close (at least MIN_RESULT_US from the deal).
+        {"now": uow.now,
+         "next": max(coup.closes_us + table.shared.result_s * 1_000_000, uow.now + MIN_RESULT_US),
          "pos": shoe.position, "pc": pc, "bc": bc, "w": cards.winner.value, "id": coup.id},
     )  # fmt: skip
     finished = dealt_shoe.is_cut_card_reached

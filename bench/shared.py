@@ -23,7 +23,7 @@ Targets (issue 25): every coup settled and delivered to all before the next wind
 drift under 0.5 s over 20 coups; bets settled per second at least 3x the house rounds/s.
 
     .venv/bin/python bench/shared.py [--bettors 1000] [--watchers 2000] [--coups 20]
-        [--betting-s 8] [--result-s 3] [--workers 2] [--only sqlite|postgresql]
+        [--betting-s 12] [--result-s 6] [--workers 2] [--only sqlite|postgresql]
 """
 
 from __future__ import annotations
@@ -118,7 +118,11 @@ def serving(url: str, workers: int, data: Path, args: argparse.Namespace) -> Ite
             if time.monotonic() > deadline:
                 raise SystemExit("the server did not start")
             time.sleep(0.2)
-        yield base
+        try:
+            yield base
+        except BaseException:
+            print((data / "server.log").read_text(errors="replace")[-3000:], file=sys.stderr)
+            raise
     finally:
         os.killpg(process.pid, 15)
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -186,7 +190,7 @@ async def bet_all(url: str, tokens: list[str], coup: int) -> int:
     async with httpx.AsyncClient(base_url=url, transport=transport, timeout=30) as http:
         gate = asyncio.Semaphore(48)
 
-        async def one(i: int, token: str) -> bool:
+        async def one(i: int, token: str) -> str:
             async with gate:
                 answer = await http.put(
                     f"/api/tables/{TABLE_ID}/coups/{coup}/bets",
@@ -194,9 +198,17 @@ async def bet_all(url: str, tokens: list[str], coup: int) -> int:
                     headers={"Authorization": f"Bearer {token}",
                              "Idempotency-Key": f"c{coup}-{i}"},
                 )  # fmt: skip
-                return answer.status_code == 200
+                if answer.status_code == 200:
+                    return "ok"
+                with contextlib.suppress(Exception):
+                    return str(answer.json()["error"]["code"])
+                return str(answer.status_code)
 
-        return sum(await asyncio.gather(*(one(i, t) for i, t in enumerate(tokens))))
+        statuses = await asyncio.gather(*(one(i, t) for i, t in enumerate(tokens)))
+        refused = {code: statuses.count(code) for code in set(statuses) if code != "ok"}
+        if refused:
+            print(f"  coup {coup}: refused {refused}", file=sys.stderr, flush=True)
+        return statuses.count("ok")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -355,8 +367,8 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--bettors", type=int, default=1000)
     parser.add_argument("--watchers", type=int, default=2000)
     parser.add_argument("--coups", type=int, default=20)
-    parser.add_argument("--betting-s", type=int, default=8)
-    parser.add_argument("--result-s", type=int, default=3)
+    parser.add_argument("--betting-s", type=int, default=12, help="the speed table's 12 s")
+    parser.add_argument("--result-s", type=int, default=6)
     parser.add_argument("--workers", type=int, default=2, help="PostgreSQL's workers (2)")
     parser.add_argument("--only", choices=("sqlite", "postgresql"))
     return parser

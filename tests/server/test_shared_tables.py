@@ -436,3 +436,20 @@ async def test_the_clock_keeps_its_pace_whatever_a_deal_took(api: Api) -> None:
     now = await state(api)
     assert now["number"] == first["number"] + 5
     assert now["closes_at"] - first["closes_at"] == 5 * (12 + 6) * 1_000_000
+
+
+async def test_a_table_no_longer_served_refunds_its_open_coup_and_reveals_its_shoe(
+    api: Api,
+) -> None:
+    from baccarat.server.shared import clock
+
+    token = await api.player()
+    coup = await open_window(api)
+    assert (await bet(api, token, coup, banker=2500)).status_code == 200
+    dealer, served = api.casino.dealer, [t for t in api.casino.tables if t != TABLE]
+    retired = api.casino.db.run_write(lambda uow: clock.retire(uow, dealer, served))
+    assert retired == [TABLE]
+    assert await balance(api, token) == 100000
+    view = (await api.client.get(f"/api/tables/{TABLE}/coups/{coup}")).json()
+    assert view["void_reason"] and view["shoe"]["finished"] and view["shoe"]["server_seed"]
+    check_ledger(api)

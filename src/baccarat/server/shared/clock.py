@@ -132,6 +132,44 @@ def ensure(uow: UnitOfWork, tables: Iterable[Table]) -> None:
             )
 
 
+def retire(uow: UnitOfWork, dealer: Dealer, served: Iterable[str]) -> list[str]:
+    """The shared tables no longer served (gone from the tables file): the bets on a coup
+    not dealt go back to their bettors (``shared_bet_return``), the coup is void, and the
+    shoe in play is cancelled, its seed revealed. The tables retired."""
+    known = set(served)
+    retired = []
+    for table_id, shoe_id, coup_id in uow.all(
+        "SELECT table_id, shoe_id, coup_id FROM shared_tables ORDER BY table_id"
+    ):
+        if table_id in known:
+            continue
+        retired.append(str(table_id))
+        row = None if coup_id is None else uow.one(
+            "SELECT dealt_us FROM shared_coups WHERE id = :c" + uow.for_update, {"c": coup_id}
+        )  # fmt: skip
+        if row is not None and row[0] is None:
+            for player, mode, stake in uow.all(
+                "SELECT player_id, mode, stake FROM shared_bets WHERE coup_id = :c "
+                "ORDER BY player_id, mode",
+                {"c": coup_id},
+            ):
+                dealer.wallet.reserve(uow, "shared_bet_return", mode, f"coup {coup_id}",
+                                      int(player), -int(stake))  # fmt: skip
+            uow.run("DELETE FROM shared_bets WHERE coup_id = :c", {"c": coup_id})
+            uow.run(
+                "UPDATE shared_coups SET void_reason = :r WHERE id = :c",
+                {"r": "the table closed before the coup was dealt", "c": coup_id},
+            )
+        if shoe_id is not None:
+            uow.run(
+                "UPDATE shared_shoes SET finished_us = :now, ending = 'cancelled' "
+                "WHERE id = :s AND finished_us IS NULL",
+                {"now": uow.now, "s": shoe_id},
+            )
+        uow.run("UPDATE shared_tables SET coup_id = NULL WHERE table_id = :t", {"t": table_id})
+    return retired
+
+
 def clock_of(uow: UnitOfWork, table: Table) -> tuple[ShoeRow | None, CoupRow | None, int]:
     """The table's shoe in play (or last), its current coup and until when it is watched."""
     row = uow.one(

@@ -47,10 +47,16 @@ class SharedDesk:
         self.feed = Feed(casino.db, self.watch)
 
     async def start(self) -> None:
-        if not self.tables:
+        tables, dealer = self.tables, self.casino.dealer
+
+        def prepare(uow: UnitOfWork) -> None:
+            clock.ensure(uow, tables)
+            for gone in clock.retire(uow, dealer, (t.id for t in tables)):
+                log.warning("shared table %s is no longer served: its shoe is cancelled", gone)
+
+        await self.casino.db.write(prepare)
+        if not tables:
             return
-        tables = self.tables
-        await self.casino.db.write(lambda uow: clock.ensure(uow, tables))
         self._wake = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._run_forever())
 

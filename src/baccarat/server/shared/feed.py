@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -25,12 +26,15 @@ from ..tables import Table
 from . import views
 
 log = logging.getLogger("baccarat.server.shared")
+TOTALS_EVERY_S = 0.5  # the totals are told at most twice a second
 
 
 class Client(Protocol):
     player_id: int | None  # None: a watcher without a session
 
-    def deliver(self, message: dict[str, Any]) -> None: ...
+    def deliver(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (``str``: already encoded, the same for many sockets)."""
+        ...
 
 
 def changes(before: dict[str, Any] | None, now: dict[str, Any]) -> list[dict[str, Any]]:
@@ -55,7 +59,7 @@ def changes(before: dict[str, Any] | None, now: dict[str, Any]) -> list[dict[str
         found.append({"type": "settled", "table_id": table, "coup": coup})
     if moved and phase == "idle":
         found.append({"type": "idle", "table_id": table, "coup": coup})
-    if (now["players"], now["totals"]) != (before["players"], before["totals"]):
+    if moved or (now["players"], now["totals"]) != (before["players"], before["totals"]):
         found.append({"type": "totals", "table_id": table, "coup": coup,
                       "players": now["players"], "totals": now["totals"]})  # fmt: skip
     return found
@@ -111,13 +115,21 @@ class Feed:
     async def _follow(self, table: Table, mode: str) -> None:
         key = (table.id, mode)
         before: dict[str, Any] | None = None
+        told = 0.0  # when the totals were last told
         try:
             while self.clients.get(key):
                 self.watch(table.id)
                 try:
                     now = await self.db.read(lambda uow: views.state(uow, table, None, mode))
-                    await self._tell(table, mode, changes(before, now))
-                    before = now
+                    events = changes(before, now)
+                    moment = asyncio.get_running_loop().time()
+                    totals_only = all(e["type"] == "totals" for e in events)
+                    # The totals alone, too soon after the last: they wait (``before`` stays).
+                    if not (events and totals_only and moment - told < TOTALS_EVERY_S):
+                        if events:
+                            told = moment
+                            await self._tell(table, mode, events)
+                        before = now
                 except Exception:
                     log.exception("following shared table %s failed; retrying", table.id)
                 await asyncio.sleep(views.TOTALS_S)
@@ -129,8 +141,9 @@ class Feed:
         clients = list(self.clients.get((table.id, mode), ()))
         for event in events:
             if event["type"] != "settled":
+                text = json.dumps(event, separators=(",", ":"))  # once for every socket
                 for client in clients:
-                    client.deliver(event)
+                    client.deliver(text)
                 continue
             mine = await self._own(int(event["coup"]), mode, clients)
             for client in clients:

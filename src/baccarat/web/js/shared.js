@@ -8,7 +8,7 @@
 
 import * as api from "./api.js";
 import { Bets, checkBets, spotsOf } from "./betting.js";
-import { announce, fill, h, reducedMotion } from "./dom.js";
+import { announce, fill, h, loadStyles, reducedMotion } from "./dom.js";
 import {
   BACK_ICON,
   controlsView,
@@ -43,16 +43,6 @@ const BUTTONS = [
 ];
 const SEND_MS = 250; // chips put down within this time go to the server together
 const RECONNECT_MS = 1000;
-
-/** The shared tables' styles, loaded with the first shared view or lobby line. */
-function ensureStyles() {
-  if (document.querySelector('link[data-css="shared"]')) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = "css/shared.css";
-  link.dataset.css = "shared";
-  document.head.append(link);
-}
 
 const sum = (amounts) => Object.values(amounts || {}).reduce((a, b) => a + b, 0);
 const tablePath = (tbl) => `/api/tables/${encodeURIComponent(tbl.id)}`;
@@ -432,13 +422,13 @@ class SharedView {
 }
 
 export function render(root, tbl) {
-  ensureStyles();
+  loadStyles("shared");
   return new SharedView(root, tbl).start();
 }
 
 /** The lobby's line for each shared table: its phase, countdown, players, last results. */
 export function watchLobby(section, tables) {
-  ensureStyles();
+  loadStyles("shared");
   const shared = tables.filter((tbl) => tbl.shared);
   let alive = true;
   const states = new Map();

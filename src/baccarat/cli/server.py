@@ -105,7 +105,7 @@ def register(subparsers: Any) -> None:
         requests.set_defaults(handler=run_requests, request_kind=kind[:-1])
 
     void = commands.add_parser("void", help="void a round: stakes returned, payouts reversed")
-    void.add_argument("round_id")
+    void.add_argument("round_id", help="a round's id, or coup:N for every bettor of a shared coup")
     void.add_argument("--reason", required=True, help="shown to the player in the history")
     void.set_defaults(handler=run_void)
 
@@ -193,7 +193,11 @@ def run_serve(args: argparse.Namespace) -> int:
     workers = workers or (1 if url.dialect == "sqlite" else 2)
     if url.dialect == "sqlite" and workers > 1:
         raise UsageError("SQLite is served by one worker; use --database postgresql://... for more")
-    tables = Path(args.tables) if args.tables else None
+    data_dir = Path(args.data_dir or os.environ.get("BACCARAT_DATA_DIR") or "data")
+    # Every setting of the environment, with the command's arguments over them, goes whole
+    # to every worker.
+    settings = Settings.from_env()
+    tables = Path(args.tables).resolve() if args.tables else settings.tables_file
     table_set = load_tables(tables)  # a bad tables file stops us here, with its reason
     operators = args.operators or os.environ.get("BACCARAT_OPERATORS") or None
     operators_file = Path(operators).resolve() if operators else None
@@ -201,15 +205,11 @@ def run_serve(args: argparse.Namespace) -> int:
         check_operator_tables(load_operators(operators_file), table_set)
     except OperatorConfigError as error:
         raise UsageError(f"--operators: {error}") from None
-    data_dir = Path(args.data_dir or os.environ.get("BACCARAT_DATA_DIR") or "data")
-    # Every setting of the environment, with the command's arguments over them, goes whole
-    # to every worker.
-    settings = Settings.from_env()
     settings = dataclasses.replace(
         settings,
         database=url,
         data_dir=data_dir,
-        tables_file=tables.resolve() if tables else None,
+        tables_file=tables,
         operators_file=operators_file,
         limits=dataclasses.replace(
             settings.limits, forwarded_allow_ips=proxies or settings.limits.forwarded_allow_ips
@@ -397,11 +397,26 @@ def run_void(args: argparse.Namespace) -> int:
     from ..server.dealing import FairShoes
     from ..server.ledger import SystemAccounts
     from ..server.round import Dealer
-    from . import inputs
+    from . import UsageError, inputs
 
-    round_id = inputs.round_id(args.round_id)
     reason = inputs.note(args.reason, "a void's reason (shown to the player)")
     assert reason is not None  # required
+    coup = args.round_id.removeprefix("coup:")
+    if coup != args.round_id:
+        if not coup.isdigit() or not 0 < len(coup) <= 18:
+            raise UsageError(f"coup:N takes a coup's number, not {inputs.shown(coup)}")
+
+        def void_all(uow: UnitOfWork) -> list[StoredRound]:
+            dealer = Dealer(FairShoes(), SystemAccounts.load(uow))
+            return voids.void_coup(uow, dealer, int(coup), reason)
+
+        voided = _write(args, void_all)
+        staked = sum(r.stake for r in voided)
+        print(f"coup {coup} void ({reason}): {len(voided)} bettors' rounds, stakes "
+              f"{format_money(staked)} returned, payouts {format_money(sum(r.win for r in voided))}"
+              " reversed")  # fmt: skip
+        return 0
+    round_id = inputs.round_id(args.round_id)
 
     def work(uow: UnitOfWork) -> StoredRound:
         dealer = Dealer(FairShoes(), SystemAccounts.load(uow))

@@ -176,6 +176,9 @@ class RoundRecord:
     signature: str | None = None
     key_id: str | None = None
     signed: bytes | None = field(default=None, compare=False, repr=False)
+    # A shared table's round (``{"coup", "shoe"}``): its shoe is the table's, dealt to
+    # every bettor, so the coups between a player's rounds were dealt to the others.
+    shared: Mapping[str, Any] | None = None
 
     @property
     def is_void(self) -> bool:
@@ -209,6 +212,8 @@ class RoundRecord:
             "void_reason": self.void_reason,
             "fairness": self.fairness.to_json(),
         }
+        if self.shared is not None:
+            line["shared"] = dict(self.shared)
         if self.banked is not None:
             line |= {"role": self.role, "banked": dict(self.banked), "fee": self.fee}
         elif self.role != "player" or self.fee:
@@ -439,6 +444,7 @@ def parse_record(data: Any, line: int = 0) -> RoundRecord:
         signature=reader.text("signature", optional=True),
         key_id=reader.text("key_id", optional=True),
         signed=line_message(reader.data) if "signature" in reader.data else None,
+        shared=shared if isinstance(shared := reader.data.get("shared"), dict) else None,
     )
 
 

@@ -50,16 +50,19 @@ def create_app(settings: Settings) -> FastAPI:
         responsible,
         seats,
         system,
+        table_socket,
         tables,
         wallet,
     )
     from .api.sockets import Sockets
     from .banked.desk import BankedDesk
     from .operators.engine import OperatorDesk
+    from .shared.desk import SharedDesk
 
     casino = Casino(settings)
     banked = BankedDesk(casino)
     operator_desk = OperatorDesk(casino)
+    shared = SharedDesk(casino)
     sockets = Sockets(settings.limits)
 
     @asynccontextmanager
@@ -67,6 +70,7 @@ def create_app(settings: Settings) -> FastAPI:
         casino.start()
         await banked.start()
         await operator_desk.start()
+        await shared.start()
         sockets.start(casino.db)
         # What was built so far (modules, tables, the app) lives as long as the process:
         # keep it out of the garbage collector's full passes, which would stall requests.
@@ -77,6 +81,7 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             await operator_desk.stop()
             await sockets.stop()
+            await shared.stop()
             await banked.stop()
             casino.close()
 
@@ -91,10 +96,11 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.casino = casino
     app.state.banked = banked
     app.state.operators = operator_desk
+    app.state.shared = shared
     app.state.sockets = sockets
     errors.install(app)
-    for module in (accounts, tables, wallet, history, fairness, seats, responsible, system,
-                   operators, office, office_desk):  # fmt: skip
+    for module in (accounts, tables, table_socket, wallet, history, fairness, seats, responsible,
+                   system, operators, office, office_desk):  # fmt: skip
         app.include_router(module.router)
     if settings.bench_endpoint:
         app.include_router(system.bench_router)

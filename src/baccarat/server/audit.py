@@ -6,7 +6,8 @@ house's and the cashier's are derived, never cached), no player balance is negat
 round has exactly its stake-and-payout transaction (and every such transaction its round),
 every void its reversal, the rounds' own arithmetic (``balance_after = balance_before -
 stake + win``), and the money reserved for withdrawals equals the pending requests.
-Player-banked rounds, their voids and the escrow are checked by ``banked.audit``.
+Player-banked rounds, their voids and the escrow are checked by ``banked.audit``, shared
+tables' rounds by ``shared.audit``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .banked import audit as banked
 from .db.uow import UnitOfWork
 from .ledger import DERIVED_KINDS, ELSEWHERE_KIND
 from .operators import audit as operators
+from .shared import audit as shared
 
 
 @dataclass
@@ -52,8 +54,9 @@ def check(uow: UnitOfWork) -> Report:
     _rounds(uow, report)
     _voids(uow, report)
     _withdrawals(uow, report)
-    banked.check(uow, report)
+    banked.check(uow, report, shared.in_play(uow))
     operators.check(uow, report)
+    shared.check(uow, report)
     _totals(uow, report)
     return report
 
@@ -114,7 +117,8 @@ def _balances(uow: UnitOfWork, report: Report) -> None:
 
 def _rounds(uow: UnitOfWork, report: Report) -> None:
     # Each round's transaction moves exactly (win - stake) to the player's account of the
-    # round's mode and the opposite to the house (player-banked rounds: banked.audit).
+    # round's mode and the opposite to the house (player-banked rounds: banked.audit;
+    # shared tables' rounds: shared.audit).
     rows = uow.all(
         "SELECT r.id, r.stake, r.win, t.kind, "
         "COALESCE(SUM(CASE WHEN a.kind = 'player' AND a.player_id = r.player_id "
@@ -126,6 +130,7 @@ def _rounds(uow: UnitOfWork, report: Report) -> None:
         "LEFT JOIN accounts a ON a.id = e.account_id "
         "WHERE NOT EXISTS (SELECT 1 FROM banked_rounds b WHERE b.round_id = r.id) "
         f"AND (t.kind IS NULL OR t.kind <> '{ELSEWHERE_KIND}') "
+        "AND NOT EXISTS (SELECT 1 FROM shared_bets sb WHERE sb.round_id = r.id) "
         "GROUP BY r.seq, r.id, r.stake, r.win, t.kind, t.mode, r.mode"
     )
     for round_id, stake, win, kind, to_player, to_house, entries, tx_mode, mode in rows:

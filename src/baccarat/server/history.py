@@ -99,6 +99,8 @@ class StoredRound:
     client_seed_source: str | None = None
     # A seat's own seed: the client seed is both participants' (banker's, player's).
     seat_seed: bool = False
+    # A shared table's round: ``{"coup", "shoe"}`` (its shoe is the table's).
+    shared: dict[str, Any] | None = None
 
     def export(self) -> RoundRecord:
         """The round as a line of ``baccarat-history/1`` (voided: every stake returned)."""
@@ -135,6 +137,7 @@ class StoredRound:
             role=self.role,
             fee=0 if self.banked is None else self.banked["fee"],
             banked=self.banked,
+            shared=self.shared,
         )
         return record if self.void_reason is None else record.voided(self.void_reason)
 
@@ -155,34 +158,47 @@ _COLUMNS = (
     "r.seq, r.id, r.table_id, r.mode, r.created_us, r.rules, r.commitment, "
     "r.client_seed, r.nonce, r.cut, r.position, r.player_cards, r.banker_cards, r.winner, "
     "r.bets, r.stake, r.win, r.balance_before, r.balance_after, r.void_reason, "
-    "CASE WHEN s.revealed_us IS NULL THEN NULL ELSE s.server_seed END, "
+    "CASE WHEN s.revealed_us IS NOT NULL THEN s.server_seed "
+    "WHEN ss.finished_us IS NOT NULL THEN ss.server_seed END, "
     # Player-banked rounds (NULL otherwise): the seat, the fee, both sides' figures.
     "b.seat_id, b.fee, b.player_points, b.banker_points, b.banker_before, b.banker_after, "
     "pb.nickname, pp.nickname, "
     # Who set the client seeds (the player's, the banker's), and whether it is a seat's seed.
-    "r.client_seed_source, b.banker_seed_source, s.seat_id"
+    "r.client_seed_source, b.banker_seed_source, s.seat_id, "
+    # Shared tables' rounds (NULL otherwise): the coup, and the table's shoe.
+    "sb.coup_id, ss.id"
 )
 _BANKED = "LEFT JOIN players pb ON pb.id = b.banker_id LEFT JOIN players pp ON pp.id = b.player_id "
+# A round's seed: the player's (``fairness_seeds``), or a shared table's shoe's.
+_SEEDS = (
+    "LEFT JOIN fairness_seeds s ON s.id = r.seed_id "
+    "LEFT JOIN shared_bets sb ON r.seed_id IS NULL AND sb.round_id = r.id "
+    "LEFT JOIN shared_coups sc ON sc.id = sb.coup_id "
+    "LEFT JOIN shared_shoes ss ON ss.id = sc.shoe_id "
+)
 SELECT_ROUNDS = (
-    f"SELECT {_COLUMNS}, 'player' FROM rounds r JOIN fairness_seeds s ON s.id = r.seed_id "
+    f"SELECT {_COLUMNS}, 'player' FROM rounds r {_SEEDS}"
     f"LEFT JOIN banked_rounds b ON b.round_id = r.id {_BANKED}"
 )
 # The rounds a player banked: the same columns, from the banker's side.
 SELECT_BANKED = (
     f"SELECT {_COLUMNS}, 'banker' FROM banked_rounds b JOIN rounds r ON r.id = b.round_id "
-    f"JOIN fairness_seeds s ON s.id = r.seed_id {_BANKED}"
+    f"{_SEEDS}{_BANKED}"
 )
 
 
 def record(row: tuple[Any, ...]) -> StoredRound:
     """A round as one participant sees it (the last column says which)."""
-    base, extra, sources, role = row[:21], row[21:29], row[29:-1], row[-1]
+    base, extra, sources, role = row[:21], row[21:29], row[29:32], row[-1]
+    coup, shoe = row[32], row[33]
     seat_id, fee, player_points, banker_points, banker_before, banker_after, banker, player = extra
     player_source, banker_source, seed_seat = sources
     source = banker_source if role == "banker" else player_source
     rec = replace(StoredRound(*base), client_seed_source=source, seat_seed=seed_seat is not None)
     if seat_id is None:
-        return rec
+        if coup is None:
+            return rec
+        return replace(rec, shared={"coup": int(coup), "shoe": int(shoe)})
     stake, win, fee = rec.stake, rec.win, int(fee)
     if role == "banker":
         figures = (player, stake - win - fee, -int(banker_points), int(banker_before),

@@ -176,7 +176,7 @@ def post(
 
 
 # The transactions that settle a round (one per round, referenced by the round's id).
-ROUND_KINDS = ("round", "banked_round")
+ROUND_KINDS = ("round", "banked_round", "shared_round")
 
 
 def post_money(

@@ -21,13 +21,12 @@ from ..core import Bets, Card, Coup, Hand, get_rules, settle
 from ..fairness.history import RoundRecord
 from ..fairness.verify import Difference, RoundReport, Status, verify_round
 from . import seeds
-from .banked.bank import PlayerBank
 from .db.uow import UnitOfWork
 from .history import StoredRound, get_round
 from .money import Money, Party
 from .responsible.checks import audit
 from .round import Settled
-from .rounds import HOUSE
+from .voids import bank_of
 
 
 @dataclass(frozen=True)
@@ -78,7 +77,7 @@ def replay_round(uow: UnitOfWork, round_id: str) -> Replay:
     ) or (None, None)
     record = stored.export()  # the server seed only once the player revealed it
     settlement = () if record.fairness.server_seed is not None else _resettled(stored)
-    bank = PlayerBank.of_round(uow, round_id) or HOUSE
+    bank = bank_of(uow, stored)
     settled = [Settled(int(player_id), stored.bets, stored.stake, stored.win)]
     (money,) = bank.money(stored.mode, settled)
     owed = {_party(p): money.net(p) for p in _parties(money)}

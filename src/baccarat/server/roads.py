@@ -77,7 +77,11 @@ def results(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> list[Ro
 def table_roads(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dict[str, Any]:
     """The answer of ``GET /api/tables/{id}/roads``: roads with grid positions, the ask,
     and the statistics of the same rounds."""
-    shown = results(uow, player_id, table, mode)
+    return roads_json(table, mode, results(uow, player_id, table, mode))
+
+
+def roads_json(table: Table, mode: str, shown: list[RoadResult]) -> dict[str, Any]:
+    """The roads of these results (oldest first) as ``GET /api/tables/{id}/roads`` answers."""
     roads = compute_roads(shown)
     summary = roads.to_json()
     return {

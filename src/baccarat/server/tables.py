@@ -67,6 +67,18 @@ class BetLimits:
     max: int
 
 
+@dataclass(frozen=True, slots=True)
+class SharedTerms:
+    """A shared table's clock (SPEC §9): seconds of the betting window, and of the result
+    shown before the next window opens."""
+
+    betting_s: int
+    result_s: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"betting_s": self.betting_s, "result_s": self.result_s}
+
+
 @dataclass(frozen=True)
 class Table:
     id: str
@@ -91,6 +103,9 @@ class Table:
     def in_currency(self, code: str) -> Table | None:
         """The table with its chips and limits in ``code`` (None: it has none in it)."""
         return self if code == HOME else self.currencies.get(code)
+
+    # Shared tables (SPEC §9): one shoe on a clock, every player betting on the same coup.
+    shared: SharedTerms | None = None
 
     @cached_property
     def bets(self) -> tuple[str, ...]:
@@ -210,6 +225,7 @@ class Table:
             "source": self.source,
             "banked": None if self.banked is None else self.banked.to_json(),
             "currencies": list(self.offered_currencies),
+            "shared": None if self.shared is None else self.shared.to_json(),
         }
 
 
@@ -308,9 +324,33 @@ def _table(
     if side and banked is not None:
         raise TableConfigError(f"{where}: a player-banked table takes the three main bets only")
     variants = _currencies(raw, index, timers, where, banked is not None, side)
+    shared = _shared(raw.get("shared"), rules, where)
+    if shared is not None and banked is not None:
+        raise TableConfigError(f"{where}: a table is shared or player-banked, not both")
     return Table(table_id, str(raw.get("name", table_id)), rules, chips, limits,
                  str(raw.get("source", "")), banked=banked, side_bets=side,
-                 currencies=variants)  # fmt: skip
+                 currencies=variants, shared=shared)  # fmt: skip
+
+
+def _shared(raw: Any, rules: RuleSet, where: str) -> SharedTerms | None:
+    """``shared = { betting_s, result_s }``: a shared table's betting window and result
+    time, in whole seconds; its rule set deals a cut shoe (the table's one shoe)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping) or set(raw) - {"betting_s", "result_s"}:
+        raise TableConfigError(f"{where}: shared is {{ betting_s = ..., result_s = ... }}")
+    values = {}
+    for name, low, high in (("betting_s", 3, 120), ("result_s", 1, 60)):
+        value = raw.get(name)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise TableConfigError(f"{where}: shared.{name} is a whole number from {low} to {high}")
+        values[name] = value
+    if rules.shuffle is not ShufflePolicy.CUT_SHOE:
+        raise TableConfigError(
+            f"{where}: a shared table deals one shoe to everyone; rules {rules.name!r} "
+            "shuffle before every round"
+        )
+    return SharedTerms(**values)
 
 
 _TERMS = ("chips", "min", "max", "tie_min", "tie_min_alone", "tie_max", "bets")

@@ -1,8 +1,9 @@
 """``baccarat admin void``: a round is void, every stake returns, any payout is taken back.
 
 Every round is voided by ``round.void`` with the bank that covered it: the house
-(``rounds.HOUSE``) or the seat's banker (``banked.bank.PlayerBank``, which also returns the
-casino's fee and the round's loyalty points).
+(``rounds.HOUSE``; ``shared.bank.SHARED`` at a shared table) or the seat's banker
+(``banked.bank.PlayerBank``, which also returns the casino's fee and the round's loyalty
+points). A shared table's coup is voided for every bettor of it (``void_coup``).
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from .banked.bank import PlayerBank
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .history import StoredRound, get_round
-from .round import Dealer, void
+from .round import Bank, Dealer, void
 from .rounds import HOUSE
+from .shared.bank import SHARED
 
 
 def void_round(uow: UnitOfWork, dealer: Dealer, round_id: str, reason: str) -> StoredRound:
@@ -33,5 +35,40 @@ def void_round(uow: UnitOfWork, dealer: Dealer, round_id: str, reason: str) -> S
             "it (baccarat admin operators calls shows its transactions)",
             round=round_id,
         )
-    bank = PlayerBank.of_round(uow, round_id) or HOUSE
-    return void(uow, dealer, bank, get_round(uow, None, round_id), int(player_id), reason)
+    recorded = get_round(uow, None, round_id)
+    return void(uow, dealer, bank_of(uow, recorded), recorded, int(player_id), reason)
+
+
+def bank_of(uow: UnitOfWork, recorded: StoredRound) -> Bank:
+    """The bank that covered a recorded round: the seat's banker, or the house (a shared
+    table's, whose stakes came from escrow)."""
+    return PlayerBank.of_round(uow, recorded.id) or (SHARED if recorded.shared else HOUSE)
+
+
+def void_coup(uow: UnitOfWork, dealer: Dealer, coup_id: int, reason: str) -> list[StoredRound]:
+    """Void a shared table's dealt coup: every bettor's round of it, each as a round is
+    voided (stakes returned, payouts taken back); the coup is marked void (out of the
+    table's roads)."""
+    row = uow.one(
+        "SELECT dealt_us, void_reason FROM shared_coups WHERE id = :id" + uow.for_update,
+        {"id": coup_id},
+    )
+    if row is None:
+        raise ServiceError("unknown_coup", f"there is no coup {coup_id}", coup=coup_id)
+    if row[0] is None:
+        raise ServiceError("void_not_possible", f"coup {coup_id} is not dealt yet", coup=coup_id)
+    if row[1] is not None:
+        raise ServiceError(
+            "void_not_possible", f"coup {coup_id} is already void: {row[1]}", coup=coup_id
+        )
+    rounds = uow.all(
+        "SELECT round_id FROM shared_bets WHERE coup_id = :c AND round_id IS NOT NULL "
+        "ORDER BY player_id, mode",
+        {"c": coup_id},
+    )
+    voided = [void_round(uow, dealer, str(round_id), reason) for (round_id,) in rounds]
+    uow.run(
+        "UPDATE shared_coups SET void_reason = :r WHERE id = :id",
+        {"r": reason.strip(), "id": coup_id},
+    )
+    return voided

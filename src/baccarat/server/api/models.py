@@ -150,6 +150,69 @@ class TableOut(BaseModel):
     currency: str | None = Field(
         default=None, description="in a session an operator launched: the session's currency"
     )
+    shared: SharedTermsOut | None = Field(
+        default=None,
+        description="present on shared tables: one shoe on the server's clock, every player "
+        "betting on the same coup (GET /api/tables/{id}/state)",
+    )
+
+
+class SharedTermsOut(BaseModel):
+    betting_s: int = Field(description="seconds of each coup's betting window")
+    result_s: int = Field(description="seconds the result stands before the next window")
+
+
+class SharedSpotOut(BaseModel):
+    players: int
+    amount: int
+
+
+class SharedShoeOut(BaseModel):
+    id: int
+    commitment: str = Field(description="sha256 of the shoe's seed, fixed before any bet")
+    client_seed: str
+    coups_dealt: int
+    cards_left: int
+    finished: bool
+    server_seed: str | None = Field(description="revealed when the shoe ends")
+
+
+class SharedStateOut(BaseModel):
+    """A shared table now: the same for everyone, the caller's own bets added."""
+
+    model_config = ConfigDict(extra="allow")
+
+    table_id: str
+    phase: Literal["betting", "closed", "dealt", "idle"]
+    coup: int | None = Field(description="the coup now betting, or the last dealt")
+    closes_at: int | None = Field(description="microseconds since the epoch, server's clock")
+    server_time: int
+    players: int = Field(description="bettors on the coup (in this mode)")
+    totals: dict[str, SharedSpotOut]
+    shoe: SharedShoeOut | None
+
+
+class SharedBetsOut(BaseModel):
+    table_id: str
+    coup: int
+    mode: str
+    bets: dict[str, int]
+    stake: int
+    balance: int
+    closes_at: int
+    server_time: int
+
+
+class SharedCoupOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    table_id: str
+    coup: int
+    phase: str
+    result: dict[str, Any] | None = Field(description="the cards, winner and scores once dealt")
+    bets: dict[str, dict[str, Any]] = Field(
+        description="the caller's bets on the coup by mode, with returned once settled"
+    )
 
 
 class WalletOut(BaseModel):

@@ -56,7 +56,7 @@ class SocketClient:
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.closed = False
 
-    def deliver(self, message: dict[str, Any]) -> None:
+    def deliver(self, message: dict[str, Any] | str) -> None:
         if self.closed:
             return
         if self.queue.qsize() >= QUEUE_LIMIT:
@@ -77,7 +77,13 @@ class SocketClient:
                     await self.websocket.close(message[1], message[2])
                 return
             try:
-                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+                # A message many sockets share may come encoded once (``str``).
+                text = (
+                    message
+                    if isinstance(message, str)
+                    else json.dumps(message, separators=(",", ":"))
+                )
+                await self.websocket.send_text(text)
             except Exception:
                 self.closed = True  # the socket is gone; its reader sees the disconnect
                 return

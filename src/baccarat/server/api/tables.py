@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Response
 
-from .. import roads, rounds
+from .. import auth, roads, rounds
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
+from ..shared import bets as shared_bets
+from ..shared import views as shared
+from ..shared.desk import SharedDesk
 from ..tables import Table, bets_from
 from . import pacing
 from .deps import IDEMPOTENT, CasinoDep, RequestContext, RequestDep, idempotent_write, json_response
 from .errors import RESPONSIBLE_ERRORS, documented
-from .models import CutIn, HouseTableOut, Mode, RoadsOut, RoundIn, RoundOut, ShoeOut, TableOut
+from .models import (
+    CutIn,
+    HouseTableOut,
+    Mode,
+    RoadsOut,
+    RoundIn,
+    RoundOut,
+    SharedBetsOut,
+    SharedCoupOut,
+    SharedStateOut,
+    ShoeOut,
+    TableOut,
+)
 from .operators import operator_balance, operator_round, operator_tables
 
 router = APIRouter(prefix="/api", tags=["tables"])
@@ -25,8 +41,8 @@ ROUND_ERRORS = (
     "idempotency_key_required", "idempotency_conflict", "no_bets", "bet_not_offered",
     "bet_below_table_min",
     "bet_above_table_max", "tie_below_min", "tie_above_max", "not_a_chip_multiple",
-    "insufficient_funds", "cut_required", "player_banked_table", "operator_refused",
-    "operator_unavailable", "mode_not_in_session", *RESPONSIBLE_ERRORS,
+    "insufficient_funds", "cut_required", "player_banked_table", "shared_table",
+    "operator_refused", "operator_unavailable", "mode_not_in_session", *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 
 
@@ -67,6 +83,7 @@ async def play_round(
             f"table {table_id} is player-banked: take a seat (POST /api/seats)",
             table=table_id,
         )
+    _not_shared(table)
     bets = bets_from(body.bets.root)
     dealer, mode = ctx.casino.dealer, body.mode
 
@@ -85,15 +102,24 @@ async def play_round(
 
 @router.get(
     "/tables/{table_id}/state",
-    response_model=HouseTableOut,
+    response_model=HouseTableOut | SharedStateOut,
     responses=documented(
         "not_authenticated", "invalid_mode", "unknown_table", "player_banked_table"
     ),
-    summary="You at a house table: the actions allowed now, your balance, last round and shoe",
+    summary="You at a house table: the actions allowed now, your balance, last round and "
+    "shoe; a shared table's phase, countdown, totals and shoe (no session needed)",
 )
 async def get_table_state(
     table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
 ) -> Response:
+    table = ctx.casino.tables.require(table_id)
+    if table.shared is not None:
+        _desk(ctx).watch(table.id)
+        return json_response(
+            await ctx.casino.db.read(
+                lambda uow: shared.state(uow, table, _maybe_player(ctx, uow), mode)
+            )
+        )
     # An operator's session plays real money on the operator's wallet: its balance is there.
     balance, currency = None, None
     if ctx.caller.operator and mode == "real":
@@ -104,6 +130,84 @@ async def get_table_state(
         return rounds.table_state(uow, player_id, here, mode, balance)
 
     return json_response(await _read_at_table(ctx, table_id, mode, view))
+
+
+BETTING_ERRORS = (
+    "invalid_body", "invalid_mode", "not_authenticated", "csrf_failed", "unknown_table",
+    "not_a_shared_table", "unknown_coup", "betting_closed", "idempotency_key_required",
+    "idempotency_conflict", "bet_not_offered", "bet_below_table_min", "bet_above_table_max",
+    "tie_below_min", "tie_above_max", "not_a_chip_multiple", "insufficient_funds",
+    *RESPONSIBLE_ERRORS,
+)  # fmt: skip
+
+
+@router.put(
+    "/tables/{table_id}/coups/{coup}/bets",
+    response_model=SharedBetsOut,
+    responses=documented(*BETTING_ERRORS),
+    openapi_extra=IDEMPOTENT,
+    summary="Your bets on a shared table's coup, replacing yours (an empty map withdraws "
+    "them): the stake is taken at once; refused once the window has closed",
+)
+async def put_coup_bets(table_id: str, coup: int, body: RoundIn, ctx: RequestDep) -> Response:
+    table = ctx.casino.tables.require(table_id)
+    bets = bets_from(body.bets.root)
+    dealer, mode = ctx.casino.dealer, body.mode
+
+    def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
+        return shared_bets.place(uow, dealer, table, coup, player_id, mode, bets)
+
+    return await idempotent_write(ctx, {"mode": mode, "bets": bets.to_json()}, 200, work)
+
+
+@router.get(
+    "/tables/{table_id}/coups/{coup}",
+    response_model=SharedCoupOut,
+    responses=documented("unknown_table", "not_a_shared_table", "unknown_coup"),
+    summary="A shared table's coup: its cards, winner and scores once dealt, and your bets "
+    "on it with what they returned once settled",
+)
+async def get_coup(table_id: str, coup: int, ctx: RequestDep) -> Response:
+    table = ctx.casino.tables.require(table_id)
+    return json_response(
+        await ctx.casino.db.read(
+            lambda uow: shared.coup_view(uow, table, coup, _maybe_player(ctx, uow))
+        )
+    )
+
+
+@router.get(
+    "/tables/{table_id}/shoes/{shoe}",
+    responses=documented("unknown_table", "not_a_shared_table", "unknown_shoe"),
+    summary="A shared table's shoe as baccarat-history/1 lines (one per coup, no bets), its "
+    "seed revealed once it ended: `baccarat verify` checks every coup and the contiguity",
+)
+async def get_shoe_record(table_id: str, shoe: int, ctx: RequestDep) -> Response:
+    table = ctx.casino.tables.require(table_id)
+    lines = await ctx.casino.db.read(lambda uow: shared.shoe_record(uow, table, shoe))
+    text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
+    return Response(text, media_type="application/x-ndjson")
+
+
+def _desk(ctx: RequestContext) -> SharedDesk:
+    desk: SharedDesk = ctx.request.app.state.shared
+    return desk
+
+
+def _maybe_player(ctx: RequestContext, uow: UnitOfWork) -> int | None:
+    """The caller if they sent credentials (a shared table is readable without)."""
+    token = ctx.caller.token_hash
+    return None if token is None else auth.authenticate(uow, token)
+
+
+def _not_shared(table: Table) -> None:
+    if table.shared is not None:
+        raise ServiceError(
+            "shared_table",
+            f"table {table.id} is shared: bet on its coup (PUT /api/tables/{table.id}/coups/"
+            "{coup}/bets)",
+            table=table.id,
+        )
 
 
 @router.get(
@@ -136,6 +240,7 @@ async def get_shoe(
 )
 async def cut_shoe(table_id: str, body: CutIn, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
+    _not_shared(table)
     dealer = ctx.casino.dealer
     state = await ctx.casino.db.write(
         lambda uow: rounds.cut_shoe(
@@ -155,6 +260,12 @@ async def cut_shoe(table_id: str, body: CutIn, ctx: RequestDep) -> Response:
 async def get_roads(
     table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
 ) -> Response:
+    table = ctx.casino.tables.require(table_id)
+    if table.shared is not None:
+        # The table's roads, the same for every caller (bounded by a shoe's coups).
+        return json_response(
+            await ctx.casino.db.read(lambda uow: shared.table_roads(uow, table, mode))
+        )
     # Paced like the other reads that grow with an account (a page asks after each round).
     rate = pacing.before_reading(ctx.request.app, ctx.caller.token_hash)
 

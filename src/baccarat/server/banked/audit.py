@@ -35,11 +35,13 @@ _SIDES = (
 )
 
 
-def check(uow: UnitOfWork, report: Report) -> None:
+def check(uow: UnitOfWork, report: Report, shared: dict[str, int] | None = None) -> None:
+    """The banked rounds, their voids and the escrow (which also holds ``shared``: the
+    stakes on shared tables' coups not yet settled, by mode)."""
     report.counts["banked_rounds"] = int(uow.scalar("SELECT COUNT(*) FROM banked_rounds"))
     _rounds(uow, report)
     _voids(uow, report)
-    _escrow(uow, report)
+    _escrow(uow, report, shared or {})
 
 
 def _rounds(uow: UnitOfWork, report: Report) -> None:
@@ -99,7 +101,7 @@ def _voids(uow: UnitOfWork, report: Report) -> None:
             )
 
 
-def _escrow(uow: UnitOfWork, report: Report) -> None:
+def _escrow(uow: UnitOfWork, report: Report, shared: dict[str, int]) -> None:
     # The escrow's balance is derived: the sum of its entries.
     held: dict[str, int] = dict(
         uow.all(
@@ -116,5 +118,8 @@ def _escrow(uow: UnitOfWork, report: Report) -> None:
     )
     for mode in ("fun", "real"):
         have, due = int(held.get(mode, 0)), int(in_play.get(mode, 0) or 0)
-        if have != due:
-            report.add(f"the {mode} escrow holds {have} but the seats have {due} in play")
+        if have != due + shared.get(mode, 0):
+            report.add(
+                f"the {mode} escrow holds {have} but the seats have {due} in play"
+                + (f" and the shared coups {shared[mode]}" if shared.get(mode) else "")
+            )

@@ -182,7 +182,9 @@ rounds = sa.Table(
     sa.Column("mode", sa.Text, nullable=False),
     sa.Column("created_us", sa.BigInteger, nullable=False),
     sa.Column("rules", sa.Text, nullable=False),
-    sa.Column("seed_id", Id, sa.ForeignKey("fairness_seeds.id"), nullable=False),
+    # NULL for a shared table's round: its shoe is the table's (``shared_shoes``, by the
+    # commitment), not the player's (migration 0013).
+    sa.Column("seed_id", Id, sa.ForeignKey("fairness_seeds.id"), nullable=True),
     sa.Column("commitment", sa.Text, nullable=False),
     sa.Column("client_seed", sa.Text, nullable=False),
     sa.Column("nonce", sa.BigInteger, nullable=False),
@@ -621,4 +623,74 @@ void_proposals = sa.Table(
     sa.Column("decided_us", sa.BigInteger, nullable=True),
     sa.CheckConstraint("status IN ('pending', 'approved', 'rejected')", name="status"),
     sa.Index("ix_void_proposals_status", "status", "id"),
+)
+
+
+# Shared tables (SPEC §9, migration 0013): one shoe dealt on a clock for every player.
+shared_shoes = sa.Table(
+    "shared_shoes",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.Text, nullable=False),
+    sa.Column("server_seed", sa.Text, nullable=False),
+    sa.Column("commitment", sa.Text, nullable=False, unique=True),
+    sa.Column("client_seed", sa.Text, nullable=False),
+    sa.Column("cut", sa.Integer, nullable=False),
+    # Where the first coup starts (after the burn), and the next card to deal.
+    sa.Column("start", sa.Integer, nullable=False),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("cards", sa.Integer, nullable=False),
+    sa.Column("coups", sa.Integer, nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    # Set when the shoe ends (its seed is revealed then): "finished" or "cancelled".
+    sa.Column("finished_us", sa.BigInteger, nullable=True),
+    sa.Column("ending", sa.Text, nullable=True),
+    sa.CheckConstraint("ending IS NULL OR ending IN ('finished', 'cancelled')", name="ending"),
+    sa.Index("ix_shared_shoes_table", "table_id", "id"),
+)
+
+shared_coups = sa.Table(
+    "shared_coups",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.Text, nullable=False),
+    sa.Column("shoe_id", Id, sa.ForeignKey("shared_shoes.id"), nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("opens_us", sa.BigInteger, nullable=False),
+    sa.Column("closes_us", sa.BigInteger, nullable=False),
+    # Once dealt: when, when the next window may open, where in the shoe, the cards.
+    sa.Column("dealt_us", sa.BigInteger, nullable=True),
+    sa.Column("next_us", sa.BigInteger, nullable=True),
+    sa.Column("position", sa.Integer, nullable=True),
+    sa.Column("player_cards", sa.Text, nullable=True),
+    sa.Column("banker_cards", sa.Text, nullable=True),
+    sa.Column("winner", sa.Text, nullable=True),
+    sa.Column("void_reason", sa.Text, nullable=True),
+    sa.Index("ix_shared_coups_table", "table_id", "id"),
+    sa.Index("ix_shared_coups_shoe", "shoe_id", "number", unique=True),
+)
+
+shared_tables = sa.Table(
+    "shared_tables",
+    metadata,
+    sa.Column("table_id", sa.Text, primary_key=True),
+    sa.Column("shoe_id", Id, sa.ForeignKey("shared_shoes.id"), nullable=True),
+    sa.Column("coup_id", Id, sa.ForeignKey("shared_coups.id"), nullable=True),
+    sa.Column("watched_until_us", sa.BigInteger, nullable=False),
+)
+
+shared_bets = sa.Table(
+    "shared_bets",
+    metadata,
+    sa.Column("coup_id", Id, sa.ForeignKey("shared_coups.id"), primary_key=True),
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("mode", sa.Text, primary_key=True),
+    sa.Column("bets", sa.Text, nullable=False),  # JSON: {bet: stake}
+    sa.Column("stake", sa.BigInteger, nullable=False),  # held in escrow until settled
+    sa.Column("round_id", sa.Text, nullable=True),  # the round that settled them
+    sa.Column("updated_us", sa.BigInteger, nullable=False),
+    sa.CheckConstraint(MODES, name="mode"),
+    sa.CheckConstraint("stake >= 0", name="stake"),
+    sa.Index("ix_shared_bets_round", "round_id", unique=True),
+    sa.Index("ix_shared_bets_player", "player_id", "coup_id"),
 )

@@ -421,7 +421,18 @@ def _play_usage(uow: UnitOfWork, player_id: int) -> dict[str, Usage]:
             {"p": player_id},
         )
     )
-    return {period: replace(u, loss=u.loss + reserved) for period, u in used.items()}
+    # Bets on shared tables' coups not settled yet count as wagered and lost already.
+    pending = int(
+        uow.scalar(
+            "SELECT COALESCE(SUM(stake), 0) FROM shared_bets WHERE player_id = :p "
+            "AND mode = 'real' AND round_id IS NULL",
+            {"p": player_id},
+        )
+    )
+    return {
+        period: replace(u, loss=u.loss + reserved + pending, wager=u.wager + pending)
+        for period, u in used.items()
+    }
 
 
 def admit_round(uow: UnitOfWork, player_id: int, mode: str, stake: int, returned: int) -> None:

@@ -47,6 +47,16 @@ export function clear(el) {
   return el;
 }
 
+/** Load the stylesheet css/NAME.css once (the views that need their own rules load them). */
+export function loadStyles(name) {
+  if (document.querySelector(`link[data-css="${name}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = `css/${name}.css`;
+  link.dataset.css = name;
+  document.head.append(link);
+}
+
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function reducedMotion() {

@@ -157,6 +157,7 @@ function tableCard(tbl) {
     h("p", { class: "rtp-title", text: t("lobby.rtp") }),
     rtpList(tbl.rtp),
     sideBets(tbl),
+    tbl.shared ? sharedLine(tbl) : null,
     h(
       "div",
       { class: "row" },
@@ -165,6 +166,22 @@ function tableCard(tbl) {
     ),
   );
 }
+
+// A shared table's card: live, its betting time, and its phase and last results (filled in
+// by js/shared.js while the lobby shows).
+const sharedLine = (tbl) =>
+  h(
+    "div",
+    { class: "shared-card" },
+    h("p", { class: "shared-kind" }, h("strong", { text: t("shared.live") }), " ", t("shared.window", { n: tbl.shared.betting_s })),
+    h("p", { class: "shared-now", "data-live": tbl.id, "aria-live": "off" }),
+    h(
+      "p",
+      { class: "shared-last" },
+      h("span", { class: "muted", text: `${t("shared.last_results")}:` }),
+      h("span", { class: "last-results", "data-last": tbl.id }),
+    ),
+  );
 
 export async function render(root) {
   const section = h("div", { class: "lobby" });
@@ -199,10 +216,13 @@ export async function render(root) {
   }
   draw();
   store.onChange(draw);
+  // Shared tables: their phase and last results, read while the lobby shows.
+  const live = tables.some((tbl) => tbl.shared) ? (await import("./shared.js")).watchLobby(section, tables) : null;
   return {
     destroy: () => {
       store.offChange(draw);
       if (banked) banked.destroy();
+      if (live) live.stop();
     },
     relabel: draw,
   };

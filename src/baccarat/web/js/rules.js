@@ -257,6 +257,14 @@ export async function render(root, tableId) {
         h("p", { text: t("rules.score_format") }),
       ),
       current && current.banked ? bankedHelp(current) : null,
+      current && current.shared
+        ? h(
+            "section",
+            { class: "panel prose", id: "shared-help" },
+            h("h2", { text: t("shared.help_title") }),
+            ["clock", "bets", "fair"].map((part) => h("p", { text: t(`shared.help_${part}`, current.shared) })),
+          )
+        : null,
       h(
         "section",
         { class: "panel prose", id: "roads-help" },

@@ -3,7 +3,7 @@
 // points; live through the lobby socket (/api/seats/ws).
 
 import * as api from "./api.js";
-import { fill, h } from "./dom.js";
+import { fill, h, loadStyles } from "./dom.js";
 import { errorText } from "./errors.js";
 import { money, number, t } from "./i18n.js";
 import { describeRules, limitsText, tableName } from "./rulesinfo.js";
@@ -18,14 +18,7 @@ export function percentText(terms) {
   return number(Number(terms.fee_percent ?? 1.5));
 }
 
-export function ensureStyles() {
-  if (document.querySelector('link[data-css="seat"]')) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = "css/seat.css";
-  link.dataset.css = "seat";
-  document.head.append(link);
-}
+export const ensureStyles = () => loadStyles("seat");
 
 export class BankedLobby {
   constructor(tables) {

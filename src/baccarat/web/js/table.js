@@ -611,6 +611,8 @@ export async function render(root, tableId) {
     root.append(h("p", { class: "message", role: "alert", text: t("error.unknown_table") }));
     return null;
   }
+  // A shared table deals on its clock to everyone at it (js/shared.js).
+  if (tbl.shared) return (await import("./shared.js")).render(root, tbl);
   // The commitments in force, kept as receipts before the first deal here.
   keepReceipts(tableId);
   const view = new TableView(root, tbl);

@@ -1,0 +1,77 @@
+"""``/api/tables/{table_id}/ws``: a shared table's events, for anyone watching it.
+
+The first message is the table's state (``{"type": "state", ...}`` as ``GET
+/api/tables/{id}/state`` answers, the caller's bets included); then the table's events
+(``shared.feed``): ``open``, ``totals``, ``closed``, ``dealt``, ``settled`` (with ``you``,
+the caller's own bets on the coup and what they returned, for a logged-in caller), ``shoe``
+and ``idle``. ``?mode=real`` follows the real-money totals (default ``fun``). A socket may
+be opened without a session (the lobby's view); with one it authenticates like every socket
+(an ``Authorization: Bearer`` header or the session cookie, same origin only, never a token
+in the URL) and counts against the account's sockets. The only message it answers is
+``{"action": "ping"}`` (``{"type": "pong"}``): bets go through ``PUT
+/api/tables/{id}/coups/{coup}/bets``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from .. import auth
+from ..errors import ServiceError
+from ..ledger import check_mode
+from ..shared import views
+from ..shared.clock import require_shared
+from ..shared.desk import SharedDesk
+from . import sockets
+from .sockets import SocketClient
+
+router = APIRouter(prefix="/api")
+
+
+@router.websocket("/tables/{table_id}/ws")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    app = websocket.app
+    desk: SharedDesk = app.state.shared
+    registry: sockets.Sockets = app.state.sockets
+    casino = desk.casino
+    await websocket.accept()
+    counted = False
+    try:
+        table = casino.tables.require(table_id)
+        require_shared(table)
+        mode = check_mode(websocket.query_params.get("mode", "fun"))
+        hashed = sockets.socket_token_hash(websocket)
+        player_id = None
+        if hashed is not None:
+            player_id = await casino.db.read(lambda uow: auth.authenticate(uow, hashed))
+        client = SocketClient(websocket, player_id or 0, hashed or "", None)
+        client.player_id = player_id
+        if player_id is not None:
+            registry.admit(client)
+            counted = True
+    except ServiceError as error:
+        await sockets.refuse(websocket, error)
+        return
+    writer = asyncio.get_running_loop().create_task(client.write_forever())
+    # Following before reading: no change between this state and the next event is lost.
+    desk.feed.add(table, mode, client)
+    try:
+        desk.watch(table.id)
+        first = await casino.db.read(lambda uow: views.state(uow, table, player_id, mode))
+        client.deliver({"type": "state", **first})
+        async for text in sockets.messages(client, casino.settings.limits, lambda error: None):
+            if "ping" in text:
+                client.deliver({"type": "pong"})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        desk.feed.remove(table, mode, client)
+        if counted:
+            registry.release(client)
+        client.close_soon(1000, "bye")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 2)
+        writer.cancel()

@@ -1,0 +1,13 @@
+"""Shared tables (SPEC §9): one shoe dealt on the server's clock, every player at the table
+betting on the same coup.
+
+- ``bank``: the ``Bank`` of a shared coup (the house covers every bet, whose stake has been
+  held in escrow since it was placed) and the table's shoe as a ``round.ShoeSource``;
+- ``clock``: the table's clock in the database (betting -> closed -> dealt -> next window),
+  its shoes (committed before any bet, revealed when they end) and the coup's deal and
+  settlement, one batch through ``round.play`` for every bettor;
+- ``bets``: a bettor's bets on the coup in its window, the stake taken at once;
+- ``views``: what anyone sees (the table's state, a coup, the roads, a finished shoe's
+  record for the verifier);
+- ``audit``: ``baccarat admin check`` of the shared rounds.
+"""

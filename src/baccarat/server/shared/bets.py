@@ -1,0 +1,107 @@
+"""A bettor's bets on a shared coup, during its window.
+
+``place`` replaces what the bettor had on the coup in a mode (an empty map withdraws it):
+the table's limits and the responsible-gaming checks apply at once, and the difference
+moves between the balance and escrow at once through the wallet port (``shared_bet``, or
+``shared_bet_return``), so a bet the balance cannot cover is refused. After the close
+nothing changes: ``betting_closed``, nothing taken. The coup's row is locked (shared) for
+the placement, and exclusively by its deal: a placement that was waiting when the coup was
+dealt finds it dealt and is refused; one that got in first is settled with the coup.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ...core import Bets, format_money
+from .. import responsible
+from ..db.uow import UnitOfWork
+from ..errors import ServiceError
+from ..ledger import check_mode
+from ..round import Dealer
+from ..tables import Table
+from .clock import load_coup, require_shared
+
+
+def placed(uow: UnitOfWork, coup_id: int, player_id: int, mode: str) -> tuple[Bets, int]:
+    """The bettor's bets on the coup in a mode, and their stake."""
+    row = uow.one(
+        "SELECT bets, stake FROM shared_bets WHERE coup_id = :c AND player_id = :p AND mode = :m",
+        {"c": coup_id, "p": player_id, "m": mode},
+    )
+    if row is None:
+        return Bets({}), 0
+    return Bets(json.loads(row[0])), int(row[1])
+
+
+def place(
+    uow: UnitOfWork, dealer: Dealer, table: Table, coup_id: int, player_id: int, mode: str,
+    bets: Bets,
+) -> dict[str, Any]:  # fmt: skip
+    """The bettor's bets on the coup, replacing theirs; the answer of the PUT."""
+    check_mode(mode)
+    require_shared(table)
+    share = " FOR SHARE" if uow.dialect == "postgresql" else ""
+    coup = load_coup(uow, table, coup_id, lock=share)
+    if coup.dealt_us is not None or uow.now >= coup.closes_us:
+        raise ServiceError(
+            "betting_closed",
+            f"betting on coup {coup_id} closed at the server's clock: nothing was taken",
+            table=table.id, coup=coup_id, closed_at=coup.closes_us, server_time=uow.now,
+        )  # fmt: skip
+    _, before = placed(uow, coup_id, player_id, mode)
+    key = {"c": coup_id, "p": player_id, "m": mode}
+    if bets.total:
+        table.check_bets(bets)
+        if before:
+            # The limits see the new bets in place of these (unsettled bets count as used).
+            uow.run(
+                "UPDATE shared_bets SET stake = 0 WHERE coup_id = :c AND player_id = :p "
+                "AND mode = :m",
+                key,
+            )
+        responsible.check_stake(uow, player_id, mode, bets.total)
+    delta = bets.total - before
+    if delta:
+        kind = "shared_bet" if delta > 0 else "shared_bet_return"
+        try:
+            dealer.wallet.reserve(uow, kind, mode, f"coup {coup_id}", player_id, delta)
+        except ServiceError as error:
+            if error.code != "insufficient_funds":
+                raise
+            balance = dealer.wallet.balance(uow, player_id, mode)
+            raise ServiceError(
+                "insufficient_funds",
+                f"the bets need {format_money(delta)} more than you have on this coup; "
+                f"the {mode} balance is {format_money(balance)}",
+                stake=bets.total, placed=before, balance=balance,
+            ) from None  # fmt: skip
+    if not bets.total:
+        uow.run("DELETE FROM shared_bets WHERE coup_id = :c AND player_id = :p AND mode = :m", key)
+    elif before:
+        uow.run(
+            "UPDATE shared_bets SET bets = :b, stake = :s, updated_us = :now "
+            "WHERE coup_id = :c AND player_id = :p AND mode = :m",
+            key | {"b": _stakes(bets), "s": bets.total, "now": uow.now},
+        )
+    else:
+        uow.run(
+            "INSERT INTO shared_bets (coup_id, player_id, mode, bets, stake, updated_us) "
+            "VALUES (:c, :p, :m, :b, :s, :now)",
+            key | {"b": _stakes(bets), "s": bets.total, "now": uow.now},
+        )
+    return {
+        "table_id": table.id,
+        "coup": coup_id,
+        "mode": mode,
+        "bets": dict(bets.placed()),
+        "stake": bets.total,
+        "balance": dealer.wallet.balance(uow, player_id, mode),
+        "closes_at": coup.closes_us,
+        "server_time": uow.now,
+    }
+
+
+def _stakes(bets: Bets) -> str:
+    return json.dumps(dict(bets.placed()), separators=(",", ":"))

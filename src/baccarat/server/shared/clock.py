@@ -1,0 +1,348 @@
+"""A shared table's clock, in the database: its shoe, its coup, the coup's deadlines.
+
+A coup's window opens (``opens_us``) and closes (``closes_us``, ``betting_s`` later); once
+closed, the coup is dealt and settled in one transaction (``deal``): the cards from the
+shoe where the previous coup ended, every bettor's bets settled by ``round.play`` (one batch
+per mode), the shoe moved on; the result stands until ``next_us`` (``result_s`` later), and
+then, while anyone watches the table (``watched_until_us``), the next window opens. Phases,
+as everyone sees them: ``betting`` (now < closes), ``closed`` (closed, not dealt yet),
+``dealt`` (until the next window), ``idle`` (nobody watches: the table rests).
+
+Every transition (``advance``) takes the table's row locked (on PostgreSQL ``FOR UPDATE
+SKIP LOCKED``: a table another worker is advancing is left to it) and applies what is due
+by the deadlines stored in the rows, so any worker may advance any table and none deals a
+coup twice: a worker that dies mid-transaction leaves nothing, the next one to look does it.
+
+A shoe is created with a fresh server seed when a window opens and the table has none in
+play: its commitment (sha256 of the seed) is stored, and shown, before any bet on it. When
+the cut card comes out the shoe ends and its seed is revealed (``shared_shoes.finished_us``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ...core import Bets, Card, deal_coup, format_cards
+from ...fairness import commitment, new_server_seed
+from ..db.uow import UnitOfWork
+from ..errors import ServiceError
+from ..history import hand_json
+from ..round import Dealer, Stake, play
+from ..tables import Table
+from .bank import CUT, NONCE, SHARED, TableShoe
+
+WATCH_US = 60_000_000  # a read of the state, or an open socket, keeps the table dealing 60 s
+ON_TIME_US = 1_000_000  # a window opened later than this after it was due starts from now
+MIN_RESULT_US = 1_000_000  # a result shows at least this long, however late it was dealt
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeRow:
+    id: int
+    table_id: str
+    server_seed: str
+    commitment: str
+    client_seed: str
+    start: int
+    position: int
+    cards: int
+    coups: int
+    finished_us: int | None
+    ending: str | None
+
+    @property
+    def revealed(self) -> str | None:
+        return self.server_seed if self.finished_us is not None else None
+
+    def source(self) -> TableShoe:
+        return TableShoe(self.server_seed, self.commitment, self.client_seed, self.position)
+
+
+@dataclass(frozen=True, slots=True)
+class CoupRow:
+    id: int
+    table_id: str
+    shoe_id: int
+    number: int
+    opens_us: int
+    closes_us: int
+    dealt_us: int | None
+    next_us: int | None
+    position: int | None
+    player_cards: str | None
+    banker_cards: str | None
+    winner: str | None
+    void_reason: str | None
+
+    def phase(self, now: int) -> str:
+        if self.dealt_us is None:
+            return "betting" if now < self.closes_us else "closed"
+        return "dealt"
+
+
+SHOE_COLUMNS = (
+    "id, table_id, server_seed, commitment, client_seed, start, position, cards, coups, "
+    "finished_us, ending"
+)
+COUP_COLUMNS = (
+    "id, table_id, shoe_id, number, opens_us, closes_us, dealt_us, next_us, position, "
+    "player_cards, banker_cards, winner, void_reason"
+)
+
+
+def load_shoe(uow: UnitOfWork, shoe_id: int) -> ShoeRow:
+    row = uow.one(f"SELECT {SHOE_COLUMNS} FROM shared_shoes WHERE id = :id", {"id": shoe_id})
+    assert row is not None
+    return ShoeRow(*row)
+
+
+def load_coup(uow: UnitOfWork, table: Table, coup_id: int, *, lock: str = "") -> CoupRow:
+    """A coup of this table (``unknown_coup`` otherwise); ``lock``: a row lock suffix."""
+    row = uow.one(
+        f"SELECT {COUP_COLUMNS} FROM shared_coups WHERE id = :id AND table_id = :t" + lock,
+        {"id": coup_id, "t": table.id},
+    )
+    if row is None:
+        raise ServiceError(
+            "unknown_coup", f"table {table.id} has no coup {coup_id}", table=table.id, coup=coup_id
+        )
+    return CoupRow(*row)
+
+
+def require_shared(table: Table) -> None:
+    if table.shared is None:
+        raise ServiceError(
+            "not_a_shared_table", f"table {table.id} is not a shared table", table=table.id
+        )
+
+
+def ensure(uow: UnitOfWork, tables: Iterable[Table]) -> None:
+    """The clock rows of the shared tables (idempotent: workers starting together)."""
+    for table in tables:
+        if table.shared is None:
+            continue
+        if uow.one("SELECT 1 FROM shared_tables WHERE table_id = :t", {"t": table.id}) is None:
+            uow.run(
+                "INSERT INTO shared_tables (table_id, watched_until_us) VALUES (:t, 0) "
+                "ON CONFLICT (table_id) DO NOTHING",
+                {"t": table.id},
+            )
+
+
+def retire(uow: UnitOfWork, dealer: Dealer, served: Iterable[str]) -> list[str]:
+    """The shared tables no longer served (gone from the tables file): the bets on a coup
+    not dealt go back to their bettors (``shared_bet_return``), the coup is void, and the
+    shoe in play is cancelled, its seed revealed. The tables retired."""
+    known = set(served)
+    retired = []
+    for table_id, shoe_id, coup_id in uow.all(
+        "SELECT table_id, shoe_id, coup_id FROM shared_tables ORDER BY table_id"
+    ):
+        if table_id in known:
+            continue
+        retired.append(str(table_id))
+        row = None if coup_id is None else uow.one(
+            "SELECT dealt_us FROM shared_coups WHERE id = :c" + uow.for_update, {"c": coup_id}
+        )  # fmt: skip
+        if row is not None and row[0] is None:
+            for player, mode, stake in uow.all(
+                "SELECT player_id, mode, stake FROM shared_bets WHERE coup_id = :c "
+                "ORDER BY player_id, mode",
+                {"c": coup_id},
+            ):
+                dealer.wallet.reserve(uow, "shared_bet_return", mode, f"coup {coup_id}",
+                                      int(player), -int(stake))  # fmt: skip
+            uow.run("DELETE FROM shared_bets WHERE coup_id = :c", {"c": coup_id})
+            uow.run(
+                "UPDATE shared_coups SET void_reason = :r WHERE id = :c",
+                {"r": "the table closed before the coup was dealt", "c": coup_id},
+            )
+        if shoe_id is not None:
+            uow.run(
+                "UPDATE shared_shoes SET finished_us = :now, ending = 'cancelled' "
+                "WHERE id = :s AND finished_us IS NULL",
+                {"now": uow.now, "s": shoe_id},
+            )
+        uow.run("UPDATE shared_tables SET coup_id = NULL WHERE table_id = :t", {"t": table_id})
+    return retired
+
+
+def clock_of(uow: UnitOfWork, table: Table) -> tuple[ShoeRow | None, CoupRow | None, int]:
+    """The table's shoe in play (or last), its current coup and until when it is watched."""
+    row = uow.one(
+        "SELECT shoe_id, coup_id, watched_until_us FROM shared_tables WHERE table_id = :t",
+        {"t": table.id},
+    )
+    if row is None:
+        return None, None, 0
+    shoe = None if row[0] is None else load_shoe(uow, int(row[0]))
+    coup = None if row[1] is None else load_coup(uow, table, int(row[1]))
+    return shoe, coup, int(row[2])
+
+
+def next_due(uow: UnitOfWork, table: Table) -> int | None:
+    """When the table's next transition is due (None: it rests until watched)."""
+    _, coup, watched = clock_of(uow, table)
+    if coup is not None and coup.dealt_us is None:
+        return coup.closes_us
+    opens = 0 if coup is None or coup.next_us is None else coup.next_us
+    return max(opens, uow.now) if watched > uow.now else None
+
+
+def watch(uow: UnitOfWork, table_ids: Iterable[str]) -> None:
+    """Someone watches these tables: they keep dealing for ``WATCH_US`` more."""
+    for table_id in table_ids:
+        uow.run(
+            "UPDATE shared_tables SET watched_until_us = :until WHERE table_id = :t",
+            {"until": uow.now + WATCH_US, "t": table_id},
+        )
+
+
+def advance(uow: UnitOfWork, dealer: Dealer, table: Table) -> str | None:
+    """Apply the table's transition that is due now, if any: ``"dealt"`` (a closed coup
+    dealt and settled) or ``"open"`` (the next window); None when nothing is due (or
+    another worker is advancing the table)."""
+    require_shared(table)
+    skip = " FOR UPDATE SKIP LOCKED" if uow.dialect == "postgresql" else ""
+    row = uow.one(
+        "SELECT shoe_id, coup_id, watched_until_us FROM shared_tables WHERE table_id = :t" + skip,
+        {"t": table.id},
+    )
+    if row is None:
+        return None
+    shoe_id, coup_id, watched = row
+    coup = None if coup_id is None else load_coup(uow, table, int(coup_id), lock=uow.for_update)
+    if coup is not None and coup.dealt_us is None:
+        if uow.now < coup.closes_us:
+            return None
+        deal(uow, dealer, table, coup)
+        return "dealt"
+    if coup is not None and coup.next_us is not None and uow.now < coup.next_us:
+        return None
+    if int(watched) <= uow.now:
+        return None  # nobody watches: the table rests
+    shoe = None if shoe_id is None else load_shoe(uow, int(shoe_id))
+    _open(uow, dealer, table, shoe, None if coup is None else coup.next_us)
+    return "open"
+
+
+def _new_shoe(uow: UnitOfWork, dealer: Dealer, table: Table) -> ShoeRow:
+    """A new shoe for the table: a fresh seed, committed before any bet on it."""
+    seed = new_server_seed()
+    committed = commitment(seed)
+    number = 1 + int(
+        uow.scalar("SELECT COUNT(*) FROM shared_shoes WHERE table_id = :t", {"t": table.id})
+    )
+    client_seed = f"{table.id}/{number}"
+    start = dealer.shoes(table.rules, seed, client_seed, NONCE, CUT).position  # after the burn
+    shoe_id = int(
+        uow.scalar(
+            "INSERT INTO shared_shoes (table_id, server_seed, commitment, client_seed, cut, "
+            "start, position, cards, coups, created_us) VALUES (:t, :seed, :c, :cs, :cut, "
+            ":start, :start, :cards, 0, :now) RETURNING id",
+            {"t": table.id, "seed": seed, "c": committed, "cs": client_seed, "cut": CUT,
+             "start": start, "cards": table.rules.cards_per_shoe, "now": uow.now},
+        )
+    )  # fmt: skip
+    return load_shoe(uow, shoe_id)
+
+
+def _open(
+    uow: UnitOfWork, dealer: Dealer, table: Table, shoe: ShoeRow | None, due: int | None
+) -> None:
+    """The next window, of ``betting_s`` from when it was due (``due``: the last coup's
+    ``next_us``) if it opens less than ``ON_TIME_US`` late, so that the table's clock keeps
+    its pace whatever a tick or a deal took; else (the table rested) from now."""
+    assert table.shared is not None
+    fresh = shoe is None or shoe.finished_us is not None
+    if fresh:
+        shoe = _new_shoe(uow, dealer, table)
+    assert shoe is not None
+    start = due if due is not None and 0 <= uow.now - due < ON_TIME_US else uow.now
+    closes = start + table.shared.betting_s * 1_000_000
+    coup_id = int(
+        uow.scalar(
+            "INSERT INTO shared_coups (table_id, shoe_id, number, opens_us, closes_us) "
+            "VALUES (:t, :s, :n, :now, :closes) RETURNING id",
+            {"t": table.id, "s": shoe.id, "n": shoe.coups + 1, "now": uow.now, "closes": closes},
+        )
+    )
+    uow.run(
+        "UPDATE shared_tables SET shoe_id = :s, coup_id = :c WHERE table_id = :t",
+        {"s": shoe.id, "c": coup_id, "t": table.id},
+    )
+
+
+def deal(uow: UnitOfWork, dealer: Dealer, table: Table, coup: CoupRow) -> None:
+    """Deal the closed coup from the shoe where the last one ended and settle every bettor
+    (one ``round.play`` per mode on the same cards); the shoe moves on, and ends (its seed
+    revealed) when the cut card has come out."""
+    shoe = load_shoe(uow, coup.shoe_id)
+    source = shoe.source()
+    dealt_shoe = source.shuffle(uow, dealer.shoes, table.rules, "fun").shoe
+    assert dealt_shoe is not None
+    cards = deal_coup(dealt_shoe)
+    pc, bc = format_cards(cards.player.cards), format_cards(cards.banker.cards)
+    assert table.shared is not None
+    uow.run(
+        "UPDATE shared_coups SET dealt_us = :now, next_us = :next, position = :pos, "
+        "player_cards = :pc, banker_cards = :bc, winner = :w WHERE id = :id",
+        # The result stands result_s from the close (at least MIN_RESULT_US from the deal).
+        {"now": uow.now,
+         "next": max(coup.closes_us + table.shared.result_s * 1_000_000, uow.now + MIN_RESULT_US),
+         "pos": shoe.position, "pc": pc, "bc": bc, "w": cards.winner.value, "id": coup.id},
+    )  # fmt: skip
+    finished = dealt_shoe.is_cut_card_reached
+    uow.run(
+        "UPDATE shared_shoes SET position = :pos, coups = coups + 1, finished_us = :done, "
+        "ending = :ending WHERE id = :id",
+        {"pos": dealt_shoe.position, "done": uow.now if finished else None,
+         "ending": "finished" if finished else None, "id": shoe.id},
+    )  # fmt: skip
+    for mode in ("fun", "real"):
+        rows = uow.all(
+            "SELECT player_id, bets FROM shared_bets WHERE coup_id = :c AND mode = :m "
+            "AND stake > 0 ORDER BY player_id",
+            {"c": coup.id, "m": mode},
+        )
+        if not rows:
+            continue
+        stakes = [Stake(int(p), Bets(json.loads(bets))) for p, bets in rows]
+        played = play(uow, dealer, SHARED, table_id=table.id, rules=table.rules, mode=mode,
+                      source=source, stakes=stakes)  # fmt: skip
+        for stake, rec in zip(stakes, played, strict=True):
+            # The round function dealt the very cards the table revealed.
+            assert (rec.player_cards, rec.banker_cards) == (pc, bc), "a coup is one deal"
+            uow.run(
+                "UPDATE shared_bets SET round_id = :r WHERE coup_id = :c AND player_id = :p "
+                "AND mode = :m",
+                {"r": rec.id, "c": coup.id, "p": stake.player_id, "m": mode},
+            )
+
+
+def shoe_json(shoe: ShoeRow) -> dict[str, Any]:
+    return {
+        "id": shoe.id,
+        "commitment": shoe.commitment,
+        "client_seed": shoe.client_seed,
+        "coups_dealt": shoe.coups,
+        "cards_left": shoe.cards - shoe.position,
+        "finished": shoe.finished_us is not None,
+        "server_seed": shoe.revealed,
+    }
+
+
+def coup_cards(coup: CoupRow) -> dict[str, Any] | None:
+    if coup.player_cards is None or coup.banker_cards is None:
+        return None
+    return {
+        "player": hand_json(coup.player_cards),
+        "banker": hand_json(coup.banker_cards),
+        "winner": coup.winner,
+        "position": coup.position,
+        "cards_used": len(Card.parse_many(coup.player_cards))
+        + len(Card.parse_many(coup.banker_cards)),
+    }

@@ -1,0 +1,131 @@
+"""The shared tables' runtime in one worker: the clock rows, the watchers, the dealer task,
+the sockets' feed (``feed.Feed``).
+
+``start`` creates the clock rows of the configured shared tables (idempotent) and starts a
+task that, every ``TICK_S`` at most, reads when each table's next transition is due and
+applies those that are (``clock.advance``, one write each). The deadlines live in the
+database and every transition checks them under the table's row lock, so several workers
+may all run this task: each transition happens once, and when the worker that would have
+made it dies, another makes it at its next tick.
+
+A table deals while it is watched: a read of its state in this worker marks it
+(``watch``), and the task writes ``watched_until_us`` (60 s on) at most every
+``WATCH_WRITE_US`` per table, so a crowd's reads cost no writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from ..db.uow import UnitOfWork
+from ..tables import Table
+from . import clock
+from .feed import Feed
+
+if TYPE_CHECKING:
+    from ..casino import Casino
+
+log = logging.getLogger("baccarat.server.shared")
+
+TICK_S = 0.1
+IDLE_S = 1.0  # the longest sleep: a table watched again is noticed within it
+WATCH_WRITE_US = 10_000_000
+
+
+class SharedDesk:
+    def __init__(self, casino: Casino):
+        self.casino = casino
+        self.tables: list[Table] = [t for t in casino.tables.values() if t.shared is not None]
+        self._seen: dict[str, int] = {}  # table -> when this worker last saw it watched
+        self._written: dict[str, int] = {}  # table -> when this worker last wrote it
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self.closing = False
+        self.feed = Feed(casino.db, self.watch)
+
+    async def start(self) -> None:
+        tables, dealer = self.tables, self.casino.dealer
+
+        def prepare(uow: UnitOfWork) -> None:
+            clock.ensure(uow, tables)
+            for gone in clock.retire(uow, dealer, (t.id for t in tables)):
+                log.warning("shared table %s is no longer served: its shoe is cancelled", gone)
+
+        await self.casino.db.write(prepare)
+        if not tables:
+            return
+        self._wake = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._run_forever())
+
+    async def stop(self) -> None:
+        self.closing = True
+        await self.feed.stop()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    def watch(self, table_id: str) -> None:
+        """Someone in this worker looks at the table (a read of its state, a socket)."""
+        now = self._now()
+        first = now - self._seen.get(table_id, -(10**18)) > WATCH_WRITE_US
+        self._seen[table_id] = now
+        if first:
+            self._wake.set()
+
+    async def tick(self) -> float:
+        """Mark the watched tables, apply what is due; how long until the next is due (s)."""
+        db = self.casino.db
+        now = self._now()
+        marked = [
+            t.id
+            for t in self.tables
+            if now - self._seen.get(t.id, -(10**18)) < clock.WATCH_US
+            and now - self._written.get(t.id, -(10**18)) >= WATCH_WRITE_US
+        ]
+        if marked:
+            await db.write(lambda uow: clock.watch(uow, marked))
+            for table_id in marked:
+                self._written[table_id] = now
+        tables = self.tables
+
+        def due(uow: UnitOfWork) -> list[tuple[Table, int | None, int]]:
+            return [(t, clock.next_due(uow, t), uow.now) for t in tables]
+
+        wait = IDLE_S
+        for table, at, db_now in await db.read(due):
+            if at is None:
+                continue
+            if at <= db_now:
+                for _ in range(2):  # a close then, at most, the next window
+                    if await self.advance(table) is None:
+                        break
+                wait = TICK_S
+            else:
+                wait = min(wait, max(TICK_S, (at - db_now) / 1e6))
+        return wait
+
+    def _now(self) -> int:
+        """The server's clock (the database's ``now``), in microseconds."""
+        return self.casino.settings.clock()
+
+    async def advance(self, table: Table) -> str | None:
+        """The table's due transition (``clock.advance``), one write."""
+        dealer = self.casino.dealer
+        return await self.casino.db.write(lambda uow: clock.advance(uow, dealer, table), table.id)
+
+    async def _run_forever(self) -> None:
+        while not self.closing:
+            wait = IDLE_S
+            try:
+                wait = await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("advancing the shared tables failed; retrying")
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
+            self._wake.clear()

@@ -1,0 +1,480 @@
+// A shared table (SPEC §9): one shoe on the server's clock, every player betting on the same
+// coup. The felt is the house table's (felt.js, reveal.js, roads.js); what differs is the
+// clock: the table's socket (/api/tables/{id}/ws) says when a window opens and closes, the
+// totals on each spot, the cards once dealt and the player's own result. The chips a player
+// puts on the felt are sent at once (PUT .../coups/{coup}/bets, the stake taken then); they
+// are live when the window closes, without a confirmation. A page that reconnects starts
+// from the table's state.
+
+import * as api from "./api.js";
+import { Bets, checkBets, spotsOf } from "./betting.js";
+import { announce, fill, h, loadStyles, reducedMotion } from "./dom.js";
+import {
+  BACK_ICON,
+  controlsView,
+  drawStake,
+  feltView,
+  HISTORY_ICON,
+  headLinks,
+  iconLink,
+  markChip,
+  messageView,
+  metersView,
+  rackView,
+  roadsSlot,
+  setControls,
+  showLast,
+  showMessage,
+} from "./felt.js";
+import { checkText, errorText } from "./errors.js";
+import { money, t } from "./i18n.js";
+import { option, optionsView } from "./options.js";
+import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
+import { showRoads } from "./roads.js";
+import { limitsText, tableName, tieLimitsText } from "./rulesinfo.js";
+import { sounds } from "./sound.js";
+import * as store from "./state.js";
+
+const BUTTONS = [
+  ["undo", "btn.undo"],
+  ["clear", "btn.clear"],
+  ["double", "btn.double"],
+  ["rebet", "btn.rebet"],
+];
+const SEND_MS = 250; // chips put down within this time go to the server together
+const RECONNECT_MS = 1000;
+
+const sum = (amounts) => Object.values(amounts || {}).reduce((a, b) => a + b, 0);
+const tablePath = (tbl) => `/api/tables/${encodeURIComponent(tbl.id)}`;
+
+/** Seconds left until `at` (microseconds, the server's clock) given the clock's offset. */
+const secondsLeft = (at, offset) => Math.max(0, Math.ceil((at - (Date.now() * 1000 + offset)) / 1e6));
+
+class SharedView {
+  constructor(root, tbl) {
+    this.root = root;
+    this.tbl = tbl;
+    this.bets = new Bets(tbl.chips, spotsOf(tbl));
+    this.chip = tbl.chips[0];
+    this.mode = store.state.mode;
+    this.state = null; // the table as the server last said (state, then events)
+    this.offset = 0; // the server's clock less this page's, in microseconds
+    this.placed = {}; // the stakes the server holds for this player on the coup
+    this.lastBets = null; // the stakes of the player's last settled coup (REBET)
+    this.lastNet = null;
+    this.win = 0;
+    this.sending = null;
+    this.queued = false;
+    this.msg = { text: "", kind: "" };
+    this.alive = true;
+    this.socket = null;
+    this.onStore = () => this.storeChanged();
+  }
+
+  start() {
+    this.draw();
+    store.onChange(this.onStore);
+    this.timer = setInterval(() => this.drawClock(), 250);
+    this.connect();
+    return this;
+  }
+
+  destroy() {
+    this.alive = false;
+    clearInterval(this.timer);
+    store.offChange(this.onStore);
+    if (this.socket) this.socket.close();
+  }
+
+  relabel() {
+    this.draw();
+  }
+
+  storeChanged() {
+    if (store.state.mode !== this.mode) {
+      this.mode = store.state.mode;
+      this.bets.reset();
+      this.placed = {};
+      if (this.socket) this.socket.close(); // reconnects in the new mode
+    }
+    this.update();
+  }
+
+  // ---- the table's socket ------------------------------------------------------------
+
+  connect() {
+    if (!this.alive) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const url = `${scheme}://${location.host}${tablePath(this.tbl)}/ws?mode=${this.mode}`;
+    const socket = new WebSocket(url);
+    this.socket = socket;
+    socket.onmessage = (event) => this.event(JSON.parse(event.data));
+    socket.onclose = () => {
+      if (this.socket === socket && this.alive) setTimeout(() => this.connect(), RECONNECT_MS);
+    };
+  }
+
+  event(message) {
+    if (!this.alive) return;
+    const s = this.state;
+    switch (message.type) {
+      case "state":
+        this.fromState(message);
+        break;
+      case "open":
+        this.sync(message.server_time);
+        Object.assign(s, { phase: "betting", coup: message.coup, number: message.number, closes_at: message.closes_at, result: null });
+        Object.assign(s, { players: 0, totals: {} });
+        this.newCoup();
+        this.say(t("shared.place_bets"));
+        break;
+      case "totals":
+        Object.assign(s, { players: message.players, totals: message.totals });
+        break;
+      case "closed":
+        s.phase = "closed";
+        this.say(t("shared.no_more_bets"));
+        break;
+      case "dealt":
+        this.sync(message.server_time);
+        Object.assign(s, { phase: "dealt", result: message.result, next_at: message.next_at });
+        this.reveal(message.result);
+        break;
+      case "settled":
+        this.settled(message.you);
+        break;
+      case "shoe":
+        s.shoe = message.shoe;
+        if (message.shoe && message.shoe.coups_dealt === 0) this.say(t("shared.new_shoe"));
+        break;
+      case "idle":
+        s.phase = "idle";
+        break;
+      default:
+        return;
+    }
+    this.update();
+  }
+
+  sync(serverTime) {
+    if (typeof serverTime === "number") this.offset = serverTime - Date.now() * 1000;
+  }
+
+  fromState(state) {
+    this.sync(state.server_time);
+    this.state = state;
+    const mine = state.you ? state.you.bets : {};
+    this.placed = state.phase === "betting" ? { ...mine } : {};
+    this.bets.reset();
+    if (state.phase === "betting") this.bets.set(this.placed);
+    this.bets.history = [];
+    if (this.el) clearRound(this.el);
+    if (state.result && state.phase !== "betting") {
+      revealRound(this.el, this.roundOf(state.result), "instant");
+      showBanner(this.el, this.roundOf(state.result), null);
+    }
+    this.say(state.phase === "betting" ? t("shared.place_bets") : t("shared.wait_next"));
+    this.showRoads();
+  }
+
+  /** A coup's result as the felt shows a round: the hands, the winner, the player's bets. */
+  roundOf(result, bets = {}) {
+    return { player: result.player, banker: result.banker, winner: result.winner, bets };
+  }
+
+  newCoup() {
+    this.placed = {};
+    this.bets.reset();
+    this.win = 0;
+    if (this.el) clearRound(this.el);
+  }
+
+  async reveal(result) {
+    this.say("");
+    const how = option("squeeze") ? "squeeze" : reducedMotion() ? "instant" : option("fast") ? "fast" : "deal";
+    this.revealing = revealRound(this.el, this.roundOf(result), how);
+    await this.revealing;
+    this.showRoads();
+  }
+
+  /** The player's own result of the coup just dealt (none: they did not bet on it). */
+  async settled(you) {
+    await this.revealing;
+    const result = this.state && this.state.result;
+    if (!this.alive || !result) return;
+    if (!you || !you.round_id) {
+      showBanner(this.el, this.roundOf(result), null);
+      announce(resultText(this.roundOf(result), null));
+      return;
+    }
+    let round = null;
+    try {
+      round = await api.get(`/api/rounds/${encodeURIComponent(you.round_id)}`);
+    } catch {
+      round = null;
+    }
+    if (!this.alive) return;
+    const shown = round || this.roundOf(result);
+    this.win = you.returned ?? 0;
+    this.lastNet = this.win - you.stake;
+    this.lastBets = round ? Object.fromEntries(Object.entries(round.bets).map(([name, bet]) => [name, bet.stake])) : this.lastBets;
+    revealRound(this.el, shown, "instant");
+    showBanner(this.el, shown, this.lastNet);
+    announce(resultText(shown, this.lastNet));
+    store.refreshWallet();
+    this.update();
+  }
+
+  // ---- bets --------------------------------------------------------------------------
+
+  get betting() {
+    return Boolean(this.state && this.state.phase === "betting");
+  }
+
+  change(edit) {
+    if (!this.betting) {
+      this.say(t("shared.wait_next"), "warn");
+      return;
+    }
+    if (!store.state.user) {
+      this.say(t("table.login_first"), "warn");
+      return;
+    }
+    edit();
+    sounds.chip();
+    const problem = checkBets(this.bets.amounts(), this.tbl, store.balance() + sum(this.placed));
+    if (problem && /above|balance|funds/.test(problem.key)) this.say(checkText(problem), "warn");
+    this.update();
+    this.send();
+  }
+
+  /** Send the felt's bets (after SEND_MS, together); one request at a time. */
+  send() {
+    if (this.sending) {
+      this.queued = true;
+      return;
+    }
+    this.sending = new Promise((resolve) => setTimeout(resolve, SEND_MS)).then(() => this.put());
+  }
+
+  async put() {
+    const coup = this.state && this.state.coup;
+    const amounts = this.bets.amounts();
+    try {
+      const answer = await api.request("PUT", `${tablePath(this.tbl)}/coups/${coup}/bets`, {
+        body: { mode: this.mode, bets: amounts },
+        headers: { "Idempotency-Key": api.newKey() },
+      });
+      if (!this.alive || !this.state || this.state.coup !== coup) return;
+      this.placed = answer.bets;
+      store.setBalance(this.mode, answer.balance);
+      if (sum(answer.bets)) this.say(t("shared.placed", { amount: money(answer.stake) }));
+    } catch (error) {
+      if (!this.alive) return;
+      // Refused: the server holds what it held; the felt shows that again.
+      this.bets.reset();
+      if (this.betting) this.bets.set(this.placed);
+      this.say(error.code === "betting_closed" ? t("shared.late") : errorText(error), "error");
+      sounds.error();
+    } finally {
+      this.sending = null;
+      if (this.queued && this.alive) {
+        this.queued = false;
+        this.send();
+      }
+      this.update();
+    }
+  }
+
+  act(action) {
+    const stakes = this.lastBets;
+    const edits = {
+      undo: () => this.bets.undo(),
+      clear: () => this.bets.clear(),
+      double: () => this.bets.double(),
+      rebet: () => stakes && this.bets.set(stakes),
+    };
+    if (edits[action]) this.change(edits[action]);
+  }
+
+  // ---- drawing -----------------------------------------------------------------------
+
+  draw() {
+    const tbl = this.tbl;
+    const on = {
+      add: (name) => this.change(() => this.bets.add(name, this.chip)),
+      remove: (name) => this.change(() => this.bets.remove(name)),
+    };
+    const rack = rackView(tbl.chips, this.chip, (value) => {
+      this.chip = value;
+      this.update();
+    });
+    const live = h(
+      "div",
+      { class: "shared-live", "data-live": "", role: "group", "aria-label": t("shared.live") },
+      h(
+        "div",
+        { class: "shared-clock" },
+        h("span", { class: "shared-phase", "data-phase-text": "" }),
+        h("strong", { class: "shared-countdown", "data-countdown": "", "aria-live": "off" }),
+      ),
+      h("p", { class: "shared-players", "data-players": "" }),
+      h("ul", { class: "shared-totals", "data-totals": "" }),
+    );
+    this.el = h(
+      "section",
+      { class: "table-view shared-view", "data-table": tbl.id, "aria-labelledby": "table-title", tabindex: "-1" },
+      h(
+        "div",
+        { class: "table-head" },
+        iconLink("#/", BACK_ICON, t("table.back"), { "data-back": "" }),
+        h(
+          "div",
+          { class: "table-name" },
+          h("h1", { id: "table-title", text: tableName(tbl) }),
+          h(
+            "p",
+            { class: "muted" },
+            limitsText(tbl.limits),
+            tieLimitsText(tbl.limits) ? ` \u00b7 ${tieLimitsText(tbl.limits)}` : "",
+            ` \u00b7 ${t("shared.live")}`,
+          ),
+        ),
+        optionsView(),
+        headLinks(tbl, iconLink("#/history", HISTORY_ICON, t("nav.history"))),
+      ),
+      h("div", { class: "rack-row" }, rack),
+      feltView(tbl, on, { top: h("div", { class: "shared-top" }, live, h("div", { class: "shoe-box", "data-shoe": "" })) }),
+      controlsView(BUTTONS, (action) => this.act(action)),
+      roadsSlot(),
+      metersView(),
+      messageView(),
+    );
+    fill(this.root, this.el);
+    if (this.state) this.fromState(this.state);
+    this.update();
+  }
+
+  showRoads() {
+    if (this.el) showRoads(this.el.querySelector("[data-roads]"), this.tbl.id, this.mode);
+  }
+
+  drawClock() {
+    if (!this.el || !this.state) return;
+    const s = this.state;
+    const $ = (selector) => this.el.querySelector(selector);
+    $("[data-phase-text]").textContent = t(`shared.phase.${s.phase}`);
+    const at = s.phase === "betting" ? s.closes_at : s.phase === "dealt" ? s.next_at : null;
+    $("[data-countdown]").textContent = at ? t("shared.seconds", { n: secondsLeft(at, this.offset) }) : "";
+    this.el.dataset.phase = s.phase;
+  }
+
+  update() {
+    if (!this.el) return;
+    const $ = (selector) => this.el.querySelector(selector);
+    const s = this.state || { phase: "idle", totals: {}, players: 0 };
+    const amounts = this.bets.amounts();
+    for (const name of this.bets.spots) {
+      drawStake(this.el, name, this.bets.stacks[name], amounts[name] || 0, this.chip);
+      $(`[data-remove="${name}"]`).hidden = !(this.betting && this.bets.total(name));
+    }
+    $("[data-players]").textContent = t("shared.players", { n: s.players || 0 });
+    fill(
+      $("[data-totals]"),
+      Object.entries(s.totals || {})
+        .filter(([, spot]) => spot.amount)
+        .map(([name, spot]) =>
+          h(
+            "li",
+            { "data-total": name },
+            h("span", { text: t(`spot.${name}`) }),
+            " ",
+            h("strong", { text: money(spot.amount) }),
+            h("small", { text: ` (${spot.players})` }),
+          ),
+        ),
+    );
+    const shoe = s.shoe;
+    $("[data-shoe]").textContent = shoe ? t("shared.shoe", { n: shoe.id, left: shoe.cards_left }) : "";
+    $('[data-meter="bet"]').textContent = money(sum(this.placed));
+    $('[data-meter="balance"]').textContent = money(store.balance());
+    $('[data-meter="win"]').textContent = money(this.win);
+    showLast(this.el, this.lastNet);
+    markChip(this.el, this.chip);
+    const open = this.betting && Boolean(store.state.user);
+    const controls = [
+      [$('[data-action="undo"]'), open && this.bets.history.length > 0],
+      [$('[data-action="clear"]'), open && !this.bets.isEmpty()],
+      [$('[data-action="double"]'), open && !this.bets.isEmpty()],
+      [$('[data-action="rebet"]'), open && Boolean(this.lastBets) && this.bets.isEmpty()],
+    ];
+    for (const spot of this.el.querySelectorAll("[data-spot]")) controls.push([spot, open]);
+    setControls(controls);
+    this.el.dataset.coup = s.coup ?? "";
+    showMessage(this.el, this.msg);
+    this.drawClock();
+  }
+
+  say(text, kind = "info") {
+    this.msg = { text, kind };
+    if (this.el) showMessage(this.el, this.msg);
+  }
+}
+
+export function render(root, tbl) {
+  loadStyles("shared");
+  return new SharedView(root, tbl).start();
+}
+
+/** The lobby's line for each shared table: its phase, countdown, players, last results. */
+export function watchLobby(section, tables) {
+  loadStyles("shared");
+  const shared = tables.filter((tbl) => tbl.shared);
+  let alive = true;
+  const states = new Map();
+  async function read() {
+    for (const tbl of shared) {
+      try {
+        const state = await api.get(`${tablePath(tbl)}/state`, { mode: store.state.mode });
+        states.set(tbl.id, { state, offset: state.server_time - Date.now() * 1000 });
+      } catch {
+        states.delete(tbl.id);
+      }
+    }
+  }
+  function draw() {
+    for (const tbl of shared) {
+      const line = section.querySelector(`[data-live="${tbl.id}"]`);
+      const known = states.get(tbl.id);
+      if (!line || !known) continue;
+      const { state, offset } = known;
+      const at = state.phase === "betting" ? state.closes_at : null;
+      const parts = [t(`shared.phase.${state.phase}`)];
+      if (at) parts.push(t("shared.seconds", { n: secondsLeft(at, offset) }));
+      parts.push(t("shared.players", { n: state.players || 0 }));
+      line.textContent = parts.join(" \u00b7 ");
+      const last = section.querySelector(`[data-last="${tbl.id}"]`);
+      if (last) {
+        fill(
+          last,
+          (state.last_results || []).map((winner) =>
+            h("span", { class: `last-result ${winner}`, title: t(`spot.${winner}`), text: t(`shared.letter.${winner}`) }),
+          ),
+        );
+      }
+    }
+  }
+  let polls = 0;
+  const timer = setInterval(async () => {
+    if (polls++ % 8 === 0) await read();
+    if (alive) draw();
+  }, 250);
+  read().then(draw);
+  return {
+    draw,
+    stop: () => {
+      alive = false;
+      clearInterval(timer);
+    },
+  };
+}

@@ -13,6 +13,7 @@ from baccarat.fairness.history import parse_history
 from baccarat.fairness.verify import Status, verify_history
 from baccarat.server import audit, voids
 from baccarat.server.shared import views
+from baccarat.server.vault import is_sealed
 
 from .conftest import Api, both_backends
 from .support import error_code
@@ -301,6 +302,12 @@ async def test_the_verifier_accepts_a_finished_shoe_and_names_a_changed_card(api
     first = await open_window(api)
     committed = (await state(api))["shoe"]
     shoe_id = committed["id"]
+
+    def stored(uow: Any) -> str:
+        return str(uow.scalar("SELECT server_seed FROM shared_shoes WHERE id = :s", {"s": shoe_id}))
+
+    # Until the shoe ends its seed is stored sealed, like the players' (docs/fairness.md).
+    assert is_sealed(api.casino.db.run_read(stored))
     for _ in range(200):  # an 8-deck shoe deals ~75 coups to its cut card
         now = await state(api)
         if now["shoe"]["id"] != shoe_id or now["shoe"]["finished"]:
@@ -315,6 +322,7 @@ async def test_the_verifier_accepts_a_finished_shoe_and_names_a_changed_card(api
     seed = records[0].fairness.server_seed
     assert seed is not None  # revealed when the shoe ended
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == committed["commitment"]
+    assert api.casino.db.run_read(stored) == seed  # revealed: public, kept in the clear
     report = verify_history(records)
     assert report.ok and {r.status for r in report.rounds} == {Status.VERIFIED}
     # The first coup starts right after the burn, and no coup is skipped.

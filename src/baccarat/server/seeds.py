@@ -28,7 +28,7 @@ from ..fairness.history import UndealtShoe
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .ledger import MODES
-from .vault import NoVault, SeedKeyError, Vault
+from .vault import NoVault, SeedKeyError, Vault, is_sealed
 
 # What this server lets a player set as a client seed (the protocol itself takes any text):
 # characters a player can type the same on any keyboard and read back unambiguously, so no
@@ -168,6 +168,16 @@ def _vault(uow: UnitOfWork) -> Vault:
 def open_seed(uow: UnitOfWork, stored: str, committed: str) -> str:
     """A sealed server seed opened: only to deal from it or to reveal it."""
     return _vault(uow).open(stored, committed)
+
+
+def seal(uow: UnitOfWork, server_seed: str, committed: str) -> str:
+    """A new server seed as it is stored until revealed (a shared table's shoe's too)."""
+    return _vault(uow).seal(server_seed, committed)
+
+
+def opened(uow: UnitOfWork, stored: str, committed: str) -> str:
+    """A stored seed in the clear: opened if sealed, as it is once revealed."""
+    return open_seed(uow, stored, committed) if is_sealed(stored) else stored
 
 
 def check_vault(uow: UnitOfWork) -> None:

@@ -27,6 +27,7 @@ from typing import Any
 
 from ...core import Bets, Card, deal_coup, format_cards
 from ...fairness import commitment, new_server_seed
+from .. import seeds
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..history import hand_json
@@ -57,8 +58,10 @@ class ShoeRow:
     def revealed(self) -> str | None:
         return self.server_seed if self.finished_us is not None else None
 
-    def source(self) -> TableShoe:
-        return TableShoe(self.server_seed, self.commitment, self.client_seed, self.position)
+    def source(self, uow: UnitOfWork) -> TableShoe:
+        """The shoe to deal on from (its seed opened: it is sealed until the shoe ends)."""
+        seed = seeds.opened(uow, self.server_seed, self.commitment)
+        return TableShoe(seed, self.commitment, self.client_seed, self.position)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,11 +164,13 @@ def retire(uow: UnitOfWork, dealer: Dealer, served: Iterable[str]) -> list[str]:
                 {"r": "the table closed before the coup was dealt", "c": coup_id},
             )
         if shoe_id is not None:
+            ended = load_shoe(uow, int(shoe_id))
             uow.run(
-                "UPDATE shared_shoes SET finished_us = :now, ending = 'cancelled' "
-                "WHERE id = :s AND finished_us IS NULL",
-                {"now": uow.now, "s": shoe_id},
-            )
+                "UPDATE shared_shoes SET finished_us = :now, ending = 'cancelled', "
+                "server_seed = :seed WHERE id = :s AND finished_us IS NULL",
+                {"now": uow.now, "s": shoe_id,
+                 "seed": seeds.opened(uow, ended.server_seed, ended.commitment)},
+            )  # fmt: skip
         uow.run("UPDATE shared_tables SET coup_id = NULL WHERE table_id = :t", {"t": table_id})
     return retired
 
@@ -243,7 +248,8 @@ def _new_shoe(uow: UnitOfWork, dealer: Dealer, table: Table) -> ShoeRow:
             "INSERT INTO shared_shoes (table_id, server_seed, commitment, client_seed, cut, "
             "start, position, cards, coups, created_us) VALUES (:t, :seed, :c, :cs, :cut, "
             ":start, :start, :cards, 0, :now) RETURNING id",
-            {"t": table.id, "seed": seed, "c": committed, "cs": client_seed, "cut": CUT,
+            {"t": table.id, "seed": seeds.seal(uow, seed, committed), "c": committed,
+             "cs": client_seed, "cut": CUT,
              "start": start, "cards": table.rules.cards_per_shoe, "now": uow.now},
         )
     )  # fmt: skip
@@ -281,7 +287,7 @@ def deal(uow: UnitOfWork, dealer: Dealer, table: Table, coup: CoupRow) -> None:
     (one ``round.play`` per mode on the same cards); the shoe moves on, and ends (its seed
     revealed) when the cut card has come out."""
     shoe = load_shoe(uow, coup.shoe_id)
-    source = shoe.source()
+    source = shoe.source(uow)
     dealt_shoe = source.shuffle(uow, dealer.shoes, table.rules, "fun").shoe
     assert dealt_shoe is not None
     cards = deal_coup(dealt_shoe)
@@ -298,9 +304,11 @@ def deal(uow: UnitOfWork, dealer: Dealer, table: Table, coup: CoupRow) -> None:
     finished = dealt_shoe.is_cut_card_reached
     uow.run(
         "UPDATE shared_shoes SET position = :pos, coups = coups + 1, finished_us = :done, "
-        "ending = :ending WHERE id = :id",
+        "ending = :ending, server_seed = :seed WHERE id = :id",
+        # Ended, the shoe's seed is revealed: kept in the clear from now on.
         {"pos": dealt_shoe.position, "done": uow.now if finished else None,
-         "ending": "finished" if finished else None, "id": shoe.id},
+         "ending": "finished" if finished else None,
+         "seed": source.server_seed if finished else shoe.server_seed, "id": shoe.id},
     )  # fmt: skip
     for mode in ("fun", "real"):
         rows = uow.all(

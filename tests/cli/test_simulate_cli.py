@@ -225,7 +225,16 @@ def test_ctrl_c_on_a_terminal_stops_and_reports_what_was_simulated() -> None:
                 seen += os.read(leader, 4096)
         assert b"rounds/s" in seen, f"no progress bar in 120 s: {seen[-300:]!r}"
         os.killpg(process.pid, signal.SIGINT)
-        out, _ = process.communicate(timeout=60)
+        # A terminal keeps reading while the run winds down: a pty nobody reads fills up and
+        # blocks the bar's last redraws (and with them the exit).
+        deadline = time.monotonic() + 60
+        while process.poll() is None and time.monotonic() < deadline:
+            if select.select([leader], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(leader, 4096)
+                except OSError:
+                    break
+        out, _ = process.communicate(timeout=10)
         while select.select([leader], [], [], 0.2)[0]:
             try:
                 chunk = os.read(leader, 4096)

@@ -63,6 +63,8 @@ from .outcomes import (
 # Coups per kernel call: about a tenth of a second, the pace of progress and of Ctrl-C.
 CHUNK = 1 << 22
 MAX_WORKERS = 256
+# After Ctrl-C, how long the workers have to send what they dealt before they are stopped.
+STOP_WAIT_S = 5.0
 # A coup uses at most six cards.
 MAX_COUP_CARDS = 6
 
@@ -393,9 +395,9 @@ def _run_workers(
     pending = set(processes)
     interrupted = False
 
-    def collect(report: ProgressCallback) -> None:
+    def collect(report: ProgressCallback, deadline: float | None = None) -> None:
         nonlocal counts
-        while pending:
+        while pending and (deadline is None or time.monotonic() < deadline):
             try:
                 kind, index, payload = messages.get(timeout=0.1)
             except queue_module.Empty:
@@ -421,11 +423,12 @@ def _run_workers(
         try:
             collect(report)
         except KeyboardInterrupt:
-            # Workers stop after their chunk and send what they dealt; a second Ctrl-C
-            # while they do gives up on them.
+            # Workers stop after their chunk and send what they dealt; one that has not
+            # within STOP_WAIT_S (still compiling its kernel, say) is given up, as is every
+            # one on a second Ctrl-C.
             interrupted = True
             stop.set()
-            collect(lambda done: None)
+            collect(lambda done: None, time.monotonic() + STOP_WAIT_S)
     finally:
         stop.set()
         for process in processes.values():

@@ -49,7 +49,7 @@ from .jobs import Job as _Job
 from .jobs import Work
 from .jobs import unavailable as _unavailable
 from .pgwriter import PostgresWriter
-from .uow import UnitOfWork, is_unique_violation
+from .uow import UnitOfWork, is_unique_violation, write_totals
 
 T = TypeVar("T")
 log = logging.getLogger("baccarat.server.db")
@@ -182,6 +182,7 @@ class Database:
             self._rollback(conn)
             raise
         if write:
+            write_totals(uow, (uow,))
             conn.commit() if self.dialect == "postgresql" else conn.execute("COMMIT")
             uow.committed()
         else:
@@ -434,6 +435,7 @@ class _SqliteWriter:
                 job.uow = uow
                 if not alone:
                     conn.execute("RELEASE unit")
+        write_totals(uow, (job.uow for job in batch))
         conn.execute("COMMIT")
 
 

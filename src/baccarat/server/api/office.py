@@ -47,7 +47,9 @@ async def as_staff(
     *, write: bool = False,
 ) -> T:  # fmt: skip
     """``work(uow, staff)`` for a caller with a live staff session whose role has the
-    ``permission`` (401 / 403 otherwise); a write runs in one transaction with the check."""
+    ``permission`` (401 / 403 otherwise); a write runs in one transaction with the check.
+    A read runs on a reader thread (``heavy``): a report takes milliseconds, and nothing
+    of the back office may hold the event loop that serves the tables."""
     casino: Casino = request.app.state.casino
     hashed = caller_of(request, STAFF_COOKIE).token_hash
 
@@ -59,7 +61,9 @@ async def as_staff(
             stale = False
         return work(uow, staff), stale
 
-    answer, stale = await (casino.db.write(checked) if write else casino.db.read(checked))
+    answer, stale = await (
+        casino.db.write(checked) if write else casino.db.read(checked, heavy=True)
+    )
     if stale and hashed is not None:
         await casino.db.write(lambda uow: staffing.touch(uow, hashed))
     return answer
@@ -318,10 +322,10 @@ async def report_events(
     responses=documented("not_authenticated", "forbidden"),
     summary="The software id and the last verification of the installed files",
 )
-async def software_state(request: Request) -> Response:
+async def software_state(request: Request, casino: CasinoDep) -> Response:
     from .. import software
 
-    def read(uow: UnitOfWork, staff: Staff) -> dict[str, Any]:
-        return {"software_id": software.verify().software_id, "last": software.last(uow)}
-
-    return json_response(await as_staff(request, "events", read))
+    # The check made at start (hashing every file again per page view would cost seconds).
+    checked = casino.software
+    last = await as_staff(request, "events", lambda uow, s: software.last(uow))
+    return json_response({"software_id": checked and checked.software_id, "last": last})

@@ -179,3 +179,40 @@ async def test_rebuilding_the_aggregates_from_the_rounds_gives_what_the_rounds_k
     assert await api.casino.db.write(lambda uow: daily.rebuild(uow, batch=2)) == 4
     assert await api.casino.db.read(snapshot) == kept
     assert json.dumps(kept)  # plain values
+
+
+async def test_incomplete_rounds_are_the_operator_rounds_still_waiting(api: Api) -> None:
+    token = await api.player("alice")
+    player_id = (await api.client.get("/api/me", headers=api.auth(token, None))).json()["id"]
+
+    def rounds(uow: Any) -> None:
+        for round_id, state, due in (("r_a", "win", 30), ("r_b", "settled", 10),
+                                     ("r_c", "rollback", 20), ("r_d", "refused", 5)):  # fmt: skip
+            uow.run(
+                "INSERT INTO operator_rounds (round_id, operator_id, player_id, "
+                "external_player, token, currency, table_id, state, stake, win, bets, "
+                "attempts, next_us, lease_us, created_us) VALUES (:r, 'op', :p, 'ext-7', "
+                "'t', 'SEK', 'table-i', :s, 5000, 9750, '{}', 3, :due, 0, 1)",
+                {"r": round_id, "p": player_id, "s": state, "due": due},
+            )
+
+    await api.casino.db.write(rounds)
+    finance = await logged_in(api, "fiona", "finance")
+    shown = (await get(api, finance.headers, "/admin/api/reports/incomplete")).json()
+    assert [(r["round"], r["state"]) for r in shown["incomplete"]] == [("r_c", "rollback"),
+                                                                        ("r_a", "win")]  # fmt: skip
+    assert shown["incomplete"][0] | {"time": "", "next_attempt": ""} == {
+        "round": "r_c", "operator": "op", "player": "ext-7", "currency": "SEK",
+        "table": "table-i", "state": "rollback", "stake": 5000, "win": 9750, "attempts": 3,
+        "time": "", "next_attempt": "",
+    }  # fmt: skip
+    csv_rows = (await get(api, finance.headers, "/admin/api/reports/incomplete?format=csv")).text
+    assert csv_rows.splitlines()[0].startswith("round,operator,player,currency")
+    # Read through the index of the due rounds, never a scan of every operator round.
+    plan = await api.casino.db.read(
+        lambda uow: uow.all("EXPLAIN QUERY PLAN " + reports.INCOMPLETE, {"n": 5})
+    )
+    assert "ix_operator_rounds_due" in " ".join(str(step) for step in plan)
+    sam = await logged_in(api, "sam", "support")
+    assert (await api.client.get("/admin/api/reports/incomplete", headers=sam.headers)
+            ).status_code == 403  # fmt: skip

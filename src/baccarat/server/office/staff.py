@@ -199,6 +199,13 @@ def _changed(
     return shown
 
 
+def _administered(uow: UnitOfWork, by: Staff | None, name: str, reason: str) -> tuple[Member, str]:
+    """The account an admin (or the command line, ``by`` None) changes, and the reason."""
+    if by is not None:
+        by.require("staff")
+    return member(uow, name), check_reason(reason)
+
+
 def _end_sessions(uow: UnitOfWork, staff_id: int, keep: str | None = None) -> None:
     uow.run("DELETE FROM staff_sessions WHERE staff_id = :s AND token_hash <> :k",
             {"s": staff_id, "k": keep or ""})  # fmt: skip
@@ -208,10 +215,7 @@ def set_disabled(
     uow: UnitOfWork, by: Staff | None, name: str, disabled: bool, reason: str
 ) -> dict[str, Any]:
     """Disable (its sessions end at once) or enable again a staff account."""
-    if by is not None:
-        by.require("staff")
-    reason = check_reason(reason)
-    target = member(uow, name)
+    target, reason = _administered(uow, by, name, reason)
     if target.disabled == disabled:
         state = "disabled" if disabled else "active"
         raise ServiceError("staff_unchanged", f"{target.staff.name} is {state} already")
@@ -227,11 +231,8 @@ def set_role(
     uow: UnitOfWork, by: Staff | None, name: str, role: str, reason: str
 ) -> dict[str, Any]:
     """Give a staff account another role (from its next request)."""
-    if by is not None:
-        by.require("staff")
-    reason = check_reason(reason)
     check_role(role)
-    target = member(uow, name)
+    target, reason = _administered(uow, by, name, reason)
     if target.staff.role == role:
         raise ServiceError("staff_unchanged", f"{target.staff.name} is a {role} already")
     if role != "admin":
@@ -245,10 +246,7 @@ def reset_password(
     uow: UnitOfWork, by: Staff | None, name: str, password_hash: str, reason: str
 ) -> dict[str, Any]:
     """A new password (hashed by the caller) for a staff account; its sessions end."""
-    if by is not None:
-        by.require("staff")
-    reason = check_reason(reason)
-    target = member(uow, name)
+    target, reason = _administered(uow, by, name, reason)
     uow.run("UPDATE staff SET password_hash = :p WHERE id = :i",
             {"p": password_hash, "i": target.staff.id})  # fmt: skip
     _end_sessions(uow, target.staff.id)
@@ -257,10 +255,7 @@ def reset_password(
 
 def reset_second_factor(uow: UnitOfWork, by: Staff | None, name: str, reason: str) -> Enrolment:
     """A new TOTP secret and recovery codes (the old ones stop working); sessions end."""
-    if by is not None:
-        by.require("staff")
-    reason = check_reason(reason)
-    target = member(uow, name)
+    target, reason = _administered(uow, by, name, reason)
     secret, codes = _second_factor()
     uow.run(
         "UPDATE staff SET totp_secret = :s, totp_step = 0, recovery_codes = :c WHERE id = :i",

@@ -16,8 +16,9 @@ import pytest
 
 from baccarat.cli import main
 from baccarat.server import events
+from baccarat.server.db.database import Database
 from baccarat.server.office import staff
-from baccarat.server.settings import PasswordHashing
+from baccarat.server.settings import DatabaseUrl, PasswordHashing
 
 from .conftest import Api, both_backends
 from .office import PASSWORD, Member, enrol, log_in, logged_in
@@ -240,3 +241,12 @@ def test_the_command_line_administers_staff(
     ]  # fmt: skip
     assert {e["actor"] for e in shown} == {"system"}
     assert all(e["details"]["by"] == "command line" for e in shown)
+    db = Database(DatabaseUrl.sqlite_in(tmp_path / "data"), clock=lambda: 0)
+    try:
+        audit = db.run_read(lambda uow: staff.audit_log(uow, "staff:2"))
+    finally:
+        db.close()
+    assert [(a["staff"], a["action"], a["reason"]) for a in audit][:2] == [
+        ("command line", "staff_second_factor_reset", "lost"),
+        ("command line", "staff_password_reset", "forgot"),
+    ]  # fmt: skip

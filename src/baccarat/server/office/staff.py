@@ -432,8 +432,11 @@ def audit_log(uow: UnitOfWork, target: str | None = None, limit: int = 100) -> l
         "ORDER BY a.id DESC LIMIT :n",
         {"t": target, "n": min(max(limit, 1), 1000)},
     )
-    return [
-        {"id": int(i), "time": iso_time(int(t)), "staff": n, "action": a, "target": g,
-         "reason": r, "details": json.loads(d)}
-        for i, t, n, a, g, r, d in rows
-    ]  # fmt: skip
+    answer = []
+    for i, t, n, a, g, r, d in rows:
+        details = json.loads(d)
+        # An act of no staff member: the operator's at the command line, or the system's.
+        who = n if n is not None else str(details.get("by", "system"))
+        answer.append({"id": int(i), "time": iso_time(int(t)), "staff": who, "action": a,
+                       "target": g, "reason": r, "details": details})  # fmt: skip
+    return answer

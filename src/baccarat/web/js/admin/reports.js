@@ -67,6 +67,13 @@ function ggrChart(rows, first, last) {
   return holder;
 }
 
+/** A panel of the grid that takes two of its columns when the screen has room for them. */
+function wide(...args) {
+  const shown = panel(...args);
+  shown.classList.add("wide");
+  return shown;
+}
+
 export async function show(view, staff) {
   const from = h("input", { type: "date", name: "from", "aria-label": "From" });
   const to = h("input", { type: "date", name: "to", "aria-label": "To" });
@@ -120,7 +127,7 @@ export async function show(view, staff) {
           table(byBet["ggr-by-bet"], [["bet", "Bet"], ...GGR_COLUMNS], null, { figures: true }),
         ),
         panel("By mode (currency)", `reports/ggr?by=mode${q}`, table(byMode["ggr-by-mode"], GGR_COLUMNS, null, { figures: true })),
-        panel(
+        wide(
           "Liability",
           "reports/liability",
           table(

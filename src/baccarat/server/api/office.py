@@ -408,20 +408,6 @@ async def report_liability(request: Request, format: Format = "json") -> Respons
 
 
 @router.get(
-    "/reports/incomplete",
-    responses=documented("not_authenticated", "forbidden"),
-    summary="Incomplete rounds: those on an operator's wallet still waiting for an answer",
-)
-async def report_incomplete(
-    request: Request,
-    limit: Annotated[int, Query(ge=1, le=reports.MAX_INCOMPLETE)] = 200,
-    format: Format = "json",
-) -> Response:
-    rows = await as_staff(request, "reports", lambda uow, s: reports.incomplete(uow, limit))
-    return _table("incomplete", rows, format)
-
-
-@router.get(
     "/reports/events/{kind}",
     responses=documented("not_authenticated", "forbidden", "not_found"),
     summary="The latest large wins, large wagers or voids (significant events) as a table",

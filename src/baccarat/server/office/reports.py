@@ -12,8 +12,6 @@ the rounds: what a page costs is bounded by the days, tables and bets it shows.
   (z = 3: a fair game leaves it about 3 times in 1,000 per figure).
 * Liability: players' balances, withdrawals reserved, deposits pending, and what
   player-banked seats hold in play.
-* Incomplete rounds: the rounds on an operator's wallet whose calls have not been answered
-  for good yet (state ``bet``, ``win`` or ``rollback``: being sent again), oldest due first.
 """
 
 from __future__ import annotations
@@ -30,7 +28,6 @@ from ...core.paytable import PUSH
 from ..daily import DAY_US, ROUND
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
-from ..operators.outbox import UNFINISHED
 from ..tables import TableSet
 
 Z = 3.0
@@ -176,26 +173,3 @@ def liability(uow: UnitOfWork) -> list[dict[str, Any]]:
     keys = ("balances", "withdrawals_pending", "deposits_pending", "in_play")
     return [{"mode": mode} | {k: values.get(k, 0) for k in keys}
             for mode, values in figures.items()]  # fmt: skip
-
-
-MAX_INCOMPLETE = 500
-# Through the index of the due rounds (``ix_operator_rounds_due``): a page costs what it shows.
-INCOMPLETE = (
-    "SELECT round_id, operator_id, external_player, currency, table_id, state, stake, win, "
-    "attempts, created_us, next_us FROM operator_rounds WHERE state IN ("
-    + ", ".join(f"'{state}'" for state in UNFINISHED)
-    + ") ORDER BY next_us, round_id LIMIT :n"
-)
-
-
-def incomplete(uow: UnitOfWork, limit: int = 200) -> list[dict[str, Any]]:
-    """The rounds on an operator's wallet still waiting for an answer, next due first."""
-    from ..history import iso_time
-
-    rows = uow.all(INCOMPLETE, {"n": min(max(limit, 1), MAX_INCOMPLETE)})
-    return [
-        {"round": r, "operator": o, "player": p, "currency": c, "table": t, "state": s,
-         "stake": int(stake), "win": int(win), "attempts": int(a), "time": iso_time(int(at)),
-         "next_attempt": iso_time(int(due))}
-        for r, o, p, c, t, s, stake, win, a, at, due in rows
-    ]  # fmt: skip

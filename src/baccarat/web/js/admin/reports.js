@@ -1,6 +1,6 @@
 // Reports: GGR and rounds per day (a chart), per table, bet and mode; RTP actual against
-// theoretical with its band and alarm; liability; large wins, voids and incomplete rounds.
-// Every table has its CSV download. The figures are read from the daily aggregates.
+// theoretical with its band and alarm; liability; large wins and voids. Every table has
+// its CSV download. All of it is read from the daily aggregates.
 
 import { fill, h } from "../dom.js";
 import * as api from "./api.js";
@@ -90,7 +90,7 @@ export async function show(view, staff) {
     if (from.value) range.set("from", from.value);
     if (to.value) range.set("to", to.value);
     const q = range.toString() ? `&${range}` : "";
-    const [byDay, byTable, byBet, byMode, rtp, liability, wins, voids, incomplete] = await Promise.all([
+    const [byDay, byTable, byBet, byMode, rtp, liability, wins, voids] = await Promise.all([
       api.get(`reports/ggr?by=day${q}`),
       api.get(`reports/ggr?by=table${q}`),
       api.get(`reports/ggr?by=bet${q}`),
@@ -99,7 +99,6 @@ export async function show(view, staff) {
       api.get("reports/liability"),
       api.get("reports/events/large_win"),
       api.get("reports/events/void"),
-      api.get("reports/incomplete"),
     ]);
     const today = new Date().toISOString().slice(0, 10);
     const first = from.value || new Date(Date.now() - 29 * DAY_MS).toISOString().slice(0, 10);
@@ -196,23 +195,6 @@ export async function show(view, staff) {
             ["returned", "Returned", cents],
           ]),
         ),
-      ),
-      panel(
-        "Incomplete rounds (an operator's wallet has not answered for good yet)",
-        "reports/incomplete",
-        table(incomplete.incomplete, [
-          ["round", "Round"],
-          ["operator", "Operator"],
-          ["player", "Player"],
-          ["table", "Table"],
-          ["state", "Waiting for"],
-          ["stake", "Stake (minor units)"],
-          ["win", "Win (minor units)"],
-          ["currency", "Currency"],
-          ["attempts", "Attempts"],
-          ["time", "Played"],
-          ["next_attempt", "Next attempt"],
-        ]),
       ),
     );
   };

@@ -7,7 +7,10 @@ place, its event loop's own thread (no thread hand-offs, no lock contention), in
 submitted while the loop was busy run one after another, each inside its own savepoint,
 and share one commit (one fsync). A unit of work that raises is rolled back to its
 savepoint alone; the others are unaffected; no answer is given before the commit is durable.
-Reads run inline too, on their own connection (WAL readers never wait for the writer).
+Reads run inline too, on their own connection (WAL readers never wait for the writer),
+except the reads that take milliseconds (``read(..., heavy=True)``: the back office's
+reports and pages): those run on the pool of reader threads, as every read does on
+PostgreSQL, so that nothing slow runs on the event loop.
 
 Read-only (``read_only=True``, the operator's commands that only read): SQLite opens the
 file with ``mode=ro`` and ``query_only`` (it creates nothing, not even the folder, and sets
@@ -226,6 +229,8 @@ class Database:
             self._sqlite_writer = _SqliteWriter(self)
             self._checkpointer = _Checkpointer(self, self._sqlite_writer)
             self._checkpointer.start()
+            # The heavy reads' threads (started when first needed, each its own connection).
+            self._readers = ThreadPoolExecutor(self.threads, thread_name_prefix="db-read")
         else:
             # The thread that starts the runners (the event loop's: it read the casino's
             # accounts) leaves the database to them: its connection would sit idle for the
@@ -252,9 +257,10 @@ class Database:
         self._pg_writer.submit(job, key)
         return await job.future
 
-    async def read(self, work: Work[T]) -> T:
-        """Run a read-only unit of work on a snapshot."""
-        if self._sqlite_writer is not None:
+    async def read(self, work: Work[T], *, heavy: bool = False) -> T:
+        """Run a read-only unit of work on a snapshot, on a reader thread; on SQLite inline
+        unless ``heavy`` (a read that may take milliseconds: it must not hold the loop)."""
+        if self._sqlite_writer is not None and not heavy:
             # SQLite reads take microseconds and never wait for the writer (WAL): inline.
             return self._pooled(work, False)
         if self._readers is None:

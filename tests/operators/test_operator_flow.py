@@ -82,6 +82,16 @@ def test_a_launch_code_is_used_once_and_opens_the_table_in_a_browser(both: Pair)
     assert "baccarat_session" in opened.cookies
     again = httpx.get(f"{both.game.url}/play/{code}", timeout=10)
     assert (again.status_code, again.json()["error"]["details"]["reason"]) == (401, "used")
+    page = httpx.get(f"{both.game.url}/play/{code}", timeout=10,
+                     headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})  # fmt: skip
+    assert (page.status_code, page.headers["content-type"]) == (401, "text/html; charset=utf-8")
+    assert '<html lang="sv">' in page.text and 'href="http://lobby.example/"' in page.text
+    unknown = httpx.get(
+        f"{both.game.url}/play/no-such-code",
+        timeout=10,
+        headers={"Accept": "text/html", "Accept-Language": "da-DK,da;q=0.9"},
+    )
+    assert '<html lang="da">' in unknown.text and "href=" not in unknown.text
     exchanged = httpx.post(f"{both.game.url}/api/sessions/launch", json={"code": code})
     assert exchanged.json()["error"]["code"] == "invalid_launch_code"
 

@@ -162,6 +162,16 @@ def redeem(uow: UnitOfWork, code: str, system: SystemAccounts, ttl_s: int) -> St
     )  # fmt: skip
 
 
+def ended(uow: UnitOfWork, code: str) -> tuple[str, str | None] | None:
+    """The language and lobby address of a launch code that can no longer be used (None for
+    a code never issued, or purged): what the page that says so is written with."""
+    row = uow.one(
+        "SELECT language, lobby_url FROM operator_launches WHERE code_hash = :h",
+        {"h": _hash(code)},
+    )
+    return None if row is None else (str(row[0]), row[1])
+
+
 def _player(
     uow: UnitOfWork, operator_id: str, player: str, currency: str, system: SystemAccounts
 ) -> int:

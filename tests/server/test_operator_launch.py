@@ -117,6 +117,36 @@ def test_a_launch_code_expires_after_60_seconds(
     assert unknown.value.details["reason"] == "unknown"
 
 
+def test_ended_launch_codes_are_purged_a_few_at_a_launch_an_hour_after_they_end(
+    db: Database, system: SystemAccounts, clock: FakeClock
+) -> None:
+    def count() -> int:
+        return int(db.run_read(lambda uow: uow.scalar("SELECT count(*) FROM operator_launches")))
+
+    def new() -> str:
+        return db.run_write(lambda uow: launch.create(uow, acme(), TABLES, body()))
+
+    used = new()
+    db.run_write(lambda uow: launch.redeem(uow, used, system, 3600))
+    for _ in range(11):
+        new()
+    clock.advance(60 + 3599)  # ended, not an hour ago yet: kept (their page says why)
+    new()
+    assert count() == 13
+    assert db.run_read(lambda uow: launch.ended(uow, used)) == ("de", "http://x/")
+    clock.advance(1)
+    new()  # the oldest eight go (the used one among them), never more at once
+    assert count() == 14 - launch.PURGE_PER_LAUNCH
+    assert db.run_read(lambda uow: launch.ended(uow, used)) is None
+    new()  # the four left of the twelve, and not the two still in their hour
+    assert count() == 3
+    if db.dialect == "sqlite":  # found by the index on their expiry, not by a scan
+        plan = db.run_read(lambda uow: uow.all(
+            "EXPLAIN QUERY PLAN SELECT code_hash FROM operator_launches "
+            "WHERE expires_us <= 0 ORDER BY expires_us LIMIT 8"))  # fmt: skip
+        assert "USING INDEX ix_operator_launches_expires_us" in str(plan)
+
+
 def test_one_player_of_ours_per_operator_player_and_currency(
     db: Database, system: SystemAccounts
 ) -> None:

@@ -443,6 +443,8 @@ operator_launches = sa.Table(
     sa.Column("created_us", sa.BigInteger, nullable=False),
     sa.Column("expires_us", sa.BigInteger, nullable=False),
     sa.Column("used_us", sa.BigInteger, nullable=True),
+    # Codes past their time are purged a few at a launch (revision 0014).
+    sa.Index("ix_operator_launches_expires_us", "expires_us"),
 )
 
 operator_players = sa.Table(

@@ -19,6 +19,11 @@ from .config import Operator
 from .outbox import OperatorSession
 
 CODE_TTL_US = 60 * 1_000_000
+# A code past its time (used or not) is kept an hour, so that a late opening of its link
+# still says why and leads back to the lobby; then a launch purges a few (bounded work: the
+# table holds about an hour of launches).
+KEEP_ENDED_US = 3600 * 1_000_000
+PURGE_PER_LAUNCH = 8
 LANGUAGES = ("en", "de", "da", "sv")
 # An operator session's token starts so: its kind is known without a read (a real session's
 # rounds go to the operator's wallet, a demo session's are fun money of ours).
@@ -99,6 +104,7 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
     elif not offered(operator, tables, str(currency)):
         raise ServiceError("unsupported_currency", f"no table has limits in {currency}",
                            currency=currency)  # fmt: skip
+    purge(uow)
     code = secrets.token_urlsafe(24)
     uow.run(
         "INSERT INTO operator_launches (code_hash, operator_id, external_player, token, "
@@ -109,6 +115,16 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
          "exp": uow.now + CODE_TTL_US},
     )  # fmt: skip
     return code
+
+
+def purge(uow: UnitOfWork, most: int = PURGE_PER_LAUNCH) -> int:
+    """Delete up to ``most`` of the oldest codes that ended an hour ago or more (by the
+    index on their expiry); how many."""
+    return uow.run(
+        "DELETE FROM operator_launches WHERE code_hash IN (SELECT code_hash FROM "
+        "operator_launches WHERE expires_us <= :cutoff ORDER BY expires_us LIMIT :n)",
+        {"cutoff": uow.now - KEEP_ENDED_US, "n": most},
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -215,7 +215,8 @@ def _player(
         "VALUES (:p, :o, :x, :c)",
         key | {"p": player_id},
     )
-    open_player(uow, player_id, system)
+    # Its accounts of ours (a demo session's play money) are in the session's currency.
+    open_player(uow, player_id, system, currency)
     return player_id
 
 

@@ -114,6 +114,12 @@ export function money(cents) {
   return format("money", { style: "currency", currency: CURRENCY }).format(cents / MINOR);
 }
 
+/** The currency's symbol in the player's locale: "$", "€", "¥", "kr". */
+export function currencySymbol() {
+  const parts = format("money", { style: "currency", currency: CURRENCY }).formatToParts(0);
+  return parts.find((part) => part.type === "currency")?.value || CURRENCY;
+}
+
 /** A signed amount: "+$5.00", "-$2.00", "$0.00". */
 export function signedMoney(cents) {
   const text = money(Math.abs(cents));

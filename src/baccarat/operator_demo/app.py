@@ -74,8 +74,8 @@ def create_demo(settings: DemoSettings) -> FastAPI:
         return Response(raw, status, media_type="application/json",
                         headers=headers(settings.operator_id, settings.secret, raw))  # fmt: skip
 
-    @app.post("/wallet/{call}")
-    async def wallet_call(call: str, request: Request) -> Response:
+    async def wallet_call(request: Request) -> Response:
+        call = request.path_params["call"]
         raw = await request.body()
         if call not in CALLS:
             return answer({"status": "RS_ERROR_UNKNOWN", "balance": 0,
@@ -97,6 +97,10 @@ def create_demo(settings: DemoSettings) -> FastAPI:
             wallet.handle(call, body)  # applied ...
             await asyncio.sleep(DROPPED_S)  # ... and never answered
         return answer(wallet.handle(call, body))
+
+    # A plain route, not a FastAPI endpoint: the wallet's calls skip the framework's
+    # parameter validation (the body is checked here), half of a call's time.
+    app.router.add_route("/wallet/{call}", wallet_call, methods=["POST"])
 
     @app.get("/api/health")
     async def health() -> dict[str, bool]:

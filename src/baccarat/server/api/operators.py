@@ -45,7 +45,8 @@ async def _signed(request: Request, casino: Casino, message: bytes) -> Operator:
     "/operator/v1/launch",
     status_code=201,
     responses=documented("invalid_signature", "invalid_body", "unsupported_currency",
-                         "unknown_table", "table_not_offered", "player_banked_table"),
+                         "unknown_table", "table_not_offered", "player_banked_table",
+                         "shared_table_own_wallet"),
     summary="Operators: launch a game session for the operator's player (signed)",
 )  # fmt: skip
 async def operator_launch(request: Request, casino: CasinoDep) -> Response:

@@ -153,7 +153,7 @@ BETTING_ERRORS = (
     "not_a_shared_table", "unknown_coup", "betting_closed", "idempotency_key_required",
     "idempotency_conflict", "bet_not_offered", "bet_below_table_min", "bet_above_table_max",
     "tie_below_min", "tie_above_max", "not_a_chip_multiple", "insufficient_funds",
-    *RESPONSIBLE_ERRORS,
+    "unsupported_currency", "shared_table_own_wallet", *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 
 
@@ -167,6 +167,12 @@ BETTING_ERRORS = (
 )
 async def put_coup_bets(table_id: str, coup: int, body: RoundIn, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
+    if ctx.caller.operator == "real":
+        raise ServiceError(
+            "shared_table_own_wallet",
+            f"table {table_id} is shared: it plays on the casino's own wallet, not on yours",
+            table=table_id,
+        )
     bets = bets_from(body.bets.root)
     dealer, mode = ctx.casino.dealer, body.mode
 

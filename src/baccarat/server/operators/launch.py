@@ -36,12 +36,13 @@ def session_kind(token: str) -> str:
 
 
 def offered(operator: Operator, tables: TableSet, currency: str) -> list[Table]:
-    """The tables an operator offers in a currency (never the player-banked ones), with
-    their chips and limits in it."""
+    """The tables an operator offers in a currency (never the player-banked or shared ones:
+    their money is held in the casino's own escrow), with their chips and limits in it."""
     return [
         t.in_currency(currency) or t
         for t in tables.values()
-        if t.banked is None and operator.offers(t.id) and currency in t.offered_currencies
+        if t.banked is None and t.shared is None and operator.offers(t.id)
+        and currency in t.offered_currencies
     ]  # fmt: skip
 
 
@@ -89,6 +90,12 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
             raise ServiceError(
                 "player_banked_table",
                 f"table {table_id} is player-banked: it plays on the casino's own wallet only",
+                table=table_id,
+            )
+        if table.shared is not None:
+            raise ServiceError(
+                "shared_table_own_wallet",
+                f"table {table_id} is shared: it plays on the casino's own wallet only",
                 table=table_id,
             )
         if not operator.offers(table_id):

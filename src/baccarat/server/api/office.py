@@ -209,6 +209,7 @@ async def staff_list(request: Request) -> Response:
 # -- reports -------------------------------------------------------------------------------
 
 Format = Annotated[str, Query(pattern="^(json|csv)$", description="json, or csv to download")]
+RoundId = Annotated[str, Path(pattern=r"^r_[0-9a-f]{20}$")]
 
 
 def _table(name: str, rows: list[dict[str, Any]], fmt: str) -> Response:
@@ -329,8 +330,6 @@ async def software_state(request: Request) -> Response:
 
 # -- rounds on operators' wallets (docs/operator-api.md) -------------------------------------
 
-OperatorRoundId = Annotated[str, Path(pattern=r"^r_[0-9a-f]{20}$")]
-
 
 @router.get(
     "/operators/rounds",
@@ -358,9 +357,7 @@ async def operator_rounds(
     responses=documented("not_authenticated", "forbidden", "unknown_round"),
     summary="Every call of a round on an operator's wallet: sent, answered, retried",
 )
-async def operator_calls(
-    request: Request, round_id: OperatorRoundId, format: Format = "json"
-) -> Response:
+async def operator_calls(request: Request, round_id: RoundId, format: Format = "json") -> Response:
     from ..operators import report
 
     def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:

@@ -35,15 +35,17 @@ def session_kind(token: str) -> str:
     return SESSION_PREFIXES.get(token[:4], "")
 
 
+def offer(operator: Operator, table: Table, currency: str) -> Table | None:
+    """The table with its chips and limits in the currency if the operator offers it in it
+    (never a player-banked or shared one: their money is held in the casino's own escrow)."""
+    if table.banked is None and table.shared is None and operator.offers(table.id):
+        return table.in_currency(currency)
+    return None
+
+
 def offered(operator: Operator, tables: TableSet, currency: str) -> list[Table]:
-    """The tables an operator offers in a currency (never the player-banked or shared ones:
-    their money is held in the casino's own escrow), with their chips and limits in it."""
-    return [
-        t.in_currency(currency) or t
-        for t in tables.values()
-        if t.banked is None and t.shared is None and operator.offers(t.id)
-        and currency in t.offered_currencies
-    ]  # fmt: skip
+    """The tables an operator offers in a currency, with their chips and limits in it."""
+    return [t for t in (offer(operator, t, currency) for t in tables.values()) if t is not None]
 
 
 def _hash(code: str) -> str:

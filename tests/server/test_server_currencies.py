@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from baccarat.server import audit
+from baccarat.server import audit, ledger
 
 from .conftest import Api
 
@@ -73,6 +73,13 @@ async def test_a_player_in_yen_plays_at_the_tables_yen_limits_with_the_casinos_y
     assert totals[("USD", "fun", "house")] == 0
     report = api.casino.db.run_read(audit.check)
     assert report.ok, report.problems
+    # A transaction between a yen and a dollar account is what the audit finds.
+    system = api.casino.system
+    api.casino.db.run_write(lambda uow: ledger.transfer(
+        uow, "grant", "fun", system.get("fun", "cashier"),
+        system.get("fun", "house", "JPY"), 100, system=system))  # fmt: skip
+    (problem,) = api.casino.db.run_read(audit.check).problems
+    assert problem.endswith("moves money between accounts of different currencies")
 
 
 @SQLITE

@@ -88,14 +88,14 @@ class SystemAccounts:
 
 
 def open_currencies(uow: UnitOfWork, currencies: Iterable[str]) -> None:
-    """The casino's own accounts in each of these currencies, those it lacks made."""
+    """The casino's own accounts in each of these currencies, those it lacks made (by
+    several workers starting at once too: the unique index keeps one of each)."""
     for currency in sorted(set(currencies) - {HOME}):
         for mode in MODES:
             for kind in SYSTEM_KINDS:
                 uow.run(
                     "INSERT INTO accounts (player_id, mode, kind, balance, version, currency) "
-                    "SELECT NULL, :m, :k, 0, 0, :c WHERE NOT EXISTS (SELECT 1 FROM accounts "
-                    "WHERE player_id IS NULL AND mode = :m AND kind = :k AND currency = :c)",
+                    "VALUES (NULL, :m, :k, 0, 0, :c) ON CONFLICT DO NOTHING",
                     {"m": mode, "k": kind, "c": currency},
                 )
 

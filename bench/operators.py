@@ -10,7 +10,9 @@ ways, interleaved, in the same run:
 * ``operator``: the round's state machine (an outbox) and its calls, signed, over HTTP:
   the bet before the answer, the win after it (the answer does not wait for the win).
 
-It prints rounds/s and the p50/p99 latency of each, and the ratio (issue 21: >= 0.5).
+It prints rounds/s and the p50/p99 latency of each, the ratio (issue 21: >= 0.5), and the
+CPU time each round took in the game server and in the demo operator (from /proc: steadier
+than the rates on a machine others are using).
 (Named ``operators.py``: a script ``bench/operator.py`` would shadow the standard library's
 ``operator`` module, which asyncio imports.)
 
@@ -83,6 +85,15 @@ def operator_sessions(game_port: int, wallet_port: int) -> list[str]:
     return tokens
 
 
+def cpu_s(pid: int) -> float:
+    """The CPU time (user and system) a process has used so far, in seconds (Linux)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--concurrency", type=int, default=32, help="concurrent players (32)")
@@ -105,10 +116,16 @@ def main() -> int:
         fund(args, folder / "game", len(PLAYERS), tag)
         theirs = operator_sessions(game_port, wallet_port)
 
+        cpu: dict[str, list[float]] = {"own wallet": [0.0, 0.0], "operator": [0.0, 0.0]}
+
         def run(tokens: list[str], seconds: float, name: str) -> Phase:
+            before = cpu_s(server.pid), cpu_s(demo.pid)
             phase = asyncio.run(drive(game_port, "round", tokens, args.concurrency, seconds,
                                       args.max_requests, "real"))  # fmt: skip
             phase.name = name
+            if name in cpu:
+                cpu[name][0] += cpu_s(server.pid) - before[0]
+                cpu[name][1] += cpu_s(demo.pid) - before[1]
             return phase
 
         for tokens in (own, theirs):  # warm-up
@@ -129,6 +146,12 @@ def main() -> int:
           f"{os.cpu_count()} CPUs")  # fmt: skip
     for phase in merged.values():
         print(report(phase))
+    for name, (game, wallet) in cpu.items():
+        rounds = merged[name].ok or 1
+        print(
+            f"  {name}: CPU per round {game / rounds * 1000:.2f} ms in the game server, "
+            f"{wallet / rounds * 1000:.2f} ms in the demo operator"
+        )
     ours, seamless = merged["own wallet"], merged["operator"]
     ratio = seamless.rate / ours.rate if ours.rate else float("nan")
     print(f"ratio operator's wallet / own wallet: {ratio:.2f}")

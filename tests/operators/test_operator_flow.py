@@ -82,6 +82,16 @@ def test_a_launch_code_is_used_once_and_opens_the_table_in_a_browser(both: Pair)
     assert "baccarat_session" in opened.cookies
     again = httpx.get(f"{both.game.url}/play/{code}", timeout=10)
     assert (again.status_code, again.json()["error"]["details"]["reason"]) == (401, "used")
+    page = httpx.get(f"{both.game.url}/play/{code}", timeout=10,
+                     headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})  # fmt: skip
+    assert (page.status_code, page.headers["content-type"]) == (401, "text/html; charset=utf-8")
+    assert '<html lang="sv">' in page.text and 'href="http://lobby.example/"' in page.text
+    unknown = httpx.get(
+        f"{both.game.url}/play/no-such-code",
+        timeout=10,
+        headers={"Accept": "text/html", "Accept-Language": "da-DK,da;q=0.9"},
+    )
+    assert '<html lang="da">' in unknown.text and "href=" not in unknown.text
     exchanged = httpx.post(f"{both.game.url}/api/sessions/launch", json={"code": code})
     assert exchanged.json()["error"]["code"] == "invalid_launch_code"
 
@@ -102,7 +112,17 @@ def test_an_operator_session_lists_its_tables_in_its_currency(both: Pair) -> Non
     listed = httpx.get(f"{both.game.url}/api/tables", timeout=10,
                        headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
     assert listed and all(t["currency"] == "USD" for t in listed)
-    assert not [t for t in listed if t["id"].startswith("banked-")]
+    assert not [t for t in listed if t["id"].startswith("banked-") or t["shared"]]
+    # A shared table holds every stake in the game's escrow: not on the operator's wallet.
+    bet = httpx.put(
+        f"{both.game.url}/api/tables/speed/coups/1/bets",
+        timeout=10,
+        json={"mode": "real", "bets": {"banker": 2000}},
+        headers={"Authorization": f"Bearer {token}", "Idempotency-Key": "s1"},
+    )
+    assert (bet.status_code, bet.json()["error"]["code"]) == (409, "shared_table_own_wallet")
+    launched = both.launch("carol", table="speed")
+    assert launched.json()["error"]["code"] == "shared_table_own_wallet"
 
 
 def test_a_player_the_operator_disables_mid_session_is_refused_and_sees_no_cards(

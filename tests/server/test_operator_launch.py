@@ -117,6 +117,36 @@ def test_a_launch_code_expires_after_60_seconds(
     assert unknown.value.details["reason"] == "unknown"
 
 
+def test_ended_launch_codes_are_purged_a_few_at_a_launch_an_hour_after_they_end(
+    db: Database, system: SystemAccounts, clock: FakeClock
+) -> None:
+    def count() -> int:
+        return int(db.run_read(lambda uow: uow.scalar("SELECT count(*) FROM operator_launches")))
+
+    def new() -> str:
+        return db.run_write(lambda uow: launch.create(uow, acme(), TABLES, body()))
+
+    used = new()
+    db.run_write(lambda uow: launch.redeem(uow, used, system, 3600))
+    for _ in range(11):
+        new()
+    clock.advance(60 + 3599)  # ended, not an hour ago yet: kept (their page says why)
+    new()
+    assert count() == 13
+    assert db.run_read(lambda uow: launch.ended(uow, used)) == ("de", "http://x/")
+    clock.advance(1)
+    new()  # the oldest eight go (the used one among them), never more at once
+    assert count() == 14 - launch.PURGE_PER_LAUNCH
+    assert db.run_read(lambda uow: launch.ended(uow, used)) is None
+    new()  # the four left of the twelve, and not the two still in their hour
+    assert count() == 3
+    if db.dialect == "sqlite":  # found by the index on their expiry, not by a scan
+        plan = db.run_read(lambda uow: uow.all(
+            "EXPLAIN QUERY PLAN SELECT code_hash FROM operator_launches "
+            "WHERE expires_us <= 0 ORDER BY expires_us LIMIT 8"))  # fmt: skip
+        assert "USING INDEX ix_operator_launches_expires_us" in str(plan)
+
+
 def test_one_player_of_ours_per_operator_player_and_currency(
     db: Database, system: SystemAccounts
 ) -> None:
@@ -153,6 +183,15 @@ def test_a_launch_to_a_table_the_operator_does_not_offer_is_refused(db: Database
     with pytest.raises(ServiceError) as refused:
         db.run_write(lambda uow: launch.create(uow, acme(("table-ii",)), TABLES, body()))
     assert refused.value.code == "table_not_offered"
+
+
+def test_shared_tables_are_not_offered_on_an_operators_wallet(db: Database) -> None:
+    offered = {t.id for t in launch.offered(acme(), TABLES, "USD")}
+    shared = {t.id for t in TABLES.values() if t.shared is not None}
+    assert shared and "table-i" in offered and not shared & offered
+    with pytest.raises(ServiceError) as refused:
+        db.run_write(lambda uow: launch.create(uow, acme(), TABLES, body(table="speed")))
+    assert refused.value.code == "shared_table_own_wallet"
 
 
 def test_what_an_operator_round_may_tell_the_player_is_in_all_four_catalogs() -> None:

@@ -51,6 +51,25 @@ def test_operators_move_real_money_and_the_ledger_checks_out(
     assert "ledger OK" in capsys.readouterr().out
 
 
+def test_a_deposit_is_in_the_players_currency(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from baccarat.server import ledger
+
+    db = Database(DatabaseUrl.sqlite_in(data_dir), clock=system_clock_us)
+    try:
+        db.run_write(lambda uow: ledger.open_currencies(uow, ["JPY"]))
+        system = db.run_read(SystemAccounts.load)
+        db.run_write(lambda uow: accounts.register(uow, "kenji", "hash", system, "JPY"))
+    finally:
+        db.close()
+    assert admin(data_dir, "deposit", "kenji", "2500") == 0  # yen have no decimals
+    assert "deposited ¥2,500 for kenji: real balance ¥2,500" in capsys.readouterr().out
+    assert admin(data_dir, "deposit", "kenji", "2500.50") == 2
+    assert "at most 0 decimals" in capsys.readouterr().err
+    assert admin(data_dir, "check") == 0
+
+
 def test_bad_operator_input_exits_2_with_one_line(
     data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -37,6 +37,19 @@ def test_migration_creates_the_casino_accounts_of_each_mode(db: Database) -> Non
 
 
 @both_backends
+def test_the_casinos_accounts_in_another_currency_are_made_once(db: Database) -> None:
+    for _ in range(2):  # a second start (or worker) makes none
+        db.run_write(lambda uow: ledger.open_currencies(uow, ["JPY", "USD"]))
+    system = db.run_read(SystemAccounts.load)
+    assert sorted(system.others) == [
+        (mode, kind, "JPY")
+        for mode in ("fun", "real")
+        for kind in ("cashier", "escrow", "house", "withdrawals")
+    ]
+    assert system.currencies == {"USD", "JPY"} and len(system.ids) == 8
+
+
+@both_backends
 def test_a_new_player_has_1000_of_play_money_and_no_real_money(
     db: Database, system: SystemAccounts
 ) -> None:

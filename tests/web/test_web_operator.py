@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from ..operators.support import Pair, pair
@@ -81,8 +82,32 @@ def test_a_launch_opens_the_table_in_the_language_asked_for(
         label = page.text_content('.topbar [data-mode="real"] [data-i18n="mode.real"]')
         assert label == catalogs["sv"]["mode.real"]
         page.screenshot(path=str(screenshots / "operator-launch-sv-390x844.png"))
-        page.goto(url)  # the code is used: a second opening is refused
-        assert "invalid_launch_code" in page.content()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (390, 844), (844, 390)])
+def test_a_used_or_expired_game_link_shows_a_page_with_the_way_back(
+    browser: Any, both: Pair, screenshots: Path, catalogs: dict[str, dict[str, str]],
+    size: tuple[int, int],
+) -> None:  # fmt: skip
+    language = {1280: "de", 1920: "en", 390: "sv", 844: "da"}[size[0]]
+    launched = both.launch("ivan", language=language, table="table-i").json()
+    used = httpx.post(f"{both.game.url}/api/sessions/launch", json={"code": launched["code"]})
+    assert used.status_code == 201
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    try:
+        page = context.new_page()
+        opened = page.goto(launched["url"])  # the code is used: refused, in words
+        assert opened is not None and opened.status == 401
+        words = catalogs[language]
+        assert page.text_content("h1") == words["launch.title"]
+        assert words["launch.used"] in (page.text_content("main") or "")
+        back = page.get_by_role("link", name=words["launch.back"])
+        assert back.get_attribute("href") == "http://lobby.example/"
+        box = back.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= size[0]  # nothing off the screen
+        page.screenshot(path=str(screenshots / f"operator-link-used-{size[0]}x{size[1]}.png"))
     finally:
         context.close()
 

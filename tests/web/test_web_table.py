@@ -75,6 +75,35 @@ def last_round(player: Player) -> dict[str, Any]:
     return round_
 
 
+@pytest.mark.parametrize(("currency", "size", "locale"), [
+    ("EUR", (1280, 720), "de-DE"), ("JPY", (1920, 1080), "en-US"), ("SEK", (390, 844), "sv-SE"),
+    ("DKK", (844, 390), "da-DK"),
+])  # fmt: skip
+def test_a_player_in_another_currency_sees_the_tables_and_amounts_in_it(
+    make_player: Any, screenshots: Path, currency: str, size: tuple[int, int], locale: str
+) -> None:
+    player = make_player(login=False, locale=locale,
+                         viewport={"width": size[0], "height": size[1]})  # fmt: skip
+    player.register_and_login(currency)
+    player.goto("table/table-i")
+    page = player.page
+    page.wait_for_selector('.table-view[data-table="table-i"]')
+    tables = player.api("GET", "/api/tables")
+    assert {t["currency"] for t in tables} == {currency}
+    chips = [c.get_attribute("data-chip") for c in page.query_selector_all("[data-chip]")]
+    table_i = next(t for t in tables if t["id"] == "table-i")
+    assert [int(c) for c in chips if c] == table_i["chips"]
+    expected = page.evaluate(
+        "([c, l]) => new Intl.NumberFormat(l, {style: 'currency', currency: c})"
+        ".format(100000 / 10 ** new Intl.NumberFormat('en', {style: 'currency', currency: c})"
+        ".resolvedOptions().maximumFractionDigits)", [currency, locale])  # fmt: skip
+    page.wait_for_function(
+        "v => document.querySelector('[data-meter=balance]').textContent === v", arg=expected
+    )
+    page.screenshot(path=str(screenshots / f"currency-{currency}-{size[0]}x{size[1]}.png"))
+    assert not player.errors
+
+
 def test_register_log_out_and_log_in_through_the_lobby(
     make_player: Any, screenshots: Path, catalogs: dict[str, dict[str, str]]
 ) -> None:

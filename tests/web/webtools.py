@@ -48,10 +48,11 @@ class Player:
             dealt += 1
         return dealt
 
-    def register_and_login(self) -> None:
+    def register_and_login(self, currency: str | None = None) -> None:
         request = self.context.request
         body = {"nickname": self.nickname, "password": PASSWORD}
-        created = request.post(f"{self.base_url}/api/accounts", data=body)
+        account = body if currency is None else body | {"currency": currency}
+        created = request.post(f"{self.base_url}/api/accounts", data=account)
         assert created.status == 201, created.text()
         logged = request.post(f"{self.base_url}/api/sessions", data=body)
         assert logged.ok, logged.text()

@@ -36,12 +36,22 @@ def request_id(text: str) -> int:
     return whole(text, "a request id", 1, MAX_ID)
 
 
-def amount(text: str) -> int:
-    """Cents, from currency units (``250``, ``250.5``, ``250.00``); more than zero and at
-    most the wallet's bound."""
+def amount(text: str, currency: str = "USD") -> int:
+    """Minor units (cents), from currency units (``250``, ``250.5``, ``250.00``; as many
+    decimals as the currency has); more than zero and at most the wallet's bound."""
     from ..core import format_money, parse_money
+    from ..server.currencies import HOME, format_amount, parse_amount
     from ..server.wallet import MAX_AMOUNT
 
+    if currency != HOME:
+        try:
+            minor = parse_amount(text, currency)
+        except ValueError as error:
+            raise UsageError(f"{error}; not {shown(text)}") from None
+        if not 0 < minor <= MAX_AMOUNT:
+            most = format_amount(MAX_AMOUNT, currency)
+            raise UsageError(f"an amount is more than 0 and at most {most}; not {shown(text)}")
+        return minor
     cents = parse_money(text) if _AMOUNT.fullmatch(text) else None
     if cents is None or not 0 < cents <= MAX_AMOUNT:
         most = format_money(MAX_AMOUNT)

@@ -314,13 +314,16 @@ def run_accounts_list(args: argparse.Namespace) -> int:
 
 def _move(args: argparse.Namespace, deposit: bool) -> int:
     from ..core import format_money
-    from ..server import accounts, wallet
+    from ..server import accounts, ledger, wallet
+    from ..server.currencies import HOME, format_amount
     from ..server.ledger import SystemAccounts
     from . import inputs
 
     nickname = inputs.nickname(args.nickname)
-    amount = inputs.amount(args.amount)
     memo = inputs.note(args.memo, "a memo")
+    # The amount is in the player's currency (its decimals).
+    currency = _write(args, lambda uow: ledger.currency_of(uow, accounts.require(uow, nickname).id))
+    amount = inputs.amount(args.amount, currency)
 
     def work(uow: UnitOfWork) -> dict[str, int]:
         player = accounts.require(uow, nickname)
@@ -334,8 +337,11 @@ def _move(args: argparse.Namespace, deposit: bool) -> int:
 
     balances = _write(args, work)
     verb = "deposited" if deposit else "withdrew"
-    print(f"{verb} {format_money(amount)} for {nickname}: "
-          f"real balance {format_money(balances['real'])}")  # fmt: skip
+
+    def shown(minor: int) -> str:  # dollars as before; another currency with its symbol
+        return format_money(minor) if currency == HOME else format_amount(minor, currency)
+
+    print(f"{verb} {shown(amount)} for {nickname}: real balance {shown(balances['real'])}")
     return 0
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import ledger, seeds
+from .currencies import HOME
 from .db.uow import UnitOfWork
 from .errors import RateLimited, ServiceError
 from .settings import Limits, PasswordHashing
@@ -162,10 +163,26 @@ class Player:
         return {"id": self.id, "nickname": self.nickname}
 
 
+def check_currency(currency: str, system: ledger.SystemAccounts) -> str:
+    """A currency a player's accounts may be in: one the casino keeps accounts in (a table
+    has limits in it)."""
+    if currency not in system.currencies:
+        raise ServiceError(
+            "unsupported_currency",
+            f"no table has limits in {currency}: choose one of "
+            f"{', '.join(sorted(system.currencies))}",
+            currency=currency,
+        )
+    return currency
+
+
 def register(
-    uow: UnitOfWork, nickname: str, password_hash: str, system: ledger.SystemAccounts
-) -> Player:
-    """A new player with a fun balance of 1,000.00, a real balance of 0 and fresh seeds."""
+    uow: UnitOfWork, nickname: str, password_hash: str, system: ledger.SystemAccounts,
+    currency: str = HOME,
+) -> Player:  # fmt: skip
+    """A new player with a fun balance of 1,000.00, a real balance of 0 and fresh seeds, with
+    accounts in ``currency`` (for good)."""
+    check_currency(currency, system)
     check_nickname(nickname)
     key, norm = nickname_key(nickname), nickname_norm(nickname)
     if (
@@ -183,19 +200,22 @@ def register(
             {"n": nickname, "k": key, "norm": norm, "h": password_hash, "now": uow.now},
         )
     )
-    open_player(uow, player_id, system)
+    open_player(uow, player_id, system, currency)
     return Player(player_id, nickname, uow.now)
 
 
-def open_player(uow: UnitOfWork, player_id: int, system: ledger.SystemAccounts) -> None:
-    """A new player's accounts (a fun balance of 1,000.00, a real balance of 0) and seeds."""
-    ledger.open_player_accounts(uow, player_id)
+def open_player(
+    uow: UnitOfWork, player_id: int, system: ledger.SystemAccounts, currency: str = HOME
+) -> None:
+    """A new player's accounts in a currency (a fun balance of ``FUN_START`` of its minor
+    unit: 1,000.00 USD or EUR, 100,000 JPY; a real balance of 0) and seeds."""
+    ledger.open_player_accounts(uow, player_id, currency)
     fun_account, _ = ledger.player_account(uow, player_id, "fun")
     ledger.transfer(
         uow,
         "grant",
         "fun",
-        system.get("fun", "cashier"),
+        system.get("fun", "cashier", currency),
         fun_account,
         FUN_START,
         reference=f"player:{player_id}",

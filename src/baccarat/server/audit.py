@@ -84,6 +84,12 @@ def _transactions(uow: UnitOfWork, report: Report) -> None:
     )
     for entry_id, tx_id in rows:
         report.add(f"entry {entry_id} of transaction {tx_id} is in another mode's account")
+    rows = uow.all(
+        "SELECT e.transaction_id FROM ledger_entries e JOIN accounts a ON a.id = e.account_id "
+        "GROUP BY e.transaction_id HAVING COUNT(DISTINCT a.currency) > 1"
+    )
+    for (tx_id,) in rows:
+        report.add(f"transaction {tx_id} moves money between accounts of different currencies")
     total = int(uow.scalar("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries"))
     if total != 0:
         report.add(f"the ledger as a whole sums to {total}, not 0")

@@ -10,7 +10,7 @@ from .accounts import HashGate, Passwords
 from .db import migrate
 from .db.database import Database
 from .dealing import FairShoes, ShoeFactory
-from .ledger import SystemAccounts
+from .ledger import SystemAccounts, open_currencies
 from .operators.config import check_operator_tables, load_operators
 from .round import Dealer
 from .settings import Settings
@@ -65,6 +65,11 @@ class Casino:
     def start(self) -> None:
         if self.settings.migrate_on_start:
             migrate.upgrade(self.settings.database, vault=self.vault)
+        # The casino's own accounts in each currency a table has limits in (a player's
+        # accounts may be in any of them).
+        offered = {c for t in self.tables.values() if t.banked is None
+                   for c in t.offered_currencies}  # fmt: skip
+        self.db.run_write(lambda uow: open_currencies(uow, offered))
         self._system = self.db.run_read(SystemAccounts.load)
         self.db.run_read(seeds.check_vault)
         self._dealer = Dealer(self.shoes, self._system)

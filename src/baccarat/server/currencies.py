@@ -27,6 +27,15 @@ def digits(code: str) -> int:
     return int(get_currency_precision(code))
 
 
+def format_amount(minor: int, code: str) -> str:
+    """Minor units of ``code`` as an English text of the currency ("¥2,500", "€12.50")."""
+    from decimal import Decimal
+
+    from babel.numbers import format_currency
+
+    return str(format_currency(Decimal(minor).scaleb(-digits(code)), code, locale="en_US"))
+
+
 def parse_amount(text: object, code: str) -> int:
     """An amount written in currency units ("2.50", "300") as minor units of ``code``.
 

@@ -12,10 +12,11 @@ previous one to commit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from ..core import format_money
+from .currencies import HOME
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .money import Money, Move, Party, Posted
@@ -49,21 +50,71 @@ class LedgerError(AssertionError):
 
 @dataclass(frozen=True)
 class SystemAccounts:
-    """The ids of the casino's own accounts, per mode and kind (fixed by the first migration)."""
+    """The ids of the casino's own accounts, per mode and kind: in ``HOME`` (fixed by the
+    first migration) and in each other currency a table has limits in (``others``, made
+    when the casino starts: ``open_currencies``)."""
 
     ids: dict[tuple[str, str], int]
+    others: dict[tuple[str, str, str], int] = field(default_factory=dict)
 
     @classmethod
     def load(cls, uow: UnitOfWork) -> SystemAccounts:
-        rows = uow.all("SELECT mode, kind, id FROM accounts WHERE player_id IS NULL")
-        return cls({(mode, kind): account_id for mode, kind, account_id in rows})
+        rows = uow.all("SELECT mode, kind, currency, id FROM accounts WHERE player_id IS NULL")
+        return cls(
+            {(mode, kind): int(i) for mode, kind, currency, i in rows if currency == HOME},
+            {(mode, kind, c): int(i) for mode, kind, c, i in rows if c != HOME},
+        )
 
-    def get(self, mode: str, kind: str) -> int:
-        return self.ids[(mode, kind)]
+    def get(self, mode: str, kind: str, currency: str = HOME) -> int:
+        if currency == HOME:
+            return self.ids[(mode, kind)]
+        found = self.others.get((mode, kind, currency))
+        if found is None:
+            raise ServiceError("unsupported_currency", f"the casino keeps no {currency} accounts",
+                               currency=currency)  # fmt: skip
+        return found
+
+    @property
+    def currencies(self) -> frozenset[str]:
+        """The currencies the casino keeps its accounts in (a player's may be any of them)."""
+        return frozenset({HOME, *(c for _, _, c in self.others)})
 
     def derived(self) -> frozenset[int]:
         """The accounts whose balance is derived from their entries (house, cashier)."""
-        return frozenset(i for (_, kind), i in self.ids.items() if kind in DERIVED_KINDS)
+        return frozenset(
+            [i for (_, kind), i in self.ids.items() if kind in DERIVED_KINDS]
+            + [i for (_, kind, _), i in self.others.items() if kind in DERIVED_KINDS]
+        )
+
+
+def open_currencies(uow: UnitOfWork, currencies: Iterable[str]) -> None:
+    """The casino's own accounts in each of these currencies, those it lacks made (by
+    several workers starting at once too: the unique index keeps one of each)."""
+    for currency in sorted(set(currencies) - {HOME}):
+        for mode in MODES:
+            for kind in SYSTEM_KINDS:
+                uow.run(
+                    "INSERT INTO accounts (player_id, mode, kind, balance, version, currency) "
+                    "VALUES (NULL, :m, :k, 0, 0, :c) ON CONFLICT DO NOTHING",
+                    {"m": mode, "k": kind, "c": currency},
+                )
+
+
+def currency_of(uow: UnitOfWork, player_id: int) -> str:
+    """The currency of a player's accounts (one for both modes)."""
+    found = uow.scalar(
+        "SELECT currency FROM accounts WHERE player_id = :p AND mode = 'real' AND kind = 'player'",
+        {"p": player_id},
+    )
+    if found is None:
+        raise ServiceError("unknown_player", "the player has no account")
+    return str(found)
+
+
+def casino_account(uow: UnitOfWork, system: SystemAccounts, mode: str, kind: str,
+                   player_id: int) -> int:  # fmt: skip
+    """The casino's account of a kind facing a player: in the player's currency."""
+    return system.get(mode, kind, currency_of(uow, player_id))
 
 
 def player_account(
@@ -81,12 +132,12 @@ def player_account(
     return int(row[0]), int(row[1])
 
 
-def open_player_accounts(uow: UnitOfWork, player_id: int) -> None:
+def open_player_accounts(uow: UnitOfWork, player_id: int, currency: str = HOME) -> None:
     for mode in MODES:
         uow.run(
-            "INSERT INTO accounts (player_id, mode, kind, balance, version) "
-            "VALUES (:p, :m, 'player', 0, 0)",
-            {"p": player_id, "m": mode},
+            "INSERT INTO accounts (player_id, mode, kind, balance, version, currency) "
+            "VALUES (:p, :m, 'player', 0, 0, :c)",
+            {"p": player_id, "m": mode, "c": currency},
         )
 
 
@@ -198,24 +249,30 @@ def post_money(
     derived accounts of the mode (``house``, ``escrow``)."""
     accounts: dict[int, int] = {}
     balances: dict[int, int] = {}
+    currencies = set()
     for player in money.players:
         net, cover = money.net(player), money.covers.get(player, 0)
         row = uow.one(
             "UPDATE accounts SET balance = balance + :net, version = version + 1 "
             "WHERE player_id = :p AND mode = :m AND kind = 'player' AND balance >= :cover "
-            "AND balance + :net >= 0 RETURNING id, balance",
+            "AND balance + :net >= 0 RETURNING id, balance, currency",
             {"net": net, "p": player, "m": mode, "cover": cover},
         )
         if row is None:
             raise _short(uow, player, mode, cover, net)
         accounts[player], balances[player] = int(row[0]), int(row[1])
+        currencies.add(str(row[2]))
+    if len(currencies) > 1:  # the tables of several players offer HOME alone
+        raise ServiceError("unsupported_currency", "these players' accounts are in different "
+                           "currencies: they play at different tables")  # fmt: skip
+    (currency,) = currencies or {HOME}
 
     def account(party: Party) -> int:
         if isinstance(party, int):
             return accounts[party]
         if party not in DERIVED_KINDS:
             raise LedgerError(f"{party!r} is not an account a round moves money with")
-        return system.get(mode, party)
+        return system.get(mode, party, currency)
 
     postings = [
         posting
@@ -361,7 +418,10 @@ __all__ = [
     "Movement",
     "Posting",
     "SystemAccounts",
+    "casino_account",
     "check_mode",
+    "currency_of",
+    "open_currencies",
     "open_player_accounts",
     "player_account",
     "post",

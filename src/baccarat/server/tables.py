@@ -100,6 +100,20 @@ class Table:
         """The currencies the table has limits in (a round on an operator's wallet)."""
         return (HOME, *self.currencies)
 
+    def for_currency(self, code: str) -> Table:
+        """The table in a player's currency (its chips and limits in it), or a refusal: a
+        table offers only the currencies it has limits in (a shared or player-banked table
+        plays in ``HOME``: one pot for every player)."""
+        found = self.in_currency(code) if self.shared is None or code == HOME else None
+        if found is None:
+            raise ServiceError(
+                "unsupported_currency",
+                f"table {self.id} has no limits in {code}: it plays in "
+                f"{', '.join(self.offered_currencies)}",
+                currency=code, table=self.id,
+            )  # fmt: skip
+        return found
+
     def in_currency(self, code: str) -> Table | None:
         """The table with its chips and limits in ``code`` (None: it has none in it)."""
         return self if code == HOME else self.currencies.get(code)

@@ -56,7 +56,7 @@ def top_up_fun(uow: UnitOfWork, player_id: int, system: SystemAccounts) -> int:
         uow,
         "top_up",
         "fun",
-        system.get("fun", "cashier"),
+        ledger.casino_account(uow, system, "fun", "cashier", player_id),
         account_id,
         missing,
         reference=f"player:{player_id}",
@@ -80,7 +80,7 @@ def _real_move(
     or to the casino's ``casino`` account; returns the ledger transaction id."""
     check_amount(amount)
     account_id, _ = ledger.player_account(uow, player_id, "real")
-    other = system.get("real", casino)
+    other = ledger.casino_account(uow, system, "real", casino, player_id)
     source, target = (other, account_id) if paid_in else (account_id, other)
     return ledger.transfer(
         uow,
@@ -248,17 +248,18 @@ def decide(
             confirm_excluded=confirm_excluded,
         )  # fmt: skip
     account_id, _ = ledger.player_account(uow, request.player_id, "real")
+    cashier = ledger.casino_account(uow, system, "real", "cashier", request.player_id)
     reference = f"request:{request_id}"
     tx_id: int | None = None
     if request.kind == "deposit" and approve:
         tx_id = ledger.transfer(
-            uow, "deposit", "real", system.get("real", "cashier"), account_id, request.amount,
+            uow, "deposit", "real", cashier, account_id, request.amount,
             reference=reference, memo=note, system=system,
         )  # fmt: skip
     elif request.kind == "withdrawal":
-        pending = system.get("real", "withdrawals")
+        pending = ledger.casino_account(uow, system, "real", "withdrawals", request.player_id)
         if approve:
-            kind, target = "withdrawal", system.get("real", "cashier")
+            kind, target = "withdrawal", cashier
         else:
             kind, target = "withdrawal_return", account_id
         tx_id = ledger.transfer(

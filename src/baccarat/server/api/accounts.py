@@ -19,6 +19,7 @@ from .models import (
     Credentials,
     PasswordChangeIn,
     PlayerOut,
+    Registration,
     SessionOut,
     SessionsOut,
     SessionStateOut,
@@ -32,13 +33,19 @@ router = APIRouter(prefix="/api", tags=["accounts"])
     status_code=201,
     response_model=PlayerOut,
     responses=documented(
-        "invalid_body", "invalid_nickname", "invalid_password", "nickname_taken", "rate_limited"
+        "invalid_body",
+        "invalid_nickname",
+        "invalid_password",
+        "nickname_taken",
+        "rate_limited",
+        "unsupported_currency",
     ),
     summary="Register a player (fun balance 1,000.00, real balance 0)",
 )
-async def register(body: Credentials, request: Request, casino: CasinoDep) -> Response:
+async def register(body: Registration, request: Request, casino: CasinoDep) -> Response:
     accounts.check_nickname(body.nickname)
     accounts.check_password(body.password, body.nickname)
+    accounts.check_currency(body.currency, casino.system)
     client = _client(request)
     await casino.db.write(
         lambda uow: auth.admit_registration(uow, client, casino.settings.login_throttle)
@@ -46,7 +53,7 @@ async def register(body: Credentials, request: Request, casino: CasinoDep) -> Re
     # Argon2 is slow on purpose: hash on a worker thread, outside any transaction.
     hashed = await casino.hashing.run(casino.passwords.hash, body.password)
     player = await casino.db.write(
-        lambda uow: accounts.register(uow, body.nickname, hashed, casino.system)
+        lambda uow: accounts.register(uow, body.nickname, hashed, casino.system, body.currency)
     )
     return json_response(player.to_json(), 201)
 

@@ -23,6 +23,14 @@ class Credentials(Body):
     password: str = Field(max_length=256, examples=["correct horse battery"])
 
 
+class Registration(Credentials):
+    currency: str = Field(
+        "USD", pattern=r"^[A-Z]{3}$", examples=["EUR"],
+        description="ISO 4217: the currency of the player's accounts, for good (one a table "
+        "has limits in; the rounds, deposits and balances are in it)",
+    )  # fmt: skip
+
+
 BetName = Annotated[str, Field(max_length=32, pattern=r"^[a-z0-9_]+$")]
 
 

@@ -322,6 +322,7 @@ async def change_own_password(
 # -- reports -------------------------------------------------------------------------------
 
 Format = Annotated[str, Query(pattern="^(json|csv)$", description="json, or csv to download")]
+RoundId = Annotated[str, Path(pattern=r"^r_[0-9a-f]{20}$")]
 
 
 def _table(name: str, rows: list[dict[str, Any]], fmt: str) -> Response:
@@ -438,3 +439,44 @@ async def software_state(request: Request, casino: CasinoDep) -> Response:
     checked = casino.software
     last = await as_staff(request, "events", lambda uow, s: software.last(uow))
     return json_response({"software_id": checked and checked.software_id, "last": last})
+
+
+# -- rounds on operators' wallets (docs/operator-api.md) -------------------------------------
+
+
+@router.get(
+    "/operators/rounds",
+    responses=documented("not_authenticated", "forbidden"),
+    summary="Rounds on operators' wallets still to finish: stuck, retried or rolling back",
+)
+async def operator_rounds(
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    format: Format = "json",
+) -> Response:
+    from ..operators import report
+
+    def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:
+        found = report.listing(uow, None, None, True, limit)  # by the index on their state
+        return [{k: v for k, v in r.items() if not k.endswith("_us")}
+                | {"created": iso_time(r["created_us"]), "next_attempt": iso_time(r["next_us"])}
+                for r in found]  # fmt: skip
+
+    return _table("operator_rounds", await as_staff(request, "reports", read), format)
+
+
+@router.get(
+    "/operators/rounds/{round_id}/calls",
+    responses=documented("not_authenticated", "forbidden", "unknown_round"),
+    summary="Every call of a round on an operator's wallet: sent, answered, retried",
+)
+async def operator_calls(request: Request, round_id: RoundId, format: Format = "json") -> Response:
+    from ..operators import report
+
+    def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:
+        return [{k: v for k, v in c.items() if not k.endswith("_us")}
+                | {"sent": iso_time(c["sent_us"]),
+                   "answered": iso_time(c["answered_us"]) if c["answered_us"] else None}
+                for c in report.calls(uow, round_id)]  # fmt: skip
+
+    return _table("operator_calls", await as_staff(request, "reports", read), format)

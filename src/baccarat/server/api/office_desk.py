@@ -17,11 +17,10 @@ from ..office.staff import Staff, audit
 from .deps import json_response
 from .errors import documented
 from .models import Body
-from .office import as_staff
+from .office import RoundId, as_staff
 
 router = APIRouter(prefix="/admin/api", tags=["back office"])
 
-RoundId = Annotated[str, Path(pattern=r"^r_[0-9a-f]{20}$")]
 Reason = Annotated[str, Field(min_length=1, max_length=200, description="why (audited)")]
 READ = documented("not_authenticated", "forbidden")
 CHANGE = documented("not_authenticated", "forbidden", "csrf_failed", "invalid_body",

@@ -17,6 +17,7 @@ from ..errors import ServiceError
 from ..operators import launch, report
 from ..operators.config import Operator
 from ..operators.signing import OPERATOR_HEADER, SIGNATURE_HEADER
+from . import launch_page
 from .accounts import session_cookies
 from .deps import IDEMPOTENCY_HEADER, CasinoDep, RequestContext, json_response
 from .errors import documented
@@ -44,7 +45,8 @@ async def _signed(request: Request, casino: Casino, message: bytes) -> Operator:
     "/operator/v1/launch",
     status_code=201,
     responses=documented("invalid_signature", "invalid_body", "unsupported_currency",
-                         "unknown_table", "table_not_offered", "player_banked_table"),
+                         "unknown_table", "table_not_offered", "player_banked_table",
+                         "shared_table_own_wallet"),
     summary="Operators: launch a game session for the operator's player (signed)",
 )  # fmt: skip
 async def operator_launch(request: Request, casino: CasinoDep) -> Response:
@@ -122,7 +124,15 @@ async def _balance(request: Request, casino: Casino, token_hash: str) -> int | N
     responses=documented("invalid_launch_code"),
 )
 async def play(code: str, request: Request, casino: CasinoDep) -> Response:
-    started = await _start(request, casino, code)
+    try:
+        started = await _start(request, casino, code)
+    except ServiceError as error:
+        if error.code != "invalid_launch_code" or not launch_page.wants_page(request):
+            raise
+        # A browser: a page in the game's language, with the way back to the casino.
+        ended = await casino.db.read(lambda uow: launch.ended(uow, code))
+        language, lobby = ended or (launch_page.browser_language(request), None)
+        return launch_page.ended_page(error, language, lobby)
     session = started.session
     query = {"lang": session.language, "mode": "fun" if session.demo else "real",
              "currency": session.currency}  # fmt: skip

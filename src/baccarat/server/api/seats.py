@@ -12,9 +12,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request, Response
 
 from ...core import Bets
-from .. import auth, idempotency
+from .. import auth, idempotency, ledger
 from ..banked import service
 from ..banked.service import Params, SeatServices
+from ..currencies import HOME
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..tables import bets_from
@@ -108,17 +109,25 @@ async def list_seats(request: Request) -> Response:
         "table_full",
         "banker_points_too_low",
         "banker_balance_too_low",
+        "unsupported_currency",
         *RESPONSIBLE_ERRORS,
     ),
     summary="Sit down as player or banker (the server matches you with someone waiting)",
 )
 async def join(body: JoinIn, request: Request) -> Response:
+    def in_home(uow: UnitOfWork, player_id: int) -> int:
+        currency = ledger.currency_of(uow, player_id)
+        if currency != HOME:  # the banker covers every bet: one currency at a seat
+            raise ServiceError("unsupported_currency", f"player-banked tables play in {HOME}, "
+                               f"not in {currency}", currency=currency)  # fmt: skip
+        return player_id
+
     return await _act(
         request,
         lambda uow, ctx, player_id: service.join(
             uow,
             ctx,
-            player_id,
+            in_home(uow, player_id),
             body.table_id,
             body.role,
             body.mode,

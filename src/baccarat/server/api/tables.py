@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Response
 
-from .. import auth, roads, rounds
+from .. import auth, ledger, roads, rounds
+from ..currencies import HOME
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..shared import bets as shared_bets
@@ -43,6 +45,7 @@ ROUND_ERRORS = (
     "bet_above_table_max", "tie_below_min", "tie_above_max", "not_a_chip_multiple",
     "insufficient_funds", "cut_required", "player_banked_table", "shared_table",
     "operator_refused", "operator_unavailable", "mode_not_in_session", "table_disabled",
+    "unsupported_currency",
     *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 
@@ -51,7 +54,19 @@ ROUND_ERRORS = (
 async def list_tables(ctx: RequestDep) -> Response:
     if ctx.caller.operator:
         return json_response(await operator_tables(ctx))
-    return json_response([table.to_json() for table in ctx.casino.tables.values()])
+    tables = ctx.casino.tables.values()
+    currency = HOME
+    if ctx.caller.token_hash is not None:  # a player's: the tables in their currency
+        with contextlib.suppress(ServiceError):
+            currency = await ctx.casino.db.read(
+                lambda uow: ledger.currency_of(uow, ctx.caller.player_id(uow))
+            )
+    if currency == HOME:
+        return json_response([table.to_json() for table in tables])
+    return json_response([
+        t.for_currency(currency).to_json() | {"currency": currency}
+        for t in tables if currency in t.offered_currencies and t.shared is None
+    ])  # fmt: skip
 
 
 @router.get(
@@ -95,8 +110,9 @@ async def play_round(
             return answer
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
-        played = rounds.play_round(uow, dealer, player_id, table, mode, bets)
-        return rounds.round_answer(uow, player_id, table, played, bets)
+        here = table.for_currency(ledger.currency_of(uow, player_id))  # its limits in it
+        played = rounds.play_round(uow, dealer, player_id, here, mode, bets)
+        return rounds.round_answer(uow, player_id, here, played, bets)
 
     return await idempotent_write(ctx, payload, 201, work)
 
@@ -138,7 +154,7 @@ BETTING_ERRORS = (
     "not_a_shared_table", "unknown_coup", "betting_closed", "idempotency_key_required",
     "idempotency_conflict", "bet_not_offered", "bet_below_table_min", "bet_above_table_max",
     "tie_below_min", "tie_above_max", "not_a_chip_multiple", "insufficient_funds",
-    "table_disabled", *RESPONSIBLE_ERRORS,
+    "table_disabled", "unsupported_currency", "shared_table_own_wallet", *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 
 
@@ -152,10 +168,17 @@ BETTING_ERRORS = (
 )
 async def put_coup_bets(table_id: str, coup: int, body: RoundIn, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
+    if ctx.caller.operator == "real":
+        raise ServiceError(
+            "shared_table_own_wallet",
+            f"table {table_id} is shared: it plays on the casino's own wallet, not on yours",
+            table=table_id,
+        )
     bets = bets_from(body.bets.root)
     dealer, mode = ctx.casino.dealer, body.mode
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
+        table.for_currency(ledger.currency_of(uow, player_id))  # one pot: in HOME alone
         return shared_bets.place(uow, dealer, table, coup, player_id, mode, bets)
 
     return await idempotent_write(ctx, {"mode": mode, "bets": bets.to_json()}, 200, work)

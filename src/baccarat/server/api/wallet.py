@@ -7,7 +7,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from .. import ledger, wallet
-from ..currencies import HOME
 from ..db.uow import UnitOfWork
 from ..history import iso_time
 from .deps import IDEMPOTENT, RequestContext, RequestDep, idempotent_write, json_response
@@ -23,7 +22,7 @@ WRITE_ERRORS = ("invalid_body", "not_authenticated", "csrf_failed", "idempotency
 def _wallet(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
     return wallet.balances(uow, player_id) | {
         "pending_withdrawals": wallet.pending_withdrawals(uow, player_id),
-        "currency": HOME,
+        "currency": ledger.currency_of(uow, player_id),
     }
 
 

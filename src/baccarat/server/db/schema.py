@@ -65,6 +65,8 @@ accounts = sa.Table(
     sa.Column("kind", sa.Text, nullable=False),
     sa.Column("balance", sa.BigInteger, nullable=False),
     sa.Column("version", sa.BigInteger, nullable=False),
+    # ISO 4217: the account's amounts are of its minor unit (revision 0014; USD before).
+    sa.Column("currency", sa.Text, nullable=False, server_default="USD"),
     sa.CheckConstraint(MODES, name="mode"),
     # 'escrow': what player-banked seats hold in play (revision 0002).
     sa.CheckConstraint(
@@ -79,6 +81,7 @@ accounts = sa.Table(
         "ix_accounts_system",
         "mode",
         "kind",
+        "currency",
         unique=True,
         sqlite_where=sa.text("player_id IS NULL"),
         postgresql_where=sa.text("player_id IS NULL"),
@@ -443,6 +446,8 @@ operator_launches = sa.Table(
     sa.Column("created_us", sa.BigInteger, nullable=False),
     sa.Column("expires_us", sa.BigInteger, nullable=False),
     sa.Column("used_us", sa.BigInteger, nullable=True),
+    # Codes past their time are purged a few at a launch (revision 0014).
+    sa.Index("ix_operator_launches_expires_us", "expires_us"),
 )
 
 operator_players = sa.Table(

@@ -127,26 +127,18 @@ class OperatorDesk:
         self, token_hash: str | None, table: Table, bets: Bets, key: str, hashed: str
     ) -> dict[str, Any]:
         """Play a round on the session's operator's wallet; the player's answer."""
-        created: list[Call] = []
+        created: list[tuple[Call, Table, int]] = []
 
         def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
             session = launch.session_of(uow, token_hash)
             operator = self.operator(session.operator_id)
-            offered = {t.id: t for t in launch.offered(operator, self.casino.tables,
-                                                      session.currency)}  # fmt: skip
-            if table.id not in offered:
-                raise ServiceError(
-                    "table_not_offered",
-                    f"table {table.id} is not offered in {session.currency} by your casino",
-                    table=table.id,
-                )
-            here = offered[table.id]  # its chips and limits in the session's currency
+            here = self._offered(operator, table, session.currency)
             wallet = OperatorWallet(session, table.id, bets.to_json(),
                                     outbox.lease_for(operator.timeout_s))  # fmt: skip
             dealer = Dealer(self.casino.shoes, self.casino.system, wallet=wallet)
             played = rounds.play_round(uow, dealer, player_id, here, "real", bets)
             assert wallet.first is not None
-            created.append(wallet.first)
+            created.append((wallet.first, here, player_id))
             return {"round_id": played.id}
 
         session = idempotency.Session(token_hash)
@@ -155,37 +147,54 @@ class OperatorDesk:
         )
         round_id = json.loads(answer.body)["round_id"]
         if created and not replayed:
-            (call,) = created
+            ((call, here, player_id),) = created
             operator = self.operator(call.operator_id)
             sent = await self._send(operator, call)
             timeout, cap = operator.timeout_s, self.cap_s
 
             def record(uow: UnitOfWork) -> tuple[Call | None, dict[str, Any] | ServiceError]:
                 # The bet's answer, and the player's, in one transaction.
-                _, after = outbox.answered(uow, call, sent, timeout, cap)
-                return after, self._answer(uow, table, bets, round_id)
+                state, after = outbox.answered(uow, call, sent, timeout, cap)
+                return after, self._answer(uow, here, bets, round_id, player_id,
+                                           (state, sent.status))  # fmt: skip
 
             after, reply = await self.casino.db.write(record)
             if after is not None:
                 self._spawn(self._follow(operator, after))
         else:
             await self._settled_bet(round_id)
-            reply = await self.casino.db.read(lambda uow: self._answer(uow, table, bets, round_id))
+
+            def again(uow: UnitOfWork) -> dict[str, Any] | ServiceError:
+                session = launch.session_of(uow, token_hash)
+                here = self._offered(self.operator(session.operator_id), table, session.currency)
+                return self._answer(uow, here, bets, round_id, session.player_id)
+
+            reply = await self.casino.db.read(again)
         if isinstance(reply, ServiceError):
             raise reply
         return reply
 
+    def _offered(self, operator: Operator, table: Table, currency: str) -> Table:
+        """The table in the session's currency (its chips and limits), or a refusal."""
+        here = launch.offer(operator, table, currency)
+        if here is None:
+            raise ServiceError(
+                "table_not_offered",
+                f"table {table.id} is not offered in {currency} by your casino",
+                table=table.id,
+            )
+        return here
+
     def _answer(
-        self, uow: UnitOfWork, table: Table, bets: Bets, round_id: str
-    ) -> dict[str, Any] | ServiceError:
-        """The player's answer by the round's state (a refusal is returned, not raised: it
-        is decided in the transaction that records the bet's answer)."""
-        state, status = outbox.state_of(uow, round_id)
+        self, uow: UnitOfWork, table: Table, bets: Bets, round_id: str, player_id: int,
+        known: tuple[str, str | None] | None = None,
+    ) -> dict[str, Any] | ServiceError:  # fmt: skip
+        """The player's answer by the round's state (``known``: as the bet's answer just
+        left it; a refusal is returned, not raised: it is decided in the transaction that
+        records the bet's answer)."""
+        state, status = known or outbox.state_of(uow, round_id)
         if state in outbox.SHOWN:
             played = history.get_round(uow, None, round_id)
-            player_id = int(
-                uow.scalar("SELECT player_id FROM rounds WHERE id = :r", {"r": round_id})
-            )
             answer = rounds.round_answer(uow, player_id, table, played, bets)
             answer["payout"] = "paid" if state == "settled" else "pending"
             return answer

@@ -19,6 +19,11 @@ from .config import Operator
 from .outbox import OperatorSession
 
 CODE_TTL_US = 60 * 1_000_000
+# A code past its time (used or not) is kept an hour, so that a late opening of its link
+# still says why and leads back to the lobby; then a launch purges a few (bounded work: the
+# table holds about an hour of launches).
+KEEP_ENDED_US = 3600 * 1_000_000
+PURGE_PER_LAUNCH = 8
 LANGUAGES = ("en", "de", "da", "sv")
 # An operator session's token starts so: its kind is known without a read (a real session's
 # rounds go to the operator's wallet, a demo session's are fun money of ours).
@@ -30,14 +35,17 @@ def session_kind(token: str) -> str:
     return SESSION_PREFIXES.get(token[:4], "")
 
 
+def offer(operator: Operator, table: Table, currency: str) -> Table | None:
+    """The table with its chips and limits in the currency if the operator offers it in it
+    (never a player-banked or shared one: their money is held in the casino's own escrow)."""
+    if table.banked is None and table.shared is None and operator.offers(table.id):
+        return table.in_currency(currency)
+    return None
+
+
 def offered(operator: Operator, tables: TableSet, currency: str) -> list[Table]:
-    """The tables an operator offers in a currency (never the player-banked ones), with
-    their chips and limits in it."""
-    return [
-        t.in_currency(currency) or t
-        for t in tables.values()
-        if t.banked is None and operator.offers(t.id) and currency in t.offered_currencies
-    ]  # fmt: skip
+    """The tables an operator offers in a currency, with their chips and limits in it."""
+    return [t for t in (offer(operator, t, currency) for t in tables.values()) if t is not None]
 
 
 def _hash(code: str) -> str:
@@ -86,6 +94,12 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
                 f"table {table_id} is player-banked: it plays on the casino's own wallet only",
                 table=table_id,
             )
+        if table.shared is not None:
+            raise ServiceError(
+                "shared_table_own_wallet",
+                f"table {table_id} is shared: it plays on the casino's own wallet only",
+                table=table_id,
+            )
         if not operator.offers(table_id):
             raise ServiceError("table_not_offered",
                                f"operator {operator.id} does not offer table {table_id}",
@@ -99,6 +113,7 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
     elif not offered(operator, tables, str(currency)):
         raise ServiceError("unsupported_currency", f"no table has limits in {currency}",
                            currency=currency)  # fmt: skip
+    purge(uow)
     code = secrets.token_urlsafe(24)
     uow.run(
         "INSERT INTO operator_launches (code_hash, operator_id, external_player, token, "
@@ -109,6 +124,16 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
          "exp": uow.now + CODE_TTL_US},
     )  # fmt: skip
     return code
+
+
+def purge(uow: UnitOfWork, most: int = PURGE_PER_LAUNCH) -> int:
+    """Delete up to ``most`` of the oldest codes that ended an hour ago or more (by the
+    index on their expiry); how many."""
+    return uow.run(
+        "DELETE FROM operator_launches WHERE code_hash IN (SELECT code_hash FROM "
+        "operator_launches WHERE expires_us <= :cutoff ORDER BY expires_us LIMIT :n)",
+        {"cutoff": uow.now - KEEP_ENDED_US, "n": most},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +187,16 @@ def redeem(uow: UnitOfWork, code: str, system: SystemAccounts, ttl_s: int) -> St
     )  # fmt: skip
 
 
+def ended(uow: UnitOfWork, code: str) -> tuple[str, str | None] | None:
+    """The language and lobby address of a launch code that can no longer be used (None for
+    a code never issued, or purged): what the page that says so is written with."""
+    row = uow.one(
+        "SELECT language, lobby_url FROM operator_launches WHERE code_hash = :h",
+        {"h": _hash(code)},
+    )
+    return None if row is None else (str(row[0]), row[1])
+
+
 def _player(
     uow: UnitOfWork, operator_id: str, player: str, currency: str, system: SystemAccounts
 ) -> int:
@@ -189,7 +224,8 @@ def _player(
         "VALUES (:p, :o, :x, :c)",
         key | {"p": player_id},
     )
-    open_player(uow, player_id, system)
+    # Its accounts of ours (a demo session's play money) are in the session's currency.
+    open_player(uow, player_id, system, currency)
     return player_id
 
 

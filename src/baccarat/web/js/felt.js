@@ -1,7 +1,7 @@
 // Pieces of the felt that the casino table and the player-banked seat draw alike.
 
 import { fill, h } from "./dom.js";
-import { chipLabel, money, signedMoney, t } from "./i18n.js";
+import { chipLabel, currencySymbol, money, signedMoney, t } from "./i18n.js";
 import { keyOf } from "./keys.js";
 import { headlinePay, pays, toOne } from "./rulesinfo.js";
 
@@ -335,6 +335,6 @@ export const headLinks = (tbl, ...more) =>
       title: t("nav.rules"),
       text: "?",
     }),
-    h("a", { class: "btn small icon", href: "#/cashier", "aria-label": t("nav.cashier"), title: t("nav.cashier"), text: "$" }),
+    h("a", { class: "btn small icon", href: "#/cashier", "aria-label": t("nav.cashier"), title: t("nav.cashier"), text: currencySymbol() }),
     ...more,
   );

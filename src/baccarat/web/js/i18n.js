@@ -7,12 +7,25 @@ export const LANGUAGES = {
   sv: { locale: "sv-SE", name: "Svenska" },
 };
 const STORE = "baccarat.lang";
-// The session's currency (ISO 4217): a game an operator launched names it in its address.
+// The session's currency (ISO 4217): a game an operator launched names it in its address;
+// a player of ours has it from their wallet (setCurrency).
 const asked = new URLSearchParams(location.search).get("currency");
-export const CURRENCY = asked && /^[A-Z]{3}$/.test(asked) ? asked : "USD";
+export const ASKED_CURRENCY = asked && /^[A-Z]{3}$/.test(asked) ? asked : "USD";
+export let CURRENCY = ASKED_CURRENCY;
 // Amounts are integers of its minor unit (USD cents, JPY yen, KWD fils): Intl knows its digits.
-const DIGITS = new Intl.NumberFormat("en", { style: "currency", currency: CURRENCY }).resolvedOptions().maximumFractionDigits;
-const MINOR = 10 ** DIGITS;
+let DIGITS = 2;
+let MINOR = 100;
+
+/** Show amounts in this currency from now on (the player's accounts are in it). */
+export function setCurrency(code) {
+  if (!/^[A-Z]{3}$/.test(code || "")) return false;
+  const changed = code !== CURRENCY;
+  CURRENCY = code;
+  DIGITS = new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits;
+  MINOR = 10 ** DIGITS;
+  for (const key of [...formats.keys()]) if (key.endsWith("|money")) formats.delete(key);
+  return changed;
+}
 
 let lang = "en";
 let catalog = {};
@@ -89,6 +102,7 @@ export function applyStatic(root) {
 }
 
 const formats = new Map();
+setCurrency(ASKED_CURRENCY);
 function format(kind, options) {
   const key = `${lang}|${kind}`;
   if (!formats.has(key)) formats.set(key, new Intl.NumberFormat(locale(), options));
@@ -98,6 +112,12 @@ function format(kind, options) {
 /** Integer cents (minor units) as money in the player's locale: 1234 -> "$12.34" / "12,34 $". */
 export function money(cents) {
   return format("money", { style: "currency", currency: CURRENCY }).format(cents / MINOR);
+}
+
+/** The currency's symbol in the player's locale: "$", "€", "¥", "kr". */
+export function currencySymbol() {
+  const parts = format("money", { style: "currency", currency: CURRENCY }).formatToParts(0);
+  return parts.find((part) => part.type === "currency")?.value || CURRENCY;
 }
 
 /** A signed amount: "+$5.00", "-$2.00", "$0.00". */

@@ -2,6 +2,7 @@
 
 import * as api from "./api.js";
 import * as clientSeed from "./clientseed.js";
+import { ASKED_CURRENCY, setCurrency } from "./i18n.js";
 
 const MODE = "baccarat.mode";
 const NICK = "baccarat.nickname";
@@ -48,6 +49,8 @@ export const shownBalance = (mode) => (state.wallet[mode] ?? 0) - (felt.mode ===
 
 function setWallet(data) {
   if (!data) return;
+  // The player's accounts are in one currency: its amounts, and the tables' limits in it.
+  if (typeof data.currency === "string" && setCurrency(data.currency)) state.tables = null;
   if (typeof data.pending_withdrawals === "number") {
     state.wallet.pending_withdrawals = data.pending_withdrawals;
   }
@@ -165,6 +168,7 @@ export async function logout(path = "/api/sessions") {
     api.setSession(null);
     state.user = null;
     state.wallet = { fun: 0, real: 0 };
+    if (setCurrency(ASKED_CURRENCY)) state.tables = null;
     changed();
   }
 }

@@ -4,7 +4,7 @@
 
 import { fill, h } from "../dom.js";
 import * as api from "./api.js";
-import { cents, panel, pct, table } from "./ui.js";
+import { cents, minor, panel, pct, table } from "./ui.js";
 
 const GGR_COLUMNS = [
   ["mode", "Mode"],
@@ -74,6 +74,50 @@ function wide(...args) {
   return shown;
 }
 
+// Rounds on operators' wallets whose win or rollback has not landed yet (stuck, retried),
+// each with its calls on demand: every attempt, its answer or why there was none.
+function operatorRounds(rows) {
+  const calls = h("div");
+  const showCalls = async (round) => {
+    const found = await api.get(`operators/rounds/${round}/calls`);
+    calls.replaceChildren(
+      h("h3", { text: `Calls of ${round}` }),
+      table(found.operator_calls, [
+        ["call", "Call"],
+        ["attempt", "Attempt"],
+        ["sent", "Sent"],
+        ["answered", "Answered"],
+        ["http_status", "HTTP"],
+        ["status", "Status"],
+        ["error", "Error"],
+      ]),
+    );
+  };
+  const button = (row) => {
+    const open = h("button", { class: "btn small", type: "button", text: "Calls" });
+    open.addEventListener("click", () => showCalls(row.round));
+    return open;
+  };
+  return panel(
+    "Rounds on operators' wallets still to finish",
+    "operators/rounds",
+    table(rows, [
+      ["round", "Round"],
+      ["operator", "Operator"],
+      ["player", "Player"],
+      ["state", "State"],
+      ["stake", "Stake", (v, row) => minor(v, row.currency)],
+      ["win", "Win", (v, row) => minor(v, row.currency)],
+      ["attempts", "Attempt"],
+      ["calls", "Calls sent"],
+      ["created", "Created"],
+      ["next_attempt", "Next attempt"],
+      [button, ""],
+    ]),
+    calls,
+  );
+}
+
 export async function show(view, staff) {
   const from = h("input", { type: "date", name: "from", "aria-label": "From" });
   const to = h("input", { type: "date", name: "to", "aria-label": "To" });
@@ -90,7 +134,7 @@ export async function show(view, staff) {
     if (from.value) range.set("from", from.value);
     if (to.value) range.set("to", to.value);
     const q = range.toString() ? `&${range}` : "";
-    const [byDay, byTable, byBet, byMode, rtp, liability, wins, voids] = await Promise.all([
+    const [byDay, byTable, byBet, byMode, rtp, liability, wins, voids, unfinished] = await Promise.all([
       api.get(`reports/ggr?by=day${q}`),
       api.get(`reports/ggr?by=table${q}`),
       api.get(`reports/ggr?by=bet${q}`),
@@ -99,6 +143,7 @@ export async function show(view, staff) {
       api.get("reports/liability"),
       api.get("reports/events/large_win"),
       api.get("reports/events/void"),
+      api.get("operators/rounds"),
     ]);
     const today = new Date().toISOString().slice(0, 10);
     const first = from.value || new Date(Date.now() - 29 * DAY_MS).toISOString().slice(0, 10);
@@ -196,6 +241,7 @@ export async function show(view, staff) {
           ]),
         ),
       ),
+      operatorRounds(unfinished.operator_rounds),
     );
   };
   const controls = h(

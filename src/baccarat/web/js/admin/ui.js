@@ -6,6 +6,12 @@ import { money } from "../i18n.js";
 import { csvHref } from "./api.js";
 
 export const cents = (value) => (value === null || value === undefined ? "" : money(value));
+/** Minor units of a given currency (a round on an operator's wallet is in the session's). */
+export function minor(value, code) {
+  if (value === null || value === undefined) return "";
+  const format = new Intl.NumberFormat("en-US", { style: "currency", currency: code });
+  return format.format(value / 10 ** format.resolvedOptions().maximumFractionDigits);
+}
 export const pct = (value) => (value === null || value === undefined ? "" : `${(value * 100).toFixed(2)}%`);
 
 /** A panel: a title (with a CSV link when given the report's path) and its content. */

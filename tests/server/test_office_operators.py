@@ -1,0 +1,65 @@
+"""The back office's view of the rounds on operators' wallets still to finish, and of every
+call of one: what ``baccarat admin operators`` shows, for staff in the browser."""
+
+from __future__ import annotations
+
+import pytest
+
+from baccarat.core import Bets
+from baccarat.server import rounds
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.operators import launch, outbox
+from baccarat.server.operators.config import Operator
+from baccarat.server.operators.outbox import Answer, Call, OperatorWallet
+from baccarat.server.round import Dealer
+
+from .conftest import Api
+from .office import logged_in
+
+pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("database_url", ["sqlite"],
+                                                         indirect=True)]  # fmt: skip
+ACME = Operator("acme", "sixteen-chars-or-more", "http://127.0.0.1:9/wallet", ("JPY",), None, 1)
+
+
+async def operator_round(api: Api) -> Call:
+    """A round on the operator's wallet in yen whose bet went unanswered (a timeout)."""
+    casino = api.casino
+    body = {"request_uuid": "r", "player": "u7", "token": "t", "currency": "JPY",
+            "language": "en", "demo": False}  # fmt: skip
+    code = await casino.db.write(lambda uow: launch.create(uow, ACME, casino.tables, body))
+    session = (await casino.db.write(
+        lambda uow: launch.redeem(uow, code, casino.system, 3600))).session  # fmt: skip
+    table = casino.tables["table-i"].for_currency("JPY")
+    bets = Bets({"banker": 1000})
+
+    def work(uow: UnitOfWork) -> Call:
+        wallet = OperatorWallet(session, table.id, bets.to_json(), 5)
+        rounds.play_round(uow, Dealer(casino.shoes, casino.system, wallet=wallet),
+                          session.player_id, table, "real", bets)  # fmt: skip
+        assert wallet.first is not None
+        return wallet.first
+
+    bet = await casino.db.write(work)
+    await casino.db.write(lambda uow: outbox.answered(
+        uow, bet, Answer("RS_ERROR_UNKNOWN", error="timeout"), 1))  # fmt: skip
+    return bet
+
+
+async def test_staff_see_the_unfinished_rounds_on_operators_wallets_and_their_calls(
+    api: Api,
+) -> None:
+    bet = await operator_round(api)
+    viewer = await logged_in(api, "vera", "viewer")
+    listed = await api.client.get("/admin/api/operators/rounds", headers=viewer.headers)
+    assert listed.status_code == 200, listed.text
+    (row,) = listed.json()["operator_rounds"]
+    assert (row["round"], row["state"], row["currency"], row["stake"]) == (
+        bet.round_id, "rollback", "JPY", 1000)  # fmt: skip
+    calls = await api.client.get(f"/admin/api/operators/rounds/{bet.round_id}/calls",
+                                 headers=viewer.headers)  # fmt: skip
+    assert [(c["call"], c["status"], c["error"]) for c in calls.json()["operator_calls"]] == [
+        ("bet", "RS_ERROR_UNKNOWN", "timeout"), ("rollback", None, None)]  # fmt: skip
+    csv = await api.client.get("/admin/api/operators/rounds?format=csv", headers=viewer.headers)
+    assert bet.round_id in csv.text
+    anonymous = await api.client.get("/admin/api/operators/rounds")
+    assert anonymous.status_code == 401

@@ -1,0 +1,114 @@
+"""The game's client of operators' wallets against a wallet on loopback that answers as told:
+signed answers are read, connections are kept and reused, a connection closed before its
+answer is sent again once, and every failure is an ``RS_ERROR_UNKNOWN`` answer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+
+import pytest
+
+from baccarat.server.operators.client import WalletClient
+from baccarat.server.operators.config import Operator
+from baccarat.server.operators.outbox import Call
+from baccarat.server.operators.signing import headers
+
+pytestmark = pytest.mark.anyio
+
+SECRET = "sixteen-chars-or-more"
+CALL = Call(1, "r1", "acme", "bet", {"transaction_uuid": "b-r1", "amount": 100})
+
+
+class Wallet:
+    """A wallet that answers each request by ``reply(n)`` (n counts requests from 1):
+    "ok", "close" (the connection closed, no answer), "bad" (a bad signature), "slow"."""
+
+    def __init__(self, reply: Callable[[int], str]) -> None:
+        self.reply = reply
+        self.requests = 0
+        self.connections = 0
+        self.server: asyncio.Server | None = None
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            while head := await reader.readuntil(b"\r\n\r\n"):
+                length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                              if line.lower().startswith(b"content-length:"))  # fmt: skip
+                await reader.readexactly(length)
+                self.requests += 1
+                what = self.reply(self.requests)
+                if what == "close":
+                    break
+                if what == "slow":
+                    await asyncio.sleep(2)
+                body = json.dumps({"status": "RS_OK", "balance": 900, "currency": "USD"}).encode()
+                signature = headers("acme", SECRET if what != "bad" else "another-secret!!", body)
+                extra = "".join(f"{k}: {v}\r\n" for k, v in signature.items())
+                answer = f"HTTP/1.1 200 OK\r\nContent-Length: {len(body)}\r\n{extra}\r\n"
+                writer.write(answer.encode() + body)
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    def operator(self) -> Operator:
+        assert self.server is not None
+        port = self.server.sockets[0].getsockname()[1]
+        return Operator("acme", SECRET, f"http://127.0.0.1:{port}/wallet", ("USD",), None, 0.5)
+
+
+SERVERS: list[asyncio.Server] = []
+
+
+@pytest.fixture
+async def client() -> AsyncIterator[WalletClient]:
+    client = WalletClient()
+    yield client
+    await client.close()
+    while SERVERS:
+        server = SERVERS.pop()
+        server.close()
+        await server.wait_closed()
+
+
+async def serving(reply: Callable[[int], str]) -> Wallet:
+    wallet = Wallet(reply)
+    wallet.server = await asyncio.start_server(wallet.handle, "127.0.0.1", 0)
+    SERVERS.append(wallet.server)
+    return wallet
+
+
+async def test_calls_are_signed_read_and_share_one_kept_connection(client: WalletClient) -> None:
+    wallet = await serving(lambda n: "ok")
+    answers = [await client.send(wallet.operator(), CALL) for _ in range(3)]
+    assert [(a.status, a.balance, a.http_status) for a in answers] == [("RS_OK", 900, 200)] * 3
+    assert (wallet.requests, wallet.connections) == (3, 1)
+
+
+async def test_a_connection_closed_before_the_answer_is_sent_again_once(
+    client: WalletClient,
+) -> None:
+    wallet = await serving(lambda n: "close" if n == 1 else "ok")
+    answer = await client.send(wallet.operator(), CALL)
+    assert (answer.status, wallet.requests, wallet.connections) == ("RS_OK", 2, 2)
+    always = await serving(lambda n: "close")
+    answer = await client.send(always.operator(), CALL)
+    assert (answer.status, always.requests) == ("RS_ERROR_UNKNOWN", 2)
+    assert answer.error == "no answer: ServerDisconnectedError"
+
+
+async def test_a_late_or_badly_signed_answer_is_unknown(client: WalletClient) -> None:
+    slow = await serving(lambda n: "slow")
+    answer = await client.send(slow.operator(), CALL)
+    assert (answer.status, answer.error, slow.requests) == ("RS_ERROR_UNKNOWN", "timeout", 1)
+    bad = await serving(lambda n: "bad")
+    answer = await client.send(bad.operator(), CALL)
+    assert (answer.status, answer.error) == ("RS_ERROR_UNKNOWN", "the answer's signature is bad")
+    nobody = Operator("acme", SECRET, "http://127.0.0.1:9/wallet", ("USD",), None, 0.5)
+    answer = await client.send(nobody, CALL)
+    assert answer.status == "RS_ERROR_UNKNOWN" and answer.error is not None
+    assert answer.error.startswith("no answer:")

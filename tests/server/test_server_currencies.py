@@ -1,0 +1,141 @@
+"""Our own wallet in a player's currency: a player's accounts are in the currency chosen at
+registration (USD before), the casino keeps its own accounts in each currency a table has
+limits in, a round is played at the table's limits in that currency and moves money
+between accounts of it alone, and the tables offered are those with limits in it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baccarat.server import audit, ledger
+
+from .conftest import Api
+
+pytestmark = pytest.mark.anyio
+SQLITE = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+
+
+async def player(api: Api, nickname: str, currency: str | None) -> str:
+    body: dict[str, Any] = {"nickname": nickname, "password": "a good password"}
+    if currency is not None:
+        body["currency"] = currency
+    created = await api.client.post("/api/accounts", json=body)
+    assert created.status_code == 201, created.text
+    session = await api.client.post(
+        "/api/sessions", json={k: body[k] for k in ("nickname", "password")}
+    )
+    token: str = session.json()["token"]
+    return token
+
+
+def entries_by_currency(api: Api) -> dict[tuple[str, str, str], int]:
+    rows = api.casino.db.run_read(
+        lambda uow: uow.all(
+            "SELECT a.currency, a.mode, a.kind, COALESCE(SUM(e.amount), 0) FROM accounts a "
+            "LEFT JOIN ledger_entries e ON e.account_id = a.id GROUP BY a.currency, a.mode, a.kind"
+        )
+    )
+    return {(c, m, k): int(total) for c, m, k, total in rows}  # fmt: skip
+
+
+@SQLITE
+async def test_a_player_in_yen_plays_at_the_tables_yen_limits_with_the_casinos_yen(
+    api: Api,
+) -> None:
+    token = await player(api, "hanako", "JPY")
+    wallet = (await api.client.get("/api/wallet", headers=api.auth(token, None))).json()
+    assert (wallet["currency"], wallet["fun"], wallet["real"]) == ("JPY", 100_000, 0)
+    listed = (await api.client.get("/api/tables", headers=api.auth(token, None))).json()
+    assert {t["currency"] for t in listed} == {"JPY"}
+    table_i = next(t for t in listed if t["id"] == "table-i")
+    assert table_i["chips"] == [100, 500, 2500, 10000]
+    assert (table_i["limits"]["min"], table_i["limits"]["max"]) == (300, 3000)
+    offered = {t["id"] for t in listed}
+    assert "table-iii" not in offered and not {"speed", "banked-i"} & offered
+    # 3,000 yen is the table's maximum in yen (30.00 would be above it in dollars) ...
+    played = await api.play(token, banker=3000)
+    assert played.status_code == 201, played.text
+    # ... and 200 yen below its minimum (2.00 is its minimum in dollars)
+    below = await api.play(token, banker=200)
+    assert below.json()["error"]["code"] == "bet_below_table_min"
+    elsewhere = await api.play(token, table="table-iii", banker=300)
+    assert (elsewhere.status_code, elsewhere.json()["error"]["code"]) == (
+        422, "unsupported_currency")  # fmt: skip
+    # The round's money moved between yen accounts alone, and the ledger balances.
+    net = int((await api.client.get("/api/wallet", headers=api.auth(token, None))).json()["fun"])
+    totals = entries_by_currency(api)
+    assert totals[("JPY", "fun", "player")] == net
+    assert totals[("JPY", "fun", "house")] == 100_000 - net
+    assert totals[("JPY", "fun", "cashier")] == -100_000
+    assert totals[("USD", "fun", "house")] == 0
+    report = api.casino.db.run_read(audit.check)
+    assert report.ok, report.problems
+    # A transaction between a yen and a dollar account is what the audit finds.
+    system = api.casino.system
+    api.casino.db.run_write(lambda uow: ledger.transfer(
+        uow, "grant", "fun", system.get("fun", "cashier"),
+        system.get("fun", "house", "JPY"), 100, system=system))  # fmt: skip
+    (problem,) = api.casino.db.run_read(audit.check).problems
+    assert problem.endswith("moves money between accounts of different currencies")
+
+
+@SQLITE
+async def test_a_player_of_before_is_in_dollars_and_sees_every_table(api: Api) -> None:
+    token = await player(api, "olduser", None)
+    wallet = (await api.client.get("/api/wallet", headers=api.auth(token, None))).json()
+    assert wallet["currency"] == "USD"
+    listed = (await api.client.get("/api/tables", headers=api.auth(token, None))).json()
+    assert len(listed) == len(api.casino.tables) and "currency" not in listed[0]
+    assert (await api.play(token, banker=3000)).json()["error"]["code"] == "bet_above_table_max"
+
+
+@SQLITE
+async def test_a_currency_no_table_has_limits_in_is_refused_at_registration(api: Api) -> None:
+    for currency, code in (("CHF", "unsupported_currency"), ("XYZ", "unsupported_currency"),
+                           ("euro", "invalid_body")):  # fmt: skip
+        refused = await api.client.post(
+            "/api/accounts",
+            json={"nickname": "franz", "password": "a good password", "currency": currency},
+        )
+        assert (refused.status_code, refused.json()["error"]["code"]) == (422, code), currency
+    assert api.casino.db.run_read(lambda uow: uow.scalar("SELECT count(*) FROM players")) == 0
+
+
+@SQLITE
+async def test_shared_and_player_banked_tables_play_in_dollars_alone(api: Api) -> None:
+    token = await player(api, "sven", "SEK")
+    seat = await api.client.post(
+        "/api/seats",
+        headers=api.auth(token, None),
+        json={"table_id": "banked-i", "role": "player", "mode": "fun"},
+    )
+    assert seat.json()["error"]["code"] == "unsupported_currency"
+    state = (await api.client.get("/api/tables/speed/state")).json()
+    coup = state["coup"]["number"] if isinstance(state.get("coup"), dict) else 1
+    bet = await api.client.put(f"/api/tables/speed/coups/{coup}/bets", headers=api.auth(token),
+                               json={"mode": "fun", "bets": {"banker": 2000}})  # fmt: skip
+    assert bet.json()["error"]["code"] == "unsupported_currency"
+
+
+def test_the_migration_puts_the_accounts_of_before_in_dollars(tmp_path: Path) -> None:
+    import sqlite3
+
+    from baccarat.server.db import migrate
+    from baccarat.server.settings import DatabaseUrl
+
+    url = DatabaseUrl.sqlite_in(tmp_path / "data")
+    assert migrate.upgrade(url, "0013") == "0013"
+    conn = sqlite3.connect(url.target)
+    conn.execute("INSERT INTO players (nickname, nickname_key, password_hash, created_us) "
+                 "VALUES ('ann', 'ann', 'h', 0)")  # fmt: skip
+    conn.execute("INSERT INTO accounts (player_id, mode, kind, balance, version) "
+                 "VALUES (1, 'real', 'player', 0, 0)")  # fmt: skip
+    conn.commit()
+    conn.close()
+    assert migrate.upgrade(url) == migrate.revisions()[0]
+    conn = sqlite3.connect(url.target)
+    assert {c for (c,) in conn.execute("SELECT DISTINCT currency FROM accounts")} == {"USD"}
+    conn.close()

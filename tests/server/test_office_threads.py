@@ -51,7 +51,9 @@ async def test_every_back_office_read_runs_off_the_event_loop(
         query = {"/admin/api/players": "?q=al", "/admin/api/reports/ggr": "?by=table"}
         read_calls.clear()
         answer = await api.client.get(path + query.get(path, ""), headers=admin.headers)
-        assert answer.status_code == 200, (path, answer.text)
+        # A house round has no operator's calls: the read still runs, and answers so.
+        expected = 404 if path.startswith("/admin/api/operators/rounds/") else 200
+        assert answer.status_code == expected, (path, answer.text)
         assert read_calls, f"{path} read nothing through the database runner"
         assert loop_thread not in read_calls, f"{path} read the database on the event loop"
     for fmt in ("json", "csv"):

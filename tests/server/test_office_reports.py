@@ -179,3 +179,42 @@ async def test_rebuilding_the_aggregates_from_the_rounds_gives_what_the_rounds_k
     assert await api.casino.db.write(lambda uow: daily.rebuild(uow, batch=2)) == 4
     assert await api.casino.db.read(snapshot) == kept
     assert json.dumps(kept)  # plain values
+
+
+async def test_amounts_of_different_currencies_are_never_added_together(api: Api) -> None:
+    from .test_server_currencies import player
+
+    dollars, euros = await api.player("alice"), await player(api, "emil", "EUR")
+    api.shoes.current = StackedShoes(BANKER_WINS)
+    assert (await api.play(dollars, banker=1_000)).status_code == 201
+    assert (await api.play(euros, banker=500)).status_code == 201
+    assert (await api.play(euros, player=500)).status_code == 201
+    void_id = (await api.play(euros, banker=700)).json()["id"]
+    await api.casino.db.write(
+        lambda uow: voids.void_round(uow, api.casino.dealer, void_id, "test void")
+    )
+    finance = await logged_in(api, "fiona", "finance")
+    for by in ("mode", "currency", "day", "table"):
+        rows = (await get(api, finance.headers, f"/admin/api/reports/ggr?by={by}")).json()
+        found = {r["currency"]: (r["rounds"], r["stake"], r["ggr"], r["voided"])
+                 for r in rows[f"ggr-by-{by}"]}  # fmt: skip
+        # Banker wins: 10.00 returns 19.50; 5.00 returns 9.75 and the player bet loses.
+        assert found == {"USD": (1, 1_000, -950, 0), "EUR": (2, 1_000, 25, 1)}, by
+    rtp = (await get(api, finance.headers, "/admin/api/reports/rtp?period=day")).json()
+    banker = {
+        r["currency"]: (r["bets"], r["stake"]) for r in rtp["rtp-day"] if r["bet"] == "banker"
+    }
+    assert banker == {"USD": (1, 1_000), "EUR": (1, 500)}
+    held = (await get(api, finance.headers, "/admin/api/reports/liability")).json()["liability"]
+    balances = {(r["mode"], r["currency"]): r["balances"] for r in held}
+    for token, currency in ((dollars, "USD"), (euros, "EUR")):
+        wallet = (await api.client.get("/api/wallet", headers=api.auth(token, None))).json()
+        assert balances[("fun", currency)] == wallet["fun"]
+
+    # The rebuild from the rounds finds each round's currency again.
+    def snapshot(uow: Any) -> list[Any]:
+        return uow.all("SELECT * FROM daily_stats ORDER BY day, table_id, mode, bet, currency")
+
+    kept = await api.casino.db.read(snapshot)
+    await api.casino.db.write(daily.rebuild)
+    assert await api.casino.db.read(snapshot) == kept

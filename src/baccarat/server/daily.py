@@ -1,7 +1,8 @@
 """Daily aggregates for the back office's reports, kept as rounds are recorded.
 
 Each recorded round adds itself (bet ``*``) and each of its bets to ``daily_stats`` (day
-UTC, table, mode, bet): rounds, stakes, returns and the sum of the squared stakes (cents²,
+UTC, table, mode, bet, and the currency its money moved in: amounts in different currencies
+are never added together): rounds, stakes, returns and the sum of the squared stakes (cents²,
 exact integers, for the confidence band of the RTP), in the round's own transaction: summed
 over the rounds committed together and written just before the commit, one upsert per row
 (``UnitOfWork.add_totals``); a void takes them off again and counts it (a round on an
@@ -19,6 +20,7 @@ from functools import lru_cache
 from typing import cast
 
 from . import events
+from .currencies import HOME
 from .db.uow import UnitOfWork
 
 DAY_US = 86_400 * 1_000_000
@@ -26,11 +28,12 @@ DAY_US = 86_400 * 1_000_000
 ROUND = "*"
 
 _UPSERT = (
-    "INSERT INTO daily_stats (day, table_id, mode, bet, rounds, stake, returned, stake_sq, "
-    "voided) VALUES (:d, :t, :m, :b, :n, :s, :r, :q, :v) "
-    "ON CONFLICT (day, table_id, mode, bet) DO UPDATE SET rounds = daily_stats.rounds + :n, "
-    "stake = daily_stats.stake + :s, returned = daily_stats.returned + :r, "
-    "stake_sq = daily_stats.stake_sq + :q, voided = daily_stats.voided + :v"
+    "INSERT INTO daily_stats (day, table_id, mode, bet, currency, rounds, stake, returned, "
+    "stake_sq, voided) VALUES (:d, :t, :m, :b, :c, :n, :s, :r, :q, :v) "
+    "ON CONFLICT (day, table_id, mode, bet, currency) DO UPDATE SET "
+    "rounds = daily_stats.rounds + :n, stake = daily_stats.stake + :s, "
+    "returned = daily_stats.returned + :r, stake_sq = daily_stats.stake_sq + :q, "
+    "voided = daily_stats.voided + :v"
 )
 
 
@@ -44,23 +47,23 @@ def _bets(bets_json: str) -> tuple[tuple[str, int, int], ...]:
 
 
 def _add(
-    uow: UnitOfWork, day: int, table_id: str, mode: str, bets_json: str, sign: int,
-    voided: bool = True,
+    uow: UnitOfWork, day: int, table_id: str, mode: str, bets_json: str, currency: str,
+    sign: int, voided: bool = True,
 ) -> None:  # fmt: skip
     bets = _bets(bets_json)
     whole = (ROUND, sum(b[1] for b in bets), sum(b[2] for b in bets))
     void = 1 if sign < 0 and voided else 0
     for bet, stake, returned in (whole, *bets):
         values = (sign, sign * stake, sign * returned, sign * stake * stake, void)
-        uow.add_totals(_write, (day, table_id, mode, bet), values)
+        uow.add_totals(_write, (day, table_id, mode, bet, currency), values)
 
 
 def _write(uow: UnitOfWork, rows: list[tuple[Hashable, tuple[int, ...]]]) -> None:
     """The summed rows of a transaction's rounds, just before its commit."""
     for key, (n, stake, returned, squares, voided) in rows:
-        day, table_id, mode, bet = cast(tuple[int, str, str, str], key)  # as _add gives it
-        uow.run(_UPSERT, {"d": day, "t": table_id, "m": mode, "b": bet, "n": n, "s": stake,
-                          "r": returned, "q": squares, "v": voided})  # fmt: skip
+        day, table_id, mode, bet, currency = cast(tuple[int, str, str, str, str], key)
+        uow.run(_UPSERT, {"d": day, "t": table_id, "m": mode, "b": bet, "c": currency, "n": n,
+                          "s": stake, "r": returned, "q": squares, "v": voided})  # fmt: skip
 
 
 def rebuild(uow: UnitOfWork, batch: int = 20_000) -> int:
@@ -69,17 +72,20 @@ def rebuild(uow: UnitOfWork, batch: int = 20_000) -> int:
     uow.run("DELETE FROM daily_stats")
     after, total = 0, 0
     while True:
+        # A round's currency: its operator's wallet's, else its player's accounts'.
         rows = uow.all(
-            "SELECT seq, created_us, table_id, mode, bets, voided_us FROM rounds "
-            "WHERE seq > :after ORDER BY seq LIMIT :n",
+            "SELECT r.seq, r.created_us, r.table_id, r.mode, r.bets, r.voided_us, "
+            "COALESCE(o.currency, a.currency) FROM rounds r "
+            "LEFT JOIN operator_rounds o ON o.round_id = r.id "
+            "LEFT JOIN accounts a ON a.player_id = r.player_id AND a.mode = r.mode "
+            "AND a.kind = 'player' WHERE r.seq > :after ORDER BY r.seq LIMIT :n",
             {"after": after, "n": batch},
         )
-        for seq, created, table_id, mode, bets_json, voided in rows:
-            if voided is None:
-                _add(uow, created // DAY_US, table_id, mode, bets_json, 1)
-            else:  # counted, then taken off again: the void is counted, its money not
-                _add(uow, created // DAY_US, table_id, mode, bets_json, 1)
-                _add(uow, created // DAY_US, table_id, mode, bets_json, -1)
+        for seq, created, table_id, mode, bets_json, voided, currency in rows:
+            day, currency = created // DAY_US, currency or HOME
+            _add(uow, day, table_id, mode, bets_json, currency, 1)
+            if voided is not None:  # counted, then taken off again: the void is counted
+                _add(uow, day, table_id, mode, bets_json, currency, -1)
             after = seq
         total += len(rows)
         if len(rows) < batch:
@@ -88,26 +94,26 @@ def rebuild(uow: UnitOfWork, batch: int = 20_000) -> int:
 
 def count(
     uow: UnitOfWork, round_id: str, player_id: int, table_id: str, mode: str,
-    bets_json: str, stake: int, returned: int,
+    bets_json: str, stake: int, returned: int, currency: str = HOME,
 ) -> None:  # fmt: skip
     """A round is recorded: its bets count in today's aggregates."""
-    _add(uow, uow.now // DAY_US, table_id, mode, bets_json, 1)
+    _add(uow, uow.now // DAY_US, table_id, mode, bets_json, currency, 1)
     if mode != "real":
         return
     limits = events.thresholds(uow)
     subject = f"round:{round_id}"
     if returned - stake >= limits["large_win"]:
         events.record(uow, "large_win", f"player:{player_id}", subject, table=table_id,
-                      stake=stake, returned=returned)  # fmt: skip
+                      stake=stake, returned=returned, currency=currency)  # fmt: skip
     if stake >= limits["large_wager"]:
         events.record(uow, "large_wager", f"player:{player_id}", subject, table=table_id,
-                      stake=stake)  # fmt: skip
+                      stake=stake, currency=currency)  # fmt: skip
 
 
 def uncount(
     uow: UnitOfWork, played_us: int, table_id: str, mode: str, bets_json: str,
-    voided: bool = True,
+    currency: str = HOME, voided: bool = True,
 ) -> None:  # fmt: skip
     """A round is voided (or, ``voided`` False, never happened: an operator refused its
     bet, or it was rolled back): its bets leave the day it was played."""
-    _add(uow, played_us // DAY_US, table_id, mode, bets_json, -1, voided)
+    _add(uow, played_us // DAY_US, table_id, mode, bets_json, currency, -1, voided)

@@ -282,7 +282,7 @@ def post_money(
                         Posting(account(move.target), move.amount))
     ]  # fmt: skip
     tx_id = _insert_transaction(uow, kind, mode, postings, reference=reference, memo=memo)
-    return Posted(tx_id, balances)
+    return Posted(tx_id, balances, currency)
 
 
 # A round whose money lives on an operator's wallet (``operators``): its transaction here

@@ -70,10 +70,12 @@ class Money:
 
 @dataclass(frozen=True, slots=True)
 class Posted:
-    """A settled posting: its transaction's id and the balances after it, by player id."""
+    """A settled posting: its transaction's id, the balances after it by player id, and the
+    currency it moved (ISO 4217)."""
 
     transaction_id: int
     balances: Mapping[int, int]
+    currency: str = "USD"
 
 
 class Wallet(Protocol):

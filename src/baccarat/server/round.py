@@ -419,7 +419,7 @@ class _Voiding:
             {"r": self.reason, "now": uow.now, "tx": done.transaction_id, "id": r.id},
         )
         bank.unrecord(uow, r.mode, [r])
-        daily.uncount(uow, r.created_us, r.table_id, r.mode, r.bets)
+        daily.uncount(uow, r.created_us, r.table_id, r.mode, r.bets, done.currency)
         return [get_round(uow, None, r.id)]
 
 
@@ -457,7 +457,7 @@ def _insert_round(
         )
     )  # fmt: skip
     daily.count(uow, round_id, settled.player_id, table_id, mode, settled.bets_json,
-                settled.stake, settled.returned)  # fmt: skip
+                settled.stake, settled.returned, posted.currency)  # fmt: skip
     return StoredRound(
         seq, round_id, table_id, mode, uow.now, rules.name, shuffle.commitment,
         shuffle.client_seed, shuffle.nonce, shuffle.cut, shuffle.position, pc, bc, winner,

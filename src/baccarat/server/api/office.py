@@ -364,12 +364,13 @@ def _days(first: date | None, last: date | None, casino: Casino) -> tuple[int, i
 @router.get(
     "/reports/ggr",
     responses=documented("not_authenticated", "forbidden"),
-    summary="Gross gaming revenue and rounds by day, table, bet or mode (default: 30 days)",
+    summary="Gross gaming revenue and rounds by day, table, bet, mode or currency, each row of "
+    "one mode and currency (default: 30 days)",
 )
 async def report_ggr(
     request: Request,
     casino: CasinoDep,
-    by: Annotated[str, Query(pattern="^(day|table|bet|mode)$")] = "day",
+    by: Annotated[str, Query(pattern="^(day|table|bet|mode|currency)$")] = "day",
     first: Annotated[date | None, Query(alias="from")] = None,
     last: Annotated[date | None, Query(alias="to")] = None,
     format: Format = "json",

@@ -591,6 +591,8 @@ daily_stats = sa.Table(
     sa.Column("table_id", sa.Text, primary_key=True),
     sa.Column("mode", sa.Text, primary_key=True),
     sa.Column("bet", sa.Text, primary_key=True),
+    # ISO 4217: the currency the round's money moved in (never added to another).
+    sa.Column("currency", sa.Text, primary_key=True),
     sa.Column("rounds", sa.BigInteger, nullable=False),
     sa.Column("stake", sa.BigInteger, nullable=False),
     sa.Column("returned", sa.BigInteger, nullable=False),

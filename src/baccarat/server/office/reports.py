@@ -1,8 +1,9 @@
 """The back office's reports, read from the daily aggregates (``daily_stats``), never from
 the rounds: what a page costs is bounded by the days, tables and bets it shows.
 
-* Gross gaming revenue (stakes - returns) and rounds, by day, table, bet or mode (the mode
-  is the currency: play money or real money).
+* Gross gaming revenue (stakes - returns) and rounds, by day, table, bet, mode (play money
+  or real money) or currency: every row is of one mode and one currency (ISO 4217), as
+  amounts of different currencies are never added together.
 * RTP actual (returns / stakes) against theoretical (the exact analyser's, per table and
   bet) for a day, the month to date and life to date, with its confidence band and an
   alarm when the actual leaves it. The band: a bet of stake s returns s·X, where X per unit
@@ -11,7 +12,7 @@ the rounds: what a page costs is bounded by the days, tables and bets it shows.
   μ and standard deviation σ·√(Σs²)/Σs (the aggregates keep Σs²); the band is μ ± z of them
   (z = 3: a fair game leaves it about 3 times in 1,000 per figure).
 * Liability: players' balances, withdrawals reserved, deposits pending, and what
-  player-banked seats hold in play.
+  player-banked seats hold in play, per mode and currency.
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ from typing import Any
 from ...analysis.exact import analyse
 from ...core import RuleSet
 from ...core.paytable import PUSH
+from ..currencies import HOME
 from ..daily import DAY_US, ROUND
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..tables import TableSet
 
 Z = 3.0
-GROUPS = ("day", "table", "bet", "mode")
+GROUPS = ("day", "table", "bet", "mode", "currency")
 PERIODS = ("day", "month", "life")
 MAX_DAYS = 3660
 
@@ -63,13 +65,15 @@ def check_days(first: int, last: int) -> None:
 
 
 def ggr(uow: UnitOfWork, first: int, last: int, by: str) -> list[dict[str, Any]]:
-    """GGR and rounds (or bets, by bet) per ``by`` and mode, days ``first``-``last``."""
+    """GGR and rounds (or bets, by bet) per ``by``, mode and currency, days ``first``-``last``."""
     if by not in GROUPS:
         raise ServiceError("invalid_request", f"group by one of {', '.join(GROUPS)}")
     check_days(first, last)
-    key = {"day": "day", "table": "table_id", "bet": "bet", "mode": "mode"}[by]
+    key = {"day": "day", "table": "table_id", "bet": "bet"}.get(by)
     rows_of = "bet <> :whole" if by == "bet" else "bet = :whole"
-    group = "mode" if by == "mode" else f"{key}, mode"
+    group = {"mode": "mode, currency", "currency": "currency, mode"}.get(
+        by
+    ) or f"{key}, mode, currency"
     rows = uow.all(
         f"SELECT {group}, SUM(rounds), SUM(stake), SUM(returned), SUM(voided) "
         f"FROM daily_stats WHERE day BETWEEN :a AND :b AND {rows_of} "
@@ -79,8 +83,10 @@ def ggr(uow: UnitOfWork, first: int, last: int, by: str) -> list[dict[str, Any]]
     answer = []
     for row in rows:
         *keys, count, stake, returned, voided = row
-        item: dict[str, Any] = {} if by == "mode" else {by: _key(by, keys[0])}
-        item |= {"mode": keys[-1], "rounds": int(count), "stake": int(stake),
+        named = dict(zip(group.split(", "), keys, strict=True))
+        item: dict[str, Any] = {} if key is None else {by: _key(by, named[key])}
+        item |= {"mode": named["mode"], "currency": named["currency"], "rounds": int(count),
+                 "stake": int(stake),
                  "returned": int(returned), "ggr": int(stake) - int(returned),
                  "voided": int(voided)}  # fmt: skip
         answer.append(item)
@@ -115,17 +121,18 @@ def rtp(
     """Actual against theoretical RTP per table and bet over the days, with the band."""
     where = " AND mode = :m" if mode is not None else ""
     rows = uow.all(
-        "SELECT table_id, bet, SUM(rounds), SUM(stake), SUM(returned), SUM(stake_sq) "
+        "SELECT table_id, bet, currency, SUM(rounds), SUM(stake), SUM(returned), SUM(stake_sq) "
         f"FROM daily_stats WHERE day BETWEEN :a AND :b AND bet <> :whole{where} "
-        "GROUP BY table_id, bet ORDER BY table_id, bet",
+        "GROUP BY table_id, bet, currency ORDER BY table_id, bet, currency",
         {"a": max(first, 0), "b": last, "whole": ROUND, "m": mode},
     )
     answer = []
-    for table_id, bet, count, stake, returned, stake_sq in rows:
+    for table_id, bet, currency, count, stake, returned, stake_sq in rows:
         table = tables.get(table_id)
         moments = unit_moments(table.rules) if table is not None else {}
         item = _band(int(stake), int(returned), int(stake_sq), moments.get(bet))
-        answer.append({"table": table_id, "bet": bet, "bets": int(count)} | item)
+        answer.append({"table": table_id, "bet": bet, "currency": currency,
+                       "bets": int(count)} | item)  # fmt: skip
     return answer
 
 
@@ -150,26 +157,26 @@ def _band(
 
 
 def liability(uow: UnitOfWork) -> list[dict[str, Any]]:
-    """What the casino holds for others, per mode (cents)."""
-    figures: dict[str, dict[str, int]] = {m: {} for m in ("fun", "real")}
-    for mode, total in uow.all(
-        "SELECT mode, COALESCE(SUM(balance), 0) FROM accounts WHERE kind = 'player' GROUP BY mode"
-    ):
-        figures[mode]["balances"] = int(total)
-    for mode, total in uow.all(
-        "SELECT mode, balance FROM accounts WHERE kind = 'withdrawals' AND player_id IS NULL"
-    ):
-        figures[mode]["withdrawals_pending"] = int(total)
-    for mode, total in uow.all(
-        "SELECT mode, COALESCE(SUM(amount), 0) FROM cashier_requests "
-        "WHERE status = 'pending' AND kind = 'deposit' GROUP BY mode"
-    ):
-        figures[mode]["deposits_pending"] = int(total)
-    for mode, total in uow.all(
-        "SELECT mode, COALESCE(SUM(stake + reserve), 0) FROM banked_seats "
-        "WHERE mode IS NOT NULL AND (stake > 0 OR reserve > 0) GROUP BY mode"
-    ):
-        figures[mode]["in_play"] = int(total)
-    keys = ("balances", "withdrawals_pending", "deposits_pending", "in_play")
-    return [{"mode": mode} | {k: values.get(k, 0) for k in keys}
-            for mode, values in figures.items()]  # fmt: skip
+    """What the casino holds for others, per mode and currency (minor units)."""
+    figures: dict[tuple[str, str], dict[str, int]] = {}
+    queries = {
+        "balances": "SELECT mode, currency, COALESCE(SUM(balance), 0) FROM accounts "
+                    "WHERE kind = 'player' GROUP BY mode, currency",
+        "withdrawals_pending": "SELECT mode, currency, balance FROM accounts "
+                               "WHERE kind = 'withdrawals' AND player_id IS NULL",
+        "deposits_pending": "SELECT c.mode, a.currency, COALESCE(SUM(c.amount), 0) "
+                            "FROM cashier_requests c JOIN accounts a ON a.player_id = c.player_id "
+                            "AND a.mode = c.mode AND a.kind = 'player' "
+                            "WHERE c.status = 'pending' AND c.kind = 'deposit' "
+                            "GROUP BY c.mode, a.currency",
+        # Player-banked seats play in USD alone.
+        "in_play": "SELECT mode, 'USD', COALESCE(SUM(stake + reserve), 0) FROM banked_seats "
+                   "WHERE mode IS NOT NULL AND (stake > 0 OR reserve > 0) GROUP BY mode",
+    }  # fmt: skip
+    for name, sql in queries.items():
+        for mode, currency, total in uow.all(sql):
+            figures.setdefault((mode, currency), {})[name] = int(total)
+    for mode in ("fun", "real"):
+        figures.setdefault((mode, HOME), {})
+    return [{"mode": mode, "currency": currency} | {k: values.get(k, 0) for k in queries}
+            for (mode, currency), values in sorted(figures.items())]  # fmt: skip

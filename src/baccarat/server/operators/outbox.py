@@ -139,7 +139,7 @@ class OperatorWallet:
         )  # fmt: skip
         self.first = _write_call(uow, _round(uow, reference), "bet", 1)
         before = s.balance or 0
-        return Posted(tx_id, {player: before - stake + returned})
+        return Posted(tx_id, {player: before - stake + returned}, s.currency)
 
     def reverse(
         self, uow: UnitOfWork, mode: str, reference: str, money: Money, memo: str
@@ -311,7 +311,7 @@ def _finish(uow: UnitOfWork, r: Mapping[str, Any], state: str, column: str, stat
             "SELECT created_us, table_id, mode, bets FROM rounds WHERE id = :r", {"r": r["round"]}
         )
         if row is not None:
-            daily.uncount(uow, int(row[0]), row[1], row[2], row[3], voided=False)
+            daily.uncount(uow, int(row[0]), row[1], row[2], row[3], r["currency"], voided=False)
 
 
 def claim_due(uow: UnitOfWork, limit: int, lease_s: float) -> list[Call]:

@@ -4,16 +4,24 @@
 
 import { fill, h } from "../dom.js";
 import * as api from "./api.js";
-import { cents, minor, panel, pct, table } from "./ui.js";
+import { minor, panel, pct, table } from "./ui.js";
 
+// Every row is of one mode and one currency: amounts are shown in it (the events of before
+// currencies were recorded are in USD).
+const inCurrency = (value, row) => minor(value, row.currency || "USD");
 const GGR_COLUMNS = [
   ["mode", "Mode"],
+  ["currency", "Currency"],
   ["rounds", "Rounds"],
-  ["stake", "Stakes", cents],
-  ["returned", "Returns", cents],
-  ["ggr", "GGR", cents],
+  ["stake", "Stakes", inCurrency],
+  ["returned", "Returns", inCurrency],
+  ["ggr", "GGR", inCurrency],
   ["voided", "Voided"],
 ];
+
+/** How many minor units make a unit of ``code`` (100 for EUR, 1 for JPY). */
+const unitOf = (code) =>
+  10 ** new Intl.NumberFormat("en-US", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits;
 
 const DAY_MS = 86_400_000;
 
@@ -32,13 +40,15 @@ function ggrChart(rows, first, last) {
   const x = days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
   const series = [{}];
   const data = [x];
-  for (const mode of ["fun", "real"]) {
-    const byDay = new Map(rows.filter((r) => r.mode === mode).map((r) => [r.day, r]));
-    if (!byDay.size) continue;
-    data.push(days.map((d) => (byDay.has(d) ? byDay.get(d).ggr / 100 : 0)));
-    series.push({ label: `GGR ${mode}`, stroke: mode === "real" ? "#f2c94c" : "#7db7ff", width: 2, scale: "money" });
+  const lines = [...new Set(rows.map((r) => `${r.mode} ${r.currency}`))].sort();
+  for (const line of lines) {
+    const [mode, currency] = line.split(" ");
+    const byDay = new Map(rows.filter((r) => r.mode === mode && r.currency === currency).map((r) => [r.day, r]));
+    const unit = unitOf(currency);
+    data.push(days.map((d) => (byDay.has(d) ? byDay.get(d).ggr / unit : 0)));
+    series.push({ label: `GGR ${line}`, stroke: mode === "real" ? "#f2c94c" : "#7db7ff", width: 2, scale: "money" });
     data.push(days.map((d) => (byDay.has(d) ? byDay.get(d).rounds : 0)));
-    series.push({ label: `rounds ${mode}`, stroke: mode === "real" ? "#c9962b" : "#62d98b", dash: [6, 4], scale: "rounds" });
+    series.push({ label: `rounds ${line}`, stroke: mode === "real" ? "#c9962b" : "#62d98b", dash: [6, 4], scale: "rounds" });
   }
   const holder = h("div", { class: "chart", role: "img", "aria-label": "GGR and rounds per day" });
   if (data.length === 1) return holder;
@@ -170,7 +180,7 @@ export async function show(view, staff) {
           `reports/ggr?by=bet${q}`,
           table(byBet["ggr-by-bet"], [["bet", "Bet"], ...GGR_COLUMNS], null, { figures: true }),
         ),
-        panel("By mode (currency)", `reports/ggr?by=mode${q}`, table(byMode["ggr-by-mode"], GGR_COLUMNS, null, { figures: true })),
+        panel("By mode and currency", `reports/ggr?by=mode${q}`, table(byMode["ggr-by-mode"], GGR_COLUMNS, null, { figures: true })),
         wide(
           "Liability",
           "reports/liability",
@@ -178,10 +188,11 @@ export async function show(view, staff) {
             liability.liability,
             [
               ["mode", "Mode"],
-              ["balances", "Players' balances", cents],
-              ["withdrawals_pending", "Withdrawals reserved", cents],
-              ["deposits_pending", "Deposits pending", cents],
-              ["in_play", "Held at seats", cents],
+              ["currency", "Currency"],
+              ["balances", "Players' balances", inCurrency],
+              ["withdrawals_pending", "Withdrawals reserved", inCurrency],
+              ["deposits_pending", "Deposits pending", inCurrency],
+              ["in_play", "Held at seats", inCurrency],
             ],
             null,
             { figures: true },
@@ -200,9 +211,10 @@ export async function show(view, staff) {
           [
             ["table", "Table"],
             ["bet", "Bet"],
+            ["currency", "Currency"],
             ["bets", "Bets"],
-            ["stake", "Stakes", cents],
-            ["returned", "Returns", cents],
+            ["stake", "Stakes", inCurrency],
+            ["returned", "Returns", inCurrency],
             ["actual", "Actual", pct],
             ["theoretical", "Theoretical", pct],
             ["low", "Band low", pct],
@@ -224,8 +236,8 @@ export async function show(view, staff) {
             ["subject", "Round"],
             ["actor", "Player"],
             ["table", "Table"],
-            ["stake", "Stake", cents],
-            ["returned", "Returned", cents],
+            ["stake", "Stake", inCurrency],
+            ["returned", "Returned", inCurrency],
           ]),
         ),
         panel(
@@ -236,8 +248,8 @@ export async function show(view, staff) {
             ["subject", "Round"],
             ["actor", "By"],
             ["mode", "Mode"],
-            ["stake", "Stake", cents],
-            ["returned", "Returned", cents],
+            ["stake", "Stake", inCurrency],
+            ["returned", "Returned", inCurrency],
           ]),
         ),
       ),

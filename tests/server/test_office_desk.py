@@ -229,3 +229,16 @@ async def test_each_role_reaches_what_its_permissions_say_and_nothing_else(api: 
                 assert answer.status_code in (200, 404), (path, role, answer.text)
             else:
                 assert answer.status_code == 403 and code(answer) == "forbidden", (path, role)
+
+
+async def test_changed_limits_are_in_dollars_and_leave_the_tables_yen_limits(api: Api) -> None:
+    from .test_server_currencies import player
+
+    yen = await player(api, "hanako", "JPY")
+    ada = await logged_in(api, "ada", "admin")
+    changed = await send(api, ada, "PUT", "tables/table-i/limits",
+                         {"limits": {"min": 1_000}, "reason": "high rollers tonight"})  # fmt: skip
+    assert changed.status_code == 200, changed.text
+    # Table I in yen: 300 to 3,000 (its file's), not a minimum of 1,000 yen.
+    assert (await api.play(yen, player=300)).status_code == 201
+    assert code(await api.play(yen, player=3_100)) == "bet_above_table_max"

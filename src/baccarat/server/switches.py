@@ -9,6 +9,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from .currencies import HOME
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .tables import Limits, Table
@@ -24,7 +25,8 @@ def in_play(uow: UnitOfWork, table: Table) -> Table:
     if not row[0]:
         raise ServiceError("table_disabled", f"table {table.id} is closed: no new rounds start",
                            table=table.id)  # fmt: skip
-    return table if row[1] is None else limited(table, str(row[1]))
+    # Changed limits are in HOME's cents: the table in another currency keeps its own.
+    return table if row[1] is None or table.currency != HOME else limited(table, str(row[1]))
 
 
 def limited(table: Table, text: str) -> Table:

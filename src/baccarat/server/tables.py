@@ -120,6 +120,8 @@ class Table:
 
     # Shared tables (SPEC §9): one shoe on a clock, every player betting on the same coup.
     shared: SharedTerms | None = None
+    # The currency its chips and limits are in (a variant of ``currencies``: not HOME).
+    currency: str = HOME
 
     @cached_property
     def bets(self) -> tuple[str, ...]:
@@ -406,7 +408,7 @@ def _currencies(
                 raise TableConfigError(f"{place} ({code}): an amount must be positive")
             return minor
 
-        variant = _table({**base, **entry}, index, timers, amount)
+        variant = replace(_table({**base, **entry}, index, timers, amount), currency=code)
         if set(variant.side_bets) != set(side):
             raise TableConfigError(f"{at}: give the limits of the same side bets in {code}")
         found[code] = variant

@@ -1,12 +1,14 @@
 """Daily aggregates for the back office's reports, kept as rounds are recorded.
 
 Each recorded round adds itself (bet ``*``) and each of its bets to ``daily_stats`` (day
-UTC, table, mode, bet): rounds, stakes, returns and the sum of the squared stakes (cents²,
-exact integers, for the confidence band of the RTP), one small upsert per row inside the
-round's own transaction; a void takes them off again and counts it (a round on an
-operator's wallet that the operator refused or that was rolled back is taken off without
-counting a void: its money never moved). The reports read these rows only, never the
-rounds. A real-money round at or above the large-win or large-wager threshold is a
+UTC, table, mode, bet, and the writer's shard: on PostgreSQL each connection adds to a shard
+of its own, so that rounds on different connections never wait for each other's commit on a
+day's row; SQLite has one writer and one shard): rounds, stakes, returns and the sum of the
+squared stakes (cents², exact integers, for the confidence band of the RTP), one small
+upsert per row inside the round's own transaction; a void takes them off again and counts it
+(a round on an operator's wallet that the operator refused or that was rolled back is taken
+off without counting a void: its money never moved). The reports read these rows only, never
+the rounds. A real-money round at or above the large-win or large-wager threshold is a
 significant event (``events``).
 """
 
@@ -22,13 +24,19 @@ DAY_US = 86_400 * 1_000_000
 # The row of a day, table and mode that counts whole rounds (the others count each bet).
 ROUND = "*"
 
-_UPSERT = (
-    "INSERT INTO daily_stats (day, table_id, mode, bet, rounds, stake, returned, stake_sq, "
-    "voided) VALUES (:d, :t, :m, :b, :n, :s, :r, :q, :v) "
-    "ON CONFLICT (day, table_id, mode, bet) DO UPDATE SET rounds = daily_stats.rounds + :n, "
-    "stake = daily_stats.stake + :s, returned = daily_stats.returned + :r, "
-    "stake_sq = daily_stats.stake_sq + :q, voided = daily_stats.voided + :v"
-)
+# The shard a connection adds to: PostgreSQL's server process of the connection (a few per
+# key and day: the writer connections); SQLite's one writer: 0.
+SHARDS = 64
+_SHARD = {"sqlite": "0", "postgresql": f"pg_backend_pid() % {SHARDS}"}
+_UPSERT = {
+    dialect: "INSERT INTO daily_stats (day, table_id, mode, bet, shard, rounds, stake, returned, "
+    f"stake_sq, voided) VALUES (:d, :t, :m, :b, {shard}, :n, :s, :r, :q, :v) "
+    "ON CONFLICT (day, table_id, mode, bet, shard) DO UPDATE SET "
+    "rounds = daily_stats.rounds + :n, stake = daily_stats.stake + :s, "
+    "returned = daily_stats.returned + :r, stake_sq = daily_stats.stake_sq + :q, "
+    "voided = daily_stats.voided + :v"
+    for dialect, shard in _SHARD.items()
+}
 
 
 @lru_cache(maxsize=4096)
@@ -47,7 +55,7 @@ def _add(
     bets = _bets(bets_json)
     whole = (ROUND, sum(b[1] for b in bets), sum(b[2] for b in bets))
     for bet, stake, returned in (whole, *bets):
-        uow.run(_UPSERT, {
+        uow.send(_UPSERT[uow.dialect], {
             "d": day, "t": table_id, "m": mode, "b": bet, "n": sign, "s": sign * stake,
             "r": sign * returned, "q": sign * stake * stake, "v": 1 if sign < 0 and voided else 0,
         })  # fmt: skip

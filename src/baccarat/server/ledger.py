@@ -90,6 +90,16 @@ def open_player_accounts(uow: UnitOfWork, player_id: int) -> None:
         )
 
 
+def _check(kind: str, amounts: Sequence[int]) -> None:
+    """A transaction's entries must balance: a LedgerError (a bug) if they do not."""
+    if len(amounts) < 2:
+        raise LedgerError(f"a transaction needs two entries or more, got {len(amounts)}")
+    if sum(amounts) != 0:
+        raise LedgerError(f"entries of a {kind} transaction do not sum to zero: {amounts}")
+    if 0 in amounts:
+        raise LedgerError("an entry of zero moves nothing")
+
+
 def _insert_transaction(
     uow: UnitOfWork,
     kind: str,
@@ -100,13 +110,7 @@ def _insert_transaction(
     memo: str | None = None,
 ) -> int:
     """Record a balanced transaction and its entries (balances are the caller's business)."""
-    if len(postings) < 2:
-        raise LedgerError(f"a transaction needs two entries or more, got {len(postings)}")
-    amounts = [p.amount for p in postings]
-    if sum(amounts) != 0:
-        raise LedgerError(f"entries of a {kind} transaction do not sum to zero: {postings}")
-    if 0 in amounts:
-        raise LedgerError("an entry of zero moves nothing")
+    _check(kind, [p.amount for p in postings])
     tx_id = int(
         uow.scalar(
             "INSERT INTO ledger_transactions (kind, mode, created_us, reference, memo) "
@@ -119,10 +123,59 @@ def _insert_transaction(
         params[f"a{i}"] = posting.account_id
         params[f"x{i}"] = posting.amount
     values = ", ".join(f"(:tx, :a{i}, :x{i})" for i in range(len(postings)))
-    uow.run(
+    uow.send(
         f"INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES {values}", params
     )
     return tx_id
+
+
+# One player's posting on PostgreSQL, in one statement: the conditional update of the
+# player's balance (refused unless it covers ``cover`` and stays at or above zero), then,
+# only if it was made, the transaction and its entries (``{entries}``: one row each, its
+# account NULL for the player's own). No row: refused, and nothing was written.
+_POST_ONE = (
+    "WITH debit AS (UPDATE accounts SET balance = balance + :net, version = version + 1 "
+    "WHERE player_id = :p AND mode = :mode AND kind = 'player' AND balance >= :cover "
+    "AND balance + :net >= 0 RETURNING id, balance), "
+    "tx AS (INSERT INTO ledger_transactions (kind, mode, created_us, reference, memo) "
+    "SELECT :kind, :mode, :now, :reference, :memo FROM debit RETURNING id), "
+    "entries AS (INSERT INTO ledger_entries (transaction_id, account_id, amount) "
+    "SELECT tx.id, COALESCE(e.account, debit.id), e.amount FROM tx, debit, "
+    "(VALUES {entries}) AS e (account, amount)) "
+    "SELECT debit.id, debit.balance, tx.id FROM debit, tx"
+)
+
+
+def _post_one(
+    uow: UnitOfWork, kind: str, mode: str, reference: str, money: Money, system: SystemAccounts,
+    memo: str | None,
+) -> Posted | None:  # fmt: skip
+    """``post_money`` of one player's money on PostgreSQL: one round trip. None: refused."""
+    (player,) = money.players
+    entries: list[tuple[int | None, int]] = []
+    for move in money.moves:
+        if move.amount:
+            for party, amount in ((move.source, -move.amount), (move.target, move.amount)):
+                entries.append((None if party == player else _system(system, mode, party),
+                                amount))  # fmt: skip
+    _check(kind, [amount for _, amount in entries])
+    params: dict[str, object] = {
+        "net": money.net(player), "p": player, "mode": mode, "cover": money.covers.get(player, 0),
+        "kind": kind, "now": uow.now, "reference": reference, "memo": memo,
+    }  # fmt: skip
+    for i, (account, amount) in enumerate(entries):
+        params[f"a{i}"], params[f"x{i}"] = account, amount
+    values = ", ".join(f"(CAST(:a{i} AS BIGINT), CAST(:x{i} AS BIGINT))"
+                       for i in range(len(entries)))  # fmt: skip
+    row = uow.one(_POST_ONE.format(entries=values), params)
+    return None if row is None else Posted(int(row[2]), {player: int(row[1])})
+
+
+def _system(system: SystemAccounts, mode: str, party: Party) -> int:
+    """The casino's account a round moves money with (a derived one: house, escrow)."""
+    if isinstance(party, int) or party not in DERIVED_KINDS:
+        raise LedgerError(f"{party!r} is not an account a round moves money with")
+    return system.get(mode, party)
 
 
 def _apply_delta(uow: UnitOfWork, account_id: int, delta: int) -> int | None:
@@ -195,7 +248,14 @@ def post_money(
     order (so that two postings never wait for each other's rows in opposite orders):
     refused unless the balance covers what ``money.covers`` names for them (their stakes,
     before anything returns) and stays at or above zero. The casino's parties are its
-    derived accounts of the mode (``house``, ``escrow``)."""
+    derived accounts of the mode (``house``, ``escrow``). On PostgreSQL one player's
+    posting (a house round, a bettor's round of a shared coup) is one statement."""
+    if uow.dialect == "postgresql" and len(money.players) == 1:
+        posted = _post_one(uow, kind, mode, reference, money, system, memo)
+        if posted is None:
+            (player,) = money.players
+            raise _short(uow, player, mode, money.covers.get(player, 0), money.net(player))
+        return posted
     accounts: dict[int, int] = {}
     balances: dict[int, int] = {}
     for player in money.players:
@@ -211,11 +271,7 @@ def post_money(
         accounts[player], balances[player] = int(row[0]), int(row[1])
 
     def account(party: Party) -> int:
-        if isinstance(party, int):
-            return accounts[party]
-        if party not in DERIVED_KINDS:
-            raise LedgerError(f"{party!r} is not an account a round moves money with")
-        return system.get(mode, party)
+        return accounts[party] if isinstance(party, int) else _system(system, mode, party)
 
     postings = [
         posting

@@ -340,6 +340,11 @@ class _Session:
             self._conn = self._connect()
             return self._conn.execute(query, params, **options)
 
+    def pipeline(self) -> Any:
+        """Statements sent without waiting for each answer, one sync at the end
+        (``UnitOfWork.send``): only inside a transaction, so never the first statement."""
+        return self._conn.pipeline()
+
     def commit(self) -> None:
         self._conn.commit()
 

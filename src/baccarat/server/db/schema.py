@@ -586,6 +586,8 @@ daily_stats = sa.Table(
     sa.Column("table_id", sa.Text, primary_key=True),
     sa.Column("mode", sa.Text, primary_key=True),
     sa.Column("bet", sa.Text, primary_key=True),
+    # The writer connection's shard (PostgreSQL; 0 on SQLite): migration 0014.
+    sa.Column("shard", sa.Integer, primary_key=True),
     sa.Column("rounds", sa.BigInteger, nullable=False),
     sa.Column("stake", sa.BigInteger, nullable=False),
     sa.Column("returned", sa.BigInteger, nullable=False),

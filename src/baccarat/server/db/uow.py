@@ -3,8 +3,16 @@
 Services speak plain SQL with ``:name`` parameters; the unit of work translates it once per
 dialect and runs it straight on the DB-API connection (SQLite's ``sqlite3`` or psycopg).
 This keeps the round's hot path at a few microseconds a statement instead of the tens that
-a query builder costs. The transaction is committed by whoever opened the unit of work, and
-only if the work returned normally: anything raised rolls it back.
+a query builder costs.
+
+On PostgreSQL a statement whose result nobody reads (``send``: an insert, an upsert of a
+counter) does not wait for its answer: it is kept and goes to the server in one pipeline
+with the next statement whose result is read (or with ``flush``), so that a round's
+writes cost one round trip, not one each. Its failure is raised there, still inside the
+same unit of work (whoever runs units of work flushes each before it ends). On SQLite,
+which has no round trips, ``send`` executes at once. The transaction is committed by
+whoever opened the unit of work, and only if the work returned normally: anything raised
+rolls it back.
 """
 
 from __future__ import annotations
@@ -39,7 +47,7 @@ class UnitOfWork:
     """A transaction in progress on one connection; ``now`` is fixed for the whole of it.
     ``vault`` seals and opens the server seeds (``server.vault``): the database's."""
 
-    __slots__ = ("_after_commit", "conn", "dialect", "now", "vault")
+    __slots__ = ("_after_commit", "_pending", "conn", "dialect", "now", "vault")
 
     def __init__(self, conn: Any, dialect: str, now: int, vault: Vault | None = None):
         self.conn = conn
@@ -47,6 +55,8 @@ class UnitOfWork:
         self.now = now
         self.vault: Vault | None = vault
         self._after_commit: list[Callable[[], None]] = []
+        # PostgreSQL: statements sent (``send``) and not yet on the server.
+        self._pending: list[tuple[str, Params]] = []
 
     @property
     def for_update(self) -> str:
@@ -58,7 +68,32 @@ class UnitOfWork:
         return f" FOR UPDATE OF {alias}" if self.dialect == "postgresql" else ""
 
     def execute(self, sql: str, params: Params = None) -> Any:
+        if self._pending:
+            return self._pipelined((sql, params))
         return self.conn.execute(translate(sql, self.dialect), params or {})
+
+    def send(self, sql: str, params: Params = None) -> None:
+        """Execute a statement whose result is not read: on PostgreSQL it goes to the server
+        with the next statement that is (one round trip for both)."""
+        if self.dialect == "postgresql":
+            self._pending.append((sql, params))
+        else:
+            self.conn.execute(sql, params or {})
+
+    def flush(self, *then: str) -> None:
+        """Have the statements sent so far executed (their failure raised here), and the
+        statements ``then`` after them (without parameters), in one round trip."""
+        if self._pending or then:
+            self._pipelined(*((sql, None) for sql in then))
+
+    def _pipelined(self, *last: tuple[str, Params]) -> Any:
+        """The pending statements and ``last`` in one pipeline: the last one's cursor."""
+        statements, self._pending = [*self._pending, *last], []
+        cursor = None
+        with self.conn.pipeline():
+            for sql, params in statements:
+                cursor = self.conn.execute(translate(sql, self.dialect), params or {})
+        return cursor
 
     def one(self, sql: str, params: Params = None) -> Row | None:
         row: Row | None = self.execute(sql, params).fetchone()

@@ -178,6 +178,7 @@ class Database:
         uow = UnitOfWork(conn, self.dialect, self.clock(), self.vault)
         try:
             yield uow
+            uow.flush()
         except BaseException:
             self._rollback(conn)
             raise

@@ -43,6 +43,23 @@ def translate(sql: str, dialect: str) -> str:
     return text
 
 
+class Later:
+    """The answer of a statement that goes to the server with the next round trip
+    (``UnitOfWork.later``): read it once it is needed (which sends it then if need be)."""
+
+    __slots__ = ("_uow", "cursor")
+
+    def __init__(self, uow: UnitOfWork) -> None:
+        self._uow = uow
+        self.cursor: Any = None
+
+    def all(self) -> list[Row]:
+        if self.cursor is None:
+            self._uow.flush()
+        rows: list[Row] = self.cursor.fetchall()
+        return rows
+
+
 class UnitOfWork:
     """A transaction in progress on one connection; ``now`` is fixed for the whole of it.
     ``vault`` seals and opens the server seeds (``server.vault``): the database's."""
@@ -55,8 +72,8 @@ class UnitOfWork:
         self.now = now
         self.vault: Vault | None = vault
         self._after_commit: list[Callable[[], None]] = []
-        # PostgreSQL: statements sent (``send``) and not yet on the server.
-        self._pending: list[tuple[str, Params]] = []
+        # PostgreSQL: statements sent (``send``, ``later``) and not yet on the server.
+        self._pending: list[tuple[str, Params, Later | None]] = []
 
     @property
     def for_update(self) -> str:
@@ -69,30 +86,42 @@ class UnitOfWork:
 
     def execute(self, sql: str, params: Params = None) -> Any:
         if self._pending:
-            return self._pipelined((sql, params))
+            return self._pipelined((sql, params, None))
         return self.conn.execute(translate(sql, self.dialect), params or {})
 
     def send(self, sql: str, params: Params = None) -> None:
         """Execute a statement whose result is not read: on PostgreSQL it goes to the server
         with the next statement that is (one round trip for both)."""
         if self.dialect == "postgresql":
-            self._pending.append((sql, params))
+            self._pending.append((sql, params, None))
         else:
             self.conn.execute(sql, params or {})
+
+    def later(self, sql: str, params: Params = None) -> Later:
+        """Execute a statement whose result is read later: on PostgreSQL it goes to the
+        server with the next statement whose result is read now."""
+        later = Later(self)
+        if self.dialect == "postgresql":
+            self._pending.append((sql, params, later))
+        else:
+            later.cursor = self.conn.execute(sql, params or {})
+        return later
 
     def flush(self, *then: str) -> None:
         """Have the statements sent so far executed (their failure raised here), and the
         statements ``then`` after them (without parameters), in one round trip."""
         if self._pending or then:
-            self._pipelined(*((sql, None) for sql in then))
+            self._pipelined(*((sql, None, None) for sql in then))
 
-    def _pipelined(self, *last: tuple[str, Params]) -> Any:
+    def _pipelined(self, *last: tuple[str, Params, Later | None]) -> Any:
         """The pending statements and ``last`` in one pipeline: the last one's cursor."""
         statements, self._pending = [*self._pending, *last], []
         cursor = None
         with self.conn.pipeline():
-            for sql, params in statements:
+            for sql, params, later in statements:
                 cursor = self.conn.execute(translate(sql, self.dialect), params or {})
+                if later is not None:
+                    later.cursor = cursor
         return cursor
 
     def one(self, sql: str, params: Params = None) -> Row | None:

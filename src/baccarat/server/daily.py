@@ -26,7 +26,7 @@ ROUND = "*"
 
 # The shard a connection adds to: PostgreSQL's server process of the connection (a few per
 # key and day: the writer connections); SQLite's one writer: 0.
-SHARDS = 64
+SHARDS = 1024
 _SHARD = {"sqlite": "0", "postgresql": f"pg_backend_pid() % {SHARDS}"}
 _UPSERT = {
     dialect: "INSERT INTO daily_stats (day, table_id, mode, bet, shard, rounds, stake, returned, "

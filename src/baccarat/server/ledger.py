@@ -129,46 +129,63 @@ def _insert_transaction(
     return tx_id
 
 
-# One player's posting on PostgreSQL, in one statement: the conditional update of the
-# player's balance (refused unless it covers ``cover`` and stays at or above zero), then,
-# only if it was made, the transaction and its entries (``{entries}``: one row each, its
-# account NULL for the player's own). No row: refused, and nothing was written.
-_POST_ONE = (
-    "WITH debit AS (UPDATE accounts SET balance = balance + :net, version = version + 1 "
-    "WHERE player_id = :p AND mode = :mode AND kind = 'player' AND balance >= :cover "
-    "AND balance + :net >= 0 RETURNING id, balance), "
+# A posting on PostgreSQL, in one statement: the conditional update of each player's
+# balance (``{moved}``: player, net, cover; refused unless the balance covers ``cover`` and
+# stays at or above zero), then, only if every one was made, the transaction and its
+# entries (``{entries}``: account, or NULL and the player whose account it is; amount).
+# A row per player updated, with the transaction's id (NULL: refused, nothing written that
+# the refusal's rollback does not undo).
+_POST = (
+    "WITH moved (player, net, cover) AS (VALUES {moved}), "
+    "debit AS (UPDATE accounts a SET balance = a.balance + m.net, version = a.version + 1 "
+    "FROM moved m WHERE a.player_id = m.player AND a.mode = :mode AND a.kind = 'player' "
+    "AND a.balance >= m.cover AND a.balance + m.net >= 0 "
+    "RETURNING a.player_id, a.id, a.balance), "
     "tx AS (INSERT INTO ledger_transactions (kind, mode, created_us, reference, memo) "
-    "SELECT :kind, :mode, :now, :reference, :memo FROM debit RETURNING id), "
+    "SELECT :kind, :mode, :now, :reference, :memo "
+    "WHERE (SELECT COUNT(*) FROM debit) = :players RETURNING id), "
     "entries AS (INSERT INTO ledger_entries (transaction_id, account_id, amount) "
-    "SELECT tx.id, COALESCE(e.account, debit.id), e.amount FROM tx, debit, "
-    "(VALUES {entries}) AS e (account, amount)) "
-    "SELECT debit.id, debit.balance, tx.id FROM debit, tx"
+    "SELECT tx.id, COALESCE(e.account, d.id), e.amount FROM tx, "
+    "(VALUES {entries}) AS e (account, player, amount) "
+    "LEFT JOIN debit d ON d.player_id = e.player) "
+    "SELECT d.player_id, d.balance, tx.id FROM debit d LEFT JOIN tx ON TRUE"
 )
+_BIGINTS = "(" + ", ".join(["CAST(:{}{} AS BIGINT)"] * 3) + ")"
 
 
-def _post_one(
+def _post_pipelined(
     uow: UnitOfWork, kind: str, mode: str, reference: str, money: Money, system: SystemAccounts,
     memo: str | None,
-) -> Posted | None:  # fmt: skip
-    """``post_money`` of one player's money on PostgreSQL: one round trip. None: refused."""
-    (player,) = money.players
-    entries: list[tuple[int | None, int]] = []
+) -> Posted:  # fmt: skip
+    """``post_money`` on PostgreSQL: one statement, one round trip."""
+    players = money.players
+    params: dict[str, object] = {
+        "mode": mode, "kind": kind, "now": uow.now, "reference": reference, "memo": memo,
+        "players": len(players),
+    }  # fmt: skip
+    for i, player in enumerate(players):
+        params |= {f"p{i}": player, f"n{i}": money.net(player),
+                   f"c{i}": money.covers.get(player, 0)}  # fmt: skip
+    amounts: list[int] = []
     for move in money.moves:
         if move.amount:
             for party, amount in ((move.source, -move.amount), (move.target, move.amount)):
-                entries.append((None if party == player else _system(system, mode, party),
-                                amount))  # fmt: skip
-    _check(kind, [amount for _, amount in entries])
-    params: dict[str, object] = {
-        "net": money.net(player), "p": player, "mode": mode, "cover": money.covers.get(player, 0),
-        "kind": kind, "now": uow.now, "reference": reference, "memo": memo,
-    }  # fmt: skip
-    for i, (account, amount) in enumerate(entries):
-        params[f"a{i}"], params[f"x{i}"] = account, amount
-    values = ", ".join(f"(CAST(:a{i} AS BIGINT), CAST(:x{i} AS BIGINT))"
-                       for i in range(len(entries)))  # fmt: skip
-    row = uow.one(_POST_ONE.format(entries=values), params)
-    return None if row is None else Posted(int(row[2]), {player: int(row[1])})
+                i = len(amounts)
+                if isinstance(party, int):
+                    params |= {f"a{i}": None, f"w{i}": party}
+                else:
+                    params |= {f"a{i}": _system(system, mode, party), f"w{i}": None}
+                params[f"x{i}"] = amount
+                amounts.append(amount)
+    _check(kind, amounts)
+    moved = ", ".join(_BIGINTS.format("p", i, "n", i, "c", i) for i in range(len(players)))
+    entries = ", ".join(_BIGINTS.format("a", i, "w", i, "x", i) for i in range(len(amounts)))
+    rows = uow.all(_POST.format(moved=moved, entries=entries), params)
+    balances = {int(player): int(balance) for player, balance, _ in rows}
+    if len(rows) < len(players) or rows[0][2] is None:
+        player = next(p for p in players if p not in balances)
+        raise _short(uow, player, mode, money.covers.get(player, 0), money.net(player))
+    return Posted(int(rows[0][2]), balances)
 
 
 def _system(system: SystemAccounts, mode: str, party: Party) -> int:
@@ -248,14 +265,11 @@ def post_money(
     order (so that two postings never wait for each other's rows in opposite orders):
     refused unless the balance covers what ``money.covers`` names for them (their stakes,
     before anything returns) and stays at or above zero. The casino's parties are its
-    derived accounts of the mode (``house``, ``escrow``). On PostgreSQL one player's
-    posting (a house round, a bettor's round of a shared coup) is one statement."""
-    if uow.dialect == "postgresql" and len(money.players) == 1:
-        posted = _post_one(uow, kind, mode, reference, money, system, memo)
-        if posted is None:
-            (player,) = money.players
-            raise _short(uow, player, mode, money.covers.get(player, 0), money.net(player))
-        return posted
+    derived accounts of the mode (``house``, ``escrow``). On PostgreSQL the posting is one
+    statement (one round trip; its rows locked in the order the server finds them: a
+    deadlock between two postings is ended by the server and the unit of work tried again)."""
+    if uow.dialect == "postgresql" and money.players:
+        return _post_pipelined(uow, kind, mode, reference, money, system, memo)
     accounts: dict[int, int] = {}
     balances: dict[int, int] = {}
     for player in money.players:

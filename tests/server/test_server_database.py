@@ -130,3 +130,53 @@ async def test_units_of_work_that_meet_another_workers_row_lock_run_once_it_is_f
         holder.join()
         db.close()
         other.close()
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_totals_of_a_batch_are_summed_and_written_once_before_the_commit(
+    database_url: DatabaseUrl, clock: FakeClock
+) -> None:
+    """Counters many units add to (the daily aggregates) are written once per row for the
+    units committed together; a refused unit's additions are not."""
+    writes: list[int] = []
+
+    def writer(uow: UnitOfWork, rows: list[tuple[Any, tuple[int, ...]]]) -> None:
+        writes.append(len(rows))
+        for (day, bet), (rounds, stake) in rows:
+            uow.run(
+                "INSERT INTO daily_stats (day, table_id, mode, bet, shard, rounds, stake, "
+                "returned, stake_sq, voided) VALUES (:d, 't', 'fun', :b, 0, :n, :s, 0, 0, 0) "
+                "ON CONFLICT (day, table_id, mode, bet, shard) DO UPDATE SET "
+                "rounds = daily_stats.rounds + :n, stake = daily_stats.stake + :s",
+                {"d": day, "b": bet, "n": rounds, "s": stake},
+            )
+
+    def unit(i: int) -> Any:
+        def work(uow: UnitOfWork) -> int:
+            uow.add_totals(writer, (1, "banker" if i % 2 else "player"), (1, i))
+            uow.add_totals(writer, (1, "*"), (1, i))
+            if i % 5 == 3:
+                raise ServiceError("invalid_amount", "refused after adding")
+            return i
+
+        return work
+
+    db = Database(database_url, clock=clock, threads=1, max_batch=64)
+    db.start()
+    try:
+        outcomes = await asyncio.gather(*(db.write(unit(i)) for i in range(30)),
+                                        return_exceptions=True)  # fmt: skip
+        kept = [i for i in range(30) if i % 5 != 3]
+        assert [o for o in outcomes if not isinstance(o, ServiceError)] == kept
+        rows = db.run_read(
+            lambda uow: uow.all("SELECT bet, rounds, stake FROM daily_stats ORDER BY bet")
+        )
+        assert [tuple(r) for r in rows] == [
+            ("*", len(kept), sum(kept)),
+            ("banker", len([i for i in kept if i % 2]), sum(i for i in kept if i % 2)),
+            ("player", len([i for i in kept if not i % 2]), sum(i for i in kept if not i % 2)),
+        ]
+        # Written per batch, not per unit: fewer writes than units, each of the rows once.
+        assert len(writes) < len(kept) and all(n <= 3 for n in writes)
+    finally:
+        db.close()

@@ -4,18 +4,21 @@ Each recorded round adds itself (bet ``*``) and each of its bets to ``daily_stat
 UTC, table, mode, bet, and the writer's shard: on PostgreSQL each connection adds to a shard
 of its own, so that rounds on different connections never wait for each other's commit on a
 day's row; SQLite has one writer and one shard): rounds, stakes, returns and the sum of the
-squared stakes (cents², exact integers, for the confidence band of the RTP), one small
-upsert per row inside the round's own transaction; a void takes them off again and counts it
-(a round on an operator's wallet that the operator refused or that was rolled back is taken
-off without counting a void: its money never moved). The reports read these rows only, never
-the rounds. A real-money round at or above the large-win or large-wager threshold is a
-significant event (``events``).
+squared stakes (cents², exact integers, for the confidence band of the RTP), in the round's
+own transaction: summed over the rounds committed together and written just before the
+commit, one upsert per row (``UnitOfWork.add_totals``); a void takes them off again and
+counts it (a round on an operator's wallet that the operator refused or that was rolled back
+is taken off without counting a void: its money never moved). The reports read these rows
+only, never the rounds. A real-money round at or above the large-win or large-wager
+threshold is a significant event (``events``).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Hashable
 from functools import lru_cache
+from typing import cast
 
 from . import events
 from .db.uow import UnitOfWork
@@ -54,11 +57,19 @@ def _add(
 ) -> None:  # fmt: skip
     bets = _bets(bets_json)
     whole = (ROUND, sum(b[1] for b in bets), sum(b[2] for b in bets))
+    void = 1 if sign < 0 and voided else 0
     for bet, stake, returned in (whole, *bets):
-        uow.send(_UPSERT[uow.dialect], {
-            "d": day, "t": table_id, "m": mode, "b": bet, "n": sign, "s": sign * stake,
-            "r": sign * returned, "q": sign * stake * stake, "v": 1 if sign < 0 and voided else 0,
-        })  # fmt: skip
+        values = (sign, sign * stake, sign * returned, sign * stake * stake, void)
+        uow.add_totals(_write, (day, table_id, mode, bet), values)
+
+
+def _write(uow: UnitOfWork, rows: list[tuple[Hashable, tuple[int, ...]]]) -> None:
+    """The summed rows of a transaction's rounds, just before its commit."""
+    for key, (n, stake, returned, squares, voided) in rows:
+        day, table_id, mode, bet = cast(tuple[int, str, str, str], key)  # as _add gives it
+        uow.send(_UPSERT[uow.dialect], {"d": day, "t": table_id, "m": mode, "b": bet, "n": n,
+                                        "s": stake, "r": returned, "q": squares,
+                                        "v": voided})  # fmt: skip
 
 
 def rebuild(uow: UnitOfWork, batch: int = 20_000) -> int:

@@ -49,7 +49,7 @@ from .jobs import Job as _Job
 from .jobs import Work
 from .jobs import unavailable as _unavailable
 from .pgwriter import PostgresWriter
-from .uow import UnitOfWork, is_unique_violation
+from .uow import UnitOfWork, is_unique_violation, write_totals
 
 T = TypeVar("T")
 log = logging.getLogger("baccarat.server.db")
@@ -178,6 +178,8 @@ class Database:
         uow = UnitOfWork(conn, self.dialect, self.clock(), self.vault)
         try:
             yield uow
+            if write:
+                write_totals(uow, (uow,))
             uow.flush()
         except BaseException:
             self._rollback(conn)
@@ -440,6 +442,7 @@ class _SqliteWriter:
                 job.uow = uow
                 if not alone:
                     conn.execute("RELEASE unit")
+        write_totals(uow, (job.uow for job in batch))
         conn.execute("COMMIT")
 
 

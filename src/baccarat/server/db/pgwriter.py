@@ -30,7 +30,7 @@ from typing import Any
 from ..errors import ServiceError
 from .jobs import Job as _Job
 from .jobs import unavailable as _unavailable
-from .uow import UnitOfWork, is_unique_violation
+from .uow import UnitOfWork, is_unique_violation, write_totals
 
 log = logging.getLogger("baccarat.server.db")
 
@@ -187,6 +187,10 @@ class PostgresWriter:
                     return again
             else:
                 job.uow = uow
+        # The counters of the units committed, in one round trip before the commit's.
+        totals = UnitOfWork(conn, "postgresql", self.clock(), self.vault)
+        write_totals(totals, (job.uow for job in batch))
+        totals.flush()
         conn.commit()
         return again
 

@@ -97,6 +97,7 @@ ledger_transactions = sa.Table(
     sa.CheckConstraint(MODES, name="mode"),
 )
 
+# On PostgreSQL some of its foreign keys are dropped (migration 0014, HOT_KEYS).
 ledger_entries = sa.Table(
     "ledger_entries",
     metadata,
@@ -172,6 +173,7 @@ shoes = sa.Table(
     sa.CheckConstraint(MODES, name="mode"),
 )
 
+# On PostgreSQL some of its foreign keys are dropped (migration 0014, HOT_KEYS).
 rounds = sa.Table(
     "rounds",
     metadata,
@@ -212,6 +214,7 @@ rounds = sa.Table(
     sa.Index("ix_rounds_transaction", "transaction_id", unique=True),
 )
 
+# On PostgreSQL some of its foreign keys are dropped (migration 0014, HOT_KEYS).
 idempotency_keys = sa.Table(
     "idempotency_keys",
     metadata,

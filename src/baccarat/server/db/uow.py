@@ -51,15 +51,24 @@ def translate(sql: str, dialect: str) -> str:
     return text
 
 
+class Stale(Exception):
+    """What a unit of work took from a cache was no longer so in the database (``expect``
+    found no row): nothing of it stands, and it is tried again (as a serialization failure
+    is), reading the database this time."""
+
+    sqlstate = "40001"
+
+
 class Later:
     """The answer of a statement that goes to the server with the next round trip
     (``UnitOfWork.later``): read it once it is needed (which sends it then if need be)."""
 
-    __slots__ = ("_uow", "cursor")
+    __slots__ = ("_uow", "cursor", "required")
 
-    def __init__(self, uow: UnitOfWork) -> None:
+    def __init__(self, uow: UnitOfWork, required: bool = False) -> None:
         self._uow = uow
         self.cursor: Any = None
+        self.required = required  # ``expect``: no row changed is Stale
 
     def all(self) -> list[Row]:
         if self.cursor is None:
@@ -116,6 +125,15 @@ class UnitOfWork:
             later.cursor = self.conn.execute(sql, params or {})
         return later
 
+    def expect(self, sql: str, params: Params = None) -> None:
+        """Execute a statement that must change a row (a cached value checked where it is
+        used), sent with the next round trip; ``Stale`` is raised there if it changed none."""
+        later = Later(self, required=True)
+        if self.dialect == "postgresql":
+            self._pending.append((sql, params, later))
+        elif self.conn.execute(sql, params or {}).rowcount == 0:
+            raise Stale(sql)
+
     def flush(self, *then: str) -> None:
         """Have the statements sent so far executed (their failure raised here), and the
         statements ``then`` after them (without parameters), in one round trip."""
@@ -131,6 +149,9 @@ class UnitOfWork:
                 cursor = self.conn.execute(translate(sql, self.dialect), params or {})
                 if later is not None:
                     later.cursor = cursor
+        for _, _, later in statements:
+            if later is not None and later.required and later.cursor.rowcount == 0:
+                raise Stale("a cached value changed in the database")
         return cursor
 
     def one(self, sql: str, params: Params = None) -> Row | None:

@@ -365,19 +365,20 @@ def test_a_shuffle_takes_the_nonce_and_seeds_the_database_has_when_they_change_e
     shoes = StackedShoes(BANKER_WINS)
     assert play(db, shoes, system, tables, alice, player=500).nonce == 0
     assert play(db, shoes, system, tables, alice, player=500).nonce == 1
+    db.run_write(lambda uow: seeds.set_client_seed(uow, alice, "fun", "mine"))
+    played = play(db, shoes, system, tables, alice, player=500)
+    assert (played.nonce, played.client_seed) == (2, "mine")
+    _, rotated = db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))
+    played = play(db, shoes, system, tables, alice, player=500)
+    assert (played.nonce, played.commitment) == (0, rotated.commitment)
+    assert play(db, shoes, system, tables, alice, player=500).nonce == 1
     # Another process took a nonce: this one's next is 3.
     db.run_write(lambda uow: uow.run(
         "UPDATE fairness_states SET next_nonce = next_nonce + 1 WHERE player_id = :p",
         {"p": alice},
     ))  # fmt: skip
-    assert play(db, shoes, system, tables, alice, player=500).nonce == 3
-    db.run_write(lambda uow: seeds.set_client_seed(uow, alice, "fun", "mine"))
-    played = play(db, shoes, system, tables, alice, player=500)
-    assert (played.nonce, played.client_seed) == (4, "mine")
-    _, rotated = db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))
-    played = play(db, shoes, system, tables, alice, player=500)
-    assert (played.nonce, played.commitment) == (0, rotated.commitment)
     after = play(db, shoes, system, tables, alice, player=500)
-    assert (after.nonce, after.commitment) == (1, rotated.commitment)
-    assert db.run_read(lambda uow: seeds.state(uow, alice, "fun")).next_nonce == 2
+    assert (after.nonce, after.commitment) == (3, rotated.commitment)
+    assert play(db, shoes, system, tables, alice, player=500).nonce == 4
+    assert db.run_read(lambda uow: seeds.state(uow, alice, "fun")).next_nonce == 5
     assert_ledger_ok(db)

@@ -348,6 +348,11 @@ class _Session:
         (``UnitOfWork.send``): only inside a transaction, so never the first statement."""
         return self._conn.pipeline()
 
+    def forget_prepared(self) -> None:
+        """After a pipeline failed: the statements psycopg prepared are deallocated on the
+        server with the next statement, and prepared again when used."""
+        self._conn._prepared.clear()
+
     def commit(self) -> None:
         self._conn.commit()
 

@@ -63,12 +63,12 @@ class Later:
     """The answer of a statement that goes to the server with the next round trip
     (``UnitOfWork.later``): read it once it is needed (which sends it then if need be)."""
 
-    __slots__ = ("_uow", "cursor", "required")
+    __slots__ = ("_uow", "cursor", "stale")
 
-    def __init__(self, uow: UnitOfWork, required: bool = False) -> None:
+    def __init__(self, uow: UnitOfWork, stale: Callable[[], None] | None = None) -> None:
         self._uow = uow
         self.cursor: Any = None
-        self.required = required  # ``expect``: no row changed is Stale
+        self.stale = stale  # ``expect``: told before Stale is raised
 
     def all(self) -> list[Row]:
         if self.cursor is None:
@@ -125,13 +125,15 @@ class UnitOfWork:
             later.cursor = self.conn.execute(sql, params or {})
         return later
 
-    def expect(self, sql: str, params: Params = None) -> None:
+    def expect(self, sql: str, params: Params, stale: Callable[[], None]) -> None:
         """Execute a statement that must change a row (a cached value checked where it is
-        used), sent with the next round trip; ``Stale`` is raised there if it changed none."""
-        later = Later(self, required=True)
+        used), sent with the next round trip; if it changed none, ``stale()`` is told and
+        ``Stale`` raised there."""
+        later = Later(self, stale)
         if self.dialect == "postgresql":
             self._pending.append((sql, params, later))
         elif self.conn.execute(sql, params or {}).rowcount == 0:
+            stale()
             raise Stale(sql)
 
     def flush(self, *then: str) -> None:
@@ -144,13 +146,20 @@ class UnitOfWork:
         """The pending statements and ``last`` in one pipeline: the last one's cursor."""
         statements, self._pending = [*self._pending, *last], []
         cursor = None
-        with self.conn.pipeline():
-            for sql, params, later in statements:
-                cursor = self.conn.execute(translate(sql, self.dialect), params or {})
-                if later is not None:
-                    later.cursor = cursor
+        try:
+            with self.conn.pipeline():
+                for sql, params, later in statements:
+                    cursor = self.conn.execute(translate(sql, self.dialect), params or {})
+                    if later is not None:
+                        later.cursor = cursor
+        except Exception:
+            # The statements after the failed one were not run, nor prepared: psycopg may
+            # count some of them prepared; it forgets them all (and so does the server).
+            self.conn.forget_prepared()
+            raise
         for _, _, later in statements:
-            if later is not None and later.required and later.cursor.rowcount == 0:
+            if later is not None and later.stale is not None and later.cursor.rowcount == 0:
+                later.stale()
                 raise Stale("a cached value changed in the database")
         return cursor
 

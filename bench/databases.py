@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import re
 import subprocess
@@ -102,10 +103,16 @@ def on_both(options: argparse.Namespace, admin: str, database: str,
         options.database = None
         if name == "postgresql":
             options.database = postgres.create_database(admin, database)
-        found[name] = measure(options)
+        try:
+            found[name] = measure(options)
+        except Exception as error:  # a phase that broke down: said, and the run goes on
+            print(f"{database} on {name} failed: {error!r}", flush=True)
+            found[name] = {"rate": math.nan, "p50": math.nan, "p99": math.nan}
+        print(f"{database} on {name}: {found[name]}", flush=True)
         if name == "postgresql":
             postgres.drop_database(admin, database)
     found["pgbench"] = pgbench(*bench)
+    print(f"{database} pgbench: {found['pgbench']}", flush=True)
     return found
 
 

@@ -144,9 +144,10 @@ async def test_totals_of_a_batch_are_summed_and_written_once_before_the_commit(
         writes.append(len(rows))
         for (day, bet), (rounds, stake) in rows:
             uow.run(
-                "INSERT INTO daily_stats (day, table_id, mode, bet, currency, rounds, stake, "
-                "returned, stake_sq, voided) VALUES (:d, 't', 'fun', :b, 'USD', :n, :s, 0, 0, 0) "
-                "ON CONFLICT (day, table_id, mode, bet, currency) DO UPDATE SET "
+                "INSERT INTO daily_stats (day, table_id, mode, bet, currency, shard, rounds, "
+                "stake, returned, stake_sq, voided) "
+                "VALUES (:d, 't', 'fun', :b, 'USD', 0, :n, :s, 0, 0, 0) "
+                "ON CONFLICT (day, table_id, mode, bet, currency, shard) DO UPDATE SET "
                 "rounds = daily_stats.rounds + :n, stake = daily_stats.stake + :s",
                 {"d": day, "b": bet, "n": rounds, "s": stake},
             )

@@ -352,3 +352,33 @@ def test_replay_of_a_voided_round_checks_out_once_revealed(
     result = db.run_read(lambda uow: replay.replay_round(uow, played.id))
     assert result.revealed and result.report.status.value == "voided"
     assert result.ok, result.mismatches
+
+
+@both_backends
+def test_a_shuffle_takes_the_nonce_and_seeds_the_database_has_when_they_change_elsewhere(
+    db: Database, system: SystemAccounts, tables: TableSet
+) -> None:
+    """PostgreSQL keeps a player's seeds and next nonce between rounds: whatever changes
+    them meanwhile (a rotation, a client seed, a round taken by another process) is found,
+    and the round deals from what the database holds."""
+    alice = player(db, system)
+    shoes = StackedShoes(BANKER_WINS)
+    assert play(db, shoes, system, tables, alice, player=500).nonce == 0
+    assert play(db, shoes, system, tables, alice, player=500).nonce == 1
+    db.run_write(lambda uow: seeds.set_client_seed(uow, alice, "fun", "mine"))
+    played = play(db, shoes, system, tables, alice, player=500)
+    assert (played.nonce, played.client_seed) == (2, "mine")
+    _, rotated = db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))
+    played = play(db, shoes, system, tables, alice, player=500)
+    assert (played.nonce, played.commitment) == (0, rotated.commitment)
+    assert play(db, shoes, system, tables, alice, player=500).nonce == 1
+    # Another process took a nonce: this one's next is 3.
+    db.run_write(lambda uow: uow.run(
+        "UPDATE fairness_states SET next_nonce = next_nonce + 1 WHERE player_id = :p",
+        {"p": alice},
+    ))  # fmt: skip
+    after = play(db, shoes, system, tables, alice, player=500)
+    assert (after.nonce, after.commitment) == (3, rotated.commitment)
+    assert play(db, shoes, system, tables, alice, player=500).nonce == 4
+    assert db.run_read(lambda uow: seeds.state(uow, alice, "fun")).next_nonce == 5
+    assert_ledger_ok(db)

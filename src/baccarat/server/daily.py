@@ -1,15 +1,17 @@
 """Daily aggregates for the back office's reports, kept as rounds are recorded.
 
 Each recorded round adds itself (bet ``*``) and each of its bets to ``daily_stats`` (day
-UTC, table, mode, bet, and the currency its money moved in: amounts in different currencies
-are never added together): rounds, stakes, returns and the sum of the squared stakes (cents²,
-exact integers, for the confidence band of the RTP), in the round's own transaction: summed
-over the rounds committed together and written just before the commit, one upsert per row
-(``UnitOfWork.add_totals``); a void takes them off again and counts it (a round on an
-operator's wallet that the operator refused or that was rolled back is taken off without
-counting a void: its money never moved). The reports read these rows only, never the
-rounds. A real-money round at or above the large-win or large-wager threshold is a
-significant event (``events``).
+UTC, table, mode, bet, the currency its money moved in (amounts in different currencies are
+never added together) and the writer's shard (on PostgreSQL each connection adds to a shard
+of its own, so that rounds on different connections never wait for each other's commit on a
+day's row; SQLite has one writer and one shard): rounds, stakes, returns and the sum of the
+squared stakes (cents², exact integers, for the confidence band of the RTP), in the round's
+own transaction: summed over the rounds committed together and written just before the
+commit, one upsert per row (``UnitOfWork.add_totals``); a void takes them off again and
+counts it (a round on an operator's wallet that the operator refused or that was rolled back
+is taken off without counting a void: its money never moved). The reports read these rows
+only, never the rounds. A real-money round at or above the large-win or large-wager
+threshold is a significant event (``events``).
 """
 
 from __future__ import annotations
@@ -27,14 +29,19 @@ DAY_US = 86_400 * 1_000_000
 # The row of a day, table and mode that counts whole rounds (the others count each bet).
 ROUND = "*"
 
-_UPSERT = (
-    "INSERT INTO daily_stats (day, table_id, mode, bet, currency, rounds, stake, returned, "
-    "stake_sq, voided) VALUES (:d, :t, :m, :b, :c, :n, :s, :r, :q, :v) "
-    "ON CONFLICT (day, table_id, mode, bet, currency) DO UPDATE SET "
+# The shard a connection adds to: PostgreSQL's server process of the connection (a few per
+# key and day: the writer connections); SQLite's one writer: 0.
+SHARDS = 1024
+_SHARD = {"sqlite": "0", "postgresql": f"pg_backend_pid() % {SHARDS}"}
+_UPSERT = {
+    dialect: "INSERT INTO daily_stats (day, table_id, mode, bet, currency, shard, rounds, stake, "
+    f"returned, stake_sq, voided) VALUES (:d, :t, :m, :b, :c, {shard}, :n, :s, :r, :q, :v) "
+    "ON CONFLICT (day, table_id, mode, bet, currency, shard) DO UPDATE SET "
     "rounds = daily_stats.rounds + :n, stake = daily_stats.stake + :s, "
     "returned = daily_stats.returned + :r, stake_sq = daily_stats.stake_sq + :q, "
     "voided = daily_stats.voided + :v"
-)
+    for dialect, shard in _SHARD.items()
+}
 
 
 @lru_cache(maxsize=4096)
@@ -62,8 +69,9 @@ def _write(uow: UnitOfWork, rows: list[tuple[Hashable, tuple[int, ...]]]) -> Non
     """The summed rows of a transaction's rounds, just before its commit."""
     for key, (n, stake, returned, squares, voided) in rows:
         day, table_id, mode, bet, currency = cast(tuple[int, str, str, str, str], key)
-        uow.run(_UPSERT, {"d": day, "t": table_id, "m": mode, "b": bet, "c": currency, "n": n,
-                          "s": stake, "r": returned, "q": squares, "v": voided})  # fmt: skip
+        uow.send(_UPSERT[uow.dialect], {"d": day, "t": table_id, "m": mode, "b": bet,
+                                        "c": currency, "n": n, "s": stake, "r": returned,
+                                        "q": squares, "v": voided})  # fmt: skip
 
 
 def rebuild(uow: UnitOfWork, batch: int = 20_000) -> int:

@@ -122,7 +122,7 @@ def once(
 def remember(
     uow: UnitOfWork, player_id: int, key: str, hashed: str, status: int, body: str
 ) -> None:
-    uow.run(
+    uow.send(
         "INSERT INTO idempotency_keys (player_id, key, request_hash, status, response, "
         "created_us) VALUES (:p, :k, :h, :s, :r, :now)",
         {"p": player_id, "k": key, "h": hashed, "s": status, "r": body, "now": uow.now},

@@ -28,6 +28,8 @@ SYSTEM_KINDS = ("house", "cashier", "withdrawals", "escrow")
 # (the escrow is shared by every player-banked seat of its mode; the seats' own rows say
 # what it holds, and the audit checks that it holds exactly that).
 DERIVED_KINDS = ("house", "cashier", "escrow")
+# Players whose currency a process keeps at most (a full set is emptied).
+PLAYER_CURRENCIES_KEPT = 100_000
 
 
 def check_mode(mode: str) -> str:
@@ -56,6 +58,8 @@ class SystemAccounts:
 
     ids: dict[tuple[str, str], int]
     others: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    # Players' currencies as postings on PostgreSQL learn them (``_players_currency``).
+    player_currencies: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def load(cls, uow: UnitOfWork) -> SystemAccounts:
@@ -141,6 +145,16 @@ def open_player_accounts(uow: UnitOfWork, player_id: int, currency: str = HOME) 
         )
 
 
+def _check(kind: str, amounts: Sequence[int]) -> None:
+    """A transaction's entries must balance: a LedgerError (a bug) if they do not."""
+    if len(amounts) < 2:
+        raise LedgerError(f"a transaction needs two entries or more, got {len(amounts)}")
+    if sum(amounts) != 0:
+        raise LedgerError(f"entries of a {kind} transaction do not sum to zero: {amounts}")
+    if 0 in amounts:
+        raise LedgerError("an entry of zero moves nothing")
+
+
 def _insert_transaction(
     uow: UnitOfWork,
     kind: str,
@@ -151,13 +165,7 @@ def _insert_transaction(
     memo: str | None = None,
 ) -> int:
     """Record a balanced transaction and its entries (balances are the caller's business)."""
-    if len(postings) < 2:
-        raise LedgerError(f"a transaction needs two entries or more, got {len(postings)}")
-    amounts = [p.amount for p in postings]
-    if sum(amounts) != 0:
-        raise LedgerError(f"entries of a {kind} transaction do not sum to zero: {postings}")
-    if 0 in amounts:
-        raise LedgerError("an entry of zero moves nothing")
+    _check(kind, [p.amount for p in postings])
     tx_id = int(
         uow.scalar(
             "INSERT INTO ledger_transactions (kind, mode, created_us, reference, memo) "
@@ -170,10 +178,93 @@ def _insert_transaction(
         params[f"a{i}"] = posting.account_id
         params[f"x{i}"] = posting.amount
     values = ", ".join(f"(:tx, :a{i}, :x{i})" for i in range(len(postings)))
-    uow.run(
+    uow.send(
         f"INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES {values}", params
     )
     return tx_id
+
+
+# A posting on PostgreSQL, in one statement: the conditional update of each player's
+# balance (``{moved}``: player, net, cover; refused unless the balance covers ``cover`` and
+# stays at or above zero), then, only if every one was made, the transaction and its
+# entries (``{entries}``: account, or NULL and the player whose account it is; amount).
+# A row per player updated, with the transaction's id (NULL: refused, nothing written that
+# the refusal's rollback does not undo).
+_POST = (
+    "WITH moved (player, net, cover) AS (VALUES {moved}), "
+    "debit AS (UPDATE accounts a SET balance = a.balance + m.net, version = a.version + 1 "
+    "FROM moved m WHERE a.player_id = m.player AND a.mode = :mode AND a.kind = 'player' "
+    "AND a.balance >= m.cover AND a.balance + m.net >= 0 "
+    "RETURNING a.player_id, a.id, a.balance), "
+    "tx AS (INSERT INTO ledger_transactions (kind, mode, created_us, reference, memo) "
+    "SELECT :kind, :mode, :now, :reference, :memo "
+    "WHERE (SELECT COUNT(*) FROM debit) = :players RETURNING id), "
+    "entries AS (INSERT INTO ledger_entries (transaction_id, account_id, amount) "
+    "SELECT tx.id, COALESCE(e.account, d.id), e.amount FROM tx, "
+    "(VALUES {entries}) AS e (account, player, amount) "
+    "LEFT JOIN debit d ON d.player_id = e.player) "
+    "SELECT d.player_id, d.balance, tx.id FROM debit d LEFT JOIN tx ON TRUE"
+)
+_BIGINTS = "(" + ", ".join(["CAST(:{}{} AS BIGINT)"] * 3) + ")"
+
+
+def _post_pipelined(
+    uow: UnitOfWork, kind: str, mode: str, reference: str, money: Money, system: SystemAccounts,
+    memo: str | None,
+) -> Posted:  # fmt: skip
+    """``post_money`` on PostgreSQL: one statement, one round trip."""
+    players = money.players
+    currency = _players_currency(uow, system, players)
+    params: dict[str, object] = {
+        "mode": mode, "kind": kind, "now": uow.now, "reference": reference, "memo": memo,
+        "players": len(players),
+    }  # fmt: skip
+    for i, player in enumerate(players):
+        params |= {f"p{i}": player, f"n{i}": money.net(player),
+                   f"c{i}": money.covers.get(player, 0)}  # fmt: skip
+    amounts: list[int] = []
+    for move in money.moves:
+        if move.amount:
+            for party, amount in ((move.source, -move.amount), (move.target, move.amount)):
+                i = len(amounts)
+                if isinstance(party, int):
+                    params |= {f"a{i}": None, f"w{i}": party}
+                else:
+                    params |= {f"a{i}": _system(system, mode, party, currency), f"w{i}": None}
+                params[f"x{i}"] = amount
+                amounts.append(amount)
+    _check(kind, amounts)
+    moved = ", ".join(_BIGINTS.format("p", i, "n", i, "c", i) for i in range(len(players)))
+    entries = ", ".join(_BIGINTS.format("a", i, "w", i, "x", i) for i in range(len(amounts)))
+    rows = uow.all(_POST.format(moved=moved, entries=entries), params)
+    balances = {int(player): int(balance) for player, balance, _ in rows}
+    if len(rows) < len(players) or rows[0][2] is None:
+        player = next(p for p in players if p not in balances)
+        raise _short(uow, player, mode, money.covers.get(player, 0), money.net(player))
+    return Posted(int(rows[0][2]), balances, currency)
+
+
+def _system(system: SystemAccounts, mode: str, party: Party, currency: str) -> int:
+    """The casino's account a round moves money with (a derived one: house, escrow), in the
+    round's currency."""
+    if isinstance(party, int) or party not in DERIVED_KINDS:
+        raise LedgerError(f"{party!r} is not an account a round moves money with")
+    return system.get(mode, party, currency)
+
+
+def _players_currency(uow: UnitOfWork, system: SystemAccounts, players: Sequence[int]) -> str:
+    """The one currency of these players' accounts (kept: it is set when they register and
+    never changes), for a posting that names the casino's accounts before it is sent."""
+    if not system.others:
+        return HOME
+    known = system.player_currencies
+    if len(known) > PLAYER_CURRENCIES_KEPT:
+        known.clear()
+    found = {known.get(p) or known.setdefault(p, currency_of(uow, p)) for p in players}
+    if len(found) > 1:  # the tables of several players offer HOME alone
+        raise ServiceError("unsupported_currency", "these players' accounts are in different "
+                           "currencies: they play at different tables")  # fmt: skip
+    return found.pop()
 
 
 def _apply_delta(uow: UnitOfWork, account_id: int, delta: int) -> int | None:
@@ -246,7 +337,11 @@ def post_money(
     order (so that two postings never wait for each other's rows in opposite orders):
     refused unless the balance covers what ``money.covers`` names for them (their stakes,
     before anything returns) and stays at or above zero. The casino's parties are its
-    derived accounts of the mode (``house``, ``escrow``)."""
+    derived accounts of the mode (``house``, ``escrow``). On PostgreSQL the posting is one
+    statement (one round trip; its rows locked in the order the server finds them: a
+    deadlock between two postings is ended by the server and the unit of work tried again)."""
+    if uow.dialect == "postgresql" and money.players:
+        return _post_pipelined(uow, kind, mode, reference, money, system, memo)
     accounts: dict[int, int] = {}
     balances: dict[int, int] = {}
     currencies = set()
@@ -268,11 +363,7 @@ def post_money(
     (currency,) = currencies or {HOME}
 
     def account(party: Party) -> int:
-        if isinstance(party, int):
-            return accounts[party]
-        if party not in DERIVED_KINDS:
-            raise LedgerError(f"{party!r} is not an account a round moves money with")
-        return system.get(mode, party, currency)
+        return accounts[party] if isinstance(party, int) else _system(system, mode, party, currency)
 
     postings = [
         posting

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..core import (
@@ -41,7 +41,7 @@ from ..core import (
     settle_judged,
 )
 from . import daily, seeds
-from .db.uow import UnitOfWork
+from .db.uow import Later, UnitOfWork
 from .dealing import ShoeFactory
 from .errors import ServiceError
 from .history import StoredRound, get_round
@@ -322,6 +322,8 @@ class _Playing:
     source: ShoeSource
     stakes: tuple[Stake, ...]
     round_ids: tuple[str, ...]
+    # PostgreSQL: the rows' ``seq``, taken with the money's round trip (``money``).
+    seqs: list[Later] = field(default_factory=list)
     name: str = "play"
 
     def shoe(self, uow: UnitOfWork, dealer: Dealer) -> Shuffle:
@@ -340,6 +342,10 @@ class _Playing:
     def money(
         self, uow: UnitOfWork, dealer: Dealer, bank: Bank, settled: list[Settled]
     ) -> list[Posted]:
+        if uow.dialect == "postgresql":
+            # Taken now (the shoe's nonce, and with it the bettor's order of rounds, is
+            # had), read with the postings' answer: the rows are then written unawaited.
+            self.seqs.append(uow.later(_NEXT_SEQS, {"n": len(self.stakes)}))
         postings = zip(self.round_ids, bank.money(self.mode, settled), strict=True)
         return [
             dealer.wallet.settle(uow, bank.kind, self.mode, round_id, money)
@@ -354,10 +360,15 @@ class _Playing:
         settled: list[Settled],
         posted: list[Posted],
     ) -> list[StoredRound]:
+        seqs: Sequence[int | None] = [None] * len(settled)
+        if self.seqs:
+            seqs = sorted(int(row[0]) for row in self.seqs[0].all())
         rounds = [
-            _insert_round(uow, round_id, self.table_id, self.mode, self.rules, dealt, one, done)
-            for round_id, one, done in zip(self.round_ids, settled, posted, strict=True)
-        ]
+            _insert_round(uow, round_id, seq, self.table_id, self.mode, self.rules, dealt, one,
+                          done)
+            for round_id, seq, one, done in zip(self.round_ids, seqs, settled, posted,
+                                                strict=True)
+        ]  # fmt: skip
         bank.record(uow, self.mode, list(map(Played, rounds, settled, posted)))
         assert dealt.shuffle.shoe is not None
         self.source.dealt(uow, dealt.shuffle.shoe, self.mode)
@@ -423,9 +434,24 @@ class _Voiding:
         return [get_round(uow, None, r.id)]
 
 
+# PostgreSQL: the next ``:n`` values of ``rounds.seq`` (what its default would take).
+_NEXT_SEQS = "SELECT nextval(pg_get_serial_sequence('rounds', 'seq')) FROM generate_series(1, :n)"
+_INSERT_ROUND = (
+    "INSERT INTO rounds ({seq}id, player_id, table_id, mode, created_us, rules, seed_id, "
+    "commitment, client_seed, nonce, cut, position, player_cards, banker_cards, "
+    "winner, bets, stake, win, balance_before, balance_after, transaction_id, "
+    "client_seed_source) VALUES "
+    "({value}:id, :p, :t, :m, :now, :rules, :seed, :c, :cs, :nonce, :cut, :pos, :pc, :bc, "
+    ":winner, :bets, :stake, :win, :before, :after, :tx, :source){returning}"
+)
+_INSERT_NEW = _INSERT_ROUND.format(seq="", value="", returning=" RETURNING seq")
+_INSERT_SEQ = _INSERT_ROUND.format(seq="seq, ", value=":seq, ", returning="")
+
+
 def _insert_round(
     uow: UnitOfWork,
     round_id: str,
+    seq: int | None,
     table_id: str,
     mode: str,
     rules: RuleSet,
@@ -433,29 +459,24 @@ def _insert_round(
     settled: Settled,
     posted: Posted,
 ) -> StoredRound:
-    """Write a bettor's row of ``rounds``; the round as stored."""
+    """Write a bettor's row of ``rounds`` (its ``seq`` given: sent without waiting); the
+    round as stored."""
     shuffle, after = dealt.shuffle, posted.balances[settled.player_id]
     before = after - settled.net
     pc, bc, winner = dealt.player_cards, dealt.banker_cards, dealt.coup.winner.value
-    seq = int(
-        uow.scalar(
-            "INSERT INTO rounds (id, player_id, table_id, mode, created_us, rules, seed_id, "
-            "commitment, client_seed, nonce, cut, position, player_cards, banker_cards, "
-            "winner, bets, stake, win, balance_before, balance_after, transaction_id, "
-            "client_seed_source) VALUES "
-            "(:id, :p, :t, :m, :now, :rules, :seed, :c, :cs, :nonce, :cut, :pos, :pc, :bc, "
-            ":winner, :bets, :stake, :win, :before, :after, :tx, :source) RETURNING seq",
-            {
-                "id": round_id, "p": settled.player_id, "t": table_id, "m": mode,
-                "now": uow.now, "rules": rules.name, "seed": shuffle.seed_id,
-                "c": shuffle.commitment, "cs": shuffle.client_seed, "nonce": shuffle.nonce,
-                "cut": shuffle.cut, "pos": shuffle.position, "pc": pc, "bc": bc,
-                "winner": winner, "bets": settled.bets_json, "stake": settled.stake,
-                "win": settled.returned, "before": before, "after": after,
-                "tx": posted.transaction_id, "source": shuffle.client_seed_source,
-            },
-        )
-    )  # fmt: skip
+    values = {
+        "id": round_id, "p": settled.player_id, "t": table_id, "m": mode,
+        "now": uow.now, "rules": rules.name, "seed": shuffle.seed_id,
+        "c": shuffle.commitment, "cs": shuffle.client_seed, "nonce": shuffle.nonce,
+        "cut": shuffle.cut, "pos": shuffle.position, "pc": pc, "bc": bc,
+        "winner": winner, "bets": settled.bets_json, "stake": settled.stake,
+        "win": settled.returned, "before": before, "after": after,
+        "tx": posted.transaction_id, "source": shuffle.client_seed_source,
+    }  # fmt: skip
+    if seq is None:
+        seq = int(uow.scalar(_INSERT_NEW, values))
+    else:
+        uow.send(_INSERT_SEQ, values | {"seq": seq})
     daily.count(uow, round_id, settled.player_id, table_id, mode, settled.bets_json,
                 settled.stake, settled.returned, posted.currency)  # fmt: skip
     return StoredRound(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..fairness import commitment, new_client_seed, new_server_seed
@@ -239,8 +239,61 @@ def state(uow: UnitOfWork, player_id: int, mode: str) -> FairnessState:
     return FairnessState(mode, int(row[0]), row[1], row[2], int(row[3]), row[4])
 
 
+# PostgreSQL: each player's seeds and next nonce per mode as this process last committed
+# them, so that a shuffle needs no round trip of its own: the nonce is taken by an update
+# that checks them (``UnitOfWork.expect``), sent with the round's next statement. Whatever
+# changed them meanwhile (another process's round, a rotation, a client seed set) makes it
+# change no row: the unit of work is tried again and reads them (``Stale``), and so does
+# every later round of a player found changed elsewhere (their rounds are dealt by other
+# processes too: a cache would be stale half the time). By database (its vault) as well.
+_NEXT: dict[tuple[int, int, str], Nonce] = {}
+_ELSEWHERE: set[tuple[int, int, str]] = set()
+_NEXT_MAX = 100_000
+_TAKE_CACHED = (
+    "UPDATE fairness_states SET next_nonce = next_nonce + 1 "
+    "WHERE player_id = :p AND mode = :m AND seed_id = :s AND next_nonce = :n "
+    "AND client_seed = :cs AND client_seed_source IS NOT DISTINCT FROM :source"
+)
+
+
 def take_nonce(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
     """The next nonce under the current seeds (the row stays locked until commit)."""
+    if uow.dialect != "postgresql":
+        return _take(uow, player_id, mode)
+    key = (id(uow.vault), player_id, mode)
+    if key in _ELSEWHERE:
+        return _take(uow, player_id, mode)
+    drawn = _NEXT.pop(key, None)
+    if drawn is None:
+        drawn = _take(uow, player_id, mode)
+    else:
+        uow.expect(_TAKE_CACHED, {"p": player_id, "m": mode, "s": drawn.seed_id,
+                                  "n": drawn.nonce, "cs": drawn.client_seed,
+                                  "source": drawn.client_seed_source},
+                   lambda: _ELSEWHERE.add(key))  # fmt: skip
+    following = replace(drawn, nonce=drawn.nonce + 1)
+
+    def committed() -> None:
+        if len(_NEXT) >= _NEXT_MAX or len(_ELSEWHERE) >= _NEXT_MAX:
+            _NEXT.clear()
+            _ELSEWHERE.clear()
+        _NEXT[key] = following
+
+    uow.after_commit(committed)
+    return drawn
+
+
+def _forget(uow: UnitOfWork, player_id: int, mode: str) -> None:
+    """The player's seeds change: what this process keeps of them goes at the commit."""
+    key = (id(uow.vault), player_id, mode)
+
+    def forgotten() -> None:
+        _NEXT.pop(key, None)
+
+    uow.after_commit(forgotten)
+
+
+def _take(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
     row = uow.one(
         "UPDATE fairness_states SET next_nonce = next_nonce + 1 "
         "WHERE player_id = :p AND mode = :m "
@@ -263,6 +316,7 @@ def set_client_seed(uow: UnitOfWork, player_id: int, mode: str, client_seed: str
         "WHERE player_id = :p AND mode = :m",
         {"cs": client_seed, "p": player_id, "m": mode},
     )
+    _forget(uow, player_id, mode)
     return state(uow, player_id, mode)
 
 
@@ -291,6 +345,7 @@ def rotate(uow: UnitOfWork, player_id: int, mode: str) -> tuple[RevealedSeed | N
         {"id": seed_id, "s": server_seed, "c": committed, "cs": new_client_seed(),
          "p": player_id, "m": mode},
     )  # fmt: skip
+    _forget(uow, player_id, mode)
     return reveal_if_done(uow, int(old_id)), state(uow, player_id, mode)
 
 

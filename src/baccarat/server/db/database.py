@@ -182,11 +182,13 @@ class Database:
         uow = UnitOfWork(conn, self.dialect, self.clock(), self.vault)
         try:
             yield uow
+            if write:
+                write_totals(uow, (uow,))
+            uow.flush()
         except BaseException:
             self._rollback(conn)
             raise
         if write:
-            write_totals(uow, (uow,))
             conn.commit() if self.dialect == "postgresql" else conn.execute("COMMIT")
             uow.committed()
         else:
@@ -347,6 +349,16 @@ class _Session:
                 conn.close()
             self._conn = self._connect()
             return self._conn.execute(query, params, **options)
+
+    def pipeline(self) -> Any:
+        """Statements sent without waiting for each answer, one sync at the end
+        (``UnitOfWork.send``): only inside a transaction, so never the first statement."""
+        return self._conn.pipeline()
+
+    def forget_prepared(self) -> None:
+        """After a pipeline failed: the statements psycopg prepared are deallocated on the
+        server with the next statement, and prepared again when used."""
+        self._conn._prepared.clear()
 
     def commit(self) -> None:
         self._conn.commit()

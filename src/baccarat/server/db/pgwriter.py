@@ -151,21 +151,21 @@ class PostgresWriter:
 
     def _transact(self, conn: Any, batch: list[_Job[Any]]) -> list[_Job[Any]]:
         """Run the batch and commit; the jobs to run again in the next batch."""
-        alone = len(batch) == 1
+        alone, last = len(batch) == 1, len(batch) - 1
         again: list[_Job[Any]] = []
         for index, job in enumerate(batch):
-            # One statement between two units of work: end the last one's savepoint (kept
-            # by RELEASE) and open the next one's. From the second unit on, lock waits are
-            # short (see the module's docstring).
-            if index == 1:
-                conn.execute(f"RELEASE unit; SET LOCAL lock_timeout = {LOCK_WAIT}; SAVEPOINT unit")
-            elif index > 1:
-                conn.execute("RELEASE unit; SAVEPOINT unit")
-            elif not alone:
+            if index == 0 and not alone:
                 conn.execute("SAVEPOINT unit")
             uow = UnitOfWork(conn, "postgresql", self.clock(), self.vault)
+            # What follows the unit of work: the next one's savepoint (from the second unit
+            # on, lock waits are short: see the module's docstring), or before the commit,
+            # the lock waits as long as they must (a transaction that sent NOTIFY takes a
+            # database-wide lock to commit: it must not give up on it after LOCK_WAIT). It
+            # goes in the same round trip as what the unit sent last (``UnitOfWork.send``).
+            then = _between(index, last)
             try:
                 job.result = job.work(uow)
+                uow.flush(*then)
             except Exception as error:
                 if _operational(error):
                     raise  # the connection itself is gone
@@ -173,6 +173,8 @@ class PostgresWriter:
                     conn.rollback()
                 else:
                     conn.execute("ROLLBACK TO unit")
+                    for statement in then:
+                        conn.execute(statement)
                 job.tries += 1
                 if isinstance(error, ServiceError) or not _again(error):
                     job.error = error
@@ -185,10 +187,22 @@ class PostgresWriter:
                     return again
             else:
                 job.uow = uow
-        if len(batch) > 1:
-            # The commit waits as long as it must (a transaction that sent NOTIFY takes a
-            # database-wide lock to commit: it must not give up on it after LOCK_WAIT).
-            conn.execute("SET LOCAL lock_timeout = DEFAULT")
-        write_totals(uow, (job.uow for job in batch))
+        # The counters of the units committed, in one round trip before the commit's.
+        totals = UnitOfWork(conn, "postgresql", self.clock(), self.vault)
+        write_totals(totals, (job.uow for job in batch))
+        totals.flush()
         conn.commit()
         return again
+
+
+def _between(index: int, last: int) -> tuple[str, ...]:
+    """The statements after unit ``index`` of a batch of ``last + 1``: none after a unit
+    alone; the next unit's savepoint (the first unit's ends with short lock waits from then
+    on); the full lock wait again before the commit."""
+    if last == 0:
+        return ()
+    if index == last:
+        return ("SET LOCAL lock_timeout = DEFAULT",)
+    if index == 0:
+        return ("RELEASE unit", f"SET LOCAL lock_timeout = {LOCK_WAIT}", "SAVEPOINT unit")
+    return ("RELEASE unit", "SAVEPOINT unit")

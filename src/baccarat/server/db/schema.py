@@ -100,6 +100,7 @@ ledger_transactions = sa.Table(
     sa.CheckConstraint(MODES, name="mode"),
 )
 
+# On PostgreSQL some of its foreign keys are dropped (migration 0016, HOT_KEYS).
 ledger_entries = sa.Table(
     "ledger_entries",
     metadata,
@@ -175,6 +176,7 @@ shoes = sa.Table(
     sa.CheckConstraint(MODES, name="mode"),
 )
 
+# On PostgreSQL some of its foreign keys are dropped (migration 0016, HOT_KEYS).
 rounds = sa.Table(
     "rounds",
     metadata,
@@ -215,6 +217,7 @@ rounds = sa.Table(
     sa.Index("ix_rounds_transaction", "transaction_id", unique=True),
 )
 
+# On PostgreSQL some of its foreign keys are dropped (migration 0016, HOT_KEYS).
 idempotency_keys = sa.Table(
     "idempotency_keys",
     metadata,
@@ -593,6 +596,8 @@ daily_stats = sa.Table(
     sa.Column("bet", sa.Text, primary_key=True),
     # ISO 4217: the currency the round's money moved in (never added to another).
     sa.Column("currency", sa.Text, primary_key=True),
+    # The writer connection's shard (PostgreSQL; 0 on SQLite): migration 0016.
+    sa.Column("shard", sa.Integer, primary_key=True),
     sa.Column("rounds", sa.BigInteger, nullable=False),
     sa.Column("stake", sa.BigInteger, nullable=False),
     sa.Column("returned", sa.BigInteger, nullable=False),

@@ -6,6 +6,13 @@ This keeps the round's hot path at a few microseconds a statement instead of the
 a query builder costs. The transaction is committed by whoever opened the unit of work, and
 only if the work returned normally: anything raised rolls it back.
 
+On PostgreSQL a statement whose result nobody reads (``send``: an insert, an upsert of a
+counter) does not wait for its answer: it is kept and goes to the server in one pipeline
+with the next statement whose result is read (or with ``flush``), so that a round's
+writes cost one round trip, not one each. Its failure is raised there, still inside the
+same unit of work (whoever runs units of work flushes each before it ends). On SQLite,
+which has no round trips, ``send`` executes at once.
+
 Counters that many units of work add to (the back office's daily aggregates) are not
 written by each unit: a unit adds to its ``totals``, and whoever commits writes the sum of
 every committed unit's totals just before the commit (``write_totals``), one statement per
@@ -44,11 +51,37 @@ def translate(sql: str, dialect: str) -> str:
     return text
 
 
+class Stale(Exception):
+    """What a unit of work took from a cache was no longer so in the database (``expect``
+    found no row): nothing of it stands, and it is tried again (as a serialization failure
+    is), reading the database this time."""
+
+    sqlstate = "40001"
+
+
+class Later:
+    """The answer of a statement that goes to the server with the next round trip
+    (``UnitOfWork.later``): read it once it is needed (which sends it then if need be)."""
+
+    __slots__ = ("_uow", "cursor", "stale")
+
+    def __init__(self, uow: UnitOfWork, stale: Callable[[], None] | None = None) -> None:
+        self._uow = uow
+        self.cursor: Any = None
+        self.stale = stale  # ``expect``: told before Stale is raised
+
+    def all(self) -> list[Row]:
+        if self.cursor is None:
+            self._uow.flush()
+        rows: list[Row] = self.cursor.fetchall()
+        return rows
+
+
 class UnitOfWork:
     """A transaction in progress on one connection; ``now`` is fixed for the whole of it.
     ``vault`` seals and opens the server seeds (``server.vault``): the database's."""
 
-    __slots__ = ("_after_commit", "conn", "dialect", "now", "totals", "vault")
+    __slots__ = ("_after_commit", "_pending", "conn", "dialect", "now", "totals", "vault")
 
     def __init__(self, conn: Any, dialect: str, now: int, vault: Vault | None = None):
         self.conn = conn
@@ -57,6 +90,8 @@ class UnitOfWork:
         self.vault: Vault | None = vault
         self._after_commit: list[Callable[[], None]] = []
         self.totals: dict[TotalsWriter, dict[Hashable, tuple[int, ...]]] = {}
+        # PostgreSQL: statements sent (``send``, ``later``) and not yet on the server.
+        self._pending: list[tuple[str, Params, Later | None]] = []
 
     @property
     def for_update(self) -> str:
@@ -68,7 +103,65 @@ class UnitOfWork:
         return f" FOR UPDATE OF {alias}" if self.dialect == "postgresql" else ""
 
     def execute(self, sql: str, params: Params = None) -> Any:
+        if self._pending:
+            return self._pipelined((sql, params, None))
         return self.conn.execute(translate(sql, self.dialect), params or {})
+
+    def send(self, sql: str, params: Params = None) -> None:
+        """Execute a statement whose result is not read: on PostgreSQL it goes to the server
+        with the next statement that is (one round trip for both)."""
+        if self.dialect == "postgresql":
+            self._pending.append((sql, params, None))
+        else:
+            self.conn.execute(sql, params or {})
+
+    def later(self, sql: str, params: Params = None) -> Later:
+        """Execute a statement whose result is read later: on PostgreSQL it goes to the
+        server with the next statement whose result is read now."""
+        later = Later(self)
+        if self.dialect == "postgresql":
+            self._pending.append((sql, params, later))
+        else:
+            later.cursor = self.conn.execute(sql, params or {})
+        return later
+
+    def expect(self, sql: str, params: Params, stale: Callable[[], None]) -> None:
+        """Execute a statement that must change a row (a cached value checked where it is
+        used), sent with the next round trip; if it changed none, ``stale()`` is told and
+        ``Stale`` raised there."""
+        later = Later(self, stale)
+        if self.dialect == "postgresql":
+            self._pending.append((sql, params, later))
+        elif self.conn.execute(sql, params or {}).rowcount == 0:
+            stale()
+            raise Stale(sql)
+
+    def flush(self, *then: str) -> None:
+        """Have the statements sent so far executed (their failure raised here), and the
+        statements ``then`` after them (without parameters), in one round trip."""
+        if self._pending or then:
+            self._pipelined(*((sql, None, None) for sql in then))
+
+    def _pipelined(self, *last: tuple[str, Params, Later | None]) -> Any:
+        """The pending statements and ``last`` in one pipeline: the last one's cursor."""
+        statements, self._pending = [*self._pending, *last], []
+        cursor = None
+        try:
+            with self.conn.pipeline():
+                for sql, params, later in statements:
+                    cursor = self.conn.execute(translate(sql, self.dialect), params or {})
+                    if later is not None:
+                        later.cursor = cursor
+        except Exception:
+            # The statements after the failed one were not run, nor prepared: psycopg may
+            # count some of them prepared; it forgets them all (and so does the server).
+            self.conn.forget_prepared()
+            raise
+        for _, _, later in statements:
+            if later is not None and later.stale is not None and later.cursor.rowcount == 0:
+                later.stale()
+                raise Stale("a cached value changed in the database")
+        return cursor
 
     def one(self, sql: str, params: Params = None) -> Row | None:
         row: Row | None = self.execute(sql, params).fetchone()

@@ -43,10 +43,8 @@ def _replace(by_currency: bool, copy: str) -> None:
     op.drop_table("daily_stats")
     op.rename_table("daily_stats_new", "daily_stats")
     if op.get_bind().dialect.name == "postgresql":
-        # The key's name as a table made as daily_stats has it (and free for the next copy).
-        op.execute(
-            "ALTER TABLE daily_stats RENAME CONSTRAINT pk_daily_stats_new TO daily_stats_pkey"
-        )
+        # Its key named for the table (and the name free for the next copy).
+        op.execute("ALTER TABLE daily_stats RENAME CONSTRAINT pk_daily_stats_new TO pk_daily_stats")
 
 
 def upgrade() -> None:

@@ -213,11 +213,11 @@ async def test_a_steady_write_load_does_not_grow_the_wal_without_end(
             )
         )
         sizes = []
-        for _ in range(150):
+        for _ in range(400):
             await asyncio.gather(*(db.write(work) for _ in range(16)))
             sizes.append(wal.stat().st_size)
             await asyncio.sleep(0)
-        # Without the restart it passed 20 MB; with it, about 1.7 MB.
-        assert max(sizes) < 6 * limit, max(sizes)
+        # Without the restart it reached 62 MB; with it, 3 to 10 MB.
+        assert max(sizes) < 24 * limit, max(sizes)
     finally:
         db.close()

@@ -11,6 +11,10 @@ made it dies, another makes it at its next tick.
 A table deals while it is watched: a read of its state in this worker marks it
 (``watch``), and the task writes ``watched_until_us`` (60 s on) at most every
 ``WATCH_WRITE_US`` per table, so a crowd's reads cost no writes.
+
+With a beacon configured (``beacon.from_settings``), a shoe committed to a round waits for
+it: the task fetches the round once it is due (every ``BEACON_RETRY_S`` while it is late,
+never dealing without it) and enters it (``clock.enter_beacon``).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from typing import TYPE_CHECKING
 from ..db.uow import UnitOfWork
 from ..tables import Table
 from . import clock
+from .beacon import Beacon, BeaconError, from_settings
+from .clock import ShoeRow
 from .feed import Feed
 
 if TYPE_CHECKING:
@@ -33,6 +39,7 @@ log = logging.getLogger("baccarat.server.shared")
 TICK_S = 0.1
 IDLE_S = 1.0  # the longest sleep: a table watched again is noticed within it
 WATCH_WRITE_US = 10_000_000
+BEACON_RETRY_S = 0.5
 
 
 class SharedDesk:
@@ -45,6 +52,8 @@ class SharedDesk:
         self._wake = asyncio.Event()
         self.closing = False
         self.feed = Feed(casino.db, self.watch)
+        self.with_beacon = bool(casino.settings.beacon_url)
+        self.beacon: Beacon | None = None
 
     async def start(self) -> None:
         tables, dealer = self.tables, self.casino.dealer
@@ -63,6 +72,9 @@ class SharedDesk:
     async def stop(self) -> None:
         self.closing = True
         await self.feed.stop()
+        close = getattr(self.beacon, "close", None)
+        if close is not None:
+            await close()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -75,6 +87,41 @@ class SharedDesk:
         self._seen[table_id] = now
         if first:
             self._wake.set()
+
+    async def _beacon(self) -> Beacon | None:
+        """The configured beacon, reached (None: offline, or not reached yet)."""
+        if self.with_beacon and self.beacon is None:
+            try:
+                self.beacon = await from_settings(self.casino.settings)
+            except Exception as error:
+                log.warning("the randomness beacon is not reached (%s): the tables wait", error)
+        return self.beacon
+
+    async def _enter(self, table: Table, shoe: ShoeRow, db_now: int) -> float:
+        """Fetch and enter the round the shoe waits for; how long to wait before trying
+        again (s)."""
+        beacon = await self._beacon()
+        if beacon is None or shoe.beacon_round is None:
+            return BEACON_RETRY_S
+        if shoe.beacon_chain != beacon.chain.hash:
+            log.error("shoe %s waits for chain %s, not the configured one", shoe.id,
+                      shoe.beacon_chain)  # fmt: skip
+            return IDLE_S
+        due = beacon.chain.time_of(shoe.beacon_round) * 1_000_000
+        if db_now < due:
+            return max(TICK_S, (due - db_now) / 1e6)
+        try:
+            signature = await beacon.fetch(shoe.beacon_round)
+        except BeaconError as error:
+            log.error("table %s: %s (the table waits)", table.id, error)
+            return BEACON_RETRY_S
+        if signature is None:
+            return BEACON_RETRY_S
+        dealer, shoe_id = self.casino.dealer, shoe.id
+        await self.casino.db.write(
+            lambda uow: clock.enter_beacon(uow, dealer, table, shoe_id, signature), table.id
+        )
+        return TICK_S
 
     async def tick(self) -> float:
         """Mark the watched tables, apply what is due; how long until the next is due (s)."""
@@ -92,11 +139,14 @@ class SharedDesk:
                 self._written[table_id] = now
         tables = self.tables
 
-        def due(uow: UnitOfWork) -> list[tuple[Table, int | None, int]]:
-            return [(t, clock.next_due(uow, t), uow.now) for t in tables]
+        def due(uow: UnitOfWork) -> list[tuple[Table, int | None, ShoeRow | None, int]]:
+            return [(t, clock.next_due(uow, t), clock.waiting(uow, t), uow.now) for t in tables]
 
         wait = IDLE_S
-        for table, at, db_now in await db.read(due):
+        for table, at, shoe, db_now in await db.read(due):
+            if shoe is not None:
+                wait = min(wait, await self._enter(table, shoe, db_now))
+                continue
             if at is None:
                 continue
             if at <= db_now:
@@ -114,8 +164,12 @@ class SharedDesk:
 
     async def advance(self, table: Table) -> str | None:
         """The table's due transition (``clock.advance``), one write."""
-        dealer = self.casino.dealer
-        return await self.casino.db.write(lambda uow: clock.advance(uow, dealer, table), table.id)
+        dealer, with_beacon = self.casino.dealer, self.with_beacon
+        beacon = await self._beacon()
+        chain = None if beacon is None else beacon.chain
+        return await self.casino.db.write(
+            lambda uow: clock.advance(uow, dealer, table, chain, beacon=with_beacon), table.id
+        )
 
     async def _run_forever(self) -> None:
         while not self.closing:

@@ -154,10 +154,12 @@ BETTING_ERRORS = (
 async def put_coup_bets(table_id: str, coup: int, body: RoundIn, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
     bets = bets_from(body.bets.root)
-    dealer, mode = ctx.casino.dealer, body.mode
+    dealer, mode, desk = ctx.casino.dealer, body.mode, _desk(ctx)
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
-        return shared_bets.place(uow, dealer, table, coup, player_id, mode, bets)
+        placed = shared_bets.place(uow, dealer, table, coup, player_id, mode, bets)
+        desk.tell(uow, table.id)  # the totals changed: every worker's sockets hear of it
+        return placed
 
     return await idempotent_write(ctx, {"mode": mode, "bets": bets.to_json()}, 200, work)
 

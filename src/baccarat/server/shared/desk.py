@@ -29,9 +29,10 @@ from ..tables import Table
 from . import clock
 from .beacon import Beacon, BeaconError, from_settings
 from .clock import ShoeRow
-from .feed import Feed
+from .feed import CHANNEL, Feed
 
 if TYPE_CHECKING:
+    from ..banked.events import SeatEvents
     from ..casino import Casino
 
 log = logging.getLogger("baccarat.server.shared")
@@ -43,8 +44,12 @@ BEACON_RETRY_S = 0.5
 
 
 class SharedDesk:
-    def __init__(self, casino: Casino):
+    def __init__(self, casino: Casino, events: SeatEvents | None = None):
+        """``events``: the worker's events (``banked.events``), which carry the tables'
+        changes to the feed of every worker (without them, its followers read the state
+        every ``feed.QUIET_S`` and at each deadline)."""
         self.casino = casino
+        self.events = events
         self.tables: list[Table] = [t for t in casino.tables.values() if t.shared is not None]
         self._seen: dict[str, int] = {}  # table -> when this worker last saw it watched
         self._written: dict[str, int] = {}  # table -> when this worker last wrote it
@@ -52,6 +57,8 @@ class SharedDesk:
         self._wake = asyncio.Event()
         self.closing = False
         self.feed = Feed(casino.db, self.watch)
+        if events is not None:
+            events.add(CHANNEL, self.feed)
         self.with_beacon = bool(casino.settings.beacon_url)
         self.beacon: Beacon | None = None
 
@@ -79,6 +86,12 @@ class SharedDesk:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+
+    def tell(self, uow: UnitOfWork, table_id: str) -> None:
+        """The table changed in this transaction: at its commit, the followers of every
+        worker read it (``feed``)."""
+        if self.events is not None:
+            self.events.emit(uow, {"table_id": table_id}, CHANNEL)
 
     def watch(self, table_id: str) -> None:
         """Someone in this worker looks at the table (a read of its state, a socket)."""
@@ -118,9 +131,12 @@ class SharedDesk:
         if signature is None:
             return BEACON_RETRY_S
         dealer, shoe_id = self.casino.dealer, shoe.id
-        await self.casino.db.write(
-            lambda uow: clock.enter_beacon(uow, dealer, table, shoe_id, signature), table.id
-        )
+
+        def enter(uow: UnitOfWork) -> None:
+            if clock.enter_beacon(uow, dealer, table, shoe_id, signature):
+                self.tell(uow, table.id)
+
+        await self.casino.db.write(enter, table.id)
         return TICK_S
 
     async def tick(self) -> float:
@@ -167,9 +183,14 @@ class SharedDesk:
         dealer, with_beacon = self.casino.dealer, self.with_beacon
         beacon = await self._beacon()
         chain = None if beacon is None else beacon.chain
-        return await self.casino.db.write(
-            lambda uow: clock.advance(uow, dealer, table, chain, beacon=with_beacon), table.id
-        )
+
+        def step(uow: UnitOfWork) -> str | None:
+            done = clock.advance(uow, dealer, table, chain, beacon=with_beacon)
+            if done is not None:
+                self.tell(uow, table.id)
+            return done
+
+        return await self.casino.db.write(step, table.id)
 
     async def _run_forever(self) -> None:
         while not self.closing:

@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any
 
-from ...core import Outcome
+from ...core import Bets, Outcome
 from ...fairness.history import (
     FORMAT,
     FairnessRecord,
@@ -103,9 +103,9 @@ def state(uow: UnitOfWork, table: Table, player_id: int | None, mode: str) -> di
     }
     if coup is not None:
         answer |= totals(uow, table, coup.id, mode)
-        if player_id is not None:
-            bets, stake = placed(uow, coup.id, player_id, mode)
-            answer["you"] = {"bets": dict(bets.placed()), "stake": stake}
+    if player_id is not None:  # the caller's own bets on the coup (none before the first)
+        bets, stake = (Bets({}), 0) if coup is None else placed(uow, coup.id, player_id, mode)
+        answer["you"] = {"bets": dict(bets.placed()), "stake": stake}
     return answer
 
 

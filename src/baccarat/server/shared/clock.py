@@ -411,14 +411,30 @@ def deal(uow: UnitOfWork, dealer: Dealer, table: Table, coup: CoupRow) -> None:
         stakes = [Stake(int(p), Bets(json.loads(bets))) for p, bets in rows]
         played = play(uow, dealer, SHARED, table_id=table.id, rules=table.rules, mode=mode,
                       source=source, stakes=stakes)  # fmt: skip
-        for stake, rec in zip(stakes, played, strict=True):
-            # The round function dealt the very cards the table revealed.
-            assert (rec.player_cards, rec.banker_cards) == (pc, bc), "a coup is one deal"
-            uow.run(
-                "UPDATE shared_bets SET round_id = :r WHERE coup_id = :c AND player_id = :p "
-                "AND mode = :m",
-                {"r": rec.id, "c": coup.id, "p": stake.player_id, "m": mode},
-            )
+        # The round function dealt the very cards the table revealed.
+        assert all((r.player_cards, r.banker_cards) == (pc, bc) for r in played), "one deal"
+        pairs = zip(stakes, played, strict=True)
+        _settled(uow, coup.id, mode, [(stake.player_id, rec.id) for stake, rec in pairs])
+
+
+SETTLED_CHUNK = 500  # bettors per statement that records their rounds
+
+
+def _settled(uow: UnitOfWork, coup_id: int, mode: str, rounds: list[tuple[int, str]]) -> None:
+    """Each bettor's bets on the coup settled by their round: one statement for them all
+    (of ``SETTLED_CHUNK`` bettors at most), not one a bettor."""
+    for start in range(0, len(rounds), SETTLED_CHUNK):
+        chunk = rounds[start : start + SETTLED_CHUNK]
+        values = ", ".join(f"(:p{i}, :r{i})" for i in range(len(chunk)))
+        params: dict[str, Any] = {"c": coup_id, "m": mode}
+        for i, (player, round_id) in enumerate(chunk):
+            params |= {f"p{i}": player, f"r{i}": round_id}
+        uow.run(
+            f"WITH v (p, r) AS (VALUES {values}) UPDATE shared_bets SET round_id = v.r FROM v "
+            "WHERE shared_bets.coup_id = :c AND shared_bets.mode = :m "
+            "AND shared_bets.player_id = v.p",
+            params,
+        )
 
 
 def shoe_json(shoe: ShoeRow) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from baccarat.fairness.beacon import QUICKNET, check_log, randomness, verify_sig
 from baccarat.fairness.history import parse_history
 from baccarat.fairness.verify import Kind, Status, verify_history
 
-from .conftest import Api, FakeClock, SwitchableShoes, api_settings
+from .conftest import Api, FakeClock, SwitchableShoes, api_settings, both_backends
 from .test_shared_tables import TABLE, close_and_deal, state, tick
 
 pytestmark = pytest.mark.anyio
@@ -107,6 +107,7 @@ def test_the_documented_beacon_vector() -> None:
     assert f"`{QUICKNET_SIGNATURE}`" in vector and f"`{QUICKNET_RANDOMNESS}`" in vector
 
 
+@both_backends
 async def test_a_shoe_waits_for_its_beacon_round_and_the_verifier_checks_its_log(
     beacon_api: Api, beacon: dict[str, Any]
 ) -> None:

@@ -41,6 +41,7 @@ TICK_S = 0.1
 IDLE_S = 1.0  # the longest sleep: a table watched again is noticed within it
 WATCH_WRITE_US = 10_000_000
 BEACON_RETRY_S = 0.5
+BEACON_CONNECT_S = 5.0
 
 
 class SharedDesk:
@@ -61,6 +62,7 @@ class SharedDesk:
             events.add(CHANNEL, self.feed)
         self.with_beacon = bool(casino.settings.beacon_url)
         self.beacon: Beacon | None = None
+        self._connect_at = 0.0  # when to try reaching the beacon again
 
     async def start(self) -> None:
         tables, dealer = self.tables, self.casino.dealer
@@ -102,8 +104,11 @@ class SharedDesk:
             self._wake.set()
 
     async def _beacon(self) -> Beacon | None:
-        """The configured beacon, reached (None: offline, or not reached yet)."""
-        if self.with_beacon and self.beacon is None:
+        """The configured beacon, reached (None: offline, or not reached yet: tried again
+        every ``BEACON_CONNECT_S``)."""
+        moment = asyncio.get_running_loop().time()
+        if self.with_beacon and self.beacon is None and moment >= self._connect_at:
+            self._connect_at = moment + BEACON_CONNECT_S
             try:
                 self.beacon = await from_settings(self.casino.settings)
             except Exception as error:

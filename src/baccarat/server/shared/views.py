@@ -182,7 +182,8 @@ def shoe_record(uow: UnitOfWork, table: Table, shoe_id: int) -> list[dict[str, A
             "unknown_shoe", f"table {table.id} has no shoe {shoe_id}", table=table.id, shoe=shoe_id
         )
     shoe = ShoeRow(*row)
-    log = tuple(tablelog.of_shoe(uow, shoe.id))
+    # A shoe dealt before the tables kept their log (migration 0014) has none.
+    log = tuple(tablelog.of_shoe(uow, shoe.id)) or None
     lines = []
     for number, dealt_us, position, pc, bc, winner in uow.all(
         "SELECT number, dealt_us, position, player_cards, banker_cards, winner FROM shared_coups "

@@ -12,7 +12,7 @@ previous one to commit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..core import format_money
@@ -100,13 +100,7 @@ def _insert_transaction(
     memo: str | None = None,
 ) -> int:
     """Record a balanced transaction and its entries (balances are the caller's business)."""
-    if len(postings) < 2:
-        raise LedgerError(f"a transaction needs two entries or more, got {len(postings)}")
-    amounts = [p.amount for p in postings]
-    if sum(amounts) != 0:
-        raise LedgerError(f"entries of a {kind} transaction do not sum to zero: {postings}")
-    if 0 in amounts:
-        raise LedgerError("an entry of zero moves nothing")
+    _check_balanced(kind, postings)
     tx_id = int(
         uow.scalar(
             "INSERT INTO ledger_transactions (kind, mode, created_us, reference, memo) "
@@ -123,6 +117,16 @@ def _insert_transaction(
         f"INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES {values}", params
     )
     return tx_id
+
+
+def _check_balanced(kind: str, postings: Sequence[Posting]) -> None:
+    if len(postings) < 2:
+        raise LedgerError(f"a transaction needs two entries or more, got {len(postings)}")
+    amounts = [p.amount for p in postings]
+    if sum(amounts) != 0:
+        raise LedgerError(f"entries of a {kind} transaction do not sum to zero: {postings}")
+    if 0 in amounts:
+        raise LedgerError("an entry of zero moves nothing")
 
 
 def _apply_delta(uow: UnitOfWork, account_id: int, delta: int) -> int | None:
@@ -209,6 +213,15 @@ def post_money(
         if row is None:
             raise _short(uow, player, mode, cover, net)
         accounts[player], balances[player] = int(row[0]), int(row[1])
+    postings = _postings(money, mode, accounts, system)
+    tx_id = _insert_transaction(uow, kind, mode, postings, reference=reference, memo=memo)
+    return Posted(tx_id, balances)
+
+
+def _postings(
+    money: Money, mode: str, accounts: Mapping[int, int], system: SystemAccounts
+) -> list[Posting]:
+    """The entries of ``money``: each move from its source's account to its target's."""
 
     def account(party: Party) -> int:
         if isinstance(party, int):
@@ -217,15 +230,87 @@ def post_money(
             raise LedgerError(f"{party!r} is not an account a round moves money with")
         return system.get(mode, party)
 
-    postings = [
+    return [
         posting
         for move in money.moves
         if move.amount
         for posting in (Posting(account(move.source), -move.amount),
                         Posting(account(move.target), move.amount))
     ]  # fmt: skip
-    tx_id = _insert_transaction(uow, kind, mode, postings, reference=reference, memo=memo)
-    return Posted(tx_id, balances)
+
+
+BATCH = 400  # rounds per statement of ``post_monies``
+
+
+def post_monies(
+    uow: UnitOfWork, kind: str, mode: str, monies: Sequence[tuple[str, Money]],
+    *, system: SystemAccounts,
+) -> list[Posted]:  # fmt: skip
+    """Post many rounds' ``money`` (reference, money: each player in one of them only) as
+    ``post_money`` posts one, one transaction each, in a few statements for them all: the
+    players' accounts locked in id order, their balances moved by one conditional update,
+    the transactions and their entries each inserted by one statement (of ``BATCH`` rounds
+    at most). Refused, all of it, as ``post_money`` refuses one."""
+    found: list[Posted] = []
+    for start in range(0, len(monies), BATCH):
+        found += _post_batch(uow, kind, mode, monies[start : start + BATCH], system)
+    return found
+
+
+def _post_batch(
+    uow: UnitOfWork, kind: str, mode: str, monies: Sequence[tuple[str, Money]],
+    system: SystemAccounts,
+) -> list[Posted]:  # fmt: skip
+    moved = [(player, money.net(player), money.covers.get(player, 0))
+             for _, money in monies for player in money.players]  # fmt: skip
+    if len({player for player, _, _ in moved}) != len(moved):
+        raise LedgerError("post_monies moves each player's balance once")
+    if uow.dialect == "postgresql":
+        uow.all(
+            "SELECT id FROM accounts WHERE player_id = ANY(:players::bigint[]) AND mode = :m "
+            "AND kind = 'player' ORDER BY id FOR UPDATE",
+            {"players": [player for player, _, _ in moved], "m": mode},
+        )
+    table, params = uow.rows("v", (("p", "bigint"), ("net", "bigint"), ("cover", "bigint")),
+                             moved)  # fmt: skip
+    rows = uow.all(
+        f"WITH {table} UPDATE accounts SET balance = accounts.balance + v.net, "
+        "version = accounts.version + 1 FROM v WHERE accounts.player_id = v.p "
+        "AND accounts.mode = :m AND accounts.kind = 'player' AND accounts.balance >= v.cover "
+        "AND accounts.balance + v.net >= 0 RETURNING accounts.player_id, accounts.id, "
+        "accounts.balance",
+        params | {"m": mode},
+    )
+    accounts = {int(p): int(a) for p, a, _ in rows}
+    balances = {int(p): int(b) for p, _, b in rows}
+    for player, net, cover in moved:
+        if player not in accounts:
+            raise _short(uow, player, mode, cover, net)
+    entries = [_postings(money, mode, accounts, system) for _, money in monies]
+    for postings in entries:
+        _check_balanced(kind, postings)
+    table, params = uow.rows("v", (("r", "text"),), [(reference,) for reference, _ in monies])
+    rows = uow.all(
+        f"WITH {table} INSERT INTO ledger_transactions (kind, mode, created_us, reference, "
+        "memo) SELECT :kind, :m, CAST(:now AS BIGINT), v.r, NULL FROM v RETURNING id, reference",
+        params | {"kind": kind, "m": mode, "now": uow.now},
+    )
+    ids = {str(reference): int(tx) for tx, reference in rows}
+    lines = [
+        (ids[reference], posting.account_id, posting.amount)
+        for (reference, _), postings in zip(monies, entries, strict=True)
+        for posting in postings
+    ]
+    table, params = uow.rows("v", (("t", "bigint"), ("a", "bigint"), ("x", "bigint")), lines)
+    uow.run(
+        f"WITH {table} INSERT INTO ledger_entries (transaction_id, account_id, amount) "
+        "SELECT t, a, x FROM v",
+        params,
+    )
+    return [
+        Posted(ids[reference], {p: balances[p] for p in money.players})
+        for reference, money in monies
+    ]
 
 
 # A round whose money lives on an operator's wallet (``operators``): its transaction here
@@ -291,6 +376,14 @@ class LedgerWallet:
         if kind not in ROUND_KINDS:
             raise LedgerError(f"{kind!r} is not a round's transaction: {ROUND_KINDS}")
         return post_money(uow, kind, mode, reference, money, system=self.system)
+
+    def settle_many(
+        self, uow: UnitOfWork, kind: str, mode: str, monies: Sequence[tuple[str, Money]]
+    ) -> list[Posted]:
+        """Many rounds of one coup (each player in one), settled in one batch."""
+        if kind not in ROUND_KINDS:
+            raise LedgerError(f"{kind!r} is not a round's transaction: {ROUND_KINDS}")
+        return post_monies(uow, kind, mode, monies, system=self.system)
 
     def reverse(
         self, uow: UnitOfWork, mode: str, reference: str, money: Money, memo: str
@@ -366,6 +459,7 @@ __all__ = [
     "player_account",
     "post",
     "post_money",
+    "post_monies",
     "statement",
     "transfer",
 ]

@@ -340,7 +340,13 @@ class _Playing:
     def money(
         self, uow: UnitOfWork, dealer: Dealer, bank: Bank, settled: list[Settled]
     ) -> list[Posted]:
-        postings = zip(self.round_ids, bank.money(self.mode, settled), strict=True)
+        postings = list(zip(self.round_ids, bank.money(self.mode, settled), strict=True))
+        # A coup of many bettors (a shared table's), on a wallet that settles many rounds in
+        # one batch (the ledger's): one batch, not a posting each.
+        many = getattr(dealer.wallet, "settle_many", None)
+        if many is not None and len(postings) > 1:
+            batch: list[Posted] = many(uow, bank.kind, self.mode, postings)
+            return batch
         return [
             dealer.wallet.settle(uow, bank.kind, self.mode, round_id, money)
             for round_id, money in postings
@@ -354,10 +360,9 @@ class _Playing:
         settled: list[Settled],
         posted: list[Posted],
     ) -> list[StoredRound]:
-        rounds = [
-            _insert_round(uow, round_id, self.table_id, self.mode, self.rules, dealt, one, done)
-            for round_id, one, done in zip(self.round_ids, settled, posted, strict=True)
-        ]
+        rounds = _insert_rounds(
+            uow, self.round_ids, self.table_id, self.mode, self.rules, dealt, settled, posted
+        )
         bank.record(uow, self.mode, list(map(Played, rounds, settled, posted)))
         assert dealt.shuffle.shoe is not None
         self.source.dealt(uow, dealt.shuffle.shoe, self.mode)
@@ -423,44 +428,89 @@ class _Voiding:
         return [get_round(uow, None, r.id)]
 
 
-def _insert_round(
+ROUND_COLUMNS = (
+    "id, player_id, table_id, mode, created_us, rules, seed_id, commitment, client_seed, "
+    "nonce, cut, position, player_cards, banker_cards, winner, bets, stake, win, "
+    "balance_before, balance_after, transaction_id, client_seed_source"
+)
+ROUNDS_BATCH = 500  # rounds per INSERT of a coup's rounds
+
+
+def _insert_rounds(
     uow: UnitOfWork,
-    round_id: str,
+    round_ids: Sequence[str],
     table_id: str,
     mode: str,
     rules: RuleSet,
     dealt: Dealt,
-    settled: Settled,
-    posted: Posted,
-) -> StoredRound:
-    """Write a bettor's row of ``rounds``; the round as stored."""
-    shuffle, after = dealt.shuffle, posted.balances[settled.player_id]
-    before = after - settled.net
+    settled: Sequence[Settled],
+    posted: Sequence[Posted],
+) -> list[StoredRound]:
+    """Write each bettor's row of ``rounds`` (a coup of many bettors: one INSERT for them
+    all, of ``ROUNDS_BATCH`` at most) and count them in the daily aggregates; the rounds as
+    stored."""
+    shuffle = dealt.shuffle
     pc, bc, winner = dealt.player_cards, dealt.banker_cards, dealt.coup.winner.value
-    seq = int(
-        uow.scalar(
-            "INSERT INTO rounds (id, player_id, table_id, mode, created_us, rules, seed_id, "
-            "commitment, client_seed, nonce, cut, position, player_cards, banker_cards, "
-            "winner, bets, stake, win, balance_before, balance_after, transaction_id, "
-            "client_seed_source) VALUES "
+    common = {
+        "t": table_id, "m": mode, "now": uow.now, "rules": rules.name, "seed": shuffle.seed_id,
+        "c": shuffle.commitment, "cs": shuffle.client_seed, "nonce": shuffle.nonce,
+        "cut": shuffle.cut, "pos": shuffle.position, "pc": pc, "bc": bc, "winner": winner,
+        "source": shuffle.client_seed_source,
+    }  # fmt: skip
+    own = [
+        (round_id, one.player_id, one.bets_json, one.stake, one.returned,
+         done.balances[one.player_id] - one.net, done.balances[one.player_id],
+         done.transaction_id)
+        for round_id, one, done in zip(round_ids, settled, posted, strict=True)
+    ]  # fmt: skip
+    seqs: dict[str, int] = {}
+    if len(own) == 1:
+        ((round_id, player, bets, stake, win, before, after, tx),) = own
+        seqs[round_id] = int(uow.scalar(
+            f"INSERT INTO rounds ({ROUND_COLUMNS}) VALUES "
             "(:id, :p, :t, :m, :now, :rules, :seed, :c, :cs, :nonce, :cut, :pos, :pc, :bc, "
             ":winner, :bets, :stake, :win, :before, :after, :tx, :source) RETURNING seq",
-            {
-                "id": round_id, "p": settled.player_id, "t": table_id, "m": mode,
-                "now": uow.now, "rules": rules.name, "seed": shuffle.seed_id,
-                "c": shuffle.commitment, "cs": shuffle.client_seed, "nonce": shuffle.nonce,
-                "cut": shuffle.cut, "pos": shuffle.position, "pc": pc, "bc": bc,
-                "winner": winner, "bets": settled.bets_json, "stake": settled.stake,
-                "win": settled.returned, "before": before, "after": after,
-                "tx": posted.transaction_id, "source": shuffle.client_seed_source,
-            },
+            common | {"id": round_id, "p": player, "bets": bets, "stake": stake, "win": win,
+                      "before": before, "after": after, "tx": tx},
+        ))  # fmt: skip
+    columns = (("id", "text"), ("p", "bigint"), ("bets", "text"), ("stake", "bigint"),
+               ("win", "bigint"), ("b0", "bigint"), ("b1", "bigint"), ("tx", "bigint"))  # fmt: skip
+    for start in range(0, len(own) if len(own) > 1 else 0, ROUNDS_BATCH):
+        table, params = uow.rows("v", columns, own[start : start + ROUNDS_BATCH])
+        for seq, round_id in uow.all(
+            f"WITH {table} INSERT INTO rounds ({ROUND_COLUMNS}) SELECT v.id, v.p, :t, :m, "
+            "CAST(:now AS BIGINT), :rules, CAST(:seed AS BIGINT), :c, :cs, "
+            "CAST(:nonce AS BIGINT), CAST(:cut AS INTEGER), CAST(:pos AS INTEGER), :pc, :bc, "
+            ":winner, v.bets, v.stake, v.win, v.b0, v.b1, v.tx, :source FROM v "
+            "RETURNING seq, id",
+            params | common,
+        ):
+            seqs[str(round_id)] = int(seq)
+    daily.count_many(uow, table_id, mode, [row[:5] for row in own])
+    return [
+        StoredRound(
+            seqs[round_id],
+            round_id,
+            table_id,
+            mode,
+            uow.now,
+            rules.name,
+            shuffle.commitment,
+            shuffle.client_seed,
+            shuffle.nonce,
+            shuffle.cut,
+            shuffle.position,
+            pc,
+            bc,
+            winner,
+            bets,
+            stake,
+            win,
+            before,
+            after,
+            None,
+            None,
+            client_seed_source=shuffle.client_seed_source,
         )
-    )  # fmt: skip
-    daily.count(uow, round_id, settled.player_id, table_id, mode, settled.bets_json,
-                settled.stake, settled.returned)  # fmt: skip
-    return StoredRound(
-        seq, round_id, table_id, mode, uow.now, rules.name, shuffle.commitment,
-        shuffle.client_seed, shuffle.nonce, shuffle.cut, shuffle.position, pc, bc, winner,
-        settled.bets_json, settled.stake, settled.returned, before, after, None, None,
-        client_seed_source=shuffle.client_seed_source,
-    )  # fmt: skip
+        for round_id, _, bets, stake, win, before, after, _ in own
+    ]

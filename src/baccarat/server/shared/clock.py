@@ -424,16 +424,13 @@ def _settled(uow: UnitOfWork, coup_id: int, mode: str, rounds: list[tuple[int, s
     """Each bettor's bets on the coup settled by their round: one statement for them all
     (of ``SETTLED_CHUNK`` bettors at most), not one a bettor."""
     for start in range(0, len(rounds), SETTLED_CHUNK):
-        chunk = rounds[start : start + SETTLED_CHUNK]
-        values = ", ".join(f"(:p{i}, :r{i})" for i in range(len(chunk)))
-        params: dict[str, Any] = {"c": coup_id, "m": mode}
-        for i, (player, round_id) in enumerate(chunk):
-            params |= {f"p{i}": player, f"r{i}": round_id}
+        table, params = uow.rows("v", (("p", "bigint"), ("r", "text")),
+                                 rounds[start : start + SETTLED_CHUNK])  # fmt: skip
         uow.run(
-            f"WITH v (p, r) AS (VALUES {values}) UPDATE shared_bets SET round_id = v.r FROM v "
+            f"WITH {table} UPDATE shared_bets SET round_id = v.r FROM v "
             "WHERE shared_bets.coup_id = :c AND shared_bets.mode = :m "
             "AND shared_bets.player_id = v.p",
-            params,
+            params | {"c": coup_id, "m": mode},
         )
 
 

@@ -63,6 +63,7 @@ class SharedDesk:
         self.with_beacon = bool(casino.settings.beacon_url)
         self.beacon: Beacon | None = None
         self._connect_at = 0.0  # when to try reaching the beacon again
+        self._connecting = asyncio.Lock()
 
     async def start(self) -> None:
         tables, dealer = self.tables, self.casino.dealer
@@ -106,13 +107,17 @@ class SharedDesk:
     async def _beacon(self) -> Beacon | None:
         """The configured beacon, reached (None: offline, or not reached yet: tried again
         every ``BEACON_CONNECT_S``)."""
-        moment = asyncio.get_running_loop().time()
-        if self.with_beacon and self.beacon is None and moment >= self._connect_at:
-            self._connect_at = moment + BEACON_CONNECT_S
-            try:
-                self.beacon = await from_settings(self.casino.settings)
-            except Exception as error:
-                log.warning("the randomness beacon is not reached (%s): the tables wait", error)
+        if not self.with_beacon or self.beacon is not None:
+            return self.beacon
+        async with self._connecting:  # one attempt at a time: the others wait for it
+            moment = asyncio.get_running_loop().time()
+            if self.beacon is None and moment >= self._connect_at:
+                self._connect_at = moment + BEACON_CONNECT_S
+                try:
+                    self.beacon = await from_settings(self.casino.settings)
+                except Exception as error:
+                    log.warning("the randomness beacon is not reached (%s): the tables wait",
+                                error)  # fmt: skip
         return self.beacon
 
     async def _enter(self, table: Table, shoe: ShoeRow, db_now: int) -> float:

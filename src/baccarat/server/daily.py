@@ -13,7 +13,6 @@ significant event (``events``).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from functools import lru_cache
 
 from . import events
@@ -45,29 +44,12 @@ def _add(
     uow: UnitOfWork, day: int, table_id: str, mode: str, bets_json: str, sign: int,
     voided: bool = True,
 ) -> None:  # fmt: skip
-    _add_many(uow, day, table_id, mode, [bets_json], sign, voided)
-
-
-def _add_many(
-    uow: UnitOfWork, day: int, table_id: str, mode: str, bets_jsons: Sequence[str],
-    sign: int, voided: bool = True,
-) -> None:  # fmt: skip
-    """Rounds of one day, table and mode: one upsert per bet they hold (and ``*``), what
-    every round adds summed (a coup of many bettors is a few upserts, not a few each)."""
-    rows: dict[str, list[int]] = {}  # bet -> rounds, stake, returned, stake²
-    for bets_json in bets_jsons:
-        bets = _bets(bets_json)
-        whole = (ROUND, sum(b[1] for b in bets), sum(b[2] for b in bets))
-        for bet, stake, returned in (whole, *bets):
-            row = rows.setdefault(bet, [0, 0, 0, 0])
-            row[0] += 1
-            row[1] += stake
-            row[2] += returned
-            row[3] += stake * stake
-    for bet, (n, stake, returned, squares) in rows.items():
+    bets = _bets(bets_json)
+    whole = (ROUND, sum(b[1] for b in bets), sum(b[2] for b in bets))
+    for bet, stake, returned in (whole, *bets):
         uow.run(_UPSERT, {
-            "d": day, "t": table_id, "m": mode, "b": bet, "n": sign * n, "s": sign * stake,
-            "r": sign * returned, "q": sign * squares, "v": n if sign < 0 and voided else 0,
+            "d": day, "t": table_id, "m": mode, "b": bet, "n": sign, "s": sign * stake,
+            "r": sign * returned, "q": sign * stake * stake, "v": 1 if sign < 0 and voided else 0,
         })  # fmt: skip
 
 
@@ -99,27 +81,17 @@ def count(
     bets_json: str, stake: int, returned: int,
 ) -> None:  # fmt: skip
     """A round is recorded: its bets count in today's aggregates."""
-    count_many(uow, table_id, mode, [(round_id, player_id, bets_json, stake, returned)])
-
-
-def count_many(
-    uow: UnitOfWork, table_id: str, mode: str,
-    rounds: Sequence[tuple[str, int, str, int, int]],
-) -> None:  # fmt: skip
-    """Rounds of one coup are recorded (round id, player, bets, stake, returned): their bets
-    count in today's aggregates, a few upserts for them all."""
-    _add_many(uow, uow.now // DAY_US, table_id, mode, [r[2] for r in rounds], 1)
+    _add(uow, uow.now // DAY_US, table_id, mode, bets_json, 1)
     if mode != "real":
         return
     limits = events.thresholds(uow)
-    for round_id, player_id, _, stake, returned in rounds:
-        subject = f"round:{round_id}"
-        if returned - stake >= limits["large_win"]:
-            events.record(uow, "large_win", f"player:{player_id}", subject, table=table_id,
-                          stake=stake, returned=returned)  # fmt: skip
-        if stake >= limits["large_wager"]:
-            events.record(uow, "large_wager", f"player:{player_id}", subject, table=table_id,
-                          stake=stake)  # fmt: skip
+    subject = f"round:{round_id}"
+    if returned - stake >= limits["large_win"]:
+        events.record(uow, "large_win", f"player:{player_id}", subject, table=table_id,
+                      stake=stake, returned=returned)  # fmt: skip
+    if stake >= limits["large_wager"]:
+        events.record(uow, "large_wager", f"player:{player_id}", subject, table=table_id,
+                      stake=stake)  # fmt: skip
 
 
 def uncount(

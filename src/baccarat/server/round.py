@@ -486,7 +486,8 @@ def _insert_rounds(
             params | common,
         ):
             seqs[str(round_id)] = int(seq)
-    daily.count_many(uow, table_id, mode, [row[:5] for row in own])
+    for round_id, player, bets, stake, win, *_ in own:
+        daily.count(uow, round_id, player, table_id, mode, bets, stake, win)
     return [
         StoredRound(
             seqs[round_id],

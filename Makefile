@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: test serve install lint jslint jsformat typecheck imports
+.PHONY: test serve install lint jslint jsformat typecheck imports dist
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,3 +49,16 @@ PORT ?= 8000
 serve: install
 	@echo "Starting the baccarat server: open http://$(HOST):$(PORT)/ (API docs: http://$(HOST):$(PORT)/docs)"
 	$(BIN)/baccarat serve --host $(HOST) --port $(PORT)
+
+# A release: the wheel of the committed tree (git archive: no file that is not in git),
+# carrying the SHA-256 manifest of its package's files, written first; installed, `baccarat
+# admin verify-install` and the server's check at start compare against it
+# (docs/back-office.md, "Software verification").
+RELEASE := build/release
+dist: install
+	rm -rf $(RELEASE) && mkdir -p $(RELEASE) dist
+	git archive HEAD | tar -x -C $(RELEASE)
+	cd $(RELEASE) && PYTHONPATH=src $(CURDIR)/$(BIN)/python -c \
+		"from baccarat.server import software; print('wrote', software.write_manifest())"
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir dist $(RELEASE)
+	@ls dist/*.whl

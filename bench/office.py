@@ -10,7 +10,11 @@ ledger transaction each; their ledger entries are left out), then:
 1. rebuilds ``daily_stats`` from the rounds (``baccarat admin reports-rebuild``);
 2. times each report of the back office through the API in-process (median of --pages);
 3. plays 2,000 rounds through the API and prints the mean time per round and how much of it
-   is spent in ``daily.count`` (the aggregates' upserts inside the round's transaction).
+   is spent in ``daily.count`` (the aggregates' upserts inside the round's transaction);
+4. reads the heaviest reports (400 days by day, RTP life to date) from 4 clients at once
+   while a ticker on the event loop asks to wake every millisecond, twice side by side:
+   with the reports read on the event loop (as before) and on the reader threads (as now),
+   and prints how late the ticker woke (median, 99th percentile, worst) and the ratios.
 """
 
 from __future__ import annotations
@@ -116,6 +120,51 @@ async def pages(app: Any, casino: Any, repeat: int) -> dict[str, float]:
         return times
 
 
+async def loop_stalls(app: Any, casino: Any, reads: int) -> dict[str, list[float]]:
+    """How late a 1 ms ticker on the event loop wakes (ms) while 4 clients read the heavy
+    reports, with the reads on the loop ("inline") and on the reader threads ("threads")."""
+    import httpx
+    import pyotp
+
+    from baccarat.server.office import staff
+
+    hashed = casino.passwords.hash("bench staff password")
+    enrolled = await casino.db.write(lambda uow: staff.create(uow, "loop", "admin", hashed))
+    transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 40002))
+    since = time.strftime("%Y-%m-%d", time.gmtime(time.time() - 400 * 86_400))
+    paths = [f"/admin/api/reports/ggr?by=day&from={since}", "/admin/api/reports/rtp?period=life"]
+    original = casino.db.read
+
+    async def inline(work: Any, *, heavy: bool = False) -> Any:
+        return await original(work)  # every read on the loop, as before heavy reads
+
+    found: dict[str, list[float]] = {}
+    async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+        code = pyotp.TOTP(enrolled.totp_secret).now()
+        login = await client.post("/admin/api/sessions", json={
+            "name": "loop", "password": "bench staff password", "code": code})  # fmt: skip
+        headers = {"Authorization": f"Bearer {login.json()['token']}"}
+
+        async def reader(count: int) -> None:
+            for i in range(count):
+                answer = await client.get(paths[i % 2], headers=headers)
+                assert answer.status_code == 200, answer.text
+                await asyncio.sleep(0)  # the next request arrives as a new event, as a server's
+
+        for name in ("inline", "threads", "inline", "threads"):
+            casino.db.read = inline if name == "inline" else original
+            late: list[float] = []
+            readers = asyncio.gather(*(reader(reads // 4) for _ in range(4)))
+            while not readers.done():
+                began = time.perf_counter()
+                await asyncio.sleep(0.001)
+                late.append((time.perf_counter() - began - 0.001) * 1000)
+            await readers
+            found.setdefault(name, []).extend(late)
+        casino.db.read = original
+    return found
+
+
 async def rounds_cost(app: Any, count: int) -> tuple[float, float]:
     """Mean ms per API round, and of it the ms spent in ``daily.count`` (the aggregates'
     upserts and the large-win check, timed around the call inside the round)."""
@@ -190,7 +239,7 @@ def main() -> None:
               f"{time.perf_counter() - began:.1f} s: {rows:,} rows")  # fmt: skip
         db.close()
         settings = dataclasses.replace(
-            Settings.from_env(), database=url, data_dir=Path(folder),
+            Settings.from_env(), database=url, data_dir=Path(folder) / "data",
             passwords=PasswordHashing(time_cost=1, memory_cost=8, parallelism=1),
             login_throttle=LoginThrottle(registrations_per_hour=10_000),
         )  # fmt: skip
@@ -204,6 +253,18 @@ def main() -> None:
                 whole, counting = await rounds_cost(app, 2_000)
                 print(f"a round through the API: {whole:.3f} ms, of which daily.count "
                       f"{counting * 1000:.0f} us ({counting / whole * 100:.1f}%)")  # fmt: skip
+                stalls = await loop_stalls(app, casino, 4 * args.pages)
+                figures = {}
+                for name, late in stalls.items():
+                    late.sort()
+                    figures[name] = (statistics.median(late), late[int(len(late) * 0.99)],
+                                     late[-1])  # fmt: skip
+                    print(f"event loop lateness, reports read {name:>7}: median "
+                          f"{figures[name][0]:.2f} ms, p99 {figures[name][1]:.2f} ms, worst "
+                          f"{figures[name][2]:.2f} ms ({len(late)} ticks)")  # fmt: skip
+                ratios = [a / max(b, 1e-3) for a, b in zip(*figures.values(), strict=True)]
+                print("inline / threads: median {:.1f}x, p99 {:.1f}x, worst {:.1f}x".format(
+                    *ratios))  # fmt: skip
 
         asyncio.run(measure())
 

@@ -199,11 +199,6 @@ def test_rates_read_well() -> None:
     assert format_rate(43_500_000) == "43.5M" and format_rate(999) == "999"
 
 
-@pytest.mark.xfail(
-    reason="open: in three fresh-clone CI runs of the whole suite, simulate with 2 workers did "
-    "not exit within 70 s of Ctrl-C (never reproduced alone); the test still runs and cleans up",
-    strict=False,
-)
 def test_ctrl_c_on_a_terminal_stops_and_reports_what_was_simulated() -> None:
     # A real terminal for stderr: the progress bar appears after a second; then Ctrl-C goes
     # to the whole process group, as a terminal sends it.

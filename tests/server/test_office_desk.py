@@ -151,6 +151,27 @@ async def test_the_kill_switch_stops_new_rounds_until_the_table_is_on_again(api:
     assert missing.status_code == 404
 
 
+async def test_the_kill_switch_and_limits_hold_at_a_shared_table_too(api: Api) -> None:
+    from .test_shared_tables import bet, open_window
+
+    token = await api.player("alice")
+    ada = await logged_in(api, "ada", "admin")
+    coup = await open_window(api)
+    assert (await bet(api, token, coup, player=500)).status_code == 200
+    off = {"enabled": False, "reason": "dealer fault"}
+    assert (await send(api, ada, "PUT", "tables/speed/switch", off)).status_code == 200
+    refused = await bet(api, token, coup, player=1_000)
+    assert (refused.status_code, code(refused)) == (409, "table_disabled")
+    assert (await bet(api, token, coup)).status_code == 200  # withdrawing still works
+    on = {"enabled": True, "reason": "fixed"}
+    assert (await send(api, ada, "PUT", "tables/speed/switch", on)).status_code == 200
+    raised = {"limits": {"min": 1_000}, "reason": "busy night"}
+    assert (await send(api, ada, "PUT", "tables/speed/limits", raised)).status_code == 200
+    low = await bet(api, token, coup, player=500)
+    assert (low.status_code, code(low)) == (422, "bet_below_table_min"), low.text
+    assert (await bet(api, token, coup, player=1_000)).status_code == 200
+
+
 async def test_new_limits_apply_from_the_next_round_and_are_an_event(api: Api) -> None:
     token = await api.player("alice")
     ada = await logged_in(api, "ada", "admin")

@@ -1,5 +1,6 @@
-"""The back office's commands: ``baccarat admin staff create|list`` (staff accounts with a
-password and a TOTP second factor) and ``baccarat admin events`` (the significant events,
+"""The back office's commands: ``baccarat admin staff create|list|disable|enable|role|
+reset-password|reset-second-factor`` (staff accounts with a password and a TOTP second
+factor) and ``baccarat admin events`` (the significant events,
 filtered)."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from .output import print_json, table
 
 if TYPE_CHECKING:
     from ..server.db.uow import UnitOfWork
+    from ..server.office.staff import Enrolment
 
 ROLES = ("viewer", "support", "finance", "admin")
 
@@ -31,6 +33,27 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     listing = staff_commands.add_parser("list", help="every staff account")
     listing.add_argument("--json", action="store_true", help="machine-readable output")
     listing.set_defaults(handler=run_staff_list)
+    changes = {
+        "disable": "disable an account (its sessions end at once)",
+        "enable": "enable a disabled account again",
+        "role": "give an account another role",
+        "reset-password": "set a new password (the account's sessions end)",
+        "reset-second-factor": "a new TOTP secret and recovery codes (prints them once)",
+    }
+    for command, text in changes.items():
+        change = staff_commands.add_parser(command, help=text)
+        change.add_argument("name")
+        if command == "role":
+            change.add_argument("role", choices=ROLES)
+        change.add_argument("--reason", required=True, help="why (audited; 1-200 characters)")
+        if command == "reset-password":
+            change.add_argument(
+                "--password-stdin",
+                action="store_true",
+                help="read the password from standard input",
+            )
+        change.add_argument("--json", action="store_true", help="machine-readable output")
+        change.set_defaults(handler=run_staff_change, change=command)
 
     rebuild = commands.add_parser(
         "reports-rebuild",
@@ -63,18 +86,13 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     shown.set_defaults(handler=run_events)
 
 
-def run_staff_create(args: argparse.Namespace) -> int:
+def _password(args: argparse.Namespace, name: str) -> str:
+    """The password given (prompted, or a line of standard input), checked and hashed."""
     from ..server.accounts import Passwords, check_password
     from ..server.errors import ServiceError
-    from ..server.office import staff
     from ..server.settings import PasswordHashing
     from . import UsageError
-    from .database import _write
 
-    try:
-        name = staff.check_name(args.name)
-    except ServiceError as error:
-        raise UsageError(error.message) from None
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\n")
     else:
@@ -83,26 +101,75 @@ def run_staff_create(args: argparse.Namespace) -> int:
         check_password(password, name)
     except ServiceError as error:
         raise UsageError(error.message) from None
-    hashed = Passwords(PasswordHashing()).hash(password)
+    return Passwords(PasswordHashing()).hash(password)
+
+
+def run_staff_create(args: argparse.Namespace) -> int:
+    from ..server import events
+    from ..server.errors import ServiceError
+    from ..server.office import staff
+    from . import UsageError
+    from .database import _write
+
+    try:
+        name = staff.check_name(args.name)
+    except ServiceError as error:
+        raise UsageError(error.message) from None
+    hashed = _password(args, name)
 
     def work(uow: UnitOfWork) -> staff.Enrolment:
         enrolled = staff.create(uow, name, args.role, hashed)
-        staff.audit(uow, None, "staff_created", f"staff:{enrolled.staff.id}", None,
+        staff.audit(uow, None, "staff_created", enrolled.staff.actor, None,
                     role=args.role, by="command line")  # fmt: skip
+        events.record(uow, "staff_changed", "system", enrolled.staff.actor, change="created",
+                      role=args.role, by="command line")  # fmt: skip
         return enrolled
 
     enrolled = _write(args, work)
+    if not args.json:
+        print(f"created staff {name} (id {enrolled.staff.id}), role {args.role}")
+    return _print_enrolment(args, enrolled)
+
+
+def _print_enrolment(args: argparse.Namespace, enrolled: Enrolment) -> int:
     if args.json:
-        print_json({"staff": enrolled.staff.to_json(), "totp_secret": enrolled.totp_secret,
-                    "totp_uri": enrolled.totp_uri,
-                    "recovery_codes": list(enrolled.recovery_codes)})  # fmt: skip
+        print_json(enrolled.to_json())
         return 0
-    print(f"created staff {name} (id {enrolled.staff.id}), role {args.role}")
     print(f"TOTP secret (add it to an authenticator app): {enrolled.totp_secret}")
     print(f"  {enrolled.totp_uri}")
     print("recovery codes (each works once; keep them safe, they are not shown again):")
     for code in enrolled.recovery_codes:
         print(f"  {code}")
+    return 0
+
+
+def run_staff_change(args: argparse.Namespace) -> int:
+    """disable, enable, role, reset-password, reset-second-factor: audited as done at the
+    command line, each a significant event."""
+    from ..server.office import staff
+    from .database import _write
+
+    name, reason = args.name, args.reason
+    if args.change == "reset-second-factor":
+        enrolled = _write(args, lambda uow: staff.reset_second_factor(uow, None, name, reason))
+        if not args.json:
+            print(f"new second factor for {enrolled.staff.name}; its sessions ended")
+        return _print_enrolment(args, enrolled)
+    if args.change == "reset-password":
+        hashed = _password(args, name)
+        done = _write(args, lambda uow: staff.reset_password(uow, None, name, hashed, reason))
+    elif args.change == "role":
+        done = _write(args, lambda uow: staff.set_role(uow, None, name, args.role, reason))
+    else:
+        disabled = args.change == "disable"
+        done = _write(args, lambda uow: staff.set_disabled(uow, None, name, disabled, reason))
+    if args.json:
+        print_json(done)
+        return 0
+    what = {"disable": "disabled (its sessions ended)", "enable": "enabled",
+            "role": f"now a {done['role']}",
+            "reset-password": "has a new password (its sessions ended)"}[args.change]  # fmt: skip
+    print(f"staff {done['name']} (id {done['id']}) {what}")
     return 0
 
 

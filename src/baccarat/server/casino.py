@@ -47,6 +47,8 @@ class Casino:
         )
         self._system: SystemAccounts | None = None
         self._dealer: Dealer | None = None
+        # The installed files checked at start (``start``): what the back office shows.
+        self.software: software.Verification | None = None
 
     @property
     def system(self) -> SystemAccounts:
@@ -67,7 +69,7 @@ class Casino:
         self.db.run_read(seeds.check_vault)
         self._dealer = Dealer(self.shoes, self._system)
         # The installed files against the release's manifest: a significant event.
-        checked = software.verify()
+        self.software = checked = software.verify()
         self.db.run_write(lambda uow: software.record(uow, checked))
         if checked.status == "changed":
             log.warning("software verification: %s %s", checked.status, checked.software_id)

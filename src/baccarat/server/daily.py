@@ -2,8 +2,9 @@
 
 Each recorded round adds itself (bet ``*``) and each of its bets to ``daily_stats`` (day
 UTC, table, mode, bet): rounds, stakes, returns and the sum of the squared stakes (cents²,
-exact integers, for the confidence band of the RTP), one small upsert per row inside the
-round's own transaction; a void takes them off again and counts it (a round on an
+exact integers, for the confidence band of the RTP), in the round's own transaction: summed
+over the rounds committed together and written just before the commit, one upsert per row
+(``UnitOfWork.add_totals``); a void takes them off again and counts it (a round on an
 operator's wallet that the operator refused or that was rolled back is taken off without
 counting a void: its money never moved). The reports read these rows only, never the
 rounds. A real-money round at or above the large-win or large-wager threshold is a
@@ -13,7 +14,9 @@ significant event (``events``).
 from __future__ import annotations
 
 import json
+from collections.abc import Hashable
 from functools import lru_cache
+from typing import cast
 
 from . import events
 from .db.uow import UnitOfWork
@@ -46,11 +49,18 @@ def _add(
 ) -> None:  # fmt: skip
     bets = _bets(bets_json)
     whole = (ROUND, sum(b[1] for b in bets), sum(b[2] for b in bets))
+    void = 1 if sign < 0 and voided else 0
     for bet, stake, returned in (whole, *bets):
-        uow.run(_UPSERT, {
-            "d": day, "t": table_id, "m": mode, "b": bet, "n": sign, "s": sign * stake,
-            "r": sign * returned, "q": sign * stake * stake, "v": 1 if sign < 0 and voided else 0,
-        })  # fmt: skip
+        values = (sign, sign * stake, sign * returned, sign * stake * stake, void)
+        uow.add_totals(_write, (day, table_id, mode, bet), values)
+
+
+def _write(uow: UnitOfWork, rows: list[tuple[Hashable, tuple[int, ...]]]) -> None:
+    """The summed rows of a transaction's rounds, just before its commit."""
+    for key, (n, stake, returned, squares, voided) in rows:
+        day, table_id, mode, bet = cast(tuple[int, str, str, str], key)  # as _add gives it
+        uow.run(_UPSERT, {"d": day, "t": table_id, "m": mode, "b": bet, "n": n, "s": stake,
+                          "r": returned, "q": squares, "v": voided})  # fmt: skip
 
 
 def rebuild(uow: UnitOfWork, batch: int = 20_000) -> int:

@@ -111,6 +111,9 @@ ERRORS: dict[str, ErrorSpec] = {
     "staff_name_taken": ErrorSpec(409, "another staff account has this name"),
     "reason_required": ErrorSpec(422, "a staff action needs a reason of 1-200 characters"),
     "same_person": ErrorSpec(409, "a proposal needs another admin's approval"),
+    "unknown_staff": ErrorSpec(404, "no staff account with this name"),
+    "staff_unchanged": ErrorSpec(409, "the staff account is so already"),
+    "last_admin": ErrorSpec(409, "the last active admin can be neither disabled nor demoted"),
     "table_disabled": ErrorSpec(409, "the table is closed: no new rounds start"),
 }
 

@@ -31,6 +31,7 @@ KINDS = (
     "void",
     "void_proposed",
     "software_verification",
+    "staff_changed",
 )
 MAX_LISTED = 1000
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
@@ -154,20 +154,33 @@ class StoredRound:
         return line | {"stake": self.stake, "role": self.role, "banked": self.banked}
 
 
-_COLUMNS = (
-    "r.seq, r.id, r.table_id, r.mode, r.created_us, r.rules, r.commitment, "
-    "r.client_seed, r.nonce, r.cut, r.position, r.player_cards, r.banker_cards, r.winner, "
-    "r.bets, r.stake, r.win, r.balance_before, r.balance_after, r.void_reason, "
-    "CASE WHEN s.revealed_us IS NOT NULL THEN s.server_seed "
-    "WHEN ss.finished_us IS NOT NULL THEN ss.server_seed END, "
+# The columns a round is read with, by name: first ``StoredRound``'s own, in its order.
+_FIELDS = (
+    ("seq", "r.seq"), ("id", "r.id"), ("table_id", "r.table_id"), ("mode", "r.mode"),
+    ("created_us", "r.created_us"), ("rules", "r.rules"), ("commitment", "r.commitment"),
+    ("client_seed", "r.client_seed"), ("nonce", "r.nonce"), ("cut", "r.cut"),
+    ("position", "r.position"), ("player_cards", "r.player_cards"),
+    ("banker_cards", "r.banker_cards"), ("winner", "r.winner"), ("bets", "r.bets"),
+    ("stake", "r.stake"), ("win", "r.win"), ("balance_before", "r.balance_before"),
+    ("balance_after", "r.balance_after"), ("void_reason", "r.void_reason"),
+    ("server_seed", "CASE WHEN s.revealed_us IS NOT NULL THEN s.server_seed "
+                    "WHEN ss.finished_us IS NOT NULL THEN ss.server_seed END"),
     # Player-banked rounds (NULL otherwise): the seat, the fee, both sides' figures.
-    "b.seat_id, b.fee, b.player_points, b.banker_points, b.banker_before, b.banker_after, "
-    "pb.nickname, pp.nickname, "
+    ("seat_id", "b.seat_id"), ("fee", "b.fee"), ("player_points", "b.player_points"),
+    ("banker_points", "b.banker_points"), ("banker_before", "b.banker_before"),
+    ("banker_after", "b.banker_after"), ("banker", "pb.nickname"), ("player", "pp.nickname"),
     # Who set the client seeds (the player's, the banker's), and whether it is a seat's seed.
-    "r.client_seed_source, b.banker_seed_source, s.seat_id, "
+    ("player_source", "r.client_seed_source"), ("banker_source", "b.banker_seed_source"),
+    ("seed_seat", "s.seat_id"),
     # Shared tables' rounds (NULL otherwise): the coup, and the table's shoe.
-    "sb.coup_id, ss.id"
-)
+    ("coup", "sb.coup_id"), ("shoe", "ss.id"),
+    # Whose side the row is (the SELECT gives it).
+    ("role", None),
+)  # fmt: skip
+_NAMES = tuple(name for name, _ in _FIELDS)
+_STORED = _NAMES[: _NAMES.index("server_seed") + 1]
+assert tuple(f.name for f in fields(StoredRound))[: len(_STORED)] == _STORED
+_COLUMNS = ", ".join(sql for _, sql in _FIELDS if sql is not None)
 _BANKED = "LEFT JOIN players pb ON pb.id = b.banker_id LEFT JOIN players pp ON pp.id = b.player_id "
 # A round's seed: the player's (``fairness_seeds``), or a shared table's shoe's.
 _SEEDS = (
@@ -189,16 +202,18 @@ SELECT_BANKED = (
 
 def record(row: tuple[Any, ...]) -> StoredRound:
     """A round as one participant sees it (the last column says which)."""
-    base, extra, sources, role = row[:21], row[21:29], row[29:32], row[-1]
-    coup, shoe = row[32], row[33]
-    seat_id, fee, player_points, banker_points, banker_before, banker_after, banker, player = extra
-    player_source, banker_source, seed_seat = sources
-    source = banker_source if role == "banker" else player_source
-    rec = replace(StoredRound(*base), client_seed_source=source, seat_seed=seed_seat is not None)
-    if seat_id is None:
-        if coup is None:
+    c = dict(zip(_NAMES, row, strict=True))
+    role = c["role"]
+    source = c["banker_source"] if role == "banker" else c["player_source"]
+    stored = {name: c[name] for name in _STORED}
+    rec = StoredRound(**stored, client_seed_source=source, seat_seed=c["seed_seat"] is not None)
+    if c["seat_id"] is None:
+        if c["coup"] is None:
             return rec
-        return replace(rec, shared={"coup": int(coup), "shoe": int(shoe)})
+        return replace(rec, shared={"coup": int(c["coup"]), "shoe": int(c["shoe"])})
+    player, banker, seat_id = c["player"], c["banker"], c["seat_id"]
+    player_points, banker_points = c["player_points"], c["banker_points"]
+    banker_before, banker_after, fee = c["banker_before"], c["banker_after"], c["fee"]
     stake, win, fee = rec.stake, rec.win, int(fee)
     if role == "banker":
         figures = (player, stake - win - fee, -int(banker_points), int(banker_before),

@@ -30,6 +30,8 @@ from ..fairness import commitment as commitment_of
 KEYS_DIR = "keys"
 SEED_FILE = "seed-key"
 PREFIX = "aesgcm1:"
+# Seeds kept opened at most (a seed is dealt from until it is rotated; a full cache is emptied).
+OPENED_MAX = 4096
 
 
 class SeedKeyError(RuntimeError):
@@ -82,6 +84,8 @@ class SeedVault:
             raise SeedKeyError(f"a seed key is 32 bytes, not {len(key)}")
         self._aead = AESGCM(key)
         self.key_id = hashlib.sha256(key).hexdigest()[:16]
+        # Seeds opened and checked, by their sealed text: every deal of a seed opens it.
+        self._opened: dict[tuple[str, str], str] = {}
 
     @classmethod
     def from_text(cls, text: str) -> SeedVault:
@@ -103,6 +107,15 @@ class SeedVault:
 
     def open(self, stored: str, commitment: str) -> str:
         """The seed of a sealed value, checked against its commitment."""
+        seed = self._opened.get((stored, commitment))
+        if seed is None:
+            seed = self._open(stored, commitment)
+            if len(self._opened) >= OPENED_MAX:
+                self._opened.clear()
+            self._opened[stored, commitment] = seed
+        return seed
+
+    def _open(self, stored: str, commitment: str) -> str:
         if not is_sealed(stored):
             raise SeedKeyError("a server seed is stored unsealed: run `baccarat admin migrate`")
         key_id, _, text = stored[len(PREFIX) :].partition(":")

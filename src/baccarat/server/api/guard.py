@@ -59,7 +59,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         path = scope.get("path", "")
-        if any(char in _IMPOSSIBLE for char in path):
+        if not _IMPOSSIBLE.isdisjoint(path):
             if kind == "http":
                 await _refuse(send, ServiceError("not_found", "no such resource"))
             else:

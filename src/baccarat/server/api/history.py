@@ -111,7 +111,8 @@ async def export(
                 text, after = await ctx.casino.db.read(
                     lambda uow, a=after: history.export_chunk(  # type: ignore[misc]
                         uow, player.id, mode, a, ctx.casino.signer
-                    )
+                    ),
+                    heavy=True,
                 )
                 exporting[player.id] = exporting[session] = time.monotonic()
                 if text:

@@ -22,7 +22,7 @@ from ..office import staff as staffing
 from ..office.staff import Staff
 from .deps import CasinoDep, caller_of, json_response
 from .errors import documented
-from .models import Body
+from .models import Body, PasswordChangeIn
 
 router = APIRouter(prefix="/admin/api", tags=["back office"])
 
@@ -47,7 +47,9 @@ async def as_staff(
     *, write: bool = False,
 ) -> T:  # fmt: skip
     """``work(uow, staff)`` for a caller with a live staff session whose role has the
-    ``permission`` (401 / 403 otherwise); a write runs in one transaction with the check."""
+    ``permission`` (401 / 403 otherwise); a write runs in one transaction with the check.
+    A read runs on a reader thread (``heavy``): a report takes milliseconds, and nothing
+    of the back office may hold the event loop that serves the tables."""
     casino: Casino = request.app.state.casino
     hashed = caller_of(request, STAFF_COOKIE).token_hash
 
@@ -59,7 +61,9 @@ async def as_staff(
             stale = False
         return work(uow, staff), stale
 
-    answer, stale = await (casino.db.write(checked) if write else casino.db.read(checked))
+    answer, stale = await (
+        casino.db.write(checked) if write else casino.db.read(checked, heavy=True)
+    )
     if stale and hashed is not None:
         await casino.db.write(lambda uow: staffing.touch(uow, hashed))
     return answer
@@ -206,6 +210,115 @@ async def staff_list(request: Request) -> Response:
                                                   staffing.listed(uow))})  # fmt: skip
 
 
+StaffName = Annotated[str, Path(min_length=1, max_length=64)]
+Reason = Annotated[str, Field(min_length=1, max_length=200, description="why (audited)")]
+STAFF_CHANGE = documented("not_authenticated", "forbidden", "csrf_failed", "invalid_body",
+                          "reason_required", "unknown_staff")  # fmt: skip
+
+
+class StaffSwitchIn(Body):
+    enabled: bool = Field(description="false: the account is disabled, its sessions end")
+    reason: Reason
+
+
+class StaffRoleIn(Body):
+    role: str = Field(pattern="^(viewer|support|finance|admin)$")
+    reason: Reason
+
+
+class StaffResetIn(Body):
+    reason: Reason
+
+
+@router.put(
+    "/staff/{name}/switch",
+    responses=STAFF_CHANGE | documented("staff_unchanged", "last_admin"),
+    summary="Disable a staff account (its sessions end at once) or enable it again (admins)",
+)
+async def switch_staff(request: Request, name: StaffName, body: StaffSwitchIn) -> Response:
+    done = await as_staff(
+        request, "staff",
+        lambda uow, s: staffing.set_disabled(uow, s, name, not body.enabled, body.reason),
+        write=True,
+    )  # fmt: skip
+    return json_response(done)
+
+
+@router.put(
+    "/staff/{name}/role",
+    responses=STAFF_CHANGE | documented("staff_unchanged", "last_admin", "invalid_role"),
+    summary="Give a staff account another role, from its next request (admins)",
+)
+async def staff_role(request: Request, name: StaffName, body: StaffRoleIn) -> Response:
+    done = await as_staff(
+        request, "staff", lambda uow, s: staffing.set_role(uow, s, name, body.role, body.reason),
+        write=True,
+    )  # fmt: skip
+    return json_response(done)
+
+
+@router.post(
+    "/staff/{name}/password",
+    responses=STAFF_CHANGE | documented("rate_limited"),
+    summary="Reset a staff password: a new one, shown once; the account's sessions end",
+)
+async def reset_staff_password(
+    request: Request, casino: CasinoDep, name: StaffName, body: StaffResetIn
+) -> Response:
+    await as_staff(request, "staff", lambda uow, s: staffing.member(uow, name))
+    password = staffing.temporary_password()
+    hashed = await casino.hashing.run(casino.passwords.hash, password)
+    done = await as_staff(
+        request, "staff",
+        lambda uow, s: staffing.reset_password(uow, s, name, hashed, body.reason), write=True,
+    )  # fmt: skip
+    return json_response({"staff": done, "password": password})
+
+
+@router.post(
+    "/staff/{name}/second-factor",
+    responses=STAFF_CHANGE,
+    summary="Reset a second factor: a new TOTP secret and recovery codes, shown once",
+)
+async def reset_staff_second_factor(
+    request: Request, name: StaffName, body: StaffResetIn
+) -> Response:
+    enrolled = await as_staff(
+        request, "staff",
+        lambda uow, s: staffing.reset_second_factor(uow, s, name, body.reason), write=True,
+    )  # fmt: skip
+    return json_response(enrolled.to_json())
+
+
+@router.put(
+    "/me/password",
+    status_code=204,
+    responses=STAFF_CHANGE | documented("invalid_password", "invalid_credentials", "rate_limited"),
+    summary="Change your own password: your other sessions end (this one stays)",
+)
+async def change_own_password(
+    request: Request, casino: CasinoDep, body: PasswordChangeIn
+) -> Response:
+    from ..accounts import check_password
+
+    member, stored = await as_staff(
+        request, "own_password", lambda uow, s: (s, staffing.password_hash_of(uow, s))
+    )
+    check_password(body.new, member.name)
+    if not await casino.hashing.run(casino.passwords.verify, stored, body.current):
+        raise ServiceError("invalid_credentials", "the current password is wrong")
+    hashed = await casino.hashing.run(casino.passwords.hash, body.new)
+    keep = caller_of(request, STAFF_COOKIE).token_hash or ""
+
+    def change(uow: UnitOfWork, staff: Staff) -> None:
+        if staff.id != member.id:
+            raise ServiceError("not_authenticated", "log in to the back office first")
+        staffing.change_own_password(uow, staff, hashed, keep)
+
+    await as_staff(request, "own_password", change, write=True)
+    return Response(status_code=204)
+
+
 # -- reports -------------------------------------------------------------------------------
 
 Format = Annotated[str, Query(pattern="^(json|csv)$", description="json, or csv to download")]
@@ -318,10 +431,10 @@ async def report_events(
     responses=documented("not_authenticated", "forbidden"),
     summary="The software id and the last verification of the installed files",
 )
-async def software_state(request: Request) -> Response:
+async def software_state(request: Request, casino: CasinoDep) -> Response:
     from .. import software
 
-    def read(uow: UnitOfWork, staff: Staff) -> dict[str, Any]:
-        return {"software_id": software.verify().software_id, "last": software.last(uow)}
-
-    return json_response(await as_staff(request, "events", read))
+    # The check made at start (hashing every file again per page view would cost seconds).
+    checked = casino.software
+    last = await as_staff(request, "events", lambda uow, s: software.last(uow))
+    return json_response({"software_id": checked and checked.software_id, "last": last})

@@ -76,12 +76,17 @@ async def find_players(
     summary="A player: balances, limits, exclusion, sessions, requests, audit, game recall",
 )
 async def player_card(request: Request, player_id: Annotated[int, Path(ge=1)]) -> Response:
-    def read(uow: UnitOfWork, staff: Staff) -> dict[str, Any]:
-        shown = players.card(uow, player_id) or players.settle(uow, player_id)
-        audit(uow, staff, "player_viewed", f"player:{player_id}", None)
-        return shown
+    # Read on a reader thread; then the view is audited (and, when the player's limits had
+    # something to settle first, the card is read again in that write, as theirs would be).
+    shown = await as_staff(request, "players", lambda uow, s: players.card(uow, player_id))
 
-    return json_response(await as_staff(request, "players", read, write=True))
+    def viewed(uow: UnitOfWork, staff: Staff) -> dict[str, Any] | None:
+        settled = players.settle(uow, player_id) if shown is None else None
+        audit(uow, staff, "player_viewed", f"player:{player_id}", None)
+        return settled
+
+    settled = await as_staff(request, "players", viewed, write=True)
+    return json_response(settled or shown)
 
 
 @router.get(

@@ -214,7 +214,12 @@ async def place_bets(seat_id: SeatId, body: PlaceBetsIn, request: Request) -> Re
     status_code=201,
     response_model=RoundOut,
     responses=documented(
-        *SEAT, *BET_ERRORS, *RESPONSIBLE_ERRORS, "idempotency_key_required", "idempotency_conflict"
+        *SEAT,
+        *BET_ERRORS,
+        *RESPONSIBLE_ERRORS,
+        "idempotency_key_required",
+        "idempotency_conflict",
+        "table_disabled",
     ),
     openapi_extra=IDEMPOTENT,
     summary="DEAL (players): bet (optional) and deal; settled between you, the banker and "

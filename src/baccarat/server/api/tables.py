@@ -44,7 +44,8 @@ ROUND_ERRORS = (
     "bet_below_table_min",
     "bet_above_table_max", "tie_below_min", "tie_above_max", "not_a_chip_multiple",
     "insufficient_funds", "cut_required", "player_banked_table", "shared_table",
-    "operator_refused", "operator_unavailable", "mode_not_in_session", *RESPONSIBLE_ERRORS,
+    "operator_refused", "operator_unavailable", "mode_not_in_session", "table_disabled",
+    *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 
 
@@ -139,7 +140,7 @@ BETTING_ERRORS = (
     "not_a_shared_table", "unknown_coup", "betting_closed", "idempotency_key_required",
     "idempotency_conflict", "bet_not_offered", "bet_below_table_min", "bet_above_table_max",
     "tie_below_min", "tie_above_max", "not_a_chip_multiple", "insufficient_funds",
-    *RESPONSIBLE_ERRORS,
+    "table_disabled", *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 
 

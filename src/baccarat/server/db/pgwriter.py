@@ -30,7 +30,7 @@ from typing import Any
 from ..errors import ServiceError
 from .jobs import Job as _Job
 from .jobs import unavailable as _unavailable
-from .uow import UnitOfWork, is_unique_violation
+from .uow import UnitOfWork, is_unique_violation, write_totals
 
 log = logging.getLogger("baccarat.server.db")
 
@@ -189,5 +189,6 @@ class PostgresWriter:
             # The commit waits as long as it must (a transaction that sent NOTIFY takes a
             # database-wide lock to commit: it must not give up on it after LOCK_WAIT).
             conn.execute("SET LOCAL lock_timeout = DEFAULT")
+        write_totals(uow, (job.uow for job in batch))
         conn.commit()
         return again

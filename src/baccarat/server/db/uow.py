@@ -5,13 +5,19 @@ dialect and runs it straight on the DB-API connection (SQLite's ``sqlite3`` or p
 This keeps the round's hot path at a few microseconds a statement instead of the tens that
 a query builder costs. The transaction is committed by whoever opened the unit of work, and
 only if the work returned normally: anything raised rolls it back.
+
+Counters that many units of work add to (the back office's daily aggregates) are not
+written by each unit: a unit adds to its ``totals``, and whoever commits writes the sum of
+every committed unit's totals just before the commit (``write_totals``), one statement per
+counter row. A unit that fails takes its totals with it.
 """
 
 from __future__ import annotations
 
+import operator
 import re
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -19,6 +25,9 @@ if TYPE_CHECKING:
 
 Params = Mapping[str, Any] | None
 Row = tuple[Any, ...]
+# Writes summed totals: the counter rows (sorted keys: rows locked in one order) and what to
+# add to each.
+TotalsWriter = Callable[["UnitOfWork", list[tuple[Hashable, tuple[int, ...]]]], None]
 
 _PARAM = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 _TRANSLATED: dict[tuple[str, str], str] = {}
@@ -39,7 +48,7 @@ class UnitOfWork:
     """A transaction in progress on one connection; ``now`` is fixed for the whole of it.
     ``vault`` seals and opens the server seeds (``server.vault``): the database's."""
 
-    __slots__ = ("_after_commit", "conn", "dialect", "now", "vault")
+    __slots__ = ("_after_commit", "conn", "dialect", "now", "totals", "vault")
 
     def __init__(self, conn: Any, dialect: str, now: int, vault: Vault | None = None):
         self.conn = conn
@@ -47,6 +56,7 @@ class UnitOfWork:
         self.now = now
         self.vault: Vault | None = vault
         self._after_commit: list[Callable[[], None]] = []
+        self.totals: dict[TotalsWriter, dict[Hashable, tuple[int, ...]]] = {}
 
     @property
     def for_update(self) -> str:
@@ -95,6 +105,12 @@ class UnitOfWork:
         count: int = self.execute(sql, params).rowcount
         return count
 
+    def add_totals(self, writer: TotalsWriter, key: Hashable, values: tuple[int, ...]) -> None:
+        """Add ``values`` to the counter row ``key``, written by ``writer`` at the commit."""
+        rows = self.totals.setdefault(writer, {})
+        old = rows.get(key)
+        rows[key] = values if old is None else tuple(map(operator.add, old, values))
+
     def after_commit(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` once this work is committed (never if it is rolled back)."""
         self._after_commit.append(callback)
@@ -103,6 +119,23 @@ class UnitOfWork:
         callbacks, self._after_commit = self._after_commit, []
         for callback in callbacks:
             callback()
+
+
+def write_totals(into: UnitOfWork, units: Iterable[UnitOfWork | None]) -> None:
+    """Write the summed totals of the committed ``units`` on ``into``'s transaction (just
+    before its commit)."""
+    merged: dict[TotalsWriter, dict[Hashable, tuple[int, ...]]] = {}
+    for unit in units:
+        if unit is None or not unit.totals:
+            continue
+        for writer, rows in unit.totals.items():
+            into_rows = merged.setdefault(writer, {})
+            for key, values in rows.items():
+                old = into_rows.get(key)
+                into_rows[key] = values if old is None else tuple(map(operator.add, old, values))
+        unit.totals = {}
+    for writer, rows in merged.items():
+        writer(into, sorted(rows.items(), key=lambda row: repr(row[0])))
 
 
 def is_unique_violation(error: BaseException) -> bool:

@@ -7,6 +7,12 @@ keys of their own. Roles (``PERMISSIONS``): a viewer reads the reports and the e
 support: players and rounds, and proposes voids; finance: the reports and the cashier;
 admin: everything, tables, settings and staff. Every staff action is a row of the
 append-only ``staff_audit``: who, when, what (``action`` on ``target``), why (``reason``).
+
+An admin (or the operator at the command line) disables and enables accounts, changes
+roles and resets a password or a second factor, each with a reason, audited and a
+significant event (``staff_changed``); a disabled account's sessions end at once, and the
+last active admin can be neither disabled nor demoted (``last_admin``). Every staff member
+changes their own password (the current one first).
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "tables_change": frozenset({"admin"}),
     "settings": frozenset({"admin"}),
     "staff": frozenset({"admin"}),
+    "own_password": frozenset(ROLES),
 }
 SESSION_TTL_S = 8 * 3600
 IDLE_S = 30 * 60
@@ -85,6 +92,10 @@ class Enrolment:
         totp = pyotp.TOTP(self.totp_secret)
         return totp.provisioning_uri(name=self.staff.name, issuer_name="baccarat")
 
+    def to_json(self) -> dict[str, Any]:
+        return {"staff": self.staff.to_json(), "totp_secret": self.totp_secret,
+                "totp_uri": self.totp_uri, "recovery_codes": list(self.recovery_codes)}  # fmt: skip
+
 
 def check_name(name: str) -> str:
     try:
@@ -113,16 +124,21 @@ def _code_hash(code: str) -> str:
     return hashlib.sha256(code.strip().lower().replace("-", "").encode()).hexdigest()
 
 
-def create(uow: UnitOfWork, name: str, role: str, password_hash: str) -> Enrolment:
-    """A new staff account (the password hashed by the caller, outside the transaction)."""
+def _second_factor() -> tuple[str, tuple[str, ...]]:
+    """A new TOTP secret and recovery codes."""
     import pyotp
 
+    codes = tuple(f"{secrets.token_hex(3)}-{secrets.token_hex(3)}" for _ in range(RECOVERY_CODES))
+    return pyotp.random_base32(), codes
+
+
+def create(uow: UnitOfWork, name: str, role: str, password_hash: str) -> Enrolment:
+    """A new staff account (the password hashed by the caller, outside the transaction)."""
     check_name(name)
     check_role(role)
     if uow.one("SELECT 1 FROM staff WHERE name_key = :k", {"k": name.casefold()}) is not None:
         raise ServiceError("staff_name_taken", f"a staff account {name!r} exists already")
-    secret = pyotp.random_base32()
-    codes = tuple(f"{secrets.token_hex(3)}-{secrets.token_hex(3)}" for _ in range(RECOVERY_CODES))
+    secret, codes = _second_factor()
     staff_id = int(uow.scalar(
         "INSERT INTO staff (name, name_key, role, password_hash, totp_secret, recovery_codes, "
         "created_us) VALUES (:n, :k, :r, :p, :s, :c, :now) RETURNING id",
@@ -130,6 +146,149 @@ def create(uow: UnitOfWork, name: str, role: str, password_hash: str) -> Enrolme
          "c": json.dumps([_code_hash(c) for c in codes]), "now": uow.now},
     ))  # fmt: skip
     return Enrolment(Staff(staff_id, name, role), secret, codes)
+
+
+# -- administration: by an admin (``by``) or the operator at the command line (None) ------
+
+CHANGES = ("disabled", "enabled", "role_changed", "password_reset", "second_factor_reset")
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A staff account as the administration sees it (disabled or not)."""
+
+    staff: Staff
+    disabled: bool
+
+
+def member(uow: UnitOfWork, name: str) -> Member:
+    """The staff account of this name (any case), live or disabled; or 404 ``unknown_staff``."""
+    row = uow.one(
+        "SELECT id, name, role, disabled_us FROM staff WHERE name_key = :k" + uow.for_update,
+        {"k": name.casefold()[:64]},
+    )
+    if row is None:
+        raise ServiceError("unknown_staff", f"no staff account {name[:64]!r}")
+    return Member(Staff(int(row[0]), str(row[1]), str(row[2])), row[3] is not None)
+
+
+def _keep_an_admin(uow: UnitOfWork, target: Member, what: str) -> None:
+    """Refuse to take away the last active admin (``last_admin``). The active admins' rows
+    are locked first: two admins disabling each other at once cannot both succeed."""
+    if target.disabled or target.staff.role != "admin":
+        return
+    admins = uow.all(
+        "SELECT id FROM staff WHERE role = 'admin' AND disabled_us IS NULL" + uow.for_update
+    )
+    if all(int(i) == target.staff.id for (i,) in admins):
+        raise ServiceError("last_admin", f"{target.staff.name} is the last active admin: "
+                           f"make another admin before you {what} this one")  # fmt: skip
+
+
+def _changed(
+    uow: UnitOfWork, by: Staff | None, target: Member, change: str, reason: str, **details: Any
+) -> dict[str, Any]:
+    """The change's row of the audit log and its significant event; the account as now."""
+    assert change in CHANGES, change
+    where = {} if by is not None else {"by": "command line"}
+    audit(uow, by, f"staff_{change}", target.staff.actor, reason, **details, **where)
+    events.record(uow, "staff_changed", by.actor if by is not None else "system",
+                  target.staff.actor, change=change, reason=reason, **details,
+                  **where)  # fmt: skip
+    (shown,) = [s for s in listed(uow) if s["id"] == target.staff.id]
+    return shown
+
+
+def _administered(uow: UnitOfWork, by: Staff | None, name: str, reason: str) -> tuple[Member, str]:
+    """The account an admin (or the command line, ``by`` None) changes, and the reason."""
+    if by is not None:
+        by.require("staff")
+    return member(uow, name), check_reason(reason)
+
+
+def _end_sessions(uow: UnitOfWork, staff_id: int, keep: str | None = None) -> None:
+    uow.run("DELETE FROM staff_sessions WHERE staff_id = :s AND token_hash <> :k",
+            {"s": staff_id, "k": keep or ""})  # fmt: skip
+
+
+def set_disabled(
+    uow: UnitOfWork, by: Staff | None, name: str, disabled: bool, reason: str
+) -> dict[str, Any]:
+    """Disable (its sessions end at once) or enable again a staff account."""
+    target, reason = _administered(uow, by, name, reason)
+    if target.disabled == disabled:
+        state = "disabled" if disabled else "active"
+        raise ServiceError("staff_unchanged", f"{target.staff.name} is {state} already")
+    if disabled:
+        _keep_an_admin(uow, target, "disable")
+        _end_sessions(uow, target.staff.id)
+    uow.run("UPDATE staff SET disabled_us = :d WHERE id = :i",
+            {"d": uow.now if disabled else None, "i": target.staff.id})  # fmt: skip
+    return _changed(uow, by, target, "disabled" if disabled else "enabled", reason)
+
+
+def set_role(
+    uow: UnitOfWork, by: Staff | None, name: str, role: str, reason: str
+) -> dict[str, Any]:
+    """Give a staff account another role (from its next request)."""
+    check_role(role)
+    target, reason = _administered(uow, by, name, reason)
+    if target.staff.role == role:
+        raise ServiceError("staff_unchanged", f"{target.staff.name} is a {role} already")
+    if role != "admin":
+        _keep_an_admin(uow, target, "demote")
+    uow.run("UPDATE staff SET role = :r WHERE id = :i", {"r": role, "i": target.staff.id})
+    return _changed(uow, by, target, "role_changed", reason, role=role,
+                    was=target.staff.role)  # fmt: skip
+
+
+def reset_password(
+    uow: UnitOfWork, by: Staff | None, name: str, password_hash: str, reason: str
+) -> dict[str, Any]:
+    """A new password (hashed by the caller) for a staff account; its sessions end."""
+    target, reason = _administered(uow, by, name, reason)
+    uow.run("UPDATE staff SET password_hash = :p WHERE id = :i",
+            {"p": password_hash, "i": target.staff.id})  # fmt: skip
+    _end_sessions(uow, target.staff.id)
+    return _changed(uow, by, target, "password_reset", reason)
+
+
+def reset_second_factor(uow: UnitOfWork, by: Staff | None, name: str, reason: str) -> Enrolment:
+    """A new TOTP secret and recovery codes (the old ones stop working); sessions end."""
+    target, reason = _administered(uow, by, name, reason)
+    secret, codes = _second_factor()
+    uow.run(
+        "UPDATE staff SET totp_secret = :s, totp_step = 0, recovery_codes = :c WHERE id = :i",
+        {"s": secret, "c": json.dumps([_code_hash(c) for c in codes]), "i": target.staff.id},
+    )
+    _end_sessions(uow, target.staff.id)
+    _changed(uow, by, target, "second_factor_reset", reason)
+    return Enrolment(target.staff, secret, codes)
+
+
+def temporary_password() -> str:
+    """A password an admin hands on once (the member then changes it): 20 random letters
+    and digits (about 119 bits)."""
+    import string
+
+    alphabet = string.ascii_letters + string.digits
+    return "".join(secrets.choice(alphabet) for _ in range(20))
+
+
+def password_hash_of(uow: UnitOfWork, staff: Staff) -> str:
+    return str(uow.scalar("SELECT password_hash FROM staff WHERE id = :i", {"i": staff.id}))
+
+
+def change_own_password(uow: UnitOfWork, staff: Staff, password_hash: str, keep: str) -> None:
+    """A staff member's new password (they gave the current one): their other sessions end,
+    this one stays."""
+    staff.require("own_password")
+    uow.run("UPDATE staff SET password_hash = :p WHERE id = :i",
+            {"p": password_hash, "i": staff.id})  # fmt: skip
+    _end_sessions(uow, staff.id, keep)
+    audit(uow, staff, "own_password_changed", staff.actor, "changed by its owner")
+    events.record(uow, "staff_changed", staff.actor, staff.actor, change="own_password_changed",
+                  reason="changed by its owner")  # fmt: skip
 
 
 def listed(uow: UnitOfWork) -> list[dict[str, Any]]:
@@ -273,8 +432,11 @@ def audit_log(uow: UnitOfWork, target: str | None = None, limit: int = 100) -> l
         "ORDER BY a.id DESC LIMIT :n",
         {"t": target, "n": min(max(limit, 1), 1000)},
     )
-    return [
-        {"id": int(i), "time": iso_time(int(t)), "staff": n, "action": a, "target": g,
-         "reason": r, "details": json.loads(d)}
-        for i, t, n, a, g, r, d in rows
-    ]  # fmt: skip
+    answer = []
+    for i, t, n, a, g, r, d in rows:
+        details = json.loads(d)
+        # An act of no staff member: the operator's at the command line, or the system's.
+        who = n if n is not None else str(details.get("by", "system"))
+        answer.append({"id": int(i), "time": iso_time(int(t)), "staff": who, "action": a,
+                       "target": g, "reason": r, "details": details})  # fmt: skip
+    return answer

@@ -4,7 +4,9 @@
 the table's limits and the responsible-gaming checks apply at once, and the difference
 moves between the balance and escrow at once through the wallet port (``shared_bet``, or
 ``shared_bet_return``), so a bet the balance cannot cover is refused. After the close
-nothing changes: ``betting_closed``, nothing taken. The coup's row is locked (shared) for
+nothing changes: ``betting_closed``, nothing taken. A table the back office switched off
+takes no new bets (``table_disabled``; bets can be withdrawn, a coup with bets is dealt),
+and its changed limits apply to the next bets. The coup's row is locked (shared) for
 the placement, and exclusively by its deal: a placement that was waiting when the coup was
 dealt finds it dealt and is refused; one that got in first is settled with the coup.
 """
@@ -15,7 +17,7 @@ import json
 from typing import Any
 
 from ...core import Bets, format_money
-from .. import responsible
+from .. import responsible, switches
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..ledger import check_mode
@@ -53,6 +55,8 @@ def place(
     _, before = placed(uow, coup_id, player_id, mode)
     key = {"c": coup_id, "p": player_id, "m": mode}
     if bets.total:
+        # The back office's kill switch and limits (a bet can still be withdrawn).
+        table = switches.in_play(uow, table)
         table.check_bets(bets)
         if before:
             # The limits see the new bets in place of these (unsettled bets count as used).

@@ -1,5 +1,5 @@
-// The desk: cashier approvals, proposed voids, tables (kill switch and limits), the
-// significant events, the staff audit log and the staff accounts.
+// The desk: cashier approvals, proposed voids, tables (kill switch and limits) and the
+// significant events.
 
 import { fill, h } from "../dom.js";
 import * as api from "./api.js";
@@ -88,25 +88,24 @@ export async function showVoids(view, staff) {
 }
 
 function limitsForm(row, reload) {
-  const names = ["min", "max", "tie_min", "tie_min_alone", "tie_max"];
-  const inputs = names.map((name) =>
-    h("input", {
-      name,
-      type: "number",
-      min: "1",
-      value: String(row.limits[name]),
-      "aria-label": `${row.id} ${name} (cents)`,
-      style: "width: 7em",
-    }),
+  const names = [
+    ["min", "min"],
+    ["max", "max"],
+    ["tie_min", "tie min"],
+    ["tie_min_alone", "tie alone"],
+    ["tie_max", "tie max"],
+  ];
+  const inputs = names.map(([name]) =>
+    h("input", { name, type: "number", min: "1", value: String(row.limits[name]), "aria-label": `${row.id} ${name} (cents)` }),
   );
   return reasonForm(
     "Set limits",
     async (reason) => {
-      const limits = Object.fromEntries(names.map((name, i) => [name, Number(inputs[i].value)]));
+      const limits = Object.fromEntries(names.map(([name], i) => [name, Number(inputs[i].value)]));
       await api.put(`tables/${row.id}/limits`, { limits, reason });
       await reload();
     },
-    { extra: inputs },
+    { extra: names.map(([, caption], i) => h("label", { class: "office-limit" }, caption, inputs[i])) },
   );
 }
 
@@ -125,20 +124,21 @@ export async function showTables(view, staff) {
       ],
     ];
     if (change) {
+      const kill = (row) =>
+        reasonForm(
+          row.enabled ? "Close table" : "Open table",
+          async (reason) => {
+            await api.put(`tables/${row.id}/switch`, { enabled: !row.enabled, reason });
+            await load();
+          },
+          { danger: row.enabled },
+        );
+      // The kill switch, and the limits from the next round (the house's tables).
       columns.push([
-        "enabled",
-        "Kill switch",
-        (on, row) =>
-          reasonForm(
-            on ? "Close table" : "Open table",
-            async (reason) => {
-              await api.put(`tables/${row.id}/switch`, { enabled: !on, reason });
-              await load();
-            },
-            { danger: on },
-          ),
+        (row) => row,
+        "Change",
+        (row) => h("div", { class: "office-changes" }, kill(row), row.banked ? null : limitsForm(row, load)),
       ]);
-      columns.push([(row) => row, "Limits from the next round", (row) => (row.banked ? "" : limitsForm(row, load))]);
     }
     const shown = panel(
       "Tables",
@@ -146,7 +146,10 @@ export async function showTables(view, staff) {
       table(found.tables, columns, (row) => (row.enabled ? null : "alarm")),
     );
     shown.classList.add("office-tables");
-    fill(view, h("h1", { text: "Tables" }), shown);
+    const note = change
+      ? h("p", { class: "muted", text: "Limits in cents (200 is 2.00); a change applies from the table's next round." })
+      : null;
+    fill(view, h("h1", { text: "Tables" }), note, shown);
   };
   await load();
 }
@@ -199,35 +202,4 @@ export async function showEvents(view) {
   });
   fill(view, h("h1", { text: "Significant events" }), form, target);
   await load();
-}
-
-export async function showStaff(view) {
-  const [staff, audit] = await Promise.all([api.get("staff"), api.get("audit")]);
-  fill(
-    view,
-    h("h1", { text: "Staff" }),
-    panel(
-      "Staff accounts (created with baccarat admin staff create)",
-      null,
-      table(staff.staff, [
-        ["name", "Name"],
-        ["id", "Id"],
-        ["role", "Role"],
-        ["created", "Created"],
-        ["disabled", "Disabled", (d) => (d ? "yes" : "")],
-      ]),
-    ),
-    panel(
-      "Staff audit log (append-only)",
-      null,
-      table(audit.audit, [
-        ["time", "Time"],
-        ["staff", "Staff"],
-        ["action", "Action"],
-        ["target", "Target"],
-        ["reason", "Reason"],
-        ["details", "Details", (d) => JSON.stringify(d)],
-      ]),
-    ),
-  );
 }

@@ -4,9 +4,10 @@
 import { fill, h } from "../dom.js";
 import { setLanguage } from "../i18n.js";
 import * as api from "./api.js";
-import { showCashier, showEvents, showStaff, showTables, showVoids } from "./desk.js";
+import { showCashier, showEvents, showTables, showVoids } from "./desk.js";
 import { show as showPlayers, showRound } from "./players.js";
 import { show as showReports } from "./reports.js";
+import { showAccount, showStaff } from "./staff.js";
 
 // Page, its label, the permission it needs and what draws it.
 const PAGES = [
@@ -18,6 +19,7 @@ const PAGES = [
   ["tables", "Tables", "tables", showTables],
   ["events", "Events", "events", showEvents],
   ["staff", "Staff", "staff", showStaff],
+  ["account", "My account", "own_password", showAccount],
 ];
 
 const $ = (id) => document.getElementById(id);

@@ -14,7 +14,11 @@ function hand(label, side) {
     { class: "hand" },
     h("b", { text: label }),
     ...(side.cards || []).map((card) => cardElement(card)),
-    h("span", { class: "muted", text: ` ${(side.scores || []).join(":")}` }),
+    h("span", {
+      class: "muted",
+      text: ` ${(side.scores || []).join(" → ")}`,
+      title: "the total after the first two cards, then after each drawn card",
+    }),
   );
 }
 
@@ -27,12 +31,17 @@ export function recalled(round, staff, onChange) {
     { class: `recall-round${round.void_reason ? " void" : ""}`, "data-round": round.id },
     h("h3", { class: "mono", text: `${round.id} · ${round.table_id} · ${round.mode} · ${round.time}` }),
     h("div", { class: "hands" }, hand("P", round.player), hand("B", round.banker)),
-    table(bets, [
-      ["bet", "Bet"],
-      ["stake", "Stake", cents],
-      ["result", "Result"],
-      ["returned", "Returned", cents],
-    ]),
+    table(
+      bets,
+      [
+        ["bet", "Bet"],
+        ["stake", "Stake", cents],
+        ["result", "Result"],
+        ["returned", "Returned", cents],
+      ],
+      null,
+      { figures: true },
+    ),
     keyValues([
       ["Winner", round.winner],
       ["Balance", `${cents(round.balance_before)} → ${cents(round.balance_after)}`],

@@ -67,6 +67,13 @@ function ggrChart(rows, first, last) {
   return holder;
 }
 
+/** A panel of the grid that takes two of its columns when the screen has room for them. */
+function wide(...args) {
+  const shown = panel(...args);
+  shown.classList.add("wide");
+  return shown;
+}
+
 export async function show(view, staff) {
   const from = h("input", { type: "date", name: "from", "aria-label": "From" });
   const to = h("input", { type: "date", name: "to", "aria-label": "To" });
@@ -103,24 +110,37 @@ export async function show(view, staff) {
         "GGR and rounds per day",
         `reports/ggr?by=day${q}`,
         ggrChart(byDay["ggr-by-day"], first, to.value || today),
-        table(byDay["ggr-by-day"], [["day", "Day"], ...GGR_COLUMNS]),
+        table(byDay["ggr-by-day"], [["day", "Day"], ...GGR_COLUMNS], null, { figures: true }),
       ),
       h(
         "div",
         { class: "office-grid" },
-        panel("By table", `reports/ggr?by=table${q}`, table(byTable["ggr-by-table"], [["table", "Table"], ...GGR_COLUMNS])),
-        panel("By bet (rounds: bets placed)", `reports/ggr?by=bet${q}`, table(byBet["ggr-by-bet"], [["bet", "Bet"], ...GGR_COLUMNS])),
-        panel("By mode (currency)", `reports/ggr?by=mode${q}`, table(byMode["ggr-by-mode"], GGR_COLUMNS)),
         panel(
+          "By table",
+          `reports/ggr?by=table${q}`,
+          table(byTable["ggr-by-table"], [["table", "Table"], ...GGR_COLUMNS], null, { figures: true }),
+        ),
+        panel(
+          "By bet (rounds: bets placed)",
+          `reports/ggr?by=bet${q}`,
+          table(byBet["ggr-by-bet"], [["bet", "Bet"], ...GGR_COLUMNS], null, { figures: true }),
+        ),
+        panel("By mode (currency)", `reports/ggr?by=mode${q}`, table(byMode["ggr-by-mode"], GGR_COLUMNS, null, { figures: true })),
+        wide(
           "Liability",
           "reports/liability",
-          table(liability.liability, [
-            ["mode", "Mode"],
-            ["balances", "Players' balances", cents],
-            ["withdrawals_pending", "Withdrawals reserved", cents],
-            ["deposits_pending", "Deposits pending", cents],
-            ["in_play", "Held at seats", cents],
-          ]),
+          table(
+            liability.liability,
+            [
+              ["mode", "Mode"],
+              ["balances", "Players' balances", cents],
+              ["withdrawals_pending", "Withdrawals reserved", cents],
+              ["deposits_pending", "Deposits pending", cents],
+              ["in_play", "Held at seats", cents],
+            ],
+            null,
+            { figures: true },
+          ),
         ),
       ),
       panel(
@@ -145,6 +165,7 @@ export async function show(view, staff) {
             ["alarm", "Alarm", (a) => (a ? "ALARM" : "")],
           ],
           (row) => (row.alarm ? "alarm" : null),
+          { figures: true },
         ),
       ),
       h(

@@ -16,23 +16,26 @@ export function panel(title, csvPath, ...children) {
 }
 
 /**
- * A table of rows: columns are [key, label, format?]; rowClass(row) may mark a row.
+ * A table of rows: columns are [key, label, format?]; rowClass(row) may mark a row. On a
+ * narrow screen each row becomes a card of "label value" lines, except a table of
+ * ``figures`` (the reports), which scrolls sideways inside its box.
  */
-export function table(rows, columns, rowClass) {
+export function table(rows, columns, rowClass, { figures = false } = {}) {
   if (!rows.length) return h("p", { class: "muted", text: "Nothing to show." });
   const head = h("tr", null, ...columns.map(([, label]) => h("th", { scope: "col", text: label })));
   const body = rows.map((row) =>
     h(
       "tr",
       { class: rowClass ? rowClass(row) : null },
-      ...columns.map(([key, , format]) => {
+      ...columns.map(([key, label, format]) => {
         const value = typeof key === "function" ? key(row) : row[key];
         const shown = format ? format(value, row) : value;
-        return h("td", null, shown instanceof Node ? shown : String(shown ?? ""));
+        return h("td", { "data-label": label }, shown instanceof Node ? shown : String(shown ?? ""));
       }),
     ),
   );
-  return h("div", { class: "office-table-wrap" }, h("table", null, h("thead", null, head), h("tbody", null, ...body)));
+  const shown = h("table", { class: figures ? null : "records" }, h("thead", null, head), h("tbody", null, ...body));
+  return h("div", { class: "office-table-wrap" }, shown);
 }
 
 /** A small form: a reason (required) and a button; ``act(reason)`` runs on submit. */

@@ -18,10 +18,7 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,6 +29,8 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+from serving import serving
 
 TABLE = """[[table]]
 id = "bench-banked"
@@ -45,12 +44,6 @@ banked = {{ seats = {seats}, min_points = 0, min_balance = "200" }}
 PASSWORD = "bench password"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextlib.contextmanager
 def server(args: argparse.Namespace) -> Iterator[str]:
     if args.url:
@@ -59,36 +52,11 @@ def server(args: argparse.Namespace) -> Iterator[str]:
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
         (data / "tables.toml").write_text(TABLE.format(seats=args.seats))
-        port = free_port()
-        command = [sys.executable, "-c", "import sys; from baccarat.cli import main; "
-                   "sys.exit(main())", "serve", "--port", str(port), "--data-dir", str(data),
-                   "--tables", str(data / "tables.toml")]  # fmt: skip
-        if args.database:
-            command += ["--database", args.database, "--workers", str(args.workers)]
-        log = (data / "server.log").open("wb")
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                   env=os.environ | {"BACCARAT_DATA_DIR": str(data),
-                                   "BACCARAT_REGISTRATIONS_PER_HOUR": "100000",
-                                   # seating 32 pairs on a busy machine may take more
-                                   # than a player's 45 s
-                                   "BACCARAT_BANKED_PLAYER_S": "600"})  # fmt: skip
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                if process.poll() is not None:
-                    raise SystemExit((data / "server.log").read_text()[-2000:])
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(url + "/api/health", timeout=1).status_code == 200:
-                        break
-                if time.monotonic() > deadline:
-                    raise SystemExit("the server did not start")
-                time.sleep(0.1)
+        env = {"BACCARAT_REGISTRATIONS_PER_HOUR": "100000",
+               # seating 32 pairs on a busy machine may take more than a player's 45 s
+               "BACCARAT_BANKED_PLAYER_S": "600"}  # fmt: skip
+        with serving(data, database=args.database, workers=args.workers, env=env) as url:
             yield url
-        finally:
-            process.terminate()
-            process.wait(timeout=30)
-            log.close()
 
 
 async def account(http: httpx.AsyncClient, tag: str) -> str:

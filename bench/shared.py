@@ -34,7 +34,6 @@ import contextlib
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,6 +46,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 import server as house
+from serving import serving
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -94,40 +94,12 @@ def accounts(url: str, count: int, tag: str) -> list[str]:
 
 
 @contextlib.contextmanager
-def serving(url: str, workers: int, data: Path, args: argparse.Namespace) -> Iterator[str]:
+def table_server(url: str, workers: int, data: Path, args: argparse.Namespace) -> Iterator[str]:
     (data / "tables.toml").write_text(TABLE.format(betting=args.betting_s, result=args.result_s))
-    port = house.free_port()
-    command = [sys.executable, "-c", "import sys; from baccarat.cli import main; sys.exit(main())",
-               "serve", "--port", str(port), "--database", url, "--workers", str(workers),
-               "--tables", str(data / "tables.toml")]  # fmt: skip
-    sockets = args.bettors + args.watchers
-    env = os.environ | {"BACCARAT_DATA_DIR": str(data), "BACCARAT_WEB_DIR": str(data / "none"),
-                        "BACCARAT_MAX_CONNECTIONS": str(sockets + 500)}  # fmt: skip
-    log = (data / "server.log").open("wb")
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env,
-                               start_new_session=True)  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise SystemExit((data / "server.log").read_text()[-2000:])
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(base + "/api/health", timeout=1).status_code == 200:
-                    break
-            if time.monotonic() > deadline:
-                raise SystemExit("the server did not start")
-            time.sleep(0.2)
-        try:
-            yield base
-        except BaseException:
-            print((data / "server.log").read_text(errors="replace")[-3000:], file=sys.stderr)
-            raise
-    finally:
-        os.killpg(process.pid, 15)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=30)
-        log.close()
+    env = {"BACCARAT_WEB_DIR": str(data / "none"),
+           "BACCARAT_MAX_CONNECTIONS": str(args.bettors + args.watchers + 500)}  # fmt: skip
+    with serving(data, database=url, workers=workers, env=env) as base:
+        yield base
 
 
 def now_us() -> int:
@@ -336,7 +308,10 @@ def run_backend(
     the house rounds (a fresh SQLite folder, or a new database on the same cluster)."""
     tag = f"s{os.getpid() % 1000}{name[0]}{time.monotonic_ns() % 10**5}"
     tokens = accounts(url, args.bettors, tag)
-    with tempfile.TemporaryDirectory() as folder, serving(url, workers, Path(folder), args) as base:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        table_server(url, workers, Path(folder), args) as base,
+    ):
         figures = asyncio.run(crowd_run(base, tokens, args))
     figures["settled_per_s"] = settle_rate(batch_url, args.bettors, tag + "r")
     figures["batch"] = args.bettors

@@ -18,9 +18,12 @@ from typing import Any
 
 from baccarat.core import Bets, Outcome, burn_count, get_rules, play_coup, settle
 from baccarat.fairness import commitment, shuffled_order
+from baccarat.fairness.beacon import GENESIS, chain_entry, public_key, randomness, sign
 from baccarat.fairness.example import example_history
 from baccarat.fairness.history import (
     FairnessRecord,
+    HandRecord,
+    RoundRecord,
     export_round,
     parse_record,
     seat_client_seed,
@@ -119,6 +122,54 @@ def honest(rules: str = "single-deck", rounds: int = 12) -> list[dict[str, Any]]
 
 
 BANKER_CLIENT, PLAYER_CLIENT = 'banker "b"', "player:p"
+# A stand-in beacon chain (not a known public one): its key, a round and when it was out.
+BEACON_SECRET = 0x5EED
+BEACON_CHAIN = "5eed" * 16
+BEACON_ROUND, BEACON_PUBLISHED_US = 13, 1_790_000_002_000_000
+
+
+def shared_shoe(coups: int = 6, *, beacon: bool = True) -> list[dict[str, Any]]:
+    """A shared table's shoe record (``GET /api/tables/{id}/shoes/{shoe}``) as the server
+    makes it: the coups from the end of the burn, no bets, the table's log of the shoe on
+    every line (its commitment; with a beacon, the round named before it was out; the
+    reveal)."""
+    rules = get_rules("classic-8deck")
+    committed, base, time_us = commitment(SEED), "speed/1", BEACON_PUBLISHED_US - 1_500_000
+    named = None if not beacon else {
+        "chain": BEACON_CHAIN, "public_key": public_key(BEACON_SECRET), "round": BEACON_ROUND,
+        "published_us": BEACON_PUBLISHED_US,
+    }  # fmt: skip
+    log = [chain_entry({"seq": 1, "table": "speed", "time_us": time_us, "type": "commit",
+                        "shoe": 1, "number": 1, "commitment": committed, "client_seed": base,
+                        "rules": rules.name, "beacon": named}, GENESIS)]  # fmt: skip
+    client = base
+    if beacon:
+        signature = sign(BEACON_SECRET, BEACON_ROUND)
+        client = f"{base}/{randomness(signature)}"
+        log.append(chain_entry({"seq": 2, "table": "speed", "time_us": BEACON_PUBLISHED_US,
+                                "type": "beacon", "shoe": 1, "chain": BEACON_CHAIN,
+                                "round": BEACON_ROUND, "signature": signature,
+                                "randomness": randomness(signature), "client_seed": client},
+                               log[-1]["hash"]))  # fmt: skip
+    order = shuffled_order(SEED, client, 0, rules.decks, 0)
+    position = 1 + burn_count(order[0])
+    records = []
+    for number in range(1, coups + 1):
+        coup = play_coup(order[position:])
+        records.append(RoundRecord(
+            line=0, id=f"speed/shoe-1/coup-{number}", rules=rules, rules_name=rules.name,
+            fairness=FairnessRecord(SEED, committed, client, 0, 0, position, None, None),
+            player=HandRecord(coup.player.cards, coup.player.scores),
+            banker=HandRecord(coup.banker.cards, coup.banker.scores), winner=coup.winner,
+            bets=(), win=0, balance_before=0, balance_after=0, void_reason=None,
+            table_id="speed",
+        ))  # fmt: skip
+        position += len(coup.player.cards) + len(coup.banker.cards)
+    log.append(chain_entry({"seq": len(log) + 1, "table": "speed", "time_us": time_us + 10**8,
+                            "type": "reveal", "shoe": 1, "commitment": committed,
+                            "server_seed": SEED, "ending": "cancelled", "coups": coups},
+                           log[-1]["hash"]))  # fmt: skip
+    return [record.to_json() | {"table_log": log} for record in records]
 
 
 def seat(rounds: int = 8, rules_name: str = "single-deck", fee: int = 10,
@@ -259,6 +310,21 @@ def cases() -> list[dict[str, Any]]:
     gone = seat_gone.pop(3)
     case("a round removed from a seat", seat_gone, ok=False, findings=["nonce_gap"],
          balance_breaks=_moved(gone))  # fmt: skip
+
+    case("a shared shoe with its beacon round, its log whole", shared_shoe())
+    case("a shared shoe dealt offline (no beacon)", shared_shoe(beacon=False))
+    rewritten = shared_shoe()
+    for line in rewritten:
+        line["table_log"][-1]["server_seed"] = "c0de" * 16  # the reveal rewritten
+    fields = ["table_log", "table_log.reveal.server_seed"]
+    case("a shared shoe whose log was rewritten", rewritten, ok=False,
+         statuses=["differs"] * len(rewritten),
+         differences={str(i + 1): fields for i in range(len(rewritten))})  # fmt: skip
+    skipped = shared_shoe(8)
+    del skipped[3]
+    case("a coup left out of a shared shoe's record", skipped, ok=False,
+         statuses=["differs" if i == 3 else "verified" for i in range(len(skipped))],
+         differences={"4": ["fairness.position"]})  # fmt: skip
     return out
 
 

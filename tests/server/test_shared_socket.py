@@ -12,8 +12,10 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from baccarat.server.settings import DatabaseUrl
+from baccarat.server.shared import feed
 
 from .banked import WAIT_S, SeatServer, bearer, serving
+from .conftest import both_backends
 
 pytestmark = pytest.mark.anyio
 TABLE = "speed"
@@ -43,9 +45,13 @@ def typed(kind: str) -> Callable[[dict[str, Any]], bool]:
     return lambda m: m.get("type") == kind
 
 
+@both_backends
 async def test_every_watcher_gets_the_coup_and_each_bettor_their_own_result(
-    server: SeatServer,
+    server: SeatServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # No reading on a timer: what a bet or a deal changes reaches the sockets because the
+    # transaction that made it told every worker (NOTIFY on PostgreSQL).
+    monkeypatch.setattr(feed, "QUIET_S", 60.0)
     bettor = await server.player("alice")
     desk = server.app.state.shared
     async with watch(server) as anonymous, watch(server, bettor.token) as own:

@@ -178,6 +178,18 @@ async def test_every_player_sees_the_same_cards_and_roads(api: Api, count: int) 
         assert rounds[0]["player"]["cards"] == seen[0]["result"]["player"]["cards"]
     report = check_ledger(api)
     assert report.counts["shared_rounds"] == 2 * count
+    # Each coup settled its bettors in one batch: the daily aggregates hold every round,
+    # each bet's stake and its square counted once.
+    day = api.casino.db.run_read(lambda uow: uow.all(
+        "SELECT bet, rounds, stake, stake_sq FROM daily_stats WHERE table_id = :t ORDER BY bet",
+        {"t": TABLE},
+    ))  # fmt: skip
+    per_spot = [(count + 1) // 2, count // 2]
+    assert [tuple(row) for row in day] == [
+        ("*", 2 * count, count * 1100, count * (500**2 + 600**2)),
+        ("banker", per_spot[1] * 2, per_spot[1] * 1100, per_spot[1] * (500**2 + 600**2)),
+        ("player", per_spot[0] * 2, per_spot[0] * 1100, per_spot[0] * (500**2 + 600**2)),
+    ]
 
 
 @both_backends

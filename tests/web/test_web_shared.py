@@ -37,7 +37,7 @@ max = "100"
 """
 SIZES = [(1280, 720), (1920, 1080), (390, 844), (844, 390)]
 ON_SCREEN = ("[data-countdown]", "[data-spot]", "[data-chip]", ".controls [data-action]",
-             "[data-meter]", "#roads", ".hands")  # fmt: skip
+             "[data-meter]", "#roads", ".hands", "[data-fair]")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +113,10 @@ def test_the_shared_table_fits_one_screen(
         player.page.click('[data-spot="player"]')
         player.page.wait_for_selector('[data-total="player"]')
         player.page.screenshot(path=str(screenshots / f"shared-{width}x{height}-betting.png"))
+        # No beacon configured: the shoe box says what fixes the order (and, in its title,
+        # what that does not prove).
+        assert player.page.text_content("[data-fair]") == "Order: committed seed"
+        assert "does not prove" in (player.page.get_attribute(".shoe-box", "title") or "")
         player.page.wait_for_selector("[data-banner]:not([hidden])", timeout=20_000)
         outside = []
         for selector in ON_SCREEN:

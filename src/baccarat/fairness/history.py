@@ -179,6 +179,9 @@ class RoundRecord:
     # A shared table's round (``{"coup", "shoe"}``): its shoe is the table's, dealt to
     # every bettor, so the coups between a player's rounds were dealt to the others.
     shared: Mapping[str, Any] | None = None
+    # A shared shoe's own record (``GET /api/tables/{id}/shoes/{shoe}``): the entries of the
+    # table's hash-chained log about the shoe (its commitment, beacon round and reveal).
+    table_log: tuple[Mapping[str, Any], ...] | None = None
 
     @property
     def is_void(self) -> bool:
@@ -195,7 +198,7 @@ class RoundRecord:
     def to_json(self) -> dict[str, Any]:
         """The export line: the one writer of ``baccarat-history/1`` (the server's export,
         the example histories and a parsed line written back all come through here)."""
-        line = {
+        line: dict[str, Any] = {
             "format": FORMAT,
             "id": self.id,
             "table_id": self.table_id,
@@ -214,6 +217,8 @@ class RoundRecord:
         }
         if self.shared is not None:
             line["shared"] = dict(self.shared)
+        if self.table_log is not None:
+            line["table_log"] = [dict(entry) for entry in self.table_log]
         if self.banked is not None:
             line |= {"role": self.role, "banked": dict(self.banked), "fee": self.fee}
         elif self.role != "player" or self.fee:
@@ -445,7 +450,17 @@ def parse_record(data: Any, line: int = 0) -> RoundRecord:
         key_id=reader.text("key_id", optional=True),
         signed=line_message(reader.data) if "signature" in reader.data else None,
         shared=shared if isinstance(shared := reader.data.get("shared"), dict) else None,
+        table_log=_table_log(reader),
     )
+
+
+def _table_log(reader: _Reader) -> tuple[Mapping[str, Any], ...] | None:
+    entries = reader.data.get("table_log")
+    if entries is None:
+        return None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise reader.error("table_log must be a list of log entries (objects)")
+    return tuple(entries)
 
 
 def parse_line(text: str | bytes, line: int) -> RoundRecord | None:

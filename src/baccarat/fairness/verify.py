@@ -54,6 +54,7 @@ from ..core import (
     player_draws,
     settle,
 )
+from .beacon import KNOWN_CHAINS, check_log, randomness, shoe_client_seed, verify_signature
 from .derive import commitment, shuffled_order
 from .history import HandRecord, RoundRecord, UndealtShoe, seat_client_seed
 from .signing import PublicKeys, Receipt
@@ -113,6 +114,7 @@ class Kind(enum.Enum):
     BALANCE = "balance"  # a round that does not start where the one before ended (note)
     SERVER_CLIENT_SEED = "server_client_seed"  # rounds whose client seed the server set (note)
     RECEIPT = "receipt"  # a receipt whose signature is not the casino's
+    TABLE_LOG = "table_log"  # what a shared shoe's log guarantees, or does not (note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -602,6 +604,139 @@ def check_shuffles(records: Sequence[RoundRecord]) -> dict[int, list[Difference]
     return found
 
 
+def _log_differences(record: RoundRecord) -> tuple[list[Difference], str | None]:
+    """A shared shoe's log (``table_log``) against the line: the chain of its entries, the
+    commitment, the beacon round (named before it was published, signed by its chain,
+    its randomness in the client seed) and the revealed seed; and a note on what it
+    guarantees."""
+    entries = record.table_log or ()
+    fair = record.fairness
+    diffs = [Difference("table_log", "a hash-chained log", "broken", p) for p in check_log(entries)]
+    by_type = {str(e.get("type")): e for e in entries}
+    commit = by_type.get("commit")
+    if commit is None:
+        return [*diffs, Difference("table_log", "the shoe's commit entry", None)], None
+    if commit.get("commitment") != fair.commitment:
+        diffs.append(
+            Difference(
+                "table_log.commit.commitment",
+                fair.commitment,
+                commit.get("commitment"),
+                "the log committed another seed",
+            )
+        )
+    base = str(commit.get("client_seed"))
+    named = commit.get("beacon")
+    shoe = f"shoe {commit.get('number')} of table {commit.get('table')}"
+    note = None
+    if not isinstance(named, dict):
+        expected = base
+        note = (
+            f"{shoe} was dealt from the committed seed alone (no beacon): its order was "
+            "fixed before any bet, but the operator made the seed"
+        )
+    else:
+        entered = by_type.get("beacon")
+        if entered is None:
+            missing = f"beacon round {named.get('round')}"
+            note = "the shoe was dealt without its beacon round"
+            return [*diffs, Difference("table_log", missing, None, note)], None
+        signature = str(entered.get("signature"))
+        value = randomness(signature) if re.fullmatch(r"(?:[0-9a-f]{2})+", signature) else None
+        expected = shoe_client_seed(base, value)
+        for name, want, got in (
+            ("round", named.get("round"), entered.get("round")),
+            ("chain", named.get("chain"), entered.get("chain")),
+            ("randomness", value, entered.get("randomness")),
+        ):
+            if want != got:
+                diffs.append(Difference(f"table_log.beacon.{name}", want, got))
+        known = KNOWN_CHAINS.get(str(named.get("chain")))
+        key = known.public_key if known else str(named.get("public_key"))
+        if known and named.get("public_key") != known.public_key:
+            diffs.append(
+                Difference(
+                    "table_log.commit.beacon.public_key",
+                    known.public_key,
+                    named.get("public_key"),
+                    "not the chain's public key",
+                )
+            )
+        if not verify_signature(key, int(named.get("round") or 0), signature):
+            diffs.append(
+                Difference(
+                    "table_log.beacon.signature",
+                    f"the chain's signature of round {named.get('round')}",
+                    signature,
+                )
+            )
+        if not int(commit.get("time_us") or 0) < int(named.get("published_us") or 0):
+            diffs.append(
+                Difference(
+                    "table_log.commit.time_us",
+                    f"before {named.get('published_us')}",
+                    commit.get("time_us"),
+                    "the round was named after it was published",
+                )
+            )
+        if not known:
+            note = (
+                f"{shoe} took round {named.get('round')} of beacon chain "
+                f"{named.get('chain')}, not a known public chain: its randomness is only "
+                "as independent as whoever runs that beacon"
+            )
+    if fair.client_seed != expected:
+        diffs.append(
+            Difference(
+                "fairness.client_seed",
+                expected,
+                fair.client_seed,
+                "the shoe's client seed is the one its log makes",
+            )
+        )
+    revealed = by_type.get("reveal")
+    if (
+        revealed is not None
+        and fair.server_seed is not None
+        and revealed.get("server_seed") != fair.server_seed
+    ):
+        diffs.append(
+            Difference(
+                "table_log.reveal.server_seed", fair.server_seed, revealed.get("server_seed")
+            )
+        )
+    return diffs, note
+
+
+def check_table_logs(
+    records: Sequence[RoundRecord],
+) -> tuple[dict[int, list[Difference]], list[Finding]]:
+    """The shared shoes' logs (``_log_differences``), once per shoe, by index."""
+    found: dict[int, list[Difference]] = {}
+    notes: dict[str, tuple[str, list[int]]] = {}
+    done: dict[str, tuple[list[Difference], str | None]] = {}
+    for index, record in enumerate(records):
+        if record.table_log is None:
+            continue
+        key = json.dumps(
+            [
+                record.fairness.commitment,
+                record.fairness.client_seed,
+                record.fairness.server_seed,
+                list(record.table_log),
+            ],
+            sort_keys=True,
+        )
+        if key not in done:
+            done[key] = _log_differences(record)
+        diffs, note = done[key]
+        if diffs:
+            found[index] = list(diffs)
+        if note is not None:
+            notes.setdefault(note, (note, []))[1].append(record.line)
+    return found, [Finding(Kind.TABLE_LOG, n, tuple(lines)) for n, lines in notes.values()]
+
+
 def _ranges(numbers: Iterable[int]) -> str:
     """``3, 5-7, 9``."""
     parts: list[str] = []
@@ -997,10 +1132,13 @@ def check_export(
             across[index] = diffs
     for index, diffs in check_shuffles(filled).items():
         across.setdefault(index, []).extend(diffs)
+    log_diffs, log_notes = check_table_logs(filled)
+    for index, diffs in log_diffs.items():
+        across.setdefault(index, []).extend(diffs)
     nonce_diffs, findings, notes = check_nonces(filled)
     for index, diffs in nonce_diffs.items():
         across.setdefault(index, []).extend(diffs)
-    notes += check_balances(filled)
+    notes += check_balances(filled) + log_notes
     notes += check_sources(filled)
     signature_diffs, signature_notes = check_signatures(filled, keys)
     for index, diffs in signature_diffs.items():

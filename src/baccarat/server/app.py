@@ -62,7 +62,7 @@ def create_app(settings: Settings) -> FastAPI:
     casino = Casino(settings)
     banked = BankedDesk(casino)
     operator_desk = OperatorDesk(casino)
-    shared = SharedDesk(casino)
+    shared = SharedDesk(casino, banked.events)
     sockets = Sockets(settings.limits)
 
     @asynccontextmanager

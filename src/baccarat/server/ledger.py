@@ -12,7 +12,7 @@ previous one to commit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..core import format_money
@@ -361,19 +361,101 @@ def post_money(
         raise ServiceError("unsupported_currency", "these players' accounts are in different "
                            "currencies: they play at different tables")  # fmt: skip
     (currency,) = currencies or {HOME}
+    postings = _postings(money, mode, accounts, system, currency)
+    tx_id = _insert_transaction(uow, kind, mode, postings, reference=reference, memo=memo)
+    return Posted(tx_id, balances, currency)
+
+
+def _postings(
+    money: Money, mode: str, accounts: Mapping[int, int], system: SystemAccounts, currency: str
+) -> list[Posting]:
+    """The entries of ``money``: each move from its source's account to its target's."""
 
     def account(party: Party) -> int:
         return accounts[party] if isinstance(party, int) else _system(system, mode, party, currency)
 
-    postings = [
+    return [
         posting
         for move in money.moves
         if move.amount
         for posting in (Posting(account(move.source), -move.amount),
                         Posting(account(move.target), move.amount))
     ]  # fmt: skip
-    tx_id = _insert_transaction(uow, kind, mode, postings, reference=reference, memo=memo)
-    return Posted(tx_id, balances, currency)
+
+
+BATCH = 400  # rounds per statement of ``post_monies``
+
+
+def post_monies(
+    uow: UnitOfWork, kind: str, mode: str, monies: Sequence[tuple[str, Money]],
+    *, system: SystemAccounts,
+) -> list[Posted]:  # fmt: skip
+    """Post many rounds' ``money`` (reference, money: each player in one of them only) as
+    ``post_money`` posts one, one transaction each, in a few statements for them all: the
+    players' accounts locked in id order, their balances moved by one conditional update,
+    the transactions and their entries each inserted by one statement (of ``BATCH`` rounds
+    at most). Refused, all of it, as ``post_money`` refuses one. In ``HOME`` (the coup of a
+    shared table: one pot for every player)."""
+    found: list[Posted] = []
+    for start in range(0, len(monies), BATCH):
+        found += _post_batch(uow, kind, mode, monies[start : start + BATCH], system)
+    return found
+
+
+def _post_batch(
+    uow: UnitOfWork, kind: str, mode: str, monies: Sequence[tuple[str, Money]],
+    system: SystemAccounts,
+) -> list[Posted]:  # fmt: skip
+    moved = [(player, money.net(player), money.covers.get(player, 0))
+             for _, money in monies for player in money.players]  # fmt: skip
+    if len({player for player, _, _ in moved}) != len(moved):
+        raise LedgerError("post_monies moves each player's balance once")
+    if uow.dialect == "postgresql":
+        uow.all(
+            "SELECT id FROM accounts WHERE player_id = ANY(:players::bigint[]) AND mode = :m "
+            "AND kind = 'player' ORDER BY id FOR UPDATE",
+            {"players": [player for player, _, _ in moved], "m": mode},
+        )
+    table, params = uow.rows("v", (("p", "bigint"), ("net", "bigint"), ("cover", "bigint")),
+                             moved)  # fmt: skip
+    rows = uow.all(
+        f"WITH {table} UPDATE accounts SET balance = accounts.balance + v.net, "
+        "version = accounts.version + 1 FROM v WHERE accounts.player_id = v.p "
+        "AND accounts.mode = :m AND accounts.kind = 'player' AND accounts.balance >= v.cover "
+        "AND accounts.balance + v.net >= 0 AND accounts.currency = :c "
+        "RETURNING accounts.player_id, accounts.id, accounts.balance",
+        params | {"m": mode, "c": HOME},
+    )
+    accounts = {int(p): int(a) for p, a, _ in rows}
+    balances = {int(p): int(b) for p, _, b in rows}
+    for player, net, cover in moved:
+        if player not in accounts:
+            raise _short(uow, player, mode, cover, net)
+    entries = [_postings(money, mode, accounts, system, HOME) for _, money in monies]
+    for postings in entries:
+        _check(kind, [p.amount for p in postings])
+    table, params = uow.rows("v", (("r", "text"),), [(reference,) for reference, _ in monies])
+    rows = uow.all(
+        f"WITH {table} INSERT INTO ledger_transactions (kind, mode, created_us, reference, "
+        "memo) SELECT :kind, :m, CAST(:now AS BIGINT), v.r, NULL FROM v RETURNING id, reference",
+        params | {"kind": kind, "m": mode, "now": uow.now},
+    )
+    ids = {str(reference): int(tx) for tx, reference in rows}
+    lines = [
+        (ids[reference], posting.account_id, posting.amount)
+        for (reference, _), postings in zip(monies, entries, strict=True)
+        for posting in postings
+    ]
+    table, params = uow.rows("v", (("t", "bigint"), ("a", "bigint"), ("x", "bigint")), lines)
+    uow.run(
+        f"WITH {table} INSERT INTO ledger_entries (transaction_id, account_id, amount) "
+        "SELECT t, a, x FROM v",
+        params,
+    )
+    return [
+        Posted(ids[reference], {p: balances[p] for p in money.players})
+        for reference, money in monies
+    ]
 
 
 # A round whose money lives on an operator's wallet (``operators``): its transaction here
@@ -439,6 +521,14 @@ class LedgerWallet:
         if kind not in ROUND_KINDS:
             raise LedgerError(f"{kind!r} is not a round's transaction: {ROUND_KINDS}")
         return post_money(uow, kind, mode, reference, money, system=self.system)
+
+    def settle_many(
+        self, uow: UnitOfWork, kind: str, mode: str, monies: Sequence[tuple[str, Money]]
+    ) -> list[Posted]:
+        """Many rounds of one coup (each player in one), settled in one batch."""
+        if kind not in ROUND_KINDS:
+            raise LedgerError(f"{kind!r} is not a round's transaction: {ROUND_KINDS}")
+        return post_monies(uow, kind, mode, monies, system=self.system)
 
     def reverse(
         self, uow: UnitOfWork, mode: str, reference: str, money: Money, memo: str
@@ -517,6 +607,7 @@ __all__ = [
     "player_account",
     "post",
     "post_money",
+    "post_monies",
     "statement",
     "transfer",
 ]

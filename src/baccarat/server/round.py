@@ -342,11 +342,17 @@ class _Playing:
     def money(
         self, uow: UnitOfWork, dealer: Dealer, bank: Bank, settled: list[Settled]
     ) -> list[Posted]:
-        if uow.dialect == "postgresql":
+        postings = list(zip(self.round_ids, bank.money(self.mode, settled), strict=True))
+        # A coup of many bettors (a shared table's), on a wallet that settles many rounds in
+        # one batch (the ledger's): one batch, not a posting each; their rows too.
+        many = getattr(dealer.wallet, "settle_many", None)
+        if many is not None and len(postings) > 1:
+            batch: list[Posted] = many(uow, bank.kind, self.mode, postings)
+            return batch
+        if uow.dialect == "postgresql" and len(postings) == 1:
             # Taken now (the shoe's nonce, and with it the bettor's order of rounds, is
-            # had), read with the postings' answer: the rows are then written unawaited.
-            self.seqs.append(uow.later(_NEXT_SEQS, {"n": len(self.stakes)}))
-        postings = zip(self.round_ids, bank.money(self.mode, settled), strict=True)
+            # had), read with the posting's answer: the row is then written unawaited.
+            self.seqs.append(uow.later(_NEXT_SEQS, {"n": 1}))
         return [
             dealer.wallet.settle(uow, bank.kind, self.mode, round_id, money)
             for round_id, money in postings
@@ -360,15 +366,19 @@ class _Playing:
         settled: list[Settled],
         posted: list[Posted],
     ) -> list[StoredRound]:
-        seqs: Sequence[int | None] = [None] * len(settled)
-        if self.seqs:
-            seqs = sorted(int(row[0]) for row in self.seqs[0].all())
-        rounds = [
-            _insert_round(uow, round_id, seq, self.table_id, self.mode, self.rules, dealt, one,
-                          done)
-            for round_id, seq, one, done in zip(self.round_ids, seqs, settled, posted,
-                                                strict=True)
-        ]  # fmt: skip
+        if len(settled) > 1:
+            rounds = _insert_rounds(uow, self.round_ids, self.table_id, self.mode, self.rules,
+                                    dealt, settled, posted)  # fmt: skip
+        else:
+            seqs: Sequence[int | None] = [None] * len(settled)
+            if self.seqs:
+                seqs = sorted(int(row[0]) for row in self.seqs[0].all())
+            rounds = [
+                _insert_round(uow, round_id, seq, self.table_id, self.mode, self.rules, dealt,
+                              one, done)
+                for round_id, seq, one, done in zip(self.round_ids, seqs, settled, posted,
+                                                    strict=True)
+            ]  # fmt: skip
         bank.record(uow, self.mode, list(map(Played, rounds, settled, posted)))
         assert dealt.shuffle.shoe is not None
         self.source.dealt(uow, dealt.shuffle.shoe, self.mode)
@@ -446,6 +456,12 @@ _INSERT_ROUND = (
 )
 _INSERT_NEW = _INSERT_ROUND.format(seq="", value="", returning=" RETURNING seq")
 _INSERT_SEQ = _INSERT_ROUND.format(seq="seq, ", value=":seq, ", returning="")
+ROUND_COLUMNS = (
+    "id, player_id, table_id, mode, created_us, rules, seed_id, commitment, client_seed, "
+    "nonce, cut, position, player_cards, banker_cards, winner, bets, stake, win, "
+    "balance_before, balance_after, transaction_id, client_seed_source"
+)
+ROUNDS_BATCH = 500  # rounds per INSERT of a coup's rounds
 
 
 def _insert_round(
@@ -485,3 +501,69 @@ def _insert_round(
         settled.bets_json, settled.stake, settled.returned, before, after, None, None,
         client_seed_source=shuffle.client_seed_source,
     )  # fmt: skip
+
+
+def _insert_rounds(
+    uow: UnitOfWork,
+    round_ids: Sequence[str],
+    table_id: str,
+    mode: str,
+    rules: RuleSet,
+    dealt: Dealt,
+    settled: Sequence[Settled],
+    posted: Sequence[Posted],
+) -> list[StoredRound]:
+    """Write the rows of ``rounds`` of a coup's many bettors (one INSERT for them all, of
+    ``ROUNDS_BATCH`` at most) and count them in the daily aggregates; the rounds as stored."""
+    shuffle = dealt.shuffle
+    pc, bc, winner = dealt.player_cards, dealt.banker_cards, dealt.coup.winner.value
+    common = {
+        "t": table_id, "m": mode, "now": uow.now, "rules": rules.name, "seed": shuffle.seed_id,
+        "c": shuffle.commitment, "cs": shuffle.client_seed, "nonce": shuffle.nonce,
+        "cut": shuffle.cut, "pos": shuffle.position, "pc": pc, "bc": bc, "winner": winner,
+        "source": shuffle.client_seed_source,
+    }  # fmt: skip
+    own = [
+        (round_id, one.player_id, one.bets_json, one.stake, one.returned,
+         done.balances[one.player_id] - one.net, done.balances[one.player_id],
+         done.transaction_id)
+        for round_id, one, done in zip(round_ids, settled, posted, strict=True)
+    ]  # fmt: skip
+    columns = (("id", "text"), ("p", "bigint"), ("bets", "text"), ("stake", "bigint"),
+               ("win", "bigint"), ("b0", "bigint"), ("b1", "bigint"), ("tx", "bigint"))  # fmt: skip
+    seqs: dict[str, int] = {}
+    for start in range(0, len(own), ROUNDS_BATCH):
+        table, params = uow.rows("v", columns, own[start : start + ROUNDS_BATCH])
+        for seq, round_id in uow.all(
+            f"WITH {table} INSERT INTO rounds ({ROUND_COLUMNS}) SELECT v.id, v.p, :t, :m, "
+            "CAST(:now AS BIGINT), :rules, CAST(:seed AS BIGINT), :c, :cs, "
+            "CAST(:nonce AS BIGINT), CAST(:cut AS INTEGER), CAST(:pos AS INTEGER), :pc, :bc, "
+            ":winner, v.bets, v.stake, v.win, v.b0, v.b1, v.tx, :source FROM v "
+            "RETURNING seq, id",
+            params | common,
+        ):
+            seqs[str(round_id)] = int(seq)
+    for (round_id, player, bets, stake, win, *_), done in zip(own, posted, strict=True):
+        daily.count(uow, round_id, player, table_id, mode, bets, stake, win, done.currency)
+    stored = (shuffle.commitment, shuffle.client_seed, shuffle.nonce, shuffle.cut,
+              shuffle.position, pc, bc, winner)  # fmt: skip
+    return [
+        StoredRound(
+            seqs[round_id],
+            round_id,
+            table_id,
+            mode,
+            uow.now,
+            rules.name,
+            *stored,
+            bets,
+            stake,
+            win,
+            before,
+            after,
+            None,
+            None,
+            client_seed_source=shuffle.client_seed_source,
+        )
+        for round_id, _, bets, stake, win, before, after, _ in own
+    ]

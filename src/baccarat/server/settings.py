@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..fairness.beacon import QUICKNET
+
 if TYPE_CHECKING:
     from .dealing import ShoeFactory
 
@@ -193,6 +195,13 @@ class Settings:
     operators_file: Path | None = None
     operator_poll_s: float = 0.5
     operator_max_backoff_s: float = 30.0
+    # The shared tables' public randomness beacon (docs/fairness.md, "Shared tables"): a
+    # drand HTTP endpoint, the chain's hash (quicknet by default) and its public key (None:
+    # the known chain's). Without a URL (the default) the tables deal offline, from the
+    # committed seed alone.
+    beacon_url: str | None = None
+    beacon_chain: str = QUICKNET.hash
+    beacon_public_key: str | None = None
     # Injected for tests: the deal source and the clock (microseconds since the epoch).
     shoe_factory: ShoeFactory | None = field(default=None, compare=False)
     clock: Callable[[], int] = field(default=system_clock_us, compare=False)
@@ -243,6 +252,9 @@ class Settings:
             operator_max_backoff_s=float(
                 get("OPERATOR_MAX_BACKOFF_S") or cls.operator_max_backoff_s
             ),
+            beacon_url=get("BEACON_URL"),
+            beacon_chain=get("BEACON_CHAIN") or QUICKNET.hash,
+            beacon_public_key=get("BEACON_PUBLIC_KEY"),
             session_ttl_s=int(get("SESSION_TTL") or 7 * 24 * 3600),
             cookie_secure=(get("COOKIE_SECURE") or "0") == "1",
             db_threads=int(get("DB_THREADS") or 8),

@@ -175,6 +175,13 @@ class SharedSpotOut(BaseModel):
     amount: int
 
 
+class SharedBeaconOut(BaseModel):
+    chain: str = Field(description="the beacon chain's hash (drand's API)")
+    round: int = Field(description="named in the table's log before it was published")
+    entered: bool = Field(description="false: the table waits for the round (no window)")
+    randomness: str | None = Field(description="sha256 of the round's signature, once entered")
+
+
 class SharedShoeOut(BaseModel):
     id: int
     commitment: str = Field(description="sha256 of the shoe's seed, fixed before any bet")
@@ -183,6 +190,15 @@ class SharedShoeOut(BaseModel):
     cards_left: int
     finished: bool
     server_seed: str | None = Field(description="revealed when the shoe ends")
+    beacon: SharedBeaconOut | None = Field(
+        description="the public randomness beacon's round the shoe takes (null: none "
+        "configured, the shoe is dealt from the committed seed alone)"
+    )
+
+
+class SharedLogHeadOut(BaseModel):
+    seq: int
+    hash: str = Field(description="the hash of the table log's last entry")
 
 
 class SharedStateOut(BaseModel):
@@ -198,6 +214,7 @@ class SharedStateOut(BaseModel):
     players: int = Field(description="bettors on the coup (in this mode)")
     totals: dict[str, SharedSpotOut]
     shoe: SharedShoeOut | None
+    log: SharedLogHeadOut | None = Field(description="the head of the table's hash-chained log")
 
 
 class SharedBetsOut(BaseModel):

@@ -14,7 +14,9 @@ from ..currencies import HOME
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..shared import bets as shared_bets
+from ..shared import tablelog
 from ..shared import views as shared
+from ..shared.clock import require_shared
 from ..shared.desk import SharedDesk
 from ..tables import Table, bets_from
 from . import pacing
@@ -175,11 +177,13 @@ async def put_coup_bets(table_id: str, coup: int, body: RoundIn, ctx: RequestDep
             table=table_id,
         )
     bets = bets_from(body.bets.root)
-    dealer, mode = ctx.casino.dealer, body.mode
+    dealer, mode, desk = ctx.casino.dealer, body.mode, _desk(ctx)
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
         table.for_currency(ledger.currency_of(uow, player_id))  # one pot: in HOME alone
-        return shared_bets.place(uow, dealer, table, coup, player_id, mode, bets)
+        placed = shared_bets.place(uow, dealer, table, coup, player_id, mode, bets)
+        desk.tell(uow, table.id)  # the totals changed: every worker's sockets hear of it
+        return placed
 
     return await idempotent_write(ctx, {"mode": mode, "bets": bets.to_json()}, 200, work)
 
@@ -211,6 +215,21 @@ async def get_shoe_record(table_id: str, shoe: int, ctx: RequestDep) -> Response
     lines = await ctx.casino.db.read(lambda uow: shared.shoe_record(uow, table, shoe))
     text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
     return Response(text, media_type="application/x-ndjson")
+
+
+@router.get(
+    "/tables/{table_id}/log",
+    responses=documented("unknown_table", "not_a_shared_table"),
+    summary="A shared table's append-only, hash-chained log (its shoes' commitments, beacon "
+    "rounds and reveals: docs/fairness.md), the entries after `after`, 500 at most",
+)
+async def get_table_log(
+    table_id: str, ctx: RequestDep, after: Annotated[int, Query(ge=0, le=2**31)] = 0
+) -> Response:
+    table = ctx.casino.tables.require(table_id)
+    require_shared(table)
+    entries = await ctx.casino.db.read(lambda uow: tablelog.page(uow, table.id, after))
+    return json_response({"table_id": table.id, "entries": entries})
 
 
 def _desk(ctx: RequestContext) -> SharedDesk:

@@ -9,6 +9,10 @@ A seat's actions emit events inside their unit of work; they leave only once it 
 
 Both sit behind one interface: ``emit(uow, event)``, ``start()``, ``stop()``. The ``Hub``
 holds this worker's clients by seat, and gives each one the event as its role sees it.
+
+The same events carry the shared tables' (``shared.feed``) on a channel of their own
+(``add(channel, receiver)`` before ``start``; ``emit(uow, event, channel)``): one listening
+session per worker for both.
 """
 
 from __future__ import annotations
@@ -29,6 +33,16 @@ CHANNEL = "baccarat_seats"
 # with nicknames of 24 characters) is sent as "refresh": each worker reads the seat itself.
 MAX_PAYLOAD = 7900
 QUEUE_LIMIT = 256
+
+
+class Receiver(Protocol):
+    """What hears a channel's events in this worker (the ``Hub`` for the seats)."""
+
+    def dispatch(self, event: dict[str, Any]) -> None: ...
+
+    def refresh_all(self) -> None:
+        """Events may have been missed (the listening session was lost): re-read."""
+        ...
 
 
 class Client(Protocol):
@@ -129,7 +143,9 @@ def encode(event: dict[str, Any]) -> str:
 
 
 class SeatEvents(Protocol):
-    def emit(self, uow: UnitOfWork, event: dict[str, Any]) -> None: ...
+    def add(self, channel: str, receiver: Receiver) -> None: ...
+
+    def emit(self, uow: UnitOfWork, event: dict[str, Any], channel: str = CHANNEL) -> None: ...
 
     async def start(self) -> None: ...
 
@@ -140,8 +156,11 @@ class LocalEvents:
     """One worker (SQLite): events go to the hub after the commit, on the event loop."""
 
     def __init__(self, hub: Hub):
-        self.hub = hub
+        self.receivers: dict[str, Receiver] = {CHANNEL: hub}
         self.loop: asyncio.AbstractEventLoop | None = None
+
+    def add(self, channel: str, receiver: Receiver) -> None:
+        self.receivers[channel] = receiver
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -149,15 +168,16 @@ class LocalEvents:
     async def stop(self) -> None:
         self.loop = None
 
-    def emit(self, uow: UnitOfWork, event: dict[str, Any]) -> None:
+    def emit(self, uow: UnitOfWork, event: dict[str, Any], channel: str = CHANNEL) -> None:
         text = encode(event)
         loop = self.loop
         if loop is None:
             return
+        receiver = self.receivers[channel]
 
         def deliver() -> None:
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                loop.call_soon_threadsafe(self.hub.dispatch, json.loads(text))
+                loop.call_soon_threadsafe(receiver.dispatch, json.loads(text))
 
         uow.after_commit(deliver)
 
@@ -168,7 +188,7 @@ class PostgresEvents:
     RETRY_S = 1.0
 
     def __init__(self, hub: Hub, conninfo: str, application_name: str = "baccarat"):
-        self.hub = hub
+        self.receivers: dict[str, Receiver] = {CHANNEL: hub}
         self.conninfo = conninfo
         # The listening session names its worker: other workers see it alive (timing.py).
         self.application_name = application_name
@@ -176,9 +196,12 @@ class PostgresEvents:
         self.listening = asyncio.Event()
         self._stopping = False
 
-    def emit(self, uow: UnitOfWork, event: dict[str, Any]) -> None:
+    def add(self, channel: str, receiver: Receiver) -> None:
+        self.receivers[channel] = receiver
+
+    def emit(self, uow: UnitOfWork, event: dict[str, Any], channel: str = CHANNEL) -> None:
         uow.execute("SELECT pg_notify(:channel, :payload)",
-                    {"channel": CHANNEL, "payload": encode(event)})  # fmt: skip
+                    {"channel": channel, "payload": encode(event)})  # fmt: skip
 
     async def start(self) -> None:
         self.listening = asyncio.Event()
@@ -203,17 +226,19 @@ class PostgresEvents:
                     self.conninfo, autocommit=True, application_name=self.application_name
                 )
                 async with conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
+                    for channel in self.receivers:
+                        await conn.execute(f"LISTEN {channel}")
                     self.listening.set()
                     if not first:
-                        # Events may have been missed while reconnecting: re-read the seats.
-                        self.hub.refresh_all()
+                        # Events may have been missed while reconnecting: re-read.
+                        for receiver in self.receivers.values():
+                            receiver.refresh_all()
                     first = False
                     async for notify in conn.notifies():
                         try:
-                            self.hub.dispatch(json.loads(notify.payload))
+                            self.receivers[notify.channel].dispatch(json.loads(notify.payload))
                         except Exception:
-                            log.exception("a seat event could not be delivered")
+                            log.exception("an event could not be delivered")
             except asyncio.CancelledError:
                 raise
             except Exception as error:

@@ -657,8 +657,27 @@ shared_shoes = sa.Table(
     # Set when the shoe ends (its seed is revealed then): "finished" or "cancelled".
     sa.Column("finished_us", sa.BigInteger, nullable=True),
     sa.Column("ending", sa.Text, nullable=True),
+    # A configured beacon (migration 0017): the chain and the round named when the shoe was
+    # committed, and the round's signature once it entered (NULL: the shoe waits for it).
+    sa.Column("beacon_chain", sa.Text, nullable=True),
+    sa.Column("beacon_round", sa.BigInteger, nullable=True),
+    sa.Column("beacon_signature", sa.Text, nullable=True),
     sa.CheckConstraint("ending IS NULL OR ending IN ('finished', 'cancelled')", name="ending"),
     sa.Index("ix_shared_shoes_table", "table_id", "id"),
+)
+
+# Each shared table's append-only, hash-chained log (migration 0017): its shoes' commitments,
+# beacon rounds and reveals (``fairness.beacon``), ``entry`` the canonical JSON with its hash.
+shared_log = sa.Table(
+    "shared_log",
+    metadata,
+    sa.Column("table_id", sa.Text, primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("shoe_id", Id, sa.ForeignKey("shared_shoes.id"), nullable=False),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("entry", sa.Text, nullable=False),
+    sa.Column("hash", sa.Text, nullable=False),
+    sa.Index("ix_shared_log_shoe", "shoe_id", "seq"),
 )
 
 shared_coups = sa.Table(

@@ -24,7 +24,7 @@ from __future__ import annotations
 import operator
 import re
 import sqlite3
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -101,6 +101,24 @@ class UnitOfWork:
     def lock(self, alias: str) -> str:
         """Lock the rows of one table of a join (PostgreSQL); nothing to do on SQLite."""
         return f" FOR UPDATE OF {alias}" if self.dialect == "postgresql" else ""
+
+    def rows(
+        self, name: str, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[Any]]
+    ) -> tuple[str, dict[str, Any]]:
+        """A common table expression of ``rows`` for a batch statement: ``name (columns) AS
+        (...)`` and its parameters. ``columns``: (name, PostgreSQL type). On PostgreSQL the
+        ``unnest`` of one array per column, so the statement is the same short text however
+        many rows it carries (a driver parses it once); on SQLite ``VALUES``."""
+        names = ", ".join(column for column, _ in columns)
+        if self.dialect == "postgresql":
+            arrays = ", ".join(f":{name}_{i}::{kind}[]" for i, (_, kind) in enumerate(columns))
+            params = {f"{name}_{i}": [row[i] for row in rows] for i in range(len(columns))}
+            return f"{name} ({names}) AS (SELECT * FROM unnest({arrays}))", params
+        params, values = {}, []
+        for r, row in enumerate(rows):
+            values.append("(" + ", ".join(f":{name}_{r}_{i}" for i in range(len(row))) + ")")
+            params |= {f"{name}_{r}_{i}": value for i, value in enumerate(row)}
+        return f"{name} ({names}) AS (VALUES {', '.join(values)})", params
 
     def execute(self, sql: str, params: Params = None) -> Any:
         if self._pending:

@@ -9,5 +9,7 @@ betting on the same coup.
 - ``bets``: a bettor's bets on the coup in its window, the stake taken at once;
 - ``views``: what anyone sees (the table's state, a coup, the roads, a finished shoe's
   record for the verifier);
-- ``audit``: ``baccarat admin check`` of the shared rounds.
+- ``audit``: ``baccarat admin check`` of the shared rounds;
+- ``beacon``: the public randomness beacon (a port, and drand's HTTP API) each shoe waits
+  for when one is configured; ``tablelog``: each table's hash-chained log of its shoes.
 """

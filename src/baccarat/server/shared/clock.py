@@ -16,6 +16,10 @@ coup twice: a worker that dies mid-transaction leaves nothing, the next one to l
 A shoe is created with a fresh server seed when a window opens and the table has none in
 play: its commitment (sha256 of the seed) is stored, and shown, before any bet on it. When
 the cut card comes out the shoe ends and its seed is revealed (``shared_shoes.finished_us``).
+With a public randomness beacon (``beacon``), the shoe's commitment names a round of the
+beacon not published yet, and the shoe waits (no window opens on it) until that round's
+randomness has entered its client seed (``enter_beacon``): only then is its order complete.
+Every shoe's commitment, beacon round and reveal go into the table's log (``tablelog``).
 """
 
 from __future__ import annotations
@@ -27,17 +31,20 @@ from typing import Any
 
 from ...core import Bets, Card, deal_coup, format_cards
 from ...fairness import commitment, new_server_seed
+from ...fairness.beacon import Chain, randomness, shoe_client_seed
 from .. import seeds
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..history import hand_json
 from ..round import Dealer, Stake, play
 from ..tables import Table
+from . import tablelog
 from .bank import CUT, NONCE, SHARED, TableShoe
 
 WATCH_US = 60_000_000  # a read of the state, or an open socket, keeps the table dealing 60 s
 ON_TIME_US = 1_000_000  # a window opened later than this after it was due starts from now
 MIN_RESULT_US = 1_000_000  # a result shows at least this long, however late it was dealt
+LEAD_ROUNDS = 2  # a shoe takes the beacon round published 1 to 2 periods after its commitment
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +60,18 @@ class ShoeRow:
     coups: int
     finished_us: int | None
     ending: str | None
+    beacon_chain: str | None
+    beacon_round: int | None
+    beacon_signature: str | None
+
+    @property
+    def waiting(self) -> bool:
+        """The shoe waits for its beacon round (its order is not complete yet)."""
+        return (
+            self.beacon_round is not None
+            and self.beacon_signature is None
+            and self.finished_us is None
+        )
 
     @property
     def revealed(self) -> str | None:
@@ -88,7 +107,7 @@ class CoupRow:
 
 SHOE_COLUMNS = (
     "id, table_id, server_seed, commitment, client_seed, start, position, cards, coups, "
-    "finished_us, ending"
+    "finished_us, ending, beacon_chain, beacon_round, beacon_signature"
 )
 COUP_COLUMNS = (
     "id, table_id, shoe_id, number, opens_us, closes_us, dealt_us, next_us, position, "
@@ -171,6 +190,8 @@ def retire(uow: UnitOfWork, dealer: Dealer, served: Iterable[str]) -> list[str]:
                 {"now": uow.now, "s": shoe_id,
                  "seed": seeds.opened(uow, ended.server_seed, ended.commitment)},
             )  # fmt: skip
+            if ended.finished_us is None:
+                _reveal(uow, load_shoe(uow, int(shoe_id)))
         uow.run("UPDATE shared_tables SET coup_id = NULL WHERE table_id = :t", {"t": table_id})
     return retired
 
@@ -189,10 +210,13 @@ def clock_of(uow: UnitOfWork, table: Table) -> tuple[ShoeRow | None, CoupRow | N
 
 
 def next_due(uow: UnitOfWork, table: Table) -> int | None:
-    """When the table's next transition is due (None: it rests until watched)."""
-    _, coup, watched = clock_of(uow, table)
+    """When the table's next transition is due (None: it rests until watched); for a shoe
+    waiting for its beacon round, when that round is due (``waiting``)."""
+    shoe, coup, watched = clock_of(uow, table)
     if coup is not None and coup.dealt_us is None:
         return coup.closes_us
+    if shoe is not None and shoe.waiting:
+        return None
     opens = 0 if coup is None or coup.next_us is None else coup.next_us
     return max(opens, uow.now) if watched > uow.now else None
 
@@ -206,10 +230,21 @@ def watch(uow: UnitOfWork, table_ids: Iterable[str]) -> None:
         )
 
 
-def advance(uow: UnitOfWork, dealer: Dealer, table: Table) -> str | None:
+def waiting(uow: UnitOfWork, table: Table) -> ShoeRow | None:
+    """The table's shoe, if it waits for its beacon round."""
+    shoe, _, _ = clock_of(uow, table)
+    return shoe if shoe is not None and shoe.waiting else None
+
+
+def advance(
+    uow: UnitOfWork, dealer: Dealer, table: Table, chain: Chain | None = None,
+    *, beacon: bool = False,
+) -> str | None:  # fmt: skip
     """Apply the table's transition that is due now, if any: ``"dealt"`` (a closed coup
-    dealt and settled) or ``"open"`` (the next window); None when nothing is due (or
-    another worker is advancing the table)."""
+    dealt and settled), ``"open"`` (the next window) or ``"shoe"`` (a new shoe committed,
+    waiting for its beacon round); None when nothing is due (or another worker is advancing
+    the table). ``beacon``: the table takes a beacon's round (``chain``; while it is not
+    known, no new shoe is made: the table never deals without it)."""
     require_shared(table)
     skip = " FOR UPDATE SKIP LOCKED" if uow.dialect == "postgresql" else ""
     row = uow.one(
@@ -230,43 +265,96 @@ def advance(uow: UnitOfWork, dealer: Dealer, table: Table) -> str | None:
     if int(watched) <= uow.now:
         return None  # nobody watches: the table rests
     shoe = None if shoe_id is None else load_shoe(uow, int(shoe_id))
+    if shoe is None or shoe.finished_us is not None:
+        if beacon and chain is None:
+            return None  # the beacon is not reached yet: the table waits
+        shoe = _new_shoe(uow, dealer, table, chain)
+        if shoe.waiting:
+            uow.run(
+                "UPDATE shared_tables SET shoe_id = :s WHERE table_id = :t",
+                {"s": shoe.id, "t": table.id},
+            )
+            return "shoe"
+    if shoe.waiting:
+        return None
     _open(uow, dealer, table, shoe, None if coup is None else coup.next_us)
     return "open"
 
 
-def _new_shoe(uow: UnitOfWork, dealer: Dealer, table: Table) -> ShoeRow:
-    """A new shoe for the table: a fresh seed, committed before any bet on it."""
+def enter_beacon(
+    uow: UnitOfWork, dealer: Dealer, table: Table, shoe_id: int, signature: str
+) -> bool:
+    """The beacon round the shoe waits for enters it (its signature checked by the caller,
+    ``beacon.Beacon.fetch``): the client seed takes the round's randomness, and the shoe's
+    order is complete. False if the shoe was not waiting (another worker did it)."""
+    uow.one("SELECT 1 FROM shared_tables WHERE table_id = :t" + uow.for_update, {"t": table.id})
+    shoe = load_shoe(uow, shoe_id)
+    if not shoe.waiting or shoe.table_id != table.id:
+        return False
+    value = randomness(signature)
+    client_seed = shoe_client_seed(shoe.client_seed, value)
+    seed = seeds.opened(uow, shoe.server_seed, shoe.commitment)
+    start = dealer.shoes(table.rules, seed, client_seed, NONCE, CUT).position  # after the burn
+    uow.run(
+        "UPDATE shared_shoes SET client_seed = :cs, start = :start, position = :start, "
+        "beacon_signature = :sig WHERE id = :id",
+        {"cs": client_seed, "start": start, "sig": signature, "id": shoe.id},
+    )
+    tablelog.append(uow, table.id, shoe.id, {
+        "type": "beacon", "shoe": shoe.id, "chain": shoe.beacon_chain,
+        "round": shoe.beacon_round, "signature": signature, "randomness": value,
+        "client_seed": client_seed,
+    })  # fmt: skip
+    return True
+
+
+def _reveal(uow: UnitOfWork, shoe: ShoeRow) -> None:
+    tablelog.append(uow, shoe.table_id, shoe.id, {
+        "type": "reveal", "shoe": shoe.id, "commitment": shoe.commitment,
+        "server_seed": shoe.server_seed, "ending": shoe.ending, "coups": shoe.coups,
+    })  # fmt: skip
+
+
+def _new_shoe(uow: UnitOfWork, dealer: Dealer, table: Table, chain: Chain | None) -> ShoeRow:
+    """A new shoe for the table: a fresh seed, committed (in the table's log) before any
+    bet on it; with a beacon, before the round it names is published (it waits for it)."""
     seed = new_server_seed()
     committed = commitment(seed)
     number = 1 + int(
         uow.scalar("SELECT COUNT(*) FROM shared_shoes WHERE table_id = :t", {"t": table.id})
     )
-    client_seed = f"{table.id}/{number}"
-    start = dealer.shoes(table.rules, seed, client_seed, NONCE, CUT).position  # after the burn
+    client_seed = f"{table.id}/{number}"  # with a beacon: its randomness added when it enters
+    named = None if chain is None else chain.round_at(uow.now / 1e6) + LEAD_ROUNDS
+    # The first coup starts after the burn (with a beacon: known once its round entered).
+    start = 0 if chain else dealer.shoes(table.rules, seed, client_seed, NONCE, CUT).position
     shoe_id = int(
         uow.scalar(
             "INSERT INTO shared_shoes (table_id, server_seed, commitment, client_seed, cut, "
-            "start, position, cards, coups, created_us) VALUES (:t, :seed, :c, :cs, :cut, "
-            ":start, :start, :cards, 0, :now) RETURNING id",
+            "start, position, cards, coups, created_us, beacon_chain, beacon_round) VALUES "
+            "(:t, :seed, :c, :cs, :cut, :start, :start, :cards, 0, :now, :chain, :round) "
+            "RETURNING id",
             {"t": table.id, "seed": seeds.seal(uow, seed, committed), "c": committed,
-             "cs": client_seed, "cut": CUT,
-             "start": start, "cards": table.rules.cards_per_shoe, "now": uow.now},
+             "cs": client_seed, "cut": CUT, "start": start,
+             "cards": table.rules.cards_per_shoe, "now": uow.now,
+             "chain": None if chain is None else chain.hash, "round": named},
         )
     )  # fmt: skip
+    tablelog.append(uow, table.id, shoe_id, {
+        "type": "commit", "shoe": shoe_id, "number": number, "commitment": committed,
+        "client_seed": client_seed, "rules": table.rules.name,
+        "beacon": None if chain is None or named is None else {
+            "chain": chain.hash, "public_key": chain.public_key, "round": named,
+            "published_us": chain.time_of(named) * 1_000_000,
+        },
+    })  # fmt: skip
     return load_shoe(uow, shoe_id)
 
 
-def _open(
-    uow: UnitOfWork, dealer: Dealer, table: Table, shoe: ShoeRow | None, due: int | None
-) -> None:
+def _open(uow: UnitOfWork, dealer: Dealer, table: Table, shoe: ShoeRow, due: int | None) -> None:
     """The next window, of ``betting_s`` from when it was due (``due``: the last coup's
     ``next_us``) if it opens less than ``ON_TIME_US`` late, so that the table's clock keeps
     its pace whatever a tick or a deal took; else (the table rested) from now."""
-    assert table.shared is not None
-    fresh = shoe is None or shoe.finished_us is not None
-    if fresh:
-        shoe = _new_shoe(uow, dealer, table)
-    assert shoe is not None
+    assert table.shared is not None and shoe is not None and not shoe.waiting
     start = due if due is not None and 0 <= uow.now - due < ON_TIME_US else uow.now
     closes = start + table.shared.betting_s * 1_000_000
     coup_id = int(
@@ -310,6 +398,8 @@ def deal(uow: UnitOfWork, dealer: Dealer, table: Table, coup: CoupRow) -> None:
          "ending": "finished" if finished else None,
          "seed": source.server_seed if finished else shoe.server_seed, "id": shoe.id},
     )  # fmt: skip
+    if finished:
+        _reveal(uow, load_shoe(uow, shoe.id))
     for mode in ("fun", "real"):
         rows = uow.all(
             "SELECT player_id, bets FROM shared_bets WHERE coup_id = :c AND mode = :m "
@@ -321,14 +411,27 @@ def deal(uow: UnitOfWork, dealer: Dealer, table: Table, coup: CoupRow) -> None:
         stakes = [Stake(int(p), Bets(json.loads(bets))) for p, bets in rows]
         played = play(uow, dealer, SHARED, table_id=table.id, rules=table.rules, mode=mode,
                       source=source, stakes=stakes)  # fmt: skip
-        for stake, rec in zip(stakes, played, strict=True):
-            # The round function dealt the very cards the table revealed.
-            assert (rec.player_cards, rec.banker_cards) == (pc, bc), "a coup is one deal"
-            uow.run(
-                "UPDATE shared_bets SET round_id = :r WHERE coup_id = :c AND player_id = :p "
-                "AND mode = :m",
-                {"r": rec.id, "c": coup.id, "p": stake.player_id, "m": mode},
-            )
+        # The round function dealt the very cards the table revealed.
+        assert all((r.player_cards, r.banker_cards) == (pc, bc) for r in played), "one deal"
+        pairs = zip(stakes, played, strict=True)
+        _settled(uow, coup.id, mode, [(stake.player_id, rec.id) for stake, rec in pairs])
+
+
+SETTLED_CHUNK = 500  # bettors per statement that records their rounds
+
+
+def _settled(uow: UnitOfWork, coup_id: int, mode: str, rounds: list[tuple[int, str]]) -> None:
+    """Each bettor's bets on the coup settled by their round: one statement for them all
+    (of ``SETTLED_CHUNK`` bettors at most), not one a bettor."""
+    for start in range(0, len(rounds), SETTLED_CHUNK):
+        table, params = uow.rows("v", (("p", "bigint"), ("r", "text")),
+                                 rounds[start : start + SETTLED_CHUNK])  # fmt: skip
+        uow.run(
+            f"WITH {table} UPDATE shared_bets SET round_id = v.r FROM v "
+            "WHERE shared_bets.coup_id = :c AND shared_bets.mode = :m "
+            "AND shared_bets.player_id = v.p",
+            params | {"c": coup_id, "m": mode},
+        )
 
 
 def shoe_json(shoe: ShoeRow) -> dict[str, Any]:
@@ -340,6 +443,16 @@ def shoe_json(shoe: ShoeRow) -> dict[str, Any]:
         "cards_left": shoe.cards - shoe.position,
         "finished": shoe.finished_us is not None,
         "server_seed": shoe.revealed,
+        "beacon": None
+        if shoe.beacon_round is None
+        else {
+            "chain": shoe.beacon_chain,
+            "round": shoe.beacon_round,
+            "entered": shoe.beacon_signature is not None,
+            "randomness": None
+            if shoe.beacon_signature is None
+            else randomness(shoe.beacon_signature),
+        },
     }
 
 

@@ -11,6 +11,10 @@ made it dies, another makes it at its next tick.
 A table deals while it is watched: a read of its state in this worker marks it
 (``watch``), and the task writes ``watched_until_us`` (60 s on) at most every
 ``WATCH_WRITE_US`` per table, so a crowd's reads cost no writes.
+
+With a beacon configured (``beacon.from_settings``), a shoe committed to a round waits for
+it: the task fetches the round once it is due (every ``BEACON_RETRY_S`` while it is late,
+never dealing without it) and enters it (``clock.enter_beacon``).
 """
 
 from __future__ import annotations
@@ -23,9 +27,12 @@ from typing import TYPE_CHECKING
 from ..db.uow import UnitOfWork
 from ..tables import Table
 from . import clock
-from .feed import Feed
+from .beacon import Beacon, BeaconError, from_settings
+from .clock import ShoeRow
+from .feed import CHANNEL, Feed
 
 if TYPE_CHECKING:
+    from ..banked.events import SeatEvents
     from ..casino import Casino
 
 log = logging.getLogger("baccarat.server.shared")
@@ -33,11 +40,17 @@ log = logging.getLogger("baccarat.server.shared")
 TICK_S = 0.1
 IDLE_S = 1.0  # the longest sleep: a table watched again is noticed within it
 WATCH_WRITE_US = 10_000_000
+BEACON_RETRY_S = 0.5
+BEACON_CONNECT_S = 5.0
 
 
 class SharedDesk:
-    def __init__(self, casino: Casino):
+    def __init__(self, casino: Casino, events: SeatEvents | None = None):
+        """``events``: the worker's events (``banked.events``), which carry the tables'
+        changes to the feed of every worker (without them, its followers read the state
+        every ``feed.QUIET_S`` and at each deadline)."""
         self.casino = casino
+        self.events = events
         self.tables: list[Table] = [t for t in casino.tables.values() if t.shared is not None]
         self._seen: dict[str, int] = {}  # table -> when this worker last saw it watched
         self._written: dict[str, int] = {}  # table -> when this worker last wrote it
@@ -45,6 +58,12 @@ class SharedDesk:
         self._wake = asyncio.Event()
         self.closing = False
         self.feed = Feed(casino.db, self.watch)
+        if events is not None:
+            events.add(CHANNEL, self.feed)
+        self.with_beacon = bool(casino.settings.beacon_url)
+        self.beacon: Beacon | None = None
+        self._connect_at = 0.0  # when to try reaching the beacon again
+        self._connecting = asyncio.Lock()
 
     async def start(self) -> None:
         tables, dealer = self.tables, self.casino.dealer
@@ -63,10 +82,19 @@ class SharedDesk:
     async def stop(self) -> None:
         self.closing = True
         await self.feed.stop()
+        close = getattr(self.beacon, "close", None)
+        if close is not None:
+            await close()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+
+    def tell(self, uow: UnitOfWork, table_id: str) -> None:
+        """The table changed in this transaction: at its commit, the followers of every
+        worker read it (``feed``)."""
+        if self.events is not None:
+            self.events.emit(uow, {"table_id": table_id}, CHANNEL)
 
     def watch(self, table_id: str) -> None:
         """Someone in this worker looks at the table (a read of its state, a socket)."""
@@ -75,6 +103,51 @@ class SharedDesk:
         self._seen[table_id] = now
         if first:
             self._wake.set()
+
+    async def _beacon(self) -> Beacon | None:
+        """The configured beacon, reached (None: offline, or not reached yet: tried again
+        every ``BEACON_CONNECT_S``)."""
+        if not self.with_beacon or self.beacon is not None:
+            return self.beacon
+        async with self._connecting:  # one attempt at a time: the others wait for it
+            moment = asyncio.get_running_loop().time()
+            if self.beacon is None and moment >= self._connect_at:
+                self._connect_at = moment + BEACON_CONNECT_S
+                try:
+                    self.beacon = await from_settings(self.casino.settings)
+                except Exception as error:
+                    log.warning("the randomness beacon is not reached (%s): the tables wait",
+                                error)  # fmt: skip
+        return self.beacon
+
+    async def _enter(self, table: Table, shoe: ShoeRow, db_now: int) -> float:
+        """Fetch and enter the round the shoe waits for; how long to wait before trying
+        again (s)."""
+        beacon = await self._beacon()
+        if beacon is None or shoe.beacon_round is None:
+            return BEACON_RETRY_S
+        if shoe.beacon_chain != beacon.chain.hash:
+            log.error("shoe %s waits for chain %s, not the configured one", shoe.id,
+                      shoe.beacon_chain)  # fmt: skip
+            return IDLE_S
+        due = beacon.chain.time_of(shoe.beacon_round) * 1_000_000
+        if db_now < due:
+            return max(TICK_S, (due - db_now) / 1e6)
+        try:
+            signature = await beacon.fetch(shoe.beacon_round)
+        except BeaconError as error:
+            log.error("table %s: %s (the table waits)", table.id, error)
+            return BEACON_RETRY_S
+        if signature is None:
+            return BEACON_RETRY_S
+        dealer, shoe_id = self.casino.dealer, shoe.id
+
+        def enter(uow: UnitOfWork) -> None:
+            if clock.enter_beacon(uow, dealer, table, shoe_id, signature):
+                self.tell(uow, table.id)
+
+        await self.casino.db.write(enter, table.id)
+        return TICK_S
 
     async def tick(self) -> float:
         """Mark the watched tables, apply what is due; how long until the next is due (s)."""
@@ -92,11 +165,14 @@ class SharedDesk:
                 self._written[table_id] = now
         tables = self.tables
 
-        def due(uow: UnitOfWork) -> list[tuple[Table, int | None, int]]:
-            return [(t, clock.next_due(uow, t), uow.now) for t in tables]
+        def due(uow: UnitOfWork) -> list[tuple[Table, int | None, ShoeRow | None, int]]:
+            return [(t, clock.next_due(uow, t), clock.waiting(uow, t), uow.now) for t in tables]
 
         wait = IDLE_S
-        for table, at, db_now in await db.read(due):
+        for table, at, shoe, db_now in await db.read(due):
+            if shoe is not None:
+                wait = min(wait, await self._enter(table, shoe, db_now))
+                continue
             if at is None:
                 continue
             if at <= db_now:
@@ -114,8 +190,17 @@ class SharedDesk:
 
     async def advance(self, table: Table) -> str | None:
         """The table's due transition (``clock.advance``), one write."""
-        dealer = self.casino.dealer
-        return await self.casino.db.write(lambda uow: clock.advance(uow, dealer, table), table.id)
+        dealer, with_beacon = self.casino.dealer, self.with_beacon
+        beacon = await self._beacon()
+        chain = None if beacon is None else beacon.chain
+
+        def step(uow: UnitOfWork) -> str | None:
+            done = clock.advance(uow, dealer, table, chain, beacon=with_beacon)
+            if done is not None:
+                self.tell(uow, table.id)
+            return done
+
+        return await self.casino.db.write(step, table.id)
 
     async def _run_forever(self) -> None:
         while not self.closing:

@@ -1,8 +1,13 @@
 """A shared table's events for this worker's sockets, read from the table's state.
 
 Every worker follows, for each table and mode that one of its sockets watches, the table's
-state in the database every ``views.TOTALS_S`` seconds (one read per table and mode,
-whatever the number of sockets), and tells its sockets what changed: ``open`` (a window,
+state in the database (one read per table and mode, whatever the number of sockets) when
+it changed, and tells its sockets what changed. A change is told by the transaction that
+made it (``tell``: a transition, a bettor's bets) through the seats' events
+(``banked.events``: PostgreSQL's NOTIFY at its commit, heard by every worker's listening
+session; in one process, the event loop after the commit), and the phase's own deadline
+(a window closes at its instant, with no write) wakes the follower too; a follower that
+heard nothing reads again after ``QUIET_S`` at most. The events: ``open`` (a window,
 with its deadline on the server's clock), ``totals`` (players and the sum on each spot, when
 they changed), ``closed``, ``dealt`` (the cards), ``settled`` (each logged-in watcher's own
 bets with what they returned: one read for all of them), ``shoe`` (a new shoe, or the one
@@ -27,6 +32,9 @@ from . import views
 
 log = logging.getLogger("baccarat.server.shared")
 TOTALS_EVERY_S = 0.5  # the totals are told at most twice a second
+CHANNEL = "baccarat_shared"  # the shared tables' events (``banked.events``)
+QUIET_S = 5.0  # a follower that heard nothing reads the state again after this at most
+MIN_READ_S = 0.1  # and, woken however often, reads it at most this often
 
 
 class Client(Protocol):
@@ -84,6 +92,15 @@ def own_results(
     return found
 
 
+def _until_due(state: dict[str, Any]) -> float:
+    """Seconds until the phase changes by the clock alone (a window closes; a result's time
+    is up), however briefly; ``QUIET_S`` when nothing is due."""
+    at = state["closes_at"] if state["phase"] == "betting" else state.get("next_at")
+    if state["phase"] not in ("betting", "dealt") or at is None:
+        return QUIET_S
+    return min(QUIET_S, max(0.02, (int(at) - int(state["server_time"])) / 1e6 + 0.02))
+
+
 class Feed:
     """This worker's sockets on shared tables, by table and mode, and their followers."""
 
@@ -92,6 +109,20 @@ class Feed:
         self.watch = watch
         self.clients: dict[tuple[str, str], set[Client]] = {}
         self._tasks: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._wakes: dict[tuple[str, str], asyncio.Event] = {}
+
+    # -- the events (``banked.events.Receiver``) -------------------------------------------
+
+    def dispatch(self, event: dict[str, Any]) -> None:
+        """A table changed (in any worker): its followers read its state."""
+        table = event.get("table_id")
+        for (table_id, _), wake in list(self._wakes.items()):
+            if table_id == table:
+                wake.set()
+
+    def refresh_all(self) -> None:
+        for wake in list(self._wakes.values()):
+            wake.set()
 
     def add(self, table: Table, mode: str, client: Client) -> None:
         key = (table.id, mode)
@@ -114,28 +145,46 @@ class Feed:
 
     async def _follow(self, table: Table, mode: str) -> None:
         key = (table.id, mode)
+        wake = self._wakes.setdefault(key, asyncio.Event())
         before: dict[str, Any] | None = None
         told = 0.0  # when the totals were last told
+        read_at = 0.0  # when the state was last read
+        trailing = False  # woken: read once more after the totals' cache (``views.TOTALS_S``)
+        loop = asyncio.get_running_loop()
         try:
             while self.clients.get(key):
                 self.watch(table.id)
+                await asyncio.sleep(max(0.0, read_at + MIN_READ_S - loop.time()))
+                read_at = loop.time()
+                wait = QUIET_S
                 try:
                     now = await self.db.read(lambda uow: views.state(uow, table, None, mode))
                     events = changes(before, now)
-                    moment = asyncio.get_running_loop().time()
+                    moment = loop.time()
                     totals_only = all(e["type"] == "totals" for e in events)
                     # The totals alone, too soon after the last: they wait (``before`` stays).
-                    if not (events and totals_only and moment - told < TOTALS_EVERY_S):
+                    if events and totals_only and moment - told < TOTALS_EVERY_S:
+                        wait = TOTALS_EVERY_S - (moment - told)
+                    else:
                         if events:
                             told = moment
                             await self._tell(table, mode, events)
                         before = now
+                    wait = min(wait, _until_due(now))
                 except Exception:
                     log.exception("following shared table %s failed; retrying", table.id)
-                await asyncio.sleep(views.TOTALS_S)
+                    wait = 1.0
+                if trailing:
+                    wait, trailing = min(wait, views.TOTALS_S), False
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(wake.wait(), wait)
+                if wake.is_set():
+                    wake.clear()
+                    trailing = True
         finally:
             self._tasks.pop(key, None)
             self.clients.pop(key, None)
+            self._wakes.pop(key, None)
 
     async def _tell(self, table: Table, mode: str, events: list[dict[str, Any]]) -> None:
         clients = list(self.clients.get((table.id, mode), ()))

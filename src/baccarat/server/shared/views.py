@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any
 
-from ...core import Outcome
+from ...core import Bets, Outcome
 from ...fairness.history import (
     FORMAT,
     FairnessRecord,
@@ -25,6 +25,7 @@ from ..history import iso_time
 from ..ledger import check_mode
 from ..roads import road_result, roads_json
 from ..tables import Table
+from . import tablelog
 from .bank import CUT, NONCE
 from .bets import placed
 from .clock import (
@@ -98,12 +99,13 @@ def state(uow: UnitOfWork, table: Table, player_id: int | None, mode: str) -> di
         "shoe": None if shoe is None else shoe_json(shoe),
         "result": None if coup is None else coup_cards(coup),
         "last_results": last_results(uow, table),
+        "log": tablelog.head(uow, table.id),
     }
     if coup is not None:
         answer |= totals(uow, table, coup.id, mode)
-        if player_id is not None:
-            bets, stake = placed(uow, coup.id, player_id, mode)
-            answer["you"] = {"bets": dict(bets.placed()), "stake": stake}
+    if player_id is not None:  # the caller's own bets on the coup (none before the first)
+        bets, stake = (Bets({}), 0) if coup is None else placed(uow, coup.id, player_id, mode)
+        answer["you"] = {"bets": dict(bets.placed()), "stake": stake}
     return answer
 
 
@@ -180,6 +182,8 @@ def shoe_record(uow: UnitOfWork, table: Table, shoe_id: int) -> list[dict[str, A
             "unknown_shoe", f"table {table.id} has no shoe {shoe_id}", table=table.id, shoe=shoe_id
         )
     shoe = ShoeRow(*row)
+    # A shoe dealt before the tables kept their log (migration 0017) has none.
+    log = tuple(tablelog.of_shoe(uow, shoe.id)) or None
     lines = []
     for number, dealt_us, position, pc, bc, winner in uow.all(
         "SELECT number, dealt_us, position, player_cards, banker_cards, winner FROM shared_coups "
@@ -211,6 +215,7 @@ def shoe_record(uow: UnitOfWork, table: Table, shoe_id: int) -> list[dict[str, A
             void_reason=None,
             table_id=table.id,
             time=iso_time(int(dealt_us)),
+            table_log=log,
         )
         lines.append(record.to_json())
     assert all(line["format"] == FORMAT for line in lines)

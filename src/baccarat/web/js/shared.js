@@ -50,6 +50,25 @@ const tablePath = (tbl) => `/api/tables/${encodeURIComponent(tbl.id)}`;
 /** Seconds left until `at` (microseconds, the server's clock) given the clock's offset. */
 const secondsLeft = (at, offset) => Math.max(0, Math.ceil((at - (Date.now() * 1000 + offset)) / 1e6));
 
+/** The shoe box: the shoe, its cards left, and what fixes its order (the fairness panel's
+ * short line; its title says what that does and does not guarantee). */
+function drawShoe(box, shoe) {
+  if (!shoe) {
+    fill(box);
+    box.removeAttribute("title");
+    return;
+  }
+  const beacon = shoe.beacon;
+  const round = beacon ? beacon.round : null;
+  const fairText = !beacon
+    ? t("shared.fair_offline")
+    : beacon.entered
+      ? t("shared.fair_beacon", { round })
+      : t("shared.beacon_wait", { round });
+  fill(box, h("span", { text: t("shared.shoe", { n: shoe.id, left: shoe.cards_left }) }), h("small", { "data-fair": "", text: fairText }));
+  box.title = beacon ? t("shared.fair_beacon_long", { round }) : t("shared.fair_offline_long");
+}
+
 class SharedView {
   constructor(root, tbl) {
     this.root = root;
@@ -394,8 +413,7 @@ class SharedView {
           ),
         ),
     );
-    const shoe = s.shoe;
-    $("[data-shoe]").textContent = shoe ? t("shared.shoe", { n: shoe.id, left: shoe.cards_left }) : "";
+    drawShoe($("[data-shoe]"), s.shoe);
     $('[data-meter="bet"]').textContent = money(sum(this.placed));
     $('[data-meter="balance"]').textContent = money(store.balance());
     $('[data-meter="win"]').textContent = money(this.win);

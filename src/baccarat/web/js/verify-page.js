@@ -639,6 +639,8 @@
       signature: r.text("signature", { optional: true }),
       key_id: r.text("key_id", { optional: true }),
       signed: r.has("signature") ? lineMessage(data) : null,
+      shared: r.has("shared") && isObject(r.data.shared) ? r.data.shared : null,
+      table_log: readTableLog(r),
       get isVoid() {
         return this.void_reason !== null;
       },
@@ -649,6 +651,13 @@
         return this.player.cards.length + this.banker.cards.length;
       },
     };
+  }
+
+  function readTableLog(r) {
+    const entries = r.has("table_log") ? r.get("table_log") : null;
+    if (entries === null) return null;
+    if (!Array.isArray(entries) || !entries.every(isObject)) throw r.error("table_log must be a list of log entries (objects)");
+    return entries;
   }
 
   /** Every round of an export, given its text (JSON lines, numbered from 1; blank lines skipped). */
@@ -985,6 +994,8 @@
         }
         continue;
       }
+      // A shared table's shoe is dealt to every bettor: its own record shows it whole.
+      if (indices.some((i) => records[i].shared !== null)) continue;
       const start = await shoeStart(first);
       if (start !== null && first.fairness.position !== start) {
         const note = start
@@ -1020,6 +1031,124 @@
       }
     }
     return found;
+  }
+
+  // -- a shared shoe's log and its beacon round (Python's fairness.beacon) ----------------------
+
+  const KNOWN_CHAINS = {
+    "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971":
+      "83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a",
+  };
+
+  async function sha256Hex(bytes) {
+    return toHex(new Uint8Array(await subtle().digest("SHA-256", bytes)));
+  }
+
+  function hexBytes(text) {
+    return Uint8Array.from(text.match(/../g) || [], (pair) => Number.parseInt(pair, 16));
+  }
+
+  /** The hash of a log entry: sha256 of its canonical JSON without `hash`. */
+  async function entryHash(entry) {
+    const body = Object.fromEntries(Object.entries(entry).filter(([k]) => k !== "hash"));
+    return sha256Hex(new TextEncoder().encode(canonical(body)));
+  }
+
+  async function checkLog(entries) {
+    const problems = [];
+    for (const [index, entry] of entries.entries()) {
+      const seq = entry.seq;
+      if (entry.hash !== (await entryHash(entry))) problems.push(`log entry ${seq}: its hash is not the hash of its content`);
+      if (index && entry.prev !== entries[index - 1].hash) problems.push(`log entry ${seq}: prev is not the hash of the entry before it`);
+      if (index && seq !== Number(entries[index - 1].seq || 0) + 1) {
+        problems.push(`log entry ${seq}: does not follow entry ${entries[index - 1].seq}`);
+      }
+    }
+    return problems;
+  }
+
+  /** A shared shoe's log against the line (Python's _log_differences). The beacon round's BLS
+   * signature is the one thing not checked here: `baccarat verify` checks it. */
+  async function logDifferences(record) {
+    const entries = record.table_log || [];
+    const fair = record.fairness;
+    const diffs = (await checkLog(entries)).map((p) => difference("table_log", "a hash-chained log", "broken", p));
+    const byType = {};
+    for (const entry of entries) byType[String(entry.type)] = entry;
+    const commit = byType.commit;
+    if (!commit) return [[...diffs, difference("table_log", "the shoe's commit entry", null)], null];
+    if (commit.commitment !== fair.commitment) {
+      diffs.push(difference("table_log.commit.commitment", fair.commitment, commit.commitment ?? null, "the log committed another seed"));
+    }
+    const base = String(commit.client_seed);
+    const named = commit.beacon;
+    const shoe = `shoe ${commit.number} of table ${commit.table}`;
+    let note = null;
+    let expected;
+    if (!isObject(named)) {
+      expected = base;
+      note = `${shoe} was dealt from the committed seed alone (no beacon): its order was fixed before any bet, but the operator made the seed`;
+    } else {
+      const entered = byType.beacon;
+      if (!entered) {
+        const missing = `beacon round ${named.round}`;
+        return [[...diffs, difference("table_log", missing, null, "the shoe was dealt without its beacon round")], null];
+      }
+      const signature = String(entered.signature);
+      const value = /^(?:[0-9a-f]{2})+$/.test(signature) ? await sha256Hex(hexBytes(signature)) : null;
+      expected = value === null ? base : `${base}/${value}`;
+      for (const [name, want, got] of [
+        ["round", named.round, entered.round],
+        ["chain", named.chain, entered.chain],
+        ["randomness", value, entered.randomness],
+      ]) {
+        if (want !== got) diffs.push(difference(`table_log.beacon.${name}`, want ?? null, got ?? null));
+      }
+      const known = KNOWN_CHAINS[String(named.chain)];
+      if (known && named.public_key !== known) {
+        diffs.push(difference("table_log.commit.beacon.public_key", known, named.public_key ?? null, "not the chain's public key"));
+      }
+      if (!(Number(commit.time_us || 0) < Number(named.published_us || 0))) {
+        diffs.push(
+          difference(
+            "table_log.commit.time_us",
+            `before ${named.published_us}`,
+            commit.time_us ?? null,
+            "the round was named after it was published",
+          ),
+        );
+      }
+      if (!known) {
+        note = `${shoe} took round ${named.round} of beacon chain ${named.chain}, not a known public chain: its randomness is only as independent as whoever runs that beacon`;
+      }
+    }
+    if (fair.client_seed !== expected) {
+      diffs.push(difference("fairness.client_seed", expected, fair.client_seed, "the shoe's client seed is the one its log makes"));
+    }
+    const revealed = byType.reveal;
+    if (revealed && fair.server_seed !== null && revealed.server_seed !== fair.server_seed) {
+      diffs.push(difference("table_log.reveal.server_seed", fair.server_seed, revealed.server_seed ?? null));
+    }
+    return [diffs, note];
+  }
+
+  /** The shared shoes' logs, once per shoe, by index (Python's check_table_logs). */
+  async function checkTableLogs(records) {
+    const found = new Map();
+    const notes = new Map();
+    const done = new Map();
+    for (const [index, record] of records.entries()) {
+      if (record.table_log === null) continue;
+      const key = canonical([record.fairness.commitment, record.fairness.client_seed, record.fairness.server_seed, record.table_log]);
+      if (!done.has(key)) done.set(key, await logDifferences(record));
+      const [diffs, note] = done.get(key);
+      if (diffs.length) push(found, index, ...diffs);
+      if (note !== null) {
+        if (!notes.has(note)) notes.set(note, []);
+        notes.get(note).push(record.line);
+      }
+    }
+    return [found, [...notes].map(([note, lines]) => finding("table_log", note, lines))];
   }
 
   /** Something about the export as a whole: a finding fails it, a note only informs. */
@@ -1463,9 +1592,11 @@
       if (diffs.length) push(across, index, ...diffs);
     });
     for (const [index, diffs] of await checkShuffles(filled)) push(across, index, ...diffs);
+    const [logDiffs, logNotes] = await checkTableLogs(filled);
+    for (const [index, diffs] of logDiffs) push(across, index, ...diffs);
     const [nonceDiffs, findings, notes] = checkNonces(filled);
     for (const [index, diffs] of nonceDiffs) push(across, index, ...diffs);
-    notes.push(...checkBalances(filled));
+    notes.push(...checkBalances(filled), ...logNotes);
     notes.push(...checkSources(filled));
     const [signatureDiffs, signatureNotes] = await checkSignatures(filled, keys);
     for (const [index, diffs] of signatureDiffs) push(across, index, ...diffs);
@@ -1585,6 +1716,7 @@
     checkNonces,
     checkBalances,
     checkSources,
+    checkTableLogs,
     seatClientSeed,
     canonical,
     lineMessage,
@@ -1842,7 +1974,9 @@
         $(`${id}-title`).hidden = items.length === 0;
       };
       list("export-findings", report.findings, "finding check bad");
-      list("export-notes", report.notes, "note");
+      // A shoe that took a beacon round: its BLS signature is left to baccarat verify.
+      const beaconNote = /"type"\s*:\s*"beacon"/.test(lastText || "") ? [{ kind: "unchecked", message: t("verify.beacon_signature") }] : [];
+      list("export-notes", [...report.notes, ...beaconNote], "note");
       const rows = report.rounds.map((r) => {
         const row = element("tr", { "data-line": String(r.line), "data-status": r.status, "data-round": r.id });
         row.append(

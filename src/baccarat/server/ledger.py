@@ -58,7 +58,7 @@ class SystemAccounts:
 
     ids: dict[tuple[str, str], int]
     others: dict[tuple[str, str, str], int] = field(default_factory=dict)
-    # Players' currencies as postings on PostgreSQL learn them (``_players_currency``).
+    # Players' currencies as rounds learn them (``player_currency``).
     player_currencies: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -113,6 +113,18 @@ def currency_of(uow: UnitOfWork, player_id: int) -> str:
     if found is None:
         raise ServiceError("unknown_player", "the player has no account")
     return str(found)
+
+
+def player_currency(uow: UnitOfWork, system: SystemAccounts, player_id: int) -> str:
+    """``currency_of``, kept by the casino's accounts (it is set when the player registers
+    and never changes): a round does not read it again."""
+    known = system.player_currencies
+    found = known.get(player_id)
+    if found is None:
+        if len(known) >= PLAYER_CURRENCIES_KEPT:
+            known.clear()
+        found = known[player_id] = currency_of(uow, player_id)
+    return found
 
 
 def casino_account(uow: UnitOfWork, system: SystemAccounts, mode: str, kind: str,
@@ -257,10 +269,7 @@ def _players_currency(uow: UnitOfWork, system: SystemAccounts, players: Sequence
     never changes), for a posting that names the casino's accounts before it is sent."""
     if not system.others:
         return HOME
-    known = system.player_currencies
-    if len(known) > PLAYER_CURRENCIES_KEPT:
-        known.clear()
-    found = {known.get(p) or known.setdefault(p, currency_of(uow, p)) for p in players}
+    found = {player_currency(uow, system, p) for p in players}
     if len(found) > 1:  # the tables of several players offer HOME alone
         raise ServiceError("unsupported_currency", "these players' accounts are in different "
                            "currencies: they play at different tables")  # fmt: skip
@@ -605,6 +614,7 @@ __all__ = [
     "open_currencies",
     "open_player_accounts",
     "player_account",
+    "player_currency",
     "post",
     "post_money",
     "post_monies",

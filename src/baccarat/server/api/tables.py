@@ -112,7 +112,8 @@ async def play_round(
             return answer
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
-        here = table.for_currency(ledger.currency_of(uow, player_id))  # its limits in it
+        # The table's limits in the player's currency.
+        here = table.for_currency(ledger.player_currency(uow, ctx.casino.system, player_id))
         played = rounds.play_round(uow, dealer, player_id, here, mode, bets)
         return rounds.round_answer(uow, player_id, here, played, bets)
 
@@ -180,7 +181,8 @@ async def put_coup_bets(table_id: str, coup: int, body: RoundIn, ctx: RequestDep
     dealer, mode, desk = ctx.casino.dealer, body.mode, _desk(ctx)
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
-        table.for_currency(ledger.currency_of(uow, player_id))  # one pot: in HOME alone
+        # One pot: in HOME alone.
+        table.for_currency(ledger.player_currency(uow, ctx.casino.system, player_id))
         placed = shared_bets.place(uow, dealer, table, coup, player_id, mode, bets)
         desk.tell(uow, table.id)  # the totals changed: every worker's sockets hear of it
         return placed

@@ -490,7 +490,7 @@ class _Checkpointer:
     the frames of the last moment are left to copy then."""
 
     INTERVAL_S = 0.5
-    CATCH_UP_S = 0.02
+    CATCH_UP_S = 0.1
     WAL_LIMIT_BYTES = 64 * 1024 * 1024
 
     def __init__(self, db: Database, writer: _SqliteWriter):

@@ -360,6 +360,10 @@ def parser() -> argparse.ArgumentParser:
 
 def main() -> int:
     args = parser().parse_args()
+    # One seed key for the servers and for this script's own writes (players, their seeds).
+    from baccarat.server.vault import new_key_text
+
+    os.environ.setdefault("BACCARAT_SEED_KEY", new_key_text().strip())
     print(f"bench/shared.py: {args.bettors} bettors, {args.watchers} watchers, {args.coups} "
           f"coups of {args.betting_s} s + {args.result_s} s, {os.cpu_count()} CPUs")  # fmt: skip
     if args.only != "postgresql":

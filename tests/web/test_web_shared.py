@@ -113,6 +113,18 @@ def test_the_shared_table_fits_one_screen(
         player.page.click('[data-spot="player"]')
         player.page.wait_for_selector('[data-total="player"]')
         player.page.screenshot(path=str(screenshots / f"shared-{width}x{height}-betting.png"))
+        # The message of the bets placed never covers a button (it did on a phone on its side).
+        covered = player.page.evaluate(
+            """() => {
+                const m = document.querySelector('#table-message').getBoundingClientRect();
+                return [...document.querySelectorAll('.controls .ctl')].some((c) => {
+                    const r = c.getBoundingClientRect();
+                    return m.height > 0 && r.left < m.right && m.left < r.right
+                        && r.top < m.bottom && m.top < r.bottom;
+                });
+            }"""
+        )
+        assert not covered, f"the message covers a button at {width}x{height}"
         # No beacon configured: the shoe box says what fixes the order (and, in its title,
         # what that does not prove).
         assert player.page.text_content("[data-fair]") == "Order: committed seed"

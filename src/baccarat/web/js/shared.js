@@ -355,8 +355,9 @@ class SharedView {
             "p",
             { class: "muted" },
             limitsText(tbl.limits),
-            tieLimitsText(tbl.limits) ? ` \u00b7 ${tieLimitsText(tbl.limits)}` : "",
             ` \u00b7 ${t("shared.live")}`,
+            // As at a house table: a phone on its side leaves the tie's limits to the rules.
+            tieLimitsText(tbl.limits) ? h("span", { class: "tie-limits", text: ` \u00b7 ${tieLimitsText(tbl.limits)}` }) : null,
           ),
         ),
         optionsView(),

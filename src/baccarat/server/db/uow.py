@@ -35,6 +35,8 @@ Row = tuple[Any, ...]
 # Writes summed totals: the counter rows (sorted keys: rows locked in one order) and what to
 # add to each.
 TotalsWriter = Callable[["UnitOfWork", list[tuple[Hashable, tuple[int, ...]]]], None]
+# Per writer, the counter rows and what to add to each.
+Totals = dict[TotalsWriter, dict[Hashable, tuple[int, ...]]]
 
 _PARAM = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 _TRANSLATED: dict[tuple[str, str], str] = {}
@@ -89,7 +91,7 @@ class UnitOfWork:
         self.now = now
         self.vault: Vault | None = vault
         self._after_commit: list[Callable[[], None]] = []
-        self.totals: dict[TotalsWriter, dict[Hashable, tuple[int, ...]]] = {}
+        self.totals: Totals = {}
         # PostgreSQL: statements sent (``send``, ``later``) and not yet on the server.
         self._pending: list[tuple[str, Params, Later | None]] = []
 
@@ -200,9 +202,7 @@ class UnitOfWork:
 
     def add_totals(self, writer: TotalsWriter, key: Hashable, values: tuple[int, ...]) -> None:
         """Add ``values`` to the counter row ``key``, written by ``writer`` at the commit."""
-        rows = self.totals.setdefault(writer, {})
-        old = rows.get(key)
-        rows[key] = values if old is None else tuple(map(operator.add, old, values))
+        _add(self.totals, writer, key, values)
 
     def after_commit(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` once this work is committed (never if it is rolled back)."""
@@ -214,18 +214,22 @@ class UnitOfWork:
             callback()
 
 
+def _add(totals: Totals, writer: TotalsWriter, key: Hashable, values: tuple[int, ...]) -> None:
+    rows = totals.setdefault(writer, {})
+    old = rows.get(key)
+    rows[key] = values if old is None else tuple(map(operator.add, old, values))
+
+
 def write_totals(into: UnitOfWork, units: Iterable[UnitOfWork | None]) -> None:
     """Write the summed totals of the committed ``units`` on ``into``'s transaction (just
     before its commit)."""
-    merged: dict[TotalsWriter, dict[Hashable, tuple[int, ...]]] = {}
+    merged: Totals = {}
     for unit in units:
         if unit is None or not unit.totals:
             continue
         for writer, rows in unit.totals.items():
-            into_rows = merged.setdefault(writer, {})
             for key, values in rows.items():
-                old = into_rows.get(key)
-                into_rows[key] = values if old is None else tuple(map(operator.add, old, values))
+                _add(merged, writer, key, values)
         unit.totals = {}
     for writer, rows in merged.items():
         writer(into, sorted(rows.items(), key=lambda row: repr(row[0])))

@@ -269,11 +269,15 @@ def _players_currency(uow: UnitOfWork, system: SystemAccounts, players: Sequence
     never changes), for a posting that names the casino's accounts before it is sent."""
     if not system.others:
         return HOME
-    found = {player_currency(uow, system, p) for p in players}
+    return _one_currency({player_currency(uow, system, p) for p in players})
+
+
+def _one_currency(found: set[str]) -> str:
+    """The one currency of a posting's players (none: HOME)."""
     if len(found) > 1:  # the tables of several players offer HOME alone
         raise ServiceError("unsupported_currency", "these players' accounts are in different "
                            "currencies: they play at different tables")  # fmt: skip
-    return found.pop()
+    return found.pop() if found else HOME
 
 
 def _apply_delta(uow: UnitOfWork, account_id: int, delta: int) -> int | None:
@@ -366,10 +370,7 @@ def post_money(
             raise _short(uow, player, mode, cover, net)
         accounts[player], balances[player] = int(row[0]), int(row[1])
         currencies.add(str(row[2]))
-    if len(currencies) > 1:  # the tables of several players offer HOME alone
-        raise ServiceError("unsupported_currency", "these players' accounts are in different "
-                           "currencies: they play at different tables")  # fmt: skip
-    (currency,) = currencies or {HOME}
+    currency = _one_currency(currencies)
     postings = _postings(money, mode, accounts, system, currency)
     tx_id = _insert_transaction(uow, kind, mode, postings, reference=reference, memo=memo)
     return Posted(tx_id, balances, currency)

@@ -446,21 +446,18 @@ class _Voiding:
 
 # PostgreSQL: the next ``:n`` values of ``rounds.seq`` (what its default would take).
 _NEXT_SEQS = "SELECT nextval(pg_get_serial_sequence('rounds', 'seq')) FROM generate_series(1, :n)"
-_INSERT_ROUND = (
-    "INSERT INTO rounds ({seq}id, player_id, table_id, mode, created_us, rules, seed_id, "
-    "commitment, client_seed, nonce, cut, position, player_cards, banker_cards, "
-    "winner, bets, stake, win, balance_before, balance_after, transaction_id, "
-    "client_seed_source) VALUES "
-    "({value}:id, :p, :t, :m, :now, :rules, :seed, :c, :cs, :nonce, :cut, :pos, :pc, :bc, "
-    ":winner, :bets, :stake, :win, :before, :after, :tx, :source){returning}"
-)
-_INSERT_NEW = _INSERT_ROUND.format(seq="", value="", returning=" RETURNING seq")
-_INSERT_SEQ = _INSERT_ROUND.format(seq="seq, ", value=":seq, ", returning="")
 ROUND_COLUMNS = (
     "id, player_id, table_id, mode, created_us, rules, seed_id, commitment, client_seed, "
     "nonce, cut, position, player_cards, banker_cards, winner, bets, stake, win, "
     "balance_before, balance_after, transaction_id, client_seed_source"
 )
+_INSERT_ROUND = (
+    "INSERT INTO rounds ({seq}" + ROUND_COLUMNS + ") VALUES "
+    "({value}:id, :p, :t, :m, :now, :rules, :seed, :c, :cs, :nonce, :cut, :pos, :pc, :bc, "
+    ":winner, :bets, :stake, :win, :before, :after, :tx, :source){returning}"
+)
+_INSERT_NEW = _INSERT_ROUND.format(seq="", value="", returning=" RETURNING seq")
+_INSERT_SEQ = _INSERT_ROUND.format(seq="seq, ", value=":seq, ", returning="")
 ROUNDS_BATCH = 500  # rounds per INSERT of a coup's rounds
 
 
@@ -495,10 +492,21 @@ def _insert_round(
         uow.send(_INSERT_SEQ, values | {"seq": seq})
     daily.count(uow, round_id, settled.player_id, table_id, mode, settled.bets_json,
                 settled.stake, settled.returned, posted.currency)  # fmt: skip
+    return _stored(uow, seq, round_id, table_id, mode, rules, shuffle, (pc, bc, winner),
+                   (settled.bets_json, settled.stake, settled.returned, before, after))  # fmt: skip
+
+
+def _stored(
+    uow: UnitOfWork, seq: int, round_id: str, table_id: str, mode: str, rules: RuleSet,
+    shuffle: Shuffle, coup: tuple[str, str, str], own: tuple[str, int, int, int, int],
+) -> StoredRound:  # fmt: skip
+    """A round as written: the coup's cards and winner, the bettor's bets, stake, return
+    and balances."""
+    (pc, bc, winner), (bets, stake, win, before, after) = coup, own
     return StoredRound(
         seq, round_id, table_id, mode, uow.now, rules.name, shuffle.commitment,
         shuffle.client_seed, shuffle.nonce, shuffle.cut, shuffle.position, pc, bc, winner,
-        settled.bets_json, settled.stake, settled.returned, before, after, None, None,
+        bets, stake, win, before, after, None, None,
         client_seed_source=shuffle.client_seed_source,
     )  # fmt: skip
 
@@ -545,25 +553,8 @@ def _insert_rounds(
             seqs[str(round_id)] = int(seq)
     for (round_id, player, bets, stake, win, *_), done in zip(own, posted, strict=True):
         daily.count(uow, round_id, player, table_id, mode, bets, stake, win, done.currency)
-    stored = (shuffle.commitment, shuffle.client_seed, shuffle.nonce, shuffle.cut,
-              shuffle.position, pc, bc, winner)  # fmt: skip
     return [
-        StoredRound(
-            seqs[round_id],
-            round_id,
-            table_id,
-            mode,
-            uow.now,
-            rules.name,
-            *stored,
-            bets,
-            stake,
-            win,
-            before,
-            after,
-            None,
-            None,
-            client_seed_source=shuffle.client_seed_source,
-        )
+        _stored(uow, seqs[round_id], round_id, table_id, mode, rules, shuffle, (pc, bc, winner),
+                (bets, stake, win, before, after))
         for round_id, _, bets, stake, win, before, after, _ in own
-    ]
+    ]  # fmt: skip

@@ -3,7 +3,7 @@
 import { fill, h } from "./dom.js";
 import { chipLabel, currencySymbol, money, signedMoney, t } from "./i18n.js";
 import { keyOf } from "./keys.js";
-import { headlinePay, pays, toOne } from "./rulesinfo.js";
+import { headlinePay, limitsText, pays, tieLimitsText, toOne } from "./rulesinfo.js";
 
 const CHIP_COLOURS = {
   100: "white",
@@ -258,6 +258,13 @@ export function showLast(el, net) {
 // The message line under the table, and what it says ({text, kind}). It is not a live
 // region: the views announce what needs saying (announce()), and not the "Dealing…" of
 // every round. A refusal or a warning is scrolled into view (a zoomed page scrolls).
+/** The table's limits under its name (``extra`` after the main ones); the tie's last, in a
+ * span a phone on its side hides (they are on the rules page). */
+export function limitsLine(limits, ...extra) {
+  const tie = tieLimitsText(limits);
+  return h("p", { class: "muted" }, limitsText(limits), ...extra, tie ? h("span", { class: "tie-limits", text: ` \u00b7 ${tie}` }) : null);
+}
+
 export const messageView = () => h("p", { id: "table-message", class: "message" });
 
 export function showMessage(el, { text, kind }) {

@@ -17,6 +17,7 @@ import {
   HISTORY_ICON,
   headLinks,
   iconLink,
+  limitsLine,
   markChip,
   messageView,
   metersView,
@@ -31,7 +32,7 @@ import { money, t } from "./i18n.js";
 import { option, optionsView } from "./options.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
 import { showRoads } from "./roads.js";
-import { limitsText, tableName, tieLimitsText } from "./rulesinfo.js";
+import { tableName } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
 import * as store from "./state.js";
 
@@ -351,14 +352,7 @@ class SharedView {
           "div",
           { class: "table-name" },
           h("h1", { id: "table-title", text: tableName(tbl) }),
-          h(
-            "p",
-            { class: "muted" },
-            limitsText(tbl.limits),
-            ` \u00b7 ${t("shared.live")}`,
-            // As at a house table: a phone on its side leaves the tie's limits to the rules.
-            tieLimitsText(tbl.limits) ? h("span", { class: "tie-limits", text: ` \u00b7 ${tieLimitsText(tbl.limits)}` }) : null,
-          ),
+          limitsLine(tbl.limits, ` \u00b7 ${t("shared.live")}`),
         ),
         optionsView(),
         headLinks(tbl, iconLink("#/history", HISTORY_ICON, t("nav.history"))),

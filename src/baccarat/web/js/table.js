@@ -12,6 +12,7 @@ import {
   HISTORY_ICON,
   headLinks,
   iconLink,
+  limitsLine,
   markChip,
   messageView,
   metersView,
@@ -26,7 +27,7 @@ import { loginFirst } from "./gate.js";
 import { refresh as keepReceipts } from "./receipts.js";
 import { money, t } from "./i18n.js";
 import { shortcutOf } from "./keys.js";
-import { isCutShoe, limitsText, tableName, tieLimitsText } from "./rulesinfo.js";
+import { isCutShoe, tableName } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
 import * as store from "./state.js";
 import { openCut, shoeGauge } from "./cut.js";
@@ -213,17 +214,7 @@ class TableView {
         "div",
         { class: "table-head" },
         iconLink("#/", BACK_ICON, t("table.back"), { "data-back": "" }),
-        h(
-          "div",
-          { class: "table-name" },
-          h("h1", { id: "table-title", text: tableName(tbl) }),
-          h(
-            "p",
-            { class: "muted" },
-            limitsText(tbl.limits),
-            tieLimitsText(tbl.limits) ? h("span", { class: "tie-limits", text: ` \u00b7 ${tieLimitsText(tbl.limits)}` }) : null,
-          ),
-        ),
+        h("div", { class: "table-name" }, h("h1", { id: "table-title", text: tableName(tbl) }), limitsLine(tbl.limits)),
         optionsView(),
         headLinks(tbl, iconLink("#/history", HISTORY_ICON, t("nav.history"))),
       ),

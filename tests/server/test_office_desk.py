@@ -151,6 +151,24 @@ async def test_the_kill_switch_stops_new_rounds_until_the_table_is_on_again(api:
     assert missing.status_code == 404
 
 
+async def test_a_switch_another_connection_sets_stops_the_next_round(api: Api) -> None:
+    """SQLite's writer keeps a table's switch between its transactions (one read less a
+    round); a change committed by another connection (the CLI, another process) empties
+    what it kept, so the next round is refused all the same, and plays again after."""
+    from baccarat.server import switches
+
+    token = await api.player("alice")
+    table = api.casino.tables["table-i"]
+    writer = api.casino.db._sqlite_writer
+    assert (await api.play(token, player=500)).status_code == 201
+    assert ("table_switch", "table-i") in writer.memo.values  # kept: not read again
+    for enabled, status in ((False, 409), (True, 201)):
+        with api.casino.db.transaction() as uow:  # this thread's own connection
+            switches.switch(uow, table, enabled)
+        answer = await api.play(token, player=500)
+        assert answer.status_code == status, answer.text
+
+
 async def test_the_kill_switch_and_limits_hold_at_a_shared_table_too(api: Api) -> None:
     from .test_shared_tables import bet, open_window
 

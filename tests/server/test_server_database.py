@@ -196,7 +196,6 @@ async def test_a_steady_write_load_does_not_grow_the_wal_without_end(
     limit = 1 << 20
     monkeypatch.setattr(database._Checkpointer, "WAL_LIMIT_BYTES", limit)
     monkeypatch.setattr(database._Checkpointer, "INTERVAL_S", 0.05)
-    monkeypatch.setattr(database._Checkpointer, "CATCH_UP_S", 0.01)
     url = DatabaseUrl.sqlite_in(tmp_path / "data")
     migrate.upgrade(url)
     db = Database(url, clock=clock)

@@ -99,11 +99,14 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.shared = shared
     app.state.sockets = sockets
     errors.install(app)
+    # The players' routes first: a request is matched against the routes in this order.
     for module in (accounts, tables, table_socket, wallet, history, fairness, seats, responsible,
-                   system, operators, office, office_desk):  # fmt: skip
+                   system):  # fmt: skip
         app.include_router(module.router)
     if settings.bench_endpoint:
         app.include_router(system.bench_router)
+    for module in (operators, office, office_desk):
+        app.include_router(module.router)
 
     _document_security(app)
     _serve_docs(app)

@@ -1,7 +1,8 @@
 """Each table's switch and limits as the back office sets them (``table_switches``): a
 table switched off starts no new round (``table_disabled``; a round is one transaction, so
 none is left half played), and changed limits apply from the next round. A table without a
-row plays as the tables file says. Read once per round: one lookup by primary key."""
+row plays as the tables file says. Read once per round (one lookup by primary key), or
+kept by SQLite's writer between its transactions (``UnitOfWork.memo``)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,14 @@ _LIMITED: dict[tuple[int, str], tuple[Table, Table]] = {}
 
 def in_play(uow: UnitOfWork, table: Table) -> Table:
     """The table as its next round plays it (refused while it is switched off)."""
-    row = uow.one("SELECT enabled, limits FROM table_switches WHERE table_id = :t", {"t": table.id})
+    memo, key = uow.memo, ("table_switch", table.id)
+    if memo is not None and key in memo:
+        row = memo[key]
+    else:
+        row = uow.one("SELECT enabled, limits FROM table_switches WHERE table_id = :t",
+                      {"t": table.id})  # fmt: skip
+        if memo is not None:
+            memo[key] = row
     if row is None:
         return table
     if not row[0]:
@@ -75,6 +83,7 @@ def state(uow: UnitOfWork, tables: dict[str, Table] | Any) -> list[dict[str, Any
 
 def switch(uow: UnitOfWork, table: Table, enabled: bool) -> bool:
     """Switch a table on or off; whether that changed anything."""
+    uow.forget()
     row = uow.one("SELECT enabled FROM table_switches WHERE table_id = :t", {"t": table.id})
     if row is None:
         uow.run(
@@ -90,6 +99,7 @@ def switch(uow: UnitOfWork, table: Table, enabled: bool) -> bool:
 
 def set_limits(uow: UnitOfWork, table: Table, limits: Limits | None) -> None:
     """Change a table's limits from its next round (None: back to the tables file's)."""
+    uow.forget()
     text = None if limits is None else json.dumps(limits.to_json(), sort_keys=True)
     if uow.run("UPDATE table_switches SET limits = :l, updated_us = :now WHERE table_id = :t",
                {"t": table.id, "l": text, "now": uow.now}) == 0:  # fmt: skip

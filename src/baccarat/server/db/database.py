@@ -52,7 +52,7 @@ from .jobs import Job as _Job
 from .jobs import Work
 from .jobs import unavailable as _unavailable
 from .pgwriter import PostgresWriter
-from .uow import UnitOfWork, is_unique_violation, write_totals
+from .uow import Memo, UnitOfWork, is_unique_violation, write_totals
 
 T = TypeVar("T")
 log = logging.getLogger("baccarat.server.db")
@@ -381,6 +381,7 @@ class _SqliteWriter:
         self.conn: Any = None
         # Set by the checkpointer: the WAL is to be emptied between two batches.
         self.wal_full = False
+        self.memo = Memo()
 
     def submit(self, job: _Job[Any]) -> None:
         self.pending.append(job)
@@ -452,9 +453,17 @@ class _SqliteWriter:
 
     def _transact(self, conn: Any, batch: list[_Job[Any]]) -> None:
         conn.execute("BEGIN IMMEDIATE")
+        memo = self.memo
+        try:
+            memo.begin(conn)
+            self._units(conn, batch, memo)
+        finally:
+            memo.end()
+
+    def _units(self, conn: Any, batch: list[_Job[Any]], memo: Memo) -> None:
         alone = len(batch) == 1
         for job in batch:
-            uow = UnitOfWork(conn, "sqlite", self.db.clock(), self.db.vault)
+            uow = UnitOfWork(conn, "sqlite", self.db.clock(), self.db.vault, memo)
             if not alone:
                 conn.execute("SAVEPOINT unit")
             try:
@@ -485,12 +494,13 @@ class _Checkpointer:
     A passive checkpoint never blocks the writer, but the WAL starts again from its
     beginning only when a write begins with every frame of it copied, which a steady load
     never allows (the file grew by about 90 MB a second under sustained writes). So once
-    the WAL is above ``WAL_LIMIT_BYTES``, the checkpoints follow each other closely and the
-    writer is told to start it again between two batches (``_SqliteWriter.empty_wal``): only
-    the frames of the last moment are left to copy then."""
+    the file is above ``WAL_LIMIT_BYTES``, each passive checkpoint is followed by the
+    writer starting the WAL again between two batches (``_SqliteWriter.empty_wal``): only
+    the frames written since the checkpoint are left to copy then, and the file is written
+    over from its beginning (it keeps its size: the next half second of writes fits in it).
+    A restart each ``INTERVAL_S``, not more often: each one copies the hot pages again."""
 
     INTERVAL_S = 0.5
-    CATCH_UP_S = 0.1
     WAL_LIMIT_BYTES = 64 * 1024 * 1024
 
     def __init__(self, db: Database, writer: _SqliteWriter):
@@ -510,13 +520,10 @@ class _Checkpointer:
     def _main(self) -> None:
         conn = self.db.connect()
         try:
-            wait = self.INTERVAL_S
-            while not self.stopping.wait(wait):
+            while not self.stopping.wait(self.INTERVAL_S):
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-                full = self._wal_size() > self.WAL_LIMIT_BYTES
-                self.writer.wal_full = full
-                wait = self.CATCH_UP_S if full else self.INTERVAL_S
+                self.writer.wal_full = self._wal_size() > self.WAL_LIMIT_BYTES
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
         finally:

@@ -17,6 +17,12 @@ Counters that many units of work add to (the back office's daily aggregates) are
 written by each unit: a unit adds to its ``totals``, and whoever commits writes the sum of
 every committed unit's totals just before the commit (``write_totals``), one statement per
 counter row. A unit that fails takes its totals with it.
+
+The one writer of an SQLite database keeps a ``Memo`` across its transactions: rows read
+by primary key that seldom change (a table's switch) are read once, not once per round,
+for as long as no other connection has written the database (``PRAGMA data_version``,
+read once per transaction) and no unit of work of the writer has changed them (it calls
+``forget``). Elsewhere (PostgreSQL's many workers, a reader) ``memo`` is None: read it.
 """
 
 from __future__ import annotations
@@ -61,6 +67,32 @@ class Stale(Exception):
     sqlstate = "40001"
 
 
+class Memo:
+    """What the one writer of an SQLite database read in earlier transactions, kept while
+    nothing else wrote the database (module doc)."""
+
+    __slots__ = ("off", "values", "version")
+
+    def __init__(self) -> None:
+        self.values: dict[Hashable, Any] = {}
+        self.version: int | None = None
+        self.off = False  # a unit changed what it may hold: unused to the transaction's end
+
+    def begin(self, conn: Any) -> None:
+        """A transaction of the writer begins (the database locked): anything another
+        connection committed since the last one empties the memo."""
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self.version:
+            self.values.clear()
+            self.version = version
+
+    def end(self) -> None:
+        """The transaction is over, committed or not."""
+        if self.off:
+            self.values.clear()
+            self.off = False
+
+
 class Later:
     """The answer of a statement that goes to the server with the next round trip
     (``UnitOfWork.later``): read it once it is needed (which sends it then if need be)."""
@@ -83,17 +115,36 @@ class UnitOfWork:
     """A transaction in progress on one connection; ``now`` is fixed for the whole of it.
     ``vault`` seals and opens the server seeds (``server.vault``): the database's."""
 
-    __slots__ = ("_after_commit", "_pending", "conn", "dialect", "now", "totals", "vault")
+    __slots__ = ("_after_commit", "_memo", "_pending", "conn", "dialect", "now", "totals",
+                 "vault")  # fmt: skip
 
-    def __init__(self, conn: Any, dialect: str, now: int, vault: Vault | None = None):
+    def __init__(
+        self, conn: Any, dialect: str, now: int, vault: Vault | None = None,
+        memo: Memo | None = None,
+    ) -> None:  # fmt: skip
         self.conn = conn
         self.dialect = dialect
         self.now = now
         self.vault: Vault | None = vault
+        self._memo = memo
         self._after_commit: list[Callable[[], None]] = []
         self.totals: Totals = {}
         # PostgreSQL: statements sent (``send``, ``later``) and not yet on the server.
         self._pending: list[tuple[str, Params, Later | None]] = []
+
+    @property
+    def memo(self) -> dict[Hashable, Any] | None:
+        """Values read by earlier transactions of the writer that still hold (module doc),
+        or None: read the database."""
+        memo = self._memo
+        return None if memo is None or memo.off else memo.values
+
+    def forget(self) -> None:
+        """This unit changes what the memo may hold: it is emptied, and unused until the
+        transaction ends (committed or not, the next one reads the database again)."""
+        if self._memo is not None:
+            self._memo.values.clear()
+            self._memo.off = True
 
     @property
     def for_update(self) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 from .db.uow import UnitOfWork
 from .errors import ServiceError
+from .jsontext import compact
 
 _KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 
@@ -114,7 +115,7 @@ def once(
         player_id, stored = who, recall(uow, who, key, hashed)
     if stored is not None:
         return stored, True
-    text = json.dumps(work(uow, player_id), separators=(",", ":"))
+    text = compact(work(uow, player_id))
     remember(uow, player_id, key, hashed, status, text)
     return StoredAnswer(status, text), False
 

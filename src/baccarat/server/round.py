@@ -74,8 +74,11 @@ def _unobserved(course: str, step: str) -> None:
     return None
 
 
-def new_round_id() -> str:
-    return "r_" + secrets.token_hex(10)
+def new_round_id(now_us: int) -> str:
+    """``r_`` and 20 hex digits: the millisecond (11 digits, in order for 500 years) and 36
+    random bits. Ids in the order of time are written at the end of the rounds' index, not
+    on a page of it at random (one page written per batch of rounds, not one per round)."""
+    return f"r_{now_us // 1000 % (1 << 44):011x}{secrets.randbits(36):09x}"
 
 
 # -- shoes ---------------------------------------------------------------------------------
@@ -288,7 +291,7 @@ def play(
 ) -> list[StoredRound]:
     """Play one coup for its bettors (bets already checked against the table); refused
     with nothing written if it cannot be. The rounds as recorded, one per bettor."""
-    ids = tuple(new_round_id() for _ in stakes)
+    ids = tuple(new_round_id(uow.now) for _ in stakes)
     return _run(uow, dealer, bank, _Playing(table_id, rules, mode, source, tuple(stakes), ids))
 
 

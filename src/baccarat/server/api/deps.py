@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -14,6 +13,7 @@ from ..banked.desk import BankedDesk
 from ..casino import Casino
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
+from ..jsontext import compact
 from ..operators.launch import session_kind
 
 SESSION_COOKIE = "baccarat_session"
@@ -102,9 +102,7 @@ RequestDep = Annotated[RequestContext, Depends(get_request_context)]
 
 
 def json_response(data: Any, status: int = 200) -> Response:
-    return Response(
-        json.dumps(data, separators=(",", ":")), status_code=status, media_type="application/json"
-    )
+    return Response(compact(data), status_code=status, media_type="application/json")
 
 
 async def idempotent_write(

@@ -28,6 +28,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from .. import auth
 from ..banked.events import QUEUE_LIMIT
 from ..errors import ServiceError
+from ..jsontext import compact
 from ..settings import Limits
 from .deps import SESSION_COOKIE
 
@@ -78,11 +79,7 @@ class SocketClient:
                 return
             try:
                 # A message many sockets share may come encoded once (``str``).
-                text = (
-                    message
-                    if isinstance(message, str)
-                    else json.dumps(message, separators=(",", ":"))
-                )
+                text = message if isinstance(message, str) else compact(message)
                 await self.websocket.send_text(text)
             except Exception:
                 self.closed = True  # the socket is gone; its reader sees the disconnect

@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from ..db.uow import UnitOfWork
+from ..jsontext import compact
 
 log = logging.getLogger("baccarat.server.banked")
 
@@ -136,7 +137,7 @@ def _lobby_seat(public: dict[str, Any]) -> dict[str, Any]:
 
 
 def encode(event: dict[str, Any]) -> str:
-    text = json.dumps(event, separators=(",", ":"))
+    text = compact(event)
     if len(text.encode()) > MAX_PAYLOAD:
         text = json.dumps({"type": "refresh", "seat_id": event["seat_id"]})
     return text

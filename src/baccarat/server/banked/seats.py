@@ -9,7 +9,7 @@ from typing import Any
 from .. import responsible
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
-from ..history import iso_time
+from ..history import hand_json, iso_time
 from ..tables import Table, TableSet
 
 ROLES = ("player", "banker")
@@ -279,8 +279,6 @@ def last_round(uow: UnitOfWork, round_id: str | None) -> dict[str, Any] | None:
     )
     if row is None:
         return None
-    from ..history import hand_json
-
     (id_, pc, bc, winner, bets, stake, win, fee, player_points, banker_points, created,
      void) = row  # fmt: skip
     stake, win, fee = int(stake), int(win), int(fee)

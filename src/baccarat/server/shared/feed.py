@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..db.database import Database
 from ..db.uow import UnitOfWork
+from ..jsontext import compact
 from ..tables import Table
 from . import views
 
@@ -190,7 +190,7 @@ class Feed:
         clients = list(self.clients.get((table.id, mode), ()))
         for event in events:
             if event["type"] != "settled":
-                text = json.dumps(event, separators=(",", ":"))  # once for every socket
+                text = compact(event)  # once for every socket
                 for client in clients:
                     client.deliver(text)
                 continue

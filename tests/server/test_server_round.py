@@ -3,6 +3,7 @@ cache; the wallet port on the ledger, the only writer of its rows."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -152,3 +153,13 @@ async def test_house_and_player_banked_rounds_and_their_voids_pass_the_same_step
         *(("void", s) for s in steps),  # the house round's void
         *(("void", s) for s in steps),  # the player-banked round's void
     ]
+
+
+def test_round_ids_are_in_the_order_of_time_and_unlike_within_a_millisecond() -> None:
+    """``r_`` and 20 hex digits (as the CLI reads them), ordered by the millisecond."""
+    now = 1_796_144_575_783_464
+    ids = [round.new_round_id(now + 1000 * ms) for ms in range(50) for _ in range(20)]
+    assert all(re.fullmatch(r"r_[0-9a-f]{20}", i) for i in ids)
+    by_ms = [ids[i : i + 20] for i in range(0, len(ids), 20)]
+    assert all(max(a) < min(b) for a, b in itertools.pairwise(by_ms))
+    assert len(set(ids)) == len(ids)

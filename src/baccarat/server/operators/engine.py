@@ -15,12 +15,14 @@ import asyncio
 import contextlib
 import json
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ...core import Bets
 from .. import history, idempotency, rounds
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
+from ..history import StoredRound
 from ..round import Dealer
 from ..tables import Table
 from . import launch, outbox
@@ -127,7 +129,7 @@ class OperatorDesk:
         self, token_hash: str | None, table: Table, bets: Bets, key: str, hashed: str
     ) -> dict[str, Any]:
         """Play a round on the session's operator's wallet; the player's answer."""
-        created: list[tuple[Call, Table, int]] = []
+        created: list[tuple[Call, Table, int, StoredRound]] = []
 
         def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
             session = launch.session_of(uow, token_hash)
@@ -138,7 +140,7 @@ class OperatorDesk:
             dealer = Dealer(self.casino.shoes, self.casino.system, wallet=wallet)
             played = rounds.play_round(uow, dealer, player_id, here, "real", bets)
             assert wallet.first is not None
-            created.append((wallet.first, here, player_id))
+            created.append((wallet.first, here, player_id, played))
             return {"round_id": played.id}
 
         session = idempotency.Session(token_hash)
@@ -147,16 +149,21 @@ class OperatorDesk:
         )
         round_id = json.loads(answer.body)["round_id"]
         if created and not replayed:
-            ((call, here, player_id),) = created
+            ((call, here, player_id, played),) = created
             operator = self.operator(call.operator_id)
             sent = await self._send(operator, call)
             timeout, cap = operator.timeout_s, self.cap_s
 
+            if sent.balance is not None:
+                before, after_round = outbox.shown_balances(sent.balance, played.stake, played.win)
+                played = replace(played, balance_before=before, balance_after=after_round)
+
             def record(uow: UnitOfWork) -> tuple[Call | None, dict[str, Any] | ServiceError]:
-                # The bet's answer, and the player's, in one transaction.
+                # The bet's answer, and the player's, in one transaction (the round as it was
+                # written, with the operator's balances if shown: not read again).
                 state, after = outbox.answered(uow, call, sent, timeout, cap)
                 return after, self._answer(uow, here, bets, round_id, player_id,
-                                           (state, sent.status))  # fmt: skip
+                                           (state, sent.status), played)  # fmt: skip
 
             after, reply = await self.casino.db.write(record)
             if after is not None:
@@ -187,14 +194,15 @@ class OperatorDesk:
 
     def _answer(
         self, uow: UnitOfWork, table: Table, bets: Bets, round_id: str, player_id: int,
-        known: tuple[str, str | None] | None = None,
+        known: tuple[str, str | None] | None = None, played: StoredRound | None = None,
     ) -> dict[str, Any] | ServiceError:  # fmt: skip
         """The player's answer by the round's state (``known``: as the bet's answer just
-        left it; a refusal is returned, not raised: it is decided in the transaction that
-        records the bet's answer)."""
+        left it, and ``played`` the round as shown then; a refusal is returned, not raised:
+        it is decided in the transaction that records the bet's answer)."""
         state, status = known or outbox.state_of(uow, round_id)
         if state in outbox.SHOWN:
-            played = history.get_round(uow, None, round_id)
+            if played is None:
+                played = history.get_round(uow, None, round_id)
             answer = rounds.round_answer(uow, player_id, table, played, bets)
             answer["payout"] = "paid" if state == "settled" else "pending"
             return answer

@@ -273,13 +273,20 @@ def answered(
     return state, None
 
 
+def shown_balances(balance: int, stake: int, win: int) -> tuple[int, int]:
+    """A round's balances before and after it, from the operator's balance once its bet is
+    applied (the stake taken, the win not yet credited)."""
+    return balance + stake, balance + win
+
+
 def _shown(uow: UnitOfWork, r: Mapping[str, Any], balance: int | None) -> None:
     """The bet is applied: the round's recorded balances are the operator's."""
     if balance is None:
         return
+    before, after = shown_balances(balance, r["stake"], r["win"])
     uow.run(
         "UPDATE rounds SET balance_before = :before, balance_after = :after WHERE id = :r",
-        {"before": balance + r["stake"], "after": balance + r["win"], "r": r["round"]},
+        {"before": before, "after": after, "r": r["round"]},
     )
     uow.run(
         "UPDATE operator_sessions SET balance = :b WHERE player_id = :p",

@@ -17,6 +17,7 @@ from typing import Any
 
 import aiohttp
 
+from ..jsontext import compact
 from . import signing
 from .config import Operator
 from .outbox import STATUSES, UNKNOWN, Answer, Call
@@ -37,7 +38,7 @@ class WalletClient:
         await self._http.close()
 
     async def send(self, operator: Operator, call: Call) -> Answer:
-        body = json.dumps(call.body, separators=(",", ":")).encode()
+        body = compact(call.body).encode()
         headers = {"Content-Type": "application/json", **operator.headers(body)}
         timeout = aiohttp.ClientTimeout(total=operator.timeout_s)
         url = f"{operator.wallet_url}/{call.call}"

@@ -125,6 +125,7 @@ class OperatorWallet:
         stake = money.covers[player]
         returned = stake + money.net(player)
         tx_id = record_elsewhere(uow, mode, reference, f"on the wallet of operator {s.operator_id}")
+        bets = json.dumps(dict(self.bets), separators=(",", ":"))
         uow.run(
             "INSERT INTO operator_rounds (round_id, operator_id, player_id, external_player, "
             "token, currency, table_id, state, stake, win, bets, attempts, next_us, lease_us, "
@@ -133,11 +134,12 @@ class OperatorWallet:
             {
                 "r": reference, "o": s.operator_id, "p": player, "x": s.external_player,
                 "tok": s.token, "c": s.currency, "t": self.table_id, "stake": stake,
-                "win": returned, "bets": json.dumps(dict(self.bets), separators=(",", ":")),
-                "now": uow.now, "lease": uow.now + self.lease_us,
+                "win": returned, "bets": bets, "now": uow.now, "lease": uow.now + self.lease_us,
             },
         )  # fmt: skip
-        self.first = _write_call(uow, _round(uow, reference), "bet", 1)
+        written = (reference, s.operator_id, player, s.external_player, s.token, s.currency,
+                   self.table_id, "bet", stake, returned, bets, 1)  # fmt: skip
+        self.first = _write_call(uow, dict(zip(_ROUND_FIELDS, written, strict=True)), "bet", 1)
         before = s.balance or 0
         return Posted(tx_id, {player: before - stake + returned}, s.currency)
 
@@ -150,6 +152,11 @@ class OperatorWallet:
         )
 
 
+# A round's row as ``_round`` reads it (its columns, in this order).
+_ROUND_FIELDS = ("round", "operator", "player_id", "player", "token", "currency", "table",
+                 "state", "stake", "win", "bets", "attempts")  # fmt: skip
+
+
 def _round(uow: UnitOfWork, round_id: str) -> dict[str, Any]:
     row = uow.one(
         "SELECT round_id, operator_id, player_id, external_player, token, currency, table_id, "
@@ -158,9 +165,7 @@ def _round(uow: UnitOfWork, round_id: str) -> dict[str, Any]:
     )
     if row is None:
         raise ServiceError("unknown_round", f"no round {round_id} on an operator's wallet")
-    names = ("round", "operator", "player_id", "player", "token", "currency", "table", "state",
-             "stake", "win", "bets", "attempts")  # fmt: skip
-    return dict(zip(names, row, strict=True))
+    return dict(zip(_ROUND_FIELDS, row, strict=True))
 
 
 def _body(r: Mapping[str, Any], call: str) -> dict[str, Any]:

@@ -47,6 +47,9 @@ class Seat:
     # Until when each role may reconnect after its last socket closed (then it leaves).
     grace_us: dict[str, int | None] = field(default_factory=dict)
     events: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    # The last round as ``last_round`` gave it in this transaction (not a column): the
+    # round's event and the seat's view show the same without reading it twice.
+    shown: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     # The pair's own seed (``seat_seed``): committed when the pair forms, revealed when it
     # ends; its next nonce; each role's client seed {"seed", "source"} once set.
     seed_id: int | None = None
@@ -372,7 +375,9 @@ def view(uow: UnitOfWork, seat: Seat, table: Table) -> SeatView:
         "reserved": seat.reserve,
         "terms": terms.to_json(),
         "notice": seat.notice,
-        "last_round": last_round(uow, seat.last_round_id),
+        "last_round": seat.shown
+        if seat.shown is not None and seat.shown["id"] == seat.last_round_id
+        else last_round(uow, seat.last_round_id),
         "fairness": _fairness(uow, seat),
     }
     private: dict[str, dict[str, Any]] = {}

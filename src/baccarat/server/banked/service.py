@@ -495,10 +495,11 @@ def deal(
     assert banked is not None
     seat.bets, seat.stake, seat.reserve = {}, 0, 0
     seat.last_round_id = played.id
+    seat.shown = last_round(uow, played.id)
     seat.notice = {"code": "dealt", "role": "player", "round": played.id}
     ctx.emit(uow, {
         "type": "round", "seat_id": seat.id, "version": seat.version + 1,
-        "round": last_round(uow, played.id), "ids": {"player": player_id, "banker": banker_id},
+        "round": seat.shown, "ids": {"player": player_id, "banker": banker_id},
         "private": {
             "player": {"balance": played.balance_after, "net": played.win - played.stake,
                        "points": banked.player_points},

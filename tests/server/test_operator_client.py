@@ -5,6 +5,7 @@ answer is sent again once, and every failure is an ``RS_ERROR_UNKNOWN`` answer."
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import AsyncIterator, Callable
 
@@ -45,10 +46,25 @@ class Wallet:
                 if what == "slow":
                     await asyncio.sleep(2)
                 body = json.dumps({"status": "RS_OK", "balance": 900, "currency": "USD"}).encode()
+                if what == "big":
+                    body = b" " * (1 << 20) + body
                 signature = headers("acme", SECRET if what != "bad" else "another-secret!!", body)
                 extra = "".join(f"{k}: {v}\r\n" for k, v in signature.items())
-                answer = f"HTTP/1.1 200 OK\r\nContent-Length: {len(body)}\r\n{extra}\r\n"
-                writer.write(answer.encode() + body)
+                if what == "chunked":  # in two chunks
+                    half = len(body) // 2
+                    chunks = b"".join(b"%x\r\n%s\r\n" % (len(c), c)
+                                      for c in (body[:half], body[half:]))  # fmt: skip
+                    start = f"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n{extra}\r\n"
+                    writer.write(start.encode() + chunks + b"0\r\n\r\n")
+                elif what == "until-close":  # no length: the body ends with the connection
+                    writer.write(f"HTTP/1.0 200 OK\r\n{extra}\r\n".encode() + body)
+                    break
+                else:
+                    last = "Connection: close\r\n" if what == "last" else ""
+                    answer = f"HTTP/1.1 200 OK\r\nContent-Length: {len(body)}\r\n{last}{extra}\r\n"
+                    writer.write(answer.encode() + body)
+                    if what == "last":
+                        break
                 await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
@@ -98,7 +114,7 @@ async def test_a_connection_closed_before_the_answer_is_sent_again_once(
     always = await serving(lambda n: "close")
     answer = await client.send(always.operator(), CALL)
     assert (answer.status, always.requests) == ("RS_ERROR_UNKNOWN", 2)
-    assert answer.error == "no answer: ServerDisconnectedError"
+    assert answer.error == "no answer: the connection closed"
 
 
 async def test_a_late_or_badly_signed_answer_is_unknown(client: WalletClient) -> None:
@@ -112,3 +128,34 @@ async def test_a_late_or_badly_signed_answer_is_unknown(client: WalletClient) ->
     answer = await client.send(nobody, CALL)
     assert answer.status == "RS_ERROR_UNKNOWN" and answer.error is not None
     assert answer.error.startswith("no answer:")
+
+
+async def test_answers_chunked_or_ending_with_the_connection_are_read(
+    client: WalletClient,
+) -> None:
+    for reply, connections in (("chunked", 1), ("until-close", 3), ("last", 3)):
+        wallet = await serving(functools.partial(lambda kind, n: kind, reply))
+        answers = [await client.send(wallet.operator(), CALL) for _ in range(3)]
+        assert [(a.status, a.balance) for a in answers] == [("RS_OK", 900)] * 3, reply
+        # A connection the wallet closes (or says it will) is not used again.
+        assert (wallet.requests, wallet.connections) == (3, connections), reply
+
+
+async def test_an_answer_past_a_megabyte_is_unknown(client: WalletClient) -> None:
+    wallet = await serving(lambda n: "big" if n == 1 else "ok")
+    answer = await client.send(wallet.operator(), CALL)
+    assert (answer.status, answer.error) == ("RS_ERROR_UNKNOWN", "the answer is too long")
+    assert (await client.send(wallet.operator(), CALL)).status == "RS_OK"
+    assert wallet.connections == 2  # the connection of the long answer was closed
+
+
+async def test_an_idle_connection_is_not_kept_past_its_time(
+    client: WalletClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from baccarat.server.operators import client as module
+
+    wallet = await serving(lambda n: "ok")
+    assert (await client.send(wallet.operator(), CALL)).status == "RS_OK"
+    monkeypatch.setattr(module, "KEEPALIVE_S", 0.0)
+    assert (await client.send(wallet.operator(), CALL)).status == "RS_OK"
+    assert (wallet.requests, wallet.connections) == (2, 2)

@@ -76,8 +76,8 @@ def _unobserved(course: str, step: str) -> None:
 
 def new_round_id(now_us: int) -> str:
     """``r_`` and 20 hex digits: the millisecond (11 digits, in order for 500 years) and 36
-    random bits. Ids in the order of time are written at the end of the rounds' index, not
-    on a page of it at random (one page written per batch of rounds, not one per round)."""
+    random bits. Ids in the order of time go to the end of the rounds' primary-key index,
+    where the rounds committed together share its last page, not each to a page at random."""
     return f"r_{now_us // 1000 % (1 << 44):011x}{secrets.randbits(36):09x}"
 
 

@@ -7,7 +7,11 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import shutil
+import ssl
+import subprocess
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
 import pytest
 
@@ -71,10 +75,11 @@ class Wallet:
         finally:
             writer.close()
 
-    def operator(self) -> Operator:
+    def operator(self, scheme: str = "http") -> Operator:
         assert self.server is not None
         port = self.server.sockets[0].getsockname()[1]
-        return Operator("acme", SECRET, f"http://127.0.0.1:{port}/wallet", ("USD",), None, 0.5)
+        url = f"{scheme}://127.0.0.1:{port}/wallet"
+        return Operator("acme", SECRET, url, ("USD",), None, 0.5)
 
 
 SERVERS: list[asyncio.Server] = []
@@ -91,9 +96,9 @@ async def client() -> AsyncIterator[WalletClient]:
         await server.wait_closed()
 
 
-async def serving(reply: Callable[[int], str]) -> Wallet:
+async def serving(reply: Callable[[int], str], tls: ssl.SSLContext | None = None) -> Wallet:
     wallet = Wallet(reply)
-    wallet.server = await asyncio.start_server(wallet.handle, "127.0.0.1", 0)
+    wallet.server = await asyncio.start_server(wallet.handle, "127.0.0.1", 0, ssl=tls)
     SERVERS.append(wallet.server)
     return wallet
 
@@ -159,3 +164,31 @@ async def test_an_idle_connection_is_not_kept_past_its_time(
     monkeypatch.setattr(module, "KEEPALIVE_S", 0.0)
     assert (await client.send(wallet.operator(), CALL)).status == "RS_OK"
     assert (wallet.requests, wallet.connections) == (2, 2)
+
+
+async def test_an_https_wallet_is_called_over_tls_and_its_certificate_checked(
+    client: WalletClient, tmp_path: Path
+) -> None:
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    cert, key = tmp_path / "wallet.pem", tmp_path / "wallet.key"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    served = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    served.load_cert_chain(cert, key)
+    wallet = await serving(lambda n: "ok", tls=served)
+    trusting = WalletClient(tls=ssl.create_default_context(cafile=str(cert)))
+    try:
+        answers = [await trusting.send(wallet.operator("https"), CALL) for _ in range(2)]
+    finally:
+        await trusting.close()
+    assert [(a.status, a.balance) for a in answers] == [("RS_OK", 900)] * 2
+    assert wallet.connections == 1  # kept over TLS too
+    # The system's authorities do not know the wallet's certificate: no call goes through.
+    refused = await client.send(wallet.operator("https"), CALL)
+    assert refused.status == "RS_ERROR_UNKNOWN"
+    assert refused.error == "no answer: SSLCertVerificationError"

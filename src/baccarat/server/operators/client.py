@@ -138,11 +138,14 @@ class _Connection(asyncio.Protocol):
 
 
 class WalletClient:
-    def __init__(self, max_connections: int = 100) -> None:
+    """``tls``: what an ``https`` wallet's certificate is checked against (by default the
+    system's certificate authorities, and the wallet's host name)."""
+
+    def __init__(self, max_connections: int = 100, tls: ssl.SSLContext | None = None) -> None:
         self._idle: dict[tuple[str, int, bool], list[_Connection]] = {}
         self._slots = asyncio.Semaphore(max_connections)
         self._targets: dict[str, _Target] = {}
-        self._tls: ssl.SSLContext | None = None
+        self._tls = tls
 
     async def close(self) -> None:
         for connections in self._idle.values():

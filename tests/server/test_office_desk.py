@@ -4,6 +4,7 @@ limit changes from the next round, the thresholds, and each role's reach."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -151,22 +152,31 @@ async def test_the_kill_switch_stops_new_rounds_until_the_table_is_on_again(api:
     assert missing.status_code == 404
 
 
-async def test_a_switch_another_connection_sets_stops_the_next_round(api: Api) -> None:
-    """SQLite's writer keeps a table's switch between its transactions (one read less a
-    round); a change committed by another connection (the CLI, another process) empties
-    what it kept, so the next round is refused all the same, and plays again after."""
-    from baccarat.server import switches
-
+@both_backends
+async def test_a_switch_another_process_sets_holds_from_the_next_round(api: Api) -> None:
+    """What is kept of a table's switch between rounds (SQLite's writer; on PostgreSQL each
+    process) never outlives a change another process commits: the row is written here by
+    plain SQL on another connection, as another worker or the CLI would, and each next
+    round plays by it, refused or not."""
     token = await api.player("alice")
-    table = api.casino.tables["table-i"]
-    writer = api.casino.db._sqlite_writer
-    assert (await api.play(token, player=500)).status_code == 201
-    assert ("table_switch", "table-i") in writer.memo.values  # kept: not read again
-    for enabled, status in ((False, 409), (True, 201)):
+
+    def elsewhere(enabled: int, limits: str | None) -> None:
         with api.casino.db.transaction() as uow:  # this thread's own connection
-            switches.switch(uow, table, enabled)
-        answer = await api.play(token, player=500)
-        assert answer.status_code == status, answer.text
+            uow.run("DELETE FROM table_switches WHERE table_id = 'table-i'")
+            uow.run("INSERT INTO table_switches (table_id, enabled, limits, updated_us) "
+                    "VALUES ('table-i', :e, :l, 0)", {"e": enabled, "l": limits})  # fmt: skip
+
+    limits = {"min": 1_000, "max": 500_000, "tie_min": 500, "tie_min_alone": 500, "tie_max": 50_000}
+    assert (await api.play(token, player=500)).status_code == 201  # kept: no row
+    elsewhere(0, None)
+    assert code(await api.play(token, player=500)) == "table_disabled"
+    elsewhere(1, None)
+    assert (await api.play(token, player=500)).status_code == 201
+    elsewhere(1, json.dumps(limits))
+    assert code(await api.play(token, player=500)) == "bet_below_table_min"
+    assert (await api.play(token, player=1_000)).status_code == 201  # kept: the higher min
+    elsewhere(1, json.dumps(limits | {"min": 100}))
+    assert (await api.play(token, player=500)).status_code == 201  # not refused by the kept min
 
 
 async def test_the_kill_switch_and_limits_hold_at_a_shared_table_too(api: Api) -> None:

@@ -56,6 +56,7 @@ from baccarat.server.settings import DatabaseUrl, system_clock_us
 from ..server import postgres
 from ..server.banked import Participant, seat_of
 from ..server.live import LiveServer, free_port
+from ..server.support import self_signed
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "deploy.md"
@@ -121,17 +122,6 @@ def _nginx_binary() -> str:
             pytest.fail(f"BACCARAT_REQUIRE_NGINX=1 but {missing} is not installed")
         pytest.skip(f"{missing} is not installed (Debian: apt-get install nginx)")
     return found
-
-
-def _self_signed(tmp: Path) -> tuple[Path, Path]:
-    cert, key = tmp / "casino.pem", tmp / "casino.key"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2", "-subj", "/CN=127.0.0.1",
-         "-addext", "subjectAltName=IP:127.0.0.1"],
-        check=True, capture_output=True, timeout=60,
-    )  # fmt: skip
-    return cert, key
 
 
 @contextlib.contextmanager
@@ -312,7 +302,7 @@ def test_behind_the_guides_nginx_block_two_processes_serve_seats_and_rounds_and_
     tmp_path: Path,
 ) -> None:
     nginx = _nginx_binary()
-    cert, key = _self_signed(tmp_path)
+    cert, key = self_signed(tmp_path, "casino")
     tls = ssl.create_default_context(cafile=str(cert))
     cluster = _cluster()
     servers: list[LiveServer] = []

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 from baccarat.core import Card, RuleSet, Shoe
 
 # Player K Q (0), banker 9 K (natural 9): the banker wins, a player bet loses.
@@ -30,3 +33,16 @@ def error_code(response: object) -> str:
     """The stable code of an error answer."""
     code: str = response.json()["error"]["code"]  # type: ignore[attr-defined]
     return code
+
+
+def self_signed(folder: Path, name: str) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 (P-256, two days) and its key, made by openssl in
+    ``folder`` as ``name.pem`` and ``name.key``."""
+    cert, key = folder / f"{name}.pem", folder / f"{name}.key"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    return cert, key

@@ -9,7 +9,6 @@ import functools
 import json
 import shutil
 import ssl
-import subprocess
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -19,6 +18,8 @@ from baccarat.server.operators.client import WalletClient
 from baccarat.server.operators.config import Operator
 from baccarat.server.operators.outbox import Call
 from baccarat.server.operators.signing import headers
+
+from .support import self_signed
 
 pytestmark = pytest.mark.anyio
 
@@ -171,13 +172,7 @@ async def test_an_https_wallet_is_called_over_tls_and_its_certificate_checked(
 ) -> None:
     if shutil.which("openssl") is None:
         pytest.skip("openssl is not installed")
-    cert, key = tmp_path / "wallet.pem", tmp_path / "wallet.key"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2", "-subj", "/CN=127.0.0.1",
-         "-addext", "subjectAltName=IP:127.0.0.1"],
-        check=True, capture_output=True, timeout=60,
-    )  # fmt: skip
+    cert, key = self_signed(tmp_path, "wallet")
     served = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     served.load_cert_chain(cert, key)
     wallet = await serving(lambda n: "ok", tls=served)

@@ -199,7 +199,7 @@ def same_origin(origin: str, host: str | None) -> bool:
 async def refuse(websocket: WebSocket, error: ServiceError) -> None:
     code = {401: SESSION_ENDED, 429: TOO_MANY}.get(error.status, 4000 + error.status)
     with contextlib.suppress(Exception):
-        await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
+        await websocket.send_text(compact({"type": "error", **error.to_json()}))
         await websocket.close(code, error.code)
 
 

@@ -139,7 +139,7 @@ def _lobby_seat(public: dict[str, Any]) -> dict[str, Any]:
 def encode(event: dict[str, Any]) -> str:
     text = compact(event)
     if len(text.encode()) > MAX_PAYLOAD:
-        text = json.dumps({"type": "refresh", "seat_id": event["seat_id"]})
+        text = compact({"type": "refresh", "seat_id": event["seat_id"]})
     return text
 
 

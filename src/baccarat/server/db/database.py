@@ -322,20 +322,36 @@ class _Session:
     if it was committed and runs the work if it was not.
     """
 
-    __slots__ = ("_conn", "_connect", "_idle")
+    __slots__ = ("_conn", "_connect", "_idle", "_wire")
 
     def __init__(self, connect: Callable[[], Any]):
         from psycopg.pq import TransactionStatus
 
         self._idle = TransactionStatus.IDLE
         self._connect = connect
-        self._conn = connect()
+        self._conn, self._wire = self._open()
+
+    def _open(self) -> tuple[Any, Any]:
+        from .pgwire import Wire
+
+        conn = self._connect()
+        # Statements are prepared by the wire, never by psycopg: psycopg deallocates every
+        # prepared statement of the session when it sees a ROLLBACK, and that would be ours.
+        conn.prepare_threshold = None
+        return conn, Wire(conn)
+
+    def _reopen(self, error: BaseException) -> None:
+        log.info("a PostgreSQL connection was found broken (%s): reconnecting", error)
+        with contextlib.suppress(Exception):
+            self._conn.close()
+        self._conn, self._wire = self._open()
 
     @property
     def closed(self) -> bool:
         return bool(self._conn.closed)
 
     def execute(self, query: Any, params: Any = None, **options: Any) -> Any:
+        """A statement through psycopg (a transaction's control: SAVEPOINT, ROLLBACK TO)."""
         conn = self._conn
         if conn.pgconn.transaction_status != self._idle:
             return conn.execute(query, params, **options)  # inside a transaction: as it is
@@ -344,21 +360,21 @@ class _Session:
         except Exception as error:
             if not _is_operational(error) or not conn.broken:
                 raise  # the statement's own failure (a lock timeout, a cancel): not the link
-            log.info("a PostgreSQL connection was found broken (%s): reconnecting", error)
-            with contextlib.suppress(Exception):
-                conn.close()
-            self._conn = self._connect()
+            self._reopen(error)
             return self._conn.execute(query, params, **options)
 
-    def pipeline(self) -> Any:
-        """Statements sent without waiting for each answer, one sync at the end
-        (``UnitOfWork.send``): only inside a transaction, so never the first statement."""
-        return self._conn.pipeline()
-
-    def forget_prepared(self) -> None:
-        """After a pipeline failed: the statements psycopg prepared are deallocated on the
-        server with the next statement, and prepared again when used."""
-        self._conn._prepared.clear()
+    def exchange(self, statements: Any) -> Any:
+        """Statements (``:name`` parameters) in one round trip (``pgwire``): their results."""
+        conn = self._conn
+        if conn.pgconn.transaction_status != self._idle:
+            return self._wire.exchange(statements, begin=False)
+        try:
+            return self._wire.exchange(statements, begin=True)
+        except Exception as error:
+            if not _is_operational(error) or not conn.broken:
+                raise
+            self._reopen(error)
+            return self._wire.exchange(statements, begin=True)
 
     def commit(self) -> None:
         self._conn.commit()

@@ -12,6 +12,7 @@ previous one to commit.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -20,6 +21,8 @@ from .currencies import HOME
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .money import Money, Move, Party, Posted
+
+log = logging.getLogger("baccarat.server.ledger")
 
 MODES = ("fun", "real")
 # "escrow": what player-banked seats hold in play (banked/money.py).
@@ -202,21 +205,41 @@ def _insert_transaction(
 # entries (``{entries}``: account, or NULL and the player whose account it is; amount).
 # A row per player updated, with the transaction's id (NULL: refused, nothing written that
 # the refusal's rollback does not undo).
+# With the transaction's id taken ahead (``{id}``: ``id, `` and ``CAST(:tx AS BIGINT), ``;
+# ``{join}``: ``JOIN``), it gives no row when refused.
 _POST = (
     "WITH moved (player, net, cover) AS (VALUES {moved}), "
     "debit AS (UPDATE accounts a SET balance = a.balance + m.net, version = a.version + 1 "
     "FROM moved m WHERE a.player_id = m.player AND a.mode = :mode AND a.kind = 'player' "
     "AND a.balance >= m.cover AND a.balance + m.net >= 0 "
     "RETURNING a.player_id, a.id, a.balance), "
-    "tx AS (INSERT INTO ledger_transactions (kind, mode, created_us, reference, memo) "
-    "SELECT :kind, :mode, :now, :reference, :memo "
+    "tx AS (INSERT INTO ledger_transactions ({id}kind, mode, created_us, reference, memo) "
+    "SELECT {tx}:kind, :mode, :now, :reference, :memo "
     "WHERE (SELECT COUNT(*) FROM debit) = :players RETURNING id), "
     "entries AS (INSERT INTO ledger_entries (transaction_id, account_id, amount) "
     "SELECT tx.id, COALESCE(e.account, d.id), e.amount FROM tx, "
     "(VALUES {entries}) AS e (account, player, amount) "
     "LEFT JOIN debit d ON d.player_id = e.player) "
-    "SELECT d.player_id, d.balance, tx.id FROM debit d LEFT JOIN tx ON TRUE"
+    "SELECT d.player_id, d.balance, tx.id FROM debit d {join} tx ON TRUE"
 )
+# PostgreSQL: a player's balance that a posting will move, read ahead and locked, and the
+# id of its transaction taken (``prefetch_posting``).
+_LOCKED = (
+    "SELECT balance, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) "
+    "FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player' FOR UPDATE"
+)
+
+
+def prefetch_posting(uow: UnitOfWork, mode: str, player_id: int) -> None:
+    """A posting of this player's money is coming (PostgreSQL): their balance is read and
+    locked ahead, with the round's other reads, and the transaction's id taken. The posting
+    then needs no answer before the round goes on: it is sent with the round's writes, and
+    its conditional debit, still in the database, must find the balance as read (it is
+    locked): else the unit of work is tried again (``Stale``)."""
+    if uow.dialect == "postgresql":
+        uow.prefetch(_LOCKED, {"p": player_id, "m": mode})
+
+
 _BIGINTS = "(" + ", ".join(["CAST(:{}{} AS BIGINT)"] * 3) + ")"
 
 
@@ -248,12 +271,31 @@ def _post_pipelined(
     _check(kind, amounts)
     moved = ", ".join(_BIGINTS.format("p", i, "n", i, "c", i) for i in range(len(players)))
     entries = ", ".join(_BIGINTS.format("a", i, "w", i, "x", i) for i in range(len(amounts)))
-    rows = uow.all(_POST.format(moved=moved, entries=entries), params)
+    ahead = {"p": players[0], "m": mode}
+    if len(players) == 1 and uow.prefetched(_LOCKED, ahead):
+        row = uow.one(_LOCKED, ahead)
+        if row is not None:
+            (player,), (before, tx_id) = players, row
+            cover, net = money.covers.get(player, 0), money.net(player)
+            if before < cover or before + net < 0:
+                raise _short(uow, player, mode, cover, net)
+            sql = _POST.format(moved=moved, entries=entries, id="id, ",
+                               tx="CAST(:tx AS BIGINT), ", join="JOIN")  # fmt: skip
+            uow.expect(sql, params | {"tx": tx_id}, _refused)
+            return Posted(int(tx_id), {player: int(before) + net}, currency)
+    sql = _POST.format(moved=moved, entries=entries, id="", tx="", join="LEFT JOIN")
+    rows = uow.all(sql, params)
     balances = {int(player): int(balance) for player, balance, _ in rows}
     if len(rows) < len(players) or rows[0][2] is None:
         player = next(p for p in players if p not in balances)
         raise _short(uow, player, mode, money.covers.get(player, 0), money.net(player))
     return Posted(int(rows[0][2]), balances, currency)
+
+
+def _refused() -> None:
+    """A posting on a balance read ahead and locked was refused: it changed meanwhile,
+    which the lock forbids (the unit of work is tried again)."""
+    log.warning("a posting on a locked balance was refused: the unit of work runs again")
 
 
 def _system(system: SystemAccounts, mode: str, party: Party, currency: str) -> int:
@@ -526,6 +568,10 @@ class LedgerWallet:
             held = Move(player_id, "escrow", amount)
             moved = Money((held if amount > 0 else Move("escrow", player_id, -amount),))
             post_money(uow, kind, mode, reference, moved, system=self.system)
+
+    def prefetch(self, uow: UnitOfWork, mode: str, player_id: int) -> None:
+        """The player's balance, read and locked ahead of a round's posting (PostgreSQL)."""
+        prefetch_posting(uow, mode, player_id)
 
     def settle(self, uow: UnitOfWork, kind: str, mode: str, reference: str, money: Money) -> Posted:
         if kind not in ROUND_KINDS:

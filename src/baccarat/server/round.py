@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from ..core import (
@@ -41,7 +41,7 @@ from ..core import (
     settle_judged,
 )
 from . import daily, seeds
-from .db.uow import Later, UnitOfWork
+from .db.uow import UnitOfWork
 from .dealing import ShoeFactory
 from .errors import ServiceError
 from .history import StoredRound, get_round
@@ -295,6 +295,21 @@ def play(
     return _run(uow, dealer, bank, _Playing(table_id, rules, mode, source, tuple(stakes), ids))
 
 
+def prefetch(uow: UnitOfWork, dealer: Dealer, mode: str, player_id: int, fresh: bool) -> None:
+    """What a round of one bettor is about to read (PostgreSQL): the nonce of a fresh
+    shuffle (``fresh``), the bettor's balance and the row's ``seq``, sent ahead in one round
+    trip with whatever else the caller sent ahead (``UnitOfWork.prefetch``): the round's
+    writes then need no answer before its commit."""
+    if uow.dialect != "postgresql":
+        return
+    if fresh:
+        seeds.prefetch_nonce(uow, player_id, mode)
+    ahead = getattr(dealer.wallet, "prefetch", None)
+    if ahead is not None:
+        ahead(uow, mode, player_id)
+    uow.prefetch(_NEXT_SEQ)
+
+
 def void(
     uow: UnitOfWork, dealer: Dealer, bank: Bank, recorded: StoredRound, player_id: int,
     reason: str,
@@ -325,8 +340,6 @@ class _Playing:
     source: ShoeSource
     stakes: tuple[Stake, ...]
     round_ids: tuple[str, ...]
-    # PostgreSQL: the rows' ``seq``, taken with the money's round trip (``money``).
-    seqs: list[Later] = field(default_factory=list)
     name: str = "play"
 
     def shoe(self, uow: UnitOfWork, dealer: Dealer) -> Shuffle:
@@ -352,10 +365,11 @@ class _Playing:
         if many is not None and len(postings) > 1:
             batch: list[Posted] = many(uow, bank.kind, self.mode, postings)
             return batch
-        if uow.dialect == "postgresql" and len(postings) == 1:
-            # Taken now (the shoe's nonce, and with it the bettor's order of rounds, is
-            # had), read with the posting's answer: the row is then written unawaited.
-            self.seqs.append(uow.later(_NEXT_SEQS, {"n": 1}))
+        if len(postings) == 1:
+            # PostgreSQL: taken now at the latest (the shoe's nonce, and with it the bettor's
+            # order of rounds, is had; ``prefetch`` takes it sooner), read with the posting's
+            # answer: the row is then written unawaited.
+            uow.prefetch(_NEXT_SEQ)
         return [
             dealer.wallet.settle(uow, bank.kind, self.mode, round_id, money)
             for round_id, money in postings
@@ -374,8 +388,8 @@ class _Playing:
                                     dealt, settled, posted)  # fmt: skip
         else:
             seqs: Sequence[int | None] = [None] * len(settled)
-            if self.seqs:
-                seqs = sorted(int(row[0]) for row in self.seqs[0].all())
+            if uow.prefetched(_NEXT_SEQ):
+                seqs = [int(uow.scalar(_NEXT_SEQ))]
             rounds = [
                 _insert_round(uow, round_id, seq, self.table_id, self.mode, self.rules, dealt,
                               one, done)
@@ -447,8 +461,8 @@ class _Voiding:
         return [get_round(uow, None, r.id)]
 
 
-# PostgreSQL: the next ``:n`` values of ``rounds.seq`` (what its default would take).
-_NEXT_SEQS = "SELECT nextval(pg_get_serial_sequence('rounds', 'seq')) FROM generate_series(1, :n)"
+# PostgreSQL: the next value of ``rounds.seq`` (what its default would take).
+_NEXT_SEQ = "SELECT nextval(pg_get_serial_sequence('rounds', 'seq'))"
 ROUND_COLUMNS = (
     "id, player_id, table_id, mode, created_us, rules, seed_id, commitment, client_seed, "
     "nonce, cut, position, player_cards, banker_cards, winner, bets, stake, win, "

@@ -23,7 +23,7 @@ from .errors import ServiceError
 from .history import StoredRound
 from .ledger import check_mode, player_account
 from .money import Money, Move
-from .round import Dealer, FreshShuffle, Played, Settled, Shuffle, Stake, play
+from .round import Dealer, FreshShuffle, Played, Settled, Shuffle, Stake, play, prefetch
 from .tables import Table
 
 __all__ = ["HOUSE", "HOUSE_ACTIONS", "CutShoe", "Dealer", "HouseBank", "ShoeState",
@@ -303,6 +303,10 @@ def play_round(
     """Play one round for the player at a house table; refused (with nothing written) if it
     cannot be."""
     check_mode(mode)
+    # PostgreSQL: every read of the round in one round trip, the first one's.
+    switches.prefetch(uow, table)
+    responsible.prefetch_stake(uow, player_id, mode)
+    prefetch(uow, dealer, mode, player_id, fresh=not table.is_cut_shoe)
     table = switches.in_play(uow, table)
     table.check_bets(bets)
     source = CutShoe(player_id, table) if table.is_cut_shoe else FreshShuffle(player_id)

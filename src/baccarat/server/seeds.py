@@ -256,17 +256,27 @@ _TAKE_CACHED = (
 )
 
 
+def prefetch_nonce(uow: UnitOfWork, player_id: int, mode: str) -> None:
+    """The nonce ``take_nonce`` is about to take, if it must read it (PostgreSQL, nothing
+    kept for the player), sent ahead with the round's other reads (``UnitOfWork.prefetch``)."""
+    if uow.dialect == "postgresql":
+        key = (id(uow.vault), player_id, mode)
+        if key in _ELSEWHERE or key not in _NEXT:
+            uow.prefetch(_TAKE, {"p": player_id, "m": mode})
+
+
 def take_nonce(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
     """The next nonce under the current seeds (the row stays locked until commit)."""
     if uow.dialect != "postgresql":
         return _take(uow, player_id, mode)
     key = (id(uow.vault), player_id, mode)
-    if key in _ELSEWHERE:
-        return _take(uow, player_id, mode)
-    drawn = _NEXT.pop(key, None)
-    if drawn is None:
+    kept = None
+    if key not in _ELSEWHERE and not uow.prefetched(_TAKE, {"p": player_id, "m": mode}):
+        kept = _NEXT.pop(key, None)
+    if kept is None:
         drawn = _take(uow, player_id, mode)
     else:
+        drawn = kept
         uow.expect(_TAKE_CACHED, {"p": player_id, "m": mode, "s": drawn.seed_id,
                                   "n": drawn.nonce, "cs": drawn.client_seed,
                                   "source": drawn.client_seed_source},
@@ -293,14 +303,14 @@ def _forget(uow: UnitOfWork, player_id: int, mode: str) -> None:
     uow.after_commit(forgotten)
 
 
+_TAKE = (
+    "UPDATE fairness_states SET next_nonce = next_nonce + 1 WHERE player_id = :p AND mode = :m "
+    "RETURNING seed_id, server_seed, commitment, client_seed, next_nonce, client_seed_source"
+)
+
+
 def _take(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
-    row = uow.one(
-        "UPDATE fairness_states SET next_nonce = next_nonce + 1 "
-        "WHERE player_id = :p AND mode = :m "
-        "RETURNING seed_id, server_seed, commitment, client_seed, next_nonce, "
-        "client_seed_source",
-        {"p": player_id, "m": mode},
-    )
+    row = uow.one(_TAKE, {"p": player_id, "m": mode})
     if row is None:
         raise ServiceError("unknown_player", "the player has no fairness state")
     return Nonce(int(row[0]), open_seed(uow, row[1], row[2]), row[2], row[3], int(row[4]) - 1,

@@ -18,14 +18,24 @@ from .tables import Limits, Table
 _LIMITED: dict[tuple[int, str], tuple[Table, Table]] = {}
 
 
+_SWITCH = "SELECT enabled, limits FROM table_switches WHERE table_id = :t"
+
+
+def prefetch(uow: UnitOfWork, table: Table) -> None:
+    """The switch ``in_play`` will read, sent ahead with a round's other reads (unless the
+    writer keeps it: ``UnitOfWork.memo``)."""
+    memo = uow.memo
+    if memo is None or ("table_switch", table.id) not in memo:
+        uow.prefetch(_SWITCH, {"t": table.id})
+
+
 def in_play(uow: UnitOfWork, table: Table) -> Table:
     """The table as its next round plays it (refused while it is switched off)."""
     memo, key = uow.memo, ("table_switch", table.id)
     if memo is not None and key in memo:
         row = memo[key]
     else:
-        row = uow.one("SELECT enabled, limits FROM table_switches WHERE table_id = :t",
-                      {"t": table.id})  # fmt: skip
+        row = uow.one(_SWITCH, {"t": table.id})
         if memo is not None:
             memo[key] = row
     if row is None:

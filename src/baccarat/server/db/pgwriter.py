@@ -187,11 +187,10 @@ class PostgresWriter:
                     return again
             else:
                 job.uow = uow
-        # The counters of the units committed, in one round trip before the commit's.
+        # The counters of the units committed, and the commit, in one round trip.
         totals = UnitOfWork(conn, "postgresql", self.clock(), self.vault)
         write_totals(totals, (job.uow for job in batch))
-        totals.flush()
-        conn.commit()
+        totals.flush("COMMIT")
         return again
 
 

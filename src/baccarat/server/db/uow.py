@@ -1,10 +1,11 @@
 """The unit of work: one database transaction that services read and write through.
 
-Services speak plain SQL with ``:name`` parameters; the unit of work translates it once per
-dialect and runs it straight on the DB-API connection (SQLite's ``sqlite3`` or psycopg).
-This keeps the round's hot path at a few microseconds a statement instead of the tens that
-a query builder costs. The transaction is committed by whoever opened the unit of work, and
-only if the work returned normally: anything raised rolls it back.
+Services speak plain SQL with ``:name`` parameters; the unit of work runs it as it is on
+SQLite's ``sqlite3``, and on PostgreSQL through libpq's pipeline (``pgwire``: every
+statement prepared once per connection, no cursor). This keeps the round's hot path at a
+few microseconds a statement instead of the tens that a query builder costs. The transaction
+is committed by whoever opened the unit of work, and only if the work returned normally:
+anything raised rolls it back.
 
 On PostgreSQL a statement whose result nobody reads (``send``: an insert, an upsert of a
 counter) does not wait for its answer: it is kept and goes to the server in one pipeline
@@ -28,7 +29,6 @@ read once per transaction) and no unit of work of the writer has changed them (i
 from __future__ import annotations
 
 import operator
-import re
 import sqlite3
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -43,20 +43,6 @@ Row = tuple[Any, ...]
 TotalsWriter = Callable[["UnitOfWork", list[tuple[Hashable, tuple[int, ...]]]], None]
 # Per writer, the counter rows and what to add to each.
 Totals = dict[TotalsWriter, dict[Hashable, tuple[int, ...]]]
-
-_PARAM = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
-_TRANSLATED: dict[tuple[str, str], str] = {}
-
-
-def translate(sql: str, dialect: str) -> str:
-    """``:name`` parameters for sqlite3 as they are; ``%(name)s`` for psycopg."""
-    key = (sql, dialect)
-    text = _TRANSLATED.get(key)
-    if text is None:
-        postgres = dialect == "postgresql"
-        text = _PARAM.sub(r"%(\1)s", sql.replace("%", "%%")) if postgres else sql
-        _TRANSLATED[key] = text
-    return text
 
 
 class Stale(Exception):
@@ -115,8 +101,8 @@ class UnitOfWork:
     """A transaction in progress on one connection; ``now`` is fixed for the whole of it.
     ``vault`` seals and opens the server seeds (``server.vault``): the database's."""
 
-    __slots__ = ("_after_commit", "_memo", "_pending", "conn", "dialect", "now", "totals",
-                 "vault")  # fmt: skip
+    __slots__ = ("_after_commit", "_ahead", "_memo", "_pending", "conn", "dialect", "now",
+                 "totals", "vault")  # fmt: skip
 
     def __init__(
         self, conn: Any, dialect: str, now: int, vault: Vault | None = None,
@@ -131,6 +117,8 @@ class UnitOfWork:
         self.totals: Totals = {}
         # PostgreSQL: statements sent (``send``, ``later``) and not yet on the server.
         self._pending: list[tuple[str, Params, Later | None]] = []
+        # PostgreSQL: reads sent ahead (``prefetch``), by statement and parameters.
+        self._ahead: dict[tuple[str, tuple[tuple[str, Any], ...]], Later] = {}
 
     @property
     def memo(self) -> dict[Hashable, Any] | None:
@@ -174,9 +162,30 @@ class UnitOfWork:
         return f"{name} ({names}) AS (VALUES {', '.join(values)})", params
 
     def execute(self, sql: str, params: Params = None) -> Any:
-        if self._pending:
-            return self._pipelined((sql, params, None))
-        return self.conn.execute(translate(sql, self.dialect), params or {})
+        if self.dialect != "postgresql":
+            return self.conn.execute(sql, params or {})
+        if self._ahead:
+            ahead = self._ahead.pop((sql, _key(params)), None)
+            if ahead is not None:
+                if ahead.cursor is None:
+                    self.flush()
+                return ahead.cursor
+        return self._pipelined((sql, params, None))
+
+    def prefetch(self, sql: str, params: Params = None) -> None:
+        """A statement this unit will execute (a read, or a row it will lock or take), sent
+        now so that it goes to the server with the next round trip: on PostgreSQL, the next
+        ``execute`` (``one``, ``all``, ``scalar``, ``run``) of the same statement with the same
+        parameters takes its answer instead of a round trip of its own. Sent once however
+        often it is asked for; on SQLite, which has no round trips, nothing is done."""
+        if self.dialect == "postgresql":
+            key = (sql, _key(params))
+            if key not in self._ahead:
+                self._ahead[key] = self.later(sql, params)
+
+    def prefetched(self, sql: str, params: Params = None) -> bool:
+        """Whether ``prefetch`` sent this statement ahead and its answer is not taken yet."""
+        return bool(self._ahead) and (sql, _key(params)) in self._ahead
 
     def send(self, sql: str, params: Params = None) -> None:
         """Execute a statement whose result is not read: on PostgreSQL it goes to the server
@@ -214,25 +223,16 @@ class UnitOfWork:
             self._pipelined(*((sql, None, None) for sql in then))
 
     def _pipelined(self, *last: tuple[str, Params, Later | None]) -> Any:
-        """The pending statements and ``last`` in one pipeline: the last one's cursor."""
+        """The pending statements and ``last`` in one round trip: the last one's result."""
         statements, self._pending = [*self._pending, *last], []
-        cursor = None
-        try:
-            with self.conn.pipeline():
-                for sql, params, later in statements:
-                    cursor = self.conn.execute(translate(sql, self.dialect), params or {})
-                    if later is not None:
-                        later.cursor = cursor
-        except Exception:
-            # The statements after the failed one were not run, nor prepared: psycopg may
-            # count some of them prepared; it forgets them all (and so does the server).
-            self.conn.forget_prepared()
-            raise
-        for _, _, later in statements:
-            if later is not None and later.stale is not None and later.cursor.rowcount == 0:
-                later.stale()
-                raise Stale("a cached value changed in the database")
-        return cursor
+        results = self.conn.exchange([(sql, params) for sql, params, _ in statements])
+        for (_, _, later), result in zip(statements, results, strict=True):
+            if later is not None:
+                later.cursor = result
+                if later.stale is not None and result.rowcount == 0:
+                    later.stale()
+                    raise Stale("a cached value changed in the database")
+        return results[-1] if results else None
 
     def one(self, sql: str, params: Params = None) -> Row | None:
         row: Row | None = self.execute(sql, params).fetchone()
@@ -263,6 +263,10 @@ class UnitOfWork:
         callbacks, self._after_commit = self._after_commit, []
         for callback in callbacks:
             callback()
+
+
+def _key(params: Params) -> tuple[tuple[str, Any], ...]:
+    return tuple(params.items()) if params else ()
 
 
 def _add(totals: Totals, writer: TotalsWriter, key: Hashable, values: tuple[int, ...]) -> None:

@@ -24,11 +24,12 @@ from .checks import (
     banker_limits_problem,
     check_stake,
     count,
+    prefetch_stake,
     uncount,
 )
 
 __all__ = [
     "acknowledge", "admit_deposit", "admit_operator_credit", "admit_round", "admit_seat",
     "audit_log", "banker_limits_problem", "check_stake", "count", "overview", "peek",
-    "self_exclude", "set_limits", "set_reality_check", "time_out", "uncount",
+    "prefetch_stake", "self_exclude", "set_limits", "set_reality_check", "time_out", "uncount",
 ]  # fmt: skip

@@ -50,6 +50,34 @@ async def test_a_round_answers_in_the_documented_shape_and_a_retry_moves_no_mone
     assert report.counts["rounds"] == 1
 
 
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_session_the_server_knows_is_still_looked_up_with_every_request(
+    api: Api,
+) -> None:
+    """On PostgreSQL a worker keeps whose each session token is, and sends the lookup with
+    the round's first reads: a replay still gets the first answer and takes no nonce, a
+    refused request is refused whoever it is, and an ended session is refused at once."""
+    token = await api.player()
+    first = await api.play(token, key="once", player=500)
+    assert first.status_code == 201, first.text
+    for _ in range(2):
+        again = await api.play(token, key="once", player=500)
+        assert again.headers["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    conflict = await api.play(token, key="once", banker=500)
+    assert (conflict.status_code, error_code(conflict)) == (409, "idempotency_conflict")
+    second = await api.play(token, key="twice", player=500)
+    assert second.json()["fairness"]["nonce"] == first.json()["fairness"]["nonce"] + 1
+    ended = await api.client.delete("/api/sessions", headers=api.auth(token, None))
+    assert ended.status_code == 204
+    after = await api.play(token, key="thrice", player=500)
+    assert (after.status_code, error_code(after)) == (401, "not_authenticated")
+    refused = await api.play(token, key="never", player=1)  # under the table's minimum
+    assert (refused.status_code, error_code(refused)) == (401, "not_authenticated")
+    report = await api.casino.db.read(audit.check)
+    assert report.ok, report.problems
+    assert report.counts["rounds"] == 2
+
+
 async def test_the_browser_cookie_needs_the_csrf_header_on_state_changing_requests(
     api: Api,
 ) -> None:

@@ -9,12 +9,17 @@ from typing import Any
 
 import pytest
 
-from baccarat.server import accounts, ledger, wallet
+from baccarat.core import Bets
+from baccarat.server import accounts, audit, ledger, wallet
+from baccarat.server import rounds as house
 from baccarat.server.db.database import Database
 from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.dealing import FairShoes
 from baccarat.server.errors import ServiceError
 from baccarat.server.ledger import SystemAccounts
+from baccarat.server.round import Dealer
 from baccarat.server.settings import DatabaseUrl
+from baccarat.server.tables import load_tables
 
 from .conftest import BACKENDS, FakeClock
 
@@ -70,6 +75,44 @@ async def test_a_refused_unit_of_work_in_a_batch_undoes_only_itself(
             )
         )
         assert count == 30
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_round_on_a_nonce_taken_elsewhere_is_played_again_whole_in_its_batch(
+    database_url: DatabaseUrl, clock: FakeClock
+) -> None:
+    """A worker keeps each player's next nonce (PostgreSQL): a nonce another process took
+    meanwhile fails the round's update of it, and the round is tried again, whole, even in
+    a batch where the next unit's savepoint went to the server with its writes. No nonce
+    is dealt twice."""
+    db = Database(database_url, clock=clock, threads=1, max_batch=16)
+    system = db.run_read(SystemAccounts.load)
+    alice, bob = (_register(db, system, name) for name in ("alice", "bob"))
+    dealer = Dealer(FairShoes(), system)
+    table = load_tables().require("table-i")
+
+    def round_of(player: int) -> Any:
+        return lambda uow: house.play_round(uow, dealer, player, table, "fun", Bets(player=500))
+
+    db.start()
+    try:
+        assert (await db.write(round_of(alice), key="k")).nonce == 0  # its next nonce kept
+        db.run_write(lambda uow: uow.run(
+            "UPDATE fairness_states SET next_nonce = next_nonce + 1 "
+            "WHERE player_id = :p AND mode = 'fun'", {"p": alice},
+        ))  # fmt: skip
+        played = await asyncio.gather(*(db.write(round_of(p), key="k")
+                                        for p in (alice, bob, alice, bob)))  # fmt: skip
+        assert sorted(r.nonce for r in played[::2]) == [2, 3]
+        assert sorted(r.nonce for r in played[1::2]) == [0, 1]
+        dealt = db.run_read(lambda uow: uow.all(
+            "SELECT player_id, nonce FROM rounds ORDER BY player_id, nonce"
+        ))  # fmt: skip
+        assert dealt == [(alice, 0), (alice, 2), (alice, 3), (bob, 0), (bob, 1)]
+        report = db.run_read(audit.check)
+        assert report.ok, report.problems
     finally:
         db.close()
 

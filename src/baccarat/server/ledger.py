@@ -12,7 +12,6 @@ previous one to commit.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -21,8 +20,6 @@ from .currencies import HOME
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 from .money import Money, Move, Party, Posted
-
-log = logging.getLogger("baccarat.server.ledger")
 
 MODES = ("fun", "real")
 # "escrow": what player-banked seats hold in play (banked/money.py).
@@ -205,8 +202,9 @@ def _insert_transaction(
 # entries (``{entries}``: account, or NULL and the player whose account it is; amount).
 # A row per player updated, with the transaction's id (NULL: refused, nothing written that
 # the refusal's rollback does not undo).
-# With the transaction's id taken ahead (``{id}``: ``id, `` and ``CAST(:tx AS BIGINT), ``;
-# ``{join}``: ``JOIN``), it gives no row when refused.
+# With the transaction's id taken ahead (``{id}``: ``id, ``; ``{tx}``: ``CAST(:tx AS BIGINT),
+# ``), the balances known (``{last}``: ``_AHEAD``), it fails when refused: nothing pipelined
+# after it runs (``prefetch_posting``).
 _POST = (
     "WITH moved (player, net, cover) AS (VALUES {moved}), "
     "debit AS (UPDATE accounts a SET balance = a.balance + m.net, version = a.version + 1 "
@@ -220,7 +218,12 @@ _POST = (
     "SELECT tx.id, COALESCE(e.account, d.id), e.amount FROM tx, "
     "(VALUES {entries}) AS e (account, player, amount) "
     "LEFT JOIN debit d ON d.player_id = e.player) "
-    "SELECT d.player_id, d.balance, tx.id FROM debit d {join} tx ON TRUE"
+    "{last}"
+)
+_ANSWER = "SELECT d.player_id, d.balance, tx.id FROM debit d LEFT JOIN tx ON TRUE"
+_AHEAD = (
+    "SELECT CASE WHEN EXISTS (SELECT 1 FROM tx) THEN 1 "
+    "ELSE baccarat_stale('a balance read ahead and locked') END"
 )
 # PostgreSQL: a player's balance that a posting will move, read ahead and locked, and the
 # id of its transaction taken (``prefetch_posting``).
@@ -235,7 +238,7 @@ def prefetch_posting(uow: UnitOfWork, mode: str, player_id: int) -> None:
     locked ahead, with the round's other reads, and the transaction's id taken. The posting
     then needs no answer before the round goes on: it is sent with the round's writes, and
     its conditional debit, still in the database, must find the balance as read (it is
-    locked): else the unit of work is tried again (``Stale``)."""
+    locked): else the statement fails (``baccarat_stale``) and the unit is tried again."""
     if uow.dialect == "postgresql":
         uow.prefetch(_LOCKED, {"p": player_id, "m": mode})
 
@@ -280,22 +283,16 @@ def _post_pipelined(
             if before < cover or before + net < 0:
                 raise _short(uow, player, mode, cover, net)
             sql = _POST.format(moved=moved, entries=entries, id="id, ",
-                               tx="CAST(:tx AS BIGINT), ", join="JOIN")  # fmt: skip
-            uow.expect(sql, params | {"tx": tx_id}, _refused)
+                               tx="CAST(:tx AS BIGINT), ", last=_AHEAD)  # fmt: skip
+            uow.send(sql, params | {"tx": tx_id})
             return Posted(int(tx_id), {player: int(before) + net}, currency)
-    sql = _POST.format(moved=moved, entries=entries, id="", tx="", join="LEFT JOIN")
+    sql = _POST.format(moved=moved, entries=entries, id="", tx="", last=_ANSWER)
     rows = uow.all(sql, params)
     balances = {int(player): int(balance) for player, balance, _ in rows}
     if len(rows) < len(players) or rows[0][2] is None:
         player = next(p for p in players if p not in balances)
         raise _short(uow, player, mode, money.covers.get(player, 0), money.net(player))
     return Posted(int(rows[0][2]), balances, currency)
-
-
-def _refused() -> None:
-    """A posting on a balance read ahead and locked was refused: it changed meanwhile,
-    which the lock forbids (the unit of work is tried again)."""
-    log.warning("a posting on a locked balance was refused: the unit of work runs again")
 
 
 def _system(system: SystemAccounts, mode: str, party: Party, currency: str) -> int:

@@ -87,7 +87,8 @@ class Wire:
 
     def exchange(self, statements: Sequence[Statement], begin: bool) -> list[Result]:
         """Send the statements (after a BEGIN if ``begin``) in one pipeline and read their
-        answers, one per statement; the first failure is raised once all are read."""
+        answers, one per statement; the first failure is raised once all are read, with
+        the index of its statement (``statement_index``; -1: the BEGIN)."""
         pg, tx, prepared = self._pg, self._tx, self._prepared
         # Adapted before anything is sent: a value that cannot be leaves the connection as
         # it was.
@@ -130,10 +131,13 @@ class Wire:
                     pg.exit_pipeline_mode()
         failure: errors.Error | None = None
         out: list[Result] = []
+        index = -1 if begin else 0  # the statement an answer is of (a prepare's: the next)
         for what, result in zip(sent, results, strict=True):
             status = result.status
             if status == _FATAL:
-                failure = failure or errors.error_from_result(result)
+                if failure is None:
+                    failure = errors.error_from_result(result)
+                    failure.statement_index = index  # type: ignore[attr-defined]
             elif what is not None:  # a prepare: known prepared once the server said so
                 if status == _COMMAND_OK:
                     prepared[what[0]] = what[1]
@@ -143,6 +147,8 @@ class Wire:
                 out.append(Result(rows, len(rows)))
             elif status != _ABORTED:
                 out.append(Result([], result.command_tuples or 0))
+            if what is None:
+                index += 1
         if failure is not None:
             raise failure
         if begin:

@@ -53,11 +53,13 @@ def _operational(error: BaseException) -> bool:
 
 
 class _Queue:
-    """The jobs of one writer thread, and how many it is running now."""
+    """The jobs of one writer thread, how many it is running now, and its thread's wake-up
+    (on the writer's one lock: a job wakes its own thread, not every writer thread)."""
 
-    def __init__(self) -> None:
+    def __init__(self, lock: threading.Lock) -> None:
         self.pending: collections.deque[_Job[Any]] = collections.deque()
         self.running = 0
+        self.ready = threading.Condition(lock)
 
 
 class PostgresWriter:
@@ -69,9 +71,9 @@ class PostgresWriter:
                  threads: int = 1, vault: Any = None):  # fmt: skip
         self.connect, self.clock, self.max_batch = connect, clock, max_batch
         self.vault = vault
-        self.ready = threading.Condition()
+        self.lock = threading.Lock()
         self.stopping = False
-        self.queues = [_Queue() for _ in range(max(1, threads))]
+        self.queues = [_Queue(self.lock) for _ in range(max(1, threads))]
         self.threads = [
             threading.Thread(target=self._main, args=(queue,), name=f"db-writer-{i}",
                              daemon=True)
@@ -81,18 +83,19 @@ class PostgresWriter:
             thread.start()
 
     def submit(self, job: _Job[Any], key: str | None = None) -> None:
-        with self.ready:
+        with self.lock:
             if key is None:
                 queue = min(self.queues, key=lambda q: len(q.pending) + q.running)
             else:
                 queue = self.queues[zlib.crc32(key.encode()) % len(self.queues)]
             queue.pending.append(job)
-            self.ready.notify_all()
+            queue.ready.notify()
 
     def stop(self) -> None:
-        with self.ready:
+        with self.lock:
             self.stopping = True
-            self.ready.notify_all()
+            for queue in self.queues:
+                queue.ready.notify()
         for thread in self.threads:
             thread.join(timeout=30)
 
@@ -100,16 +103,16 @@ class PostgresWriter:
         conn: Any = None
         try:
             while True:
-                with self.ready:
+                with self.lock:
                     while not queue.pending and not self.stopping:
-                        self.ready.wait()
+                        queue.ready.wait()
                     if self.stopping and not queue.pending:
                         return
                     count = min(len(queue.pending), self.max_batch)
                     batch = [queue.pending.popleft() for _ in range(count)]
                     queue.running = count
                 conn, again = self._run(conn, batch)
-                with self.ready:
+                with self.lock:
                     queue.running = 0
                     # First in the next batch: the first unit of a batch waits for its locks.
                     queue.pending.extendleft(reversed(again))

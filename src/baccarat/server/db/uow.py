@@ -83,12 +83,13 @@ class Later:
     """The answer of a statement that goes to the server with the next round trip
     (``UnitOfWork.later``): read it once it is needed (which sends it then if need be)."""
 
-    __slots__ = ("_uow", "cursor", "stale")
+    __slots__ = ("_uow", "check", "cursor", "stale")
 
-    def __init__(self, uow: UnitOfWork, stale: Callable[[], None] | None = None) -> None:
+    def __init__(self, uow: UnitOfWork, check: Callable[[Any], None] | None = None) -> None:
         self._uow = uow
         self.cursor: Any = None
-        self.stale = stale  # ``expect``: told before Stale is raised
+        self.check = check  # given the answer as soon as it comes (it may raise)
+        self.stale: Callable[[], None] | None = None  # ``expect``: told before Stale is raised
 
     def all(self) -> list[Row]:
         if self.cursor is None:
@@ -195,43 +196,63 @@ class UnitOfWork:
         else:
             self.conn.execute(sql, params or {})
 
-    def later(self, sql: str, params: Params = None) -> Later:
+    def later(
+        self, sql: str, params: Params = None, check: Callable[[Any], None] | None = None
+    ) -> Later:
         """Execute a statement whose result is read later: on PostgreSQL it goes to the
-        server with the next statement whose result is read now."""
-        later = Later(self)
+        server with the next statement whose result is read now. ``check`` is given the
+        answer (a cursor) as soon as it comes, before anything sent after it is read: what
+        it raises is raised there."""
+        later = Later(self, check)
         if self.dialect == "postgresql":
             self._pending.append((sql, params, later))
         else:
             later.cursor = self.conn.execute(sql, params or {})
+            if check is not None:
+                check(later.cursor)
         return later
 
     def expect(self, sql: str, params: Params, stale: Callable[[], None]) -> None:
-        """Execute a statement that must change a row (a cached value checked where it is
-        used), sent with the next round trip; if it changed none, ``stale()`` is told and
-        ``Stale`` raised there."""
-        later = Later(self, stale)
-        if self.dialect == "postgresql":
-            self._pending.append((sql, params, later))
-        elif self.conn.execute(sql, params or {}).rowcount == 0:
-            stale()
-            raise Stale(sql)
+        """Execute a statement that must change a row (an UPDATE of a value kept by this
+        process, checked where it is used), sent with the next round trip; if it changes
+        none, ``stale()`` is told and ``Stale`` raised there. On PostgreSQL the statement
+        itself fails then (``baccarat_stale``, migration 0018), so that nothing pipelined
+        after it runs."""
+        if self.dialect != "postgresql":
+            if self.conn.execute(sql, params or {}).rowcount == 0:
+                stale()
+                raise Stale(sql)
+            return
+        later = Later(self)
+        later.stale = stale
+        self._pending.append((_GUARDED.format(sql), params, later))
 
     def flush(self, *then: str) -> None:
         """Have the statements sent so far executed (their failure raised here), and the
-        statements ``then`` after them (without parameters), in one round trip."""
+        statements ``then`` after them (without parameters), in one round trip: two if an
+        answer is still to be checked here (``later``'s ``check``), before ``then`` runs."""
+        if any(later is not None and later.check for _, _, later in self._pending):
+            self._pipelined()
         if self._pending or then:
             self._pipelined(*((sql, None, None) for sql in then))
 
     def _pipelined(self, *last: tuple[str, Params, Later | None]) -> Any:
         """The pending statements and ``last`` in one round trip: the last one's result."""
         statements, self._pending = [*self._pending, *last], []
-        results = self.conn.exchange([(sql, params) for sql, params, _ in statements])
+        try:
+            results = self.conn.exchange([(sql, params) for sql, params, _ in statements])
+        except Exception as error:
+            index = getattr(error, "statement_index", None)
+            later = statements[index][2] if index is not None and index >= 0 else None
+            if later is not None and later.stale is not None:
+                later.stale()
+                raise Stale("a value kept by this process changed in the database") from error
+            raise
         for (_, _, later), result in zip(statements, results, strict=True):
             if later is not None:
                 later.cursor = result
-                if later.stale is not None and result.rowcount == 0:
-                    later.stale()
-                    raise Stale("a cached value changed in the database")
+                if later.check is not None:
+                    later.check(result)
         return results[-1] if results else None
 
     def one(self, sql: str, params: Params = None) -> Row | None:
@@ -263,6 +284,13 @@ class UnitOfWork:
         callbacks, self._after_commit = self._after_commit, []
         for callback in callbacks:
             callback()
+
+
+# PostgreSQL: an UPDATE that fails when it changes no row (``expect``).
+_GUARDED = (
+    "WITH changed AS ({} RETURNING 1) SELECT CASE WHEN EXISTS (SELECT 1 FROM changed) "
+    "THEN 1 ELSE baccarat_stale('a value kept by a worker') END"
+)
 
 
 def _key(params: Params) -> tuple[tuple[str, Any], ...]:

@@ -6,6 +6,7 @@ import contextlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import psycopg
 import pytest
 
 from baccarat.server import accounts, audit, ledger, wallet
@@ -13,6 +14,7 @@ from baccarat.server.db.database import Database
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.ledger import Posting, SystemAccounts
+from baccarat.server.money import Money, Move
 
 from .conftest import both_backends
 
@@ -229,3 +231,27 @@ def test_check_reports_an_entry_written_around_the_ledger(
     problems = check(db).problems
     assert any("does not balance" in p for p in problems)
     assert any("sums to 7, not 0" in p for p in problems)
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_a_posting_on_a_balance_read_ahead_refuses_a_balance_moved_since(db: Database) -> None:
+    """PostgreSQL reads a round's balance ahead (``prefetch_posting``) and posts without
+    waiting: if the unit moved the balance in between, the posting fails in the database
+    and nothing of the unit stands, rather than record a balance computed from the old one."""
+    system = db.run_read(SystemAccounts.load)
+    alice = register(db, system)
+    cashier = system.get("fun", "cashier")
+
+    def work(uow: UnitOfWork) -> None:
+        ledger.prefetch_posting(uow, "fun", alice)
+        account, _ = ledger.player_account(uow, alice, "fun")
+        ledger.transfer(uow, "adjustment", "fun", cashier, account, 100)
+        posted = ledger.post_money(uow, "round", "fun", "r_1", Money((Move(alice, "house", 500),)),
+                                   system=system)  # fmt: skip
+        assert posted.balances == {alice: 100_000 - 500}  # computed from the balance read ahead
+        uow.flush()
+
+    with pytest.raises(psycopg.errors.SerializationFailure), db.transaction() as uow:
+        work(uow)
+    assert db.run_read(lambda uow: wallet.balances(uow, alice))["fun"] == 100_000
+    assert check(db).ok

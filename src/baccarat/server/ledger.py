@@ -203,13 +203,13 @@ def _insert_transaction(
 # A row per player updated, with the transaction's id (NULL: refused, nothing written that
 # the refusal's rollback does not undo).
 # With the transaction's id taken ahead (``{id}``: ``id, ``; ``{tx}``: ``CAST(:tx AS BIGINT),
-# ``), the balances known (``{last}``: ``_AHEAD``), it fails when refused: nothing pipelined
-# after it runs (``prefetch_posting``).
+# ``) and the one player's balance known (``{exact}``: it must be that; ``{last}``:
+# ``_AHEAD``), it fails when refused: nothing pipelined after it runs (``prefetch_posting``).
 _POST = (
     "WITH moved (player, net, cover) AS (VALUES {moved}), "
     "debit AS (UPDATE accounts a SET balance = a.balance + m.net, version = a.version + 1 "
     "FROM moved m WHERE a.player_id = m.player AND a.mode = :mode AND a.kind = 'player' "
-    "AND a.balance >= m.cover AND a.balance + m.net >= 0 "
+    "AND a.balance >= m.cover AND a.balance + m.net >= 0{exact} "
     "RETURNING a.player_id, a.id, a.balance), "
     "tx AS (INSERT INTO ledger_transactions ({id}kind, mode, created_us, reference, memo) "
     "SELECT {tx}:kind, :mode, :now, :reference, :memo "
@@ -221,6 +221,7 @@ _POST = (
     "{last}"
 )
 _ANSWER = "SELECT d.player_id, d.balance, tx.id FROM debit d LEFT JOIN tx ON TRUE"
+_TX, _EXACT = "CAST(:tx AS BIGINT), ", " AND a.balance = CAST(:before AS BIGINT)"
 _AHEAD = (
     "SELECT CASE WHEN EXISTS (SELECT 1 FROM tx) THEN 1 "
     "ELSE baccarat_stale('a balance read ahead and locked') END"
@@ -237,8 +238,9 @@ def prefetch_posting(uow: UnitOfWork, mode: str, player_id: int) -> None:
     """A posting of this player's money is coming (PostgreSQL): their balance is read and
     locked ahead, with the round's other reads, and the transaction's id taken. The posting
     then needs no answer before the round goes on: it is sent with the round's writes, and
-    its conditional debit, still in the database, must find the balance as read (it is
-    locked): else the statement fails (``baccarat_stale``) and the unit is tried again."""
+    its conditional debit, still in the database, must find the balance as read (locked,
+    but this unit may have moved it since): else the statement fails (``baccarat_stale``)
+    and the unit is tried again, reading it then."""
     if uow.dialect == "postgresql":
         uow.prefetch(_LOCKED, {"p": player_id, "m": mode})
 
@@ -282,11 +284,11 @@ def _post_pipelined(
             cover, net = money.covers.get(player, 0), money.net(player)
             if before < cover or before + net < 0:
                 raise _short(uow, player, mode, cover, net)
-            sql = _POST.format(moved=moved, entries=entries, id="id, ",
-                               tx="CAST(:tx AS BIGINT), ", last=_AHEAD)  # fmt: skip
-            uow.send(sql, params | {"tx": tx_id})
+            sql = _POST.format(moved=moved, entries=entries, id="id, ", tx=_TX, exact=_EXACT,
+                               last=_AHEAD)  # fmt: skip
+            uow.send(sql, params | {"tx": tx_id, "before": before})
             return Posted(int(tx_id), {player: int(before) + net}, currency)
-    sql = _POST.format(moved=moved, entries=entries, id="", tx="", last=_ANSWER)
+    sql = _POST.format(moved=moved, entries=entries, id="", tx="", exact="", last=_ANSWER)
     rows = uow.all(sql, params)
     balances = {int(player): int(balance) for player, balance, _ in rows}
     if len(rows) < len(players) or rows[0][2] is None:

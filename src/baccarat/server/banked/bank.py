@@ -101,7 +101,7 @@ class PlayerBank:
             points = points_for(one.stake)
             earned = add_points(uow, bettor, mode, points)
             lost = -add_points(uow, banker, mode, -points)
-            uow.run(
+            uow.send(
                 "INSERT INTO banked_rounds (round_id, round_seq, seat_id, mode, player_id, "
                 "banker_id, fee, reserve, banker_before, banker_after, player_points, "
                 "banker_points, created_us, banker_seed_source) VALUES (:id, :seq, :seat, :m, "

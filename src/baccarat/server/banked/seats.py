@@ -198,7 +198,7 @@ def add_points(uow: UnitOfWork, player_id: int, mode: str, delta: int) -> int:
         return delta
     current = points(uow, player_id, mode, lock=True)
     new = max(0, current + delta)
-    uow.run(
+    uow.send(
         "INSERT INTO banked_points (player_id, mode, points, updated_us) "
         "VALUES (:p, :m, :v, :now) ON CONFLICT (player_id, mode) "
         "DO UPDATE SET points = :v, updated_us = :now",

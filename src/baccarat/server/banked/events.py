@@ -201,8 +201,9 @@ class PostgresEvents:
         self.receivers[channel] = receiver
 
     def emit(self, uow: UnitOfWork, event: dict[str, Any], channel: str = CHANNEL) -> None:
-        uow.execute("SELECT pg_notify(:channel, :payload)",
-                    {"channel": channel, "payload": encode(event)})  # fmt: skip
+        # Sent with the unit's next statement: nothing waits for its answer.
+        uow.send("SELECT pg_notify(:channel, :payload)",
+                 {"channel": channel, "payload": encode(event)})  # fmt: skip
 
     async def start(self) -> None:
         self.listening = asyncio.Event()

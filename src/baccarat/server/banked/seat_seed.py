@@ -36,13 +36,20 @@ def form(uow: UnitOfWork, seat: Seat) -> None:
     seat.client_seeds = {}
 
 
+_SEED = "SELECT server_seed, commitment FROM fairness_seeds WHERE id = :id"
+
+
+def prefetch(uow: UnitOfWork, seat: Seat) -> None:
+    """The seat's seed, which its next shuffle reads, sent ahead with a deal's other reads."""
+    if seat.seed_id is not None:
+        uow.prefetch(_SEED, {"id": seat.seed_id})
+
+
 def end(uow: UnitOfWork, seat: Seat) -> None:
     """The pair ends: its seed is revealed, with the nonces it gave out."""
     if seat.seed_id is None:
         return
-    row = uow.one(
-        "SELECT server_seed, commitment FROM fairness_seeds WHERE id = :id", {"id": seat.seed_id}
-    )
+    row = uow.one(_SEED, {"id": seat.seed_id})
     assert row is not None
     # Revealed, the seed is public: it is kept as it is from now on.
     uow.run(
@@ -95,10 +102,7 @@ class SeatShuffle:
         assert seat.seed_id is not None
         both = fix(seat)
         client_seed = seat_client_seed(both["banker"]["seed"], both["player"]["seed"])
-        row = uow.one(
-            "SELECT server_seed, commitment FROM fairness_seeds WHERE id = :id",
-            {"id": seat.seed_id},
-        )
+        row = uow.one(_SEED, {"id": seat.seed_id})
         assert row is not None
         server_seed, committed = seeds.open_seed(uow, row[0], row[1]), row[1]
         nonce = seat.seed_nonce

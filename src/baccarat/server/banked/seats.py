@@ -128,7 +128,7 @@ def save(uow: UnitOfWork, seat: Seat) -> None:
     nobody holds has no reconnect deadline."""
     seat.version += 1
     grace = {role: seat.grace_us.get(role) if seat.holder(role) else None for role in ROLES}
-    uow.run(
+    uow.send(  # the row is locked (``load``): sent with the next statement, unawaited
         "UPDATE banked_seats SET mode = :mode, player_id = :player, banker_id = :banker, "
         "phase = :phase, deadline_us = :deadline, auto_approve = :auto, banker_away = :away, "
         "bets = :bets, stake = :stake, reserve = :reserve, notice = :notice, "
@@ -170,12 +170,11 @@ def ensure(uow: UnitOfWork, tables: TableSet) -> int:
 # -- points --------------------------------------------------------------------------------
 
 
+_POINTS = "SELECT points FROM banked_points WHERE player_id = :p AND mode = :m"
+
+
 def points(uow: UnitOfWork, player_id: int, mode: str, *, lock: bool = False) -> int:
-    value = uow.scalar(
-        "SELECT points FROM banked_points WHERE player_id = :p AND mode = :m"
-        + (uow.for_update if lock else ""),
-        {"p": player_id, "m": mode},
-    )
+    value = uow.scalar(_POINTS + (uow.for_update if lock else ""), {"p": player_id, "m": mode})
     return 0 if value is None else int(value)
 
 
@@ -210,6 +209,9 @@ def add_points(uow: UnitOfWork, player_id: int, mode: str, delta: int) -> int:
 # -- requirements --------------------------------------------------------------------------
 
 
+_BALANCE = "SELECT balance FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'"
+
+
 def banker_problem(uow: UnitOfWork, table: Table, banker_id: int, mode: str) -> ServiceError | None:
     """Why this player may not bank a round at this table now (None if they may).
 
@@ -218,6 +220,10 @@ def banker_problem(uow: UnitOfWork, table: Table, banker_id: int, mode: str) -> 
     """
     terms = table.banked
     assert terms is not None
+    # PostgreSQL: the points and the balance go with the limits' first read.
+    balance_sql = _BALANCE + uow.for_update
+    uow.prefetch(_POINTS, {"p": banker_id, "m": mode})
+    uow.prefetch(balance_sql, {"p": banker_id, "m": mode})
     refused = responsible.banker_limits_problem(uow, banker_id, mode, terms.exposure)
     if refused is not None:
         return refused
@@ -228,14 +234,7 @@ def banker_problem(uow: UnitOfWork, table: Table, banker_id: int, mode: str) -> 
             f"banking at {table.name} needs {terms.min_points} loyalty points; you have {have}",
             points=have, required=terms.min_points, table=table.id,
         )  # fmt: skip
-    balance = int(
-        uow.scalar(
-            "SELECT balance FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'"
-            + uow.for_update,
-            {"p": banker_id, "m": mode},
-        )
-        or 0
-    )
+    balance = int(uow.scalar(balance_sql, {"p": banker_id, "m": mode}) or 0)
     if balance < terms.min_balance:
         return ServiceError(
             "banker_balance_too_low",

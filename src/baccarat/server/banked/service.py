@@ -465,15 +465,22 @@ def place_bets(
 
 
 def deal(
-    uow: UnitOfWork, ctx: SeatServices, player_id: int, seat_id: str, bets: Bets | None
-) -> dict[str, Any]:
+    uow: UnitOfWork, ctx: SeatServices, player_id: int, seat_id: str, bets: Bets | None,
+    loaded: tuple[Seat, Table] | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """DEAL: the bets placed (or these bets) are dealt, settled and paid in this transaction
-    (``round.play`` with the seat's banker as the ``PlayerBank``).
+    (``round.play`` with the seat's banker as the ``PlayerBank``); ``loaded``: the seat as
+    this transaction loaded (and locked) it already.
 
     The answer is the round as the player's history shows it.
     """
-    seat, table = _seat_for(uow, ctx, seat_id)
+    seat, table = loaded or _seat_for(uow, ctx, seat_id)
     verify(uow, seat, player_id, "deal")
+    # PostgreSQL: the round's reads go with the next round trip.
+    switches.prefetch(uow, table)
+    seat_seed.prefetch(uow, seat)
+    if seat.mode is not None:
+        responsible.prefetch_stake(uow, player_id, seat.mode)
     if bets is not None:
         _place(uow, ctx, seat, table, bets)
     if not seat.stake:
@@ -542,13 +549,13 @@ def _deal(
 ) -> tuple[dict[str, Any], bool]:
     """``deal`` once per idempotency key; a deal sent without one (a WebSocket message) gets
     one the server derives from the seat's state, recorded the same way."""
-    key = params.key
+    key, loaded = params.key, None
     if key is None:
-        seat, _ = _seat_for(uow, ctx, seat_id)
-        key = f"seat:{seat.id}:{seat.version}"
+        loaded = _seat_for(uow, ctx, seat_id)
+        key = f"seat:{loaded[0].id}:{loaded[0].version}"
     answer, replayed = idempotency.once(
         uow, player_id, idempotency.check_key(key), deal_request(seat_id, params.bets), 201,
-        lambda u, p: deal(u, ctx, p, seat_id, params.bets),
+        lambda u, p: deal(u, ctx, p, seat_id, params.bets, loaded),
     )  # fmt: skip
     return json.loads(answer.body), replayed
 

@@ -1,0 +1,173 @@
+"""Where a house round's CPU goes on PostgreSQL: one phase of ``bench/server.py``'s rounds
+(64 players at table I, 2 workers) on a durable throwaway cluster with
+``pg_stat_statements``, and per round: the CPU of the workers (by thread: the event loop,
+the writer threads, the readers), of PostgreSQL's processes and of the load client, and
+each statement's calls and execution time as PostgreSQL counts them (a statement's time
+includes its waits for row locks).
+
+    .venv/bin/python bench/pg_breakdown.py [--seconds 5] [--workers 2] [--statements 20]
+
+Thread names come from ``py-spy dump`` when it is installed (the threads are "python" to
+the kernel); without it the workers are counted as one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import contextlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import server
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.server import postgres  # noqa: E402
+
+HZ = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(path: str) -> list[str]:
+    return Path(path).read_text().rsplit(")", 1)[1].split()
+
+
+def _ticks(path: str) -> int:
+    with contextlib.suppress(OSError, IndexError):
+        fields = _stat(path)
+        return int(fields[11]) + int(fields[12])
+    return 0
+
+
+def _processes() -> dict[int, tuple[int, str]]:
+    """Every process: its parent and its name."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                name = Path(f"/proc/{entry}/comm").read_text().strip()
+                found[int(entry)] = (int(_stat(f"/proc/{entry}/stat")[1]), name)
+    return found
+
+
+def _descendants(root: int) -> list[int]:
+    table, found = _processes(), [root]
+    for _ in range(3):
+        found += [pid for pid, (parent, _) in table.items() if parent in found and pid not in found]
+    return found
+
+
+def _threads(pids: list[int]) -> dict[tuple[int, str], int]:
+    ticks = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                ticks[(pid, tid)] = _ticks(f"/proc/{pid}/task/{tid}/stat")
+    return ticks
+
+
+def _thread_names(pids: list[int]) -> dict[str, str]:
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    names: dict[str, str] = {}
+    if not Path(spy).exists():
+        return names
+    for pid in pids:
+        dump = subprocess.run([spy, "dump", "-p", str(pid)], capture_output=True, text=True)
+        for line in dump.stdout.splitlines():
+            if found := re.match(r'Thread (\S+) \(.*\): "([^"]+)"', line):
+                names[found.group(1)] = found.group(2)
+    return names
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--statements", type=int, default=20, help="statements listed (20)")
+    args = parser.parse_args()
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    import psycopg
+
+    cluster = postgres.Cluster(durable=True)
+    cluster.options += " -c shared_preload_libraries=pg_stat_statements"
+    cluster.start()
+    data_dir = Path(tempfile.mkdtemp(prefix="baccarat-breakdown-"))
+    try:
+        url = postgres.create_database(cluster.url, "breakdown")
+        with psycopg.connect(cluster.url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        options = server.parser().parse_args([])
+        options.database, options.workers = url, args.workers
+        port = server.free_port()
+        serving = server.start_server(options, port, data_dir)
+        try:
+            tokens = server.register(port, options.players, "breakdown")
+            server.top_up(port, tokens)
+            asyncio.run(server.drive(port, "round", tokens, options.concurrency, 2.0, 10**9))
+            server.top_up(port, tokens)
+            with psycopg.connect(cluster.url, autocommit=True) as conn:
+                conn.execute("SELECT pg_stat_statements_reset()")
+            workers = _descendants(serving.pid)
+            database = [pid for pid, (_, name) in _processes().items() if name == "postgres"]
+            before, pg_before = _threads(workers), {pid: _ticks(f"/proc/{pid}/stat")
+                                                    for pid in database}  # fmt: skip
+            mine, started = os.times(), time.perf_counter()
+            phase = asyncio.run(server.drive(port, "round", tokens, options.concurrency,
+                                             args.seconds, 10**9))  # fmt: skip
+            elapsed, mine_after = time.perf_counter() - started, os.times()
+            after = _threads(workers)
+            pg_after = {pid: _ticks(f"/proc/{pid}/stat") for pid in database}
+            names = _thread_names([pid for pid in workers if pid != serving.pid])
+        finally:
+            os.killpg(serving.pid, signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                serving.wait(timeout=20)
+        rounds = phase.ok
+        per = 1000 / rounds / HZ  # ms per round of one tick
+        by_thread: collections.Counter[str] = collections.Counter()
+        for (pid, tid), ticks in after.items():
+            name = re.sub(r"[-_]?\d+$", "", names.get(tid, "worker"))
+            by_thread[name] += ticks - before.get((pid, tid), 0)
+        client = (mine_after.user - mine.user + mine_after.system - mine.system) * 1000 / rounds
+        pg = sum(pg_after[pid] - pg_before.get(pid, 0) for pid in pg_after) * per
+        workers_ms = sum(by_thread.values()) * per
+        print(f"{rounds} rounds in {elapsed:.2f} s: {rounds / elapsed:,.0f} rounds/s, "
+              f"p50 {phase.percentile(50):.1f} ms, p99 {phase.percentile(99):.1f} ms")  # fmt: skip
+        print(f"CPU per round: workers {workers_ms:.3f} ms, PostgreSQL {pg:.3f} ms, client "
+              f"{client:.3f} ms; total {workers_ms + pg + client:.3f} ms against "
+              f"{os.cpu_count() or 1} cores x wall / rounds = "
+              f"{(os.cpu_count() or 1) * elapsed * 1000 / rounds:.3f} ms")  # fmt: skip
+        for name, ticks in by_thread.most_common():
+            if ticks:
+                print(f"  worker thread {name:<24} {ticks * per:.3f} ms")
+        with psycopg.connect(cluster.url, autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT calls, total_exec_time, mean_exec_time, "
+                "left(regexp_replace(query, '\\s+', ' ', 'g'), 100) FROM pg_stat_statements s "
+                "JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'breakdown' "
+                "ORDER BY total_exec_time DESC LIMIT %s",
+                [args.statements],
+            ).fetchall()
+        print("statements (calls per round, execution ms per round, mean us):")
+        for calls, total, mean, query in rows:
+            print(f"  {calls / rounds:5.2f} {total / rounds:6.3f} {mean * 1000:8.1f}  {query}")
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+        cluster.remove()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -17,7 +17,7 @@ from baccarat.cli import main as cli
 from baccarat.server import wallet
 from baccarat.server.settings import DatabaseUrl
 
-from .banked import SeatServer, bearer, seat_of, serving
+from .banked import SeatServer, bearer, pair, seat_of, serving
 from .conftest import BACKENDS
 from .support import BANKER_WINS, PLAYER_WINS, TIE, StackedShoes
 
@@ -404,3 +404,22 @@ async def test_a_socket_needs_a_session_and_a_seat_and_answers_every_message(
     assert (await banker.send("ping"))["result"] == "pong"
     state = await banker.send("state")
     assert state["ok"] and state["result"]["you"] == "banker"
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_socket_whose_session_ended_elsewhere_moves_nothing(server: SeatServer) -> None:
+    """Each socket action checks its session in its own transaction (on PostgreSQL with the
+    action's first reads): one ended by another worker, before this one's sweep has closed
+    the socket, deals nothing, and the socket is closed then."""
+    banker, player, _ = await pair(server, approve=True, bets={"player": 500})
+    before = await player.balance("fun")
+    await server.write(lambda uow: uow.run(
+        "DELETE FROM sessions WHERE player_id = :p", {"p": player.id}
+    ))  # fmt: skip
+    reply = await player.send("deal")
+    assert not reply["ok"] and reply["error"]["code"] == "not_authenticated", reply
+    assert await player.closed_with() == 4401
+    assert seat_of((await banker.send("state"))["result"])["phase"] == "betting"
+    assert await server.read(lambda uow: uow.scalar("SELECT COUNT(*) FROM rounds")) == 0
+    assert await player.balance("fun") == before
+    await server.check()

@@ -20,8 +20,9 @@ import hmac
 import math
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
-from .db.uow import UnitOfWork
+from .db.uow import Later, UnitOfWork
 from .errors import RateLimited, ServiceError
 from .settings import LoginThrottle
 
@@ -74,15 +75,32 @@ def create_session(uow: UnitOfWork, player_id: int, ttl_s: int, prefix: str = ""
     return Session(token, player_id, expires)
 
 
+_SESSION = "SELECT player_id, expires_us FROM sessions WHERE token_hash = :h"
+
+
 def authenticate(uow: UnitOfWork, hashed: str | None) -> int:
     """The player id of a live session, or ``not_authenticated``."""
     if hashed is not None:
-        row = uow.one(
-            "SELECT player_id, expires_us FROM sessions WHERE token_hash = :h", {"h": hashed}
-        )
+        row = uow.one(_SESSION, {"h": hashed})
         if row is not None and row[1] > uow.now:
             return int(row[0])
     raise ServiceError("not_authenticated", "log in first: no valid session token")
+
+
+def still_authenticated(uow: UnitOfWork, hashed: str | None, player_id: int) -> Later:
+    """The session of a socket that authenticated as ``player_id`` must still be live: on
+    PostgreSQL checked with the unit's next round trip, as soon as it answers (before
+    anything sent after it is read), ``not_authenticated`` if not. The lookup, for a caller
+    to have it answered (``all``) if the unit refuses before it read anything."""
+    if hashed is None:
+        raise ServiceError("not_authenticated", "log in first: no valid session token")
+
+    def live(cursor: Any) -> None:
+        row = cursor.fetchone()
+        if row is None or row[1] <= uow.now or int(row[0]) != player_id:
+            raise ServiceError("not_authenticated", "log in first: no valid session token")
+
+    return uow.later(_SESSION, {"h": hashed}, live)
 
 
 def live_sessions(uow: UnitOfWork, hashes: list[str]) -> set[str]:

@@ -98,6 +98,7 @@ def test_statements_stay_prepared_across_rollbacks(session: Any) -> None:
     does, so the wire's stay."""
     select = "SELECT v FROM wire_test WHERE id = :id"
     session.exchange([(select, {"id": 1})])
+    session.exchange([(select, {"id": 1})])  # prepared at its second use
     for _ in range(8):
         session.execute("SELECT v FROM wire_test WHERE id = %s", [1])  # through psycopg
     session.rollback()
@@ -106,16 +107,22 @@ def test_statements_stay_prepared_across_rollbacks(session: Any) -> None:
     session.rollback()
 
 
-def test_past_the_prepared_maximum_statements_are_sent_unprepared(
+def test_statements_are_prepared_at_their_second_use_up_to_a_maximum(
     session: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A statement sent once (a list of values of a length seen once) is not kept on the
+    server; past the maximum, statements are sent unprepared, and still answered."""
     monkeypatch.setattr(pgwire, "PREPARED_MAX", 2)
+    once = "SELECT CAST(:x AS BIGINT) + 100"
+    assert session.exchange([(once, {"x": 1})])[0].rows == [(101,)]
     answers = [
-        session.exchange([(f"SELECT CAST(:x AS BIGINT) + {k}", {"x": 1})])[0].rows for k in range(5)
+        [r.rows for r in session.exchange([(f"SELECT CAST(:x AS BIGINT) + {k}", {"x": 1})] * 2)]
+        for k in range(4)
     ]
-    assert answers == [[(1 + k,)] for k in range(5)]
-    names = session._conn.execute("SELECT name FROM pg_prepared_statements ORDER BY name")
-    assert [n for (n,) in names.fetchall()] == ["_w0", "_w1"]
+    assert answers == [[[(1 + k,)], [(1 + k,)]] for k in range(4)]
+    names = session._conn.execute("SELECT name, statement FROM pg_prepared_statements")
+    assert sorted(names.fetchall()) == [("_w0", "SELECT CAST($1 AS BIGINT) + 0"),
+                                        ("_w1", "SELECT CAST($1 AS BIGINT) + 1")]  # fmt: skip
     session.rollback()
 
 

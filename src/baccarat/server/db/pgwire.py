@@ -8,10 +8,11 @@ statements made that most of a PostgreSQL worker's CPU. What is kept of psycopg 
 connection, its C adaptation of parameters and results (``Transformer``: the same types
 both ways as its cursors) and its errors (the same classes and SQLSTATEs).
 
-Every statement is prepared on the connection the first time it is sent (named
-``_w<n>``, at most ``PREPARED_MAX`` of them; past that they are sent unprepared), and known
-prepared only once the server said so: a prepare that an earlier failure in its pipeline
-skipped is sent again next time.
+A statement is prepared on the connection the second time it is sent (named ``_w<n>``:
+one sent once, a list of values of a length seen once, is not kept on the server), at most
+``PREPARED_MAX`` of them (past that, sent unprepared), and known prepared only once the
+server said so: a prepare that an earlier failure in its pipeline skipped is sent again
+next time.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from psycopg.adapt import PyFormat, Transformer
 Row = tuple[Any, ...]
 Statement = tuple[str, Mapping[str, Any] | None]
 
-PREPARED_MAX = 1000  # statements one connection keeps prepared
+PREPARED_MAX = 256  # statements one connection keeps prepared
+_SEEN_MAX = 4096  # statements counted towards their second use (a full count is emptied)
 _QUERIES_MAX = 4096  # statement texts translated and kept (a full set is emptied)
 _PARAM = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 _QUERIES: dict[str, tuple[bytes, tuple[str, ...]]] = {}
@@ -78,18 +80,19 @@ class Result:
 class Wire:
     """One psycopg connection's pipeline: its prepared statements and its adaptation."""
 
-    __slots__ = ("_pg", "_prepared", "_tx")
+    __slots__ = ("_pg", "_prepared", "_seen", "_tx")
 
     def __init__(self, conn: Any) -> None:
         self._pg = conn.pgconn
         self._tx = Transformer(conn)
         self._prepared: dict[tuple[bytes, tuple[int, ...]], bytes] = {}
+        self._seen: set[tuple[bytes, tuple[int, ...]]] = set()  # sent once, not prepared
 
     def exchange(self, statements: Sequence[Statement], begin: bool) -> list[Result]:
         """Send the statements (after a BEGIN if ``begin``) in one pipeline and read their
         answers, one per statement; the first failure is raised once all are read, with
         the index of its statement (``statement_index``; -1: the BEGIN)."""
-        pg, tx, prepared = self._pg, self._tx, self._prepared
+        pg, tx, prepared, seen = self._pg, self._tx, self._prepared, self._seen
         # Adapted before anything is sent: a value that cannot be leaves the connection as
         # it was.
         adapted: list[tuple[bytes, Any, tuple[int, ...], Any]] = []
@@ -113,7 +116,11 @@ class Wire:
             for query, values, types, formats in adapted:
                 key = (query, types)
                 name = prepared.get(key) or preparing.get(key)
-                if name is None and len(prepared) + len(preparing) < PREPARED_MAX:
+                if name is None and key not in seen:
+                    if len(seen) >= _SEEN_MAX:
+                        seen.clear()
+                    seen.add(key)
+                elif name is None and len(prepared) + len(preparing) < PREPARED_MAX:
                     name = preparing[key] = b"_w%d" % (len(prepared) + len(preparing))
                     pg.send_prepare(name, query, param_types=types)
                     sent.append((key, name))

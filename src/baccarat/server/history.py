@@ -234,15 +234,21 @@ SHOWN = ("NOT EXISTS (SELECT 1 FROM operator_rounds o WHERE o.round_id = r.id "
          "AND o.state NOT IN ('win', 'settled'))")  # fmt: skip
 
 
+_MINE = f"WHERE r.id = :id AND r.player_id = :p AND {SHOWN}"
+
+
+def prefetch_round(uow: UnitOfWork, player_id: int, round_id: str) -> None:
+    """The player's own round that ``get_round`` is about to read (written by this unit),
+    sent ahead with the unit's next read (``UnitOfWork.prefetch``)."""
+    uow.prefetch(SELECT_ROUNDS + _MINE, {"id": round_id, "p": player_id})
+
+
 def get_round(uow: UnitOfWork, player_id: int | None, round_id: str) -> StoredRound:
     """A round by id; with a player id, only among that player's rounds."""
     if player_id is None:
         row = uow.one(SELECT_ROUNDS + "WHERE r.id = :id", {"id": round_id})
     else:
-        row = uow.one(
-            SELECT_ROUNDS + f"WHERE r.id = :id AND r.player_id = :p AND {SHOWN}",
-            {"id": round_id, "p": player_id},
-        ) or uow.one(
+        row = uow.one(SELECT_ROUNDS + _MINE, {"id": round_id, "p": player_id}) or uow.one(
             SELECT_BANKED + "WHERE b.round_id = :id AND b.banker_id = :p",
             {"id": round_id, "p": player_id},
         )

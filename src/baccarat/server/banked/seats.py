@@ -329,15 +329,16 @@ def _people(uow: UnitOfWork, seat: Seat) -> dict[int, tuple[dict[str, Any], int]
     }
 
 
+_COMMITMENT = "SELECT commitment FROM fairness_seeds WHERE id = :id"
+
+
 def _fairness(uow: UnitOfWork, seat: Seat) -> dict[str, Any] | None:
     """The pair's seed as both see it: its commitment, the next nonce, and for each role
     whether its client seed is set, and by whom (the seeds themselves once the first deal
     fixed them: before, neither sees the other's)."""
     if seat.seed_id is None:
         return None
-    committed = uow.scalar(
-        "SELECT commitment FROM fairness_seeds WHERE id = :id", {"id": seat.seed_id}
-    )
+    committed = uow.scalar(_COMMITMENT, {"id": seat.seed_id})
     fixed = seat.seed_nonce > 0
     given = seat.client_seeds
     return {
@@ -356,6 +357,8 @@ def view(uow: UnitOfWork, seat: Seat, table: Table) -> SeatView:
     terms = table.banked
     assert terms is not None
     now = uow.now
+    if seat.seed_id is not None:  # with the people's read
+        uow.prefetch(_COMMITMENT, {"id": seat.seed_id})
     people = _people(uow, seat)
     remaining = None if seat.deadline_us is None else max(0, seat.deadline_us - now) // 1000
     timer = None

@@ -476,11 +476,7 @@ def deal(
     """
     seat, table = loaded or _seat_for(uow, ctx, seat_id)
     verify(uow, seat, player_id, "deal")
-    # PostgreSQL: the round's reads go with the next round trip.
-    switches.prefetch(uow, table)
-    seat_seed.prefetch(uow, seat)
-    if seat.mode is not None:
-        responsible.prefetch_stake(uow, player_id, seat.mode)
+    _prefetch_deal(uow, seat, table, player_id)
     if bets is not None:
         _place(uow, ctx, seat, table, bets)
     if not seat.stake:
@@ -500,6 +496,7 @@ def deal(
     )  # fmt: skip
     banked = bank.recorded
     assert banked is not None
+    history.prefetch_round(uow, player_id, played.id)  # the answer, with the next read
     seat.bets, seat.stake, seat.reserve = {}, 0, 0
     seat.last_round_id = played.id
     seat.shown = last_round(uow, played.id)
@@ -520,6 +517,15 @@ def deal(
         _begin(uow, ctx, seat, table)
     _commit(uow, ctx, seat, table)
     return history.get_round(uow, player_id, played.id).to_json()
+
+
+def _prefetch_deal(uow: UnitOfWork, seat: Seat, table: Table, player_id: int) -> None:
+    """PostgreSQL: what a deal reads first goes with the next round trip (sent once, however
+    often asked for)."""
+    switches.prefetch(uow, table)
+    seat_seed.prefetch(uow, seat)
+    if seat.mode is not None:
+        responsible.prefetch_stake(uow, player_id, seat.mode)
 
 
 DEAL_PATH = "/api/seats/{seat_id}/deal"
@@ -553,6 +559,7 @@ def _deal(
     if key is None:
         loaded = _seat_for(uow, ctx, seat_id)
         key = f"seat:{loaded[0].id}:{loaded[0].version}"
+        _prefetch_deal(uow, *loaded, player_id)  # with the key's lookup
     answer, replayed = idempotency.once(
         uow, player_id, idempotency.check_key(key), deal_request(seat_id, params.bets), 201,
         lambda u, p: deal(u, ctx, p, seat_id, params.bets, loaded),

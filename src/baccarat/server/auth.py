@@ -80,27 +80,34 @@ _SESSION = "SELECT player_id, expires_us FROM sessions WHERE token_hash = :h"
 
 def authenticate(uow: UnitOfWork, hashed: str | None) -> int:
     """The player id of a live session, or ``not_authenticated``."""
-    if hashed is not None:
-        row = uow.one(_SESSION, {"h": hashed})
-        if row is not None and row[1] > uow.now:
-            return int(row[0])
-    raise ServiceError("not_authenticated", "log in first: no valid session token")
+    return _live(uow, None if hashed is None else uow.one(_SESSION, {"h": hashed}))
 
 
 def still_authenticated(uow: UnitOfWork, hashed: str | None, player_id: int) -> Later:
     """The session of a socket that authenticated as ``player_id`` must still be live: on
     PostgreSQL checked with the unit's next round trip, as soon as it answers (before
-    anything sent after it is read), ``not_authenticated`` if not. The lookup, for a caller
-    to have it answered (``all``) if the unit refuses before it read anything."""
+    anything sent after it is read), ``not_authenticated`` if not. The lookup, for the
+    caller to have answered first if the unit refuses before it read anything
+    (``UnitOfWork.answered_first``)."""
     if hashed is None:
-        raise ServiceError("not_authenticated", "log in first: no valid session token")
+        raise _not_authenticated()
 
     def live(cursor: Any) -> None:
-        row = cursor.fetchone()
-        if row is None or row[1] <= uow.now or int(row[0]) != player_id:
-            raise ServiceError("not_authenticated", "log in first: no valid session token")
+        if _live(uow, cursor.fetchone()) != player_id:
+            raise _not_authenticated()
 
     return uow.later(_SESSION, {"h": hashed}, live)
+
+
+def _live(uow: UnitOfWork, row: tuple[Any, ...] | None) -> int:
+    """The player of a session's row (``_SESSION``) if it is live; else ``not_authenticated``."""
+    if row is None or row[1] <= uow.now:
+        raise _not_authenticated()
+    return int(row[0])
+
+
+def _not_authenticated() -> ServiceError:
+    return ServiceError("not_authenticated", "log in first: no valid session token")
 
 
 def live_sessions(uow: UnitOfWork, hashes: list[str]) -> set[str]:

@@ -167,12 +167,8 @@ def _once_known(
             raise Stale("a replay, or another player's session: looked up first")
 
     lookup = uow.later(_LOOKUP, {"h": known[1], "k": key}, check)
-    try:
+    with uow.answered_first(lookup):
         answer = work(uow, player_id)
-    except ServiceError:
-        if lookup.cursor is None:
-            lookup.all()  # refused before it read anything: the caller is checked first
-        raise
     if lookup.cursor is None:
         lookup.all()
     text = compact(answer)

@@ -192,13 +192,8 @@ async def _perform(desk: BankedDesk, client: SocketClient, message: dict[str, An
 
     def act(uow: UnitOfWork, ctx: SeatServices) -> Any:
         # Checked with the action's first read (PostgreSQL: in the same round trip).
-        session = auth.still_authenticated(uow, hashed, player_id)
-        try:
+        with uow.answered_first(auth.still_authenticated(uow, hashed, player_id)):
             return service.perform(uow, ctx, player_id, seat_id, str(action), params)[0]
-        except ServiceError:
-            if session.cursor is None:
-                session.all()  # refused before it read anything: the session comes first
-            raise
 
     return await desk.write(act, seat_id)
 

@@ -352,29 +352,25 @@ class _Session:
 
     def execute(self, query: Any, params: Any = None, **options: Any) -> Any:
         """A statement through psycopg (a transaction's control: SAVEPOINT, ROLLBACK TO)."""
+        return self._first(lambda idle: self._conn.execute(query, params, **options))
+
+    def exchange(self, statements: Any) -> Any:
+        """Statements (``:name`` parameters) in one round trip (``pgwire``): their results."""
+        return self._first(lambda idle: self._wire.exchange(statements, begin=idle))
+
+    def _first(self, send: Callable[[bool], Any]) -> Any:
+        """``send(idle)``: inside a transaction as it is; as a transaction's first, sent
+        once more on a new connection if it found this one broken (the class's doc)."""
         conn = self._conn
         if conn.pgconn.transaction_status != self._idle:
-            return conn.execute(query, params, **options)  # inside a transaction: as it is
+            return send(False)
         try:
-            return conn.execute(query, params, **options)
+            return send(True)
         except Exception as error:
             if not _is_operational(error) or not conn.broken:
                 raise  # the statement's own failure (a lock timeout, a cancel): not the link
             self._reopen(error)
-            return self._conn.execute(query, params, **options)
-
-    def exchange(self, statements: Any) -> Any:
-        """Statements (``:name`` parameters) in one round trip (``pgwire``): their results."""
-        conn = self._conn
-        if conn.pgconn.transaction_status != self._idle:
-            return self._wire.exchange(statements, begin=False)
-        try:
-            return self._wire.exchange(statements, begin=True)
-        except Exception as error:
-            if not _is_operational(error) or not conn.broken:
-                raise
-            self._reopen(error)
-            return self._wire.exchange(statements, begin=True)
+            return send(True)
 
     def commit(self) -> None:
         self._conn.commit()

@@ -28,9 +28,10 @@ read once per transaction) and no unit of work of the writer has changed them (i
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import sqlite3
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -211,6 +212,18 @@ class UnitOfWork:
             if check is not None:
                 check(later.cursor)
         return later
+
+    @contextlib.contextmanager
+    def answered_first(self, later: Later) -> Iterator[None]:
+        """Whatever the block raises before ``later`` went to the server (a refusal before
+        any read), ``later`` is answered first, and what its ``check`` raises comes
+        instead: a lookup's refusal is never hidden by one that came after it."""
+        try:
+            yield
+        except Exception:
+            if any(item is later for _, _, item in self._pending):
+                later.all()
+            raise
 
     def expect(self, sql: str, params: Params, stale: Callable[[], None]) -> None:
         """Execute a statement that must change a row (an UPDATE of a value kept by this

@@ -40,8 +40,9 @@ typecheck: install
 imports: install
 	$(BIN)/lint-imports
 
+# Two processes (pytest-xdist), each running whole test files: a file's fixtures stay in one.
 test: install lint jslint typecheck imports
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist loadfile
 
 # The game server on http://127.0.0.1:8000/ (SQLite in ./data unless BACCARAT_DATABASE_URL).
 HOST ?= 127.0.0.1

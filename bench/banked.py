@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -139,7 +139,12 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(url: str, args: argparse.Namespace) -> dict[str, float]:
+async def run(
+    url: str, args: argparse.Namespace,
+    measured: Callable[[], contextlib.AbstractContextManager[Any]] = contextlib.nullcontext,
+) -> dict[str, float]:  # fmt: skip
+    """The play of ``args.seats`` seats; ``measured`` is entered around the play alone
+    (after the accounts and seats are made)."""
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
         tables = (await http.get("/api/tables")).json()
@@ -152,9 +157,10 @@ async def run(url: str, args: argparse.Namespace) -> dict[str, float]:
         for seat in seats:  # one by one: each banker gets the next free seat
             await seat.sit()
         budget = [args.max_rounds]
-        started = time.perf_counter()
-        await asyncio.gather(*(s.play(started + args.seconds, budget) for s in seats))
-        elapsed = time.perf_counter() - started
+        with measured():
+            started = time.perf_counter()
+            await asyncio.gather(*(s.play(started + args.seconds, budget) for s in seats))
+            elapsed = time.perf_counter() - started
         for seat in seats:
             await seat.close()
     latencies = [x for s in seats for x in s.latencies]

@@ -1,11 +1,13 @@
-"""Where a house round's CPU goes on PostgreSQL: one phase of ``bench/server.py``'s rounds
-(64 players at table I, 2 workers) on a durable throwaway cluster with
+"""Where a round's CPU goes on PostgreSQL: one phase of ``bench/server.py``'s house rounds
+(64 players at table I, 2 workers) or of ``bench/banked.py``'s player-banked seats
+(``--phase banked``: 32 seats) on a durable throwaway cluster with
 ``pg_stat_statements``, and per round: the CPU of the workers (by thread: the event loop,
 the writer threads, the readers), of PostgreSQL's processes and of the load client, and
 each statement's calls and execution time as PostgreSQL counts them (a statement's time
 includes its waits for row locks).
 
-    .venv/bin/python bench/pg_breakdown.py [--seconds 5] [--workers 2] [--statements 20]
+    .venv/bin/python bench/pg_breakdown.py [--phase house|banked] [--seconds 5] [--workers 2]
+        [--statements 20]
 
 Thread names come from ``py-spy dump`` when it is installed (the threads are "python" to
 the kernel); without it the workers are counted as one.
@@ -27,6 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import banked
 import server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,8 +91,93 @@ def _thread_names(pids: list[int]) -> dict[str, str]:
     return names
 
 
+class _Sample:
+    """The CPU ticks of the workers' threads and of PostgreSQL's processes, and this
+    process's own CPU, between entering and leaving."""
+
+    def __init__(self, server_pid: int) -> None:
+        self.server_pid = server_pid
+
+    def __enter__(self) -> _Sample:
+        self.workers = _descendants(self.server_pid)
+        self.database = [pid for pid, (_, name) in _processes().items() if name == "postgres"]
+        self.before = _threads(self.workers)
+        self.pg_before = {pid: _ticks(f"/proc/{pid}/stat") for pid in self.database}
+        self.mine, self.started = os.times(), time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.elapsed, mine = time.perf_counter() - self.started, os.times()
+        self.client_s = mine.user - self.mine.user + mine.system - self.mine.system
+        self.after = _threads(self.workers)
+        self.pg_after = {pid: _ticks(f"/proc/{pid}/stat") for pid in self.database}
+        self.names = _thread_names([pid for pid in self.workers if pid != self.server_pid])
+
+
+def _serving_pid(port: int) -> int:
+    """The ``baccarat serve`` process listening on ``port``."""
+    wanted = f"\0--port\0{port}\0".encode()
+    for entry in os.listdir("/proc"):
+        with contextlib.suppress(OSError):
+            line = Path(f"/proc/{entry}/cmdline").read_bytes()
+            if entry.isdigit() and b"\0serve\0" in line and wanted in line:
+                return int(entry)
+    raise SystemExit(f"no server on port {port}")
+
+
+def _house(url: str, admin: str, seconds: float, workers: int) -> tuple[_Sample, int, list[float]]:
+    options = server.parser().parse_args([])
+    options.database, options.workers = url, workers
+    port = server.free_port()
+    data_dir = Path(tempfile.mkdtemp(prefix="baccarat-breakdown-"))
+    serving = server.start_server(options, port, data_dir)
+    try:
+        tokens = server.register(port, options.players, "breakdown")
+        server.top_up(port, tokens)
+        asyncio.run(server.drive(port, "round", tokens, options.concurrency, 2.0, 10**9))
+        server.top_up(port, tokens)
+        _reset_statements(admin)
+        with _Sample(serving.pid) as sample:
+            phase = asyncio.run(server.drive(port, "round", tokens, options.concurrency,
+                                             seconds, 10**9))  # fmt: skip
+    finally:
+        os.killpg(serving.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            serving.wait(timeout=20)
+        shutil.rmtree(data_dir, ignore_errors=True)
+    return sample, phase.ok, [phase.percentile(50), phase.percentile(99)]
+
+
+def _banked(url: str, admin: str, seconds: float, workers: int) -> tuple[_Sample, int, list[float]]:
+    options = banked.parser().parse_args(["--seconds", str(seconds)])
+    options.database, options.workers = url, workers
+    with banked.server(options) as base:
+        samples: list[_Sample] = []
+
+        def measured() -> _Sample:
+            _reset_statements(admin)
+            samples.append(_Sample(_serving_pid(int(base.rsplit(":", 1)[1]))))
+            return samples[-1]
+
+        found = asyncio.run(banked.run(base, options, measured))
+    return samples[0], int(found["rounds"]), [found["p50"], found["p99"]]
+
+
+def _reset_statements(url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SELECT pg_stat_statements_reset()")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--phase",
+        choices=("house", "banked"),
+        default="house",
+        help="house rounds (bench/server.py) or player-banked (bench/banked.py)",
+    )
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--statements", type=int, default=20, help="statements listed (20)")
@@ -103,48 +191,24 @@ def main() -> int:
     cluster = postgres.Cluster(durable=True)
     cluster.options += " -c shared_preload_libraries=pg_stat_statements"
     cluster.start()
-    data_dir = Path(tempfile.mkdtemp(prefix="baccarat-breakdown-"))
     try:
         url = postgres.create_database(cluster.url, "breakdown")
         with psycopg.connect(cluster.url, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
-        options = server.parser().parse_args([])
-        options.database, options.workers = url, args.workers
-        port = server.free_port()
-        serving = server.start_server(options, port, data_dir)
-        try:
-            tokens = server.register(port, options.players, "breakdown")
-            server.top_up(port, tokens)
-            asyncio.run(server.drive(port, "round", tokens, options.concurrency, 2.0, 10**9))
-            server.top_up(port, tokens)
-            with psycopg.connect(cluster.url, autocommit=True) as conn:
-                conn.execute("SELECT pg_stat_statements_reset()")
-            workers = _descendants(serving.pid)
-            database = [pid for pid, (_, name) in _processes().items() if name == "postgres"]
-            before, pg_before = _threads(workers), {pid: _ticks(f"/proc/{pid}/stat")
-                                                    for pid in database}  # fmt: skip
-            mine, started = os.times(), time.perf_counter()
-            phase = asyncio.run(server.drive(port, "round", tokens, options.concurrency,
-                                             args.seconds, 10**9))  # fmt: skip
-            elapsed, mine_after = time.perf_counter() - started, os.times()
-            after = _threads(workers)
-            pg_after = {pid: _ticks(f"/proc/{pid}/stat") for pid in database}
-            names = _thread_names([pid for pid in workers if pid != serving.pid])
-        finally:
-            os.killpg(serving.pid, signal.SIGTERM)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                serving.wait(timeout=20)
-        rounds = phase.ok
+        phase = _house if args.phase == "house" else _banked
+        sample, rounds, (p50, p99) = phase(url, cluster.url, args.seconds, args.workers)
         per = 1000 / rounds / HZ  # ms per round of one tick
         by_thread: collections.Counter[str] = collections.Counter()
-        for (pid, tid), ticks in after.items():
-            name = re.sub(r"[-_]?\d+$", "", names.get(tid, "worker"))
-            by_thread[name] += ticks - before.get((pid, tid), 0)
-        client = (mine_after.user - mine.user + mine_after.system - mine.system) * 1000 / rounds
-        pg = sum(pg_after[pid] - pg_before.get(pid, 0) for pid in pg_after) * per
+        for (pid, tid), ticks in sample.after.items():
+            name = re.sub(r"[-_]?\d+$", "", sample.names.get(tid, "worker"))
+            by_thread[name] += ticks - sample.before.get((pid, tid), 0)
+        client = sample.client_s * 1000 / rounds
+        pg = sum(ticks - sample.pg_before.get(pid, 0)
+                 for pid, ticks in sample.pg_after.items()) * per  # fmt: skip
         workers_ms = sum(by_thread.values()) * per
-        print(f"{rounds} rounds in {elapsed:.2f} s: {rounds / elapsed:,.0f} rounds/s, "
-              f"p50 {phase.percentile(50):.1f} ms, p99 {phase.percentile(99):.1f} ms")  # fmt: skip
+        elapsed = sample.elapsed
+        print(f"{args.phase}: {rounds} rounds in {elapsed:.2f} s: {rounds / elapsed:,.0f} "
+              f"rounds/s, p50 {p50:.1f} ms, p99 {p99:.1f} ms")  # fmt: skip
         print(f"CPU per round: workers {workers_ms:.3f} ms, PostgreSQL {pg:.3f} ms, client "
               f"{client:.3f} ms; total {workers_ms + pg + client:.3f} ms against "
               f"{os.cpu_count() or 1} cores x wall / rounds = "
@@ -164,7 +228,6 @@ def main() -> int:
         for calls, total, mean, query in rows:
             print(f"  {calls / rounds:5.2f} {total / rounds:6.3f} {mean * 1000:8.1f}  {query}")
     finally:
-        shutil.rmtree(data_dir, ignore_errors=True)
         cluster.remove()
     return 0
 

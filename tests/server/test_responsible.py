@@ -589,3 +589,30 @@ async def test_a_time_out_or_exclusion_ends_the_players_seats_at_once(api: Api, 
     )  # fmt: skip
     report = await api.casino.db.read(audit.check)
     assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+def test_an_exclusion_read_once_in_a_transaction_is_read_again_once_it_changes(
+    db: Any,
+) -> None:
+    """A transaction reads a player's exclusion once however often it checks a stake (a
+    player-banked deal checks it twice), and a time-out taken in the same transaction is
+    in force at its next check."""
+    from baccarat.server import accounts, responsible
+    from baccarat.server.errors import ServiceError
+    from baccarat.server.ledger import SystemAccounts
+
+    system = db.run_read(SystemAccounts.load)
+    alice = db.run_write(lambda uow: accounts.register(uow, "alice", "hash", system)).id
+
+    def work(uow: Any) -> str:
+        for _ in range(2):
+            responsible.check_stake(uow, alice, "fun", 500)
+        responsible.time_out(uow, alice, 1)
+        try:
+            responsible.check_stake(uow, alice, "fun", 500)
+        except ServiceError as refused:
+            return refused.code
+        return "admitted"
+
+    assert db.run_write(work) == "timed_out"

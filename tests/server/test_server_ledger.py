@@ -255,3 +255,43 @@ def test_a_posting_on_a_balance_read_ahead_refuses_a_balance_moved_since(db: Dat
         work(uow)
     assert db.run_read(lambda uow: wallet.balances(uow, alice))["fun"] == 100_000
     assert check(db).ok
+
+
+@both_backends
+def test_postings_of_one_unit_each_move_the_balance_the_one_before_left(db: Database) -> None:
+    """Several postings of one player in one unit of work (a player-banked deal: the bets
+    held, the round settled, the next reserve): on PostgreSQL the second and later go on the
+    balance the unit holds locked, without waiting for an answer; a movement of another kind
+    in between (a transfer) is taken into account, and a posting the balance no longer
+    covers is refused as it would be on its own."""
+    system = db.run_read(SystemAccounts.load)
+    alice = register(db, system)
+    cashier = system.get("fun", "cashier")
+
+    def post(uow: UnitOfWork, reference: str, money: Money) -> dict[int, int]:
+        # Their ids not asked for (an escrow's hold): the postings need no id taken ahead.
+        return dict(ledger.post_money(uow, "adjustment", "fun", reference, money,
+                                      system=system, with_id=False).balances)  # fmt: skip
+
+    def work(uow: UnitOfWork) -> list[dict[int, int]]:
+        ledger.prefetch_posting(uow, "fun", alice)
+        found = [post(uow, "r_1", Money((Move(alice, "house", 500),))),
+                 post(uow, "r_2", Money((Move("house", alice, 200),)))]  # fmt: skip
+        account, _ = ledger.player_account(uow, alice, "fun")
+        ledger.transfer(uow, "adjustment", "fun", cashier, account, 100)
+        found.append(post(uow, "r_3", Money((Move(alice, "house", 50),))))
+        return found
+
+    assert db.run_write(work) == [{alice: 99_500}, {alice: 99_700}, {alice: 99_750}]
+
+    def too_much(uow: UnitOfWork) -> None:
+        ledger.prefetch_posting(uow, "fun", alice)
+        post(uow, "r_4", Money((Move(alice, "house", 99_000),)))
+        post(uow, "r_5", Money((Move(alice, "house", 1_000),), covers={alice: 1_000}))
+
+    with pytest.raises(ServiceError) as refused:
+        db.run_write(too_much)
+    assert refused.value.code == "insufficient_funds"
+    assert refused.value.details["balance"] == 750
+    assert db.run_read(lambda uow: wallet.balances(uow, alice))["fun"] == 99_750
+    assert check(db).ok

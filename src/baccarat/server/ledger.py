@@ -202,11 +202,12 @@ def _insert_transaction(
 # entries (``{entries}``: account, or NULL and the player whose account it is; amount).
 # A row per player updated, with the transaction's id (NULL: refused, nothing written that
 # the refusal's rollback does not undo).
-# With the transaction's id taken ahead (``{id}``: ``id, ``; ``{tx}``: ``CAST(:tx AS BIGINT),
-# ``) and the one player's balance known (``{exact}``: it must be that; ``{last}``:
-# ``_AHEAD``), it fails when refused: nothing pipelined after it runs (``prefetch_posting``).
+# With the players' balances known (``{before}``: a fourth column, the balance each must
+# be; ``{exact}``: it must be that; ``{last}``: ``_AHEAD``) it fails when refused: nothing
+# pipelined after it runs (``_held``); the transaction's id taken ahead (``{id}``:
+# ``id, ``; ``{tx}``: ``CAST(:tx AS BIGINT), ``) or the sequence's next.
 _POST = (
-    "WITH moved (player, net, cover) AS (VALUES {moved}), "
+    "WITH moved (player, net, cover{before}) AS (VALUES {moved}), "
     "debit AS (UPDATE accounts a SET balance = a.balance + m.net, version = a.version + 1 "
     "FROM moved m WHERE a.player_id = m.player AND a.mode = :mode AND a.kind = 'player' "
     "AND a.balance >= m.cover AND a.balance + m.net >= 0{exact} "
@@ -221,38 +222,71 @@ _POST = (
     "{last}"
 )
 _ANSWER = "SELECT d.player_id, d.balance, tx.id FROM debit d LEFT JOIN tx ON TRUE"
-_TX, _EXACT = "CAST(:tx AS BIGINT), ", " AND a.balance = CAST(:before AS BIGINT)"
+_TX, _EXACT = "CAST(:tx AS BIGINT), ", " AND a.balance = m.before"
 _AHEAD = (
     "SELECT CASE WHEN EXISTS (SELECT 1 FROM tx) THEN 1 "
     "ELSE baccarat_stale('a balance read ahead and locked') END"
 )
 # PostgreSQL: a player's balance that a posting will move, read ahead and locked, and the
-# id of its transaction taken (``prefetch_posting``).
+# id of a transaction taken (``prefetch_posting``).
 _LOCKED = (
     "SELECT balance, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) "
     "FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player' FOR UPDATE"
 )
+# ``UnitOfWork.known``: the balances this transaction holds locked, by (player, mode).
+_BALANCES = "ledger.balances"
 
 
 def prefetch_posting(uow: UnitOfWork, mode: str, player_id: int) -> None:
     """A posting of this player's money is coming (PostgreSQL): their balance is read and
-    locked ahead, with the round's other reads, and the transaction's id taken. The posting
+    locked ahead, with the round's other reads, and a transaction's id taken. The posting
     then needs no answer before the round goes on: it is sent with the round's writes, and
     its conditional debit, still in the database, must find the balance as read (locked,
     but this unit may have moved it since): else the statement fails (``baccarat_stale``)
     and the unit is tried again, reading it then."""
-    if uow.dialect == "postgresql":
+    if uow.dialect == "postgresql" and (player_id, mode) not in uow.known.get(_BALANCES, {}):
         uow.prefetch(_LOCKED, {"p": player_id, "m": mode})
 
 
+def held_balance(uow: UnitOfWork, player_id: int, mode: str) -> int | None:
+    """The player's balance as this transaction holds it locked after moving it (a posting
+    on PostgreSQL), or None: read it."""
+    known: int | None = uow.known.get(_BALANCES, {}).get((player_id, mode))
+    return known
+
+
+def _held(uow: UnitOfWork, mode: str, players: Sequence[int]) -> tuple[dict[int, int], list[int]]:
+    """Of these players, the balances this transaction holds locked (read ahead, with a
+    transaction's id taken each, or moved by its own postings since), and the ids taken."""
+    known = uow.known.get(_BALANCES, {})
+    balances: dict[int, int] = {}
+    ids: list[int] = []
+    for player in players:
+        ahead = {"p": player, "m": mode}
+        if (player, mode) in known:
+            balances[player] = known[(player, mode)]
+        elif uow.prefetched(_LOCKED, ahead) and (row := uow.one(_LOCKED, ahead)) is not None:
+            balances[player] = int(row[0])
+            ids.append(int(row[1]))
+    return balances, ids
+
+
+def _forget_balances(uow: UnitOfWork) -> None:
+    """A balance moved other than by ``_post_pipelined``: none is known any more."""
+    uow.known.pop(_BALANCES, None)
+
+
 _BIGINTS = "(" + ", ".join(["CAST(:{}{} AS BIGINT)"] * 3) + ")"
+_BIGINTS4 = "(" + ", ".join(["CAST(:{}{} AS BIGINT)"] * 4) + ")"
 
 
 def _post_pipelined(
     uow: UnitOfWork, kind: str, mode: str, reference: str, money: Money, system: SystemAccounts,
-    memo: str | None,
+    memo: str | None, with_id: bool,
 ) -> Posted:  # fmt: skip
-    """``post_money`` on PostgreSQL: one statement, one round trip."""
+    """``post_money`` on PostgreSQL: one statement, sent without waiting for its answer when
+    every player's balance is held (``_held``) and, if ``with_id``, a transaction's id was
+    taken with one of them; else one round trip."""
     players = money.players
     currency = _players_currency(uow, system, players)
     params: dict[str, object] = {
@@ -274,26 +308,36 @@ def _post_pipelined(
                 params[f"x{i}"] = amount
                 amounts.append(amount)
     _check(kind, amounts)
-    moved = ", ".join(_BIGINTS.format("p", i, "n", i, "c", i) for i in range(len(players)))
     entries = ", ".join(_BIGINTS.format("a", i, "w", i, "x", i) for i in range(len(amounts)))
-    ahead = {"p": players[0], "m": mode}
-    if len(players) == 1 and uow.prefetched(_LOCKED, ahead):
-        row = uow.one(_LOCKED, ahead)
-        if row is not None:
-            (player,), (before, tx_id) = players, row
+    known = uow.known.setdefault(_BALANCES, {})
+    before, ids = _held(uow, mode, players)
+    if len(before) == len(players) and (ids or not with_id):
+        for player in players:
             cover, net = money.covers.get(player, 0), money.net(player)
-            if before < cover or before + net < 0:
+            if before[player] < cover or before[player] + net < 0:
                 raise _short(uow, player, mode, cover, net)
-            sql = _POST.format(moved=moved, entries=entries, id="id, ", tx=_TX, exact=_EXACT,
-                               last=_AHEAD)  # fmt: skip
-            uow.send(sql, params | {"tx": tx_id, "before": before})
-            return Posted(int(tx_id), {player: int(before) + net}, currency)
-    sql = _POST.format(moved=moved, entries=entries, id="", tx="", exact="", last=_ANSWER)
+        moved = ", ".join(_BIGINTS4.format("p", i, "n", i, "c", i, "b", i)
+                          for i in range(len(players)))  # fmt: skip
+        params |= {f"b{i}": before[player] for i, player in enumerate(players)}
+        tx_id = ids[0] if ids else None
+        if tx_id is not None:
+            params["tx"] = tx_id
+        sql = _POST.format(before=", before", moved=moved, entries=entries, exact=_EXACT,
+                           id="" if tx_id is None else "id, ", tx="" if tx_id is None else _TX,
+                           last=_AHEAD)  # fmt: skip
+        uow.send(sql, params)
+        after = {player: before[player] + money.net(player) for player in players}
+        known.update({(player, mode): balance for player, balance in after.items()})
+        return Posted(0 if tx_id is None else tx_id, after, currency)
+    moved = ", ".join(_BIGINTS.format("p", i, "n", i, "c", i) for i in range(len(players)))
+    sql = _POST.format(before="", moved=moved, entries=entries, id="", tx="", exact="",
+                       last=_ANSWER)  # fmt: skip
     rows = uow.all(sql, params)
     balances = {int(player): int(balance) for player, balance, _ in rows}
     if len(rows) < len(players) or rows[0][2] is None:
         player = next(p for p in players if p not in balances)
         raise _short(uow, player, mode, money.covers.get(player, 0), money.net(player))
+    known.update({(player, mode): balance for player, balance in balances.items()})
     return Posted(int(rows[0][2]), balances, currency)
 
 
@@ -367,6 +411,7 @@ def post(
     if kind in ROUND_KINDS:
         raise LedgerError(f"a {kind} transaction is posted by post_money")
     tx_id = _insert_transaction(uow, kind, mode, postings, reference=reference, memo=memo)
+    _forget_balances(uow)
     _apply(uow, postings, system)
     return tx_id
 
@@ -384,8 +429,10 @@ def post_money(
     *,
     system: SystemAccounts,
     memo: str | None = None,
+    with_id: bool = True,
 ) -> Posted:
-    """Post ``money`` (moves between parties) as one balanced transaction.
+    """Post ``money`` (moves between parties) as one balanced transaction (``with_id``
+    False: its id is not asked for, and may be given as 0).
 
     Each player's cached balance moves by their net in one conditional update, in player id
     order (so that two postings never wait for each other's rows in opposite orders):
@@ -395,7 +442,7 @@ def post_money(
     statement (one round trip; its rows locked in the order the server finds them: a
     deadlock between two postings is ended by the server and the unit of work tried again)."""
     if uow.dialect == "postgresql" and money.players:
-        return _post_pipelined(uow, kind, mode, reference, money, system, memo)
+        return _post_pipelined(uow, kind, mode, reference, money, system, memo, with_id)
     accounts: dict[int, int] = {}
     balances: dict[int, int] = {}
     currencies = set()
@@ -448,6 +495,7 @@ def post_monies(
     at most). Refused, all of it, as ``post_money`` refuses one. In ``HOME`` (the coup of a
     shared table: one pot for every player)."""
     found: list[Posted] = []
+    _forget_balances(uow)
     for start in range(0, len(monies), BATCH):
         found += _post_batch(uow, kind, mode, monies[start : start + BATCH], system)
     return found
@@ -566,7 +614,7 @@ class LedgerWallet:
         if amount:
             held = Move(player_id, "escrow", amount)
             moved = Money((held if amount > 0 else Move("escrow", player_id, -amount),))
-            post_money(uow, kind, mode, reference, moved, system=self.system)
+            post_money(uow, kind, mode, reference, moved, system=self.system, with_id=False)
 
     def prefetch(self, uow: UnitOfWork, mode: str, player_id: int) -> None:
         """The player's balance, read and locked ahead of a round's posting (PostgreSQL)."""

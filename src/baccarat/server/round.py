@@ -295,18 +295,23 @@ def play(
     return _run(uow, dealer, bank, _Playing(table_id, rules, mode, source, tuple(stakes), ids))
 
 
-def prefetch(uow: UnitOfWork, dealer: Dealer, mode: str, player_id: int, fresh: bool) -> None:
+def prefetch(
+    uow: UnitOfWork, dealer: Dealer, mode: str, player_id: int, fresh: bool,
+    others: Sequence[int] = (),
+) -> None:  # fmt: skip
     """What a round of one bettor is about to read (PostgreSQL): the nonce of a fresh
-    shuffle (``fresh``), the bettor's balance and the row's ``seq``, sent ahead in one round
-    trip with whatever else the caller sent ahead (``UnitOfWork.prefetch``): the round's
-    writes then need no answer before its commit."""
+    shuffle (``fresh``), the balances of the bettor and of ``others`` (a player-banked
+    round's banker) and the row's ``seq``, sent ahead in one round trip with whatever else
+    the caller sent ahead (``UnitOfWork.prefetch``): the round's writes then need no answer
+    before its commit."""
     if uow.dialect != "postgresql":
         return
     if fresh:
         seeds.prefetch_nonce(uow, player_id, mode)
     ahead = getattr(dealer.wallet, "prefetch", None)
     if ahead is not None:
-        ahead(uow, mode, player_id)
+        for party in (player_id, *others):
+            ahead(uow, mode, party)
     uow.prefetch(_NEXT_SEQ)
 
 

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import responsible
+from .. import ledger, responsible
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..history import hand_json, iso_time
@@ -171,11 +171,27 @@ def ensure(uow: UnitOfWork, tables: TableSet) -> int:
 
 
 _POINTS = "SELECT points FROM banked_points WHERE player_id = :p AND mode = :m"
+# ``UnitOfWork.known``: the points this transaction holds locked, by (player, mode).
+_KNOWN = "banked.points"
+
+
+def prefetch_points(uow: UnitOfWork, player_id: int, mode: str) -> None:
+    """The player's points, to be read locked (``points(lock=True)``), sent ahead."""
+    if (player_id, mode) not in uow.known.get(_KNOWN, {}):
+        uow.prefetch(_POINTS + uow.for_update, {"p": player_id, "m": mode})
 
 
 def points(uow: UnitOfWork, player_id: int, mode: str, *, lock: bool = False) -> int:
+    """The player's points; ``lock``: their row locked until the commit (and the value kept
+    for this transaction's next reads)."""
+    known = uow.known.setdefault(_KNOWN, {})
+    if (player_id, mode) in known:
+        return int(known[(player_id, mode)])
     value = uow.scalar(_POINTS + (uow.for_update if lock else ""), {"p": player_id, "m": mode})
-    return 0 if value is None else int(value)
+    found = 0 if value is None else int(value)
+    if lock:
+        known[(player_id, mode)] = found
+    return found
 
 
 def points_of(uow: UnitOfWork, player_id: int) -> dict[str, int]:
@@ -186,8 +202,11 @@ def points_of(uow: UnitOfWork, player_id: int) -> dict[str, int]:
 
 def add_points(uow: UnitOfWork, player_id: int, mode: str, delta: int) -> int:
     """Add (or take, never below zero) points; the change actually made."""
+    known = uow.known.setdefault(_KNOWN, {})
     if delta >= 0:
         # Added in one statement whose answer nobody waits for: the change is the delta.
+        if (player_id, mode) in known:
+            known[(player_id, mode)] += delta
         uow.send(
             "INSERT INTO banked_points (player_id, mode, points, updated_us) "
             "VALUES (:p, :m, :d, :now) ON CONFLICT (player_id, mode) "
@@ -196,7 +215,7 @@ def add_points(uow: UnitOfWork, player_id: int, mode: str, delta: int) -> int:
         )
         return delta
     current = points(uow, player_id, mode, lock=True)
-    new = max(0, current + delta)
+    new = known[(player_id, mode)] = max(0, current + delta)
     uow.send(
         "INSERT INTO banked_points (player_id, mode, points, updated_us) "
         "VALUES (:p, :m, :v, :now) ON CONFLICT (player_id, mode) "
@@ -220,10 +239,14 @@ def banker_problem(uow: UnitOfWork, table: Table, banker_id: int, mode: str) -> 
     """
     terms = table.banked
     assert terms is not None
-    # PostgreSQL: the points and the balance go with the limits' first read.
+    # PostgreSQL: the points and the balance go with the limits' first read (unless this
+    # transaction holds them already: a deal that begins the next round).
     balance_sql = _BALANCE + uow.for_update
-    uow.prefetch(_POINTS, {"p": banker_id, "m": mode})
-    uow.prefetch(balance_sql, {"p": banker_id, "m": mode})
+    held = ledger.held_balance(uow, banker_id, mode)
+    if (banker_id, mode) not in uow.known.get(_KNOWN, {}):
+        uow.prefetch(_POINTS, {"p": banker_id, "m": mode})
+    if held is None:
+        uow.prefetch(balance_sql, {"p": banker_id, "m": mode})
     refused = responsible.banker_limits_problem(uow, banker_id, mode, terms.exposure)
     if refused is not None:
         return refused
@@ -234,7 +257,9 @@ def banker_problem(uow: UnitOfWork, table: Table, banker_id: int, mode: str) -> 
             f"banking at {table.name} needs {terms.min_points} loyalty points; you have {have}",
             points=have, required=terms.min_points, table=table.id,
         )  # fmt: skip
-    balance = int(uow.scalar(balance_sql, {"p": banker_id, "m": mode}) or 0)
+    if held is None:
+        held = int(uow.scalar(balance_sql, {"p": banker_id, "m": mode}) or 0)
+    balance = held
     if balance < terms.min_balance:
         return ServiceError(
             "banker_balance_too_low",

@@ -31,7 +31,7 @@ from .. import history, idempotency, responsible, switches
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..ledger import check_mode
-from ..round import Dealer, Stake, play
+from ..round import Dealer, Stake, play, prefetch
 from ..tables import Table, TableSet
 from . import escrow, seat_seed
 from .bank import PlayerBank
@@ -45,6 +45,7 @@ from .seats import (
     load_all,
     load_table,
     points_of,
+    prefetch_points,
     save,
     summary,
     view,
@@ -476,7 +477,7 @@ def deal(
     """
     seat, table = loaded or _seat_for(uow, ctx, seat_id)
     verify(uow, seat, player_id, "deal")
-    _prefetch_deal(uow, seat, table, player_id)
+    _prefetch_deal(uow, ctx, seat, table, player_id)
     if bets is not None:
         _place(uow, ctx, seat, table, bets)
     if not seat.stake:
@@ -519,13 +520,21 @@ def deal(
     return history.get_round(uow, player_id, played.id).to_json()
 
 
-def _prefetch_deal(uow: UnitOfWork, seat: Seat, table: Table, player_id: int) -> None:
-    """PostgreSQL: what a deal reads first goes with the next round trip (sent once, however
-    often asked for)."""
+def _prefetch_deal(
+    uow: UnitOfWork, ctx: SeatServices, seat: Seat, table: Table, player_id: int
+) -> None:
+    """PostgreSQL: what a deal reads goes with the next round trip (sent once, however often
+    asked for): the switch, the seat's seed, both players' exclusions and balances (locked:
+    each posting of the deal is then sent without waiting for its answer), the banker's
+    points (locked: the deal takes some) and the round's ``seq``."""
     switches.prefetch(uow, table)
     seat_seed.prefetch(uow, seat)
     if seat.mode is not None:
         responsible.prefetch_stake(uow, player_id, seat.mode)
+        if seat.banker_id is not None:
+            responsible.prefetch_stake(uow, seat.banker_id, seat.mode)
+            prefetch(uow, ctx.dealer, seat.mode, player_id, fresh=False, others=[seat.banker_id])
+            prefetch_points(uow, seat.banker_id, seat.mode)
 
 
 DEAL_PATH = "/api/seats/{seat_id}/deal"
@@ -559,7 +568,7 @@ def _deal(
     if key is None:
         loaded = _seat_for(uow, ctx, seat_id)
         key = f"seat:{loaded[0].id}:{loaded[0].version}"
-        _prefetch_deal(uow, *loaded, player_id)  # with the key's lookup
+        _prefetch_deal(uow, ctx, *loaded, player_id)  # with the key's lookup
     answer, replayed = idempotency.once(
         uow, player_id, idempotency.check_key(key), deal_request(seat_id, params.bets), 201,
         lambda u, p: deal(u, ctx, p, seat_id, params.bets, loaded),

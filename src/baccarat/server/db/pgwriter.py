@@ -168,7 +168,12 @@ class PostgresWriter:
             then = _between(index, last)
             try:
                 job.result = job.work(uow)
-                uow.flush(*then)
+                if alone:
+                    # Its last statements, its counters and the commit in one round trip.
+                    write_totals(uow, [uow])
+                    uow.flush("COMMIT")
+                else:
+                    uow.flush(*then)
             except Exception as error:
                 if _operational(error):
                     raise  # the connection itself is gone
@@ -190,10 +195,11 @@ class PostgresWriter:
                     return again
             else:
                 job.uow = uow
-        # The counters of the units committed, and the commit, in one round trip.
-        totals = UnitOfWork(conn, "postgresql", self.clock(), self.vault)
-        write_totals(totals, (job.uow for job in batch))
-        totals.flush("COMMIT")
+        if not alone:
+            # The counters of the units committed, and the commit, in one round trip.
+            totals = UnitOfWork(conn, "postgresql", self.clock(), self.vault)
+            write_totals(totals, (job.uow for job in batch))
+            totals.flush("COMMIT")
         return again
 
 

@@ -103,8 +103,8 @@ class UnitOfWork:
     """A transaction in progress on one connection; ``now`` is fixed for the whole of it.
     ``vault`` seals and opens the server seeds (``server.vault``): the database's."""
 
-    __slots__ = ("_after_commit", "_ahead", "_memo", "_pending", "conn", "dialect", "now",
-                 "totals", "vault")  # fmt: skip
+    __slots__ = ("_after_commit", "_ahead", "_memo", "_pending", "conn", "dialect", "known",
+                 "now", "totals", "vault")  # fmt: skip
 
     def __init__(
         self, conn: Any, dialect: str, now: int, vault: Vault | None = None,
@@ -121,6 +121,11 @@ class UnitOfWork:
         self._pending: list[tuple[str, Params, Later | None]] = []
         # PostgreSQL: reads sent ahead (``prefetch``), by statement and parameters.
         self._ahead: dict[tuple[str, tuple[tuple[str, Any], ...]], Later] = {}
+        # What this transaction knows of rows it holds locked or that it alone can change
+        # (a balance it read FOR UPDATE and moved since, a player's exclusion), kept by the
+        # service that reads and writes them, so that it needs no round trip to read them
+        # again: the rows' value as this transaction will commit them.
+        self.known: dict[Hashable, Any] = {}
 
     @property
     def memo(self) -> dict[Hashable, Any] | None:

@@ -122,6 +122,7 @@ def locked_profile(uow: UnitOfWork, player_id: int) -> Profile:
 
 
 def save_profile(uow: UnitOfWork, player_id: int, profile: Profile) -> None:
+    uow.known.get(_EXCLUSIONS, {}).pop(player_id, None)
     values = {name: profile.limits[name] for name in LIMITS} | {
         "reality_minutes": profile.reality_minutes, "pending_us": profile.pending_us,
         "excluded_until_us": profile.excluded_until_us, "exclusion": profile.exclusion,
@@ -390,10 +391,23 @@ def _check_session(uow: UnitOfWork, player_id: int, profile: Profile) -> Profile
 _EXCLUSION = "SELECT excluded_until_us, exclusion FROM responsible_players WHERE player_id = :p"
 
 
+# ``UnitOfWork.known``: the exclusions read by this transaction, by player (nothing but
+# ``save_profile`` changes one).
+_EXCLUSIONS = "responsible.exclusions"
+
+
 def prefetch_stake(uow: UnitOfWork, player_id: int, mode: str) -> None:
     """What ``check_stake`` reads first, sent ahead with a round's other reads."""
-    if mode != "real":
+    if mode != "real" and player_id not in uow.known.get(_EXCLUSIONS, {}):
         uow.prefetch(_EXCLUSION, {"p": player_id})
+
+
+def _exclusion(uow: UnitOfWork, player_id: int) -> Any:
+    """The player's exclusion row (or None), read once per transaction."""
+    known = uow.known.setdefault(_EXCLUSIONS, {})
+    if player_id not in known:
+        known[player_id] = uow.one(_EXCLUSION, {"p": player_id})
+    return known[player_id]
 
 
 def check_stake(uow: UnitOfWork, player_id: int, mode: str, stake: int) -> Profile | None:
@@ -401,7 +415,7 @@ def check_stake(uow: UnitOfWork, player_id: int, mode: str, stake: int) -> Profi
     session, a reality check or a limit forbids it (the whole stake counts against the loss
     and wager limits). The player's row stays locked (real money) until the commit."""
     if mode != "real":
-        row = uow.one(_EXCLUSION, {"p": player_id})
+        row = _exclusion(uow, player_id)
         if row is not None and row[0] is not None:
             _refuse_excluded(replace(Profile.default(), excluded_until_us=int(row[0]),
                                      exclusion=row[1]), uow.now)  # fmt: skip

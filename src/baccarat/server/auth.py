@@ -80,7 +80,7 @@ _SESSION = "SELECT player_id, expires_us FROM sessions WHERE token_hash = :h"
 
 def authenticate(uow: UnitOfWork, hashed: str | None) -> int:
     """The player id of a live session, or ``not_authenticated``."""
-    return _live(uow, None if hashed is None else uow.one(_SESSION, {"h": hashed}))
+    return live_player(uow, None if hashed is None else uow.one(_SESSION, {"h": hashed}))
 
 
 def still_authenticated(uow: UnitOfWork, hashed: str | None, player_id: int) -> Later:
@@ -93,14 +93,15 @@ def still_authenticated(uow: UnitOfWork, hashed: str | None, player_id: int) -> 
         raise _not_authenticated()
 
     def live(cursor: Any) -> None:
-        if _live(uow, cursor.fetchone()) != player_id:
+        if live_player(uow, cursor.fetchone()) != player_id:
             raise _not_authenticated()
 
     return uow.later(_SESSION, {"h": hashed}, live)
 
 
-def _live(uow: UnitOfWork, row: tuple[Any, ...] | None) -> int:
-    """The player of a session's row (``_SESSION``) if it is live; else ``not_authenticated``."""
+def live_player(uow: UnitOfWork, row: tuple[Any, ...] | None) -> int:
+    """The player of a session's row (its first two columns as ``_SESSION``'s: the player,
+    the expiry) if it is live; else ``not_authenticated``."""
     if row is None or row[1] <= uow.now:
         raise _not_authenticated()
     return int(row[0])

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from . import auth
 from .db.uow import Stale, UnitOfWork
 from .errors import ServiceError
 from .jsontext import compact
@@ -89,18 +90,18 @@ def authenticate_and_recall(
 def _looked_up(
     uow: UnitOfWork, row: tuple[Any, ...] | None, key: str, hashed: str
 ) -> tuple[int, StoredAnswer | None]:
-    if row is None or row[1] <= uow.now:
-        raise ServiceError("not_authenticated", "log in first: no valid session token")
-    player_id, _, stored_hash, status, response = row
+    player_id = auth.live_player(uow, row)
+    assert row is not None
+    _, _, stored_hash, status, response = row
     if stored_hash is None:
-        return int(player_id), None
+        return player_id, None
     if stored_hash != hashed:
         raise ServiceError(
             "idempotency_conflict",
             "this Idempotency-Key was already used with a different request",
             key=key,
         )
-    return int(player_id), StoredAnswer(int(status), response)
+    return player_id, StoredAnswer(int(status), response)
 
 
 @dataclass(frozen=True, slots=True)

@@ -423,3 +423,33 @@ async def test_a_socket_whose_session_ended_elsewhere_moves_nothing(server: Seat
     assert await server.read(lambda uow: uow.scalar("SELECT COUNT(*) FROM rounds")) == 0
     assert await player.balance("fun") == before
     await server.check()
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+async def test_admin_check_finds_a_banked_round_without_its_round_or_of_another_player(
+    database_url: DatabaseUrl, tmp_path: Path
+) -> None:
+    """PostgreSQL keeps no foreign keys on banked_rounds (migration 0019): the check finds
+    what they would have refused."""
+    from baccarat.server import audit
+
+    async with serving(database_url, tmp_path) as server:
+        banker, player, _ = await pair(server, approve=True)
+        for _ in range(2):
+            assert (await player.send("deal", bets={"player": 500}))["ok"]
+            assert (await banker.send("approve"))["ok"]
+        assert (await server.read(audit.check)).ok
+
+        def corrupt(uow: Any) -> None:
+            first, second = [row[0] for row in uow.all(
+                "SELECT round_id FROM banked_rounds ORDER BY round_seq")]  # fmt: skip
+            uow.run("UPDATE banked_rounds SET round_id = 'r_gone' WHERE round_id = :r",
+                    {"r": first})  # fmt: skip
+            uow.run("UPDATE banked_rounds SET player_id = banker_id WHERE round_id = :r",
+                    {"r": second})  # fmt: skip
+
+        await server.write(corrupt)
+        problems = (await server.read(audit.check)).problems
+    assert any("banked round r_gone" in p and "has no such round" in p for p in problems)
+    assert any(f"player {banker.id} has no such round (the round is player {player.id}'s)" in p
+               for p in problems), problems  # fmt: skip

@@ -5,8 +5,8 @@ gets what the bets returned, the casino the fee, the banker the reserve back plu
 less both, out of escrow); every such transaction has its round; the banker's recorded
 balances follow from them; the escrow of each mode (whose balance is derived from its
 entries, like the house's) holds exactly what the seats have in play (bets placed,
-reserves); and each void of a banked round reverses the banker's and the casino's side as
-well as the player's.
+reserves); every banked round names a round of its player; and each void of a banked
+round reverses the banker's and the casino's side as well as the player's.
 """
 
 from __future__ import annotations
@@ -73,6 +73,15 @@ def _rounds(uow: UnitOfWork, report: Report) -> None:
             report.add(
                 f"banked round {round_id}: banker {before} + {stake} - {win} - {fee} is not {after}"
             )
+    # PostgreSQL keeps no foreign keys on banked_rounds (migration 0019): its rows must
+    # name a round of the same player.
+    for round_id, player_id, found in uow.all(
+        "SELECT b.round_id, b.player_id, r.player_id FROM banked_rounds b "
+        "LEFT JOIN rounds r ON r.id = b.round_id "
+        "WHERE r.id IS NULL OR r.player_id <> b.player_id"
+    ):
+        report.add(f"banked round {round_id} of player {player_id} has no such round"
+                   + ("" if found is None else f" (the round is player {found}'s)"))  # fmt: skip
     orphans = uow.all(
         "SELECT t.id FROM ledger_transactions t LEFT JOIN rounds r ON r.transaction_id = t.id "
         "LEFT JOIN banked_rounds b ON b.round_id = r.id "

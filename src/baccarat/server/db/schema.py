@@ -327,6 +327,7 @@ banked_seats = sa.Table(
     ),
 )
 
+# On PostgreSQL its foreign keys are dropped (migration 0019, BANKED_KEYS).
 banked_rounds = sa.Table(
     "banked_rounds",
     metadata,

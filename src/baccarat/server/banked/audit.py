@@ -80,8 +80,11 @@ def _rounds(uow: UnitOfWork, report: Report) -> None:
         "LEFT JOIN rounds r ON r.id = b.round_id "
         "WHERE r.id IS NULL OR r.player_id <> b.player_id"
     ):
-        report.add(f"banked round {round_id} of player {player_id} has no such round"
-                   + ("" if found is None else f" (the round is player {found}'s)"))  # fmt: skip
+        if found is None:
+            report.add(f"banked round {round_id} (player {player_id}) has no round")
+        else:
+            report.add(f"banked round {round_id} is player {player_id}'s, "
+                       f"its round player {found}'s")  # fmt: skip
     orphans = uow.all(
         "SELECT t.id FROM ledger_transactions t LEFT JOIN rounds r ON r.transaction_id = t.id "
         "LEFT JOIN banked_rounds b ON b.round_id = r.id "

@@ -276,8 +276,11 @@ def _forget_balances(uow: UnitOfWork) -> None:
     uow.known.pop(_BALANCES, None)
 
 
-_BIGINTS = "(" + ", ".join(["CAST(:{}{} AS BIGINT)"] * 3) + ")"
-_BIGINTS4 = "(" + ", ".join(["CAST(:{}{} AS BIGINT)"] * 4) + ")"
+def _bigints(count: int, *names: str) -> str:
+    """``count`` rows of VALUES, row ``i`` of the parameters ``:<name><i>`` as BIGINTs."""
+    return ", ".join(
+        "(" + ", ".join(f"CAST(:{name}{i} AS BIGINT)" for name in names) + ")" for i in range(count)
+    )
 
 
 def _post_pipelined(
@@ -308,7 +311,7 @@ def _post_pipelined(
                 params[f"x{i}"] = amount
                 amounts.append(amount)
     _check(kind, amounts)
-    entries = ", ".join(_BIGINTS.format("a", i, "w", i, "x", i) for i in range(len(amounts)))
+    entries = _bigints(len(amounts), "a", "w", "x")
     known = uow.known.setdefault(_BALANCES, {})
     before, ids = _held(uow, mode, players)
     if len(before) == len(players) and (ids or not with_id):
@@ -316,8 +319,7 @@ def _post_pipelined(
             cover, net = money.covers.get(player, 0), money.net(player)
             if before[player] < cover or before[player] + net < 0:
                 raise _short(uow, player, mode, cover, net)
-        moved = ", ".join(_BIGINTS4.format("p", i, "n", i, "c", i, "b", i)
-                          for i in range(len(players)))  # fmt: skip
+        moved = _bigints(len(players), "p", "n", "c", "b")
         params |= {f"b{i}": before[player] for i, player in enumerate(players)}
         tx_id = ids[0] if ids else None
         if tx_id is not None:
@@ -329,7 +331,7 @@ def _post_pipelined(
         after = {player: before[player] + money.net(player) for player in players}
         known.update({(player, mode): balance for player, balance in after.items()})
         return Posted(0 if tx_id is None else tx_id, after, currency)
-    moved = ", ".join(_BIGINTS.format("p", i, "n", i, "c", i) for i in range(len(players)))
+    moved = _bigints(len(players), "p", "n", "c")
     sql = _POST.format(before="", moved=moved, entries=entries, id="", tx="", exact="",
                        last=_ANSWER)  # fmt: skip
     rows = uow.all(sql, params)

@@ -242,10 +242,10 @@ def banker_problem(uow: UnitOfWork, table: Table, banker_id: int, mode: str) -> 
     # PostgreSQL: the points and the balance go with the limits' first read (unless this
     # transaction holds them already: a deal that begins the next round).
     balance_sql = _BALANCE + uow.for_update
-    held = ledger.held_balance(uow, banker_id, mode)
+    balance = ledger.held_balance(uow, banker_id, mode)
     if (banker_id, mode) not in uow.known.get(_KNOWN, {}):
         uow.prefetch(_POINTS, {"p": banker_id, "m": mode})
-    if held is None:
+    if balance is None:
         uow.prefetch(balance_sql, {"p": banker_id, "m": mode})
     refused = responsible.banker_limits_problem(uow, banker_id, mode, terms.exposure)
     if refused is not None:
@@ -257,9 +257,8 @@ def banker_problem(uow: UnitOfWork, table: Table, banker_id: int, mode: str) -> 
             f"banking at {table.name} needs {terms.min_points} loyalty points; you have {have}",
             points=have, required=terms.min_points, table=table.id,
         )  # fmt: skip
-    if held is None:
-        held = int(uow.scalar(balance_sql, {"p": banker_id, "m": mode}) or 0)
-    balance = held
+    if balance is None:
+        balance = int(uow.scalar(balance_sql, {"p": banker_id, "m": mode}) or 0)
     if balance < terms.min_balance:
         return ServiceError(
             "banker_balance_too_low",

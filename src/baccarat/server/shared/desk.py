@@ -164,7 +164,7 @@ class SharedDesk:
             # Keyed by the table, as its advances are: on PostgreSQL the two never meet in
             # one worker, where the advance would skip the row this write holds locked (and
             # deal a tick later).
-            await db.write(functools.partial(_watch, table_id), table_id)
+            await db.write(functools.partial(clock.watch, table_ids=[table_id]), table_id)
             self._written[table_id] = now
         tables = self.tables
 
@@ -217,7 +217,3 @@ class SharedDesk:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), wait)
             self._wake.clear()
-
-
-def _watch(table_id: str, uow: UnitOfWork) -> None:
-    clock.watch(uow, [table_id])

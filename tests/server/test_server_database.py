@@ -175,6 +175,101 @@ async def test_units_of_work_that_meet_another_workers_row_lock_run_once_it_is_f
         other.close()
 
 
+async def _one_batch(db: Database, works: list[Any]) -> list[Any]:
+    """Run ``works`` as one batch of a writer (queued while it is busy): their outcomes."""
+    busy, free = threading.Event(), threading.Event()
+
+    def block(uow: UnitOfWork) -> None:
+        busy.set()
+        free.wait(10)
+
+    first = asyncio.ensure_future(db.write(block, key="b"))
+    while not busy.is_set():
+        await asyncio.sleep(0.01)
+    jobs = [asyncio.ensure_future(db.write(work, key="b")) for work in works]
+    await asyncio.sleep(0.05)
+    free.set()
+    await first
+    return await asyncio.gather(*jobs, return_exceptions=True)
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+async def test_a_batch_of_units_that_read_once_takes_a_round_trip_each_and_one_more(
+    database_url: DatabaseUrl, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each unit's writes go to the server with the next unit's reads, and the last one's
+    with the counters and the commit: n units that read once take n + 1 round trips."""
+    from baccarat.server.db import pgwire
+
+    trips: list[int] = []
+    exchange = pgwire.Wire.exchange
+
+    def counted(self: Any, statements: Any, begin: bool) -> Any:
+        trips.append(len(statements))
+        return exchange(self, statements, begin)
+
+    db = Database(database_url, clock=clock, threads=1, max_batch=16)
+    system = db.run_read(SystemAccounts.load)
+    players = [_register(db, system, f"trip{i}") for i in range(3)]
+    dealer = Dealer(FairShoes(), system)
+    table = load_tables().require("table-i")
+
+    def round_of(player: int) -> Any:
+        return lambda uow: house.play_round(uow, dealer, player, table, "fun", Bets(player=500))
+
+    db.start()
+    try:
+        for player in players:  # each one's nonce kept, the statements prepared
+            await db.write(round_of(player), key="b")
+        monkeypatch.setattr(pgwire.Wire, "exchange", counted)
+        played = await _one_batch(db, [round_of(players[i % 3]) for i in range(8)])
+        assert sorted(r.nonce for r in played) == [1, 1, 1, 2, 2, 2, 3, 3]
+        assert len(trips) == 1 + 8 + 1, trips  # the blocker's commit, one per unit, the last
+        assert db.run_read(audit.check).ok
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+async def test_a_unit_whose_last_writes_fail_in_its_batch_is_undone_alone(
+    database_url: DatabaseUrl, clock: FakeClock
+) -> None:
+    """A unit's last statements go to the server with the next unit's first round trip (and
+    the last unit's with the commit): when they fail, that unit alone is rolled back and
+    gets its error, and the next one's statements go again."""
+    import psycopg
+
+    db = Database(database_url, clock=clock, threads=1, max_batch=16)
+    system = db.run_read(SystemAccounts.load)
+    players = [_register(db, system, f"last{i}") for i in range(3)]
+
+    def pay(i: int) -> Any:
+        paying = _pay(system, players[i % 3], 1 + i, False)
+
+        def work(uow: UnitOfWork) -> int:
+            paid: int = paying(uow)
+            if i in (2, 5, 7):  # the middle, the one before the last, the last
+                uow.send("SELECT CAST(:x AS INTEGER)", {"x": "not a number"})
+            return paid
+
+        return work
+
+    db.start()
+    try:
+        outcomes = await _one_batch(db, [pay(i) for i in range(8)])
+        for i, outcome in enumerate(outcomes):
+            if i in (2, 5, 7):
+                assert isinstance(outcome, psycopg.errors.InvalidTextRepresentation), outcome
+            else:
+                assert outcome == 1 + i
+        for n, player in enumerate(players):
+            paid = sum(1 + i for i in range(n, 8, 3) if i not in (2, 5, 7))
+            assert _fun(db, player) == 100_000 + paid
+        assert db.run_read(audit.check).ok
+    finally:
+        db.close()
+
+
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_totals_of_a_batch_are_summed_and_written_once_before_the_commit(
     database_url: DatabaseUrl, clock: FakeClock

@@ -4,9 +4,17 @@ A worker runs several writer threads, each with its own connection and queue. Th
 work queued while a writer was busy run one after another in one transaction, each inside
 a savepoint, and share one COMMIT (one WAL flush: ``synchronous_commit`` stays on, and no
 answer is given before its commit returns). A unit of work that raises is rolled back to
-its savepoint alone; the others are unaffected. Units of work with the same key (the
-caller's session) go to the same writer, so one player's rounds never wait for each other's
-row locks inside a worker.
+its savepoint alone; the others are unaffected.
+
+A unit's last statements, those whose answer it does not wait for (its writes), go to the
+server with the next unit's first round trip, after them the statements between the two
+(the savepoint's release, the next one's), and the last unit's with the counters and the
+commit (``UnitOfWork.carry``): a batch of n units that each read once and then write takes
+n + 1 round trips, not 2n + 2. Their failure is still their unit's alone: the transaction
+goes back to that unit's savepoint, and the next unit's statements go again.
+
+Units of work with the same key (the caller's session) go to the same writer, so one
+player's rounds never wait for each other's row locks inside a worker.
 
 Several workers write to one database, so a batch may need a row that another batch holds
 until it commits (the same player's balance, on another worker). Only the first unit of a
@@ -30,7 +38,7 @@ from typing import Any
 from ..errors import ServiceError
 from .jobs import Job as _Job
 from .jobs import unavailable as _unavailable
-from .uow import UnitOfWork, is_unique_violation, write_totals
+from .uow import Carried, UnitOfWork, is_unique_violation, write_totals
 
 log = logging.getLogger("baccarat.server.db")
 
@@ -154,53 +162,105 @@ class PostgresWriter:
 
     def _transact(self, conn: Any, batch: list[_Job[Any]]) -> list[_Job[Any]]:
         """Run the batch and commit; the jobs to run again in the next batch."""
-        alone, last = len(batch) == 1, len(batch) - 1
         again: list[_Job[Any]] = []
+        if len(batch) == 1:
+            self._alone(conn, batch[0], again)
+            return again
+        last = len(batch) - 1
+        # The batch's first savepoint goes with its first unit's first round trip, and each
+        # unit's last statements (its writes, then the next unit's savepoint) with the next
+        # unit's first (``UnitOfWork.carry``): a batch of n units that read once each takes
+        # n + 1 round trips, the last one's writes going with the counters and the commit.
+        carried: Carried | None = Carried([("SAVEPOINT unit", None, None)], None)
+        before: tuple[_Job[Any], UnitOfWork] | None = None
         for index, job in enumerate(batch):
-            if index == 0 and not alone:
-                conn.execute("SAVEPOINT unit")
-            uow = UnitOfWork(conn, "postgresql", self.clock(), self.vault)
+            uow = UnitOfWork(conn, "postgresql", self.clock(), self.vault, carried=carried)
             # What follows the unit of work: the next one's savepoint (from the second unit
             # on, lock waits are short: see the module's docstring), or before the commit,
             # the lock waits as long as they must (a transaction that sent NOTIFY takes a
-            # database-wide lock to commit: it must not give up on it after LOCK_WAIT). It
-            # goes in the same round trip as what the unit sent last (``UnitOfWork.send``).
+            # database-wide lock to commit: it must not give up on it after LOCK_WAIT).
             then = _between(index, last)
+            following: Carried | None = None
+            done: tuple[_Job[Any], UnitOfWork] | None = None
             try:
                 job.result = job.work(uow)
-                if alone:
-                    # Its last statements, its counters and the commit in one round trip.
-                    write_totals(uow, [uow])
-                    uow.flush("COMMIT")
-                else:
-                    uow.flush(*then)
+                # Its failure rolls back to its savepoint, then the next unit's statements
+                # go again; the last unit's is undone by the commit's round trip below.
+                following = uow.carry(then, ("ROLLBACK TO unit", *then) if index < last else None)
+                done = (job, uow)
             except Exception as error:
                 if _operational(error):
                     raise  # the connection itself is gone
-                if alone:
-                    conn.rollback()
-                else:
-                    conn.execute("ROLLBACK TO unit")
-                    for statement in then:
-                        conn.execute(statement)
-                job.tries += 1
-                if isinstance(error, ServiceError) or not _again(error):
-                    job.error = error
-                elif job.tries < TRIES:
-                    again.append(job)
-                else:
-                    log.warning("a unit of work gave up after %d tries: %s", job.tries, error)
-                    job.error = _unavailable(error)
-                if alone:
-                    return again
-            else:
-                job.uow = uow
-        if not alone:
-            # The counters of the units committed, and the commit, in one round trip.
-            totals = UnitOfWork(conn, "postgresql", self.clock(), self.vault)
-            write_totals(totals, (job.uow for job in batch))
+                uow.drop_pending()
+                conn.execute("ROLLBACK TO unit")
+                for statement in then:
+                    conn.execute(statement)
+                self._failed(job, error, again)
+            self._settle(before, carried, again)
+            before, carried = done, following
+        committed = [job.uow for job in batch if job.uow is not None]
+        kept = [unit.totals for unit in committed]
+        totals = UnitOfWork(conn, "postgresql", self.clock(), self.vault, carried=carried)
+        try:
+            # The last unit's last statements, the counters of the units committed, and the
+            # commit, in one round trip.
+            write_totals(totals, [*committed, None if before is None else before[1]])
             totals.flush("COMMIT")
+        except Exception:
+            if carried is None or carried.error is None or before is None:
+                raise
+            # The last unit's last statements failed: it alone is rolled back.
+            self._failed(before[0], carried.error, again)
+            conn.execute("ROLLBACK TO unit")
+            conn.execute("SET LOCAL lock_timeout = DEFAULT")
+            for unit, sums in zip(committed, kept, strict=True):
+                unit.totals = sums
+            totals = UnitOfWork(conn, "postgresql", self.clock(), self.vault)
+            write_totals(totals, committed)
+            totals.flush("COMMIT")
+        else:
+            self._settle(before, carried, again)
         return again
+
+    def _alone(self, conn: Any, job: _Job[Any], again: list[_Job[Any]]) -> None:
+        """A unit alone in its batch: its last statements, its counters and the commit in
+        one round trip."""
+        uow = UnitOfWork(conn, "postgresql", self.clock(), self.vault)
+        try:
+            job.result = job.work(uow)
+            write_totals(uow, [uow])
+            uow.flush("COMMIT")
+        except Exception as error:
+            if _operational(error):
+                raise  # the connection itself is gone
+            conn.rollback()
+            self._failed(job, error, again)
+        else:
+            job.uow = uow
+
+    def _settle(self, before: tuple[_Job[Any], UnitOfWork] | None, carried: Carried | None,
+                again: list[_Job[Any]]) -> None:  # fmt: skip
+        """The unit before commits with the batch, unless its last statements (carried with
+        the next round trip) failed: then it was rolled back to its savepoint."""
+        if before is None:
+            return
+        if carried is not None and carried.error is not None:
+            self._failed(before[0], carried.error, again)
+        else:
+            before[0].uow = before[1]
+
+    @staticmethod
+    def _failed(job: _Job[Any], error: BaseException, again: list[_Job[Any]]) -> None:
+        """A unit of work failed and was rolled back: another try in the next batch (a lock
+        not had in time, a deadlock, a stale value, a key taken meanwhile), or its error."""
+        job.tries += 1
+        if isinstance(error, ServiceError) or not _again(error):
+            job.error = error
+        elif job.tries < TRIES:
+            again.append(job)
+        else:
+            log.warning("a unit of work gave up after %d tries: %s", job.tries, error)
+            job.error = _unavailable(error)
 
 
 def _between(index: int, last: int) -> tuple[str, ...]:

@@ -99,16 +99,35 @@ class Later:
         return rows
 
 
+Pending = tuple[str, Params, Later | None]
+
+
+class Carried:
+    """The last statements of the unit of work before this one in a writer's batch (its
+    writes, then the statements between the two units): they go to the server ahead of this
+    unit's first round trip, not in one of their own. Once they went, ``error`` is what they
+    raised (None: they were carried out). When they fail, ``recover`` (without parameters:
+    the savepoint's rollback and what follows it) is sent before this unit's own statements,
+    which then go again; with no ``recover`` the failure is raised to this unit instead."""
+
+    __slots__ = ("error", "recover", "statements")
+
+    def __init__(self, statements: list[Pending], recover: tuple[str, ...] | None) -> None:
+        self.statements = statements
+        self.recover = recover
+        self.error: BaseException | None = None
+
+
 class UnitOfWork:
     """A transaction in progress on one connection; ``now`` is fixed for the whole of it.
     ``vault`` seals and opens the server seeds (``server.vault``): the database's."""
 
-    __slots__ = ("_after_commit", "_ahead", "_memo", "_pending", "conn", "dialect", "known",
-                 "now", "totals", "vault")  # fmt: skip
+    __slots__ = ("_after_commit", "_ahead", "_carried", "_memo", "_pending", "conn", "dialect",
+                 "known", "now", "totals", "vault")  # fmt: skip
 
     def __init__(
         self, conn: Any, dialect: str, now: int, vault: Vault | None = None,
-        memo: Memo | None = None,
+        memo: Memo | None = None, carried: Carried | None = None,
     ) -> None:  # fmt: skip
         self.conn = conn
         self.dialect = dialect
@@ -118,7 +137,9 @@ class UnitOfWork:
         self._after_commit: list[Callable[[], None]] = []
         self.totals: Totals = {}
         # PostgreSQL: statements sent (``send``, ``later``) and not yet on the server.
-        self._pending: list[tuple[str, Params, Later | None]] = []
+        self._pending: list[Pending] = []
+        # PostgreSQL: the unit before's last statements, sent with this one's first (``carry``).
+        self._carried = carried
         # PostgreSQL: reads sent ahead (``prefetch``), by statement and parameters.
         self._ahead: dict[tuple[str, tuple[tuple[str, Any], ...]], Later] = {}
         # What this transaction knows of rows it holds locked or that it alone can change
@@ -249,23 +270,72 @@ class UnitOfWork:
         """Have the statements sent so far executed (their failure raised here), and the
         statements ``then`` after them (without parameters), in one round trip: two if an
         answer is still to be checked here (``later``'s ``check``), before ``then`` runs."""
-        if any(later is not None and later.check for _, _, later in self._pending):
-            self._pipelined()
-        if self._pending or then:
+        self._checked()
+        if self._pending or then or self._carried is not None:
             self._pipelined(*((sql, None, None) for sql in then))
 
-    def _pipelined(self, *last: tuple[str, Params, Later | None]) -> Any:
-        """The pending statements and ``last`` in one round trip: the last one's result."""
+    def carry(self, then: Sequence[str], recover: tuple[str, ...] | None) -> Carried:
+        """The work is done: what it has not sent yet, and the statements ``then`` after it,
+        go to the server with the next unit of work's first round trip (``Carried``). A
+        statement whose answer is checked here goes first, as ``flush`` sends it; so does
+        what the unit before left, if this one sent nothing."""
+        self._checked()
+        if self._carried is not None:
+            self._pipelined()
+        statements, self._pending = self._pending, []
+        return Carried([*statements, *((sql, None, None) for sql in then)], recover)
+
+    def drop_pending(self) -> None:
+        """The work failed: what it has not sent never goes. What the unit before left goes
+        now, if it has not (its outcome is then known)."""
+        self._pending = []
+        if self._carried is not None:
+            self._pipelined()
+
+    def _checked(self) -> None:
+        if any(later is not None and later.check for _, _, later in self._pending):
+            self._pipelined()
+
+    def _pipelined(self, *last: Pending) -> Any:
+        """What the unit before left (``Carried``), the pending statements and ``last`` in
+        one round trip: the last one's result."""
         statements, self._pending = [*self._pending, *last], []
+        carried, self._carried = self._carried, None
+        if carried is None:
+            return self._exchanged(statements)
+        ahead = carried.statements
+        try:
+            return self._exchanged([*ahead, *statements], len(ahead))
+        except _CarriedFailed as failed:
+            carried.error = failed.error
+            if carried.recover is None or not failed.rolled_back:
+                raise failed.error from failed.error.__cause__
+        redo = [(sql, None, None) for sql in carried.recover]
+        return self._exchanged([*redo, *statements])
+
+    def _exchanged(self, statements: list[Pending], ahead: int = 0) -> Any:
+        """``statements`` in one round trip, the first ``ahead`` of them another unit's (a
+        failure that is not of this unit's own statements comes as ``_CarriedFailed``): the
+        last one's result."""
         try:
             results = self.conn.exchange([(sql, params) for sql, params, _ in statements])
         except Exception as error:
             index = getattr(error, "statement_index", None)
-            later = statements[index][2] if index is not None and index >= 0 else None
+            if index is None or index < 0:
+                if ahead:  # not a statement's own failure: the carried ones went or not
+                    raise _CarriedFailed(error, rolled_back=False) from None
+                raise
+            failure = error
+            later = statements[index][2]
             if later is not None and later.stale is not None:
                 later.stale()
-                raise Stale("a value kept by this process changed in the database") from error
-            raise
+                failure = Stale("a value kept by this process changed in the database")
+                failure.__cause__ = error
+            if index < ahead:
+                raise _CarriedFailed(failure, rolled_back=True) from None
+            if failure is error:
+                raise
+            raise failure from error
         for (_, _, later), result in zip(statements, results, strict=True):
             if later is not None:
                 later.cursor = result
@@ -302,6 +372,16 @@ class UnitOfWork:
         callbacks, self._after_commit = self._after_commit, []
         for callback in callbacks:
             callback()
+
+
+class _CarriedFailed(Exception):
+    """A round trip that carried another unit's statements failed, not in this unit's own
+    statements (``UnitOfWork._exchanged``): in one of the carried ones (``rolled_back``:
+    the transaction goes back to their savepoint), or before any statement ran."""
+
+    def __init__(self, error: BaseException, rolled_back: bool) -> None:
+        super().__init__(str(error))
+        self.error, self.rolled_back = error, rolled_back
 
 
 # PostgreSQL: an UPDATE that fails when it changes no row (``expect``).

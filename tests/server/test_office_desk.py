@@ -179,6 +179,58 @@ async def test_a_switch_another_process_sets_holds_from_the_next_round(api: Api)
     assert (await api.play(token, player=500)).status_code == 201  # not refused by the kept min
 
 
+@both_backends
+async def test_the_lobby_and_the_table_show_a_closed_table_and_changed_limits(api: Api) -> None:
+    """What the back office changes is what a player is shown: the lobby's tables, one
+    table, and the player's state at it (read on every focus and after every round) say a
+    table is closed and give its limits now, not the tables file's; a player in another
+    currency keeps the table's own limits in it (as their rounds do)."""
+    from .test_server_currencies import player
+
+    yen = await player(api, "hanako", "JPY")
+    token = await api.player("alice")  # the client's cookie is hers from here on
+    auth, in_yen = {"Authorization": f"Bearer {token}"}, {"Authorization": f"Bearer {yen}"}
+    assert (await api.play(token, player=500)).status_code == 201
+
+    async def lobby(headers: dict[str, str] | None = None) -> dict[str, Any]:
+        answer = await api.client.get("/api/tables", headers=headers or {})
+        return {t["id"]: t for t in answer.json()}
+
+    async def state(table: str) -> Any:
+        return (await api.client.get(f"/api/tables/{table}/state", headers=auth)).json()
+
+    before, yen_before = await lobby(), await lobby(in_yen)
+    assert before["table-ii"]["open"] is True and before["table-i"]["limits"]["min"] == 200
+    assert {"deal", "rebet", "double"} <= set((await state("table-i"))["allowed_actions"])
+    ada = await logged_in(api, "ada", "admin")
+    off = {"enabled": False, "reason": "dealer fault"}
+    assert (await send(api, ada, "PUT", "tables/table-ii/switch", off)).status_code == 200
+    raised = {"limits": {"min": 1_000}, "reason": "high rollers tonight"}
+    assert (await send(api, ada, "PUT", "tables/table-i/limits", raised)).status_code == 200
+    for shown in (await lobby(), await lobby(auth)):
+        assert shown["table-ii"]["open"] is False and shown["table-i"]["open"] is True
+        assert shown["table-i"]["limits"]["min"] == 1_000
+        assert shown["table-i"]["bets"]["player"]["min"] == 1_000
+        assert shown["table-iii"]["limits"] == before["table-iii"]["limits"]
+    one = (await api.client.get("/api/tables/table-i")).json()
+    assert one["limits"]["min"] == 1_000 and one["open"] is True
+    assert (await api.client.get("/api/tables/table-ii")).json()["open"] is False
+    closed = await state("table-ii")
+    assert closed["open"] is False and closed["allowed_actions"] == []
+    now = await state("table-i")
+    assert now["limits"]["min"] == 1_000 and now["bets"]["player"]["min"] == 1_000
+    # The last round's 500 is below the minimum now: no rebet; twice it, 1,000, is not.
+    assert set(now["allowed_actions"]) == {"deal", "new_game", "double"}
+    # In yen, table I keeps its own limits (changed limits are in dollars).
+    assert (await lobby(in_yen))["table-i"]["limits"] == yen_before["table-i"]["limits"]
+    assert (await send(api, ada, "PUT", "tables/table-i/switch", off)).status_code == 200
+    assert (await lobby(in_yen))["table-i"]["open"] is False
+    on = {"enabled": True, "reason": "fixed"}
+    assert (await send(api, ada, "PUT", "tables/table-ii/switch", on)).status_code == 200
+    assert (await lobby())["table-ii"]["open"] is True
+    assert "deal" in (await state("table-ii"))["allowed_actions"]
+
+
 async def test_the_kill_switch_and_limits_hold_at_a_shared_table_too(api: Api) -> None:
     from .test_shared_tables import bet, open_window
 

@@ -4,13 +4,17 @@ reload at a seat with bets held, a lost DEAL answer, offline and back."""
 from __future__ import annotations
 
 import contextlib
+import json
+import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from .conftest import serving
 from .test_web_table import fresh_table, last_round, open_table, place, signed, usd
-from .webtools import Player
+from .webtools import Player, new_nickname
 
 # Seats taken by a test: (player, seat id), stood up after it (see stand_up_after).
 TAKEN: list[tuple[Player, str]] = []
@@ -275,3 +279,84 @@ def test_a_seat_fits_one_screen(
     ppage.screenshot(path=str(screenshots / f"seat-{width}x{height}.png"))
     assert outside == [], f"outside the {width}x{height} viewport: {outside}"
     assert cut == [], f"displays cut off at {width}x{height}: {cut}"
+
+
+@pytest.fixture(scope="module")
+def switched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A server of its own (its tables get closed here), and its database."""
+    data = tmp_path_factory.mktemp("switched")
+    with serving(data) as url:
+        yield url, data / "web.db"
+
+
+def _switch(database: Path, table: str, enabled: bool, limits: dict[str, int] | None) -> None:
+    """A table's switch as the back office leaves it, written on another connection (as
+    another worker or the CLI would)."""
+    with sqlite3.connect(database, timeout=10) as conn:
+        conn.execute("DELETE FROM table_switches WHERE table_id = ?", (table,))
+        conn.execute(
+            "INSERT INTO table_switches (table_id, enabled, limits, updated_us) "
+            "VALUES (?, ?, ?, 0)",
+            (table, int(enabled), None if limits is None else json.dumps(limits)),
+        )
+
+
+def test_a_table_closed_or_its_limits_changed_elsewhere_shows_so_in_the_lobby_and_at_it(
+    browser: Any, switched: tuple[str, Path], catalogs: dict[str, dict[str, str]],
+    screenshots: Path,
+) -> None:  # fmt: skip
+    """The back office closes table II and raises table I's minimum while the player looks:
+    the lobby shows it when the player comes back to it (no Play for the closed table, the
+    new limits), and at the tables the message and DEAL follow, until it reopens."""
+    url, database = switched
+    en = catalogs["en"]
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, reduced_motion="reduce")
+    try:
+        player = Player(context, url, new_nickname())
+        player.register_and_login()
+        page = player.page
+        player.goto()
+        card = '.table-card[data-table="table-ii"][data-open="{}"]'
+        page.wait_for_selector(card.format("true") + ' [href="#/table/table-ii"]')
+        before = str(page.text_content('.table-card[data-table="table-i"] .limits'))
+        limits = {
+            "min": 1_000,
+            "max": 2_000,
+            "tie_min": 1_000,
+            "tie_min_alone": 1_000,
+            "tie_max": 2_000,
+        }
+        _switch(database, "table-ii", False, None)
+        _switch(database, "table-i", True, limits)
+        page.evaluate("window.dispatchEvent(new Event('focus'))")
+        closed = page.wait_for_selector(card.format("false"))
+        assert closed.query_selector('[href="#/table/table-ii"]') is None
+        note = closed.query_selector("[data-closed]")
+        assert note is not None and note.text_content() == en["lobby.closed"]
+        after = str(page.text_content('.table-card[data-table="table-i"] .limits'))
+        assert after != before and "$10.00" in after and "$20.00" in after
+        page.locator(".tables").screenshot(
+            path=str(screenshots / "lobby-table-closed-1280x720.png")
+        )
+        player.goto("table/table-i")
+        page.wait_for_selector('.table-view[data-open="true"] .table-name >> text=$10.00')
+        place(player, 500, "player")
+        assert page.get_attribute("#table-message", "data-kind") == "warn"
+        assert page.is_disabled('[data-action="deal"]')  # 5.00 is below the new 10.00
+        player.goto("table/table-ii")
+        page.wait_for_selector('.table-view[data-open="false"]')
+        assert str(page.text_content("#table-message")) == en["error.table_disabled"]
+        place(player, 500, "player")
+        assert str(page.text_content("#table-message")) == en["error.table_disabled"]
+        assert page.is_disabled('[data-action="deal"]')
+        page.screenshot(path=str(screenshots / "table-closed-1280x720.png"))
+        _switch(database, "table-ii", True, None)
+        page.evaluate("window.dispatchEvent(new Event('focus'))")
+        page.wait_for_selector('.table-view[data-open="true"]')
+        page.wait_for_selector('[data-action="deal"]:not([disabled])')
+        assert str(page.text_content("#table-message")) == ""
+        page.click('[data-action="deal"]')
+        player.wait_round()
+        assert player.errors == []
+    finally:
+        context.close()

@@ -270,15 +270,22 @@ def table_state(
             f"table {table.id} is player-banked: take a seat (POST /api/seats)",
             table=table.id,
         )
+    # As its next round would play it: a table the back office closed, or whose limits it
+    # changed, shows so here (the page asks again on focus and after every round).
+    table, open_ = switches.now(uow, table)
     found, _ = history.page(uow, player_id, mode, 1, None, table_id=table.id)
     last = found[0] if found else None
     shoe = shoe_state(uow, player_id, table, mode) if table.is_cut_shoe else None
     if balance is None:
         balance = player_account(uow, player_id, mode)[1]
+    allowed = allowed_actions(table, _last_bets(last), balance, shoe)
     return {
         "table_id": table.id,
         "mode": mode,
-        "allowed_actions": allowed_actions(table, _last_bets(last), balance, shoe),
+        "open": open_,
+        "limits": table.limits.to_json(),
+        "bets": table.bets_json(),
+        "allowed_actions": allowed if open_ else [a for a in allowed if a == "new_game"],
         "balance": balance,
         "last_round": None if last is None else last.to_json(),
         "shoe": None if shoe is None else shoe.to_json(),
@@ -288,7 +295,9 @@ def table_state(
 def round_answer(
     uow: UnitOfWork, player_id: int, table: Table, played: StoredRound, bets: Bets
 ) -> dict[str, Any]:
-    """A played round as its player is answered: the round, the shoe, what they may do."""
+    """A played round as its player is answered: the round, the shoe, what they may do
+    (at the table as the round played it: its limits now)."""
+    table = switches.now(uow, table)[0]
     answer = played.to_json()
     shoe = shoe_state(uow, player_id, table, played.mode) if table.is_cut_shoe else None
     if shoe is not None:

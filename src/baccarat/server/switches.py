@@ -7,6 +7,7 @@ kept by SQLite's writer between its transactions (``UnitOfWork.memo``)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -31,20 +32,56 @@ def prefetch(uow: UnitOfWork, table: Table) -> None:
 
 def in_play(uow: UnitOfWork, table: Table) -> Table:
     """The table as its next round plays it (refused while it is switched off)."""
-    memo, key = uow.memo, ("table_switch", table.id)
+    played, open_ = now(uow, table)
+    if not open_:
+        raise ServiceError("table_disabled", f"table {table.id} is closed: no new rounds start",
+                           table=table.id)  # fmt: skip
+    return played
+
+
+def now(uow: UnitOfWork, table: Table) -> tuple[Table, bool]:
+    """The table as its next round would play it (its limits now), and whether it is open:
+    its switch read once per transaction (``UnitOfWork.known``), or kept by SQLite's
+    writer between transactions (``UnitOfWork.memo``)."""
+    key = ("table_switch", table.id)
+    if key in uow.known:
+        return _applied(table, uow.known[key])
+    memo = uow.memo
     if memo is not None and key in memo:
         row = memo[key]
     else:
         row = uow.one(_SWITCH, {"t": table.id})
         if memo is not None:
             memo[key] = row
+    uow.known[key] = row
+    return _applied(table, row)
+
+
+def lobby(uow: UnitOfWork, tables: Iterable[Table]) -> list[dict[str, Any]]:
+    """The tables as the lobby shows them: each as its next round would play it (its limits
+    now) and whether it is open (``open``), in one read (a row per table at most: its cost
+    is the tables file's, not the database's)."""
+    rows = _rows(uow)
+    answer = []
+    for table in tables:
+        played, open_ = _applied(table, rows.get(table.id))
+        answer.append(played.to_json() | {"open": open_})
+    return answer
+
+
+def _rows(uow: UnitOfWork) -> dict[str, tuple[int, str | None]]:
+    return {str(t): (int(e), lim) for t, e, lim in
+            uow.all("SELECT table_id, enabled, limits FROM table_switches")}  # fmt: skip
+
+
+def _applied(table: Table, row: tuple[Any, ...] | None) -> tuple[Table, bool]:
     if row is None:
-        return table
-    if not row[0]:
-        raise ServiceError("table_disabled", f"table {table.id} is closed: no new rounds start",
-                           table=table.id)  # fmt: skip
+        return table, True
+    enabled, text = row[0], row[1]
     # Changed limits are in HOME's cents: the table in another currency keeps its own.
-    return table if row[1] is None or table.currency != HOME else limited(table, str(row[1]))
+    if text is None or table.currency != HOME:
+        return table, bool(enabled)
+    return limited(table, str(text)), bool(enabled)
 
 
 def limited(table: Table, text: str) -> Table:
@@ -77,8 +114,7 @@ def check_limits(table: Table, values: dict[str, Any]) -> Limits:
 
 def state(uow: UnitOfWork, tables: dict[str, Table] | Any) -> list[dict[str, Any]]:
     """Every table: open or closed, its limits now (and whether changed from the file's)."""
-    rows = {str(t): (int(e), lim) for t, e, lim in
-            uow.all("SELECT table_id, enabled, limits FROM table_switches")}  # fmt: skip
+    rows = _rows(uow)
     answer = []
     for table in tables.values():
         enabled, text = rows.get(table.id, (1, None))
@@ -94,6 +130,7 @@ def state(uow: UnitOfWork, tables: dict[str, Table] | Any) -> list[dict[str, Any
 def switch(uow: UnitOfWork, table: Table, enabled: bool) -> bool:
     """Switch a table on or off; whether that changed anything."""
     uow.forget()
+    uow.known.pop(("table_switch", table.id), None)
     row = uow.one("SELECT enabled FROM table_switches WHERE table_id = :t", {"t": table.id})
     if row is None:
         uow.run(
@@ -110,6 +147,7 @@ def switch(uow: UnitOfWork, table: Table, enabled: bool) -> bool:
 def set_limits(uow: UnitOfWork, table: Table, limits: Limits | None) -> None:
     """Change a table's limits from its next round (None: back to the tables file's)."""
     uow.forget()
+    uow.known.pop(("table_switch", table.id), None)
     text = None if limits is None else json.dumps(limits.to_json(), sort_keys=True)
     if uow.run("UPDATE table_switches SET limits = :l, updated_us = :now WHERE table_id = :t",
                {"t": table.id, "l": text, "now": uow.now}) == 0:  # fmt: skip

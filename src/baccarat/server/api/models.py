@@ -158,6 +158,11 @@ class TableOut(BaseModel):
     currency: str | None = Field(
         default=None, description="in a session an operator launched: the session's currency"
     )
+    open: bool = Field(
+        default=True,
+        description="false while the back office has the table closed (no new rounds "
+        "start: table_disabled); limits and bets are the ones its next round plays by",
+    )
     shared: SharedTermsOut | None = Field(
         default=None,
         description="present on shared tables: one shoe on the server's clock, every player "
@@ -518,6 +523,9 @@ class HouseTableOut(BaseModel):
 
     table_id: str
     mode: str
+    open: bool = Field(description="false while the back office has the table closed")
+    limits: LimitsOut = Field(description="the limits the next round plays by")
+    bets: dict[str, TableBetOut] = Field(description="every bet the table takes, as now")
     allowed_actions: list[HouseAction] = Field(
         description="deal: a deal can be made now (with the bets sent); rebet, double: your "
         "last bets (twice them) fit the table and your balance; new_game: a round (not void) "

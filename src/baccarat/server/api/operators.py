@@ -12,7 +12,7 @@ from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, Field
 
 from ...core import Bets
-from .. import idempotency
+from .. import idempotency, switches
 from ..errors import ServiceError
 from ..operators import launch, report
 from ..operators.config import Operator
@@ -172,7 +172,8 @@ async def operator_tables(ctx: RequestContext) -> list[dict[str, Any]]:
     if operator is None:
         return []
     offered = launch.offered(operator, ctx.casino.tables, session.currency)
-    return [t.to_json() | {"currency": session.currency} for t in offered]
+    shown = await ctx.casino.db.read(lambda uow: switches.lobby(uow, offered))
+    return [t | {"currency": session.currency} for t in shown]
 
 
 async def operator_round(

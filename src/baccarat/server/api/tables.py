@@ -9,7 +9,8 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Response
 
-from .. import auth, ledger, roads, rounds
+from .. import auth, ledger, roads, rounds, switches
+from ..casino import Casino
 from ..currencies import HOME
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
@@ -56,7 +57,7 @@ ROUND_ERRORS = (
 async def list_tables(ctx: RequestDep) -> Response:
     if ctx.caller.operator:
         return json_response(await operator_tables(ctx))
-    tables = ctx.casino.tables.values()
+    tables = list(ctx.casino.tables.values())
     currency = HOME
     if ctx.caller.token_hash is not None:  # a player's: the tables in their currency
         with contextlib.suppress(ServiceError):
@@ -64,11 +65,14 @@ async def list_tables(ctx: RequestDep) -> Response:
                 lambda uow: ledger.currency_of(uow, ctx.caller.player_id(uow))
             )
     if currency == HOME:
-        return json_response([table.to_json() for table in tables])
-    return json_response([
-        t.for_currency(currency).to_json() | {"currency": currency}
-        for t in tables if currency in t.offered_currencies and t.shared is None
-    ])  # fmt: skip
+        return json_response(await _lobby(ctx.casino, tables))
+    offered = [t.for_currency(currency) for t in tables
+               if currency in t.offered_currencies and t.shared is None]  # fmt: skip
+    return json_response([t | {"currency": currency} for t in await _lobby(ctx.casino, offered)])
+
+
+async def _lobby(casino: Casino, tables: list[Table]) -> list[dict[str, Any]]:
+    return await casino.db.read(lambda uow: switches.lobby(uow, tables))
 
 
 @router.get(
@@ -78,7 +82,8 @@ async def list_tables(ctx: RequestDep) -> Response:
     summary="One table",
 )
 async def get_table(table_id: str, casino: CasinoDep) -> Response:
-    return json_response(casino.tables.require(table_id).to_json())
+    (table,) = await _lobby(casino, [casino.tables.require(table_id)])
+    return json_response(table)
 
 
 @router.post(

@@ -146,9 +146,11 @@ function sideBets(tbl) {
 }
 
 function tableCard(tbl) {
+  // Closed by the casino for now (GET /api/tables says so): no Play, and the reason.
+  const open = tbl.open !== false;
   return h(
     "article",
-    { class: "table-card", "data-table": tbl.id, "aria-labelledby": `tc-${tbl.id}` },
+    { class: "table-card", "data-table": tbl.id, "data-open": String(open), "aria-labelledby": `tc-${tbl.id}` },
     h("div", { class: "mini-felt", "aria-hidden": "true" }, h("span", { text: tableName(tbl) })),
     h("h3", { id: `tc-${tbl.id}`, text: tableName(tbl) }),
     h("p", { class: "summary", text: describeRules(tbl.rules) }),
@@ -158,14 +160,19 @@ function tableCard(tbl) {
     rtpList(tbl.rtp),
     sideBets(tbl),
     tbl.shared ? sharedLine(tbl) : null,
+    open ? null : h("p", { class: "closed-note", "data-closed": "", text: t("lobby.closed") }),
     h(
       "div",
       { class: "row" },
-      h("a", { class: "btn primary", href: `#/table/${encodeURIComponent(tbl.id)}`, text: t("lobby.play") }),
+      open ? h("a", { class: "btn primary", href: `#/table/${encodeURIComponent(tbl.id)}`, text: t("lobby.play") }) : null,
       h("a", { class: "btn", href: `#/rules/${encodeURIComponent(tbl.id)}`, text: t("nav.rules") }),
     ),
   );
 }
+
+// How often the lobby reads the tables again while it shows (and on every return to it):
+// a table the casino closed or reopened, or whose limits it changed, shows so.
+const TABLES_EVERY_MS = 15000;
 
 // A shared table's card: live, its betting time, and its phase and last results (filled in
 // by js/shared.js while the lobby shows).
@@ -186,7 +193,7 @@ const sharedLine = (tbl) =>
 export async function render(root) {
   const section = h("div", { class: "lobby" });
   root.append(section);
-  const [tables, loadError] = await orRefusal(store.tables(), []);
+  const [tables, loadError] = await orRefusal(store.tables({ fresh: true }), []);
   // Player-banked tables have seats instead of a Play button (js/seats-lobby.js).
   let banked = null;
   let loading = false;
@@ -216,11 +223,24 @@ export async function render(root) {
   }
   draw();
   store.onChange(draw);
+  async function reread() {
+    if (document.visibilityState !== "visible") return;
+    const [fresh] = await orRefusal(store.tables({ fresh: true }), null);
+    if (!fresh || !section.isConnected || JSON.stringify(fresh) === JSON.stringify(tables)) return;
+    tables.splice(0, tables.length, ...fresh);
+    draw();
+  }
+  const every = setInterval(reread, TABLES_EVERY_MS);
+  window.addEventListener("focus", reread);
+  document.addEventListener("visibilitychange", reread);
   // Shared tables: their phase and last results, read while the lobby shows.
   const live = tables.some((tbl) => tbl.shared) ? (await import("./shared.js")).watchLobby(section, tables) : null;
   return {
     destroy: () => {
       store.offChange(draw);
+      clearInterval(every);
+      window.removeEventListener("focus", reread);
+      document.removeEventListener("visibilitychange", reread);
       if (banked) banked.destroy();
       if (live) live.stop();
     },

@@ -23,13 +23,17 @@ export const ensureStyles = () => loadStyles("seat");
 export class BankedLobby {
   constructor(tables) {
     ensureStyles();
-    this.tables = tables.filter((tbl) => tbl.banked);
+    this.all = tables; // the lobby's, read again while it shows (a table closed, new limits)
     this.seats = new Map();
     this.me = null;
     this.message = "";
     this.el = h("section", { class: "banked-lobby", "aria-labelledby": "banked-title" });
     this.socket = null;
     this.closed = false;
+  }
+
+  get tables() {
+    return this.all.filter((tbl) => tbl.banked);
   }
 
   async start() {
@@ -138,7 +142,7 @@ export class BankedLobby {
     const seats = [...this.seats.values()].filter((s) => s.table_id === tbl.id).sort((a, b) => a.number - b.number);
     return h(
       "article",
-      { class: "banked-card", "data-banked-table": tbl.id },
+      { class: "banked-card", "data-banked-table": tbl.id, "data-open": String(tbl.open !== false) },
       h("h3", { text: tableName(tbl) }),
       h("p", { class: "summary", text: describeRules(tbl.rules) }),
       h("p", { class: "limits" }, h("strong", { text: t("lobby.limits") }), " ", limitsText(tbl.limits)),
@@ -146,9 +150,11 @@ export class BankedLobby {
         class: "requirements",
         text: t("banked.requirements", { points: number(terms.min_points), balance: money(terms.min_banker_balance) }),
       }),
+      // Closed by the casino for now: no new seat (the seated may still leave theirs).
+      tbl.open === false ? h("p", { class: "closed-note", "data-closed": "", text: t("lobby.closed") }) : null,
       h(
         "div",
-        { class: "row" },
+        { class: "row", hidden: tbl.open === false },
         h("button", {
           class: "btn primary",
           "data-join-table": `${tbl.id}:player`,

@@ -173,8 +173,9 @@ export async function logout(path = "/api/sessions") {
   }
 }
 
-export async function tables() {
-  if (!state.tables) {
+/** The tables (read once, or again when `fresh`: a table closed or its limits changed). */
+export async function tables({ fresh = false } = {}) {
+  if (!state.tables || fresh) {
     const data = await api.get("/api/tables");
     state.tables = Array.isArray(data) ? data : data.tables || data.items || [];
   }

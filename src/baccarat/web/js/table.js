@@ -50,6 +50,9 @@ const BUTTONS = [
 // round, its bets, the balance, what may be done) comes from the server.
 const memory = new Map();
 
+/** The table's name and its limits under it (the head). */
+const nameView = (tbl) => [h("h1", { id: "table-title", text: tableName(tbl) }), limitsLine(tbl.limits)];
+
 /** A round's stakes: {bet: cents}. */
 const stakesOf = (round) => Object.fromEntries(Object.entries(round.bets || {}).map(([name, bet]) => [name, bet.stake]));
 
@@ -77,6 +80,7 @@ class TableView {
     this.msg = { text: "", kind: "" };
     this.held = null; // the balance shown while a round is revealed
     this.alive = true;
+    this.closed = false; // the casino closed the table (GET .../state): no new rounds
     this.onStore = () => this.storeChanged();
     this.onKey = (event) => this.shortcut(event);
     this.onFocus = () => {
@@ -120,6 +124,7 @@ class TableView {
       return;
     }
     if (!this.alive || asked !== this.asked || mode !== this.mode || this.busy) return;
+    this.takeTerms(state);
     this.allowed = new Set(state.allowed_actions || []);
     if (isCutShoe(this.tbl.rules)) this.shoe = state.shoe;
     if (typeof state.balance === "number") store.setBalance(mode, state.balance);
@@ -137,6 +142,22 @@ class TableView {
     if (fresh && known !== null) this.showRoads();
     this.drawShoe();
     this.update();
+  }
+
+  /**
+   * The table as the server plays it now (GET .../state): open or closed by the casino,
+   * its limits and bets (changed from the next round on), shown at once.
+   */
+  takeTerms(state) {
+    if (state.limits && JSON.stringify(state.limits) !== JSON.stringify(this.tbl.limits)) {
+      this.tbl = { ...this.tbl, limits: state.limits, bets: state.bets || this.tbl.bets };
+      this.$(".table-name").replaceChildren(...nameView(this.tbl));
+    }
+    const closed = state.open === false;
+    if (closed) this.say(t("error.table_disabled"), "warn");
+    else if (this.closed && this.msg.text === t("error.table_disabled")) this.say("");
+    this.closed = closed;
+    this.el.dataset.open = String(!closed);
   }
 
   relabel() {
@@ -214,7 +235,7 @@ class TableView {
         "div",
         { class: "table-head" },
         iconLink("#/", BACK_ICON, t("table.back"), { "data-back": "" }),
-        h("div", { class: "table-name" }, h("h1", { id: "table-title", text: tableName(tbl) }), limitsLine(tbl.limits)),
+        h("div", { class: "table-name" }, ...nameView(tbl)),
         optionsView(),
         headLinks(tbl, iconLink("#/history", HISTORY_ICON, t("nav.history"))),
       ),
@@ -389,6 +410,7 @@ class TableView {
   liveCheck() {
     const problem = this.hasBets() ? this.problem() : null;
     if (problem) this.say(checkText(problem), "warn");
+    else if (this.closed) this.say(t("error.table_disabled"), "warn");
     else if (this.msg.kind === "warn" || this.msg.kind === "error") this.say("");
   }
 

@@ -277,9 +277,52 @@ async def test_the_thresholds_are_an_admins_and_their_change_is_an_event(api: Ap
     assert (await send(api, fiona, "PUT", "settings", body)).status_code == 403
     ada = await logged_in(api, "ada", "admin")
     answer = await send(api, ada, "PUT", "settings", body)
-    assert answer.json() == {"large_win": 50_000, "large_wager": events.THRESHOLDS["large_wager"]}
+    assert answer.json()["large_win"] == 50_000
+    assert answer.json()["large_wager"] == events.THRESHOLDS["large_wager"]
     assert (await get(api, fiona, "settings")).json()["large_win"] == 50_000
     assert "configuration_changed" in await kinds(api)
+    events.forget_thresholds()
+
+
+async def test_each_currency_has_its_own_thresholds_and_a_round_is_compared_with_its_own(
+    api: Api,
+) -> None:
+    """A real-money round in SEK is compared with SEK's thresholds (öre), set by an admin;
+    until they are, HOME's figures stand for SEK, and the settings say so (``own``)."""
+    from baccarat.server import wallet
+
+    from .test_responsible import put
+    from .test_server_currencies import player
+
+    sven = await player(api, "sven", "SEK")
+
+    def deposit(uow: Any) -> None:
+        sven_id = int(uow.scalar("SELECT id FROM players WHERE nickname = 'sven'"))
+        wallet.deposit(uow, sven_id, 1_000_000, api.casino.system)
+
+    await api.casino.db.write(deposit)
+    assert (await put(api, sven, "/reality-check", {"minutes": 1440})).status_code == 200
+    ada = await logged_in(api, "ada", "admin")
+    home = events.THRESHOLDS
+    shown = (await get(api, ada, "settings")).json()
+    assert shown["currencies"]["SEK"] == {**home, "own": False}
+    assert {"EUR", "JPY", "DKK"} <= shown["currencies"].keys() and "USD" not in shown["currencies"]
+    body = {"large_win": 5_000, "large_wager": 100_000, "currency": "SEK", "reason": "SGA"}
+    answer = await send(api, ada, "PUT", "settings", body)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["currencies"]["SEK"] == {"large_win": 5_000, "large_wager": 100_000,
+                                                  "own": True}  # fmt: skip
+    assert (answer.json()["large_win"], answer.json()["large_wager"]) == (
+        home["large_win"], home["large_wager"],
+    )  # fmt: skip
+    api.shoes.current = StackedShoes(PLAYER_WINS)
+    # 100 SEK on Player wins 100 SEK: 10,000 öre, at SEK's 5,000 a large win; HOME's figure
+    # (1,000,000) would have missed it.
+    assert (await api.play(sven, mode="real", player=10_000)).status_code == 201
+    wins = await api.casino.db.read(lambda uow: events.listed(uow, kind="large_win"))
+    assert [(e.details["currency"], e.details["returned"]) for e in wins] == [("SEK", 20_000)]
+    bad = await send(api, ada, "PUT", "settings", body | {"currency": "XQQ"})
+    assert (bad.status_code, code(bad)) == (422, "unsupported_currency")
     events.forget_thresholds()
 
 

@@ -108,7 +108,7 @@ def count(
     _add(uow, uow.now // DAY_US, table_id, mode, bets_json, currency, 1)
     if mode != "real":
         return
-    limits = events.thresholds(uow)
+    limits = events.thresholds(uow, currency)  # in its minor units
     subject = f"round:{round_id}"
     if returned - stake >= limits["large_win"]:
         events.record(uow, "large_win", f"player:{player_id}", subject, table=table_id,

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .currencies import HOME
 from .db.uow import UnitOfWork
 from .errors import ServiceError
 
@@ -35,7 +36,10 @@ KINDS = (
 )
 MAX_LISTED = 1000
 
-# Cents, real money: a net win / a round's stake at or above it is a significant event.
+# Real money in HOME's cents: a net win / a round's stake at or above it is a significant
+# event. A round in another currency is compared with that currency's own thresholds (in its
+# minor units; settings ``large_win.SEK``...), set by an admin: there are no exchange rates
+# here. Until they are, HOME's figures stand for it, as a number of its minor units.
 THRESHOLDS = {"large_win": 1_000_000, "large_wager": 500_000}
 _CACHE_S = 60.0
 _cached: tuple[float, dict[str, int]] = (-_CACHE_S, dict(THRESHOLDS))
@@ -105,17 +109,29 @@ def listed(
             for i, t, k, a, s, d in rows]  # fmt: skip
 
 
-def thresholds(uow: UnitOfWork) -> dict[str, int]:
-    """The large-win and large-wager thresholds (cents), cached for a minute."""
+def thresholds(uow: UnitOfWork, currency: str = HOME) -> dict[str, int]:
+    """The large-win and large-wager thresholds of a currency (its minor units), as
+    ``THRESHOLDS`` says them; the settings are cached for a minute."""
+    values = settings(uow)
+    return {key: values.get(threshold_key(key, currency), values[key]) for key in THRESHOLDS}
+
+
+def threshold_key(name: str, currency: str) -> str:
+    """The setting of a threshold in a currency: ``large_win`` (HOME), ``large_win.SEK``."""
+    return name if currency == HOME else f"{name}.{currency}"
+
+
+def settings(uow: UnitOfWork, cached: bool = True) -> dict[str, int]:
+    """Every threshold set, by ``threshold_key`` (HOME's always there), as cached for a
+    minute (``cached``) or read now."""
     global _cached
     read_at, values = _cached
-    if time.monotonic() - read_at < _CACHE_S:
+    if cached and time.monotonic() - read_at < _CACHE_S:
         return values
     values = dict(THRESHOLDS)
-    for key, value in uow.all(
-        "SELECT key, value FROM office_settings WHERE key IN ('large_win', 'large_wager')"
-    ):
-        values[str(key)] = int(value)
+    for key, value in uow.all("SELECT key, value FROM office_settings WHERE key LIKE 'large_%'"):
+        if str(key).partition(".")[0] in THRESHOLDS:
+            values[str(key)] = int(value)
     _cached = (time.monotonic(), values)
     return values
 

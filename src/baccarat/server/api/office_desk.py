@@ -11,6 +11,7 @@ from pydantic import Field
 
 from .. import switches, wallet
 from ..casino import Casino
+from ..currencies import HOME
 from ..db.uow import UnitOfWork
 from ..office import actions, players
 from ..office.staff import Staff, audit
@@ -53,6 +54,11 @@ class LimitsIn(Body):
 class ThresholdsIn(Body):
     large_win: int | None = Field(default=None, gt=0, le=10**12)
     large_wager: int | None = Field(default=None, gt=0, le=10**12)
+    currency: str = Field(
+        default=HOME, min_length=3, max_length=3,
+        description="ISO 4217: the thresholds of real money in this currency, in its minor "
+        "units (USD: cents)",
+    )  # fmt: skip
     reason: Reason
 
 
@@ -203,22 +209,36 @@ async def table_limits(request: Request, table_id: str, body: LimitsIn) -> Respo
     return json_response(done)
 
 
-@router.get("/settings", responses=READ, summary="The large-win and large-wager thresholds")
+@router.get(
+    "/settings",
+    responses=READ,
+    summary="The large-win and large-wager thresholds: HOME's, and each currency's",
+)
 async def settings(request: Request) -> Response:
-    found = await as_staff(request, "events", lambda uow, s: actions.current_thresholds(uow))
+    offered = _offered(request)
+    found = await as_staff(
+        request, "events", lambda uow, s: actions.current_thresholds(uow, offered)
+    )
     return json_response(found)
+
+
+def _offered(request: Request) -> set[str]:
+    """The currencies the tables offer (each has its thresholds)."""
+    return {code for t in _casino(request).tables.values() for code in t.offered_currencies}
 
 
 @router.put(
     "/settings",
-    responses=CHANGE | documented("invalid_limit"),
-    summary="Change the thresholds (a configuration change: a significant event)",
+    responses=CHANGE | documented("invalid_limit", "unsupported_currency"),
+    summary="Change the thresholds of a currency (a configuration change: a significant event)",
 )
 async def change_settings(request: Request, body: ThresholdsIn) -> Response:
     values = {k: v for k, v in (("large_win", body.large_win),
                                 ("large_wager", body.large_wager)) if v is not None}  # fmt: skip
+    offered, currency = _offered(request), body.currency.upper()
     done = await as_staff(
-        request, "settings", lambda uow, s: actions.set_thresholds(uow, s, values, body.reason),
+        request, "settings",
+        lambda uow, s: actions.set_thresholds(uow, s, values, body.reason, currency, offered),
         write=True,
     )  # fmt: skip
     return json_response(done)

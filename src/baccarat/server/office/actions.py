@@ -5,9 +5,11 @@ tables switched on or off and their limits, the large-win and large-wager thresh
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from .. import events, switches, voids, wallet
+from .. import currencies, events, switches, voids, wallet
+from ..currencies import HOME
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..history import get_round
@@ -149,27 +151,43 @@ def change_limits(
 
 
 def set_thresholds(
-    uow: UnitOfWork, staff: Staff, values: dict[str, int], reason: str
-) -> dict[str, int]:
-    """The large-win and large-wager thresholds (cents of real money)."""
+    uow: UnitOfWork, staff: Staff, values: dict[str, int], reason: str, currency: str = HOME,
+    offered: Iterable[str] = (),
+) -> dict[str, Any]:  # fmt: skip
+    """The large-win and large-wager thresholds of real money in a currency (its minor
+    units: HOME's cents unless ``currency`` says another)."""
     staff.require("settings")
     reason = check_reason(reason)
-    for key, value in values.items():
-        if key not in events.THRESHOLDS or type(value) is not int or not 0 < value <= 10**12:
-            raise ServiceError("invalid_limit", "thresholds are large_win and large_wager: cents")
+    if currency not in currencies.known():
+        raise ServiceError("unsupported_currency", f"no currency {currency!r} (ISO 4217)",
+                           currency=str(currency)[:8])  # fmt: skip
+    for name, value in values.items():
+        if name not in events.THRESHOLDS or type(value) is not int or not 0 < value <= 10**12:
+            raise ServiceError(
+                "invalid_limit", "thresholds are large_win and large_wager: minor units"
+            )
+        key = events.threshold_key(name, currency)
         if uow.run("UPDATE office_settings SET value = :v, updated_us = :now WHERE key = :k",
                    {"k": key, "v": str(value), "now": uow.now}) == 0:  # fmt: skip
             uow.run("INSERT INTO office_settings (key, value, updated_us) VALUES (:k, :v, :now)",
                     {"k": key, "v": str(value), "now": uow.now})  # fmt: skip
-    audit(uow, staff, "thresholds_changed", "settings", reason, **values)
-    events.record(uow, "configuration_changed", staff.actor, "settings", reason=reason, **values)
+    audit(uow, staff, "thresholds_changed", "settings", reason, currency=currency, **values)
+    events.record(uow, "configuration_changed", staff.actor, "settings", reason=reason,
+                  currency=currency, **values)  # fmt: skip
     uow.after_commit(events.forget_thresholds)
-    return current_thresholds(uow)
+    return current_thresholds(uow, offered)
 
 
-def current_thresholds(uow: UnitOfWork) -> dict[str, int]:
-    values = dict(events.THRESHOLDS)
-    for key, value in uow.all("SELECT key, value FROM office_settings"):
-        if key in values:
-            values[str(key)] = int(value)
-    return values
+def current_thresholds(uow: UnitOfWork, offered: Iterable[str] = ()) -> dict[str, Any]:
+    """HOME's thresholds (cents), and those of every other currency the tables offer or that
+    has its own: ``own`` false while HOME's figures stand for it (as its minor units)."""
+    values = events.settings(uow, cached=False)
+    answer: dict[str, Any] = {name: values[name] for name in events.THRESHOLDS}
+    others = {key.partition(".")[2] for key in values if "." in key} | set(offered)
+    answer["currencies"] = {
+        code: {name: values.get(events.threshold_key(name, code), values[name])
+               for name in events.THRESHOLDS}
+        | {"own": any(events.threshold_key(name, code) in values for name in events.THRESHOLDS)}
+        for code in sorted(others - {HOME})
+    }  # fmt: skip
+    return answer

@@ -5,13 +5,14 @@ the significant events and the staff audit log. Every route checks the caller's 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import Field
 
-from .. import events
+from .. import events, software
+from ..accounts import check_password
 from ..casino import Casino
 from ..daily import DAY_US
 from ..db.uow import UnitOfWork
@@ -20,6 +21,7 @@ from ..history import iso_time
 from ..office import reports
 from ..office import staff as staffing
 from ..office.staff import Staff
+from ..operators import report
 from .deps import CasinoDep, caller_of, json_response
 from .errors import documented
 from .models import Body, PasswordChangeIn
@@ -155,8 +157,6 @@ async def session_state(request: Request) -> Response:
 def _day_us(day: date | None, end: bool = False) -> int | None:
     if day is None:
         return None
-    from datetime import UTC, datetime, timedelta
-
     start = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=1 if end else 0)
     return int(start.timestamp()) * 1_000_000
 
@@ -299,8 +299,6 @@ async def reset_staff_second_factor(
 async def change_own_password(
     request: Request, casino: CasinoDep, body: PasswordChangeIn
 ) -> Response:
-    from ..accounts import check_password
-
     member, stored = await as_staff(
         request, "own_password", lambda uow, s: (s, staffing.password_hash_of(uow, s))
     )
@@ -434,8 +432,6 @@ async def report_events(
     summary="The software id and the last verification of the installed files",
 )
 async def software_state(request: Request, casino: CasinoDep) -> Response:
-    from .. import software
-
     # The check made at start (hashing every file again per page view would cost seconds).
     checked = casino.software
     last = await as_staff(request, "events", lambda uow, s: software.last(uow))
@@ -455,8 +451,6 @@ async def operator_rounds(
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     format: Format = "json",
 ) -> Response:
-    from ..operators import report
-
     def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:
         found = report.listing(uow, None, None, True, limit)  # by the index on their state
         return [{k: v for k, v in r.items() if not k.endswith("_us")}
@@ -472,8 +466,6 @@ async def operator_rounds(
     summary="Every call of a round on an operator's wallet: sent, answered, retried",
 )
 async def operator_calls(request: Request, round_id: RoundId, format: Format = "json") -> Response:
-    from ..operators import report
-
     def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:
         return [{k: v for k, v in c.items() if not k.endswith("_us")}
                 | {"sent": iso_time(c["sent_us"]),

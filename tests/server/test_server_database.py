@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -32,6 +33,14 @@ def _register(db: Database, system: SystemAccounts, nickname: str) -> int:
 
 def _fun(db: Database, player: int) -> int:
     return db.run_read(lambda uow: wallet.balances(uow, player))["fun"]
+
+
+def _house_rounds(system: SystemAccounts) -> Callable[[int], Any]:
+    """A player's house round (5.00 on Player at table I) as a unit of work."""
+    dealer, table = Dealer(FairShoes(), system), load_tables().require("table-i")
+    return lambda player: (
+        lambda uow: house.play_round(uow, dealer, player, table, "fun", Bets(player=500))
+    )
 
 
 def _pay(system: SystemAccounts, player: int, cents: int, refuse: bool) -> Any:
@@ -90,12 +99,7 @@ async def test_a_round_on_a_nonce_taken_elsewhere_is_played_again_whole_in_its_b
     db = Database(database_url, clock=clock, threads=1, max_batch=16)
     system = db.run_read(SystemAccounts.load)
     alice, bob = (_register(db, system, name) for name in ("alice", "bob"))
-    dealer = Dealer(FairShoes(), system)
-    table = load_tables().require("table-i")
-
-    def round_of(player: int) -> Any:
-        return lambda uow: house.play_round(uow, dealer, player, table, "fun", Bets(player=500))
-
+    round_of = _house_rounds(system)
     db.start()
     try:
         assert (await db.write(round_of(alice), key="k")).nonce == 0  # its next nonce kept
@@ -115,6 +119,30 @@ async def test_a_round_on_a_nonce_taken_elsewhere_is_played_again_whole_in_its_b
         assert report.ok, report.problems
     finally:
         db.close()
+
+
+async def _queued(db: Database, works: list[Any]) -> list[asyncio.Task[Any]]:
+    """``works`` queued to one writer while it is busy, so that they make one batch: their
+    jobs, the writer free again."""
+    busy, free = threading.Event(), threading.Event()
+
+    def block(uow: UnitOfWork) -> None:
+        busy.set()
+        free.wait(10)
+
+    first = asyncio.ensure_future(db.write(block, key="b"))
+    while not busy.is_set():
+        await asyncio.sleep(0.01)
+    jobs = [asyncio.ensure_future(db.write(work, key="b")) for work in works]
+    await asyncio.sleep(0.05)
+    free.set()
+    await first
+    return jobs
+
+
+async def _one_batch(db: Database, works: list[Any]) -> list[Any]:
+    """Run ``works`` as one batch of a writer: their outcomes."""
+    return await asyncio.gather(*await _queued(db, works), return_exceptions=True)
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
@@ -142,23 +170,8 @@ async def test_units_of_work_that_meet_another_workers_row_lock_run_once_it_is_f
     db.start()
     try:
         assert held.wait(10)
-        busy, free = threading.Event(), threading.Event()
-
-        def block(uow: UnitOfWork) -> None:
-            busy.set()
-            free.wait(10)
-
-        first = asyncio.ensure_future(db.write(block, key="b"))
-        while not busy.is_set():
-            await asyncio.sleep(0.01)
-        # Queued while the writer is busy: they make one batch, the held player second.
-        jobs = [
-            asyncio.ensure_future(db.write(_pay(system, players[i % 3], 100, False), key="b"))
-            for i in range(9)
-        ]
-        await asyncio.sleep(0.05)
-        free.set()
-        await first
+        # One batch, the held player second.
+        jobs = await _queued(db, [_pay(system, players[i % 3], 100, False) for i in range(9)])
         for _ in range(100):
             if sum(job.done() for job in jobs) == 6:
                 break
@@ -173,24 +186,6 @@ async def test_units_of_work_that_meet_another_workers_row_lock_run_once_it_is_f
         holder.join()
         db.close()
         other.close()
-
-
-async def _one_batch(db: Database, works: list[Any]) -> list[Any]:
-    """Run ``works`` as one batch of a writer (queued while it is busy): their outcomes."""
-    busy, free = threading.Event(), threading.Event()
-
-    def block(uow: UnitOfWork) -> None:
-        busy.set()
-        free.wait(10)
-
-    first = asyncio.ensure_future(db.write(block, key="b"))
-    while not busy.is_set():
-        await asyncio.sleep(0.01)
-    jobs = [asyncio.ensure_future(db.write(work, key="b")) for work in works]
-    await asyncio.sleep(0.05)
-    free.set()
-    await first
-    return await asyncio.gather(*jobs, return_exceptions=True)
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
@@ -211,12 +206,7 @@ async def test_a_batch_of_units_that_read_once_takes_a_round_trip_each_and_one_m
     db = Database(database_url, clock=clock, threads=1, max_batch=16)
     system = db.run_read(SystemAccounts.load)
     players = [_register(db, system, f"trip{i}") for i in range(3)]
-    dealer = Dealer(FairShoes(), system)
-    table = load_tables().require("table-i")
-
-    def round_of(player: int) -> Any:
-        return lambda uow: house.play_round(uow, dealer, player, table, "fun", Bets(player=500))
-
+    round_of = _house_rounds(system)
     db.start()
     try:
         for player in players:  # each one's nonce kept, the statements prepared

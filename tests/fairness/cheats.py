@@ -357,6 +357,10 @@ def cases() -> list[dict[str, Any]]:
     other_round = shared_shoe(signature=sign(BEACON_SECRET, BEACON_ROUND + 1))
     case("a shared shoe with another round's signature", other_round,
          **every_line(other_round, "table_log.beacon.signature"))  # fmt: skip
+    # A round that is no round: no signature is its (the stand-in's of round 13 given).
+    no_round = shared_shoe(beacon=STANDIN | {"round": -1}, signature=sign(BEACON_SECRET, 13))
+    case("a shared shoe naming round -1", no_round,
+         **every_line(no_round, "table_log.beacon.signature"))  # fmt: skip
     # Quicknet named, with a key of the operator's, which signed the round.
     own_key = QUICKNET_NAMED | {"public_key": public_key(BEACON_SECRET)}
     case("a shared shoe naming quicknet with another public key",

@@ -1052,7 +1052,8 @@
    * beacon.verify_signature): a point on G1 (48 bytes compressed) of sha256(round as 8
    * big-endian bytes) hashed to G1 with DST, under the public key on G2 (96 bytes
    * compressed), both points decoded with their subgroup checks, e(sig, g2) = e(H(round),
-   * public key). The pairing is noble-curves' (vendor/noble-curves, loaded before this). */
+   * public key); a round that is not a whole number from 0 has none. The pairing is
+   * noble-curves' (vendor/noble-curves, loaded before this). */
   async function verifySignature(publicKey, round, signature) {
     const bls = global.nobleBls12381;
     if (!bls) {
@@ -1138,7 +1139,7 @@
       if (known && named.public_key !== known) {
         diffs.push(difference("table_log.commit.beacon.public_key", known, named.public_key ?? null, "not the chain's public key"));
       }
-      if (!(await verifySignature(key, Number(named.round || 0), signature))) {
+      if (!(await verifySignature(key, named.round, signature))) {
         diffs.push(difference("table_log.beacon.signature", `the chain's signature of round ${named.round}`, signature));
       }
       if (!(Number(commit.time_us || 0) < Number(named.published_us || 0))) {

@@ -18,7 +18,7 @@ from typing import Any
 
 from baccarat.core import Bets, Outcome, burn_count, get_rules, play_coup, settle
 from baccarat.fairness import commitment, shuffled_order
-from baccarat.fairness.beacon import GENESIS, chain_entry, public_key, randomness, sign
+from baccarat.fairness.beacon import GENESIS, QUICKNET, chain_entry, public_key, randomness, sign
 from baccarat.fairness.example import example_history
 from baccarat.fairness.history import (
     FairnessRecord,
@@ -126,29 +126,44 @@ BANKER_CLIENT, PLAYER_CLIENT = 'banker "b"', "player:p"
 BEACON_SECRET = 0x5EED
 BEACON_CHAIN = "5eed" * 16
 BEACON_ROUND, BEACON_PUBLISHED_US = 13, 1_790_000_002_000_000
+STANDIN = {"chain": BEACON_CHAIN, "public_key": public_key(BEACON_SECRET),
+           "round": BEACON_ROUND, "published_us": BEACON_PUBLISHED_US}  # fmt: skip
+# A round of drand's quicknet as its API serves it (docs/fairness.md, vector 7).
+QUICKNET_ROUND = 657413
+QUICKNET_SIGNATURE = (
+    "b713718a38ae728dfd477991af2822e08d2f305e4771"
+    "8cef9f7848ce4050e7be41076862b98fad56e91a6b85b89cd97b"
+)
+QUICKNET_NAMED = {"chain": QUICKNET.hash, "public_key": QUICKNET.public_key,
+                  "round": QUICKNET_ROUND,
+                  "published_us": QUICKNET.time_of(QUICKNET_ROUND) * 10**6}  # fmt: skip
+# A signature that is not the chain's: round 657413's with its 21st byte changed.
+FORGED_SIGNATURE = (
+    QUICKNET_SIGNATURE[:40] + f"{int(QUICKNET_SIGNATURE[40:42], 16) ^ 1:02x}"
+    + QUICKNET_SIGNATURE[42:]
+)  # fmt: skip
 
 
-def shared_shoe(coups: int = 6, *, beacon: bool = True) -> list[dict[str, Any]]:
+def shared_shoe(
+    coups: int = 6, *, beacon: dict[str, Any] | None = STANDIN, signature: str | None = None
+) -> list[dict[str, Any]]:
     """A shared table's shoe record (``GET /api/tables/{id}/shoes/{shoe}``) as the server
     makes it: the coups from the end of the burn, no bets, the table's log of the shoe on
-    every line (its commitment; with a beacon, the round named before it was out; the
-    reveal)."""
+    every line (its commitment; with a ``beacon`` (the commit entry's), the round named
+    before it was out, with its ``signature``, by default the stand-in's; the reveal)."""
     rules = get_rules("classic-8deck")
-    committed, base, time_us = commitment(SEED), "speed/1", BEACON_PUBLISHED_US - 1_500_000
-    named = None if not beacon else {
-        "chain": BEACON_CHAIN, "public_key": public_key(BEACON_SECRET), "round": BEACON_ROUND,
-        "published_us": BEACON_PUBLISHED_US,
-    }  # fmt: skip
+    published = beacon["published_us"] if beacon else BEACON_PUBLISHED_US
+    committed, base, time_us = commitment(SEED), "speed/1", published - 1_500_000
     log = [chain_entry({"seq": 1, "table": "speed", "time_us": time_us, "type": "commit",
                         "shoe": 1, "number": 1, "commitment": committed, "client_seed": base,
-                        "rules": rules.name, "beacon": named}, GENESIS)]  # fmt: skip
+                        "rules": rules.name, "beacon": beacon}, GENESIS)]  # fmt: skip
     client = base
     if beacon:
-        signature = sign(BEACON_SECRET, BEACON_ROUND)
+        signature = signature or sign(BEACON_SECRET, beacon["round"])
         client = f"{base}/{randomness(signature)}"
-        log.append(chain_entry({"seq": 2, "table": "speed", "time_us": BEACON_PUBLISHED_US,
-                                "type": "beacon", "shoe": 1, "chain": BEACON_CHAIN,
-                                "round": BEACON_ROUND, "signature": signature,
+        log.append(chain_entry({"seq": 2, "table": "speed", "time_us": published,
+                                "type": "beacon", "shoe": 1, "chain": beacon["chain"],
+                                "round": beacon["round"], "signature": signature,
                                 "randomness": randomness(signature), "client_seed": client},
                                log[-1]["hash"]))  # fmt: skip
     order = shuffled_order(SEED, client, 0, rules.decks, 0)
@@ -312,7 +327,7 @@ def cases() -> list[dict[str, Any]]:
          balance_breaks=_moved(gone))  # fmt: skip
 
     case("a shared shoe with its beacon round, its log whole", shared_shoe())
-    case("a shared shoe dealt offline (no beacon)", shared_shoe(beacon=False))
+    case("a shared shoe dealt offline (no beacon)", shared_shoe(beacon=None))
     rewritten = shared_shoe()
     for line in rewritten:
         line["table_log"][-1]["server_seed"] = "c0de" * 16  # the reveal rewritten
@@ -325,6 +340,33 @@ def cases() -> list[dict[str, Any]]:
     case("a coup left out of a shared shoe's record", skipped, ok=False,
          statuses=["differs" if i == 3 else "verified" for i in range(len(skipped))],
          differences={"4": ["fairness.position"]})  # fmt: skip
+
+    def every_line(shoe: list[dict[str, Any]], *fields: str) -> dict[str, Any]:
+        lines = [str(i + 1) for i in range(len(shoe))]
+        return {"ok": False, "statuses": ["differs"] * len(shoe),
+                "differences": {line: list(fields) for line in lines}}  # fmt: skip
+
+    quicknet = shared_shoe(beacon=QUICKNET_NAMED, signature=QUICKNET_SIGNATURE)
+    case("a shared shoe with drand quicknet's round, its log whole", quicknet)
+    # The operator chooses the shoe's randomness: a signature of its own (the real one with a
+    # byte changed), the log and the client seed made from it, consistent in themselves.
+    case("a shared shoe whose quicknet signature was changed",
+         shared_shoe(beacon=QUICKNET_NAMED, signature=FORGED_SIGNATURE),
+         **every_line(quicknet, "table_log.beacon.signature"))  # fmt: skip
+    # A point on G1, but the stand-in chain's signature of another round.
+    other_round = shared_shoe(signature=sign(BEACON_SECRET, BEACON_ROUND + 1))
+    case("a shared shoe with another round's signature", other_round,
+         **every_line(other_round, "table_log.beacon.signature"))  # fmt: skip
+    # A round that is no round: no signature is its (the stand-in's of round 13 given).
+    no_round = shared_shoe(beacon=STANDIN | {"round": -1}, signature=sign(BEACON_SECRET, 13))
+    case("a shared shoe naming round -1", no_round,
+         **every_line(no_round, "table_log.beacon.signature"))  # fmt: skip
+    # Quicknet named, with a key of the operator's, which signed the round.
+    own_key = QUICKNET_NAMED | {"public_key": public_key(BEACON_SECRET)}
+    case("a shared shoe naming quicknet with another public key",
+         shared_shoe(beacon=own_key, signature=sign(BEACON_SECRET, QUICKNET_ROUND)),
+         **every_line(quicknet, "table_log.commit.beacon.public_key",
+                      "table_log.beacon.signature"))  # fmt: skip
     return out
 
 

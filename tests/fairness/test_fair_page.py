@@ -176,6 +176,26 @@ def load_export(page: Any, path: Path) -> None:
     page.wait_for_selector("body[data-export-verified='true']", timeout=30_000)
 
 
+def load_another_export(page: Any, path: Path) -> None:
+    """An export after another: the verdict awaited is the new one's."""
+    page.evaluate("delete document.body.dataset.exportVerified")
+    load_export(page, path)
+
+
+BLS = "vendor/noble-curves/bls12-381.js"
+
+
+def quicknet_shoe(signature: str) -> list[dict[str, Any]]:
+    """A shared shoe naming quicknet round 657413, its log and client seed made from
+    ``signature`` (the chain's or not)."""
+    return cheats.shared_shoe(beacon=cheats.QUICKNET_NAMED, signature=signature)
+
+
+def signature_difference(page: Any) -> Any:
+    return page.locator("#export-rounds tr[data-status='differs'] "
+                        "[data-field='table_log.beacon.signature']")  # fmt: skip
+
+
 def test_the_page_gives_every_export_vector_the_report_of_baccarat_verify(
     page: Any, base_url: str
 ) -> None:
@@ -195,6 +215,43 @@ def test_the_page_gives_every_export_vector_the_report_of_baccarat_verify(
         want = verify_history(lines, *cheats.inputs(case))
         assert got == want.to_json(), case["name"]
         assert got["ok"] is case["expect"]["ok"], case["name"]
+
+
+def test_the_page_checks_a_beacon_rounds_signature_against_the_chains_pinned_key(
+    page: Any, base_url: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "shoe.jsonl"
+    path.write_text(export_text(quicknet_shoe(cheats.QUICKNET_SIGNATURE)))
+    page.goto(f"{base_url}/verify.html")
+    page.wait_for_selector("body[data-ready='true']")
+    load_export(page, path)
+    # drand's quicknet round 657413 as the chain signed it: nothing found, nothing left over.
+    assert page.get_attribute("body", "data-export-ok") == "true"
+    assert page.locator("#export-findings li").count() == 0
+    notes = page.locator("#export-notes li").all_text_contents()
+    assert not [note for note in notes if "signature" in note or "beacon" in note], notes
+    assert page.locator("#export-rounds tr[data-status='verified']").count() == 6
+
+    path = tmp_path / "forged.jsonl"
+    path.write_text(export_text(quicknet_shoe(cheats.FORGED_SIGNATURE)))
+    load_another_export(page, path)
+    assert page.get_attribute("body", "data-export-ok") == "false"
+    found = signature_difference(page)
+    assert found.count() == 6
+    assert "the chain's signature of round 657413" in str(found.first.text_content())
+
+    # Quicknet named with the operator's own key, which signed the round: the page checks
+    # the signature against the key it carries for quicknet, not the one the log gives.
+    own = cheats.QUICKNET_NAMED | {"public_key": cheats.public_key(cheats.BEACON_SECRET)}
+    signed = cheats.sign(cheats.BEACON_SECRET, cheats.QUICKNET_ROUND)
+    path = tmp_path / "own-key.jsonl"
+    path.write_text(export_text(cheats.shared_shoe(beacon=own, signature=signed)))
+    load_another_export(page, path)
+    assert page.get_attribute("body", "data-export-ok") == "false"
+    key = page.locator("#export-rounds tr[data-line='1'] "
+                       "[data-field='table_log.commit.beacon.public_key']")  # fmt: skip
+    assert "not the chain's public key" in str(key.text_content())
+    assert signature_difference(page).count() == 6
 
 
 def test_a_chosen_export_that_skipped_nonces_shows_the_finding(
@@ -271,7 +328,8 @@ def test_the_page_makes_no_request_and_its_policy_refuses_any(
     assert page.get_attribute("body", "data-export-ok") == "true"
     loaded = {url.removeprefix(base_url) for url in page.requests}
     assert {u.split("?")[0] for u in loaded} == {
-        "/verify.html", "/js/verify-page.js", "/css/app.css", "/css/verify.css"
+        "/verify.html", "/js/verify-page.js", "/css/app.css", "/css/verify.css",
+        "/vendor/noble-curves/bls12-381.js",
     }  # fmt: skip
     # The policy itself refuses a request, should a script try one.
     refused = page.evaluate("fetch('/i18n/en.json').then(() => 'fetched', () => 'refused')")
@@ -283,7 +341,7 @@ def test_the_page_saved_to_disk_verifies_an_export_from_a_file(
     browser: Any, tmp_path: Path
 ) -> None:
     saved = tmp_path / "saved"
-    for name in ("verify.html", "js/verify-page.js", "css/app.css", "css/verify.css"):
+    for name in ("verify.html", "js/verify-page.js", "css/app.css", "css/verify.css", BLS):
         (saved / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(WEB / name, saved / name)
     export = tmp_path / "skipped.jsonl"
@@ -300,6 +358,11 @@ def test_the_page_saved_to_disk_verifies_an_export_from_a_file(
         assert page.get_attribute("body", "data-export-ok") == "false"
         assert page.locator("#export-rounds tr[data-status='differs']").count() > 0
         assert "went to no coup" in str(page.text_content("#export-text"))
+        # The BLS library is a classic script too: a beacon round's signature is checked.
+        forged = tmp_path / "forged.jsonl"
+        forged.write_text(export_text(quicknet_shoe(cheats.FORGED_SIGNATURE)))
+        load_another_export(page, forged)
+        assert signature_difference(page).count() == 6
     finally:
         page.close()
     assert not errors, errors

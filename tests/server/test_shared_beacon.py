@@ -20,17 +20,14 @@ from baccarat.fairness.beacon import QUICKNET, check_log, randomness, verify_sig
 from baccarat.fairness.history import parse_history
 from baccarat.fairness.verify import Kind, Status, verify_history
 
+from ..fairness.cheats import QUICKNET_ROUND, QUICKNET_SIGNATURE
 from .conftest import Api, FakeClock, SwitchableShoes, api_settings, both_backends
 from .test_shared_tables import TABLE, close_and_deal, state, tick
 
 pytestmark = pytest.mark.anyio
 SECRET = 0x5EED  # the stand-in's signing key
-# A round of drand's quicknet, as its API serves it (and its randomness).
-QUICKNET_ROUND = 657413
-QUICKNET_SIGNATURE = (
-    "b713718a38ae728dfd477991af2822e08d2f305e4771"
-    "8cef9f7848ce4050e7be41076862b98fad56e91a6b85b89cd97b"
-)
+# A round of drand's quicknet, as its API serves it (QUICKNET_ROUND, QUICKNET_SIGNATURE, from
+# the export vectors), and its randomness.
 QUICKNET_RANDOMNESS = "fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587"
 
 

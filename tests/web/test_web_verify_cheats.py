@@ -88,6 +88,10 @@ def test_a_real_export_verifies_in_the_page_and_a_round_cut_from_it_is_a_finding
         )
         assert page.locator("#export-rounds tr[data-status='voided']").count() == 1
         assert page.locator("#export-findings li").count() == 0
+        # The server serves the BLS library the page checks a beacon round's signature with.
+        assert page.evaluate("typeof globalThis.nobleBls12381?.shortSignatures.verify") == (
+            "function"
+        )
         # No browser page set a client seed for this API client: the page names its rounds.
         note = page.locator("#export-notes li[data-kind='server_client_seed']")
         assert f"{len(lines)} round(s) dealt with a client seed the server set" in str(

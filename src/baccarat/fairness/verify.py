@@ -662,7 +662,8 @@ def _log_differences(record: RoundRecord) -> tuple[list[Difference], str | None]
                     "not the chain's public key",
                 )
             )
-        if not verify_signature(key, int(named.get("round") or 0), signature):
+        number = named.get("round")  # a whole number (a bool is none)
+        if not (type(number) is int and verify_signature(key, number, signature)):
             diffs.append(
                 Difference(
                     "table_log.beacon.signature",

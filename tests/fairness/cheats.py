@@ -144,17 +144,23 @@ FORGED_SIGNATURE = (
 )  # fmt: skip
 
 
+_NAMED_IN_TIME = object()  # ``shared_shoe``'s commit entry: 1.5 s before the round is out
+
+
 def shared_shoe(
-    coups: int = 6, *, beacon: dict[str, Any] | None = STANDIN, signature: str | None = None
-) -> list[dict[str, Any]]:
+    coups: int = 6, *, beacon: dict[str, Any] | None = STANDIN, signature: str | None = None,
+    named_at: Any = _NAMED_IN_TIME,
+) -> list[dict[str, Any]]:  # fmt: skip
     """A shared table's shoe record (``GET /api/tables/{id}/shoes/{shoe}``) as the server
     makes it: the coups from the end of the burn, no bets, the table's log of the shoe on
     every line (its commitment; with a ``beacon`` (the commit entry's), the round named
-    before it was out, with its ``signature``, by default the stand-in's; the reveal)."""
+    before it was out (or at the commit entry's ``named_at``), with its ``signature``, by
+    default the stand-in's; the reveal)."""
     rules = get_rules("classic-8deck")
     published = beacon["published_us"] if beacon else BEACON_PUBLISHED_US
     committed, base, time_us = commitment(SEED), "speed/1", published - 1_500_000
-    log = [chain_entry({"seq": 1, "table": "speed", "time_us": time_us, "type": "commit",
+    named = time_us if named_at is _NAMED_IN_TIME else named_at
+    log = [chain_entry({"seq": 1, "table": "speed", "time_us": named, "type": "commit",
                         "shoe": 1, "number": 1, "commitment": committed, "client_seed": base,
                         "rules": rules.name, "beacon": beacon}, GENESIS)]  # fmt: skip
     client = base
@@ -361,6 +367,11 @@ def cases() -> list[dict[str, Any]]:
     no_round = shared_shoe(beacon=STANDIN | {"round": -1}, signature=sign(BEACON_SECRET, 13))
     case("a shared shoe naming round -1", no_round,
          **every_line(no_round, "table_log.beacon.signature"))  # fmt: skip
+    # The round named at no time a verifier can compare (none, text): it proves nothing.
+    for named_at in (None, "soon"):
+        untimed = shared_shoe(named_at=named_at)
+        case(f"a shared shoe whose log names its round at {json.dumps(named_at)}", untimed,
+             **every_line(untimed, "table_log.commit.time_us"))  # fmt: skip
     # Quicknet named, with a key of the operator's, which signed the round.
     own_key = QUICKNET_NAMED | {"public_key": public_key(BEACON_SECRET)}
     case("a shared shoe naming quicknet with another public key",

@@ -671,7 +671,10 @@ def _log_differences(record: RoundRecord) -> tuple[list[Difference], str | None]
                     signature,
                 )
             )
-        if not int(commit.get("time_us") or 0) < int(named.get("published_us") or 0):
+        # Both whole numbers (a bool is none), the naming first; anything else (a time
+        # missing, text) proves nothing: a difference, as much as a naming too late.
+        named_us, published_us = commit.get("time_us"), named.get("published_us")
+        if not (type(named_us) is int and type(published_us) is int and named_us < published_us):
             diffs.append(
                 Difference(
                     "table_log.commit.time_us",

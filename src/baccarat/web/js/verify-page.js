@@ -1142,7 +1142,10 @@
       if (!(await verifySignature(key, named.round, signature))) {
         diffs.push(difference("table_log.beacon.signature", `the chain's signature of round ${named.round}`, signature));
       }
-      if (!(Number(commit.time_us || 0) < Number(named.published_us || 0))) {
+      // Both whole numbers, the naming first; anything else (a time missing, text) proves
+      // nothing: a difference, as much as a naming too late (Python's _log_differences).
+      const [namedUs, publishedUs] = [commit.time_us, named.published_us];
+      if (!(Number.isInteger(namedUs) && Number.isInteger(publishedUs) && namedUs < publishedUs)) {
         diffs.push(
           difference(
             "table_log.commit.time_us",

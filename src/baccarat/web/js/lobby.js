@@ -171,8 +171,10 @@ function tableCard(tbl) {
 }
 
 // How often the lobby reads the tables again while it shows (and on every return to it):
-// a table the casino closed or reopened, or whose limits it changed, shows so.
-const TABLES_EVERY_MS = 15000;
+// a table the casino closed or reopened, or whose limits it changed, shows so. Once a
+// minute: the tables' answer is some 30 KB, and a change is rare (a table's own page reads
+// its state on opening, and every round is checked by the server).
+const TABLES_EVERY_MS = 60000;
 
 // A shared table's card: live, its betting time, and its phase and last results (filled in
 // by js/shared.js while the lobby shows).

@@ -153,9 +153,11 @@ class TableView {
       this.tbl = { ...this.tbl, limits: state.limits, bets: state.bets || this.tbl.bets };
       this.$(".table-name").replaceChildren(...nameView(this.tbl));
     }
+    // Said once, not again on every focus (a screen reader would hear it each time).
     const closed = state.open === false;
-    if (closed) this.say(t("error.table_disabled"), "warn");
-    else if (this.closed && this.msg.text === t("error.table_disabled")) this.say("");
+    const shown = this.msg.text === t("error.table_disabled");
+    if (closed && !shown) this.say(t("error.table_disabled"), "warn");
+    else if (!closed && this.closed && shown) this.say("");
     this.closed = closed;
     this.el.dataset.open = String(!closed);
   }

@@ -307,7 +307,9 @@ def test_replay_rederives_a_round_with_the_reference(
     )
     tampered = db.run_read(lambda uow: replay.replay_round(uow, played.id))
     assert not tampered.ok
-    assert any(m.startswith("banker.cards:") for m in tampered.mismatches)
+    assert any(m.startswith("banker.cards:") for m in tampered.mismatches), (
+        played.banker_cards, tampered.mismatches,
+    )  # fmt: skip
 
 
 @both_backends

@@ -367,11 +367,26 @@ def cases() -> list[dict[str, Any]]:
     no_round = shared_shoe(beacon=STANDIN | {"round": -1}, signature=sign(BEACON_SECRET, 13))
     case("a shared shoe naming round -1", no_round,
          **every_line(no_round, "table_log.beacon.signature"))  # fmt: skip
+    # A chain of the operator's whose key and signature are both the point at infinity:
+    # the pairing holds for any round, so it is no signature at all (a key that is not a
+    # key; IETF BLS's KeyValidate refuses it, as noble does).
+    infinite = STANDIN | {"public_key": "c0" + "00" * 95}
+    nowhere = shared_shoe(beacon=infinite, signature="c0" + "00" * 47)
+    case("a shared shoe whose beacon key and signature are the point at infinity", nowhere,
+         **every_line(nowhere, "table_log.beacon.signature"))  # fmt: skip
     # The round named at no time a verifier can compare (none, text): it proves nothing.
     for named_at in (None, "soon"):
         untimed = shared_shoe(named_at=named_at)
         case(f"a shared shoe whose log names its round at {json.dumps(named_at)}", untimed,
              **every_line(untimed, "table_log.commit.time_us"))  # fmt: skip
+    # The same log with its times written as 1790000000500000.0: one number in JSON, as the
+    # browser reads it; the chain's hashes are of the whole numbers, as a server made them.
+    fractional = copy.deepcopy(shared_shoe())
+    for line in fractional:
+        commit = line["table_log"][0]
+        commit["time_us"] = float(commit["time_us"])
+        commit["beacon"]["published_us"] = float(commit["beacon"]["published_us"])
+    case("a shared shoe whose log writes its times with a fraction of zero", fractional)
     # Quicknet named, with a key of the operator's, which signed the round.
     own_key = QUICKNET_NAMED | {"public_key": public_key(BEACON_SECRET)}
     case("a shared shoe naming quicknet with another public key",

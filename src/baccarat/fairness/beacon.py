@@ -77,12 +77,16 @@ def randomness(signature: str) -> str:
 def verify_signature(public_key: str, round_number: int, signature: str) -> bool:
     """Whether ``signature`` (hex) is the chain's BLS signature of the round (both points
     decoded with their subgroup checks; e(sig, g2) = e(H(round), public key)); a round that
-    is not 0 to 2**64 - 1 has none."""
+    is not 0 to 2**64 - 1 has none. The point at infinity is neither a key nor a signature
+    (with both, the pairing holds for every round): refused, as IETF BLS's KeyValidate and
+    the browser's verifier (noble) refuse it."""
     try:
         sig = bls.G1Point.from_compressed_bytes(bytes.fromhex(signature))
         key = bls.G2Point.from_compressed_bytes(bytes.fromhex(public_key))
         message = round_message(round_number)
     except (ValueError, TypeError, OverflowError, Exception):
+        return False
+    if sig == bls.G1Point.identity() or key == bls.G2Point.identity():
         return False
     point = bls.G1Point.hash_to_curve(message, DST)
     return bool(bls.GT.pairing_check([sig, point], [bls.G2Point(), -key]))

@@ -463,6 +463,14 @@ def _table_log(reader: _Reader) -> tuple[Mapping[str, Any], ...] | None:
     return tuple(entries)
 
 
+def _number(text: str) -> int | float:
+    """A JSON number written with a fraction or an exponent: JSON has one kind of number, and
+    the browser's verifier reads ``1.0`` and ``1e3`` as the whole numbers 1 and 1000; so does
+    this one, so that the two give every export the same report."""
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
 def parse_line(text: str | bytes, line: int) -> RoundRecord | None:
     """One line of the export, or None for a blank line."""
     if isinstance(text, bytes):
@@ -473,7 +481,7 @@ def parse_line(text: str | bytes, line: int) -> RoundRecord | None:
     if not text.strip():
         return None
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_float=_number)
     except json.JSONDecodeError as error:
         raise HistoryFormatError(line, f"not JSON ({error.msg} at column {error.colno})") from None
     except RecursionError:

@@ -9,6 +9,11 @@ includes its waits for row locks).
     .venv/bin/python bench/pg_breakdown.py [--phase house|banked] [--seconds 5] [--workers 2]
         [--statements 20]
 
+Then ``pgbench``'s TPC-B-like transaction on the same cluster with as many clients as the
+phase had (``bench/databases.py``'s), and the CPU of PostgreSQL's processes and of pgbench
+per transaction, sampled in the middle of its run (``--pgbench-seconds``, 0: none): what
+PostgreSQL spends on a round against what it spends on a comparable write transaction.
+
 Thread names come from ``py-spy dump`` when it is installed (the threads are "python" to
 the kernel); without it the workers are counted as one.
 """
@@ -30,6 +35,7 @@ import time
 from pathlib import Path
 
 import banked
+import databases
 import server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -163,6 +169,34 @@ def _banked(url: str, admin: str, seconds: float, workers: int) -> tuple[_Sample
     return samples[0], int(found["rounds"]), [found["p50"], found["p99"]]
 
 
+def _pgbench_cpu(admin: str, clients: int, seconds: float) -> tuple[float, float, float]:
+    """pgbench's TPC-B-like transaction on the cluster with ``clients`` clients for
+    ``seconds``: its transactions/s and the CPU per transaction of PostgreSQL's processes and
+    of pgbench, sampled from its second second to its last but one (once every client is
+    connected, before any has left; the rate from pgbench's own progress lines then)."""
+    url = databases.pgbench_init(admin)
+    run = subprocess.Popen(
+        [databases.pgbench_binary(), "-n", "-c", str(clients), "-j", "2", "-P", "1",
+         "-T", str(max(4, round(seconds))), url],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    window = max(4, round(seconds)) - 3
+    time.sleep(2)
+    database = [pid for pid, (_, name) in _processes().items() if name == "postgres"]
+    before = {pid: _ticks(f"/proc/{pid}/stat") for pid in [*database, run.pid]}
+    time.sleep(window)
+    after = {pid: _ticks(f"/proc/{pid}/stat") for pid in [*database, run.pid]}
+    _, progress = run.communicate(timeout=120)
+    found = re.findall(r"progress: (\d+)\.\d s, ([0-9.]+) tps", progress)
+    rates = [float(rate) for at, rate in found if 2 < int(at) <= 2 + window]
+    if not rates:
+        raise SystemExit(f"pgbench said:\n{progress}")
+    tps = sum(rates) / len(rates)
+    per = 1000 / HZ / (tps * window)  # ms per transaction of one tick
+    pg = sum(after[pid] - before[pid] for pid in database) * per
+    return tps, pg, (after[run.pid] - before[run.pid]) * per
+
+
 def _reset_statements(url: str) -> None:
     import psycopg
 
@@ -181,6 +215,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--statements", type=int, default=20, help="statements listed (20)")
+    parser.add_argument("--pgbench-seconds", type=float, default=8.0,
+                        help="pgbench's run after the phase (8; 0: none)")  # fmt: skip
     args = parser.parse_args()
     with contextlib.suppress(ImportError):
         import uvloop
@@ -227,6 +263,13 @@ def main() -> int:
         print("statements (calls per round, execution ms per round, mean us):")
         for calls, total, mean, query in rows:
             print(f"  {calls / rounds:5.2f} {total / rounds:6.3f} {mean * 1000:8.1f}  {query}")
+        if args.pgbench_seconds > 0:
+            clients = (server.parser().parse_args([]).concurrency if args.phase == "house"
+                       else banked.parser().parse_args([]).seats)  # fmt: skip
+            tps, pg_tx, bench_tx = _pgbench_cpu(cluster.url, clients, args.pgbench_seconds)
+            print(f"pgbench (TPC-B-like, {clients} clients): {tps:,.0f} transactions/s; CPU per "
+                  f"transaction: PostgreSQL {pg_tx:.3f} ms, pgbench {bench_tx:.3f} ms; a round "
+                  f"costs PostgreSQL {pg / pg_tx:.2f} transactions' CPU")  # fmt: skip
     finally:
         cluster.remove()
     return 0

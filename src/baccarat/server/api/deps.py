@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -103,6 +105,39 @@ RequestDep = Annotated[RequestContext, Depends(get_request_context)]
 
 def json_response(data: Any, status: int = 200) -> Response:
     return Response(compact(data), status_code=status, media_type="application/json")
+
+
+# The ``responses=`` of a route answered by ``revalidated_json_response``, beside its errors.
+NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
+    304: {"description": "Not Modified: the If-None-Match header named the answer's ETag"}
+}
+
+# The entity tags of an If-None-Match header, weak (W/) or not (RFC 9110, 8.8.3).
+_ENTITY_TAG = re.compile(r'\s*(?:W/)?("[^"]*")\s*(?:,|$)')
+
+
+def etag_matches(if_none_match: str | None, etag: str) -> bool:
+    """Whether an If-None-Match header names ``etag`` (``*``, or one of its tags by the weak
+    comparison: ``W/"x"`` matches ``"x"``). A header that is not a list of tags names none."""
+    if if_none_match is None:
+        return False
+    if if_none_match.strip() == "*":
+        return True
+    return any(tag == etag for tag in _ENTITY_TAG.findall(if_none_match))
+
+
+def revalidated_json_response(request: Request, data: Any, vary: tuple[str, ...] = ()) -> Response:
+    """``data`` as JSON that the client keeps and asks again with If-None-Match: a strong
+    ETag of the body's bytes, ``Cache-Control: no-cache`` (always revalidated), and 304 with
+    no body while the answer is the same. ``vary``: the request headers it depends on."""
+    body = compact(data).encode()
+    etag = f'"{hashlib.blake2b(body, digest_size=16).hexdigest()}"'
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if vary:
+        headers["Vary"] = ", ".join(vary)
+    if etag_matches(request.headers.get("if-none-match"), etag):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
 
 
 async def idempotent_write(

@@ -1,13 +1,18 @@
 """The lobby's tables are asked again cheaply: an ETag of the answer's bytes, 304 Not
 Modified with no body while it is the same, a new answer as soon as the back office (or a
-player's currency) makes it another."""
+player's currency) makes it another; and sent gzipped to a client that takes it."""
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 from typing import Any
 
 import pytest
+from starlette.requests import Request
+
+from baccarat.server.api.deps import GZIP_MIN, accepts_gzip, revalidated_json_response
 
 from .conftest import Api, both_backends
 from .test_office_desk import send
@@ -34,7 +39,7 @@ async def test_the_tables_asked_again_with_their_etag_are_not_modified_until_the
 
     first = await tables(api)
     etag = first.headers["etag"]
-    assert first.status_code == 200 and re.fullmatch(r'"[0-9a-f]{32}"', etag)
+    assert first.status_code == 200 and re.fullmatch(r'"[0-9a-f]{32}(-gzip)?"', etag)
     assert first.headers["cache-control"] == "no-cache"
     assert {"authorization", "cookie"} <= {
         v.strip().lower() for v in first.headers["vary"].split(",")
@@ -93,3 +98,70 @@ async def test_a_player_in_another_currency_gets_another_etag_than_the_lobby(api
     api.client.cookies.clear()
     in_dollars = await tables(api, anonymous.headers["etag"], Authorization=f"Bearer {dollars}")
     assert in_dollars.status_code == 304  # the same tables as the anonymous lobby's
+
+
+async def raw(api: Api, path: str, **headers: str) -> tuple[Any, bytes]:
+    """An answer and its body as sent (httpx decodes a gzipped body by itself)."""
+    async with api.client.stream("GET", path, headers=headers) as answer:
+        return answer, b"".join([chunk async for chunk in answer.aiter_raw()])
+
+
+async def test_the_tables_are_gzipped_for_a_client_that_takes_it(api: Api) -> None:
+    plain, text = await raw(api, "/api/tables", **{"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and len(text) > 30_000
+    assert "accept-encoding" in plain.headers["vary"].lower()
+    zipped, body = await raw(api, "/api/tables", **{"Accept-Encoding": "gzip, deflate, br"})
+    assert zipped.headers["content-encoding"] == "gzip"
+    assert int(zipped.headers["content-length"]) == len(body) < len(text) // 5
+    assert gzip.decompress(body) == text  # the same JSON, byte for byte
+    assert json.loads(text) == (await api.client.get("/api/tables")).json()
+    # Another representation, another ETag: each revalidates its own.
+    assert zipped.headers["etag"] == plain.headers["etag"][:-1] + '-gzip"'
+    for coding, etag, status in (("gzip", zipped.headers["etag"], 304),
+                                 ("identity", plain.headers["etag"], 304),
+                                 ("gzip", plain.headers["etag"], 200),
+                                 ("identity", zipped.headers["etag"], 200)):  # fmt: skip
+        asked = await api.client.get(
+            "/api/tables", headers={"Accept-Encoding": coding, "If-None-Match": etag}
+        )
+        assert asked.status_code == status, (coding, etag)
+        assert asked.headers["etag"] == (zipped if coding == "gzip" else plain).headers["etag"]
+    one, one_body = await raw(api, "/api/tables/table-i", **{"Accept-Encoding": "gzip"})
+    assert one.headers["content-encoding"] == "gzip"
+    assert json.loads(gzip.decompress(one_body))["id"] == "table-i"
+    # Refused or not understood: not gzipped.
+    for refused in ("gzip;q=0", "gzip;q=0, *", "br", "gzip;q=x", "", "x-gzip;q=0.0"):
+        answer, body = await raw(api, "/api/tables", **{"Accept-Encoding": refused})
+        assert "content-encoding" not in answer.headers and body == text, refused
+
+
+def test_which_accept_encoding_takes_gzip() -> None:
+    takes = ("gzip", "GZIP", "deflate, gzip;q=0.5", "x-gzip", "*", "br;q=1, *;q=0.1",
+             "gzip ; q=1.0")  # fmt: skip
+    refuses = (None, "", "identity", "gzip;q=0", "*, gzip;q=0", "*;q=0", "gzip;q=nope", ",;=")
+    assert all(accepts_gzip(header) for header in takes)
+    assert not any(accepts_gzip(header) for header in refuses)
+
+
+def test_a_small_answer_is_not_gzipped() -> None:
+    def answer(data: Any) -> Any:
+        request = Request({"type": "http", "method": "GET", "path": "/", "query_string": b"",
+                           "headers": [(b"accept-encoding", b"gzip")]})  # fmt: skip
+        return revalidated_json_response(request, data)
+
+    small = [{"id": "t", "name": "x" * (GZIP_MIN - 40)}]
+    assert len(json.dumps(small)) < GZIP_MIN
+    assert "content-encoding" not in answer(small).headers
+    assert json.loads(answer(small).body) == small
+    large = [{"id": "t", "name": "x" * GZIP_MIN}]
+    assert answer(large).headers["content-encoding"] == "gzip"
+
+
+async def test_a_rounds_answer_is_not_gzipped(api: Api) -> None:
+    """The hot path pays nothing for compression."""
+    token = await api.player("alice")
+    headers = api.auth(token) | {"Accept-Encoding": "gzip"}
+    played = await api.client.post(
+        "/api/tables/table-i/rounds", json={"mode": "fun", "bets": {"player": 500}}, headers=headers
+    )
+    assert played.status_code == 201 and "content-encoding" not in played.headers

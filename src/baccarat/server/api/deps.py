@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import re
 from collections.abc import Callable
@@ -126,17 +127,52 @@ def etag_matches(if_none_match: str | None, etag: str) -> bool:
     return any(tag == etag for tag in _ENTITY_TAG.findall(if_none_match))
 
 
+def accepts_gzip(accept_encoding: str | None) -> bool:
+    """Whether an Accept-Encoding header takes gzip: named (or ``x-gzip``, else ``*``) with
+    a weight above 0 (RFC 9110, 12.5.3). A weight that is no number refuses it."""
+    weights: dict[str, float] = {}
+    for item in (accept_encoding or "").split(","):
+        coding, *params = item.split(";")
+        weight = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        weights[coding.strip().lower()] = weight
+    return weights.get("gzip", weights.get("x-gzip", weights.get("*", 0.0))) > 0
+
+
+# Answers from this size are sent gzipped to a client that takes it; smaller ones are not
+# worth it (a round's answer, some 700 bytes, is never compressed).
+GZIP_MIN = 1024
+# zlib's fast levels (1-3) cost half of its default 6: the 31.6 KB of the tables are 2.8 KB
+# at 3 instead of 2.3 KB, in about 0.1 ms.
+GZIP_LEVEL = 3
+
+
 def revalidated_json_response(request: Request, data: Any, vary: tuple[str, ...] = ()) -> Response:
     """``data`` as JSON that the client keeps and asks again with If-None-Match: a strong
     ETag of the body's bytes, ``Cache-Control: no-cache`` (always revalidated), and 304 with
-    no body while the answer is the same. ``vary``: the request headers it depends on."""
+    no body while the answer is the same; gzipped from ``GZIP_MIN`` bytes if the client takes
+    it (another representation: its ETag is the same hash with ``-gzip``, which is all a
+    304 needs, without compressing). ``vary``: the request headers the answer depends on."""
     body = compact(data).encode()
-    etag = f'"{hashlib.blake2b(body, digest_size=16).hexdigest()}"'
-    headers = {"ETag": etag, "Cache-Control": "no-cache"}
-    if vary:
-        headers["Vary"] = ", ".join(vary)
+    etag = hashlib.blake2b(body, digest_size=16).hexdigest()
+    gzipped = len(body) >= GZIP_MIN and accepts_gzip(request.headers.get("accept-encoding"))
+    etag = f'"{etag}-gzip"' if gzipped else f'"{etag}"'
+    headers = {
+        "ETag": etag,
+        "Cache-Control": "no-cache",
+        "Vary": ", ".join((*vary, "Accept-Encoding")),
+    }
     if etag_matches(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers=headers)
+    if gzipped:
+        body = gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)
+        headers["Content-Encoding"] = "gzip"
     return Response(body, media_type="application/json", headers=headers)
 
 

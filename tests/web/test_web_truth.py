@@ -360,3 +360,72 @@ def test_a_table_closed_or_its_limits_changed_elsewhere_shows_so_in_the_lobby_an
         assert player.errors == []
     finally:
         context.close()
+
+
+class _RawStatuses:
+    """The statuses the server answered the page's reads of a path with, as Chromium's
+    network saw them (a read the browser revalidated is a 200 to the page and to Playwright:
+    the body it kept)."""
+
+    def __init__(self, context: Any, page: Any, path: str):
+        self.cdp = context.new_cdp_session(page)
+        self.path = path
+        self.urls: dict[str, str] = {}
+        self.statuses: list[int] = []
+        self.cdp.on("Network.requestWillBeSent", self._sent)
+        self.cdp.on("Network.responseReceivedExtraInfo", self._answered)
+        self.cdp.send("Network.enable")
+
+    def _sent(self, event: dict[str, Any]) -> None:
+        self.urls[event["requestId"]] = event["request"]["url"]
+
+    def _answered(self, event: dict[str, Any]) -> None:
+        if self.urls.get(event["requestId"], "").endswith(self.path):
+            self.statuses.append(event["statusCode"])
+
+    def last(self) -> int:
+        self.cdp.send("Runtime.evaluate", {"expression": "0"})  # the events sent before are in
+        return self.statuses[-1]
+
+
+def test_the_lobby_reads_the_tables_again_with_their_etag_and_still_shows_a_change(
+    browser: Any, switched: tuple[str, Path]
+) -> None:  # fmt: skip
+    """The lobby reads the tables again (on focus, once a minute) with If-None-Match: the
+    server answers 304 with no body while they are the same, and the tables as they are now
+    once a table was closed elsewhere (another worker, the back office)."""
+    url, database = switched
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, reduced_motion="reduce")
+    try:
+        player = Player(context, url, new_nickname())
+        player.register_and_login()
+        page = player.page
+        raw = _RawStatuses(context, page, "/api/tables")
+        card = '.table-card[data-table="table-ii"][data-open="{}"]'
+
+        def read_again() -> Any:
+            with page.expect_response(lambda r: r.url.endswith("/api/tables")) as answer:
+                page.evaluate("window.dispatchEvent(new Event('focus'))")
+            answer.value.finished()
+            return answer.value
+
+        with page.expect_response(lambda r: r.url.endswith("/api/tables")) as first:
+            player.goto()
+        page.wait_for_selector(card.format("true"))
+        etag = first.value.all_headers()["etag"]
+        assert raw.last() == 200 and first.value.request.sizes()["responseBodySize"] > 1_000
+        again = read_again()
+        assert again.request.all_headers().get("if-none-match") == etag
+        assert raw.last() == 304 and again.request.sizes()["responseBodySize"] == 0
+        assert page.is_visible(card.format("true"))
+        _switch(database, "table-ii", False, None)
+        changed = read_again()
+        assert changed.request.all_headers().get("if-none-match") == etag
+        assert raw.last() == 200 and changed.all_headers()["etag"] != etag
+        page.wait_for_selector(card.format("false"))
+        still = read_again()
+        assert raw.last() == 304 and still.request.sizes()["responseBodySize"] == 0
+        assert page.is_visible(card.format("false")) and player.errors == []
+    finally:
+        _switch(database, "table-ii", True, None)
+        context.close()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -103,6 +106,75 @@ RequestDep = Annotated[RequestContext, Depends(get_request_context)]
 
 def json_response(data: Any, status: int = 200) -> Response:
     return Response(compact(data), status_code=status, media_type="application/json")
+
+
+# The ``responses=`` of a route answered by ``revalidated_json_response``, beside its errors.
+NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
+    304: {"description": "Not Modified: the If-None-Match header named the answer's ETag"}
+}
+
+# The entity tags of an If-None-Match header, weak (W/) or not (RFC 9110, 8.8.3).
+_ENTITY_TAG = re.compile(r'\s*(?:W/)?("[^"]*")\s*(?:,|$)')
+
+
+def etag_matches(if_none_match: str | None, etag: str) -> bool:
+    """Whether an If-None-Match header names ``etag`` (``*``, or one of its tags by the weak
+    comparison: ``W/"x"`` matches ``"x"``). A header that is not a list of tags names none."""
+    if if_none_match is None:
+        return False
+    if if_none_match.strip() == "*":
+        return True
+    return any(tag == etag for tag in _ENTITY_TAG.findall(if_none_match))
+
+
+def accepts_gzip(accept_encoding: str | None) -> bool:
+    """Whether an Accept-Encoding header takes gzip: named (or ``x-gzip``, else ``*``) with
+    a weight above 0 (RFC 9110, 12.5.3). A weight that is no number refuses it."""
+    weights: dict[str, float] = {}
+    for item in (accept_encoding or "").split(","):
+        coding, *params = item.split(";")
+        weight = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        weights[coding.strip().lower()] = weight
+    return weights.get("gzip", weights.get("x-gzip", weights.get("*", 0.0))) > 0
+
+
+# Answers from this size are sent gzipped to a client that takes it; smaller ones are not
+# worth it. (Only these answers: a middleware compressing every answer, the rounds' too,
+# would cost every request on the hot path.)
+GZIP_MIN = 1024
+# zlib's fast levels (1-3) take about half the time of its default 6: the tables' 31.6 KB
+# are 2.8 KB at 3 (2.3 KB at 6), in 0.1-0.2 ms on the machine measured.
+GZIP_LEVEL = 3
+
+
+def revalidated_json_response(request: Request, data: Any, vary: tuple[str, ...] = ()) -> Response:
+    """``data`` as JSON that the client keeps and asks again with If-None-Match: a strong
+    ETag of the body's bytes, ``Cache-Control: no-cache`` (always revalidated), and 304 with
+    no body while the answer is the same; gzipped from ``GZIP_MIN`` bytes if the client takes
+    it (another representation: its ETag is the same hash with ``-gzip``, which is all a
+    304 needs, without compressing). ``vary``: the request headers the answer depends on."""
+    body = compact(data).encode()
+    etag = hashlib.blake2b(body, digest_size=16).hexdigest()
+    gzipped = len(body) >= GZIP_MIN and accepts_gzip(request.headers.get("accept-encoding"))
+    etag = f'"{etag}-gzip"' if gzipped else f'"{etag}"'
+    headers = {
+        "ETag": etag,
+        "Cache-Control": "no-cache",
+        "Vary": ", ".join((*vary, "Accept-Encoding")),
+    }
+    if etag_matches(request.headers.get("if-none-match"), etag):
+        return Response(status_code=304, headers=headers)
+    if gzipped:
+        body = gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type="application/json", headers=headers)
 
 
 async def idempotent_write(

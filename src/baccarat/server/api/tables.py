@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from .. import auth, ledger, roads, rounds, switches
 from ..casino import Casino
@@ -21,7 +21,16 @@ from ..shared.clock import require_shared
 from ..shared.desk import SharedDesk
 from ..tables import Table, bets_from
 from . import pacing
-from .deps import IDEMPOTENT, CasinoDep, RequestContext, RequestDep, idempotent_write, json_response
+from .deps import (
+    IDEMPOTENT,
+    NOT_MODIFIED,
+    CasinoDep,
+    RequestContext,
+    RequestDep,
+    idempotent_write,
+    json_response,
+    revalidated_json_response,
+)
 from .errors import RESPONSIBLE_ERRORS, documented
 from .models import (
     CutIn,
@@ -53,10 +62,23 @@ ROUND_ERRORS = (
 )  # fmt: skip
 
 
-@router.get("/tables", response_model=list[TableOut], summary="The tables, with exact RTP per bet")
+# The lobby's tables depend on the caller's session (their currency, an operator's offer).
+LOBBY_VARY = ("Authorization", "Cookie")
+
+
+@router.get(
+    "/tables",
+    response_model=list[TableOut],
+    responses=NOT_MODIFIED,
+    summary="The tables, with exact RTP per bet",
+)
 async def list_tables(ctx: RequestDep) -> Response:
+    return revalidated_json_response(ctx.request, await _tables_of(ctx), LOBBY_VARY)
+
+
+async def _tables_of(ctx: RequestContext) -> list[dict[str, Any]]:
     if ctx.caller.operator:
-        return json_response(await operator_tables(ctx))
+        return await operator_tables(ctx)
     tables = list(ctx.casino.tables.values())
     currency = HOME
     if ctx.caller.token_hash is not None:  # a player's: the tables in their currency
@@ -65,10 +87,10 @@ async def list_tables(ctx: RequestDep) -> Response:
                 lambda uow: ledger.currency_of(uow, ctx.caller.player_id(uow))
             )
     if currency == HOME:
-        return json_response(await _lobby(ctx.casino, tables))
+        return await _lobby(ctx.casino, tables)
     offered = [t.for_currency(currency) for t in tables
                if currency in t.offered_currencies and t.shared is None]  # fmt: skip
-    return json_response([t | {"currency": currency} for t in await _lobby(ctx.casino, offered)])
+    return [t | {"currency": currency} for t in await _lobby(ctx.casino, offered)]
 
 
 async def _lobby(casino: Casino, tables: list[Table]) -> list[dict[str, Any]]:
@@ -78,12 +100,12 @@ async def _lobby(casino: Casino, tables: list[Table]) -> list[dict[str, Any]]:
 @router.get(
     "/tables/{table_id}",
     response_model=TableOut,
-    responses=documented("unknown_table"),
+    responses=documented("unknown_table") | NOT_MODIFIED,
     summary="One table",
 )
-async def get_table(table_id: str, casino: CasinoDep) -> Response:
+async def get_table(table_id: str, request: Request, casino: CasinoDep) -> Response:
     (table,) = await _lobby(casino, [casino.tables.require(table_id)])
-    return json_response(table)
+    return revalidated_json_response(request, table)
 
 
 @router.post(

@@ -173,7 +173,13 @@ export async function logout(path = "/api/sessions") {
   }
 }
 
-/** The tables (read once, or again when `fresh`: a table closed or its limits changed). */
+/**
+ * The tables (read once, or again when `fresh`: a table closed or its limits changed). The
+ * browser keeps the answer and revalidates it on every read (fetch's default cache mode, and
+ * the server's `Cache-Control: no-cache`): an If-None-Match with its ETag, answered 304
+ * while the tables are the same. No `cache: "no-store"` or `"reload"` here: that would
+ * fetch the whole 30 KB every time.
+ */
 export async function tables({ fresh = false } = {}) {
   if (!state.tables || fresh) {
     const data = await api.get("/api/tables");

@@ -31,6 +31,7 @@ from ..fairness.signing import Signer
 from . import seeds
 from .db.uow import UnitOfWork
 from .errors import ServiceError
+from .jsontext import compact
 from .ledger import MODES
 
 
@@ -345,7 +346,7 @@ def export_lines(records: list[StoredRound], signer: Signer) -> Iterator[str]:
     """The lines of the export, each signed by the casino (its ``signature`` and
     ``key_id``: docs/history-format.md)."""
     for rec in records:
-        yield json.dumps(signer.sign_line(rec.export_json()), separators=(",", ":")) + "\n"
+        yield compact(signer.sign_line(rec.export_json())) + "\n"
 
 
 def export_chunk(

@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import ipaddress
-import json
 import logging
 import time
 import weakref
@@ -38,6 +37,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
 from ..errors import ServiceError
+from ..jsontext import compact
 from ..settings import Limits
 
 _logger = logging.getLogger("uvicorn.error")
@@ -130,7 +130,7 @@ def _counting(receive: Any, limit: int, timeout_s: float) -> Any:
 
 
 async def _refuse(send: Any, error: ServiceError) -> None:
-    body = json.dumps(error.to_json()).encode()
+    body = compact(error.to_json()).encode()
     await send(
         {
             "type": "http.response.start",
@@ -155,7 +155,7 @@ def _answer(status: int, code: str, message: str, **details: Any) -> bytes:
     """A whole HTTP answer with the usual error body, for a refusal below the app (these
     codes are the transport's, not the API's: docs/server.md, "Limits")."""
     error = {"error": {"code": code, "message": message, "details": details}}
-    body = json.dumps(error).encode()
+    body = compact(error).encode()
     reason = HTTPStatus(status).phrase.encode()
     return (
         b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
@@ -14,6 +13,7 @@ from ..casino import Casino
 from ..currencies import HOME
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
+from ..jsontext import compact
 from ..shared import bets as shared_bets
 from ..shared import tablelog
 from ..shared import views as shared
@@ -242,7 +242,7 @@ async def get_coup(table_id: str, coup: int, ctx: RequestDep) -> Response:
 async def get_shoe_record(table_id: str, shoe: int, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
     lines = await ctx.casino.db.read(lambda uow: shared.shoe_record(uow, table, shoe))
-    text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
+    text = "".join(compact(line) + "\n" for line in lines)
     return Response(text, media_type="application/x-ndjson")
 
 

@@ -365,6 +365,27 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+@contextmanager
+def _interrupts() -> Iterator[list[int]]:
+    """Ctrl-C counted (``[n]``), not raised, while the workers run, and the count read between
+    two reads of their queue: a KeyboardInterrupt raised inside a read could leave a message
+    half read, and the next read would then wait for bytes that never come. Off the main
+    thread no handler can be set: Ctrl-C is a KeyboardInterrupt there, as anywhere else."""
+    count = [0]
+    if threading.current_thread() is not threading.main_thread():
+        yield count
+        return
+
+    def counted(signum: int, frame: Any) -> None:
+        count[0] += 1
+
+    previous = signal.signal(signal.SIGINT, counted)
+    try:
+        yield count
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _run_workers(
     config: KernelConfig,
     states: list[npt.NDArray[np.uint64]],
@@ -395,9 +416,13 @@ def _run_workers(
     pending = set(processes)
     interrupted = False
 
-    def collect(report: ProgressCallback, deadline: float | None = None) -> None:
+    def collect(report: ProgressCallback, until: int, deadline: float | None = None) -> None:
+        """Read the workers' messages until they are all done, ``deadline``, or the
+        ``until``-th Ctrl-C."""
         nonlocal counts
-        while pending and (deadline is None or time.monotonic() < deadline):
+        while (
+            pending and interrupts[0] < until and (deadline is None or time.monotonic() < deadline)
+        ):
             try:
                 kind, index, payload = messages.get(timeout=0.1)
             except queue_module.Empty:
@@ -417,18 +442,22 @@ def _run_workers(
             report(sum(progress.values()))
 
     try:
-        with _sigint_ignored():
-            for process in processes.values():
-                process.start()
-        try:
-            collect(report)
-        except KeyboardInterrupt:
-            # Workers stop after their chunk and send what they dealt; one that has not
-            # within STOP_WAIT_S (still compiling its kernel, say) is given up, as is every
-            # one on a second Ctrl-C.
-            interrupted = True
-            stop.set()
-            collect(lambda done: None, time.monotonic() + STOP_WAIT_S)
+        with _interrupts() as interrupts:
+            with _sigint_ignored():
+                for process in processes.values():
+                    process.start()
+            try:
+                collect(report, until=1)
+                if interrupts[0]:
+                    raise KeyboardInterrupt
+            except KeyboardInterrupt:
+                # Workers stop after their chunk and send what they dealt; one that has not
+                # within STOP_WAIT_S (still compiling its kernel, say) is given up, as is
+                # every one on a second Ctrl-C.
+                interrupted = True
+                stop.set()
+                interrupts[0] = max(interrupts[0], 1)
+                collect(lambda done: None, until=2, deadline=time.monotonic() + STOP_WAIT_S)
     finally:
         stop.set()
         for process in processes.values():

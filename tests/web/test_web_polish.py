@@ -6,12 +6,13 @@ and DEAL refused before it is pressed; each checked where the eye would find it 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .test_web_actions import console_errors
+from .test_web_actions import altered_tables, console_errors, is_state
 from .test_web_screen import device
 from .test_web_table import fresh_table, last_round, open_table, place, usd
 from .test_web_truth import TAKEN, seated, stand_up_after  # noqa: F401 (the seats' fixture)
@@ -100,6 +101,52 @@ def contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
 
     high, low = sorted((lum(a), lum(b)), reverse=True)
     return (high + 0.05) / (low + 0.05)
+
+
+# Every visible button (the spots, chips and controls among them) and its name.
+BUTTONS = """() => [...document.querySelectorAll('button, a.btn, select')]
+  .filter((e) => e.checkVisibility({ visibilityProperty: true, opacityProperty: false }))
+  .map((e) => { const r = e.getBoundingClientRect();
+    return [e.dataset.action || e.dataset.spot || e.dataset.chip || e.id || e.textContent.trim(),
+            [r.left, r.top, r.right, r.bottom]]; })
+  .filter(([, b]) => b[2] > b[0] && b[3] > b[1])"""
+
+
+def covered(page: Any) -> list[str]:
+    """The visible buttons the table's message covers (it must show)."""
+    message = box(page, "#table-message")
+    assert message[3] > message[1], "no message shows"
+    return [name for name, found in page.evaluate(BUTTONS) if overlap(message, found)]
+
+
+PLACEHOLDER = r"\{(\w+)\}"
+
+
+def says(template: str) -> re.Pattern[str]:
+    """A catalog's text with any value in its {placeholders}."""
+    return re.compile(re.sub(r"\\\{\w+\\\}", ".+", re.escape(template)))
+
+
+def longest(catalog: dict[str, str], prefix: str) -> str:
+    """The key of the catalog's longest text of ``prefix`` (a value as long as an amount,
+    1.000,00 US$, in each placeholder)."""
+    # A lost session, a reality check and a lost connection do more than say it.
+    special = ("error.not_authenticated", "error.reality_check_due", "error.network_error")
+    keys = [k for k in catalog if k.startswith(prefix) and k not in special]
+    return max(keys, key=lambda k: len(re.sub(PLACEHOLDER, "1.000,00 US$", catalog[k])))
+
+
+def refusing(code: str, details: dict[str, int]) -> Callable[[Any], None]:
+    """A route handler: the server refuses with ``code``."""
+    body = {"error": {"code": code, "message": "", "details": details}}
+    return lambda route: route.fulfill(status=409, json=body)
+
+
+def message(page: Any) -> str:
+    return str(page.text_content("#table-message"))
+
+
+SAYS = "text => document.querySelector('#table-message')?.textContent === text"
 
 
 def header_balance(page: Any, mode: str = "fun") -> str:
@@ -235,6 +282,86 @@ def test_the_house_table_says_a_bet_outside_its_limits_before_deal(
     # The help states the rule.
     player.goto("rules")
     assert catalogs["en"]["help.meter_balance"] in str(page.text_content(".controls-help"))
+    assert errors == [] and player.errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_no_message_covers_a_button_at_the_house_table(
+    make_player: Any,
+    tables: list[dict[str, Any]],
+    catalogs: dict[str, dict[str, str]],
+    screenshots: Path,
+    width: int,
+    height: int,
+) -> None:
+    """The message line never covers a button, whatever it says, in every language: a bet
+    below the minimum and the longest thing said of a bet (DEAL off), the server's longest
+    refusal of a deal (DEAL on again under it) and the closed table. On a phone on its side it
+    covered the second row of buttons (DEAL, NEW GAME): their row gave way to the scoreboard
+    beside the message."""
+    player: Player = make_player(**device(width, height))
+    page = player.page
+    errors = console_errors(player)
+    table = table_of(tables, "table-i")
+    small = min(table["chips"])
+    assert small < table["limits"]["min"] <= 500 + small <= table["limits"]["max"]
+
+    def in_fives(tbl: dict[str, Any]) -> None:
+        if tbl["id"] == table["id"]:
+            tbl["bets"]["player"]["unit"] = 500  # as a table may say: its bets in 5.00s
+
+    altered_tables(page, in_fives)
+    open_table(player, table)
+    deal = page.locator('[data-action="deal"]')
+    screen = [0.0, 0.0, float(width), float(height)]
+
+    def look(lang: str, what: str) -> None:
+        if lang in ("en", "de") or what == "longest-refusal":
+            page.screenshot(path=str(screenshots / f"message-{width}x{height}-{lang}-{what}.png"))
+        where = f"{what} in {lang} at {width}x{height}"
+        assert covered(page) == [], f"the message ({where}) covers these buttons"
+        assert inside(box(page, "#table-message"), screen), f"the message ({where}) is cut"
+
+    def closed(route: Any) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, json={**response.json(), "open": False})
+
+    for lang, catalog in catalogs.items():
+        assert longest(catalog, "check.") == "check.not_a_multiple"
+        page.select_option("#lang", lang)  # remembered over the reloads
+        page.wait_for_selector(f"html[lang={lang}]")
+        page.reload()
+        page.wait_for_selector(f'.table-view[data-table="{table["id"]}"]')
+        # A bet below the table's minimum: said before DEAL, which is off.
+        place(player, small, "player")
+        assert says(catalog["check.below_min"]).fullmatch(message(page))
+        assert deal.is_disabled()
+        look(lang, "below-min")
+        # The longest the page says of a bet: not a multiple of the table's unit.
+        place(player, 500, "player")
+        assert says(catalog["check.not_a_multiple"]).fullmatch(message(page))
+        assert deal.is_disabled()
+        look(lang, "not-a-multiple")
+        # The server refuses the deal with its longest refusal: DEAL is on again under it.
+        page.click('[data-action="clear"]')
+        place(player, 500, "player")
+        key = longest(catalog, "error.")
+        details = {name: 100_000 for name in re.findall(PLACEHOLDER, catalog[key])}
+        page.route("**/api/tables/*/rounds", refusing(key.removeprefix("error."), details))
+        deal.click()
+        page.wait_for_function(
+            "() => document.querySelector('#table-message').dataset.kind === 'error'"
+        )
+        assert says(catalog[key]).fullmatch(message(page))
+        assert deal.is_enabled()
+        look(lang, "longest-refusal")
+        page.unroute("**/api/tables/*/rounds")
+        # The casino closes the table.
+        page.route(is_state, closed)
+        page.reload()
+        page.wait_for_function(SAYS, arg=catalog["error.table_disabled"])
+        look(lang, "closed")
+        page.unroute(is_state)
     assert errors == [] and player.errors == []
 
 

@@ -207,16 +207,17 @@ def test_a_bet_answered_past_the_timeout_is_rolled_back_and_not_played(both: Pai
     assert all(t["rolled_back"] for t in applied(both, round_id, "bet"))
 
 
-def placed_then_failing(both: Pair, player: str) -> tuple[str, int, int, str]:
-    """A bet placed on a coup, then every call of the wallet failing until the coup is
-    dealt and its win has been tried: (token, balance before, coup, round)."""
+def placed_then_failing(both: Pair, player: str, fault: str) -> tuple[str, int, int, str]:
+    """A bet placed on a coup, then every call of the wallet failing (``fault``: ``fail``,
+    answered 500 and not applied; ``drop``, applied and never answered) until the coup is
+    dealt and its win has been tried twice: (token, balance before, coup, round)."""
     token = both.session(player, table=TABLE)
     before = balance(both, player)
     coup = fresh_coup(both, token)
     placed = bet(both, token, coup, {"banker": 2000})
     assert placed.status_code == 200, placed.text
     round_id = placed.json()["operator_round"]
-    both.faults(fail=1)
+    both.faults(**{fault: 1})
 
     def tried() -> bool:
         line = reported(both, round_id, "win")
@@ -229,7 +230,7 @@ def placed_then_failing(both: Pair, player: str) -> tuple[str, int, int, str]:
 
 
 def test_a_win_the_wallet_fails_is_retried_until_it_lands(both: Pair) -> None:
-    token, before, coup, round_id = placed_then_failing(both, "dave")
+    token, before, coup, round_id = placed_then_failing(both, "dave", "fail")
     assert applied(both, round_id, "win") == []
     both.faults(fail=0)
     line = until(lambda: reported(both, round_id, "settled"), "the win lands")
@@ -240,9 +241,12 @@ def test_a_win_the_wallet_fails_is_retried_until_it_lands(both: Pair) -> None:
 
 
 def test_a_game_server_killed_after_the_deal_pays_the_win_once(both: Pair) -> None:
-    token, before, coup, round_id = placed_then_failing(both, "erin")
-    both.game.kill()  # kill -9: the win written, not landed
-    both.faults(fail=0)
+    # The win applied by the wallet but never answered, tried again (the same transaction),
+    # and the game server killed: it comes back, its worker resumes the round, and the
+    # win lands once.
+    token, before, coup, round_id = placed_then_failing(both, "erin", "drop")
+    both.game.kill()  # kill -9: the win written and sent, its answer never had
+    both.faults(drop=0)
     both.game.start()
     line = until(lambda: reported(both, round_id, "settled"), "the win lands")
     returned = coup_view(both, token, coup)["bets"]["real"]["returned"]

@@ -159,6 +159,9 @@ def test_a_bet_at_a_shared_table_is_debited_dealt_and_paid_on_the_operators_wall
     assert [t["amount"] for t in applied(both, two, "bet")] == [2500]
     assert [t["amount"] for t in applied(both, two, "win")] == [returned]
     assert [t["rolled_back"] for t in applied(both, one, "bet")] == [1]
+    # The balance the game shows that player is the operator's.
+    wallet = httpx.get(f"{both.game.url}/api/wallet", headers=auth(token), timeout=10).json()
+    assert wallet["real"] == balance(both, "alice") and wallet["currency"] == "USD"
     # The player's history: the played round, not the withdrawn one.
     history = httpx.get(f"{both.game.url}/api/history", headers=auth(token), timeout=10).json()
     shown = {r["id"] for r in history["items"]}
@@ -255,3 +258,23 @@ def test_a_game_server_killed_after_the_deal_pays_the_win_once(both: Pair) -> No
     assert balance(both, "erin") == before - 2000 + returned
     check = admin_check(both)
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_bets_withdrawn_in_the_window_are_rolled_back_and_not_played(both: Pair) -> None:
+    token = both.session("frank", table=TABLE)
+    before = balance(both, "frank")
+    coup = fresh_coup(both, token)
+    placed = bet(both, token, coup, {"banker": 1000})
+    assert placed.status_code == 200, placed.text
+    round_id = placed.json()["operator_round"]
+    withdrawn = bet(both, token, coup, {})
+    assert withdrawn.status_code == 200, withdrawn.text
+    assert withdrawn.json()["stake"] == 0 and withdrawn.json()["operator_round"] is None
+    line = until(lambda: reported(both, round_id, "rolled_back"), "the rollback lands")
+    assert [(t["type"], t["state"]) for t in line["transactions"]] == [
+        ("bet", "ok"), ("rollback", "ok")]  # fmt: skip
+    until(lambda: coup_view(both, token, coup)["phase"] == "dealt", "the coup is dealt")
+    assert coup_view(both, token, coup)["bets"] == {}
+    assert balance(both, "frank") == before
+    wallet = httpx.get(f"{both.game.url}/api/wallet", headers=auth(token), timeout=10).json()
+    assert wallet["real"] == before

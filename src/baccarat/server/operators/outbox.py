@@ -285,6 +285,12 @@ def answered(
     if status in done:
         final = "settled" if call.call == "win" else "rolled_back"
         _finish(uow, r, final, column, status)
+        if status == OK and answer.balance is not None:
+            # The operator's balance as it now answered (shown to the player's sessions).
+            uow.run(
+                "UPDATE operator_sessions SET balance = :b WHERE player_id = :p",
+                {"b": answer.balance, "p": r["player_id"]},
+            )
         return final, None
     uow.run(
         f"UPDATE operator_rounds SET {column} = NULL, next_us = :next, lease_us = 0 "

@@ -71,8 +71,14 @@ class CoupWallet:
             "next_us = :now, lease_us = 0 WHERE round_id = :r",
             {"win": returned, "now": uow.now, "r": reference},
         )
-        # The operator's balance once the bet was applied, the win added (as shown).
+        # The operator's balance once the bet was applied, the win added (as shown; the
+        # player's sessions show it too until the win's answer gives the operator's).
         after = (int(balance) if balance is not None else int(stake)) + returned
+        uow.run(
+            "UPDATE operator_sessions SET balance = balance + :win WHERE player_id = :p "
+            "AND balance IS NOT NULL",
+            {"win": returned, "p": player},
+        )
         return Posted(tx_id, {player: after}, str(currency))
 
     def reverse(

@@ -39,9 +39,9 @@ def operators_file(folder: Path, wallet_port: int, timeout_s: float,
 
 def game_server(folder: Path, port: int, operators: Path, log: Path,
                 poll_s: float = 0.2, max_backoff_s: float = 1.0,
-                tables: Path | None = None) -> LiveServer:  # fmt: skip
-    argv = [BACCARAT, "serve", "--port", str(port), "--data-dir", str(folder / "game"),
-            "--operators", str(operators)]  # fmt: skip
+                tables: Path | None = None, database: str | None = None) -> LiveServer:  # fmt: skip
+    store = ["--database", database] if database else ["--data-dir", str(folder / "game")]
+    argv = [BACCARAT, "serve", "--port", str(port), *store, "--operators", str(operators)]
     if tables is not None:
         argv += ["--tables", str(tables)]
     env = {SECRET_ENV: SECRET, "BACCARAT_OPERATOR_POLL_S": str(poll_s),
@@ -114,11 +114,12 @@ class Pair:
 
 @contextlib.contextmanager
 def pair(folder: Path, *, timeout_s: float = 2.0, tables: Path | None = None,
-         **faults: Any) -> Iterator[Pair]:  # fmt: skip
+         database: str | None = None, **faults: Any) -> Iterator[Pair]:  # fmt: skip
     game_port, wallet_port = free_port(), free_port()
     operators = operators_file(folder, wallet_port, timeout_s)
     operator = demo_operator(folder, wallet_port, game_port, folder / "operator.log", **faults)
-    game = game_server(folder, game_port, operators, folder / "game.log", tables=tables)
+    game = game_server(folder, game_port, operators, folder / "game.log", tables=tables,
+                       database=database)  # fmt: skip
     operator.start()
     try:
         game.start()

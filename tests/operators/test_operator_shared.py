@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 
+from ..server import postgres
 from .support import BACCARAT, Pair, pair
 
 T = TypeVar("T")
@@ -49,11 +50,36 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
         yield running
 
 
+@pytest.fixture(scope="module")
+def on_postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
+    """The same, the game's database a throwaway PostgreSQL cluster (its row locks)."""
+    folder = tmp_path_factory.mktemp("operators-shared-pg")
+    tables = folder / "tables.toml"
+    tables.write_text(TABLES)
+    try:
+        cluster = postgres.throwaway_cluster()
+        admin_url = cluster.__enter__()
+    except (FileNotFoundError, OSError) as error:
+        if postgres.REQUIRE:
+            pytest.fail(f"BACCARAT_REQUIRE_POSTGRES=1 but PostgreSQL is unavailable: {error}")
+        pytest.skip(f"PostgreSQL is unavailable: {error}")
+    try:
+        url = postgres.create_database(admin_url, "operators_shared")
+        with pair(folder, timeout_s=0.5, tables=tables, database=url) as running:
+            yield running
+    finally:
+        cluster.__exit__(None, None, None)
+
+
 @pytest.fixture(autouse=True)
-def no_faults(both: Pair) -> Iterator[None]:
-    both.faults(late=0, fail=0, drop=0)
+def no_faults(request: pytest.FixtureRequest) -> Iterator[None]:
+    running = [request.getfixturevalue(n) for n in ("both", "on_postgres")
+               if n in request.fixturenames]  # fmt: skip
+    for one in running:
+        one.faults(late=0, fail=0, drop=0)
     yield
-    both.faults(late=0, fail=0, drop=0)
+    for one in running:
+        one.faults(late=0, fail=0, drop=0)
 
 
 def until(found: Callable[[], T | None], what: str) -> T:
@@ -117,14 +143,23 @@ def applied(both: Pair, round_id: str, kind: str) -> list[dict[str, Any]]:
 
 
 def admin_check(both: Pair) -> subprocess.CompletedProcess[str]:
-    data_dir = both.game.argv[both.game.argv.index("--data-dir") + 1]
-    return subprocess.run([BACCARAT, "admin", "--data-dir", data_dir, "check"],
+    argv = both.game.argv
+    flag = "--data-dir" if "--data-dir" in argv else "--database"
+    return subprocess.run([BACCARAT, "admin", flag, argv[argv.index(flag) + 1], "check"],
                           capture_output=True, text=True)  # fmt: skip
 
 
 def test_a_bet_at_a_shared_table_is_debited_dealt_and_paid_on_the_operators_wallet(
     both: Pair,
 ) -> None:
+    bet_dealt_and_paid(both)
+
+
+def test_the_same_on_postgresql(on_postgres: Pair) -> None:
+    bet_dealt_and_paid(on_postgres)
+
+
+def bet_dealt_and_paid(both: Pair) -> None:
     launched = both.launch("alice", table=TABLE)
     assert launched.status_code == 201, launched.text
     token = both.session("alice", table=TABLE)

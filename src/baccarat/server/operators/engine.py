@@ -214,15 +214,14 @@ class OperatorDesk:
         )
         answer: dict[str, Any] = json.loads(stored.body)
         round_id: str | None = answer.get("operator_round")
-        if created and not replayed:
-            (calls,) = created
-            for call in calls:
-                operator = self.operator(call.operator_id)
-                _, after = await self._exchange(operator, call)
-                if after is not None:
-                    self._spawn(self._follow(operator, after))
-        elif round_id is not None:
-            await self._settled_bet(round_id)
+        calls = created[0] if created and not replayed else []
+        for call in calls:
+            operator = self.operator(call.operator_id)
+            _, after = await self._exchange(operator, call)
+            if after is not None:
+                self._spawn(self._follow(operator, after))
+        if not calls and round_id is not None:
+            await self._settled_bet(round_id)  # a replay, or the same bets again
         if round_id is None:
             return answer  # withdrawn (a rollback of the earlier bets is on its way)
 

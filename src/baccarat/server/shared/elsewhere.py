@@ -36,7 +36,7 @@ from ..round import Dealer, Settled, Stake, new_round_id
 from ..tables import Table
 from . import bets as shared_bets
 from .bank import SharedBank
-from .clock import Batch
+from .clock import Batch, load_coup
 
 
 class CoupWallet:
@@ -110,6 +110,23 @@ def _previous(uow: UnitOfWork, coup_id: int, player_id: int) -> tuple[Bets, str 
     return (Bets({}), None) if row is None else (Bets(json.loads(row[0])), row[1])
 
 
+def _held(uow: UnitOfWork, table: Table, coup_id: int, player_id: int) -> tuple[Bets, str | None]:
+    """The bettor's bets on the coup and the round holding them, locked (PostgreSQL) in the
+    order every writer takes them: the coup (shared), the round, then the bets (the deal
+    and a call's answer lock the round before the bets too)."""
+    if uow.dialect == "postgresql":
+        load_coup(uow, table, coup_id, lock=" FOR SHARE")
+    before, earlier = _previous(uow, coup_id, player_id)
+    while earlier is not None and uow.dialect == "postgresql":
+        uow.one("SELECT 1 FROM operator_rounds WHERE round_id = :r FOR UPDATE", {"r": earlier})
+        # Another placement may have replaced the round before we held it.
+        before, again = _previous(uow, coup_id, player_id)
+        if again == earlier:
+            break
+        earlier = again
+    return before, earlier
+
+
 def place(
     uow: UnitOfWork, session: OperatorSession, table: Table, player_id: int, lease_s: float,
     *, shoes: ShoeFactory, system: SystemAccounts, coup_id: int, bets: Bets,
@@ -117,7 +134,7 @@ def place(
     """The bettor's bets on the coup, replacing theirs (checked as every bettor's), on the
     operator's wallet: the answer, and the calls to send in order (the earlier round's
     rollback, then the new round's bet), all written here."""
-    before, earlier = _previous(uow, coup_id, player_id)
+    before, earlier = _held(uow, table, coup_id, player_id)
     dealer = Dealer(shoes, system, wallet=CoupWallet(session))
     answer = shared_bets.place(uow, dealer, table, coup_id, player_id, "real", bets)
     calls: list[Call] = []
@@ -156,9 +173,6 @@ class OperatorCoups:
             "AND state IN ('bet', 'placed') ORDER BY round_id" + uow.for_update,
             {"c": coup_id},
         )
-        for round_id, state in rows:
-            if state == "bet":
-                outbox.roll_back_later(uow, str(round_id))
         stands = uow.all(
             "SELECT sb.player_id, sb.bets, sb.operator_round FROM shared_bets sb "
             "JOIN operator_rounds o ON o.round_id = sb.operator_round "
@@ -166,6 +180,12 @@ class OperatorCoups:
             "AND o.state = 'placed' ORDER BY sb.player_id",
             {"c": coup_id},
         )
+        played = {str(r) for _, _, r in stands}
+        for round_id, _ in rows:
+            # Not applied by the close (or, placed, no longer holding bets on the coup: never
+            # left so): not played, rolled back.
+            if str(round_id) not in played:
+                outbox.roll_back_later(uow, str(round_id))
         if not stands:
             return []
         stakes = [Stake(int(p), Bets(json.loads(b))) for p, b, _ in stands]

@@ -114,7 +114,8 @@ def listing(
         conditions.append("state = :s")
         params["s"] = state
     if unfinished:
-        conditions.append("state IN ('bet', 'win', 'rollback')")
+        # A shared coup's bet applied and not dealt yet (``placed``) is unfinished too.
+        conditions.append("state IN ('bet', 'placed', 'win', 'rollback')")
     rows = uow.all(
         "SELECT round_id, operator_id, external_player, currency, state, stake, win, attempts, "
         "created_us, next_us, lease_us, (SELECT COUNT(*) FROM operator_calls c "

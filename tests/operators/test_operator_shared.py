@@ -10,6 +10,7 @@ import subprocess
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
@@ -313,3 +314,29 @@ def test_bets_withdrawn_in_the_window_are_rolled_back_and_not_played(both: Pair)
     assert balance(both, "frank") == before
     wallet = httpx.get(f"{both.game.url}/api/wallet", headers=auth(token), timeout=10).json()
     assert wallet["real"] == before
+
+
+def test_a_shared_table_retired_with_a_bet_placed_rolls_the_bet_back(both: Pair) -> None:
+    token = both.session("heidi", table=TABLE)
+    before = balance(both, "heidi")
+    coup = fresh_coup(both, token)
+    placed = bet(both, token, coup, {"banker": 1000})
+    assert placed.status_code == 200, placed.text
+    round_id = placed.json()["operator_round"]
+    both.game.kill()  # before the close: the coup is never dealt
+    argv = both.game.argv
+    tables = Path(argv[argv.index("--tables") + 1])
+    served = tables.read_text()
+    tables.write_text(served.split(f'[[table]]\nid = "{TABLE}"')[0])  # the table is gone
+    try:
+        both.game.start()
+        line = until(lambda: reported(both, round_id, "rolled_back"), "the rollback lands")
+        assert [(t["type"], t["state"]) for t in line["transactions"]] == [
+            ("bet", "ok"), ("rollback", "ok")]  # fmt: skip
+        assert balance(both, "heidi") == before
+        check = admin_check(both)
+        assert check.returncode == 0, check.stdout + check.stderr
+    finally:
+        both.game.stop()
+        tables.write_text(served)
+        both.game.start()

@@ -38,9 +38,12 @@ def operators_file(folder: Path, wallet_port: int, timeout_s: float,
 
 
 def game_server(folder: Path, port: int, operators: Path, log: Path,
-                poll_s: float = 0.2, max_backoff_s: float = 1.0) -> LiveServer:  # fmt: skip
-    argv = [BACCARAT, "serve", "--port", str(port), "--data-dir", str(folder / "game"),
-            "--operators", str(operators)]  # fmt: skip
+                poll_s: float = 0.2, max_backoff_s: float = 1.0,
+                tables: Path | None = None, database: str | None = None) -> LiveServer:  # fmt: skip
+    store = ["--database", database] if database else ["--data-dir", str(folder / "game")]
+    argv = [BACCARAT, "serve", "--port", str(port), *store, "--operators", str(operators)]
+    if tables is not None:
+        argv += ["--tables", str(tables)]
     env = {SECRET_ENV: SECRET, "BACCARAT_OPERATOR_POLL_S": str(poll_s),
            "BACCARAT_OPERATOR_MAX_BACKOFF_S": str(max_backoff_s)}  # fmt: skip
     return LiveServer(argv, port, env, log)
@@ -69,6 +72,10 @@ class Pair:
         reply = self.signed_post(f"{self.operator.url}/admin/{action}", body)
         assert reply.status_code == 200, reply.text
         return reply.json()
+
+    def faults(self, **shares: float) -> None:
+        """The demo operator's faults from now on (``late``, ``fail``, ``drop``)."""
+        self.admin("faults", shares)
 
     def launch(self, player: str, **fields: Any) -> httpx.Response:
         token = fields.pop("token", None) or self.admin("session", {"player": player})["token"]
@@ -106,11 +113,13 @@ class Pair:
 
 
 @contextlib.contextmanager
-def pair(folder: Path, *, timeout_s: float = 2.0, **faults: Any) -> Iterator[Pair]:
+def pair(folder: Path, *, timeout_s: float = 2.0, tables: Path | None = None,
+         database: str | None = None, **faults: Any) -> Iterator[Pair]:  # fmt: skip
     game_port, wallet_port = free_port(), free_port()
     operators = operators_file(folder, wallet_port, timeout_s)
     operator = demo_operator(folder, wallet_port, game_port, folder / "operator.log", **faults)
-    game = game_server(folder, game_port, operators, folder / "game.log")
+    game = game_server(folder, game_port, operators, folder / "game.log", tables=tables,
+                       database=database)  # fmt: skip
     operator.start()
     try:
         game.start()

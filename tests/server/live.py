@@ -24,7 +24,10 @@ class LiveServer:
 
     def __init__(self, argv: list[str], port: int, env: dict[str, str], log: Path):
         self.argv, self.port, self.log_path = argv, port, log
-        self.env = os.environ | {"PYTHONPATH": str(ROOT)} | env
+        # The package of this checkout (``src``) before any installed one (a worktree's
+        # tests start this worktree's server).
+        path = os.pathsep.join((str(ROOT / "src"), str(ROOT)))
+        self.env = os.environ | {"PYTHONPATH": path} | env
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
 

@@ -185,13 +185,20 @@ def test_a_launch_to_a_table_the_operator_does_not_offer_is_refused(db: Database
     assert refused.value.code == "table_not_offered"
 
 
-def test_shared_tables_are_not_offered_on_an_operators_wallet(db: Database) -> None:
+def test_shared_tables_are_offered_on_an_operators_wallet_in_their_currency(
+    db: Database,
+) -> None:
     offered = {t.id for t in launch.offered(acme(), TABLES, "USD")}
     shared = {t.id for t in TABLES.values() if t.shared is not None}
-    assert shared and "table-i" in offered and not shared & offered
+    assert shared and "table-i" in offered and shared <= offered
+    assert db.run_write(lambda uow: launch.create(uow, acme(), TABLES, body(table="speed")))
+    # One pot on the felt: a shared table plays in its own currency alone.
+    assert not shared & {t.id for t in launch.offered(acme(), TABLES, "EUR")}
     with pytest.raises(ServiceError) as refused:
-        db.run_write(lambda uow: launch.create(uow, acme(), TABLES, body(table="speed")))
-    assert refused.value.code == "shared_table_own_wallet"
+        db.run_write(
+            lambda uow: launch.create(uow, acme(), TABLES, body(table="speed", currency="EUR"))
+        )
+    assert refused.value.code == "unsupported_currency"
 
 
 def test_what_an_operator_round_may_tell_the_player_is_in_all_four_catalogs() -> None:

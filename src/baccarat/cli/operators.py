@@ -9,7 +9,7 @@ from typing import Any
 from .database import _read
 from .output import print_json, table
 
-STATES = ("bet", "win", "settled", "refused", "rollback", "rolled_back")
+STATES = ("bet", "placed", "win", "settled", "refused", "rollback", "rolled_back")
 
 
 def register(subparsers: Any) -> None:
@@ -48,7 +48,8 @@ def register_admin(commands: Any) -> None:
     rounds.add_argument("--operator", help="only this operator's")
     rounds.add_argument("--state", choices=STATES, help="only rounds in this state")
     rounds.add_argument("--unfinished", action="store_true",
-                        help="only rounds whose win or rollback is still to land")  # fmt: skip
+                        help="only rounds whose win or rollback is still to land (or, at a shared "
+                             "table, whose coup is not dealt yet)")  # fmt: skip
     rounds.add_argument("--limit", default="50", help="how many (1-10000; 50)")
     rounds.add_argument("--json", action="store_true", help="machine-readable output")
     rounds.set_defaults(handler=run_rounds)

@@ -53,6 +53,9 @@ def _page(title: str, body: str) -> HTMLResponse:
 def create_demo(settings: DemoSettings) -> FastAPI:
     wallet = DemoWallet(settings.data_dir, settings.currency)
     chance = random.Random()
+    # The faults injected now: the flags' at start, changed by ``POST /admin/faults``.
+    faults = {"late": settings.late, "fail": settings.fail, "drop": settings.drop,
+              "late_s": settings.late_s}  # fmt: skip
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -89,11 +92,12 @@ def create_demo(settings: DemoSettings) -> FastAPI:
         if not isinstance(body, dict):
             return answer(wallet.answer("RS_ERROR_UNKNOWN", None))
         roll = chance.random()
-        if roll < settings.late:
-            await asyncio.sleep(settings.late_s)  # then handled, long after the game gave up
-        elif roll < settings.late + settings.fail:
+        late, fail, drop = faults["late"], faults["fail"], faults["drop"]
+        if roll < late:
+            await asyncio.sleep(faults["late_s"])  # then handled, long after the game gave up
+        elif roll < late + fail:
             return Response("the wallet failed", 500)
-        elif roll < settings.late + settings.fail + settings.drop:
+        elif roll < late + fail + drop:
             wallet.handle(call, body)  # applied ...
             await asyncio.sleep(DROPPED_S)  # ... and never answered
         return answer(wallet.handle(call, body))
@@ -172,6 +176,12 @@ def create_demo(settings: DemoSettings) -> FastAPI:
         if action == "balance":
             wallet.set_balance(body["player"], int(body["balance"]))
             return JSONResponse({"ok": True})
+        if action == "faults":
+            # The shares of calls answered late, failed or dropped from now on (tests).
+            for name in faults:
+                if name in body:
+                    faults[name] = float(body[name])
+            return JSONResponse(faults)
         if action == "ledger":
             return JSONResponse({"players": wallet.players(), "transactions": wallet.ledger()})
         return JSONResponse({"error": "unknown action"}, 404)

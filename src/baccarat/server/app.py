@@ -62,11 +62,14 @@ def create_app(settings: Settings) -> FastAPI:
     from .banked.desk import BankedDesk
     from .operators.engine import OperatorDesk
     from .shared.desk import SharedDesk
+    from .shared.elsewhere import OperatorCoups
 
     casino = Casino(settings)
     banked = BankedDesk(casino)
     operator_desk = OperatorDesk(casino)
-    shared = SharedDesk(casino, banked.events)
+    # A shared coup's bettors on operators' wallets are settled with it (shared.elsewhere).
+    shared = SharedDesk(casino, banked.events,
+                        lambda: OperatorCoups(casino.shoes, casino.system))  # fmt: skip
     sockets = Sockets(settings.limits)
 
     @asynccontextmanager

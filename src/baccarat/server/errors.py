@@ -69,9 +69,6 @@ ERRORS: dict[str, ErrorSpec] = {
     "internal_error": ErrorSpec(500, "an unexpected error (a bug: please report it)"),
     # Player-banked tables (SPEC §7).
     "player_banked_table": ErrorSpec(409, "this table is player-banked: take a seat instead"),
-    "shared_table_own_wallet": ErrorSpec(
-        409, "a shared table plays on the casino's own wallet, not on an operator's"
-    ),
     "invalid_signature": ErrorSpec(401, "the X-Signature is not the HMAC of the request"),
     "invalid_launch_code": ErrorSpec(401, "the launch code is unknown, used or expired"),
     "unsupported_currency": ErrorSpec(422, "the operator or the table has no such currency"),

@@ -288,10 +288,13 @@ def play(
     mode: str,
     source: ShoeSource,
     stakes: Sequence[Stake],
+    round_ids: Sequence[str] | None = None,
 ) -> list[StoredRound]:
     """Play one coup for its bettors (bets already checked against the table); refused
-    with nothing written if it cannot be. The rounds as recorded, one per bettor."""
-    ids = tuple(new_round_id(uow.now) for _ in stakes)
+    with nothing written if it cannot be. The rounds as recorded, one per bettor (their ids
+    new, or ``round_ids``: a round its wallet knew before the deal, an operator's)."""
+    ids = tuple(new_round_id(uow.now) for _ in stakes) if round_ids is None else tuple(round_ids)
+    assert len(ids) == len(stakes)
     return _run(uow, dealer, bank, _Playing(table_id, rules, mode, source, tuple(stakes), ids))
 
 

@@ -231,6 +231,10 @@ class SharedBetsOut(BaseModel):
     balance: int
     closes_at: int
     server_time: int
+    # A session an operator launched: the round on its wallet holding these bets (None once
+    # withdrawn) and its state ("placed": the operator confirmed the bet).
+    operator_round: str | None = None
+    operator_state: str | None = None
 
 
 class SharedCoupOut(BaseModel):

@@ -3,6 +3,7 @@ exchange for a game session, and the rounds of an operator's session."""
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
@@ -17,13 +18,17 @@ from ..errors import ServiceError
 from ..operators import launch, report
 from ..operators.config import Operator
 from ..operators.signing import OPERATOR_HEADER, SIGNATURE_HEADER
+from ..shared import elsewhere
 from . import launch_page
 from .accounts import session_cookies
 from .deps import IDEMPOTENCY_HEADER, CasinoDep, RequestContext, json_response
 from .errors import documented
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..casino import Casino
+    from ..db.uow import UnitOfWork
     from ..operators.engine import OperatorDesk
     from ..tables import Table
 
@@ -45,8 +50,7 @@ async def _signed(request: Request, casino: Casino, message: bytes) -> Operator:
     "/operator/v1/launch",
     status_code=201,
     responses=documented("invalid_signature", "invalid_body", "unsupported_currency",
-                         "unknown_table", "table_not_offered", "player_banked_table",
-                         "shared_table_own_wallet"),
+                         "unknown_table", "table_not_offered", "player_banked_table"),
     summary="Operators: launch a game session for the operator's player (signed)",
 )  # fmt: skip
 async def operator_launch(request: Request, casino: CasinoDep) -> Response:
@@ -176,11 +180,9 @@ async def operator_tables(ctx: RequestContext) -> list[dict[str, Any]]:
     return [t | {"currency": session.currency} for t in shown]
 
 
-async def operator_round(
-    ctx: RequestContext, table: Table, mode: str, bets: Bets, payload: dict[str, Any]
-) -> Response | None:
-    """A round of an operator's session on its wallet; None for a demo session's fun round
-    (played on our play money as every other)."""
+def _real(ctx: RequestContext, mode: str) -> bool:
+    """Whether an operator's session plays on its operator's wallet (a demo session plays
+    for fun money of ours, as every other); a mode the session does not play is refused."""
     demo = ctx.caller.operator == "demo"
     if demo != (mode == "fun"):
         raise ServiceError(
@@ -189,10 +191,38 @@ async def operator_round(
             else "a session launched by your casino plays on its wallet (mode real)",
             mode=mode,
         )  # fmt: skip
-    if demo:
-        return None
+    return not demo
+
+
+def _key(ctx: RequestContext, payload: dict[str, Any]) -> tuple[str, str]:
     request = ctx.request
     key = idempotency.check_key(request.headers.get(IDEMPOTENCY_HEADER))
-    hashed = idempotency.request_hash(request.method, request.url.path, payload)
-    answer = await desk_of(request.app).play(ctx.caller.token_hash, table, bets, key, hashed)
+    return key, idempotency.request_hash(request.method, request.url.path, payload)
+
+
+async def operator_round(
+    ctx: RequestContext, table: Table, mode: str, bets: Bets, payload: dict[str, Any]
+) -> Response | None:
+    """A round of an operator's session on its wallet; None for a demo session's fun round
+    (played on our play money as every other)."""
+    if not _real(ctx, mode):
+        return None
+    key, hashed = _key(ctx, payload)
+    answer = await desk_of(ctx.request.app).play(ctx.caller.token_hash, table, bets, key, hashed)
     return json_response(answer, 201)
+
+
+async def operator_coup_bets(
+    ctx: RequestContext, table: Table, coup: int, mode: str, bets: Bets, payload: dict[str, Any],
+    tell: Callable[[UnitOfWork, str], None],
+) -> Response | None:  # fmt: skip
+    """An operator's session's bets on a shared coup, on its wallet; None for a demo
+    session's (fun money of ours, as every other bettor's)."""
+    if not _real(ctx, mode):
+        return None
+    key, hashed = _key(ctx, payload)
+    desk, casino = desk_of(ctx.request.app), ctx.casino
+    place = functools.partial(elsewhere.place, shoes=casino.shoes, system=casino.system,
+                              coup_id=coup, bets=bets)  # fmt: skip
+    answer = await desk.bet_on_coup(ctx.caller.token_hash, table, place, key, hashed, tell)
+    return json_response(answer)

@@ -45,7 +45,7 @@ from .models import (
     ShoeOut,
     TableOut,
 )
-from .operators import operator_balance, operator_round, operator_tables
+from .operators import operator_balance, operator_coup_bets, operator_round, operator_tables
 
 router = APIRouter(prefix="/api", tags=["tables"])
 T = TypeVar("T")
@@ -184,7 +184,8 @@ BETTING_ERRORS = (
     "not_a_shared_table", "unknown_coup", "betting_closed", "idempotency_key_required",
     "idempotency_conflict", "bet_not_offered", "bet_below_table_min", "bet_above_table_max",
     "tie_below_min", "tie_above_max", "not_a_chip_multiple", "insufficient_funds",
-    "table_disabled", "unsupported_currency", "shared_table_own_wallet", *RESPONSIBLE_ERRORS,
+    "table_disabled", "unsupported_currency", "operator_refused", "operator_unavailable",
+    "mode_not_in_session", "table_not_offered", *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 
 
@@ -198,14 +199,14 @@ BETTING_ERRORS = (
 )
 async def put_coup_bets(table_id: str, coup: int, body: RoundIn, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
-    if ctx.caller.operator == "real":
-        raise ServiceError(
-            "shared_table_own_wallet",
-            f"table {table_id} is shared: it plays on the casino's own wallet, not on yours",
-            table=table_id,
-        )
     bets = bets_from(body.bets.root)
     dealer, mode, desk = ctx.casino.dealer, body.mode, _desk(ctx)
+    if ctx.caller.operator:
+        # On the operator's wallet (docs/operator-api.md, "Shared tables").
+        payload = {"mode": mode, "bets": bets.to_json()}
+        answer = await operator_coup_bets(ctx, table, coup, mode, bets, payload, desk.tell)
+        if answer is not None:
+            return answer
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
         # One pot: in HOME alone.

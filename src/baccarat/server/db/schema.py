@@ -505,11 +505,17 @@ operator_rounds = sa.Table(
     sa.Column("lease_us", sa.BigInteger, nullable=False),
     sa.Column("created_us", sa.BigInteger, nullable=False),
     sa.Column("finished_us", sa.BigInteger, nullable=True),
+    # A bettor's bets on a shared coup (revision 0020): the coup, and the operator's balance
+    # once the bet was applied (the round is dealt later, with the coup).
+    sa.Column("coup_id", sa.BigInteger, nullable=True),
+    sa.Column("balance", sa.BigInteger, nullable=True),
     sa.CheckConstraint(
-        "state IN ('bet', 'win', 'settled', 'refused', 'rollback', 'rolled_back')", name="state"
+        "state IN ('bet', 'placed', 'win', 'settled', 'refused', 'rollback', 'rolled_back')",
+        name="state",
     ),
     sa.Index("ix_operator_rounds_due", "state", "next_us"),
     sa.Index("ix_operator_rounds_operator", "operator_id", "created_us"),
+    sa.Index("ix_operator_rounds_coup", "coup_id", "state"),
 )
 
 # Every call to an operator's wallet: written before it is sent, completed by its answer.
@@ -721,8 +727,12 @@ shared_bets = sa.Table(
     sa.Column("stake", sa.BigInteger, nullable=False),  # held in escrow until settled
     sa.Column("round_id", sa.Text, nullable=True),  # the round that settled them
     sa.Column("updated_us", sa.BigInteger, nullable=False),
+    # Bets of an operator's session (revision 0020): the operator's round holding the stake
+    # (not our escrow).
+    sa.Column("operator_round", sa.Text, nullable=True),
     sa.CheckConstraint(MODES, name="mode"),
     sa.CheckConstraint("stake >= 0", name="stake"),
     sa.Index("ix_shared_bets_round", "round_id", unique=True),
     sa.Index("ix_shared_bets_player", "player_id", "coup_id"),
+    sa.Index("ix_shared_bets_operator_round", "operator_round"),
 )

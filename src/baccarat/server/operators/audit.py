@@ -26,12 +26,16 @@ def check(uow: UnitOfWork, report: Report) -> None:
     report.counts["operator_rounds"] = int(uow.scalar("SELECT COUNT(*) FROM operator_rounds"))
     rows = uow.all(
         "SELECT o.round_id, o.state, o.bet_status, o.win_status, o.rollback_status, t.kind, "
-        "(SELECT COUNT(*) FROM ledger_entries e WHERE e.transaction_id = t.id) "
+        "(SELECT COUNT(*) FROM ledger_entries e WHERE e.transaction_id = t.id), o.coup_id "
         "FROM operator_rounds o LEFT JOIN rounds r ON r.id = o.round_id "
         "LEFT JOIN ledger_transactions t ON t.id = r.transaction_id"
     )
-    for round_id, state, bet, win, rollback, kind, entries in rows:
-        if kind != ELSEWHERE_KIND or entries:
+    for round_id, state, bet, win, rollback, kind, entries, coup in rows:
+        # A shared coup's round is played at the deal: one that was not has no round.
+        unplayed = coup is not None and state not in ("win", "settled")
+        if unplayed and kind is not None:
+            report.add(f"operator round {round_id} was played without its bet applied")
+        elif not unplayed and (kind != ELSEWHERE_KIND or entries):
             report.add(f"operator round {round_id} has no round of its own (found {kind})")
         if state in ("win", "settled") and bet != "RS_OK":
             report.add(f"operator round {round_id} pays a win on a bet answered {bet}")

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -51,6 +52,12 @@ class Casino(Protocol):
     @property
     def system(self) -> SystemAccounts: ...
 
+
+# Bets on a shared coup (``shared.elsewhere.place``, its coup and bets given): the answer,
+# and the calls it wrote.
+CoupPlacement = Callable[
+    [UnitOfWork, OperatorSession, Table, int, float], tuple[dict[str, Any], list[Call]]
+]
 
 log = logging.getLogger("baccarat.server.operators")
 
@@ -180,6 +187,66 @@ class OperatorDesk:
         if isinstance(reply, ServiceError):
             raise reply
         return reply
+
+    async def bet_on_coup(
+        self, token_hash: str | None, table: Table, place: CoupPlacement, key: str,
+        hashed: str, tell: Callable[[UnitOfWork, str], None],
+    ) -> dict[str, Any]:  # fmt: skip
+        """Place (replace, withdraw) the session's bets on a shared coup on its operator's
+        wallet (``place``: ``shared.elsewhere.place``, which writes the calls): the earlier
+        round's rollback and the new round's bet are sent now, in that order; the player is
+        answered by the new round's state (its bets stand once ``placed``)."""
+        created: list[list[Call]] = []
+
+        def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
+            session = launch.session_of(uow, token_hash)
+            operator = self.operator(session.operator_id)
+            here = self._offered(operator, table, session.currency)
+            answer, calls = place(uow, session, here, player_id,
+                                  outbox.lease_for(operator.timeout_s))  # fmt: skip
+            tell(uow, table.id)  # the totals changed: every worker's sockets hear of it
+            created.append(calls)
+            return answer
+
+        session = idempotency.Session(token_hash)
+        stored, replayed = await self.casino.db.write(
+            lambda uow: idempotency.once(uow, session, key, hashed, 200, work), token_hash
+        )
+        answer: dict[str, Any] = json.loads(stored.body)
+        round_id: str | None = answer.get("operator_round")
+        calls = created[0] if created and not replayed else []
+        for call in calls:
+            operator = self.operator(call.operator_id)
+            _, after = await self._exchange(operator, call)
+            if after is not None:
+                self._spawn(self._follow(operator, after))
+        if not calls and round_id is not None:
+            await self._settled_bet(round_id)  # a replay, or the same bets again
+        if round_id is None:
+            return answer  # withdrawn (a rollback of the earlier bets is on its way)
+
+        def now(uow: UnitOfWork) -> tuple[str, str | None, int | None]:
+            state, status = outbox.state_of(uow, round_id)
+            return state, status, launch.session_of(uow, token_hash).balance
+
+        state, status, balance = await self.casino.db.read(now)
+        if state in (outbox.PLACED, *outbox.SHOWN):
+            return answer | {"balance": balance or 0, "operator_state": state}
+        if state == "refused":
+            assert status is not None
+            raise ServiceError(
+                "operator_refused",
+                f"the casino refused the bet: {REASONS.get(status, status)}",
+                status=status, round=round_id,
+            )  # fmt: skip
+        raise ServiceError(
+            "operator_unavailable",
+            "the casino's wallet did not confirm the bet (in time for the close): it is "
+            "rolled back and not played (nothing was lost)" if state != "bet"
+            else "the casino's wallet has not answered yet: ask again with the same "
+            "Idempotency-Key",
+            round=round_id, state=state,
+        )  # fmt: skip
 
     def _offered(self, operator: Operator, table: Table, currency: str) -> Table:
         """The table in the session's currency (its chips and limits), or a refusal."""

@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import auth
 from ..accounts import open_player
+from ..currencies import HOME
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..ledger import SystemAccounts
@@ -37,10 +38,13 @@ def session_kind(token: str) -> str:
 
 def offer(operator: Operator, table: Table, currency: str) -> Table | None:
     """The table with its chips and limits in the currency if the operator offers it in it
-    (never a player-banked or shared one: their money is held in the casino's own escrow)."""
-    if table.banked is None and table.shared is None and operator.offers(table.id):
-        return table.in_currency(currency)
-    return None
+    (never a player-banked one: a banker's escrow is the casino's; a shared one in its own
+    currency alone, ``HOME``: the totals on its spots are one pot's)."""
+    if table.banked is not None or not operator.offers(table.id):
+        return None
+    if table.shared is not None and currency != HOME:
+        return None
+    return table.in_currency(currency)
 
 
 def offered(operator: Operator, tables: TableSet, currency: str) -> list[Table]:
@@ -94,17 +98,11 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
                 f"table {table_id} is player-banked: it plays on the casino's own wallet only",
                 table=table_id,
             )
-        if table.shared is not None:
-            raise ServiceError(
-                "shared_table_own_wallet",
-                f"table {table_id} is shared: it plays on the casino's own wallet only",
-                table=table_id,
-            )
         if not operator.offers(table_id):
             raise ServiceError("table_not_offered",
                                f"operator {operator.id} does not offer table {table_id}",
                                table=table_id)  # fmt: skip
-        if currency not in table.offered_currencies:
+        if offer(operator, table, str(currency)) is None:
             raise ServiceError(
                 "unsupported_currency",
                 f"table {table_id} has no limits in {currency}",

@@ -11,6 +11,13 @@ call is sent (``engine``), and its answer moves the state (``answered``):
 - ``rollback``: ``RS_OK`` or ``RS_ERROR_TRANSACTION_DOES_NOT_EXIST`` -> ``rolled_back``
   (final); anything else is retried.
 
+A bettor's bets on a shared coup (``shared.elsewhere``) are a round of their own, created
+when they are placed, before the coup is dealt: its bet answered ``RS_OK`` moves it to
+``placed`` (the bet stands for the coup; the operator's balance is kept), and the coup's
+deal moves it to ``win`` (the win written) or, if its bet was not applied by the close, to
+``rollback``.
+A bet refused or rolled back takes its bets off the coup (``shared_bets``).
+
 A retry waits (``backoff``) and is taken by a worker (``claim_due``), which also resumes the
 rounds of a process that stopped: a round still in ``bet`` whose lease has passed is rolled
 back, since nobody knows whether its bet was applied. Every call is a row of
@@ -25,15 +32,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...core import Bets
 from .. import daily
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
+from ..jsontext import compact
 from ..ledger import record_elsewhere
 from ..money import Money, Posted
 
 FINAL = ("settled", "refused", "rolled_back")
 UNFINISHED = ("bet", "win", "rollback")
 SHOWN = ("win", "settled")  # the bet was applied: the result is the player's
+PLACED = "placed"  # a shared coup's bet applied, the coup not dealt yet
 OK = "RS_OK"
 UNKNOWN = "RS_ERROR_UNKNOWN"
 NOT_APPLIED = "RS_ERROR_TRANSACTION_DOES_NOT_EXIST"
@@ -138,7 +148,7 @@ class OperatorWallet:
             },
         )  # fmt: skip
         written = (reference, s.operator_id, player, s.external_player, s.token, s.currency,
-                   self.table_id, "bet", stake, returned, bets, 1)  # fmt: skip
+                   self.table_id, "bet", stake, returned, bets, 1, None)  # fmt: skip
         self.first = _write_call(uow, dict(zip(_ROUND_FIELDS, written, strict=True)), "bet", 1)
         before = s.balance or 0
         return Posted(tx_id, {player: before - stake + returned}, s.currency)
@@ -154,13 +164,14 @@ class OperatorWallet:
 
 # A round's row as ``_round`` reads it (its columns, in this order).
 _ROUND_FIELDS = ("round", "operator", "player_id", "player", "token", "currency", "table",
-                 "state", "stake", "win", "bets", "attempts")  # fmt: skip
+                 "state", "stake", "win", "bets", "attempts", "coup")  # fmt: skip
 
 
-def _round(uow: UnitOfWork, round_id: str) -> dict[str, Any]:
+def _round(uow: UnitOfWork, round_id: str, lock: str = "") -> dict[str, Any]:
     row = uow.one(
         "SELECT round_id, operator_id, player_id, external_player, token, currency, table_id, "
-        "state, stake, win, bets, attempts FROM operator_rounds WHERE round_id = :r",
+        "state, stake, win, bets, attempts, coup_id FROM operator_rounds WHERE round_id = :r"
+        + lock,
         {"r": round_id},
     )
     if row is None:
@@ -248,11 +259,16 @@ def answered(
     lease_s = lease_for(timeout_s)
     _complete_call(uow, call, answer)
     assert call.round_id is not None
-    r = _round(uow, call.round_id)
+    # Locked: a shared coup's close may move the round at the same moment (PostgreSQL).
+    r = _round(uow, call.round_id, uow.for_update)
     state, status = r["state"], answer.status
     if state != call.call and not (state == "rollback" and call.call == "bet"):
         return state, None  # answered late: the round moved on (its lease passed)
     if call.call == "bet" and state == "bet":
+        if status == OK and r["coup"] is not None:
+            # A shared coup's bet: it stands for the coup, which is dealt later.
+            _placed(uow, r, answer.balance)
+            return PLACED, None
         if status == OK:
             _shown(uow, r, answer.balance)
             return _next(uow, r, "win", "bet_status", status, lease_s)
@@ -269,6 +285,12 @@ def answered(
     if status in done:
         final = "settled" if call.call == "win" else "rolled_back"
         _finish(uow, r, final, column, status)
+        if status == OK and answer.balance is not None:
+            # The operator's balance as it now answered (shown to the player's sessions).
+            uow.run(
+                "UPDATE operator_sessions SET balance = :b WHERE player_id = :p",
+                {"b": answer.balance, "p": r["player_id"]},
+            )
         return final, None
     uow.run(
         f"UPDATE operator_rounds SET {column} = NULL, next_us = :next, lease_us = 0 "
@@ -299,9 +321,30 @@ def _shown(uow: UnitOfWork, r: Mapping[str, Any], balance: int | None) -> None:
     )
 
 
+def _placed(uow: UnitOfWork, r: Mapping[str, Any], balance: int | None) -> None:
+    """A shared coup's bet is applied: it stands for the coup (no call until the deal)."""
+    uow.run(
+        "UPDATE operator_rounds SET state = 'placed', bet_status = :s, balance = :b, "
+        "lease_us = 0 WHERE round_id = :r",
+        {"s": OK, "b": balance, "r": r["round"]},
+    )
+    if balance is not None:
+        uow.run(
+            "UPDATE operator_sessions SET balance = :b WHERE player_id = :p",
+            {"b": balance, "p": r["player_id"]},
+        )
+
+
+def unbet(uow: UnitOfWork, round_id: str) -> None:
+    """A shared coup's bet that will not be played (refused, rolled back): off the coup."""
+    uow.run("DELETE FROM shared_bets WHERE operator_round = :r", {"r": round_id})
+
+
 def _next(
     uow: UnitOfWork, r: dict[str, Any], state: str, column: str, status: str, lease_s: float
 ) -> tuple[str, Call]:
+    if state == "rollback" and r.get("coup") is not None:
+        unbet(uow, r["round"])
     uow.run(
         f"UPDATE operator_rounds SET state = :state, {column} = :s, attempts = 1, "
         "next_us = :now, lease_us = :lease WHERE round_id = :r",
@@ -317,6 +360,8 @@ def _finish(uow: UnitOfWork, r: Mapping[str, Any], state: str, column: str, stat
         "lease_us = 0 WHERE round_id = :r",
         {"state": state, "s": status, "now": uow.now, "r": r["round"]},
     )
+    if state == "refused" and r.get("coup") is not None:
+        unbet(uow, r["round"])
     if state != "settled":
         # Refused or rolled back: the round never happened for the reports either.
         row = uow.one(
@@ -324,6 +369,57 @@ def _finish(uow: UnitOfWork, r: Mapping[str, Any], state: str, column: str, stat
         )
         if row is not None:
             daily.uncount(uow, int(row[0]), row[1], row[2], row[3], r["currency"], voided=False)
+
+
+def coup_bet(
+    uow: UnitOfWork, session: OperatorSession, table_id: str, coup_id: int, round_id: str,
+    bets: Bets, lease_s: float,
+) -> Call:  # fmt: skip
+    """A bettor's bets on a shared coup as a round on the operator's wallet (state ``bet``)
+    and its bet call, written before it is sent."""
+    stakes = compact(dict(bets.placed()))
+    uow.run(
+        "INSERT INTO operator_rounds (round_id, operator_id, player_id, external_player, "
+        "token, currency, table_id, state, stake, win, bets, attempts, next_us, lease_us, "
+        "created_us, coup_id) VALUES (:r, :o, :p, :x, :tok, :c, :t, 'bet', :stake, 0, :bets, 1, "
+        ":now, :lease, :now, :coup)",
+        {
+            "r": round_id, "o": session.operator_id, "p": session.player_id,
+            "x": session.external_player, "tok": session.token, "c": session.currency,
+            "t": table_id, "stake": bets.total, "bets": stakes, "now": uow.now,
+            "lease": uow.now + int(lease_s * 1_000_000), "coup": coup_id,
+        },
+    )  # fmt: skip
+    written = (round_id, session.operator_id, session.player_id, session.external_player,
+               session.token, session.currency, table_id, "bet", bets.total, 0, stakes, 1,
+               coup_id)  # fmt: skip
+    return _write_call(uow, dict(zip(_ROUND_FIELDS, written, strict=True)), "bet", 1)
+
+
+def withdraw(uow: UnitOfWork, round_id: str, lease_s: float) -> Call | None:
+    """A shared coup's bets replaced or withdrawn in the window: their round, if its bet
+    may have been applied, is rolled back at once (the call written; None: it is final or
+    being rolled back already). Its bets are the caller's to change."""
+    r = _round(uow, round_id, uow.for_update)
+    if r["state"] not in ("bet", PLACED):
+        return None
+    uow.run(
+        "UPDATE operator_rounds SET state = 'rollback', attempts = 1, next_us = :now, "
+        "lease_us = :lease WHERE round_id = :r",
+        {"now": uow.now, "lease": uow.now + int(lease_s * 1_000_000), "r": round_id},
+    )
+    return _write_call(uow, r | {"state": "rollback"}, "rollback", 1)
+
+
+def roll_back_later(uow: UnitOfWork, round_id: str) -> None:
+    """A shared coup's round that will not be played (its bet not applied by the close, or
+    its table retired): off the coup, and rolled back by the worker (due now)."""
+    uow.run(
+        "UPDATE operator_rounds SET state = 'rollback', attempts = 0, next_us = :now, "
+        "lease_us = 0 WHERE round_id = :r",
+        {"now": uow.now, "r": round_id},
+    )
+    unbet(uow, round_id)
 
 
 def claim_due(uow: UnitOfWork, limit: int, lease_s: float) -> list[Call]:
@@ -356,6 +452,8 @@ def claim_due(uow: UnitOfWork, limit: int, lease_s: float) -> list[Call]:
                 "UPDATE operator_rounds SET state = 'rollback', attempts = 1 WHERE round_id = :r",
                 {"r": round_id},
             )
+            if r["coup"] is not None:
+                unbet(uow, round_id)
             r = r | {"state": "rollback", "attempts": 1}
         calls.append(_write_call(uow, r, r["state"], int(r["attempts"])))
     return calls

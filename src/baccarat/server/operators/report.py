@@ -49,11 +49,16 @@ def rounds(
         conditions.append("o.external_player = :x")
         params["x"] = player[:64]
     if after:
-        seq = uow.scalar("SELECT seq FROM rounds WHERE id = :r", {"r": after[:64]})
-        if seq is None:
+        created = uow.scalar(
+            "SELECT created_us FROM operator_rounds WHERE round_id = :r AND operator_id = :o",
+            {"r": after[:64], "o": operator_id},
+        )
+        if created is None:
             raise ServiceError("invalid_request", f"{after!r} is not a round", parameter="after")
-        conditions.append("r.seq > :after")
-        params["after"] = int(seq)
+        # In the order of their creation (a shared coup's round not played has no row of
+        # ``rounds``): the rounds created at the same microsecond in the order of their ids.
+        conditions.append("(o.created_us > :at OR (o.created_us = :at AND o.round_id > :after))")
+        params |= {"at": int(created), "after": after[:64]}
     rows = uow.all(
         "SELECT o.round_id, o.external_player, o.currency, o.table_id, o.created_us, o.state, "
         "o.stake, o.win, o.bet_status, o.win_status, o.rollback_status, "
@@ -63,8 +68,8 @@ def rounds(
         "AND c.call = 'win'), "
         "(SELECT COUNT(*) FROM operator_calls c WHERE c.round_id = o.round_id "
         "AND c.call = 'rollback') "
-        "FROM operator_rounds o JOIN rounds r ON r.id = o.round_id "
-        f"WHERE {' AND '.join(conditions)} ORDER BY r.seq LIMIT :n",
+        f"FROM operator_rounds o WHERE {' AND '.join(conditions)} "
+        "ORDER BY o.created_us, o.round_id LIMIT :n",
         params,
     )
     listed = [_line(row) for row in rows[:PAGE]]
@@ -109,7 +114,8 @@ def listing(
         conditions.append("state = :s")
         params["s"] = state
     if unfinished:
-        conditions.append("state IN ('bet', 'win', 'rollback')")
+        # A shared coup's bet applied and not dealt yet (``placed``) is unfinished too.
+        conditions.append("state IN ('bet', 'placed', 'win', 'rollback')")
     rows = uow.all(
         "SELECT round_id, operator_id, external_player, currency, state, stake, win, attempts, "
         "created_us, next_us, lease_us, (SELECT COUNT(*) FROM operator_calls c "

@@ -4,7 +4,9 @@ Checked: each shared round's transaction (``shared_round``) takes exactly its st
 escrow and pays the player what the bets returned, the house the difference; every such
 transaction has its round and its bets on a coup; every settled bet's round is the
 bettor's, on the coup's cards, for its stake; and what the escrow holds for shared tables
-(``in_play``) is the bets placed on coups not yet settled.
+(``in_play``) is the bets placed on coups not yet settled. Bets on an operator's wallet
+(``operator_round``) hold nothing in escrow and move nothing here: their rounds are checked
+with the operators' (``operators.audit``), and here only for their coup's cards.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from ..db.uow import UnitOfWork
 def in_play(uow: UnitOfWork) -> dict[str, int]:
     """What the escrow holds for shared coups, by mode: the stakes not yet settled."""
     rows = uow.all(
-        "SELECT mode, COALESCE(SUM(stake), 0) FROM shared_bets WHERE round_id IS NULL GROUP BY mode"
+        "SELECT mode, COALESCE(SUM(stake), 0) FROM shared_bets WHERE round_id IS NULL "
+        "AND operator_round IS NULL GROUP BY mode"
     )
     return {str(mode): int(total) for mode, total in rows}
 
@@ -34,7 +37,7 @@ def check(uow: UnitOfWork, report: Report) -> None:
         "FROM shared_bets sb JOIN rounds r ON r.id = sb.round_id "
         "LEFT JOIN ledger_transactions t ON t.id = r.transaction_id "
         "LEFT JOIN ledger_entries e ON e.transaction_id = t.id "
-        "LEFT JOIN accounts a ON a.id = e.account_id "
+        "LEFT JOIN accounts a ON a.id = e.account_id WHERE sb.operator_round IS NULL "
         "GROUP BY r.seq, r.id, r.stake, r.win, t.kind, t.mode, r.mode"
     )
     for round_id, stake, win, kind, tx_mode, mode, to_player, to_house, to_escrow, n in rows:

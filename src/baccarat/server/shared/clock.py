@@ -25,9 +25,9 @@ Every shoe's commitment, beacon round and reveal go into the table's log (``tabl
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ...core import Bets, Card, deal_coup, format_cards
 from ...fairness import commitment, new_server_seed
@@ -36,7 +36,7 @@ from .. import seeds
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..history import hand_json
-from ..round import Dealer, Stake, play
+from ..round import Bank, Dealer, Stake, play
 from ..tables import Table
 from . import tablelog
 from .bank import CUT, NONCE, SHARED, TableShoe
@@ -105,6 +105,31 @@ class CoupRow:
         return "dealt"
 
 
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Bettors of a coup whose money lives elsewhere (an operator's wallet): settled by the
+    one round function with this dealer and bank, as the rounds ``round_ids``."""
+
+    dealer: Dealer
+    bank: Bank
+    mode: str
+    stakes: Sequence[Stake]
+    round_ids: Sequence[str]
+
+
+class Elsewhere(Protocol):
+    """The bettors on other wallets (``shared.elsewhere.OperatorCoups``): their bets are in
+    ``shared_bets`` with the round that holds their stake (``operator_round``)."""
+
+    def close(self, uow: UnitOfWork, coup_id: int) -> list[Batch]:
+        """The coup closes: what stands, to settle on its cards (the rest is taken off)."""
+        ...
+
+    def cancel(self, uow: UnitOfWork, coup_id: int) -> None:
+        """The coup will never be dealt: give every bet on it back."""
+        ...
+
+
 SHOE_COLUMNS = (
     "id, table_id, server_seed, commitment, client_seed, start, position, cards, coups, "
     "finished_us, ending, beacon_chain, beacon_round, beacon_signature"
@@ -154,7 +179,9 @@ def ensure(uow: UnitOfWork, tables: Iterable[Table]) -> None:
             )
 
 
-def retire(uow: UnitOfWork, dealer: Dealer, served: Iterable[str]) -> list[str]:
+def retire(
+    uow: UnitOfWork, dealer: Dealer, served: Iterable[str], elsewhere: Elsewhere | None = None
+) -> list[str]:
     """The shared tables no longer served (gone from the tables file): the bets on a coup
     not dealt go back to their bettors (``shared_bet_return``), the coup is void, and the
     shoe in play is cancelled, its seed revealed. The tables retired."""
@@ -170,9 +197,11 @@ def retire(uow: UnitOfWork, dealer: Dealer, served: Iterable[str]) -> list[str]:
             "SELECT dealt_us FROM shared_coups WHERE id = :c" + uow.for_update, {"c": coup_id}
         )  # fmt: skip
         if row is not None and row[0] is None:
+            if elsewhere is not None:
+                elsewhere.cancel(uow, int(coup_id))
             for player, mode, stake in uow.all(
                 "SELECT player_id, mode, stake FROM shared_bets WHERE coup_id = :c "
-                "ORDER BY player_id, mode",
+                "AND operator_round IS NULL ORDER BY player_id, mode",
                 {"c": coup_id},
             ):
                 dealer.wallet.reserve(uow, "shared_bet_return", mode, f"coup {coup_id}",
@@ -238,7 +267,7 @@ def waiting(uow: UnitOfWork, table: Table) -> ShoeRow | None:
 
 def advance(
     uow: UnitOfWork, dealer: Dealer, table: Table, chain: Chain | None = None,
-    *, beacon: bool = False,
+    *, beacon: bool = False, elsewhere: Elsewhere | None = None,
 ) -> str | None:  # fmt: skip
     """Apply the table's transition that is due now, if any: ``"dealt"`` (a closed coup
     dealt and settled), ``"open"`` (the next window) or ``"shoe"`` (a new shoe committed,
@@ -258,7 +287,7 @@ def advance(
     if coup is not None and coup.dealt_us is None:
         if uow.now < coup.closes_us:
             return None
-        deal(uow, dealer, table, coup)
+        deal(uow, dealer, table, coup, elsewhere)
         return "dealt"
     if coup is not None and coup.next_us is not None and uow.now < coup.next_us:
         return None
@@ -370,10 +399,15 @@ def _open(uow: UnitOfWork, dealer: Dealer, table: Table, shoe: ShoeRow, due: int
     )
 
 
-def deal(uow: UnitOfWork, dealer: Dealer, table: Table, coup: CoupRow) -> None:
+def deal(
+    uow: UnitOfWork, dealer: Dealer, table: Table, coup: CoupRow,
+    elsewhere: Elsewhere | None = None,
+) -> None:  # fmt: skip
     """Deal the closed coup from the shoe where the last one ended and settle every bettor
-    (one ``round.play`` per mode on the same cards); the shoe moves on, and ends (its seed
-    revealed) when the cut card has come out."""
+    (one ``round.play`` per mode on the same cards, and one per batch of bettors on other
+    wallets, ``elsewhere``); the shoe moves on, and ends (its seed revealed) when the cut
+    card has come out."""
+    others = [] if elsewhere is None else elsewhere.close(uow, coup.id)
     shoe = load_shoe(uow, coup.shoe_id)
     source = shoe.source(uow)
     dealt_shoe = source.shuffle(uow, dealer.shoes, table.rules, "fun").shoe
@@ -400,21 +434,24 @@ def deal(uow: UnitOfWork, dealer: Dealer, table: Table, coup: CoupRow) -> None:
     )  # fmt: skip
     if finished:
         _reveal(uow, load_shoe(uow, shoe.id))
+    batches = []
     for mode in ("fun", "real"):
         rows = uow.all(
             "SELECT player_id, bets FROM shared_bets WHERE coup_id = :c AND mode = :m "
-            "AND stake > 0 ORDER BY player_id",
+            "AND stake > 0 AND operator_round IS NULL ORDER BY player_id",
             {"c": coup.id, "m": mode},
         )
-        if not rows:
-            continue
-        stakes = [Stake(int(p), Bets(json.loads(bets))) for p, bets in rows]
-        played = play(uow, dealer, SHARED, table_id=table.id, rules=table.rules, mode=mode,
-                      source=source, stakes=stakes)  # fmt: skip
+        if rows:
+            stakes = [Stake(int(p), Bets(json.loads(bets))) for p, bets in rows]
+            batches.append(Batch(dealer, SHARED, mode, stakes, ()))
+    for batch in [*batches, *others]:
+        played = play(uow, batch.dealer, batch.bank, table_id=table.id, rules=table.rules,
+                      mode=batch.mode, source=source, stakes=batch.stakes,
+                      round_ids=batch.round_ids or None)  # fmt: skip
         # The round function dealt the very cards the table revealed.
         assert all((r.player_cards, r.banker_cards) == (pc, bc) for r in played), "one deal"
-        pairs = zip(stakes, played, strict=True)
-        _settled(uow, coup.id, mode, [(stake.player_id, rec.id) for stake, rec in pairs])
+        pairs = zip(batch.stakes, played, strict=True)
+        _settled(uow, coup.id, batch.mode, [(stake.player_id, rec.id) for stake, rec in pairs])
 
 
 SETTLED_CHUNK = 500  # bettors per statement that records their rounds

@@ -23,13 +23,14 @@ import asyncio
 import contextlib
 import functools
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..db.uow import UnitOfWork
 from ..tables import Table
 from . import clock
 from .beacon import Beacon, BeaconError, from_settings
-from .clock import ShoeRow
+from .clock import Elsewhere, ShoeRow
 from .feed import CHANNEL, Feed
 
 if TYPE_CHECKING:
@@ -46,10 +47,14 @@ BEACON_CONNECT_S = 5.0
 
 
 class SharedDesk:
-    def __init__(self, casino: Casino, events: SeatEvents | None = None):
+    def __init__(
+        self, casino: Casino, events: SeatEvents | None = None,
+        elsewhere: Callable[[], Elsewhere] | None = None,
+    ) -> None:  # fmt: skip
         """``events``: the worker's events (``banked.events``), which carry the tables'
         changes to the feed of every worker (without them, its followers read the state
-        every ``feed.QUIET_S`` and at each deadline)."""
+        every ``feed.QUIET_S`` and at each deadline); ``elsewhere``: makes, once the casino
+        has started, the bettors on other wallets (``shared.elsewhere.OperatorCoups``)."""
         self.casino = casino
         self.events = events
         self.tables: list[Table] = [t for t in casino.tables.values() if t.shared is not None]
@@ -65,13 +70,16 @@ class SharedDesk:
         self.beacon: Beacon | None = None
         self._connect_at = 0.0  # when to try reaching the beacon again
         self._connecting = asyncio.Lock()
+        self._elsewhere = elsewhere
+        self.elsewhere: Elsewhere | None = None  # made at start
 
     async def start(self) -> None:
         tables, dealer = self.tables, self.casino.dealer
+        elsewhere = self.elsewhere = None if self._elsewhere is None else self._elsewhere()
 
         def prepare(uow: UnitOfWork) -> None:
             clock.ensure(uow, tables)
-            for gone in clock.retire(uow, dealer, (t.id for t in tables)):
+            for gone in clock.retire(uow, dealer, (t.id for t in tables), elsewhere):
                 log.warning("shared table %s is no longer served: its shoe is cancelled", gone)
 
         await self.casino.db.write(prepare)
@@ -193,12 +201,13 @@ class SharedDesk:
 
     async def advance(self, table: Table) -> str | None:
         """The table's due transition (``clock.advance``), one write."""
-        dealer, with_beacon = self.casino.dealer, self.with_beacon
+        dealer, with_beacon, elsewhere = self.casino.dealer, self.with_beacon, self.elsewhere
         beacon = await self._beacon()
         chain = None if beacon is None else beacon.chain
 
         def step(uow: UnitOfWork) -> str | None:
-            done = clock.advance(uow, dealer, table, chain, beacon=with_beacon)
+            done = clock.advance(uow, dealer, table, chain, beacon=with_beacon,
+                                 elsewhere=elsewhere)  # fmt: skip
             if done is not None:
                 self.tell(uow, table.id)
             return done

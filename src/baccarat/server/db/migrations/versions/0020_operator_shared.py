@@ -30,6 +30,8 @@ def upgrade() -> None:
     with op.batch_alter_table("operator_rounds") as batch:
         batch.add_column(sa.Column("coup_id", sa.BigInteger(), nullable=True))
         batch.add_column(sa.Column("balance", sa.BigInteger(), nullable=True))
+        # 0011 named it "ck_operator_rounds_state" under the naming convention, which made
+        # it ck_operator_rounds_ck_operator_rounds_state: the same name here finds it.
         batch.drop_constraint("ck_operator_rounds_state", type_="check")
         batch.create_check_constraint("state", NEW)
     op.create_index("ix_operator_rounds_coup", "operator_rounds", ["coup_id", "state"])
@@ -44,7 +46,7 @@ def downgrade() -> None:
         batch.drop_column("operator_round")
     op.drop_index("ix_operator_rounds_coup", table_name="operator_rounds")
     with op.batch_alter_table("operator_rounds") as batch:
-        batch.drop_constraint("ck_operator_rounds_state", type_="check")
-        batch.create_check_constraint("state", OLD)
+        batch.drop_constraint(op.f("ck_operator_rounds_state"), type_="check")
+        batch.create_check_constraint("ck_operator_rounds_state", OLD)  # as 0011 named it
         batch.drop_column("balance")
         batch.drop_column("coup_id")

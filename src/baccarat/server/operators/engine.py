@@ -75,6 +75,24 @@ WAIT_POLL_S = 0.05
 MAX_IN_FLIGHT = 200  # rounds whose calls one process sends at once
 
 
+def _not_played(state: str, status: str | None, round_id: str, rolled_back: str) -> ServiceError:
+    """The player's refusal of a bet the operator refused (``refused``), has not answered yet
+    (``bet``: ask again), or did not apply (``rolled_back``: what the player is told)."""
+    if state == "refused":
+        assert status is not None
+        return ServiceError(
+            "operator_refused",
+            f"the casino refused the bet: {REASONS.get(status, status)}",
+            status=status, round=round_id,
+        )  # fmt: skip
+    return ServiceError(
+        "operator_unavailable",
+        rolled_back if state != "bet" else "the casino's wallet has not answered yet: ask "
+        "again with the same Idempotency-Key",
+        round=round_id, state=state,
+    )  # fmt: skip
+
+
 class OperatorDesk:
     def __init__(self, casino: Casino) -> None:
         self.casino = casino
@@ -232,21 +250,9 @@ class OperatorDesk:
         state, status, balance = await self.casino.db.read(now)
         if state in (outbox.PLACED, *outbox.SHOWN):
             return answer | {"balance": balance or 0, "operator_state": state}
-        if state == "refused":
-            assert status is not None
-            raise ServiceError(
-                "operator_refused",
-                f"the casino refused the bet: {REASONS.get(status, status)}",
-                status=status, round=round_id,
-            )  # fmt: skip
-        raise ServiceError(
-            "operator_unavailable",
-            "the casino's wallet did not confirm the bet (in time for the close): it is "
-            "rolled back and not played (nothing was lost)" if state != "bet"
-            else "the casino's wallet has not answered yet: ask again with the same "
-            "Idempotency-Key",
-            round=round_id, state=state,
-        )  # fmt: skip
+        raise _not_played(state, status, round_id, "the casino's wallet did not confirm the "
+                          "bet (in time for the close): it is rolled back and not played "
+                          "(nothing was lost)")  # fmt: skip
 
     def _offered(self, operator: Operator, table: Table, currency: str) -> Table:
         """The table in the session's currency (its chips and limits), or a refusal."""
@@ -273,20 +279,8 @@ class OperatorDesk:
             answer = rounds.round_answer(uow, player_id, table, played, bets)
             answer["payout"] = "paid" if state == "settled" else "pending"
             return answer
-        if state == "refused":
-            assert status is not None
-            return ServiceError(
-                "operator_refused",
-                f"the casino refused the bet: {REASONS.get(status, status)}",
-                status=status, round=round_id,
-            )  # fmt: skip
-        return ServiceError(
-            "operator_unavailable",
-            "the casino's wallet did not answer: the bet is rolled back (nothing was lost)"
-            if state != "bet" else "the casino's wallet has not answered yet: ask again "
-            "with the same Idempotency-Key",
-            round=round_id, state=state,
-        )  # fmt: skip
+        return _not_played(state, status, round_id, "the casino's wallet did not answer: the "
+                           "bet is rolled back (nothing was lost)")  # fmt: skip
 
     async def _settled_bet(self, round_id: str) -> None:
         """Wait (bounded) until the bet of a round another request sent is answered."""

@@ -156,10 +156,15 @@ class OperatorWallet:
     def reverse(
         self, uow: UnitOfWork, mode: str, reference: str, money: Money, memo: str
     ) -> Posted:
-        raise ServiceError(
-            "void_not_possible",
-            "a round on an operator's wallet is settled by the operator: it is not voided here",
-        )
+        raise not_voided()
+
+
+def not_voided() -> ServiceError:
+    """A round on an operator's wallet (a house table's or a shared coup's) is not voided."""
+    return ServiceError(
+        "void_not_possible",
+        "a round on an operator's wallet is settled by the operator: it is not voided here",
+    )
 
 
 # A round's row as ``_round`` reads it (its columns, in this order).

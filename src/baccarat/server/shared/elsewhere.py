@@ -27,7 +27,6 @@ from typing import Any
 from ...core import Bets
 from ..db.uow import UnitOfWork
 from ..dealing import ShoeFactory
-from ..errors import ServiceError
 from ..ledger import SystemAccounts, record_elsewhere
 from ..money import Money, Posted
 from ..operators import outbox
@@ -84,10 +83,7 @@ class CoupWallet:
     def reverse(
         self, uow: UnitOfWork, mode: str, reference: str, money: Money, memo: str
     ) -> Posted:
-        raise ServiceError(
-            "void_not_possible",
-            "a round on an operator's wallet is settled by the operator: it is not voided here",
-        )
+        raise outbox.not_voided()
 
 
 class CoupBank(SharedBank):

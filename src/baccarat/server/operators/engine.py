@@ -174,7 +174,9 @@ class OperatorDesk:
         )
         round_id = json.loads(answer.body)["round_id"]
         if created and not replayed:
-            ((call, here, player_id, played),) = created
+            # The last try is the one committed (a unit of work tried again in the next batch
+            # ran ``work`` again; what an earlier try wrote was rolled back).
+            call, here, player_id, played = created[-1]
             operator = self.operator(call.operator_id)
             sent = await self._send(operator, call)
             timeout, cap = operator.timeout_s, self.cap_s
@@ -232,7 +234,7 @@ class OperatorDesk:
         )
         answer: dict[str, Any] = json.loads(stored.body)
         round_id: str | None = answer.get("operator_round")
-        calls = created[0] if created and not replayed else []
+        calls = created[-1] if created and not replayed else []  # the try committed (play)
         for call in calls:
             operator = self.operator(call.operator_id)
             _, after = await self._exchange(operator, call)

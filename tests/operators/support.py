@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 import uuid
 from collections.abc import Iterator
@@ -16,13 +17,14 @@ import httpx
 
 from baccarat.server.operators.signing import headers
 
-from ..server.live import LiveServer
+from ..server.live import ROOT, LiveServer
 from ..server.postgres import free_port
 
 OPERATOR = "demo"
 SECRET = "a-test-secret-of-the-demo-operator"
 SECRET_ENV = "TEST_OPERATOR_SECRET"
 BACCARAT = str(Path(sys.executable).with_name("baccarat"))
+FIRST_TRY = Path(__file__).with_name("first_try")
 
 
 def operators_file(folder: Path, wallet_port: int, timeout_s: float,
@@ -39,13 +41,20 @@ def operators_file(folder: Path, wallet_port: int, timeout_s: float,
 
 def game_server(folder: Path, port: int, operators: Path, log: Path,
                 poll_s: float = 0.2, max_backoff_s: float = 1.0,
-                tables: Path | None = None, database: str | None = None) -> LiveServer:  # fmt: skip
+                tables: Path | None = None, database: str | None = None,
+                first_try_fails: tuple[str, ...] = ()) -> LiveServer:  # fmt: skip
+    """``first_try_fails``: the operator's players whose placements' first tries fail once
+    they have written, and run again (``first_try/sitecustomize.py``; only PostgreSQL's
+    writer runs a unit of work again)."""
     store = ["--database", database] if database else ["--data-dir", str(folder / "game")]
     argv = [BACCARAT, "serve", "--port", str(port), *store, "--operators", str(operators)]
     if tables is not None:
         argv += ["--tables", str(tables)]
     env = {SECRET_ENV: SECRET, "BACCARAT_OPERATOR_POLL_S": str(poll_s),
            "BACCARAT_OPERATOR_MAX_BACKOFF_S": str(max_backoff_s)}  # fmt: skip
+    if first_try_fails:
+        env["TEST_FIRST_TRY_FAILS"] = ",".join(first_try_fails)
+        env["PYTHONPATH"] = os.pathsep.join((str(FIRST_TRY), str(ROOT / "src"), str(ROOT)))
     return LiveServer(argv, port, env, log)
 
 
@@ -114,12 +123,13 @@ class Pair:
 
 @contextlib.contextmanager
 def pair(folder: Path, *, timeout_s: float = 2.0, tables: Path | None = None,
-         database: str | None = None, **faults: Any) -> Iterator[Pair]:  # fmt: skip
+         database: str | None = None, first_try_fails: tuple[str, ...] = (),
+         **faults: Any) -> Iterator[Pair]:  # fmt: skip
     game_port, wallet_port = free_port(), free_port()
     operators = operators_file(folder, wallet_port, timeout_s)
     operator = demo_operator(folder, wallet_port, game_port, folder / "operator.log", **faults)
     game = game_server(folder, game_port, operators, folder / "game.log", tables=tables,
-                       database=database)  # fmt: skip
+                       database=database, first_try_fails=first_try_fails)  # fmt: skip
     operator.start()
     try:
         game.start()

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from ..server import postgres
-from .support import BACCARAT, Pair, pair
+from .support import BACCARAT, Pair, pair, play
 
 T = TypeVar("T")
 TABLE = "fast"
@@ -25,7 +25,7 @@ TABLES = f"""
 [[table]]
 id = "house"
 name = "House"
-rules = "classic-8deck"
+rules = "online-6deck-tie9"
 chips = ["1", "5", "25", "100"]
 min = "5"
 max = "500"
@@ -39,6 +39,7 @@ min = "5"
 max = "500"
 shared = {{ betting_s = 4, result_s = 1 }}
 """
+TWICE = "grace"  # on_postgres: this player's placements are tried twice
 FINISH_S = 90  # how long a test waits for what must happen (a hang fails, never a race)
 
 
@@ -66,7 +67,9 @@ def on_postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
         pytest.skip(f"PostgreSQL is unavailable: {error}")
     try:
         url = postgres.create_database(admin_url, "operators_shared")
-        with pair(folder, timeout_s=0.5, tables=tables, database=url) as running:
+        with pair(
+            folder, timeout_s=0.5, tables=tables, database=url, first_try_fails=(TWICE,)
+        ) as running:
             yield running
     finally:
         cluster.__exit__(None, None, None)
@@ -158,6 +161,45 @@ def test_a_bet_at_a_shared_table_is_debited_dealt_and_paid_on_the_operators_wall
 
 def test_the_same_on_postgresql(on_postgres: Pair) -> None:
     bet_dealt_and_paid(on_postgres)
+
+
+def test_a_placement_tried_twice_sends_the_calls_of_the_try_committed(
+    on_postgres: Pair,
+) -> None:
+    # The server's first try of each placement of this player fails once it has written
+    # its round and its wallet call, and runs again (first_try/sitecustomize.py).
+    both = on_postgres
+    token = both.session(TWICE, table=TABLE)
+    before = balance(both, TWICE)
+    coup = fresh_coup(both, token)
+    placed = bet(both, token, coup, {"banker": 1500})
+    assert placed.status_code == 200, placed.text
+    assert placed.json()["operator_state"] == "placed"
+    round_id = placed.json()["operator_round"]
+    settled = until(lambda: reported(both, round_id, "settled"), "the win lands")
+    returned = coup_view(both, token, coup)["bets"]["real"]["returned"]
+    # The wallet saw the round committed, once: no call of the try rolled back.
+    rounds = {t["round"] for t in both.admin("ledger", {})["transactions"]
+              if t["player"] == TWICE}  # fmt: skip
+    assert rounds == {round_id}
+    assert [t["amount"] for t in applied(both, round_id, "bet")] == [1500]
+    assert [t["amount"] for t in applied(both, round_id, "win")] == [returned]
+    assert settled["win"] == returned
+    assert balance(both, TWICE) == before - 1500 + returned
+    # The same for a house round on the operator's wallet.
+    house = play(both.game.url, token, str(uuid.uuid4()), {"player": 700}, table="house")
+    assert house.status_code == 201, house.text
+    played = house.json()
+    assert [t["amount"] for t in applied(both, played["id"], "bet")] == [700]
+    rounds = {t["round"] for t in both.admin("ledger", {})["transactions"]
+              if t["player"] == TWICE}  # fmt: skip
+    assert rounds == {round_id, played["id"]}
+    # Both were tried twice indeed.
+    log = both.game.log_path.read_text()
+    assert f"first try failed: placement of {TWICE}" in log
+    assert f"first try failed: round of {TWICE}" in log
+    check = admin_check(both)
+    assert check.returncode == 0, check.stdout + check.stderr
 
 
 def bet_dealt_and_paid(both: Pair) -> None:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from baccarat.cli import main as cli
 from baccarat.server.settings import (
     BankedSettings,
     DatabaseUrl,
@@ -54,3 +57,25 @@ def test_an_operator_sets_the_banked_timers_and_the_batch_in_the_environment():
     )
     assert settings.banked == BankedSettings(player_s=50, banker_s=30, reconnect_grace=0)
     assert settings.max_batch == 4
+
+
+def test_argon2_is_rfc_9106s_second_option_unless_the_operator_tunes_it():
+    assert Settings.from_env({}).passwords == PasswordHashing(3, 65536, 4)
+    tuned = Settings.from_env({"BACCARAT_ARGON2_TIME_COST": "2",
+                               "BACCARAT_ARGON2_MEMORY_KIB": "19456",
+                               "BACCARAT_ARGON2_PARALLELISM": "1"})  # fmt: skip
+    assert tuned.passwords == PasswordHashing(2, 19456, 1)
+    for name, value, says in (("TIME_COST", "0", "1 pass"), ("PARALLELISM", "x", "whole"),
+                              ("MEMORY_KIB", "16", "32 KiB for 4")):  # fmt: skip
+        with pytest.raises(ValueError, match=says):
+            Settings.from_env({f"BACCARAT_ARGON2_{name}": value})
+
+
+def test_serve_refuses_a_setting_it_cannot_read_with_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    monkeypatch.setenv("BACCARAT_ARGON2_MEMORY_KIB", "lots")
+    assert cli(["serve", "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "BACCARAT_ARGON2_MEMORY_KIB must be a whole number, not 'lots'" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -196,7 +196,10 @@ def run_serve(args: argparse.Namespace) -> int:
     data_dir = Path(args.data_dir or os.environ.get("BACCARAT_DATA_DIR") or "data")
     # Every setting of the environment, with the command's arguments over them, goes whole
     # to every worker.
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ValueError as error:
+        raise UsageError(f"settings: {error}") from None
     tables = Path(args.tables).resolve() if args.tables else settings.tables_file
     table_set = load_tables(tables)  # a bad tables file stops us here, with its reason
     operators = args.operators or os.environ.get("BACCARAT_OPERATORS") or None

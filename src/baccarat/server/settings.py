@@ -76,11 +76,20 @@ class DatabaseUrl:
 
 @dataclass(frozen=True)
 class PasswordHashing:
-    """Argon2id parameters (argon2-cffi defaults; tests use cheaper ones)."""
+    """Argon2id parameters: argon2-cffi's defaults (RFC 9106's second recommended option:
+    3 passes over 64 MiB, 4 lanes), which an operator may tune to the machine
+    (``BACCARAT_ARGON2_*``; the test suite's servers use the cheapest)."""
 
     time_cost: int = 3
-    memory_cost: int = 65536
+    memory_cost: int = 65536  # KiB
     parallelism: int = 4
+
+    def __post_init__(self) -> None:
+        if self.time_cost < 1 or self.parallelism < 1:
+            raise ValueError("argon2 needs at least 1 pass and 1 lane")
+        if self.memory_cost < 8 * self.parallelism:
+            raise ValueError(f"argon2 needs at least 8 KiB of memory a lane "
+                             f"({8 * self.parallelism} KiB for {self.parallelism})")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -243,6 +252,18 @@ class Settings:
             worker_gone_s=float(get("BANKED_WORKER_GONE_S") or defaults.worker_gone_s),
         )
         retired = get("RETIRED_PUBLIC_KEYS") or ""
+
+        def count(name: str, default: int) -> int:
+            text = get(name) or str(default)
+            if not text.isdigit():
+                raise ValueError(f"{ENV_PREFIX}{name} must be a whole number, not {text[:40]!r}")
+            return int(text)
+
+        passwords = PasswordHashing(
+            time_cost=count("ARGON2_TIME_COST", PasswordHashing.time_cost),
+            memory_cost=count("ARGON2_MEMORY_KIB", PasswordHashing.memory_cost),
+            parallelism=count("ARGON2_PARALLELISM", PasswordHashing.parallelism),
+        )
         return cls(
             database=database,
             data_dir=data_dir,
@@ -265,6 +286,7 @@ class Settings:
             bench_endpoint=(get("BENCH") or "0") == "1",
             web_dir=Path(web) if web else None,
             banked=banked,
+            passwords=passwords,
             login_throttle=LoginThrottle(
                 registrations_per_hour=int(
                     get("REGISTRATIONS_PER_HOUR") or LoginThrottle.registrations_per_hour

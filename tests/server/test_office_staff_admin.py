@@ -18,7 +18,7 @@ from baccarat.cli import main
 from baccarat.server import events
 from baccarat.server.db.database import Database
 from baccarat.server.office import staff
-from baccarat.server.settings import DatabaseUrl, PasswordHashing
+from baccarat.server.settings import DatabaseUrl
 
 from .conftest import Api, both_backends
 from .office import PASSWORD, Member, enrol, log_in, logged_in
@@ -204,8 +204,7 @@ def test_the_command_line_administers_staff(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.delenv("BACCARAT_DATABASE_URL", raising=False)
-    cheap = PasswordHashing(time_cost=1, memory_cost=8, parallelism=1)  # a fast test
-    monkeypatch.setattr("baccarat.server.settings.PasswordHashing", lambda: cheap)
+    # The staff's hashes at the environment's argon2 cost (tests/conftest.py: the cheapest).
     admin = ["admin", "--data-dir", str(tmp_path / "data")]
     assert main([*admin, "migrate"]) == 0
     for name, role in (("ada", "admin"), ("sam", "support")):

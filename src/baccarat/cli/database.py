@@ -141,13 +141,24 @@ def require_ours(url: DatabaseUrl, *, migrating: bool = False) -> None:
                         f"needs {head!r}: run `baccarat admin migrate`")  # fmt: skip
 
 
+def environment_settings() -> Any:
+    """The server's settings from the environment, as ``baccarat serve`` reads them; a
+    variable they cannot read is the command's usage error."""
+    from ..server.settings import Settings
+    from . import UsageError
+
+    try:
+        return Settings.from_env()
+    except ValueError as error:
+        raise UsageError(f"settings: {error}") from None
+
+
 def seed_vault(args: argparse.Namespace) -> Any:
     """The server's key of the seeds at rest: $BACCARAT_SEED_KEY, else the data folder's
     (``--data-dir``, $BACCARAT_DATA_DIR or ./data, as for ``baccarat serve``)."""
     from ..server import keys
-    from ..server.settings import Settings
 
-    settings = Settings.from_env()
+    settings = environment_settings()
     if args.data_dir:
         settings = dataclasses.replace(settings, data_dir=Path(args.data_dir))
     return keys.seed_vault(settings)

@@ -90,8 +90,8 @@ def _password(args: argparse.Namespace, name: str) -> str:
     """The password given (prompted, or a line of standard input), checked and hashed."""
     from ..server.accounts import Passwords, check_password
     from ..server.errors import ServiceError
-    from ..server.settings import PasswordHashing
     from . import UsageError
+    from .database import environment_settings
 
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\n")
@@ -101,7 +101,7 @@ def _password(args: argparse.Namespace, name: str) -> str:
         check_password(password, name)
     except ServiceError as error:
         raise UsageError(error.message) from None
-    return Passwords(PasswordHashing()).hash(password)
+    return Passwords(environment_settings().passwords).hash(password)
 
 
 def run_staff_create(args: argparse.Namespace) -> int:

@@ -10,7 +10,16 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .database import _read, _write, cannot_run, database_url, exists, require_ours, seed_vault
+from .database import (
+    _read,
+    _write,
+    cannot_run,
+    database_url,
+    environment_settings,
+    exists,
+    require_ours,
+    seed_vault,
+)
 from .output import print_json, table
 
 if TYPE_CHECKING:
@@ -174,7 +183,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from ..server.api.guard import uvicorn_options
     from ..server.db import migrate
     from ..server.operators.config import OperatorConfigError, check_operator_tables, load_operators
-    from ..server.settings import Settings, parse_forwarded_allow_ips
+    from ..server.settings import parse_forwarded_allow_ips
     from ..server.tables import load_tables
     from . import UsageError, inputs
 
@@ -196,10 +205,7 @@ def run_serve(args: argparse.Namespace) -> int:
     data_dir = Path(args.data_dir or os.environ.get("BACCARAT_DATA_DIR") or "data")
     # Every setting of the environment, with the command's arguments over them, goes whole
     # to every worker.
-    try:
-        settings = Settings.from_env()
-    except ValueError as error:
-        raise UsageError(f"settings: {error}") from None
+    settings = environment_settings()
     tables = Path(args.tables).resolve() if args.tables else settings.tables_file
     table_set = load_tables(tables)  # a bad tables file stops us here, with its reason
     operators = args.operators or os.environ.get("BACCARAT_OPERATORS") or None
@@ -269,7 +275,6 @@ def run_accounts_create(args: argparse.Namespace) -> int:
     from ..server import accounts
     from ..server.accounts import Passwords
     from ..server.ledger import SystemAccounts
-    from ..server.settings import PasswordHashing
     from . import inputs
 
     nickname = inputs.nickname(args.nickname)
@@ -284,7 +289,7 @@ def run_accounts_create(args: argparse.Namespace) -> int:
         accounts.check_password(password, nickname)
     except ServiceError as error:
         raise UsageError(error.message) from None
-    hashed = Passwords(PasswordHashing()).hash(password)
+    hashed = Passwords(environment_settings().passwords).hash(password)
     player = _write(
         args,
         lambda uow: accounts.register(uow, nickname, hashed, SystemAccounts.load(uow)),
@@ -438,9 +443,7 @@ def run_void(args: argparse.Namespace) -> int:
 
 
 def _key_settings(args: argparse.Namespace) -> Any:
-    from ..server.settings import Settings
-
-    settings = Settings.from_env()
+    settings = environment_settings()
     if args.data_dir:
         settings = dataclasses.replace(settings, data_dir=Path(args.data_dir))
     return settings

@@ -3,6 +3,7 @@ without a console error (issue 11, sections 1, 3 and 5)."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -243,6 +244,38 @@ def test_a_whole_session_leaves_the_console_free_of_errors(
         page.wait_for_timeout(50)
     page.click("#logout")
     page.wait_for_selector("#login-btn")
+    page.reload()
+    page.wait_for_selector("#login-btn")
+    assert console == [] and player.errors == []
+
+
+def test_a_request_on_its_way_at_the_logout_is_cancelled_not_answered_401(
+    make_player: Any,
+) -> None:
+    # A read of the wallet (the page came back into focus) held on its way while the player
+    # logs out: the page cancels it, so it never reaches the server after the session ended
+    # (where it was answered 401, an error in the console of a player who only logged out).
+    player: Player = make_player()
+    page = player.page
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    player.goto()
+    page.wait_for_selector(".wallet")
+    held: list[Any] = []
+    page.route("**/api/wallet", lambda route: held.append(route))
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page did not read its wallet when it came back into focus"
+    page.click("#logout")
+    page.wait_for_selector("#login-btn")
+    (route,) = held
+    assert route.request.failure is not None, "the wallet's read was not cancelled"
+    with contextlib.suppress(Exception):
+        route.continue_()  # too late: it was cancelled
+    page.unroute("**/api/wallet")
     page.reload()
     page.wait_for_selector("#login-btn")
     assert console == [] and player.errors == []

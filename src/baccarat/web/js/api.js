@@ -44,7 +44,12 @@ export function newKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export async function request(method, path, { body, headers = {}, query } = {}) {
+// The requests on their way, and whether the session is being ended (`endSession`).
+const inFlight = new Set();
+let ending = false;
+
+export async function request(method, path, { body, headers = {}, query, ends = false } = {}) {
+  if (ending && !ends) throw new ApiError(0, "session_ending", "the session is ending");
   let url = path;
   if (query) {
     const params = new URLSearchParams();
@@ -61,20 +66,27 @@ export async function request(method, path, { body, headers = {}, query } = {}) 
     if (token) all["X-CSRF-Token"] = token;
   }
   if (bearer) all.Authorization = `Bearer ${bearer}`;
+  const control = new AbortController();
   let response;
+  let text;
+  inFlight.add(control);
   try {
     response = await fetch(url, {
       method,
       headers: all,
       credentials: "same-origin",
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: control.signal,
     });
+    text = await response.text();
   } catch (error) {
+    if (control.signal.aborted) throw new ApiError(0, "session_ending", "the session ended");
     reachable(false);
     throw new ApiError(0, "network_error", String(error));
+  } finally {
+    inFlight.delete(control);
   }
   reachable(true);
-  const text = await response.text();
   let data = null;
   if (text) {
     try {
@@ -94,6 +106,22 @@ export async function request(method, path, { body, headers = {}, query } = {}) 
     throw error;
   }
   return data;
+}
+
+/**
+ * End the session (`DELETE path`): what the page was still waiting for is cancelled, and
+ * nothing else is sent until the server has answered, so that no request of the session
+ * arrives after it ended (answered 401: an error in the console of a player who only
+ * logged out).
+ */
+export async function endSession(path) {
+  ending = true;
+  for (const control of inFlight) control.abort();
+  try {
+    return await request("DELETE", path, { ends: true });
+  } finally {
+    ending = false;
+  }
 }
 
 export const get = (path, query) => request("GET", path, { query });

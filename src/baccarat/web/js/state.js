@@ -163,7 +163,7 @@ api.onSessionEnded(() => {
 
 export async function logout(path = "/api/sessions") {
   try {
-    await api.request("DELETE", path);
+    await api.endSession(path);
   } finally {
     api.setSession(null);
     state.user = null;

@@ -6,6 +6,7 @@ played; a win the wallet fails is retried until it lands; a game server killed w
 
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 import uuid
@@ -15,6 +16,7 @@ from typing import Any, TypeVar
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from ..server import postgres
 from .support import BACCARAT, Pair, pair, play
@@ -273,9 +275,19 @@ def test_a_bet_answered_past_the_timeout_is_rolled_back_and_not_played(both: Pai
     token = both.session("carol", table=TABLE)
     before = balance(both, "carol")
     coup = fresh_coup(both, token)
-    both.faults(late=1, late_s=1.5)  # past the game's timeout; applied when handled
-    late = bet(both, token, coup, {"player": 1000})
-    assert late.status_code == 503, late.text
+    watching = f"{both.game.url.replace('http', 'ws')}/api/tables/{TABLE}/ws?mode=real"
+    with connect(watching, open_timeout=30) as watcher:
+        both.faults(late=1, late_s=1.5)  # past the game's timeout; applied when handled
+        late = bet(both, token, coup, {"player": 1000})
+        assert late.status_code == 503, late.text
+        # Everyone watching saw the bet in the totals, then saw it leave them before the
+        # close (told by the transaction that rolled it back, not only by the next read).
+        totals = []
+        while (message := json.loads(watcher.recv(timeout=FINISH_S)))["type"] not in (
+            "closed", "dealt"):  # fmt: skip
+            if message["type"] == "totals" and message["coup"] == coup:
+                totals.append(message["players"])
+        assert message["coup"] == coup and 1 in totals and totals[-1] == 0, totals
     round_id = late.json()["error"]["details"]["round"]
     until(lambda: coup_view(both, token, coup)["phase"] == "dealt", "the coup is dealt")
     both.faults(late=0)

@@ -235,9 +235,14 @@ class OperatorDesk:
         answer: dict[str, Any] = json.loads(stored.body)
         round_id: str | None = answer.get("operator_round")
         calls = created[-1] if created and not replayed else []  # the try committed (play)
+
+        def refused(uow: UnitOfWork, state: str) -> None:
+            if state in ("rollback", "refused"):
+                tell(uow, table.id)  # the bet left the coup (``outbox.unbet``): the totals
+
         for call in calls:
             operator = self.operator(call.operator_id)
-            _, after = await self._exchange(operator, call)
+            _, after = await self._exchange(operator, call, refused)
             if after is not None:
                 self._spawn(self._follow(operator, after))
         if not calls and round_id is not None:
@@ -304,13 +309,21 @@ class OperatorDesk:
         while call is not None:
             _, call = await self._exchange(operator, call)
 
-    async def _exchange(self, operator: Operator, call: Call) -> tuple[str, Call | None]:
-        """Send a call and record its answer: the round's state and the next call."""
+    async def _exchange(
+        self, operator: Operator, call: Call, then: Callable[[UnitOfWork, str], None] | None = None
+    ) -> tuple[str, Call | None]:
+        """Send a call and record its answer: the round's state and the next call (``then``:
+        given the state, in the same transaction)."""
         answer = await self._send(operator, call)
         timeout, cap = operator.timeout_s, self.cap_s
-        return await self.casino.db.write(
-            lambda uow: outbox.answered(uow, call, answer, timeout, cap)
-        )
+
+        def record(uow: UnitOfWork) -> tuple[str, Call | None]:
+            state, after = outbox.answered(uow, call, answer, timeout, cap)
+            if then is not None:
+                then(uow, state)
+            return state, after
+
+        return await self.casino.db.write(record)
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.create_task(work)

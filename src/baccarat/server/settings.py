@@ -255,7 +255,7 @@ class Settings:
 
         def count(name: str, default: int) -> int:
             text = get(name) or str(default)
-            if not text.isdigit():
+            if not (text.isascii() and text.isdigit()):
                 raise ValueError(f"{ENV_PREFIX}{name} must be a whole number, not {text[:40]!r}")
             return int(text)
 

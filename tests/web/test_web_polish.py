@@ -21,7 +21,11 @@ from .webtools import Player
 pytestmark = pytest.mark.browser
 
 SIZES = [(1280, 720), (1920, 1080), (390, 844), (844, 390)]
-PHONES = [(390, 844), (844, 390)]
+# The house table also on the smallest phones held sideways that it fits: 740x360 the
+# lowest, 667x375 the narrowest (the message covered the buttons there, the felt and the
+# statistics overflowed the scoreboard). A player-banked seat there: not yet.
+TABLE_SIZES = [*SIZES, (740, 360)]
+PHONES = [(390, 844), (844, 390), (667, 375)]
 
 BOX = "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
 
@@ -285,7 +289,7 @@ def test_the_house_table_says_a_bet_outside_its_limits_before_deal(
     assert errors == [] and player.errors == []
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize(("width", "height"), TABLE_SIZES, ids=[f"{w}x{h}" for w, h in TABLE_SIZES])
 def test_no_message_covers_a_button_at_the_house_table(
     make_player: Any,
     tables: list[dict[str, Any]],

@@ -14,7 +14,7 @@ from .webtools import PASSWORD, Player
 
 pytestmark = pytest.mark.browser
 
-SIZES = [(1280, 720), (1280, 800), (1366, 768), (1920, 1080), (390, 844), (844, 390)]
+SIZES = [(1280, 720), (1280, 800), (1366, 768), (1920, 1080), (390, 844), (844, 390), (667, 375)]
 # English at every size; German (the longest words) on the phones both ways and the smallest
 # desktop.
 CASES = [(w, h, "en-US") for w, h in SIZES] + [

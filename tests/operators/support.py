@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sys
 import uuid
 from collections.abc import Iterator
@@ -17,7 +16,7 @@ import httpx
 
 from baccarat.server.operators.signing import headers
 
-from ..server.live import ROOT, LiveServer
+from ..server.live import LiveServer, python_path
 from ..server.postgres import free_port
 
 OPERATOR = "demo"
@@ -54,7 +53,7 @@ def game_server(folder: Path, port: int, operators: Path, log: Path,
            "BACCARAT_OPERATOR_MAX_BACKOFF_S": str(max_backoff_s)}  # fmt: skip
     if first_try_fails:
         env["TEST_FIRST_TRY_FAILS"] = ",".join(first_try_fails)
-        env["PYTHONPATH"] = os.pathsep.join((str(FIRST_TRY), str(ROOT / "src"), str(ROOT)))
+        env["PYTHONPATH"] = python_path(FIRST_TRY)
     return LiveServer(argv, port, env, log)
 
 

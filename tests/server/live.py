@@ -19,15 +19,18 @@ ROOT = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT_S = 60
 
 
+def python_path(*first: Path) -> str:
+    """A server's PYTHONPATH: ``first``, then the package of this checkout (``src``) before
+    any installed one (a worktree's tests start this worktree's server)."""
+    return os.pathsep.join(str(p) for p in (*first, ROOT / "src", ROOT))
+
+
 class LiveServer:
     """A server process; ``url`` once it answers /api/health."""
 
     def __init__(self, argv: list[str], port: int, env: dict[str, str], log: Path):
         self.argv, self.port, self.log_path = argv, port, log
-        # The package of this checkout (``src``) before any installed one (a worktree's
-        # tests start this worktree's server).
-        path = os.pathsep.join((str(ROOT / "src"), str(ROOT)))
-        self.env = os.environ | {"PYTHONPATH": path} | env
+        self.env = os.environ | {"PYTHONPATH": python_path()} | env
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
 

@@ -8,7 +8,9 @@ nothing changes: ``betting_closed``, nothing taken. A table the back office swit
 takes no new bets (``table_disabled``; bets can be withdrawn, a coup with bets is dealt),
 and its changed limits apply to the next bets. The coup's row is locked (shared) for
 the placement, and exclusively by its deal: a placement that was waiting when the coup was
-dealt finds it dealt and is refused; one that got in first is settled with the coup.
+dealt finds it dealt and is refused; one that got in first is settled with the coup. The
+bettor's own row of bets is locked (for update) before the difference is computed from it:
+two placements of one bettor run one after the other, the second from what the first left.
 """
 
 from __future__ import annotations
@@ -26,10 +28,14 @@ from ..tables import Table
 from .clock import load_coup, require_shared
 
 
-def placed(uow: UnitOfWork, coup_id: int, player_id: int, mode: str) -> tuple[Bets, int]:
-    """The bettor's bets on the coup in a mode, and their stake."""
+def placed(
+    uow: UnitOfWork, coup_id: int, player_id: int, mode: str, *, lock: bool = False
+) -> tuple[Bets, int]:
+    """The bettor's bets on the coup in a mode, and their stake; with ``lock``, their row
+    locked (PostgreSQL) until the commit, so that a placement computes from what it holds."""
     row = uow.one(
-        "SELECT bets, stake FROM shared_bets WHERE coup_id = :c AND player_id = :p AND mode = :m",
+        "SELECT bets, stake FROM shared_bets WHERE coup_id = :c AND player_id = :p AND mode = :m"
+        + (uow.for_update if lock else ""),
         {"c": coup_id, "p": player_id, "m": mode},
     )
     if row is None:
@@ -52,7 +58,12 @@ def place(
             f"betting on coup {coup_id} closed at the server's clock: nothing was taken",
             table=table.id, coup=coup_id, closed_at=coup.closes_us, server_time=uow.now,
         )  # fmt: skip
-    _, before = placed(uow, coup_id, player_id, mode)
+    # What the wallet moves is computed from the bets held: their row is read locked, so a
+    # placement of the same bettor on another connection (PostgreSQL's READ COMMITTED)
+    # waits here for this one's commit and then reads what it left, not a value it
+    # replaced. Where there is no row yet, two placements both insert and the second's
+    # unique key fails: the writer runs it again, and it reads the first one's row.
+    _, before = placed(uow, coup_id, player_id, mode, lock=True)
     key = {"c": coup_id, "p": player_id, "m": mode}
     if bets.total:
         # The back office's kill switch and limits (a bet can still be withdrawn).

@@ -1680,7 +1680,12 @@
     };
     const summary = { rounds: rounds.length, verified: count("verified"), unverifiable: count("unverifiable"), differs: count("differs") };
     for (const [name, n] of Object.entries(extra)) if (n) summary[name] = n;
-    return { format: "baccarat-verify/1", ok: summary.differs === 0 && findings.length === 0, summary, rounds, findings, notes };
+    const ok = summary.differs === 0 && findings.length === 0;
+    // Without the casino's keys nothing can tell a doctored export consistent in itself from
+    // the real one: a report in which nothing differs is then not verified (Python's Verdict).
+    const signaturesChecked = (inputs.keys ?? null) !== null;
+    const verdict = !ok ? "fails" : signaturesChecked ? "verified" : "signatures_not_checked";
+    return { format: "baccarat-verify/1", ok, verdict, signatures_checked: signaturesChecked, summary, rounds, findings, notes };
   }
 
   /** An export's text verified: the report, or a HistoryFormatError for an unreadable line. */
@@ -1690,6 +1695,27 @@
   }
 
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  // What a verdict without the casino's keys could not check (Python's NO_KEYS).
+  const NO_KEYS = "no public key of the casino given: --keys, or receipts with keys";
+
+  /** The verdict in one line, with what could not be checked (Python's headline). */
+  function headline(report) {
+    if (report.verdict === "verified") {
+      return "VERIFIED: every round checks out, nothing is missing between them, and every line carries the casino's signature";
+    }
+    if (report.verdict === "signatures_not_checked") {
+      return (
+        `SIGNATURES NOT CHECKED (${NO_KEYS}): nothing else differs, but an export cut ` +
+        "short or rewritten to be consistent in itself cannot be told from the real one"
+      );
+    }
+    const differ = report.summary.differs;
+    const what = [`${plural(differ, "round")} differ${differ === 1 ? "s" : ""}`];
+    if (report.findings.length) what.push(plural(report.findings.length, "finding"));
+    let text = `FAILS: ${what.join(" and ")}`;
+    if (!report.signatures_checked) text += ` (and the signatures were not checked: ${NO_KEYS})`;
+    return text;
+  }
 
   /** The report's summary line, as `baccarat verify` prints it. */
   function summaryText(report) {
@@ -1704,7 +1730,7 @@
 
   /** The report as the text of `baccarat verify` (Python's render), line by line. */
   function render(report, { quiet = false } = {}) {
-    const out = [];
+    const out = [headline(report)];
     const width = Math.max(0, ...report.rounds.map((r) => r.id.length));
     for (const r of report.rounds) {
       if (quiet && r.status === "verified") continue;
@@ -1768,6 +1794,7 @@
     verifyHistory,
     verifyText,
     verdict,
+    headline,
     summaryText,
     render,
   };

@@ -206,6 +206,8 @@ def test_an_export_cut_short_fails_with_the_published_keys_and_is_not_green_with
         assert "Every round checks out" not in str(page.text_content("#export-result"))
         assert "could not be fetched" in str(page.text_content("#keys-status"))
         assert str(page.text_content("#export-text")).startswith("SIGNATURES NOT CHECKED")
+        # Every note is named in words (the server's client seed had no name of its own).
+        assert "verify.kind_" not in str(page.text_content("#export-notes"))
         assert player.errors == [] and errors == []
     finally:
         context.close()

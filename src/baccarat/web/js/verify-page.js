@@ -2140,7 +2140,7 @@
         status.textContent = t("verify.keys_fetching");
       } else {
         status.textContent = t("verify.keys_missing", { why: keysWhy() });
-        status.className = "note check warn";
+        status.className = "note warn";
       }
       document.body.dataset.keys = published.state;
     }

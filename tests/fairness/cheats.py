@@ -43,6 +43,7 @@ __all__ = [
     "CASINO",
     "EXPORT_VECTORS_PATH",
     "cases",
+    "cut_short",
     "honest",
     "seat",
     "skipping_cards",
@@ -114,6 +115,16 @@ def skipping_cards(rounds: int = 30, rules: str = "mini") -> list[dict[str, Any]
         lines.append(line)
         position += len(coup.player.cards) + len(coup.banker.cards)
     return _published(lines, 1)
+
+
+def cut_short(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """An export doctored to be consistent in itself: its last round (of fresh shuffles:
+    the seed's last nonce) removed and ``nonces_used`` lowered by one on every line. Nothing
+    but the casino's signature of each line (which covers ``nonces_used``) tells it apart."""
+    doctored = copy.deepcopy(lines[:-1])
+    for line in doctored:
+        line["fairness"]["nonces_used"] -= 1
+    return doctored
 
 
 def honest(rules: str = "single-deck", rounds: int = 12) -> list[dict[str, Any]]:
@@ -253,8 +264,11 @@ def cases() -> list[dict[str, Any]]:
 
     def case(name: str, lines: list[dict[str, Any]], **expect: Any) -> None:
         statuses = expect.pop("statuses", None) or ["verified"] * len(lines)
+        ok = expect.pop("ok", True)
+        # No keys here: an export in which nothing differs is not verified, only unchecked.
+        verdict = "signatures_not_checked" if ok else "fails"
         out.append({"name": name, "lines": lines, "expect": {
-            "ok": expect.pop("ok", True), "statuses": statuses,
+            "ok": ok, "verdict": verdict, "statuses": statuses,
             "differences": expect.pop("differences", {}),
             "findings": expect.pop("findings", []), "voided_after_win": 0,
             "balance_breaks": 0, "server_client_seeds": 0} | expect})  # fmt: skip
@@ -280,6 +294,10 @@ def cases() -> list[dict[str, Any]]:
     case("cards skipped until the Player bet loses", cards, ok=False,
          statuses=["differs" if i in gapped else "verified" for i in range(len(cards))],
          differences={str(i + 1): ["fairness.position"] for i in gapped})  # fmt: skip
+
+    # The casino signed each line, nonces_used with it: without its keys, nothing differs.
+    case("the last round removed and nonces_used lowered, without the keys",
+         cut_short(signed(fresh)))  # fmt: skip
 
     missing = copy.deepcopy(fresh)
     gone = missing.pop(5)
@@ -430,12 +448,17 @@ def signature_cases() -> list[dict[str, Any]]:
         differing = expect.pop("differing", {})
         statuses = ["differs" if str(i + 1) in differing else "verified"
                     for i in range(len(lines))]  # fmt: skip
+        ok = not differing and not expect.get("findings")
+        # Keys in every case here (given, or the receipts'): the signatures are checked.
         out.append({"name": name, "lines": lines, **inputs, "expect": {
-            "ok": not differing and not expect.get("findings"), "statuses": statuses,
+            "ok": ok, "verdict": "verified" if ok else "fails", "statuses": statuses,
             "differences": differing, "findings": expect.pop("findings", []),
             "voided_after_win": 0, "balance_breaks": 0, "server_client_seeds": 0}})  # fmt: skip
 
     case("an honest export, signed", signed(fresh), keys=keys)
+    case("the last round removed and nonces_used lowered, with the keys",
+         cut_short(signed(fresh)), keys=keys,
+         differing={line: ["signature"] for line in every[:-1]})  # fmt: skip
     made_up = fabricated()
     case("a history fabricated afterwards, unsigned", made_up, keys=keys,
          differing={line: ["signature"] for line in every})  # fmt: skip

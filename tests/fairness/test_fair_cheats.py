@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from baccarat.cli import main as cli
+from baccarat.cli.fair import UNSIGNED_EXIT
 from baccarat.fairness.history import parse_history
 from baccarat.fairness.verify import (
     VOID_AFTER_WIN,
@@ -35,12 +36,12 @@ def verify(lines: list[Any]) -> HistoryReport:
 
 
 def run_cli(
-    tmp_path: Path, lines: list[Any], capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, lines: list[Any], capsys: pytest.CaptureFixture[str], *options: str
 ) -> tuple[int, str]:
     path = tmp_path / "export.jsonl"
     path.write_text(jsonl(lines), encoding="utf-8")
     capsys.readouterr()
-    status = cli(["verify", str(path)])
+    status = cli(["verify", str(path), *options])
     return status, capsys.readouterr().out
 
 
@@ -65,6 +66,7 @@ def test_every_export_vector_gets_the_verdicts_it_was_built_for(case: dict[str, 
     assert report.balance_breaks == expect["balance_breaks"]
     assert report.server_client_seeds == expect["server_client_seeds"]
     assert report.ok is expect["ok"]
+    assert report.verdict.value == expect["verdict"]
 
 
 def test_an_operator_that_skips_nonces_until_the_player_loses_fails_verification(
@@ -119,7 +121,7 @@ def test_an_export_without_nonces_used_verifies_and_says_what_it_could_not_check
     lines = cheats.honest("single-deck", 6)
     for line in lines:
         del line["fairness"]["nonces_used"], line["fairness"]["undealt_shoes"]
-    status, out = run_cli(tmp_path, lines, capsys)
+    status, out = run_cli(tmp_path, lines, capsys, "--accept-unsigned")
     assert status == 0
     assert "without nonces_used" in out and "could not be checked" in out
 
@@ -202,7 +204,7 @@ def test_a_void_after_a_win_is_reported_as_such_and_counted(
     assert f"line {won + 1:>4}  {lines[won]['id']}  voided after a win" in out
     assert "1 voided (1 after a win)" in out.splitlines()[-1]
     assert "balance chain: 1 break" in out.splitlines()[-1]
-    assert status == 0
+    assert status == UNSIGNED_EXIT  # nothing differs; no key checked the signatures
     report = verify(lines)
     assert report.rounds[won].reason == VOID_AFTER_WIN
     assert report.to_json()["summary"]["voided_after_win"] == 1
@@ -239,7 +241,7 @@ def test_rounds_with_the_servers_client_seed_are_named_not_failed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     lines = cheats.seat(sources=("client", "server"))
-    status, out = run_cli(tmp_path, lines, capsys)
+    status, out = run_cli(tmp_path, lines, capsys, "--accept-unsigned")
     assert status == 0
     named = "note: 4 round(s) dealt with a client seed the server set, not you (line(s) 2, 4, 6, 8)"
     assert named in out
@@ -281,8 +283,11 @@ def test_the_cli_names_every_line_of_a_history_fabricated_afterwards(
         assert out.count("    signature: expected a valid signature by key") == 6, out
         assert says in out
         assert out.splitlines()[-1].endswith("6 differ")
-        # Without the keys the same file verifies: the signature is what tells it apart.
-        assert cli(["verify", str(path)]) == 0
+        # Without the keys nothing else differs: the signature is what tells it apart, and
+        # the verdict says it was not checked.
+        capsys.readouterr()
+        assert cli(["verify", str(path)]) == UNSIGNED_EXIT
+        assert capsys.readouterr().out.startswith("SIGNATURES NOT CHECKED")
 
 
 def test_the_cli_names_a_signed_line_changed_afterwards(
@@ -334,8 +339,44 @@ def test_without_keys_a_signed_export_says_what_was_not_checked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     status, out = run_cli(tmp_path, cheats.signed(cheats.honest("single-deck", 3)), capsys)
-    assert status == 0
+    assert status == UNSIGNED_EXIT
     assert f"note: 3 of 3 lines are signed (key {cheats.CASINO.key_id})" in out
+    # Accepted unsigned: exit 0, and the headline still says what was not checked.
+    status, out = run_cli(tmp_path, cheats.signed(cheats.honest("single-deck", 3)), capsys,
+                          "--accept-unsigned")  # fmt: skip
+    assert status == 0
+    assert out.startswith("SIGNATURES NOT CHECKED (no public key of the casino given")
+
+
+def test_an_export_cut_short_and_made_consistent_is_not_green_without_keys_and_fails_with_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    honest = cheats.signed(cheats.honest("single-deck", 8))
+    doctored = cheats.cut_short(honest)
+    assert len(doctored) == 7
+    assert {line["fairness"]["nonces_used"] for line in doctored} == {7}
+    # Without keys: nothing else differs, but the verdict is not "verified" (nor exit 0), and
+    # its first line says what could not be checked.
+    status, out = run_cli(tmp_path, doctored, capsys)
+    assert status == UNSIGNED_EXIT
+    first = out.splitlines()[0]
+    assert first.startswith("SIGNATURES NOT CHECKED (no public key of the casino given")
+    assert "cannot be told from the real one" in first
+    assert out.splitlines()[-1].startswith("7 rounds: 7 verified, 0 unverifiable")
+    status, out = run_cli(tmp_path, doctored, capsys, "--json")
+    report = json.loads(out)
+    assert status == UNSIGNED_EXIT
+    assert (report["verdict"], report["signatures_checked"]) == ("signatures_not_checked", False)
+    # With the casino's published keys: every line's signature fails (nonces_used is signed).
+    keys = write_json(tmp_path / "fairness.json", {"signing_keys": cheats.CASINO.keys_json()})
+    status, out = run_cli(tmp_path, doctored, capsys, "--keys", keys)
+    assert status == 1
+    assert out.splitlines()[0] == "FAILS: 7 rounds differ"
+    assert out.count("changed afterwards, or another key") == 7
+    # The honest export with the keys: verified, exit 0.
+    status, out = run_cli(tmp_path, honest, capsys, "--keys", keys)
+    assert status == 0
+    assert out.splitlines()[0].startswith("VERIFIED: every round checks out")
 
 
 def test_unreadable_keys_or_receipts_are_a_usage_error(

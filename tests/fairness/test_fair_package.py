@@ -41,9 +41,10 @@ def _without_help_links(path: Path) -> str:
 
 def test_the_page_loads_nothing_from_elsewhere() -> None:
     page = (PACKAGE / "web" / "verify.html").read_text()
-    # Its own script and styles only, and no request at all (it fetches no catalog).
-    assert "connect-src 'none'" in page and "script-src 'self'" in page
-    assert "connect-src 'self'" not in page
+    # Its own script and styles only, and requests to its own origin only (the casino's
+    # published keys; it fetches no catalog).
+    assert "connect-src 'self'" in page and "script-src 'self'" in page
+    assert "connect-src 'none'" not in page and "default-src 'none'" in page
     for text in [page, *map(_without_help_links, (PACKAGE / "web").rglob("*.[jc]s*"))]:
         assert "http://" not in text and "https://" not in text
 
@@ -60,6 +61,9 @@ def test_the_pages_strings_are_the_catalogs_in_every_language() -> None:
     wanted = set(re.findall(r't\("(verify\.[a-z_]+)"', script))
     wanted |= {f"verify.status_{s}" for s in ("verified", "unverifiable", "differs")}
     wanted |= {f"verify.void_{r}" for r in ("before_the_result", "after_the_result", "after_a_win")}
-    kinds = ("nonce_gap", "nonces_used", "undealt_shoe", "unchecked", "balance")
+    kinds = ("nonce_gap", "nonces_used", "undealt_shoe", "unchecked", "balance",
+             "server_client_seed", "table_log", "receipt")  # fmt: skip
     wanted |= {f"verify.kind_{k}" for k in kinds}
+    # Why the casino's keys were not fetched.
+    wanted |= {f"verify.keys_why_{r}" for r in ("file", "logged_out", "failed")}
     assert wanted <= english, wanted - english

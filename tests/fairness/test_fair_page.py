@@ -317,7 +317,7 @@ def test_an_unreadable_export_names_the_line(page: Any, base_url: str, tmp_path:
     assert "line 2: fairness.nonce must be a whole number" in shown
 
 
-def test_the_page_makes_no_request_and_its_policy_refuses_any(
+def test_the_page_asks_only_its_own_origin_and_without_keys_is_not_green(
     page: Any, base_url: str, tmp_path: Path
 ) -> None:
     path = tmp_path / "honest.jsonl"
@@ -326,15 +326,22 @@ def test_the_page_makes_no_request_and_its_policy_refuses_any(
     page.wait_for_selector("body[data-verified='true']", timeout=15_000)
     load_export(page, path)
     assert page.get_attribute("body", "data-export-ok") == "true"
+    # No one is logged in here: the casino's keys are not asked for, and the verdict says
+    # that the signatures were not checked, and why (neither green nor red).
     loaded = {url.removeprefix(base_url) for url in page.requests}
     assert {u.split("?")[0] for u in loaded} == {
         "/verify.html", "/js/verify-page.js", "/css/app.css", "/css/verify.css",
         "/vendor/noble-curves/bls12-381.js",
     }  # fmt: skip
-    # The policy itself refuses a request, should a script try one.
-    refused = page.evaluate("fetch('/i18n/en.json').then(() => 'fetched', () => 'refused')")
+    assert page.get_attribute("body", "data-keys") == "missing"
+    assert page.get_attribute("body", "data-export-verdict") == "signatures_not_checked"
+    assert page.get_attribute("#export-verdict", "class") == "check warn"
+    assert "you are not logged in" in str(page.text_content("#export-verdict"))
+    assert "you are not logged in" in str(page.text_content("#keys-status"))
+    # The policy itself refuses a request to another origin, should a script try one.
+    refused = page.evaluate("fetch('http://localhost:9/k').then(() => 'fetched', () => 'refused')")
     assert refused == "refused"
-    assert not any("i18n" in url for url in page.requests)
+    assert not any(url.startswith("http://localhost:9") for url in page.requests)
 
 
 def test_the_page_saved_to_disk_verifies_an_export_from_a_file(
@@ -357,6 +364,9 @@ def test_the_page_saved_to_disk_verifies_an_export_from_a_file(
         load_export(page, export)
         assert page.get_attribute("body", "data-export-ok") == "false"
         assert page.locator("#export-rounds tr[data-status='differs']").count() > 0
+        # From a file the page fetches no keys, and says so beside its verdict.
+        assert "opened from a file" in str(page.text_content("#keys-status"))
+        assert "Signatures not checked either" in str(page.text_content("#export-verdict"))
         assert "went to no coup" in str(page.text_content("#export-text"))
         # The BLS library is a classic script too: a beacon round's signature is checked.
         forged = tmp_path / "forged.jsonl"

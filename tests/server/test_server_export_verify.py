@@ -155,7 +155,9 @@ def test_an_export_of_every_kind_of_house_table_verifies_with_its_nonces_checked
     assert first["fairness"]["nonces_used"] == played["first"].nonces_used == used
     path = tmp_path / "export.jsonl"
     path.write_text(text)
-    assert cli(["verify", str(path)]) == 0
+    keys = tmp_path / "keys.json"
+    keys.write_text(json.dumps({"signing_keys": SIGNER.keys_json()}))
+    assert cli(["verify", str(path), "--keys", str(keys)]) == 0
     # The export of one mode holds that mode's commitments only, and verifies alone.
     for mode in ("fun", "real"):
         alone = report_of(casino.export(mode))

@@ -1,5 +1,8 @@
 """The browser verifier on real exports from a real server: every kind of house table
-verifies, with its voids; the same export, cut or changed by a cheat, shows the finding.
+verifies, with its voids, and every line's signature with the casino's published keys,
+which the page fetches; the same export, cut or changed by a cheat, shows the finding; and
+without the keys (their request blocked) an export doctored to be consistent in itself is
+not shown as verified.
 
 A server of its own (a subprocess on a temporary SQLite database), so that the operator's
 void (``baccarat admin void``) can reach its database.
@@ -16,8 +19,11 @@ from typing import Any
 import pytest
 
 from baccarat.cli import main as cli
+from tests.fairness import cheats
+from tests.fairness.samples import jsonl
 
 from .conftest import serving
+from .test_web_actions import console_errors
 from .webtools import Player, new_nickname
 
 
@@ -86,6 +92,10 @@ def test_a_real_export_verifies_in_the_page_and_a_round_cut_from_it_is_a_finding
         assert page.get_attribute("body", "data-export-ok") == "true", page.text_content(
             "#export-text"
         )
+        # Checked with the casino's published keys: every line's signature too.
+        assert page.get_attribute("body", "data-keys") == "fetched"
+        assert page.get_attribute("body", "data-export-verdict") == "verified"
+        assert page.get_attribute("#export-verdict", "class") == "check ok"
         assert page.locator("#export-rounds tr[data-status='voided']").count() == 1
         assert page.locator("#export-findings li").count() == 0
         # The server serves the BLS library the page checks a beacon round's signature with.
@@ -97,8 +107,9 @@ def test_a_real_export_verifies_in_the_page_and_a_round_cut_from_it_is_a_finding
         assert f"{len(lines)} round(s) dealt with a client seed the server set" in str(
             note.text_content()
         )
-        # The page asked the server for nothing but its own files.
-        assert not [u for u in requests if "/api/" in u or "/i18n/" in u], requests
+        # The page asked the server for nothing but its own files and the casino's keys.
+        asked = {u.removeprefix(url) for u in requests if "/api/" in u or "/i18n/" in u}
+        assert asked == {"/api/fairness"}, requests
 
         # The operator leaves a round out of the export (say, one the player won).
         cut = [x for x in lines if json.loads(x)["id"] != fresh[2]["id"]]
@@ -152,5 +163,51 @@ def test_the_table_keeps_the_signed_commitment_and_the_verifier_checks_the_expor
         assert any("not the commitment shown before play" in text for text in named), named
         assert first.locator("[data-field='signature']").count() == 1
         assert player.errors == []
+    finally:
+        context.close()
+
+
+def test_an_export_cut_short_fails_with_the_published_keys_and_is_not_green_without_them(
+    browser: Any, server: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, _ = server
+    context = browser.new_context()
+    try:
+        player = Player(context, url, new_nickname())
+        player.register_and_login()
+        errors = console_errors(player)
+        rounds_of(player, "table-i", 4, player=500)
+        player.api("POST", "/api/fairness/rotate", {"mode": "fun"})
+        lines = [json.loads(line) for line in export(player).splitlines()]
+        assert [line["fairness"]["nonces_used"] for line in lines] == [4] * 4
+        # The last round removed, and nonces_used lowered by one on every line.
+        doctored = jsonl(cheats.cut_short(lines))
+        page = open_verifier(player, doctored, tmp_path / "doctored.jsonl")
+        assert page.get_attribute("body", "data-keys") == "fetched"
+        assert page.get_attribute("body", "data-export-verdict") == "fails"
+        assert page.get_attribute("#export-verdict", "class") == "check bad"
+        signatures = page.locator("#export-rounds tr[data-status='differs'] "
+                                  "[data-field='signature']")  # fmt: skip
+        assert signatures.count() == 3
+        assert "changed afterwards" in str(signatures.first.text_content())
+
+        # The keys cannot be fetched (offline, blocked): nothing else differs, and the verdict
+        # is neither green nor silent about it.
+        page.route("**/api/fairness", lambda route: route.abort())
+        page = open_verifier(player, doctored, tmp_path / "doctored.jsonl")
+        assert page.get_attribute("body", "data-keys") == "missing"
+        assert page.get_attribute("body", "data-export-ok") == "true"  # nothing differs
+        assert page.get_attribute("body", "data-export-verdict") == "signatures_not_checked"
+        verdict = page.locator("#export-verdict")
+        assert verdict.get_attribute("class") == "check warn"
+        shown = str(verdict.text_content())
+        assert shown.startswith("\u26a0 Signatures NOT checked: the casino's public keys could not")
+        assert "cannot be told from the real one" in shown
+        assert "Every round checks out" not in str(page.text_content("#export-result"))
+        assert "could not be fetched" in str(page.text_content("#keys-status"))
+        assert str(page.text_content("#export-text")).startswith("SIGNATURES NOT CHECKED")
+        # Every note is named in words (the server's client seed had no name of its own).
+        assert "verify.kind_" not in str(page.text_content("#export-notes"))
+        assert player.errors == [] and errors == []
     finally:
         context.close()

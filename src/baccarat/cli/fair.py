@@ -51,7 +51,12 @@ def register(subparsers: Any) -> None:
     example.set_defaults(handler=run_example)
 
     verify = subparsers.add_parser(
-        "verify", help="verify an exported history: shuffles, coups, payouts, balances"
+        "verify",
+        help="verify an exported history: shuffles, coups, payouts, balances, signatures",
+        description="Exit status: 0 verified (signatures checked); 1 a round differs or "
+        "something is missing; 2 the file or the keys cannot be read; 3 nothing differs, but "
+        "the signatures were not checked (no --keys or --receipts with keys), so a doctored "
+        "export cannot be told from the real one (0 with --accept-unsigned).",
     )
     verify.add_argument("file", help="the history export (JSON lines), or - for stdin")
     verify.add_argument("--json", action="store_true", help="machine-readable report")
@@ -68,6 +73,12 @@ def register(subparsers: Any) -> None:
         help="your receipts (baccarat-receipts/1, saved from the browser): each round's "
         "commitment is checked against the ones shown before play (their keys are used "
         "when --keys is not given)",
+    )
+    verify.add_argument(
+        "--accept-unsigned",
+        action="store_true",
+        help="without keys, exit 0 (not 3) when nothing differs: the headline still says that "
+        "the signatures were not checked",
     )
     verify.set_defaults(handler=run_verify)
 
@@ -192,9 +203,13 @@ def _keys_and_receipts(args: argparse.Namespace) -> tuple[Any, Any]:
     return keys, receipts
 
 
+# ``baccarat verify``'s exit status when nothing differs but no key checked the signatures.
+UNSIGNED_EXIT = 3
+
+
 def run_verify(args: argparse.Namespace) -> int:
     from ..fairness.history import parse_history
-    from ..fairness.verify import render, verify_history
+    from ..fairness.verify import Verdict, render, verify_history
 
     keys, receipts = _keys_and_receipts(args)
     if args.file == "-":
@@ -207,6 +222,8 @@ def run_verify(args: argparse.Namespace) -> int:
         print_json(report.to_json())
     else:
         print("\n".join(render(report, quiet=args.quiet)))
+    if report.verdict is Verdict.UNSIGNED and not args.accept_unsigned:
+        return UNSIGNED_EXIT
     return 0 if report.ok else 1
 
 

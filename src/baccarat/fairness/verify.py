@@ -25,6 +25,12 @@ the void of an earlier round).
 Given the casino's public keys (``check_signatures``), every line must carry a signature by
 one of them that verifies; given the player's receipts (``check_receipts``), each of the
 player's rounds must be dealt under a commitment shown before it was played.
+
+The verdict (``Verdict``, the headline: the first line of ``render``) has three states.
+Without the casino's keys the checks above cannot tell a real export from one doctored to be
+consistent in itself (its last rounds removed and ``nonces_used`` lowered to match, or a
+history made up afterwards with its commitment recomputed): an export in which nothing
+differs is then ``signatures_not_checked``, not ``verified``, and the headline says so.
 """
 
 from __future__ import annotations
@@ -71,6 +77,20 @@ class Status(enum.Enum):
     VOIDED = "voided"
     UNVERIFIABLE = "unverifiable"
     DIFFERS = "differs"
+
+
+class Verdict(enum.Enum):
+    """The verdict on a whole export: everything checks out, signatures included; nothing
+    differs, but the signatures were not checked (no public key of the casino was given);
+    or something differs or is missing."""
+
+    VERIFIED = "verified"
+    UNSIGNED = "signatures_not_checked"
+    FAILS = "fails"
+
+
+# What a verdict without the casino's keys could not check (in its headline).
+NO_KEYS = "no public key of the casino given: --keys, or receipts with keys"
 
 
 def show(value: Any) -> str:
@@ -180,6 +200,8 @@ class HistoryReport:
     rounds: tuple[RoundReport, ...]
     findings: tuple[Finding, ...] = ()
     notes: tuple[Finding, ...] = ()
+    # Whether every line's signature was checked with the casino's public keys.
+    signatures_checked: bool = False
     counts: dict[Status, int] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -193,6 +215,33 @@ class HistoryReport:
         """No round differs and nothing is missing (rounds whose seed is not revealed, voids
         and breaks in the balance chain do not count against)."""
         return self.counts[Status.DIFFERS] == 0 and not self.findings
+
+    @property
+    def verdict(self) -> Verdict:
+        if not self.ok:
+            return Verdict.FAILS
+        return Verdict.VERIFIED if self.signatures_checked else Verdict.UNSIGNED
+
+    def headline(self) -> str:
+        """The verdict in one line, with what could not be checked (``render``'s first)."""
+        if self.verdict is Verdict.VERIFIED:
+            return (
+                "VERIFIED: every round checks out, nothing is missing between them, and "
+                "every line carries the casino's signature"
+            )
+        if self.verdict is Verdict.UNSIGNED:
+            return (
+                f"SIGNATURES NOT CHECKED ({NO_KEYS}): nothing else differs, but an export cut "
+                "short or rewritten to be consistent in itself cannot be told from the real one"
+            )
+        differ, found = self.counts[Status.DIFFERS], len(self.findings)
+        what = [f"{differ} round{'' if differ == 1 else 's'} differ{'s' if differ == 1 else ''}"]
+        if found:
+            what.append(f"{found} finding{'' if found == 1 else 's'}")
+        text = f"FAILS: {' and '.join(what)}"
+        if not self.signatures_checked:
+            text += f" (and the signatures were not checked: {NO_KEYS})"
+        return text
 
     @property
     def voided_after_win(self) -> int:
@@ -241,6 +290,8 @@ class HistoryReport:
         return {
             "format": "baccarat-verify/1",
             "ok": self.ok,
+            "verdict": self.verdict.value,
+            "signatures_checked": self.signatures_checked,
             "summary": {"rounds": len(self.rounds)}
             | {s.value: n for s, n in self.counts.items() if s is not Status.VOIDED}
             | self.extra_counts(),
@@ -1168,13 +1219,14 @@ def verify_history(
     for index, record in enumerate(filled):
         diffs, coup = _check_round(record)
         reports.append(_report(record, diffs + across.get(index, []), coup))
-    return HistoryReport(tuple(reports), tuple(findings), tuple(notes))
+    return HistoryReport(tuple(reports), tuple(findings), tuple(notes), keys is not None)
 
 
 def render(report: HistoryReport, *, quiet: bool = False) -> list[str]:
-    """The report as text, line by line (``baccarat verify``): every round (with ``quiet``,
-    those that are not verified) and its differences, the findings and notes, the summary."""
-    out = []
+    """The report as text, line by line (``baccarat verify``): the headline (the verdict, and
+    what could not be checked), every round (with ``quiet``, those that are not verified)
+    and its differences, the findings and notes, the summary."""
+    out = [report.headline()]
     width = max((len(r.round_id) for r in report.rounds), default=0)
     for round_report in report.rounds:
         if quiet and round_report.status is Status.VERIFIED:

@@ -60,6 +60,7 @@ export const {
   verifyHistory,
   verifyText,
   verdict,
+  headline,
   summaryText,
   render,
 } = fair;

@@ -1680,7 +1680,12 @@
     };
     const summary = { rounds: rounds.length, verified: count("verified"), unverifiable: count("unverifiable"), differs: count("differs") };
     for (const [name, n] of Object.entries(extra)) if (n) summary[name] = n;
-    return { format: "baccarat-verify/1", ok: summary.differs === 0 && findings.length === 0, summary, rounds, findings, notes };
+    const ok = summary.differs === 0 && findings.length === 0;
+    // Without the casino's keys nothing can tell a doctored export consistent in itself from
+    // the real one: a report in which nothing differs is then not verified (Python's Verdict).
+    const signaturesChecked = (inputs.keys ?? null) !== null;
+    const verdict = !ok ? "fails" : signaturesChecked ? "verified" : "signatures_not_checked";
+    return { format: "baccarat-verify/1", ok, verdict, signatures_checked: signaturesChecked, summary, rounds, findings, notes };
   }
 
   /** An export's text verified: the report, or a HistoryFormatError for an unreadable line. */
@@ -1690,6 +1695,27 @@
   }
 
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  // What a verdict without the casino's keys could not check (Python's NO_KEYS).
+  const NO_KEYS = "no public key of the casino given: --keys, or receipts with keys";
+
+  /** The verdict in one line, with what could not be checked (Python's headline). */
+  function headline(report) {
+    if (report.verdict === "verified") {
+      return "VERIFIED: every round checks out, nothing is missing between them, and every line carries the casino's signature";
+    }
+    if (report.verdict === "signatures_not_checked") {
+      return (
+        `SIGNATURES NOT CHECKED (${NO_KEYS}): nothing else differs, but an export cut ` +
+        "short or rewritten to be consistent in itself cannot be told from the real one"
+      );
+    }
+    const differ = report.summary.differs;
+    const what = [`${plural(differ, "round")} differ${differ === 1 ? "s" : ""}`];
+    if (report.findings.length) what.push(plural(report.findings.length, "finding"));
+    let text = `FAILS: ${what.join(" and ")}`;
+    if (!report.signatures_checked) text += ` (and the signatures were not checked: ${NO_KEYS})`;
+    return text;
+  }
 
   /** The report's summary line, as `baccarat verify` prints it. */
   function summaryText(report) {
@@ -1704,7 +1730,7 @@
 
   /** The report as the text of `baccarat verify` (Python's render), line by line. */
   function render(report, { quiet = false } = {}) {
-    const out = [];
+    const out = [headline(report)];
     const width = Math.max(0, ...report.rounds.map((r) => r.id.length));
     for (const r of report.rounds) {
       if (quiet && r.status === "verified") continue;
@@ -1768,6 +1794,7 @@
     verifyHistory,
     verifyText,
     verdict,
+    headline,
     summaryText,
     render,
   };
@@ -1791,7 +1818,7 @@
     const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
     const SUIT_SYMBOLS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
     // The page's strings in every language, copied from i18n/*.json into the page (it fetches
-    // nothing: its policy allows no request); the tests keep the copy equal to the catalogs.
+    // no catalog); the tests keep the copy equal to the catalogs.
     const STRINGS = JSON.parse(document.getElementById("verify-strings").textContent);
     let lang = "en";
     let lastReport = null;
@@ -1801,6 +1828,13 @@
     let receipts = null;
     let receiptsError = null;
     let receiptsFromBrowser = false;
+    // The casino's published public keys (GET api/fairness, on the casino's own origin),
+    // fetched as the page opens: { state: "fetching" | "fetched" | "missing", keys, ids }, and
+    // when missing, why (reason: "file", "logged_out" or "failed", with a message): without
+    // keys the verdict is not green, and its headline says why.
+    const CSRF_COOKIE = "baccarat_csrf";
+    let published = { state: "fetching" };
+    let keysFetched = Promise.resolve();
 
     const $ = (id) => document.getElementById(id);
 
@@ -1987,8 +2021,17 @@
     function renderExport(report) {
       const ok = report.ok;
       const verdictLine = $("export-verdict");
-      verdictLine.textContent = ok ? `\u2713 ${t("verify.export_ok")}` : `\u2717 ${t("verify.export_bad")}`;
-      verdictLine.className = ok ? "check ok" : "check bad";
+      if (report.verdict === "verified") {
+        verdictLine.textContent = `\u2713 ${t("verify.export_ok")}`;
+        verdictLine.className = "check ok";
+      } else if (report.verdict === "signatures_not_checked") {
+        verdictLine.textContent = `\u26a0 ${t("verify.export_unsigned", { why: keysWhy() })}`;
+        verdictLine.className = "check warn";
+      } else {
+        const unsigned = report.signatures_checked ? "" : ` ${t("verify.export_bad_unsigned", { why: keysWhy() })}`;
+        verdictLine.textContent = `\u2717 ${t("verify.export_bad")}${unsigned}`;
+        verdictLine.className = "check bad";
+      }
       const s = report.summary;
       $("export-summary").textContent = t("verify.export_counts", {
         rounds: s.rounds,
@@ -2031,19 +2074,75 @@
       $("export-result").hidden = false;
       document.body.dataset.exportVerified = "true";
       document.body.dataset.exportOk = String(ok);
+      document.body.dataset.exportVerdict = report.verdict;
     }
 
     async function verifyExport(text) {
       lastText = text;
+      await keysFetched;
       let report;
       try {
-        report = await fair.verifyText(text, { receipts });
+        report = await fair.verifyText(text, verifierGiven());
       } catch (error) {
         exportError(error.message);
         return;
       }
       lastReport = report;
       renderExport(report);
+    }
+
+    // -- the casino's public keys: every line's signature ---------------------------------------
+
+    const receiptsHaveKeys = () => Boolean(receipts && (receipts.signing_keys || []).length);
+
+    /** What the verifier is given: the receipts, and the keys that came with them (the keys
+     * you were given before play) or else the ones the casino publishes now. */
+    function verifierGiven() {
+      if (receiptsHaveKeys()) return { receipts };
+      return { receipts, keys: published.state === "fetched" ? published.keys : null };
+    }
+
+    function loggedIn() {
+      return document.cookie.split(";").some((part) => part.trim().startsWith(`${CSRF_COOKIE}=`));
+    }
+
+    /** The casino's published keys, or why there are none: a page opened from a file fetches
+     * nothing, and the casino publishes them to its logged-in players. */
+    async function fetchKeys() {
+      if (global.location.protocol === "file:") return { state: "missing", reason: "file" };
+      if (!loggedIn()) return { state: "missing", reason: "logged_out" };
+      try {
+        const answer = await global.fetch(new URL("api/fairness", global.location.href), {
+          credentials: "same-origin",
+          cache: "no-store",
+          headers: { Accept: "application/json" },
+        });
+        if (!answer.ok) return { state: "missing", reason: "failed", message: `HTTP ${answer.status}` };
+        const keys = fair.parseKeys(await answer.json());
+        if (!keys.length) return { state: "missing", reason: "failed", message: "no signing_keys" };
+        return { state: "fetched", keys, ids: (await fair.publicKeys(keys)).ids };
+      } catch (error) {
+        return { state: "missing", reason: "failed", message: error.message };
+      }
+    }
+
+    /** Why the signatures were not checked, in a few words. */
+    const keysWhy = () => t(`verify.keys_why_${published.reason || "failed"}`, { message: published.message || "" });
+
+    function keysStatus() {
+      const status = $("keys-status");
+      status.className = "note";
+      if (receiptsHaveKeys()) {
+        status.textContent = t("verify.keys_receipts");
+      } else if (published.state === "fetched") {
+        status.textContent = t("verify.keys_fetched", { ids: published.ids.join(", ") });
+      } else if (published.state === "fetching") {
+        status.textContent = t("verify.keys_fetching");
+      } else {
+        status.textContent = t("verify.keys_missing", { why: keysWhy() });
+        status.className = "note warn";
+      }
+      document.body.dataset.keys = published.state;
     }
 
     // -- the receipts: the commitments shown before play, signed by the casino ------------------
@@ -2076,6 +2175,7 @@
       receiptsError = null;
       receiptsFromBrowser = fromBrowser;
       receiptsStatus();
+      keysStatus();
       document.body.dataset.receipts = String(data.receipts.length);
       if (lastText !== null) verifyExport(lastText);
     }
@@ -2166,6 +2266,7 @@
         if ($("result").hidden === false) verify().catch((error) => showError(error.message));
         if (lastReport) renderExport(lastReport);
         receiptsStatus();
+        keysStatus();
       });
       const select = $("rules");
       select.addEventListener("change", () => {
@@ -2184,6 +2285,11 @@
         if (file) readReceipts(file);
       });
       receiptsStatus();
+      keysStatus();
+      keysFetched = fetchKeys().then((found) => {
+        published = found;
+        keysStatus();
+      });
       browserReceipts();
       const drop = $("export-section");
       drop.addEventListener("dragover", (event) => event.preventDefault());

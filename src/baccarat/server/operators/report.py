@@ -14,19 +14,27 @@ from .outbox import NOT_APPLIED, OK, SHOWN, UNKNOWN, transaction_uuid
 PAGE = 500
 
 
-def _time(value: str | None, name: str) -> int | None:
-    if value is None or value == "":
-        return None
+def iso_us(value: str) -> int | None:
+    """An ISO 8601 time (UTC unless it says otherwise) in microseconds; None if it is not one."""
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise ServiceError(
-            "invalid_request", f"{name} is an ISO 8601 time, like 2026-12-01T00:00:00Z",
-            parameter=name,
-        ) from None  # fmt: skip
+        return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return int(moment.timestamp() * 1_000_000)
+
+
+def _time(value: str | None, name: str) -> int | None:
+    if value is None or value == "":
+        return None
+    moment = iso_us(value)
+    if moment is None:
+        raise ServiceError(
+            "invalid_request", f"{name} is an ISO 8601 time, like 2026-12-01T00:00:00Z",
+            parameter=name,
+        )  # fmt: skip
+    return moment
 
 
 def _state(status: str | None) -> str:

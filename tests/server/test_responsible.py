@@ -616,3 +616,84 @@ def test_an_exclusion_read_once_in_a_transaction_is_read_again_once_it_changes(
         return "admitted"
 
     assert db.run_write(work) == "timed_out"
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+@pytest.mark.parametrize(
+    ("exclusion", "refusal"),
+    [(("time_out", 1), "timed_out"), (("self_exclude", 6), "self_excluded")],
+)
+def test_an_operators_players_exclusion_holds_in_every_currency_of_theirs(
+    db: Any, exclusion: tuple[str, int], refusal: str
+) -> None:
+    """An operator's player is a player of ours per currency, and one person: a time-out
+    (or a self-exclusion) taken in a USD session refuses them in EUR and JPY too, whether
+    that player of ours was made before it (a EUR session) or after (a launch code issued
+    before it, opened after); a new launch is refused; no bet reaches the operator."""
+    import uuid
+
+    from baccarat.core import Bets
+    from baccarat.server import responsible, rounds
+    from baccarat.server.dealing import FairShoes
+    from baccarat.server.errors import ServiceError
+    from baccarat.server.history import iso_time
+    from baccarat.server.ledger import SystemAccounts, open_currencies
+    from baccarat.server.operators import launch
+    from baccarat.server.operators.config import Operator
+    from baccarat.server.operators.outbox import OperatorSession, OperatorWallet
+    from baccarat.server.round import Dealer
+    from baccarat.server.tables import load_tables
+
+    db.run_write(lambda uow: open_currencies(uow, ("EUR", "JPY")))
+    system, tables = db.run_read(SystemAccounts.load), load_tables()
+    acme = Operator("acme", "sixteen-chars-or-more", "http://127.0.0.1:9/wallet",
+                    ("USD", "EUR", "JPY"), None)  # fmt: skip
+
+    def code(player: str, currency: str) -> str:
+        body = {
+            "request_uuid": str(uuid.uuid4()),
+            "timestamp": iso_time(db.clock()),
+            "player": player,
+            "token": "t",
+            "currency": currency,
+            "language": "en",
+        }
+        return str(db.run_write(lambda uow: launch.create(uow, acme, tables, body)))
+
+    def session(launched: str) -> OperatorSession:
+        started = db.run_write(lambda uow: launch.redeem(uow, launched, system, 3600))
+        return started.session
+
+    def play(s: OperatorSession, mode: str = "real") -> str:
+        table = tables["table-i"].for_currency(s.currency)
+        wallet = OperatorWallet(s, table.id, {"banker": 1000}, 5)
+        dealer = Dealer(FairShoes(), system, wallet=wallet if mode == "real" else None)
+        try:
+            db.run_write(lambda uow: rounds.play_round(uow, dealer, s.player_id, table, mode,
+                                                       Bets({"banker": 1000})))  # fmt: skip
+        except ServiceError as refused:
+            return refused.code
+        return "played"
+
+    euro = session(code("u42", "EUR"))
+    assert play(euro) == "played"
+    yen = code("u42", "JPY")  # opened after the time-out: a player of ours made then
+    dollar = session(code("u42", "USD"))
+    kind, length = exclusion
+    db.run_write(lambda uow: getattr(responsible, kind)(uow, dollar.player_id, length))
+    calls = db.run_read(lambda uow: uow.scalar("SELECT count(*) FROM operator_calls"))
+    assert play(dollar) == play(euro) == play(session(yen)) == refusal
+    assert play(euro, "fun") == refusal  # either mode, as every exclusion
+    for currency in ("USD", "EUR", "JPY"):
+        with pytest.raises(ServiceError) as refused:
+            code("u42", currency)
+        assert refused.value.code == refusal
+    # Nothing was sent to the operator's wallet since (the first EUR round's calls only).
+    assert db.run_read(lambda uow: uow.scalar("SELECT count(*) FROM operator_calls")) == calls
+    # Each player of the person shows it, and says where it was taken; another player plays.
+    shown = db.run_write(lambda uow: responsible.overview(uow, euro.player_id))
+    assert shown["exclusion"]["kind"] == kind.replace("self_exclude", "self_exclusion")
+    (entry, *_) = db.run_read(lambda uow: responsible.audit_log(uow, euro.player_id))
+    assert entry["details"]["from_player"] == dollar.player_id
+    assert play(session(code("u43", "EUR"))) == "played"
+    assert db.run_read(audit.check).ok

@@ -16,7 +16,7 @@ import hmac
 from dataclasses import dataclass
 from typing import Any
 
-from .. import auth, idempotency
+from .. import auth, idempotency, responsible
 from ..accounts import open_player
 from ..currencies import HOME
 from ..db.uow import UnitOfWork
@@ -154,6 +154,8 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
     first = _first_answer(uow, operator, request_uuid, hashed)
     if first is not None:
         return first
+    # A time-out or self-exclusion taken in any currency holds in every other (and for fun).
+    responsible.refuse_excluded_person(uow, operator.id, str(player))
     if currency not in operator.currencies:
         raise ServiceError(
             "unsupported_currency",
@@ -301,6 +303,8 @@ def _player(
     )
     # Its accounts of ours (a demo session's play money) are in the session's currency.
     open_player(uow, player_id, system, currency)
+    # The person's time-out or self-exclusion, taken in another currency, is this one's too.
+    responsible.inherit_exclusion(uow, player_id, operator_id, player)
     return player_id
 
 

@@ -258,7 +258,8 @@ def test_the_same_launch_at_once_on_two_connections_is_one_launch(db: Database) 
 
     def waiting() -> int:
         return int(db.run_read(lambda uow: uow.scalar(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' "
             "AND query LIKE 'INSERT INTO operator_launches%'")))  # fmt: skip
 
     with ThreadPoolExecutor(2) as pool:

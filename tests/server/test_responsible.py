@@ -743,7 +743,8 @@ def test_a_time_out_and_a_first_launch_in_another_currency_at_once_exclude_both(
 
     def waiting() -> int:
         return int(db.run_read(lambda uow: uow.scalar(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")))  # fmt: skip
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock'")))  # fmt: skip
 
     with ThreadPoolExecutor(2) as pool:
         one = pool.submit(db.run_write, hold)

@@ -38,7 +38,7 @@ from pathlib import Path
 import httpx
 
 from baccarat.operator_demo.wallet import PLAYERS
-from baccarat.server.operators.signing import headers
+from baccarat.server.operators.signing import headers, timestamp
 from server import HOST, Phase, drive, free_port, fund, http_json, register, report, start_server
 
 OPERATOR, SECRET_ENV = "bench", "BENCH_OPERATOR_SECRET"
@@ -78,8 +78,9 @@ def operator_sessions(game_port: int, wallet_port: int) -> list[str]:
         signed(f"{wallet}/balance", {"player": player, "balance": 10**12})
         token = signed(f"{wallet}/session", {"player": player})["token"]
         code = signed(f"http://{HOST}:{game_port}/operator/v1/launch", {
-            "request_uuid": str(uuid.uuid4()), "player": player, "token": token,
-            "currency": "USD", "language": "en", "demo": False})["code"]  # fmt: skip
+            "request_uuid": str(uuid.uuid4()), "timestamp": timestamp(), "player": player,
+            "token": token, "currency": "USD", "language": "en", "demo": False,
+        })["code"]  # fmt: skip
         tokens.append(http_json(f"http://{HOST}:{game_port}/api/sessions/launch",
                                 {"code": code})["token"])  # fmt: skip
     return tokens

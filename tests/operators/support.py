@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from baccarat.server.operators.signing import headers
+from baccarat.server.operators.signing import headers, timestamp
 
 from ..server.live import LiveServer, python_path
 from ..server.postgres import free_port
@@ -87,9 +87,9 @@ class Pair:
 
     def launch(self, player: str, **fields: Any) -> httpx.Response:
         token = fields.pop("token", None) or self.admin("session", {"player": player})["token"]
-        body = {"request_uuid": str(uuid.uuid4()), "player": player, "token": token,
-                "currency": "USD", "language": "en", "lobby_url": "http://lobby.example/",
-                "demo": False} | fields  # fmt: skip
+        body = {"request_uuid": str(uuid.uuid4()), "timestamp": timestamp(), "player": player,
+                "token": token, "currency": "USD", "language": "en",
+                "lobby_url": "http://lobby.example/", "demo": False} | fields  # fmt: skip
         return self.signed_post(f"{self.game.url}/operator/v1/launch", body)
 
     def session(self, player: str, **fields: Any) -> str:

@@ -4,6 +4,7 @@ operator's wallet, refusals, demo sessions and the report (no faults: see the pr
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from baccarat.server.operators.signing import headers
+from baccarat.server.operators.signing import headers, timestamp
 
 from .support import OPERATOR, SECRET, Pair, pair, play
 
@@ -96,6 +97,37 @@ def test_a_launch_code_is_used_once_and_opens_the_table_in_a_browser(both: Pair)
     assert '<html lang="da">' in unknown.text and "href=" not in unknown.text
     exchanged = httpx.post(f"{both.game.url}/api/sessions/launch", json={"code": code})
     assert exchanged.json()["error"]["code"] == "invalid_launch_code"
+
+
+def test_a_signed_launch_sent_again_answers_the_first_answer_and_never_a_new_session(
+    both: Pair,
+) -> None:
+    token = both.admin("session", {"player": "carol"})["token"]
+    body = {"request_uuid": str(uuid.uuid4()), "timestamp": timestamp(), "player": "carol",
+            "token": token, "currency": "USD", "language": "en", "demo": False}  # fmt: skip
+    raw = json.dumps(body).encode()
+    url = f"{both.game.url}/operator/v1/launch"
+
+    def post(raw: bytes) -> httpx.Response:
+        return httpx.post(url, content=raw, timeout=10, headers=headers(OPERATOR, SECRET, raw))
+
+    first, again = post(raw), post(raw)  # the same signed bytes
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.json() == first.json()
+    assert httpx.get(first.json()["url"], timeout=10).status_code == 303
+    assert post(raw).json() == first.json()  # its code used: still no new one
+    other = post(json.dumps(body | {"player": "dave"}).encode())
+    assert (other.status_code, other.json()["error"]["code"]) == (409, "request_uuid_reused")
+    late = {"request_uuid": str(uuid.uuid4()), "timestamp": timestamp(time.time() - 301)}
+    stale = post(json.dumps(body | late).encode())
+    assert (stale.status_code, stale.json()["error"]["code"]) == (401, "launch_out_of_window")
+    undated = post(
+        json.dumps(body | {"request_uuid": str(uuid.uuid4()), "timestamp": None}).encode()
+    )
+    assert undated.json()["error"] == {
+        "code": "invalid_body", "details": {"field": "timestamp"},
+        "message": "timestamp is the launch's time in ISO 8601, like 2026-12-01T10:00:00Z",
+    }  # fmt: skip
 
 
 def test_a_launch_is_refused_for_a_currency_the_table_lacks(both: Pair) -> None:

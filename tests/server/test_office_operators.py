@@ -3,29 +3,47 @@ call of one: what ``baccarat admin operators`` shows, for staff in the browser."
 
 from __future__ import annotations
 
+import json
+import uuid
+
 import pytest
 
+from baccarat.cli import main
 from baccarat.core import Bets
 from baccarat.server import rounds
 from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.history import iso_time
 from baccarat.server.operators import launch, outbox
 from baccarat.server.operators.config import Operator
 from baccarat.server.operators.outbox import Answer, Call, OperatorWallet
 from baccarat.server.round import Dealer
+from baccarat.server.settings import DatabaseUrl
 
 from .conftest import Api
 from .office import logged_in
+from .support import BANKER_WINS, StackedShoes
 
 pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("database_url", ["sqlite"],
                                                          indirect=True)]  # fmt: skip
 ACME = Operator("acme", "sixteen-chars-or-more", "http://127.0.0.1:9/wallet", ("JPY",), None, 1)
 
 
-async def operator_round(api: Api) -> Call:
-    """A round on the operator's wallet in yen whose bet went unanswered (a timeout)."""
+TIMED_OUT = Answer("RS_ERROR_UNKNOWN", error="timeout")
+
+
+async def operator_round(api: Api, answer: Answer = TIMED_OUT) -> Call:
+    """A round on the operator's wallet in yen whose bet was answered so (by default it
+    went unanswered: a timeout)."""
     casino = api.casino
-    body = {"request_uuid": "r", "player": "u7", "token": "t", "currency": "JPY",
-            "language": "en", "demo": False}  # fmt: skip
+    body = {
+        "request_uuid": str(uuid.uuid4()),
+        "timestamp": iso_time(api.clock()),
+        "player": "u7",
+        "token": "t",
+        "currency": "JPY",
+        "language": "en",
+        "demo": False,
+    }
     code = await casino.db.write(lambda uow: launch.create(uow, ACME, casino.tables, body))
     session = (await casino.db.write(
         lambda uow: launch.redeem(uow, code, casino.system, 3600))).session  # fmt: skip
@@ -40,8 +58,7 @@ async def operator_round(api: Api) -> Call:
         return wallet.first
 
     bet = await casino.db.write(work)
-    await casino.db.write(lambda uow: outbox.answered(
-        uow, bet, Answer("RS_ERROR_UNKNOWN", error="timeout"), 1))  # fmt: skip
+    await casino.db.write(lambda uow: outbox.answered(uow, bet, answer, 1))
     return bet
 
 
@@ -63,3 +80,18 @@ async def test_staff_see_the_unfinished_rounds_on_operators_wallets_and_their_ca
     assert bet.round_id in csv.text
     anonymous = await api.client.get("/admin/api/operators/rounds")
     assert anonymous.status_code == 401
+
+
+async def test_the_admin_command_shows_no_win_for_a_round_that_paid_none(
+    api: Api, database_url: DatabaseUrl, capsys: pytest.CaptureFixture[str]
+) -> None:
+    api.shoes.current = StackedShoes(BANKER_WINS)  # the banker bet's settlement returns 1950
+    refused = await operator_round(api, Answer("RS_ERROR_NOT_ENOUGH_MONEY", 0, 200))
+    played = await operator_round(api, Answer("RS_OK", 5000, 200))
+    assert main(["admin", "--database", str(database_url), "operators", "rounds", "--json"]) == 0
+    wins = {r["round"]: (r["state"], r["win"]) for r in json.loads(capsys.readouterr().out)}
+    assert wins == {refused.round_id: ("refused", None), played.round_id: ("win", 1950)}
+    assert main(["admin", "--database", str(database_url), "operators", "rounds"]) == 0
+    assert refused.round_id is not None
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if refused.round_id in line]
+    assert "1950" not in line and " - " in line

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import pytest
 
 from baccarat.server.db.database import Database
+from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
+from baccarat.server.history import iso_time
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.operators import launch, signing
 from baccarat.server.operators.config import (
@@ -18,7 +21,7 @@ from baccarat.server.operators.config import (
 )
 from baccarat.server.tables import load_tables
 
-from .conftest import FakeClock
+from .conftest import FakeClock, both_backends
 
 SECRET = "sixteen-chars-or-more"
 TABLES = load_tables()
@@ -88,14 +91,25 @@ def acme(tables: tuple[str, ...] | None = None) -> Operator:
     return Operator("acme", SECRET, "http://127.0.0.1:9/wallet", ("USD", "EUR"), tables)
 
 
-def body(**fields: object) -> dict[str, object]:
-    return {"request_uuid": "r1", "player": "u42", "token": "t", "currency": "USD",
-            "language": "de", "table": "table-i", "lobby_url": "http://x/", "demo": False,
-            } | fields  # fmt: skip
+def body(db: Database, **fields: object) -> dict[str, object]:
+    """A launch of a new request_uuid, sent at the time of the database's clock."""
+    return {"request_uuid": str(uuid.uuid4()), "timestamp": iso_time(db.clock()),
+            "player": "u42", "token": "t", "currency": "USD", "language": "de",
+            "table": "table-i", "lobby_url": "http://x/", "demo": False} | fields  # fmt: skip
+
+
+def send(db: Database, sent: dict[str, object], operator: Operator | None = None) -> str:
+    """The launch's code (the launch as the API takes it once its signature checked)."""
+    return db.run_write(lambda uow: launch.create(uow, operator or acme(), TABLES, sent))
+
+
+def new(db: Database, **fields: object) -> str:
+    """A new launch's code."""
+    return send(db, body(db, **fields))
 
 
 def test_a_launch_code_is_used_once(db: Database, system: SystemAccounts) -> None:
-    code = db.run_write(lambda uow: launch.create(uow, acme(), TABLES, body()))
+    code = new(db)
     started = db.run_write(lambda uow: launch.redeem(uow, code, system, 3600))
     assert launch.session_kind(started.token) == "real"
     assert (started.session.external_player, started.session.language) == ("u42", "de")
@@ -107,7 +121,7 @@ def test_a_launch_code_is_used_once(db: Database, system: SystemAccounts) -> Non
 def test_a_launch_code_expires_after_60_seconds(
     db: Database, system: SystemAccounts, clock: FakeClock
 ) -> None:
-    code = db.run_write(lambda uow: launch.create(uow, acme(), TABLES, body()))
+    code = new(db)
     clock.advance(60)
     with pytest.raises(ServiceError) as refused:
         db.run_write(lambda uow: launch.redeem(uow, code, system, 3600))
@@ -123,22 +137,19 @@ def test_ended_launch_codes_are_purged_a_few_at_a_launch_an_hour_after_they_end(
     def count() -> int:
         return int(db.run_read(lambda uow: uow.scalar("SELECT count(*) FROM operator_launches")))
 
-    def new() -> str:
-        return db.run_write(lambda uow: launch.create(uow, acme(), TABLES, body()))
-
-    used = new()
+    used = new(db)
     db.run_write(lambda uow: launch.redeem(uow, used, system, 3600))
     for _ in range(11):
-        new()
+        new(db)
     clock.advance(60 + 3599)  # ended, not an hour ago yet: kept (their page says why)
-    new()
+    new(db)
     assert count() == 13
     assert db.run_read(lambda uow: launch.ended(uow, used)) == ("de", "http://x/")
     clock.advance(1)
-    new()  # the oldest eight go (the used one among them), never more at once
+    new(db)  # the oldest eight go (the used one among them), never more at once
     assert count() == 14 - launch.PURGE_PER_LAUNCH
     assert db.run_read(lambda uow: launch.ended(uow, used)) is None
-    new()  # the four left of the twelve, and not the two still in their hour
+    new(db)  # the four left of the twelve, and not the two still in their hour
     assert count() == 3
     if db.dialect == "sqlite":  # found by the index on their expiry, not by a scan
         plan = db.run_read(lambda uow: uow.all(
@@ -151,12 +162,115 @@ def test_one_player_of_ours_per_operator_player_and_currency(
     db: Database, system: SystemAccounts
 ) -> None:
     def player(**fields: object) -> int:
-        code = db.run_write(lambda uow: launch.create(uow, acme(), TABLES, body(**fields)))
+        code = new(db, **fields)
         return db.run_write(lambda uow: launch.redeem(uow, code, system, 3600)).session.player_id
 
     first = player()
     assert player() == first
     assert len({first, player(player="u43")}) == 2
+
+
+def launches(db: Database) -> int:
+    return int(db.run_read(lambda uow: uow.scalar("SELECT count(*) FROM operator_launches")))
+
+
+@both_backends
+def test_a_launch_sent_again_answers_its_first_code_and_never_a_second_session(
+    db: Database, system: SystemAccounts, clock: FakeClock
+) -> None:
+    first = body(db)
+    code = send(db, first)
+    assert send(db, first) == code  # the same signed bytes again
+    db.run_write(lambda uow: launch.redeem(uow, code, system, 3600))
+    clock.advance(4 * 60)
+    assert send(db, first) == code  # used: still the first answer, which opens nothing
+    with pytest.raises(ServiceError) as used:
+        db.run_write(lambda uow: launch.redeem(uow, code, system, 3600))
+    assert used.value.details["reason"] == "used"
+    # Sent again by the operator with the time then: the same launch.
+    assert send(db, first | {"timestamp": iso_time(clock())}) == code
+    assert launches(db) == 1
+    # Past the window its time refuses it, as any launch that old.
+    clock.advance(2 * 60)
+    with pytest.raises(ServiceError) as late:
+        send(db, first)
+    assert (late.value.code, late.value.status) == ("launch_out_of_window", 401)
+    assert launches(db) == 1
+
+
+@both_backends
+def test_a_request_uuid_sent_with_another_launch_is_refused(db: Database) -> None:
+    first = body(db)
+    code = send(db, first)
+    for changed in ({"player": "u43"}, {"demo": True}, {"table": None}):
+        with pytest.raises(ServiceError) as refused:
+            send(db, first | changed)
+        assert (refused.value.code, refused.value.status) == ("request_uuid_reused", 409)
+        assert refused.value.details == {"request_uuid": first["request_uuid"]}
+    # A request_uuid is the operator's own: another operator's is another launch.
+    other = Operator("other", SECRET, "http://127.0.0.1:9/wallet", ("USD",), None)
+    assert send(db, first, other) not in ("", code)
+    # The operator's secret changed since (a restart): the first code cannot be made again.
+    rotated = Operator("acme", "another-secret-of-acme", "http://127.0.0.1:9/wallet", ("USD",),
+                       None)  # fmt: skip
+    with pytest.raises(ServiceError) as refused:
+        send(db, first, rotated)
+    assert refused.value.code == "request_uuid_reused"
+    assert launches(db) == 2
+
+
+@both_backends
+def test_a_launch_is_accepted_only_within_five_minutes_of_the_clock(
+    db: Database, clock: FakeClock
+) -> None:
+    edge = launch.WINDOW_US // 1_000_000
+    for off in (-edge - 1, edge + 1):
+        with pytest.raises(ServiceError) as refused:
+            new(db, timestamp=iso_time(clock() + off * 1_000_000))
+        assert refused.value.code == "launch_out_of_window"
+        assert refused.value.details["server_time"] == iso_time(clock())
+    for off in (-edge, edge):
+        assert new(db, timestamp=iso_time(clock() + off * 1_000_000))
+    # Any ISO 8601 form of the time, with its offset.
+    assert new(db, timestamp="2026-09-21T16:13:20+02:00") and iso_time(clock()) == (
+        "2026-09-21T14:13:20Z")  # fmt: skip
+    for bad in (None, "", "yesterday", 1790000000, "2026-09-21T14:13:20Z" * 4):
+        with pytest.raises(ServiceError) as refused:
+            new(db, timestamp=bad)
+        assert (refused.value.code, refused.value.details) == (
+            "invalid_body", {"field": "timestamp"})  # fmt: skip
+    assert launches(db) == 3
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_the_same_launch_at_once_on_two_connections_is_one_launch(db: Database) -> None:
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    first = body(db)
+    release = threading.Event()
+
+    def held(uow: UnitOfWork) -> str:  # its transaction stays open until released
+        code = launch.create(uow, acme(), TABLES, first)
+        release.wait(30)
+        return code
+
+    def waiting() -> int:
+        return int(db.run_read(lambda uow: uow.scalar(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' "
+            "AND query LIKE 'INSERT INTO operator_launches%'")))  # fmt: skip
+
+    with ThreadPoolExecutor(2) as pool:
+        one, two = pool.submit(db.run_write, held), pool.submit(send, db, first)
+        for _ in range(3000):  # until one waits for the other's row, or is done (30 s at most)
+            if two.done() or waiting():
+                break
+            time.sleep(0.01)
+        release.set()
+        assert one.result() == two.result()
+    assert launches(db) == 1
 
 
 @pytest.mark.parametrize(
@@ -175,13 +289,13 @@ def test_a_launch_is_refused_with_a_clear_code(
     db: Database, fields: dict[str, object], code: str
 ) -> None:
     with pytest.raises(ServiceError) as refused:
-        db.run_write(lambda uow: launch.create(uow, acme(), TABLES, body(**fields)))
+        new(db, **fields)
     assert refused.value.code == code
 
 
 def test_a_launch_to_a_table_the_operator_does_not_offer_is_refused(db: Database) -> None:
     with pytest.raises(ServiceError) as refused:
-        db.run_write(lambda uow: launch.create(uow, acme(("table-ii",)), TABLES, body()))
+        send(db, body(db), acme(("table-ii",)))
     assert refused.value.code == "table_not_offered"
 
 
@@ -191,13 +305,11 @@ def test_shared_tables_are_offered_on_an_operators_wallet_in_their_currency(
     offered = {t.id for t in launch.offered(acme(), TABLES, "USD")}
     shared = {t.id for t in TABLES.values() if t.shared is not None}
     assert shared and "table-i" in offered and shared <= offered
-    assert db.run_write(lambda uow: launch.create(uow, acme(), TABLES, body(table="speed")))
+    assert new(db, table="speed")
     # One pot on the felt: a shared table plays in its own currency alone.
     assert not shared & {t.id for t in launch.offered(acme(), TABLES, "EUR")}
     with pytest.raises(ServiceError) as refused:
-        db.run_write(
-            lambda uow: launch.create(uow, acme(), TABLES, body(table="speed", currency="EUR"))
-        )
+        new(db, table="speed", currency="EUR")
     assert refused.value.code == "unsupported_currency"
 
 

@@ -4,6 +4,7 @@ and a stopped process's rounds are taken over by exactly one other."""
 
 from __future__ import annotations
 
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -14,6 +15,7 @@ from baccarat.server.db.database import Database
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.dealing import FairShoes
 from baccarat.server.errors import ServiceError
+from baccarat.server.history import iso_time
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.operators import launch, outbox
 from baccarat.server.operators.config import Operator
@@ -31,8 +33,9 @@ ACME = Operator("acme", "sixteen-chars-or-more", "http://127.0.0.1:9/wallet", ("
 
 
 def session(db: Database, system: SystemAccounts, player: str = "u42") -> outbox.OperatorSession:
-    body = {"request_uuid": "r", "player": player, "token": "t", "currency": "USD",
-            "language": "en", "demo": False}  # fmt: skip
+    body = {"request_uuid": str(uuid.uuid4()), "timestamp": iso_time(db.clock()),
+            "player": player, "token": "t", "currency": "USD", "language": "en",
+            "demo": False}  # fmt: skip
     code = db.run_write(lambda uow: launch.create(uow, ACME, TABLES, body))
     return db.run_write(lambda uow: launch.redeem(uow, code, system, 3600)).session
 

@@ -6,13 +6,29 @@ in, read their history and withdraw. The clock starts on Monday 2026-09-21 14:13
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 
-from baccarat.server import audit, voids, wallet
+from baccarat.core import Bets
+from baccarat.server import audit, responsible, rounds, voids, wallet
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.dealing import FairShoes
+from baccarat.server.errors import ServiceError
+from baccarat.server.history import iso_time
+from baccarat.server.ledger import SystemAccounts, open_currencies
+from baccarat.server.operators import launch
+from baccarat.server.operators.config import Operator
+from baccarat.server.operators.outbox import OperatorSession, OperatorWallet
+from baccarat.server.round import Dealer
+from baccarat.server.tables import load_tables
 
 from .conftest import BACKENDS, Api
 from .support import BANKER_WINS, PLAYER_WINS, StackedShoes
@@ -616,3 +632,131 @@ def test_an_exclusion_read_once_in_a_transaction_is_read_again_once_it_changes(
         return "admitted"
 
     assert db.run_write(work) == "timed_out"
+
+
+class Launches:
+    """Launches of an operator with players in USD, EUR and JPY, in-process (as the API
+    makes them once their signature checked), and the sessions they open."""
+
+    def __init__(self, db: Any) -> None:
+        db.run_write(lambda uow: open_currencies(uow, ("EUR", "JPY")))
+        self.db, self.system, self.tables = db, db.run_read(SystemAccounts.load), load_tables()
+        self.operator = Operator("acme", "sixteen-chars-or-more", "http://127.0.0.1:9/wallet",
+                                 ("USD", "EUR", "JPY"), None)  # fmt: skip
+
+    def code(self, player: str, currency: str) -> str:
+        body = {
+            "request_uuid": str(uuid.uuid4()),
+            "timestamp": iso_time(self.db.clock()),
+            "player": player,
+            "token": "t",
+            "currency": currency,
+            "language": "en",
+        }
+        create = functools.partial(launch.create, operator=self.operator, tables=self.tables,
+                                   body=body)  # fmt: skip
+        return str(self.db.run_write(create))
+
+    def redeem(self, uow: UnitOfWork, code: str) -> OperatorSession:
+        return launch.redeem(uow, code, self.system, 3600).session
+
+    def session(self, code: str) -> OperatorSession:
+        session: OperatorSession = self.db.run_write(lambda uow: self.redeem(uow, code))
+        return session
+
+    def play(self, s: OperatorSession, mode: str = "real") -> str:
+        """A round of the session at table-i (banker 10.00, or 1,000 yen): ``played``, or
+        the code it was refused with."""
+        table = self.tables["table-i"].for_currency(s.currency)
+        wallet = OperatorWallet(s, table.id, {"banker": 1000}, 5) if mode == "real" else None
+        dealer = Dealer(FairShoes(), self.system, wallet=wallet)
+        try:
+            self.db.run_write(lambda uow: rounds.play_round(
+                uow, dealer, s.player_id, table, mode, Bets({"banker": 1000})))  # fmt: skip
+        except ServiceError as refused:
+            return refused.code
+        return "played"
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+@pytest.mark.parametrize(
+    ("exclusion", "refusal"),
+    [(("time_out", 1), "timed_out"), (("self_exclude", 6), "self_excluded")],
+)
+def test_an_operators_players_exclusion_holds_in_every_currency_of_theirs(
+    db: Any, exclusion: tuple[str, int], refusal: str
+) -> None:
+    """An operator's player is a player of ours per currency, and one person: a time-out
+    (or a self-exclusion) taken in a USD session refuses them in EUR and JPY too, whether
+    that player of ours was made before it (a EUR session) or after (a launch code issued
+    before it, opened after); a new launch is refused; no bet reaches the operator."""
+    acme = Launches(db)
+    euro = acme.session(acme.code("u42", "EUR"))
+    assert acme.play(euro) == "played"
+    yen = acme.code("u42", "JPY")  # opened after the time-out: a player of ours made then
+    dollar = acme.session(acme.code("u42", "USD"))
+    kind, length = exclusion
+    db.run_write(lambda uow: getattr(responsible, kind)(uow, dollar.player_id, length))
+    calls = db.run_read(lambda uow: uow.scalar("SELECT count(*) FROM operator_calls"))
+    assert acme.play(dollar) == acme.play(euro) == acme.play(acme.session(yen)) == refusal
+    assert acme.play(euro, "fun") == refusal  # either mode, as every exclusion
+    for currency in ("USD", "EUR", "JPY"):
+        with pytest.raises(ServiceError) as refused:
+            acme.code("u42", currency)
+        assert refused.value.code == refusal
+    # Nothing was sent to the operator's wallet since (the first EUR round's calls only).
+    assert db.run_read(lambda uow: uow.scalar("SELECT count(*) FROM operator_calls")) == calls
+    # Each player of the person shows it, and says where it was taken; another player plays.
+    shown = db.run_write(lambda uow: responsible.overview(uow, euro.player_id))
+    assert shown["exclusion"]["kind"] == kind.replace("self_exclude", "self_exclusion")
+    (entry, *_) = db.run_read(lambda uow: responsible.audit_log(uow, euro.player_id))
+    assert entry["details"]["from_player"] == dollar.player_id
+    assert acme.play(acme.session(acme.code("u43", "EUR"))) == "played"
+    assert db.run_read(audit.check).ok
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+@pytest.mark.parametrize("first", ["time-out", "new player"])
+def test_a_time_out_and_a_first_launch_in_another_currency_at_once_exclude_both(
+    db: Any, first: str
+) -> None:
+    """PostgreSQL: a time-out in USD and the making of the person's JPY player (its launch
+    code opened) in two transactions at once, the first holding its rows until the other
+    waits for them: the JPY player is timed out all the same."""
+    acme = Launches(db)
+    dollar = acme.session(acme.code("u42", "USD"))
+    yen = acme.code("u42", "JPY")
+    holding, release = threading.Event(), threading.Event()
+
+    def time_out(uow: UnitOfWork) -> None:
+        responsible.time_out(uow, dollar.player_id, 1)
+
+    def new_player(uow: UnitOfWork) -> None:
+        acme.redeem(uow, yen)
+
+    held, other = (time_out, new_player) if first == "time-out" else (new_player, time_out)
+
+    def hold(uow: UnitOfWork) -> None:
+        held(uow)
+        holding.set()
+        release.wait(30)
+
+    def waiting() -> int:
+        return int(db.run_read(lambda uow: uow.scalar(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock'")))  # fmt: skip
+
+    with ThreadPoolExecutor(2) as pool:
+        one = pool.submit(db.run_write, hold)
+        assert holding.wait(30)
+        two = pool.submit(db.run_write, other)
+        for _ in range(3000):  # until the other waits for the first's rows (30 s at most)
+            if two.done() or waiting():
+                break
+            time.sleep(0.01)
+        release.set()
+        one.result(), two.result()
+    player = db.run_read(lambda uow: uow.scalar(
+        "SELECT player_id FROM operator_players WHERE currency = 'JPY'"))  # fmt: skip
+    shown = db.run_write(lambda uow: responsible.overview(uow, int(player)))
+    assert (shown["exclusion"] or {}).get("kind") == "time_out"

@@ -83,7 +83,7 @@ def run_rounds(args: argparse.Namespace) -> int:
         ("round", "operator", "player", "currency", "state", "stake", "win", "attempt",
          "calls", "created", "next attempt"),
         [(r["round"], r["operator"], r["player"], r["currency"], r["state"], r["stake"],
-          r["win"], r["attempts"], r["calls"], _time(r["created_us"]),
+          "-" if r["win"] is None else r["win"], r["attempts"], r["calls"], _time(r["created_us"]),
           _time(r["next_us"]) if r["state"] in ("bet", "win", "rollback") else "-")
          for r in found],
     ))  # fmt: skip

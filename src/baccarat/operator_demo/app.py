@@ -19,7 +19,13 @@ import aiohttp
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
-from ..server.operators.signing import OPERATOR_HEADER, SIGNATURE_HEADER, headers, matches
+from ..server.operators.signing import (
+    OPERATOR_HEADER,
+    SIGNATURE_HEADER,
+    headers,
+    matches,
+    timestamp,
+)
 from .wallet import DemoWallet
 
 COOKIE = "demo_operator"
@@ -194,9 +200,9 @@ async def launch_at_game(settings: DemoSettings, client: aiohttp.ClientSession, 
                          language: str = "en") -> dict[str, Any]:  # fmt: skip
     """The signed launch of the contract: the game's answer (``url`` and ``code``), or
     what went wrong (``error``)."""
-    body = {"request_uuid": str(uuid.uuid4()), "player": player, "token": token,
-            "currency": settings.currency, "language": language, "lobby_url": lobby_url,
-            "demo": demo}  # fmt: skip
+    body = {"request_uuid": str(uuid.uuid4()), "timestamp": timestamp(), "player": player,
+            "token": token, "currency": settings.currency, "language": language,
+            "lobby_url": lobby_url, "demo": demo}  # fmt: skip
     if table is not None:
         body["table"] = table
     raw = json.dumps(body).encode()

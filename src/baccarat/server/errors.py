@@ -71,6 +71,8 @@ ERRORS: dict[str, ErrorSpec] = {
     "player_banked_table": ErrorSpec(409, "this table is player-banked: take a seat instead"),
     "invalid_signature": ErrorSpec(401, "the X-Signature is not the HMAC of the request"),
     "invalid_launch_code": ErrorSpec(401, "the launch code is unknown, used or expired"),
+    "launch_out_of_window": ErrorSpec(401, "the launch's timestamp is over 5 minutes off"),
+    "request_uuid_reused": ErrorSpec(409, "the request_uuid was sent with another launch"),
     "unsupported_currency": ErrorSpec(422, "the operator or the table has no such currency"),
     "table_not_offered": ErrorSpec(403, "the operator does not offer this table"),
     "mode_not_in_session": ErrorSpec(409, "a demo session plays fun money, a real one real"),

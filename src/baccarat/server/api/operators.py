@@ -49,8 +49,10 @@ async def _signed(request: Request, casino: Casino, message: bytes) -> Operator:
 @router.post(
     "/operator/v1/launch",
     status_code=201,
-    responses=documented("invalid_signature", "invalid_body", "unsupported_currency",
-                         "unknown_table", "table_not_offered", "player_banked_table"),
+    responses=documented("invalid_signature", "invalid_body", "launch_out_of_window",
+                         "request_uuid_reused", "timed_out", "self_excluded",
+                         "unsupported_currency", "unknown_table", "table_not_offered",
+                         "player_banked_table"),
     summary="Operators: launch a game session for the operator's player (signed)",
 )  # fmt: skip
 async def operator_launch(request: Request, casino: CasinoDep) -> Response:

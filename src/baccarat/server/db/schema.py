@@ -450,8 +450,12 @@ operator_launches = sa.Table(
     sa.Column("created_us", sa.BigInteger, nullable=False),
     sa.Column("expires_us", sa.BigInteger, nullable=False),
     sa.Column("used_us", sa.BigInteger, nullable=True),
+    # The launch's request, remembered (revision 0021): a repeat answers the first answer.
+    sa.Column("request_uuid", sa.Text, nullable=True),
+    sa.Column("request_hash", sa.Text, nullable=True),
     # Codes past their time are purged a few at a launch (revision 0014).
     sa.Index("ix_operator_launches_expires_us", "expires_us"),
+    sa.Index("ix_operator_launches_request", "operator_id", "request_uuid", unique=True),
 )
 
 operator_players = sa.Table(

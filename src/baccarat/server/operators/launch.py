@@ -1,25 +1,40 @@
 """Launches: an operator's signed launch becomes a single-use code (60 s), and the code a
 game session of ours for the operator's player (one player of ours per operator, player and
-currency: a round is in one currency)."""
+currency: a round is in one currency).
+
+A signed launch could be sent again by whoever saw it on its way: so it carries its time,
+and is accepted only within ``WINDOW_US`` of our clock either way; and its ``request_uuid``
+is remembered with the launch, so that a repeat of it in that window answers the first
+answer (the same code, not a second session) and the same ``request_uuid`` with another body
+is refused (``request_uuid_reused``)."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
-import secrets
+import hmac
 from dataclasses import dataclass
 from typing import Any
 
-from .. import auth
+from .. import auth, idempotency, responsible
 from ..accounts import open_player
 from ..currencies import HOME
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
+from ..history import iso_time
 from ..ledger import SystemAccounts
 from ..tables import Table, TableSet
 from .config import Operator
 from .outbox import OperatorSession
+from .report import iso_us
 
 CODE_TTL_US = 60 * 1_000_000
+# A launch's ``timestamp`` is accepted this far from our clock, either way (the clocks of
+# two hosts differ; NTP keeps them within a second or so). A launch is remembered by its
+# ``request_uuid`` as long as its code is kept (``CODE_TTL_US + KEEP_ENDED_US``, an hour
+# and a minute), longer than the twice ``WINDOW_US`` in which its timestamp is accepted:
+# a repeat of it is found or refused for its time, never taken for a new launch.
+WINDOW_US = 5 * 60 * 1_000_000
 # A code past its time (used or not) is kept an hour, so that a late opening of its link
 # still says why and leads back to the lobby; then a launch purges a few (bounded work: the
 # table holds about an hour of launches).
@@ -67,11 +82,59 @@ def _text(body: dict[str, Any], name: str, most: int, *, required: bool = True) 
     return value
 
 
+def _timestamp(uow: UnitOfWork, body: dict[str, Any]) -> None:
+    """Refuse a launch whose ``timestamp`` is missing, not a time, or out of the window."""
+    sent = body.get("timestamp")
+    moment = iso_us(sent) if isinstance(sent, str) and len(sent) <= 64 else None
+    if moment is None:
+        raise ServiceError("invalid_body", "timestamp is the launch's time in ISO 8601, like "
+                           "2026-12-01T10:00:00Z", field="timestamp")  # fmt: skip
+    if abs(moment - uow.now) > WINDOW_US:
+        raise ServiceError(
+            "launch_out_of_window",
+            f"the launch's timestamp {sent} is more than {WINDOW_US // 60_000_000} minutes "
+            f"from the game's clock ({iso_time(uow.now)}): launch again, with the time now",
+            timestamp=sent, server_time=iso_time(uow.now), window_s=WINDOW_US // 1_000_000,
+        )  # fmt: skip
+
+
+def _code(operator: Operator, request_uuid: str, created_us: int) -> str:
+    """A launch's code: as unguessable as a random one without the operator's secret, and
+    made again the same for a repeat of the launch, so that only its hash is stored."""
+    message = f"launch\n{operator.id}\n{request_uuid}\n{created_us}".encode()
+    mac = hmac.new(operator.secret.encode(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:24]).decode()
+
+
+def _first_answer(uow: UnitOfWork, operator: Operator, request_uuid: str, hashed: str
+                  ) -> str | None:  # fmt: skip
+    """The code a launch with this ``request_uuid`` was answered, if there was one; refused
+    if that launch was another (its body, the time aside, differs)."""
+    row = uow.one(
+        "SELECT code_hash, request_hash, created_us FROM operator_launches "
+        "WHERE operator_id = :o AND request_uuid = :u",
+        {"o": operator.id, "u": request_uuid},
+    )
+    if row is None:
+        return None
+    code = _code(operator, request_uuid, int(row[2]))
+    # A secret changed since (a restart with a new one) cannot make the first code again.
+    if row[1] != hashed or not hmac.compare_digest(_hash(code), row[0]):
+        raise ServiceError(
+            "request_uuid_reused",
+            f"request_uuid {request_uuid} was sent with another launch: a launch has a "
+            "request_uuid of its own",
+            request_uuid=request_uuid,
+        )
+    return code
+
+
 def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> str:
-    """A launch code for the operator's player (checked: currency, language, table)."""
+    """A launch code for the operator's player (checked: time, currency, language, table);
+    a repeat of a launch (its ``request_uuid``, the same body) gets the first one's code."""
     if not isinstance(body, dict):
         raise ServiceError("invalid_body", "a launch is a JSON object")
-    _text(body, "request_uuid", 64)
+    request_uuid = str(_text(body, "request_uuid", 64))
     player = _text(body, "player", 64)
     token = _text(body, "token", 512)
     currency = _text(body, "currency", 3)
@@ -84,6 +147,15 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
     if language not in LANGUAGES:
         raise ServiceError("invalid_body", f"language is one of {', '.join(LANGUAGES)}",
                            field="language")  # fmt: skip
+    _timestamp(uow, body)
+    # The launch as sent, but its time: one sent again later with a new time is the same.
+    launched = {name: value for name, value in body.items() if name != "timestamp"}
+    hashed = idempotency.request_hash("POST", "/operator/v1/launch", launched)
+    first = _first_answer(uow, operator, request_uuid, hashed)
+    if first is not None:
+        return first
+    # A time-out or self-exclusion taken in any currency holds in every other (and for fun).
+    responsible.refuse_excluded_person(uow, operator.id, str(player))
     if currency not in operator.currencies:
         raise ServiceError(
             "unsupported_currency",
@@ -112,15 +184,22 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
         raise ServiceError("unsupported_currency", f"no table has limits in {currency}",
                            currency=currency)  # fmt: skip
     purge(uow)
-    code = secrets.token_urlsafe(24)
-    uow.run(
+    code = _code(operator, request_uuid, uow.now)
+    stored = uow.run(
         "INSERT INTO operator_launches (code_hash, operator_id, external_player, token, "
-        "currency, language, table_id, lobby_url, demo, created_us, expires_us) VALUES "
-        "(:h, :o, :p, :tok, :c, :l, :t, :u, :d, :now, :exp)",
+        "currency, language, table_id, lobby_url, demo, created_us, expires_us, request_uuid, "
+        "request_hash) VALUES (:h, :o, :p, :tok, :c, :l, :t, :u, :d, :now, :exp, :ru, :rh) "
+        "ON CONFLICT (operator_id, request_uuid) DO NOTHING",
         {"h": _hash(code), "o": operator.id, "p": player, "tok": token, "c": currency,
          "l": language, "t": table_id, "u": lobby_url, "d": int(demo), "now": uow.now,
-         "exp": uow.now + CODE_TTL_US},
+         "exp": uow.now + CODE_TTL_US, "ru": request_uuid, "rh": hashed},
     )  # fmt: skip
+    if not stored:
+        # The same launch, taken by another process meanwhile (PostgreSQL: the insert waited
+        # for its commit): its answer is the first.
+        first = _first_answer(uow, operator, request_uuid, hashed)
+        assert first is not None
+        return first
     return code
 
 
@@ -224,6 +303,8 @@ def _player(
     )
     # Its accounts of ours (a demo session's play money) are in the session's currency.
     open_player(uow, player_id, system, currency)
+    # The person's time-out or self-exclusion, taken in another currency, is this one's too.
+    responsible.inherit_exclusion(uow, player_id, operator_id, player)
     return player_id
 
 

@@ -9,24 +9,32 @@ from typing import Any
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..history import iso_time
-from .outbox import NOT_APPLIED, OK, UNKNOWN, transaction_uuid
+from .outbox import NOT_APPLIED, OK, SHOWN, UNKNOWN, transaction_uuid
 
 PAGE = 500
+
+
+def iso_us(value: str) -> int | None:
+    """An ISO 8601 time (UTC unless it says otherwise) in microseconds; None if it is not one."""
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return int(moment.timestamp() * 1_000_000)
 
 
 def _time(value: str | None, name: str) -> int | None:
     if value is None or value == "":
         return None
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
+    moment = iso_us(value)
+    if moment is None:
         raise ServiceError(
             "invalid_request", f"{name} is an ISO 8601 time, like 2026-12-01T00:00:00Z",
             parameter=name,
-        ) from None  # fmt: skip
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return int(moment.timestamp() * 1_000_000)
+        )  # fmt: skip
+    return moment
 
 
 def _state(status: str | None) -> str:
@@ -104,7 +112,11 @@ def _line(row: Any) -> dict[str, Any]:
 def listing(
     uow: UnitOfWork, operator_id: str | None, state: str | None, unfinished: bool, limit: int
 ) -> list[dict[str, Any]]:
-    """The newest rounds on operators' wallets (unfinished ones: the stuck and retried)."""
+    """The newest rounds on operators' wallets (unfinished ones: the stuck and retried).
+
+    ``win`` is what the round pays once its bet was applied and it was played (``SHOWN``),
+    else None: a round refused, rolled back or not yet answered pays nothing, whatever its
+    settlement computed."""
     conditions: list[str] = ["1 = 1"]
     params: dict[str, Any] = {"n": limit, "now": uow.now}
     if operator_id:
@@ -116,11 +128,13 @@ def listing(
     if unfinished:
         # A shared coup's bet applied and not dealt yet (``placed``) is unfinished too.
         conditions.append("state IN ('bet', 'placed', 'win', 'rollback')")
+    shown = ", ".join(f"'{state}'" for state in SHOWN)
     rows = uow.all(
-        "SELECT round_id, operator_id, external_player, currency, state, stake, win, attempts, "
-        "created_us, next_us, lease_us, (SELECT COUNT(*) FROM operator_calls c "
-        "WHERE c.round_id = o.round_id) FROM operator_rounds o "
-        f"WHERE {' AND '.join(conditions)} ORDER BY created_us DESC LIMIT :n",
+        "SELECT round_id, operator_id, external_player, currency, state, stake, "
+        f"CASE WHEN state IN ({shown}) THEN win END, attempts, created_us, next_us, lease_us, "
+        "(SELECT COUNT(*) FROM operator_calls c WHERE c.round_id = o.round_id) "
+        f"FROM operator_rounds o WHERE {' AND '.join(conditions)} "
+        "ORDER BY created_us DESC LIMIT :n",
         params,
     )
     names = ("round", "operator", "player", "currency", "state", "stake", "win", "attempts",

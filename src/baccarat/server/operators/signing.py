@@ -1,12 +1,14 @@
 """HMAC-SHA256 signatures of the operator contract, both ways, compared in constant time.
 
-The message is a POST's raw body, or a GET's path with its query string.
+The message is a POST's raw body, or a GET's path with its query string. A signed launch
+also carries its time (``timestamp``): the game accepts it only near its own clock.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import time
 
 OPERATOR_HEADER = "X-Operator"
 SIGNATURE_HEADER = "X-Signature"
@@ -27,3 +29,8 @@ def matches(secret: str, message: bytes, signature: str | None) -> bool:
 def headers(operator_id: str, secret: str, message: bytes) -> dict[str, str]:
     """The two headers of a signed request or answer."""
     return {OPERATOR_HEADER: operator_id, SIGNATURE_HEADER: sign(secret, message)}
+
+
+def timestamp(now_s: float | None = None) -> str:
+    """The time a launch carries: ISO 8601 in UTC, to the second (now, unless given)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() if now_s is None else now_s))

@@ -2,7 +2,8 @@
 
 ``checks`` holds what the money paths call inside their transaction (``admit_round``,
 ``count``, ``uncount``, ``admit_deposit``, ``admit_seat``, ``banker_limits_problem``);
-``changes`` what the player sets and reads; ``periods`` the calendar periods in UTC.
+``changes`` what the player sets and reads; ``persons`` an operator's player's exclusion,
+held in every currency of theirs; ``periods`` the calendar periods in UTC.
 docs/responsible-gaming.md explains the rules.
 """
 
@@ -27,9 +28,11 @@ from .checks import (
     prefetch_stake,
     uncount,
 )
+from .persons import inherit_exclusion, refuse_excluded_person
 
 __all__ = [
     "acknowledge", "admit_deposit", "admit_operator_credit", "admit_round", "admit_seat",
-    "audit_log", "banker_limits_problem", "check_stake", "count", "overview", "peek",
-    "prefetch_stake", "self_exclude", "set_limits", "set_reality_check", "time_out", "uncount",
+    "audit_log", "banker_limits_problem", "check_stake", "count", "inherit_exclusion",
+    "overview", "peek", "prefetch_stake", "refuse_excluded_person", "self_exclude",
+    "set_limits", "set_reality_check", "time_out", "uncount",
 ]  # fmt: skip

@@ -12,6 +12,7 @@ from typing import Any
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..history import iso_time
+from . import persons
 from .checks import (
     LIMITS,
     MAX_LIMIT,
@@ -117,19 +118,8 @@ def acknowledge(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
 def _exclude(
     uow: UnitOfWork, player_id: int, kind: str, until: int, **asked: int
 ) -> dict[str, Any]:
-    profile = locked_profile(uow, player_id)
-    # An exclusion in force is never shortened: the later end stands.
-    before = profile.excluded_until_us
-    if (
-        profile.excluded(uow.now)
-        and before is not None
-        and (before > until or (before == until and profile.exclusion == "self_exclusion"))
-    ):
-        effective, until = profile.exclusion or kind, before
-    else:
-        effective = kind
-    save_profile(uow, player_id, replace(profile, excluded_until_us=until, exclusion=effective))
-    audit(uow, player_id, kind, until=iso_time(until), kind_in_force=effective, **asked)
+    # The person's: an operator's player's other currencies too (``persons``).
+    persons.exclude(uow, player_id, kind, until, **asked)
     return overview(uow, player_id)
 
 

@@ -258,7 +258,7 @@ def _check_limits(profile: Profile, used: dict[str, Usage], amounts: dict[str, i
 # -- the checks on the money paths --------------------------------------------------------
 
 
-def _refuse_excluded(profile: Profile, now_us: int) -> None:
+def refuse_excluded(profile: Profile, now_us: int) -> None:
     if not profile.excluded(now_us):
         return
     assert profile.excluded_until_us is not None
@@ -417,11 +417,11 @@ def check_stake(uow: UnitOfWork, player_id: int, mode: str, stake: int) -> Profi
     if mode != "real":
         row = _exclusion(uow, player_id)
         if row is not None and row[0] is not None:
-            _refuse_excluded(replace(Profile.default(), excluded_until_us=int(row[0]),
+            refuse_excluded(replace(Profile.default(), excluded_until_us=int(row[0]),
                                      exclusion=row[1]), uow.now)  # fmt: skip
         return None
     profile = locked_profile(uow, player_id)
-    _refuse_excluded(profile, uow.now)
+    refuse_excluded(profile, uow.now)
     _check_session(uow, player_id, profile)
     if any(profile.limits[name] is not None for name in PERIOD_LIMITS[3:]):
         _check_limits(profile, _play_usage(uow, player_id), {"loss": stake, "wager": stake})
@@ -498,7 +498,7 @@ def banker_limits_problem(
             check_stake(uow, banker_id, mode, 0)
             return None
         profile = locked_profile(uow, banker_id)
-        _refuse_excluded(profile, uow.now)
+        refuse_excluded(profile, uow.now)
         _check_session(uow, banker_id, profile)
         if any(profile.limits[f"loss_{period}"] is not None for period in PERIODS):
             _check_limits(profile, _play_usage(uow, banker_id), {"loss": exposure})
@@ -514,7 +514,7 @@ def admit_seat(uow: UnitOfWork, player_id: int, mode: str) -> None:
         check_stake(uow, player_id, mode, 0)
         return
     profile = locked_profile(uow, player_id)
-    _refuse_excluded(profile, uow.now)
+    refuse_excluded(profile, uow.now)
     _check_session(uow, player_id, profile)
 
 
@@ -522,7 +522,7 @@ def admit_deposit(uow: UnitOfWork, player_id: int, amount: int) -> None:
     """A deposit request: refused while excluded or if it would pass a deposit limit (a
     request counts from the moment it is made; a rejected one stops counting)."""
     profile = locked_profile(uow, player_id)
-    _refuse_excluded(profile, uow.now)
+    refuse_excluded(profile, uow.now)
     if any(profile.limits[name] is not None for name in PERIOD_LIMITS[:3]):
         _check_limits(profile, usage(uow, player_id), {"deposit": amount})
 

@@ -153,13 +153,15 @@ async def _race(first: str, second: str, nicknames: list[str], url: str) -> None
         await asyncio.gather(*(_race_the_rest(racer) for racer in racers))
         for racer in racers:  # one table of four seats: one player at a time
             await _race_a_seat(racer)
+        await _race_a_pair(banker=racers[0], player=racers[1])
         withdrawn = [await _race_withdrawals(racer) for racer in racers]
     checked = _admin(url, "check")
     assert f"{COUPS} shared rounds" in checked or "shared rounds" in checked, checked
     # Each player's real balance, to the cent: the deposit, less what is held for the
     # withdrawals accepted, plus the net of every settled round (their history).
     async with httpx.AsyncClient(base_url=first, timeout=30) as a:
-        for racer, held in zip(racers, withdrawn, strict=True):
+        # The banker of the pair is left out: what a bank wins is the round's, less the fee.
+        for racer, held in list(zip(racers, withdrawn, strict=True))[1:]:
             racer.clients = [a]
             net = await _rounds_net(racer)
             assert await racer.real_balance() == DEPOSIT - held + net
@@ -215,6 +217,26 @@ async def _race_a_seat(racer: Racer) -> None:
     assert len(taken) == 1, [answer.text for answer in seats]  # one seat however many asks
     (seat,) = taken
     _outcomes(await racer.race("POST", f"/api/seats/{seat}/leave", [None] * RACERS), 200)
+
+
+async def _race_a_pair(banker: Racer, player: Racer) -> None:
+    """At a seat of two, the player replaces their bets many times at once (a bet, a bet,
+    none, none...), then deals many times at once; both stand up."""
+    body = {"table_id": "bank", "role": "banker", "mode": "real", "auto_approve": True}
+    sat = await banker.send(0, "POST", "/api/seats", body)
+    assert sat.status_code == 201, sat.text
+    seat = sat.json()["seat"]["id"]
+    body = {"table_id": "bank", "role": "player", "mode": "real", "seat_id": seat}
+    joined = await player.send(1, "POST", "/api/seats", body)
+    assert joined.status_code == 201, joined.text
+    path = f"/api/seats/{seat}"
+    bodies = [{"bets": {"banker": 500} if i // 2 % 2 == 0 else {}} for i in range(RACERS)]
+    _outcomes(await player.race("PUT", f"{path}/bets", bodies), 200)
+    deals = await player.race("POST", f"{path}/deal", [{"bets": {"player": 500}}] * RACERS)
+    _outcomes(deals, 201)
+    assert any(answer.status_code == 201 for answer in deals), [a.text for a in deals]
+    for who in (player, banker):
+        _outcomes(await who.race("POST", f"{path}/leave", [None] * 2), 200)
 
 
 async def _race_withdrawals(racer: Racer) -> int:

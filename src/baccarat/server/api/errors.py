@@ -50,9 +50,15 @@ def documented(*codes: str) -> dict[int | str, dict[str, Any]]:
     return responses
 
 
+# A path's integer beyond its bounds (``ids.Id``: the database's BIGINT) names no resource.
+_OUT_OF_RANGE = frozenset({"greater_than_equal", "less_than_equal"})
+
+
 def _validation_code(error: RequestValidationError) -> str:
     problems = error.errors()
     for problem in problems:
+        if tuple(problem.get("loc", ()))[:1] == ("path",) and problem.get("type") in _OUT_OF_RANGE:
+            return "not_found"
         loc = tuple(problem.get("loc", ()))
         if loc and loc[-1] == "mode" and problem.get("type") in ("literal_error", "enum"):
             return "invalid_mode"
@@ -83,6 +89,8 @@ def install(app: FastAPI) -> None:
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
         code = _validation_code(error)
         problems = _jsonable(list(error.errors()))
+        if code == "not_found":
+            return error_response(ServiceError(code, "no such id: ids are 1 to 2^63-1"))
         first = problems[0] if problems else {"loc": [], "msg": "invalid"}
         where = ".".join(first["loc"]) or "request"
         return error_response(ServiceError(code, f"{where}: {first['msg']}", problems=problems))

@@ -32,6 +32,7 @@ from .deps import (
     revalidated_json_response,
 )
 from .errors import RESPONSIBLE_ERRORS, documented
+from .ids import Id
 from .models import (
     CutIn,
     HouseTableOut,
@@ -197,7 +198,7 @@ BETTING_ERRORS = (
     summary="Your bets on a shared table's coup, replacing yours (an empty map withdraws "
     "them): the stake is taken at once; refused once the window has closed",
 )
-async def put_coup_bets(table_id: str, coup: int, body: RoundIn, ctx: RequestDep) -> Response:
+async def put_coup_bets(table_id: str, coup: Id, body: RoundIn, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
     bets = bets_from(body.bets.root)
     dealer, mode, desk = ctx.casino.dealer, body.mode, _desk(ctx)
@@ -225,7 +226,7 @@ async def put_coup_bets(table_id: str, coup: int, body: RoundIn, ctx: RequestDep
     summary="A shared table's coup: its cards, winner and scores once dealt, and your bets "
     "on it with what they returned once settled",
 )
-async def get_coup(table_id: str, coup: int, ctx: RequestDep) -> Response:
+async def get_coup(table_id: str, coup: Id, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
     return json_response(
         await ctx.casino.db.read(
@@ -240,7 +241,7 @@ async def get_coup(table_id: str, coup: int, ctx: RequestDep) -> Response:
     summary="A shared table's shoe as baccarat-history/1 lines (one per coup, no bets), its "
     "seed revealed once it ended: `baccarat verify` checks every coup and the contiguity",
 )
-async def get_shoe_record(table_id: str, shoe: int, ctx: RequestDep) -> Response:
+async def get_shoe_record(table_id: str, shoe: Id, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
     lines = await ctx.casino.db.read(lambda uow: shared.shoe_record(uow, table, shoe))
     text = "".join(compact(line) + "\n" for line in lines)

@@ -57,8 +57,9 @@ async def sessions(api: Api) -> dict[str, dict[str, str]]:
 
 
 async def send(api: Api, method: str, path: str, headers: dict[str, dict[str, str]],
-               params: dict[str, Any] | None = None, **values: Any) -> Any:  # fmt: skip
-    url = path.format(**SAMPLES, **values)
+               params: dict[str, int] | None = None, ids: dict[str, int] | None = None,
+               ) -> Any:  # fmt: skip
+    url = path.format(**SAMPLES, **(ids or {}))
     (mine,) = [h for prefix, h in headers.items() if path.startswith(prefix)]
     return await api.client.request(
         method, url, headers=mine, params=params, json=BODIES.get(path) if method != "GET" else None
@@ -76,7 +77,7 @@ async def test_every_id_in_a_path_beyond_a_bigint_is_not_found(api: Api) -> None
     headers = await sessions(api)
     for method, path, names in walked:
         for huge in (*HUGE, 0, -1):
-            answer = await send(api, method, path, headers, **dict.fromkeys(names, huge))
+            answer = await send(api, method, path, headers, ids=dict.fromkeys(names, huge))
             assert answer.status_code == 404, (method, path, huge, answer.text)
             assert error_code(answer) == "not_found", (method, path, huge)
     # Nothing went wrong, so nothing was recorded as a program error.

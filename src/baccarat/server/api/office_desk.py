@@ -78,7 +78,7 @@ async def find_players(
 
 @router.get(
     "/players/{player_id}",
-    responses=documented("not_authenticated", "forbidden", "unknown_player"),
+    responses=documented("not_authenticated", "forbidden", "unknown_player", "not_found"),
     summary="A player: balances, limits, exclusion, sessions, requests, audit, game recall",
 )
 async def player_card(request: Request, player_id: Id) -> Response:
@@ -156,7 +156,8 @@ async def cashier_requests(
 
 @router.post(
     "/cashier/{request_id}",
-    responses=CHANGE | documented("unknown_request", "request_not_pending", "player_excluded"),
+    responses=CHANGE
+    | documented("unknown_request", "request_not_pending", "player_excluded", "not_found"),
     summary="Approve or reject a deposit or withdrawal request, with the reason",
 )
 async def decide_request(request: Request, request_id: Id, body: DecisionIn) -> Response:

@@ -193,7 +193,7 @@ BETTING_ERRORS = (
 @router.put(
     "/tables/{table_id}/coups/{coup}/bets",
     response_model=SharedBetsOut,
-    responses=documented(*BETTING_ERRORS),
+    responses=documented(*BETTING_ERRORS, "not_found"),
     openapi_extra=IDEMPOTENT,
     summary="Your bets on a shared table's coup, replacing yours (an empty map withdraws "
     "them): the stake is taken at once; refused once the window has closed",
@@ -222,7 +222,7 @@ async def put_coup_bets(table_id: str, coup: Id, body: RoundIn, ctx: RequestDep)
 @router.get(
     "/tables/{table_id}/coups/{coup}",
     response_model=SharedCoupOut,
-    responses=documented("unknown_table", "not_a_shared_table", "unknown_coup"),
+    responses=documented("unknown_table", "not_a_shared_table", "unknown_coup", "not_found"),
     summary="A shared table's coup: its cards, winner and scores once dealt, and your bets "
     "on it with what they returned once settled",
 )
@@ -237,7 +237,7 @@ async def get_coup(table_id: str, coup: Id, ctx: RequestDep) -> Response:
 
 @router.get(
     "/tables/{table_id}/shoes/{shoe}",
-    responses=documented("unknown_table", "not_a_shared_table", "unknown_shoe"),
+    responses=documented("unknown_table", "not_a_shared_table", "unknown_shoe", "not_found"),
     summary="A shared table's shoe as baccarat-history/1 lines (one per coup, no bets), its "
     "seed revealed once it ended: `baccarat verify` checks every coup and the contiguity",
 )

@@ -4,8 +4,6 @@ error is answered inside the app, never raised on to the server (which would log
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
@@ -16,7 +14,7 @@ from baccarat.server.api.program_errors import WINDOW_S
 from baccarat.server.shared import views
 
 from .conftest import Api, both_backends
-from .support import error_code
+from .support import client_at, error_code
 
 pytestmark = pytest.mark.anyio
 SHOE = "/api/tables/live/shoes/{}"
@@ -33,14 +31,6 @@ RAISED = a_bug.__code__.co_firstlineno + 1  # the line that raises
 def buggy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every shoe's record is a program error."""
     monkeypatch.setattr(views, "shoe_record", a_bug)
-
-
-@asynccontextmanager
-async def client_at(api: Api, address: str) -> AsyncIterator[httpx.AsyncClient]:
-    """A client of the app from this address (its exceptions, if any, raised here)."""
-    transport = httpx.ASGITransport(app=api.app, client=(address, 40000))
-    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-        yield client
 
 
 async def program_errors(api: Api) -> list[events.Event]:
@@ -63,7 +53,10 @@ def tracebacks(caplog: pytest.LogCaptureFixture) -> int:
 async def test_a_burst_of_one_program_error_is_one_event_and_one_traceback_then_a_count(
     api: Api, buggy: None, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async with client_at(api, "203.0.113.7") as mallory, client_at(api, "198.51.100.9") as bob:
+    async with (
+        client_at(api.app, "203.0.113.7") as mallory,
+        client_at(api.app, "198.51.100.9") as bob,
+    ):
         await fail(mallory, 40)
         (first,) = await program_errors(api)
         assert first.subject == "GET /api/tables/live/shoes/1"
@@ -113,7 +106,7 @@ async def test_the_bursts_tracked_are_bounded_and_the_clients_beyond_share_one(
 ) -> None:
     api.app.state.program_errors.max_bursts = 3
     for n in range(6):
-        async with client_at(api, f"192.0.2.{n}") as client:
+        async with client_at(api.app, f"192.0.2.{n}") as client:
             await fail(client, 2)
     clients = [e.details["client"] for e in await program_errors(api)]
     assert clients == ["192.0.2.0", "192.0.2.1", "192.0.2.2", "others"]

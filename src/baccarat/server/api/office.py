@@ -75,7 +75,7 @@ async def as_staff(
 @router.post(
     "/sessions",
     status_code=201,
-    responses=documented("invalid_body", "invalid_credentials", "rate_limited"),
+    responses=documented("invalid_body", "invalid_credentials", "rate_limited", "login_throttled"),
     summary="Staff login: name, password and a TOTP or recovery code",
 )
 async def login(body: StaffLogin, request: Request, casino: CasinoDep) -> Response:

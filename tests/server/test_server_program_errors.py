@@ -113,3 +113,17 @@ async def test_the_bursts_tracked_are_bounded_and_the_clients_beyond_share_one(
     await api.app.state.program_errors.flush()
     counts = {e.details["client"]: e.details.get("repeated") for e in await program_errors(api)}
     assert counts["others"] == 5
+
+
+async def test_a_burst_is_closed_when_its_window_ends_without_another_error(
+    api: Api, buggy: None
+) -> None:
+    recorder = api.app.state.program_errors
+    async with client_at(api.app, "203.0.113.7") as mallory:
+        await fail(mallory, 5)
+    await recorder.close_due()  # what the timer does at the window's end
+    assert [e.details.get("repeated") for e in await program_errors(api)] == [None]
+    api.clock.advance(WINDOW_S)
+    await recorder.close_due()
+    assert [e.details.get("repeated") for e in await program_errors(api)] == [None, 4]
+    assert recorder.bursts == {}

@@ -82,6 +82,7 @@ class ProgramErrors:
         self.max_bursts = max_bursts
         self.bursts: dict[Key, Burst] = {}
         self._timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def record(self, request: Request, error: Exception) -> None:
         """Count a program error; write (and log) it if it begins a burst, and close the
@@ -123,11 +124,17 @@ class ProgramErrors:
 
     def _on_timer(self) -> None:
         self._timer = None
+        task = asyncio.get_running_loop().create_task(self.close_due())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close_due(self) -> None:
+        """Close the bursts whose window is over (the timer's work); look again later
+        while others have repeats to report."""
         closed = self._over(self.clock())
         if any(b.repeated for b in self.bursts.values()):
             self._close_later()
-        if closed:
-            asyncio.get_running_loop().create_task(self._write(closed, None))
+        await self._write(closed, None)
 
     async def _write(self, closed: list[Burst], first: Burst | None) -> None:
         """The first of a new burst and the closing rows of the bursts over (best effort:

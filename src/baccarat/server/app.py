@@ -91,6 +91,7 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
+            await app.state.program_errors.flush()  # the counts of bursts still open
             await operator_desk.stop()
             await sockets.stop()
             await shared.stop()

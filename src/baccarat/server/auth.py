@@ -8,9 +8,17 @@ token is derived from the session token, so it cannot be guessed or reused acros
 
 Failed logins are slowed down per (nickname, client address) and per client address:
 after a few free failures, each further failure blocks that key for exponentially longer.
-A stranger guessing from elsewhere blocks only their own address, never the owner's login;
-guessing one nickname from many addresses is bounded by argon2's cost and the password
-rules. Registrations are limited per client address per hour.
+And per account, across addresses: guessing one nickname's password (or a staff member's
+second factor) from a hundred addresses used to go unchecked, 300 guesses in 5.5 s. After
+``LoginThrottle.account_free_failures`` in a day, the account is closed for exponentially
+longer (15 minutes at most) to every address but its owner's: those of its successful
+logins in the last 30 days, which are neither counted nor refused by the account's key
+(they keep their own per-address allowance). So a stranger guessing from elsewhere never
+locks the owner out at home; the owner on a new address waits like the stranger. A delay
+rather than a proof of work: a proof of work costs a phone as much as it costs a
+guesser's server, who has many and pays it gladly for a password; a delay per account
+costs the guesser all their addresses at once, and the owner nothing where they log in
+from. Registrations are limited per client address per hour.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from .daily import DAY_US
 from .db.uow import Later, UnitOfWork
 from .errors import RateLimited, ServiceError
 from .settings import LoginThrottle
@@ -173,13 +182,27 @@ def end_session_by_id(uow: UnitOfWork, player_id: int, public_id: str) -> str:
     raise ServiceError("not_found", "no such session among yours")
 
 
-def throttle_keys(nickname: str, client: str | None) -> list[tuple[str, int]]:
-    """The keys a login attempt counts against, with each key's free-failure multiplier."""
+@dataclass(frozen=True, slots=True)
+class LoginKeys:
+    """The throttle keys of a login attempt (rows of ``login_throttle``)."""
+
+    # Per (nickname, address) and per address, with each one's free-failure multiplier.
+    per_address: tuple[tuple[str, int], ...]
+    # The account's failures from everywhere but its owner's recent addresses.
+    account: str
+    # Written at each successful login from this address: the owner's, while recent.
+    home: str
+
+
+def throttle_keys(nickname: str, client: str | None, prefix: str = "") -> LoginKeys:
+    """The keys a login attempt counts against (``prefix``: a kind of account's own)."""
     source = (client or "unknown")[:64]
-    return [
-        ("login:" + nickname.casefold()[:64] + "@" + source, 1),
-        ("client:" + source, CLIENT_FREE_FACTOR),
-    ]
+    name = nickname.casefold()[:64]
+    return LoginKeys(
+        ((f"{prefix}login:{name}@{source}", 1), (f"{prefix}client:{source}", CLIENT_FREE_FACTOR)),
+        f"{prefix}account:{name}",
+        f"{prefix}home:{name}@{source}",
+    )
 
 
 HOUR_US = 3600 * 1_000_000
@@ -217,55 +240,88 @@ def admit_hourly(uow: UnitOfWork, key: str, allowance: int, what: str) -> None:
     )
 
 
-def admit_attempt(uow: UnitOfWork, keys: list[tuple[str, int]], policy: LoginThrottle) -> None:
-    """Refuse a login while any key is blocked; otherwise count the attempt as a failure.
+def admit_attempt(uow: UnitOfWork, keys: LoginKeys, policy: LoginThrottle) -> None:
+    """Refuse a login while any of its keys is blocked; otherwise count the attempt as a
+    failure against each.
 
     The attempt is counted before the password is checked (and forgiven on success), so
-    that parallel guesses cannot all slip through before the first failure is recorded.
+    that parallel guesses cannot all slip through before the first failure is recorded; a
+    staff member's second factor is checked after it, so a wrong code counts as well. Each
+    key's row is read under its lock (PostgreSQL: guesses on both workers at once all
+    count). The account's key is not counted nor checked from an address where the owner
+    logged in within ``policy.home_days``: guessing from everywhere else cannot lock the
+    owner out, whose address keeps its own (per-address) allowance.
     """
-    rows = {
-        key: (int(failures), int(blocked))
-        for key, failures, blocked in uow.all(
-            "SELECT key, failures, blocked_until_us FROM login_throttle WHERE key IN (:k0, :k1)",
-            {"k0": keys[0][0], "k1": keys[-1][0]},
-        )
-    }
-    wait_us = max((blocked - uow.now for _, blocked in rows.values()), default=0)
-    if wait_us > 0:
-        retry_after = max(1, math.ceil(wait_us / 1_000_000))
-        raise RateLimited(
-            f"too many failed logins: try again in {retry_after} s", retry_after_s=retry_after
-        )
-    for key, factor in keys:
-        failures = rows.get(key, (0, 0))[0] + 1
-        excess = failures - policy.free_failures * factor
+    counted = [(key, policy.free_failures * factor, 0) for key, factor in keys.per_address]
+    if not is_home(uow, keys, policy):
+        window_us = policy.account_window_s * 1_000_000
+        counted.append((keys.account, policy.account_free_failures, window_us))
+    rows = [(key, free, window_us, _locked(uow, key)) for key, free, window_us in counted]
+    for key, _, _, (_, blocked, _) in rows:
+        wait_us = blocked - uow.now
+        if wait_us > 0:
+            retry_after = max(1, math.ceil(wait_us / 1_000_000))
+            if key == keys.account:
+                raise RateLimited(
+                    f"too many failed logins of this account: try again in {retry_after} s, "
+                    "or from where you last logged in", retry_after_s=retry_after,
+                    code="login_throttled",
+                )  # fmt: skip
+            raise RateLimited(
+                f"too many failed logins: try again in {retry_after} s", retry_after_s=retry_after
+            )
+    for key, free, window_us, (failures, _, updated) in rows:
+        if window_us and uow.now - updated >= window_us:
+            failures = 0  # the last failure is older than the window: start again
+        failures += 1
+        excess = failures - free
         delay_s = (
             0.0
             if excess <= 0
             else min(policy.max_delay_s, policy.base_delay_s * 2 ** min(excess - 1, 40))
         )
-        blocked = uow.now + int(delay_s * 1_000_000)
-        params = {"k": key, "f": failures, "b": blocked, "now": uow.now}
-        if key in rows:
-            uow.run(
-                "UPDATE login_throttle SET failures = :f, blocked_until_us = :b, "
-                "updated_us = :now WHERE key = :k",
-                params,
-            )
-        else:
-            uow.run(
-                "INSERT INTO login_throttle (key, failures, blocked_until_us, updated_us) "
-                "VALUES (:k, :f, :b, :now)",
-                params,
-            )
-
-
-def forgive(uow: UnitOfWork, keys: list[tuple[str, int]]) -> None:
-    """A successful login clears the nickname's failures and takes one off the client's."""
-    uow.run("DELETE FROM login_throttle WHERE key = :k", {"k": keys[0][0]})
-    if len(keys) > 1:
         uow.run(
-            "UPDATE login_throttle SET failures = failures - 1, blocked_until_us = 0 "
-            "WHERE key = :k AND failures > 0",
-            {"k": keys[1][0]},
+            "UPDATE login_throttle SET failures = :f, blocked_until_us = :b, "
+            "updated_us = :now WHERE key = :k",
+            {"k": key, "f": failures, "b": uow.now + int(delay_s * 1_000_000), "now": uow.now},
         )
+
+
+def _locked(uow: UnitOfWork, key: str) -> tuple[int, int, int]:
+    """A throttle key's failures, blocked-until and last update, its row (made if new)
+    locked until the end of the transaction."""
+    uow.run(
+        "INSERT INTO login_throttle (key, failures, blocked_until_us, updated_us) "
+        "VALUES (:k, 0, 0, :now) ON CONFLICT (key) DO NOTHING",
+        {"k": key, "now": uow.now},
+    )
+    row = uow.one(
+        "SELECT failures, blocked_until_us, updated_us FROM login_throttle WHERE key = :k"
+        + uow.for_update,
+        {"k": key},
+    )
+    assert row is not None
+    return int(row[0]), int(row[1]), int(row[2])
+
+
+def is_home(uow: UnitOfWork, keys: LoginKeys, policy: LoginThrottle) -> bool:
+    """Whether the account's owner logged in from this address within ``home_days``."""
+    row = uow.one("SELECT updated_us FROM login_throttle WHERE key = :k", {"k": keys.home})
+    return row is not None and uow.now - int(row[0]) < policy.home_days * DAY_US
+
+
+def forgive(uow: UnitOfWork, keys: LoginKeys) -> None:
+    """A successful login clears the nickname's and the account's failures, takes one off
+    the client's, and makes (or keeps) this address one of the owner's."""
+    (login, _), (client, _) = keys.per_address
+    uow.run("DELETE FROM login_throttle WHERE key IN (:l, :a)", {"l": login, "a": keys.account})
+    uow.run(
+        "UPDATE login_throttle SET failures = failures - 1, blocked_until_us = 0 "
+        "WHERE key = :k AND failures > 0",
+        {"k": client},
+    )
+    uow.run(
+        "INSERT INTO login_throttle (key, failures, blocked_until_us, updated_us) "
+        "VALUES (:k, 0, 0, :now) ON CONFLICT (key) DO UPDATE SET updated_us = :now",
+        {"k": keys.home, "now": uow.now},
+    )

@@ -64,6 +64,11 @@ ERRORS: dict[str, ErrorSpec] = {
     "too_many_connections": ErrorSpec(503, "this address holds its share of connections"),
     "unsupported_media_type": ErrorSpec(415, "the request body must be application/json"),
     "rate_limited": ErrorSpec(429, "too many failed attempts: wait for Retry-After seconds"),
+    "login_throttled": ErrorSpec(
+        429,
+        "too many failed logins of this account from elsewhere "
+        "than its owner's: wait for Retry-After seconds",
+    ),
     "too_many_sockets": ErrorSpec(429, "the account holds as many WebSockets as it may"),
     "service_unavailable": ErrorSpec(503, "the database is busy or unreachable: retry"),
     "internal_error": ErrorSpec(500, "an unexpected error (a bug: please report it)"),
@@ -143,6 +148,7 @@ class ServiceError(Exception):
 
 
 class RateLimited(ServiceError):
-    def __init__(self, message: str, retry_after_s: int, **details: Any):
-        super().__init__("rate_limited", message, retry_after=retry_after_s, **details)
+    def __init__(self, message: str, retry_after_s: int, code: str = "rate_limited",
+                 **details: Any):  # fmt: skip
+        super().__init__(code, message, retry_after=retry_after_s, **details)
         self.retry_after_s = retry_after_s

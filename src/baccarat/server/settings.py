@@ -94,12 +94,19 @@ class PasswordHashing:
 
 @dataclass(frozen=True)
 class LoginThrottle:
-    """Exponential backoff of failed logins, per (nickname, client address) and per client
-    address; and registrations per client address."""
+    """Exponential backoff of failed logins, per (nickname, client address), per client
+    address and per account from every address but the owner's; and registrations per
+    client address."""
 
     free_failures: int = 3
     base_delay_s: float = 1.0
     max_delay_s: float = 900.0
+    # An account's failed logins from anywhere but the owner's recent addresses (those of
+    # its successful logins in the last ``home_days``): this many free within
+    # ``account_window_s`` of the last one, then the same backoff (auth.admit_attempt).
+    account_free_failures: int = 10
+    account_window_s: int = 24 * 3600
+    home_days: int = 30
     # Registrations per client address per hour.
     registrations_per_hour: int = 20
 

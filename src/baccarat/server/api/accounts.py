@@ -62,7 +62,7 @@ async def register(body: Registration, request: Request, casino: CasinoDep) -> R
     "/sessions",
     status_code=201,
     response_model=SessionOut,
-    responses=documented("invalid_body", "invalid_credentials", "rate_limited"),
+    responses=documented("invalid_body", "invalid_credentials", "rate_limited", "login_throttled"),
     summary="Log in: a bearer token, and the browser's session and CSRF cookies",
 )
 async def login(body: Credentials, request: Request, casino: CasinoDep) -> Response:

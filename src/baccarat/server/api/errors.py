@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -12,9 +11,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import ERRORS, RateLimited, ServiceError
-
-log = logging.getLogger("baccarat.server")
-
+from .program_errors import Answer500, ProgramErrors
 
 # What the responsible-gaming checks may refuse a round or a seat with.
 RESPONSIBLE_ERRORS = ("loss_limit_reached", "wager_limit_reached", "session_limit_reached",
@@ -50,9 +47,15 @@ def documented(*codes: str) -> dict[int | str, dict[str, Any]]:
     return responses
 
 
+# A path's integer beyond its bounds (``ids.Id``: the database's BIGINT) names no resource.
+_OUT_OF_RANGE = frozenset({"greater_than_equal", "less_than_equal"})
+
+
 def _validation_code(error: RequestValidationError) -> str:
     problems = error.errors()
     for problem in problems:
+        if tuple(problem.get("loc", ()))[:1] == ("path",) and problem.get("type") in _OUT_OF_RANGE:
+            return "not_found"
         loc = tuple(problem.get("loc", ()))
         if loc and loc[-1] == "mode" and problem.get("type") in ("literal_error", "enum"):
             return "invalid_mode"
@@ -83,6 +86,8 @@ def install(app: FastAPI) -> None:
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
         code = _validation_code(error)
         problems = _jsonable(list(error.errors()))
+        if code == "not_found":
+            return error_response(ServiceError(code, "no such id: ids are 1 to 2^63-1"))
         first = problems[0] if problems else {"loc": [], "msg": "invalid"}
         where = ".".join(first["loc"]) or "request"
         return error_response(ServiceError(code, f"{where}: {first['msg']}", problems=problems))
@@ -106,22 +111,17 @@ def install(app: FastAPI) -> None:
             response.headers.update(error.headers)
         return response
 
+    # Program errors: a burst of the same one from a client is written once, and counted;
+    # answered inside the app (``Answer500``), the handler only for the outer middleware's.
+    recorder = ProgramErrors(app.state.casino.db, app.state.casino.settings.clock)
+    app.state.program_errors = recorder
+    app.add_middleware(Answer500, recorder=recorder, answer=_internal_error)
+
     @app.exception_handler(Exception)
     async def unexpected(request: Request, error: Exception) -> JSONResponse:
-        log.exception("unexpected error on %s %s", request.method, request.url.path)
-        await _significant(request, error)
-        return error_response(ServiceError("internal_error", "an unexpected error occurred"))
+        await recorder.record(request, error)
+        return _internal_error()
 
 
-async def _significant(request: Request, error: Exception) -> None:
-    """A program error is a significant event (best effort: the database may be the error)."""
-    from .. import events
-
-    where = f"{request.method} {request.url.path}"[:200]
-    try:
-        name = type(error).__name__
-        await request.app.state.casino.db.write(
-            lambda uow: events.record(uow, "program_error", "system", where, error=name)
-        )
-    except Exception:
-        log.exception("the program error could not be recorded as a significant event")
+def _internal_error() -> JSONResponse:
+    return error_response(ServiceError("internal_error", "an unexpected error occurred"))

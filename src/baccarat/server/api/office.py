@@ -24,6 +24,7 @@ from ..office.staff import Staff
 from ..operators import report
 from .deps import CasinoDep, caller_of, json_response
 from .errors import documented
+from .ids import Before
 from .models import Body, PasswordChangeIn
 
 router = APIRouter(prefix="/admin/api", tags=["back office"])
@@ -74,7 +75,7 @@ async def as_staff(
 @router.post(
     "/sessions",
     status_code=201,
-    responses=documented("invalid_body", "invalid_credentials", "rate_limited"),
+    responses=documented("invalid_body", "invalid_credentials", "rate_limited", "login_throttled"),
     summary="Staff login: name, password and a TOTP or recovery code",
 )
 async def login(body: StaffLogin, request: Request, casino: CasinoDep) -> Response:
@@ -173,7 +174,7 @@ async def listed_events(
     until: Annotated[date | None, Query(description="to this day (UTC), included")] = None,
     actor: Annotated[str | None, Query(max_length=80)] = None,
     subject: Annotated[str | None, Query(max_length=200)] = None,
-    before: Annotated[int | None, Query(ge=1, description="ids below this (next page)")] = None,
+    before: Before = None,
     limit: Annotated[int, Query(ge=1, le=events.MAX_LISTED)] = 100,
 ) -> Response:
     def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import Field
 
 from .. import switches, wallet
@@ -17,6 +17,7 @@ from ..office import actions, players
 from ..office.staff import Staff, audit
 from .deps import json_response
 from .errors import documented
+from .ids import Id
 from .models import Body
 from .office import RoundId, as_staff
 
@@ -77,10 +78,10 @@ async def find_players(
 
 @router.get(
     "/players/{player_id}",
-    responses=documented("not_authenticated", "forbidden", "unknown_player"),
+    responses=documented("not_authenticated", "forbidden", "unknown_player", "not_found"),
     summary="A player: balances, limits, exclusion, sessions, requests, audit, game recall",
 )
-async def player_card(request: Request, player_id: Annotated[int, Path(ge=1)]) -> Response:
+async def player_card(request: Request, player_id: Id) -> Response:
     # Read on a reader thread; then the view is audited (and, when the player's limits had
     # something to settle first, the card is read again in that write, as theirs would be).
     shown = await as_staff(request, "players", lambda uow, s: players.card(uow, player_id))
@@ -129,9 +130,7 @@ async def pending_voids(request: Request) -> Response:
     responses=CHANGE | documented("not_found", "same_person", "void_not_possible"),
     summary="Approve (the round is voided) or reject a proposed void: another admin",
 )
-async def decide_void(
-    request: Request, proposal_id: Annotated[int, Path(ge=1)], body: DecisionIn
-) -> Response:
+async def decide_void(request: Request, proposal_id: Id, body: DecisionIn) -> Response:
     dealer = _casino(request).dealer
     done = await as_staff(
         request, "void_approve",
@@ -157,12 +156,11 @@ async def cashier_requests(
 
 @router.post(
     "/cashier/{request_id}",
-    responses=CHANGE | documented("unknown_request", "request_not_pending", "player_excluded"),
+    responses=CHANGE
+    | documented("unknown_request", "request_not_pending", "player_excluded", "not_found"),
     summary="Approve or reject a deposit or withdrawal request, with the reason",
 )
-async def decide_request(
-    request: Request, request_id: Annotated[int, Path(ge=1)], body: DecisionIn
-) -> Response:
+async def decide_request(request: Request, request_id: Id, body: DecisionIn) -> Response:
     system = _casino(request).system
     done = await as_staff(
         request, "cashier",

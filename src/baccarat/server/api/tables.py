@@ -32,6 +32,7 @@ from .deps import (
     revalidated_json_response,
 )
 from .errors import RESPONSIBLE_ERRORS, documented
+from .ids import Id
 from .models import (
     CutIn,
     HouseTableOut,
@@ -192,12 +193,12 @@ BETTING_ERRORS = (
 @router.put(
     "/tables/{table_id}/coups/{coup}/bets",
     response_model=SharedBetsOut,
-    responses=documented(*BETTING_ERRORS),
+    responses=documented(*BETTING_ERRORS, "not_found"),
     openapi_extra=IDEMPOTENT,
     summary="Your bets on a shared table's coup, replacing yours (an empty map withdraws "
     "them): the stake is taken at once; refused once the window has closed",
 )
-async def put_coup_bets(table_id: str, coup: int, body: RoundIn, ctx: RequestDep) -> Response:
+async def put_coup_bets(table_id: str, coup: Id, body: RoundIn, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
     bets = bets_from(body.bets.root)
     dealer, mode, desk = ctx.casino.dealer, body.mode, _desk(ctx)
@@ -221,11 +222,11 @@ async def put_coup_bets(table_id: str, coup: int, body: RoundIn, ctx: RequestDep
 @router.get(
     "/tables/{table_id}/coups/{coup}",
     response_model=SharedCoupOut,
-    responses=documented("unknown_table", "not_a_shared_table", "unknown_coup"),
+    responses=documented("unknown_table", "not_a_shared_table", "unknown_coup", "not_found"),
     summary="A shared table's coup: its cards, winner and scores once dealt, and your bets "
     "on it with what they returned once settled",
 )
-async def get_coup(table_id: str, coup: int, ctx: RequestDep) -> Response:
+async def get_coup(table_id: str, coup: Id, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
     return json_response(
         await ctx.casino.db.read(
@@ -236,11 +237,11 @@ async def get_coup(table_id: str, coup: int, ctx: RequestDep) -> Response:
 
 @router.get(
     "/tables/{table_id}/shoes/{shoe}",
-    responses=documented("unknown_table", "not_a_shared_table", "unknown_shoe"),
+    responses=documented("unknown_table", "not_a_shared_table", "unknown_shoe", "not_found"),
     summary="A shared table's shoe as baccarat-history/1 lines (one per coup, no bets), its "
     "seed revealed once it ended: `baccarat verify` checks every coup and the contiguity",
 )
-async def get_shoe_record(table_id: str, shoe: int, ctx: RequestDep) -> Response:
+async def get_shoe_record(table_id: str, shoe: Id, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
     lines = await ctx.casino.db.read(lambda uow: shared.shoe_record(uow, table, shoe))
     text = "".join(compact(line) + "\n" for line in lines)

@@ -313,9 +313,9 @@ def find(uow: UnitOfWork, name: str) -> tuple[Staff, str] | None:
     return None if row is None else (Staff(int(row[0]), str(row[1]), str(row[2])), str(row[3]))
 
 
-def throttle_keys(name: str, client: str | None) -> list[tuple[str, int]]:
+def throttle_keys(name: str, client: str | None) -> auth.LoginKeys:
     """The players' throttle keys (``auth.throttle_keys``), as a staff login's."""
-    return [("staff-" + key, factor) for key, factor in auth.throttle_keys(name, client)]
+    return auth.throttle_keys(name, client, prefix="staff-")
 
 
 def admit(uow: UnitOfWork, name: str, client: str | None, policy: LoginThrottle) -> Any:

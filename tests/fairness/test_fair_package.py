@@ -65,5 +65,5 @@ def test_the_pages_strings_are_the_catalogs_in_every_language() -> None:
              "server_client_seed", "table_log", "receipt")  # fmt: skip
     wanted |= {f"verify.kind_{k}" for k in kinds}
     # Why the casino's keys were not fetched.
-    wanted |= {f"verify.keys_why_{r}" for r in ("file", "logged_out", "failed")}
+    wanted |= {f"verify.keys_why_{r}" for r in ("file", "failed")}
     assert wanted <= english, wanted - english

@@ -27,7 +27,7 @@ from baccarat.fairness.verify import Status, verify_history
 from baccarat.server import keys
 from baccarat.server.settings import Settings
 
-from .conftest import Api
+from .conftest import Api, both_backends
 
 pytestmark = pytest.mark.anyio
 
@@ -74,6 +74,37 @@ async def test_the_commitments_shown_are_signed_and_the_export_verifies_with_the
     changed = [json.dumps(line) for line in lines]
     report = verify_history(parse_history(changed), trusted)
     assert "signature" in {d.field for d in report.rounds[1].differences}
+
+
+@both_backends
+async def test_the_keys_are_published_to_anyone_and_verify_what_the_casino_signed(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = await api.player()
+    shown = (await api.client.get("/api/fairness", headers=api.auth(token, None))).json()
+
+    # No session, and no database read: the signer's keys, whatever the database holds.
+    def no_database(*args: Any) -> Any:
+        raise AssertionError("the published keys read the database")
+
+    monkeypatch.setattr(api.casino.db, "read", no_database)
+    monkeypatch.setattr(api.casino.db, "write", no_database)
+    published = await api.client.get("/api/fairness/keys")
+    assert published.status_code == 200, published.text
+    assert published.json() == shown["signing_keys"]
+    assert published.json()[0]["key_id"] == api.casino.signer.key_id
+    # They verify a commitment the casino signed for a player.
+    trusted = PublicKeys(parse_keys(published.json()))
+    for mode in ("fun", "real"):
+        state = shown[mode]
+        message = commitment_message(state["commitment"], mode, state["time"])
+        assert trusted.check(state["signature"], state["key_id"], message) is None
+    # Kept by a cache and revalidated: the same keys are a 304 without a body.
+    assert published.headers["Cache-Control"] == "no-cache"
+    again = await api.client.get(
+        "/api/fairness/keys", headers={"If-None-Match": published.headers["ETag"]}
+    )
+    assert (again.status_code, again.content) == (304, b"")
 
 
 def test_the_key_is_made_once_in_the_data_folder_and_kept(tmp_path: Path) -> None:

@@ -1,8 +1,8 @@
 """The browser verifier on real exports from a real server: every kind of house table
 verifies, with its voids, and every line's signature with the casino's published keys,
-which the page fetches; the same export, cut or changed by a cheat, shows the finding; and
-without the keys (their request blocked) an export doctored to be consistent in itself is
-not shown as verified.
+which the page fetches (a visitor who is not logged in too); the same export, cut or changed
+by a cheat, shows the finding; and without the keys (their request blocked) an export
+doctored to be consistent in itself is not shown as verified.
 
 A server of its own (a subprocess on a temporary SQLite database), so that the operator's
 void (``baccarat admin void``) can reach its database.
@@ -109,7 +109,7 @@ def test_a_real_export_verifies_in_the_page_and_a_round_cut_from_it_is_a_finding
         )
         # The page asked the server for nothing but its own files and the casino's keys.
         asked = {u.removeprefix(url) for u in requests if "/api/" in u or "/i18n/" in u}
-        assert asked == {"/api/fairness"}, requests
+        assert asked == {"/api/fairness/keys"}, requests
 
         # The operator leaves a round out of the export (say, one the player won).
         cut = [x for x in lines if json.loads(x)["id"] != fresh[2]["id"]]
@@ -172,17 +172,22 @@ def test_an_export_cut_short_fails_with_the_published_keys_and_is_not_green_with
 ) -> None:
     url, _ = server
     context = browser.new_context()
+    # Someone who is not logged in at the casino (a regulator, a journalist, the player on
+    # another browser): the casino publishes its keys to anyone.
+    anonymous = browser.new_context()
     try:
         player = Player(context, url, new_nickname())
         player.register_and_login()
-        errors = console_errors(player)
         rounds_of(player, "table-i", 4, player=500)
         player.api("POST", "/api/fairness/rotate", {"mode": "fun"})
         lines = [json.loads(line) for line in export(player).splitlines()]
         assert [line["fairness"]["nonces_used"] for line in lines] == [4] * 4
         # The last round removed, and nonces_used lowered by one on every line.
         doctored = jsonl(cheats.cut_short(lines))
-        page = open_verifier(player, doctored, tmp_path / "doctored.jsonl")
+        visitor = Player(anonymous, url, "visitor")
+        errors = console_errors(visitor)
+        assert anonymous.cookies() == []
+        page = open_verifier(visitor, doctored, tmp_path / "doctored.jsonl")
         assert page.get_attribute("body", "data-keys") == "fetched"
         assert page.get_attribute("body", "data-export-verdict") == "fails"
         assert page.get_attribute("#export-verdict", "class") == "check bad"
@@ -193,8 +198,8 @@ def test_an_export_cut_short_fails_with_the_published_keys_and_is_not_green_with
 
         # The keys cannot be fetched (offline, blocked): nothing else differs, and the verdict
         # is neither green nor silent about it.
-        page.route("**/api/fairness", lambda route: route.abort())
-        page = open_verifier(player, doctored, tmp_path / "doctored.jsonl")
+        page.route("**/api/fairness/keys", lambda route: route.abort())
+        page = open_verifier(visitor, doctored, tmp_path / "doctored.jsonl")
         assert page.get_attribute("body", "data-keys") == "missing"
         assert page.get_attribute("body", "data-export-ok") == "true"  # nothing differs
         assert page.get_attribute("body", "data-export-verdict") == "signatures_not_checked"
@@ -208,6 +213,7 @@ def test_an_export_cut_short_fails_with_the_published_keys_and_is_not_green_with
         assert str(page.text_content("#export-text")).startswith("SIGNATURES NOT CHECKED")
         # Every note is named in words (the server's client seed had no name of its own).
         assert "verify.kind_" not in str(page.text_content("#export-notes"))
-        assert player.errors == [] and errors == []
+        assert player.errors == [] and visitor.errors == [] and errors == []
     finally:
+        anonymous.close()
         context.close()

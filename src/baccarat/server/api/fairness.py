@@ -1,16 +1,17 @@
-"""Provably fair: the commitments, client seeds and nonces; set the client seed; rotate."""
+"""Provably fair: the commitments, client seeds and nonces; set the client seed; rotate; the
+casino's public signing keys, published to anyone (no session: a verifier needs them)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from .. import auth, keys, seeds
 from ..db.uow import UnitOfWork
 from ..ledger import MODES
 from . import pacing
-from .deps import RequestDep, json_response
+from .deps import NOT_MODIFIED, CasinoDep, RequestDep, json_response, revalidated_json_response
 from .errors import documented
 from .models import (
     ClientSeedIn,
@@ -20,6 +21,7 @@ from .models import (
     ModeIn,
     RevealedSeedOut,
     RotationOut,
+    SigningKeyOut,
 )
 
 router = APIRouter(prefix="/api/fairness", tags=["fairness"])
@@ -41,6 +43,23 @@ async def get_fairness(ctx: RequestDep) -> Response:
         return shown | {"signing_keys": signer.keys_json()}
 
     return json_response(await ctx.casino.db.read(read))
+
+
+@router.get(
+    "/keys",
+    response_model=list[SigningKeyOut],
+    responses=NOT_MODIFIED,
+    summary="The casino's public signing keys, the current one first, then the retired ones "
+    "(no session needed)",
+)
+async def signing_keys(request: Request, casino: CasinoDep) -> Response:
+    """The keys a verifier checks the signatures with, for anyone (a regulator, a player not
+    logged in, the verifier page opened from anywhere on this origin): the same list as
+    ``signing_keys`` in ``GET /api/fairness``, from the casino's signer in memory (no
+    database read). Revalidated with an ETag rather than kept for a while: a new signing key
+    (after a restart) is published at once, so that a cache never hands a verifier a list
+    without the key of the lines it checks."""
+    return revalidated_json_response(request, casino.signer.keys_json())
 
 
 @router.put(

@@ -1828,11 +1828,10 @@
     let receipts = null;
     let receiptsError = null;
     let receiptsFromBrowser = false;
-    // The casino's published public keys (GET api/fairness, on the casino's own origin),
-    // fetched as the page opens: { state: "fetching" | "fetched" | "missing", keys, ids }, and
-    // when missing, why (reason: "file", "logged_out" or "failed", with a message): without
-    // keys the verdict is not green, and its headline says why.
-    const CSRF_COOKIE = "baccarat_csrf";
+    // The casino's published public keys (GET api/fairness/keys, on the casino's own origin,
+    // published to anyone: no session needed), fetched as the page opens: { state: "fetching"
+    // | "fetched" | "missing", keys, ids }, and when missing, why (reason: "file" or "failed",
+    // with a message): without keys the verdict is not green, and its headline says why.
     let published = { state: "fetching" };
     let keysFetched = Promise.resolve();
 
@@ -2102,19 +2101,14 @@
       return { receipts, keys: published.state === "fetched" ? published.keys : null };
     }
 
-    function loggedIn() {
-      return document.cookie.split(";").some((part) => part.trim().startsWith(`${CSRF_COOKIE}=`));
-    }
-
     /** The casino's published keys, or why there are none: a page opened from a file fetches
-     * nothing, and the casino publishes them to its logged-in players. */
+     * nothing; on the casino's origin anyone gets them, logged in or not (no cookie is sent). */
     async function fetchKeys() {
       if (global.location.protocol === "file:") return { state: "missing", reason: "file" };
-      if (!loggedIn()) return { state: "missing", reason: "logged_out" };
       try {
-        const answer = await global.fetch(new URL("api/fairness", global.location.href), {
-          credentials: "same-origin",
-          cache: "no-store",
+        const answer = await global.fetch(new URL("api/fairness/keys", global.location.href), {
+          credentials: "omit",
+          cache: "no-cache",
           headers: { Accept: "application/json" },
         });
         if (!answer.ok) return { state: "missing", reason: "failed", message: `HTTP ${answer.status}` };

@@ -217,6 +217,14 @@ async def _race_a_seat(racer: Racer) -> None:
     assert len(taken) == 1, [answer.text for answer in seats]  # one seat however many asks
     (seat,) = taken
     _outcomes(await racer.race("POST", f"/api/seats/{seat}/leave", [None] * RACERS), 200)
+    # One seat per table, whatever the role: as player and as banker at once, in play money.
+    both = [{"table_id": "bank", "role": role, "mode": "fun"} for role in ("player", "banker")]
+    seats = await racer.race("POST", "/api/seats", both * (RACERS // 2))
+    _outcomes(seats, 201)
+    taken = {answer.json()["seat"]["id"] for answer in seats if answer.status_code == 201}
+    assert len(taken) == 1, [answer.text for answer in seats]
+    for seat in taken:
+        _outcomes(await racer.race("POST", f"/api/seats/{seat}/leave", [None] * 2), 200)
 
 
 async def _race_a_pair(banker: Racer, player: Racer) -> None:

@@ -217,7 +217,12 @@ def admit_registration(uow: UnitOfWork, client: str | None, policy: LoginThrottl
 def admit_hourly(uow: UnitOfWork, key: str, allowance: int, what: str) -> None:
     """Count one more against ``key``'s allowance for the hour that its first use began,
     or refuse it (429 ``rate_limited`` with the seconds until that hour ends)."""
-    row = uow.one("SELECT failures, updated_us FROM login_throttle WHERE key = :k", {"k": key})
+    # Read locked: two uses at once on PostgreSQL count two, not one each from the same
+    # count (a missing row is inserted by both, and the second's unique key fails: run again).
+    row = uow.one(
+        "SELECT failures, updated_us FROM login_throttle WHERE key = :k" + uow.for_update,
+        {"k": key},
+    )
     if row is None:
         uow.run(
             "INSERT INTO login_throttle (key, failures, blocked_until_us, updated_us) "

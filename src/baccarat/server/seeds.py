@@ -377,9 +377,13 @@ def pending(uow: UnitOfWork, player_id: int, mode: str) -> list[dict[str, Any]]:
 def reveal_if_done(uow: UnitOfWork, seed_id: int) -> RevealedSeed | None:
     """Reveal a retired seed once no cut shoe is dealt from it any more (None: one still is,
     or the seed is not retired, or it is revealed already)."""
+    # The seed's row locked: a rotation retires it under the same lock before it counts
+    # the shoes in play, so of a rotation and the end of the last shoe at once, whichever
+    # comes second sees the other (read unlocked, each saw the other's change uncommitted
+    # and neither revealed the seed, which nothing reveals later).
     row = uow.one(
         "SELECT mode, server_seed, commitment, created_us, nonces_used, retired_us, "
-        "revealed_us FROM fairness_seeds WHERE id = :id",
+        "revealed_us FROM fairness_seeds WHERE id = :id" + uow.for_update,
         {"id": seed_id},
     )
     assert row is not None

@@ -131,7 +131,12 @@ def switch(uow: UnitOfWork, table: Table, enabled: bool) -> bool:
     """Switch a table on or off; whether that changed anything."""
     uow.forget()
     uow.known.pop(("table_switch", table.id), None)
-    row = uow.one("SELECT enabled FROM table_switches WHERE table_id = :t", {"t": table.id})
+    # Locked: of two switches at once, the second reads what the first wrote, so whether it
+    # changed anything (what the audit log records) is true.
+    row = uow.one(
+        "SELECT enabled FROM table_switches WHERE table_id = :t" + uow.for_update,
+        {"t": table.id},
+    )
     if row is None:
         uow.run(
             "INSERT INTO table_switches (table_id, enabled, limits, updated_us) "

@@ -307,6 +307,10 @@ def join(
     if role not in ROLES:
         raise ServiceError("invalid_body", "role is 'player' or 'banker'", role=role)
     responsible.admit_seat(uow, player_id, mode)
+    # The table's seats locked first: every join of the table waits here, so the check
+    # below sees a seat another join of the same player just took (read before the lock,
+    # both joins of one player at once, one as player and one as banker, sat twice).
+    seats = load_table(uow, table.id)
     # One seat per role, and one seat per table (a few accounts cannot fill a table).
     sitting = uow.scalar(
         f"SELECT id FROM banked_seats WHERE {role}_id = :p OR (table_id = :t AND "
@@ -321,7 +325,6 @@ def join(
         problem = banker_problem(uow, table, player_id, mode)
         if problem is not None:
             raise problem
-    seats = load_table(uow, table.id)
     other = _other(role)
     if seat_id is not None:
         seat = next((s for s in seats if s.id == seat_id), None)
@@ -386,8 +389,11 @@ def stand_up_everywhere(uow: UnitOfWork, ctx: SeatServices, player_id: int) -> i
     at the seat ends undealt, even one a banker approved (bets back to the player, the
     reserve back to the banker). The other side is told the player left, not why. How many
     seats they left."""
+    # Locked as read: a seat the player left meanwhile (another worker) drops out here
+    # rather than failing the time-out as ``not_seated`` below.
     seat_ids = uow.all(
-        "SELECT id FROM banked_seats WHERE player_id = :p OR banker_id = :p ORDER BY id",
+        "SELECT id FROM banked_seats WHERE player_id = :p OR banker_id = :p ORDER BY id"
+        + uow.for_update,
         {"p": player_id},
     )
     for (seat_id,) in seat_ids:

@@ -433,7 +433,9 @@ def _play_usage(uow: UnitOfWork, player_id: int) -> dict[str, Usage]:
     as lost already what the player's approved, undealt player-banked round can still cost
     them as its banker (the exposure reserved at approval, until the round settles or the
     approval lapses), so that no loss lands on top of a limit used up meanwhile."""
-    used = usage(uow, player_id, deposits=False)
+    # What is still held (reserved, pending) is read before what was used: a deal that
+    # moves a stake from the one to the other between two reads (another worker's, at
+    # READ COMMITTED) is then counted twice, never missed.
     reserved = int(
         uow.scalar(
             "SELECT COALESCE(SUM(reserve), 0) FROM banked_seats WHERE banker_id = :p "
@@ -449,6 +451,7 @@ def _play_usage(uow: UnitOfWork, player_id: int) -> dict[str, Usage]:
             {"p": player_id},
         )
     )
+    used = usage(uow, player_id, deposits=False)
     return {
         period: replace(u, loss=u.loss + reserved + pending, wager=u.wager + pending)
         for period, u in used.items()

@@ -213,13 +213,14 @@ def retire(
             )
         if shoe_id is not None:
             ended = load_shoe(uow, int(shoe_id))
-            uow.run(
+            # Revealed by the one retirement that ended the shoe (the write's count, not the
+            # read before it: two workers retiring the table at once both read it unfinished).
+            if uow.run(
                 "UPDATE shared_shoes SET finished_us = :now, ending = 'cancelled', "
                 "server_seed = :seed WHERE id = :s AND finished_us IS NULL",
                 {"now": uow.now, "s": shoe_id,
                  "seed": seeds.opened(uow, ended.server_seed, ended.commitment)},
-            )  # fmt: skip
-            if ended.finished_us is None:
+            ):  # fmt: skip
                 _reveal(uow, load_shoe(uow, int(shoe_id)))
         uow.run("UPDATE shared_tables SET coup_id = NULL WHERE table_id = :t", {"t": table_id})
     return retired

@@ -334,8 +334,10 @@ def main() -> int:
         with contextlib.suppress(subprocess.TimeoutExpired):
             server.wait(timeout=20)
         shutil.rmtree(data_dir, ignore_errors=True)
-    print(f"baccarat abuse benchmark: SQLite, 1 worker, default limits, {os.cpu_count()} CPUs, "
-          f"{args.seconds:.0f} s a phase (the attack started {args.ramp:.0f} s before)")  # fmt: skip
+    print(
+        f"baccarat abuse benchmark: SQLite, 1 worker, default limits, {os.cpu_count()} CPUs, "
+        f"{args.seconds:.0f} s a phase (the attack started {args.ramp:.0f} s before)"
+    )
     for result in results:
         print("\n".join(report(result)))
     return 0

@@ -10,12 +10,18 @@
   or of its first byte (uvicorn itself only times out idle connections *between*
   requests), and the head may not exceed ``h11_max_incomplete_event_size`` bytes
   (``Limits.max_head``), counted as they arrive, before parsing: a larger head is answered
-  431 ``request_head_too_large`` and the connection closed. It also counts the open
-  connections of each client address (HTTP and WebSocket alike, an IPv6 client by its /64):
-  past ``Limits.connections_per_address`` a new one is answered 503
-  ``too_many_connections`` and closed at once, so that one client holding idle
-  connections cannot take the worker's ``limit_concurrency`` from everyone else. The
-  trusted proxies (``Limits.forwarded_allow_ips``) are not counted: they limit their clients.
+  431 ``request_head_too_large`` and the connection closed. It also counts the worker's
+  open connections (``_Connections``; HTTP and WebSocket alike, from their first moment):
+  at most ``Limits.max_connections`` in all; at most ``Limits.connections_per_address`` of
+  one client address (an IPv6 client by its /64; past it 503 ``too_many_connections``, at
+  once); and of the anonymous ones (no request on them carried a live session yet:
+  ``logged_in``) at most ``Limits.anonymous_percent`` of the worker's. When the worker or
+  the anonymous share is full, a new connection takes the place of the oldest anonymous one
+  with no request in flight (closed at no cost: an idle one, a slow head, an anonymous
+  socket); without one, it is answered 503 ``server_busy``. The trusted proxies
+  (``Limits.forwarded_allow_ips``) count among the worker's only: they limit their clients.
+  Reads (GET, HEAD) of the API and its documents on an anonymous connection spend its
+  address's allowance (``Limits.anonymous_reads_per_s``; past it 429 ``rate_limited``).
 * ``uvicorn_options``: the uvicorn settings that go with them (concurrency cap, WebSocket
   message size, keep-alive, whose ``X-Forwarded-For`` to believe) for ``baccarat serve``.
 """

@@ -19,7 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from baccarat.server import accounts, audit, wallet
 from baccarat.server.banked import seats
-from baccarat.server.settings import BankedSettings, DatabaseUrl
+from baccarat.server.settings import BankedSettings, DatabaseUrl, Limits
 
 from .conftest import FakeClock, SwitchableShoes, api_settings
 from .postgres import free_port
@@ -84,6 +84,7 @@ async def serving(
     reconnect_grace: int = BankedSettings.reconnect_grace,
     tables_file: Path | None = None,
     worker_gone_s: float = BankedSettings.worker_gone_s,
+    limits: Limits | None = None,
 ) -> AsyncIterator[SeatServer]:
     from baccarat.server.app import create_app
 
@@ -93,7 +94,10 @@ async def serving(
         poll_s=poll_s, reconnect_grace=reconnect_grace, worker_gone_s=worker_gone_s
     )
     settings = dataclasses.replace(
-        api_settings(database_url, tmp_path, clock, shoes), banked=banked, tables_file=tables_file
+        api_settings(database_url, tmp_path, clock, shoes),
+        banked=banked,
+        tables_file=tables_file,
+        limits=limits or Limits(),
     )
     app = create_app(settings)
     port = free_port()

@@ -16,6 +16,7 @@ import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -194,3 +195,82 @@ def test_serve_refuses_a_forwarded_allow_ips_that_is_not_an_address(
     errors = capsys.readouterr().err.strip().splitlines()
     assert len(errors) == 4 and all("--forwarded-allow-ips" in line for line in errors)
     assert not (tmp_path / "baccarat.db").exists()
+
+
+def asked(sock: socket.socket, path: str, token: str | None = None) -> tuple[int, dict[str, Any]]:
+    """One request on a kept connection (with the token: a logged-in player's)."""
+    extra = b"" if token is None else b"Authorization: Bearer " + token.encode() + b"\r\n"
+    if not send(sock, get(path, extra=extra)):
+        return 0, {}
+    return read_answer(sock)
+
+
+def test_anonymous_connections_hold_a_share_and_make_room_oldest_first(tmp_path: Path) -> None:
+    # 40 connections a worker, 20 of them anonymous; 10 an address. Before, five addresses'
+    # 50 idle connections (each address under its limit) got everyone else 503, a player
+    # who had logged in too.
+    env = {"BACCARAT_MAX_CONNECTIONS": "40", "BACCARAT_CONNECTIONS_PER_ADDRESS": "10"}
+    with server(tmp_path, env) as s:
+        token = session(s.port, "loggedin", OTHER)
+        with connect(s.port, OTHER) as player:
+            assert asked(player, "/api/wallet", token)[0] == 200  # now a logged-in connection
+            crowd = [f"127.0.0.{n}" for n in range(3, 8)]
+            held = [sock for source in crowd for sock in (connect(s.port, source)
+                                                          for _ in range(10))]  # fmt: skip
+            try:
+                assert asked(player, "/api/wallet", token)[0] == 200
+                # A newcomer takes the place of the oldest idle anonymous connection.
+                assert request(s.port, source="127.0.0.9") == 200
+                # The crowd kept the anonymous share, its newest connections; the oldest
+                # were closed (answered nothing) to make room.
+                served, refused = served_and_refused(held)
+                assert (served, refused) == (19, 31)
+            finally:
+                for sock in held:
+                    sock.close()
+
+
+def test_a_worker_holds_no_more_sockets_than_its_connections(tmp_path: Path) -> None:
+    # Before, uvicorn's count of connections was never checked for a WebSocket's handshake:
+    # 16 sockets of four addresses were held by a worker of 12 connections.
+    env = {"BACCARAT_MAX_CONNECTIONS": "12", "BACCARAT_CONNECTIONS_PER_ADDRESS": "4"}
+    with server(tmp_path, env) as s:
+        tokens = [session(s.port, f"sockets{i}", OTHER) for i in range(2)]
+        opened: list[socket.socket] = []
+        statuses: list[int] = []
+        try:
+            for n in range(16):
+                sock, status = websocket(s.port, tokens[n % 2], f"127.0.0.{3 + n % 4}")
+                opened.append(sock)
+                if status == 101:  # logged in once its first message came
+                    assert json.loads(ws_receive_text(sock))["type"] == "seats"
+                statuses.append(status)
+            assert statuses == [101] * 12 + [503] * 4, statuses
+            with connect(s.port, "127.0.0.9") as sock:
+                status, body = read_answer(sock)
+            assert (status, error_code(body)) == (503, "server_busy")
+            assert body["error"]["details"] == {"limit": 12}
+        finally:
+            for sock in opened:
+                sock.close()
+
+
+def test_anonymous_reads_are_paced_per_address_and_logged_in_ones_are_not(
+    tmp_path: Path,
+) -> None:
+    env = {"BACCARAT_ANONYMOUS_READS_PER_S": "0.01", "BACCARAT_ANONYMOUS_READS_BURST": "5"}
+    with server(tmp_path, env) as s:
+        # (Not 127.0.0.1, whose reads of /api/health waited for the server to start.)
+        reader = "127.0.0.5"
+        token = session(s.port, "reader", reader)
+        with connect(s.port, reader) as player, connect(s.port, reader) as anonymous:
+            assert asked(player, "/api/wallet", token)[0] == 200  # one of the address's five
+            answers = [asked(anonymous, path) for path in ("/api/tables", "/openapi.json") * 3]
+            assert [status for status, _ in answers] == [200] * 4 + [429] * 2
+            error = answers[-1][1]["error"]
+            assert error["code"] == "rate_limited" and error["details"]["retry_after"] >= 1
+            # The connection stays open, refused until the allowance grows again.
+            assert asked(anonymous, "/api/health")[0] == 429
+            # Another address has its own; the logged-in connection is not paced.
+            assert request(s.port, "/api/tables", OTHER) == 200
+            assert [asked(player, "/api/tables", token)[0] for _ in range(6)] == [200] * 6

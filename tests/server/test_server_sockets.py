@@ -35,11 +35,13 @@ def lobby(server: SeatServer, token: str | None, **options: Any) -> Any:
 
 
 async def close_code(ws: ClientConnection) -> int | None:
-    try:
-        while True:
-            await ws.recv()
-    except Exception:
-        pass
+    """How the server closed the socket (a socket it leaves open fails the test)."""
+    async with asyncio.timeout(WAIT_S):
+        try:
+            while True:
+                await ws.recv()
+        except Exception:
+            pass
     return ws.close_code
 
 
@@ -105,17 +107,48 @@ async def test_messages_are_bounded_in_size_and_depth_without_an_exception(
     assert await player.closed_with() == 1009
 
 
-async def test_the_lobby_socket_ignores_binary_frames_and_closes_on_a_message_too_big(
-    server: SeatServer,
-) -> None:
+def watch(server: SeatServer, token: str | None = None) -> Any:
+    """Open a shared table's socket (anonymous without a token)."""
+    url = server.url.replace("http://", "ws://") + "/api/tables/speed/ws"
+    return connect(url, additional_headers=bearer(token), open_timeout=WAIT_S)
+
+
+async def test_the_lobby_and_table_sockets_take_pings_only(server: SeatServer) -> None:
+    # They have nothing to receive: anything but a ping closes them (before, any text was
+    # read, up to 8 KiB, and a binary frame went unanswered).
     alice = await server.player("alice")
-    async with lobby(server, alice.token) as ws:
-        assert json.loads(await ws.recv())["type"] == "seats"
-        await ws.send(b"\x00binary")
-        await ws.send("ping")
-        assert json.loads(await ws.recv()) == {"type": "pong"}  # no answer to the binary frame
-        await ws.send("ping" + "x" * 20_000)
-        assert await close_code(ws) == 1009
+    for opened, first, junk, code in (
+        (lambda: lobby(server, alice.token), "seats", b"\x00binary", 1008),
+        (lambda: watch(server), "state", '{"action": "bets"}', 1008),
+        (lambda: watch(server, alice.token), "state", "ping" + "x" * 200, 1009),
+    ):
+        async with opened() as ws:
+            assert json.loads(await ws.recv())["type"] == first
+            await ws.send("ping")
+            assert json.loads(await ws.recv()) == {"type": "pong"}
+            await ws.send(json.dumps({"id": 3, "action": "ping"}))
+            assert json.loads(await ws.recv()) == {"type": "pong"}
+            await ws.send(junk)
+            assert await close_code(ws) == code, junk
+
+
+async def test_a_socket_sending_past_its_rate_is_closed(
+    database_url: DatabaseUrl, tmp_path: Path
+) -> None:
+    limits = Limits(ws_messages_per_s=0.01, ws_messages_burst=3)
+    async with serving(database_url, tmp_path, limits=limits) as server:
+        alice = await server.player("alice")
+        async with watch(server) as ws, lobby(server, alice.token) as other:
+            assert json.loads(await ws.recv())["type"] == "state"
+            assert json.loads(await other.recv())["type"] == "seats"
+            for _ in range(limits.ws_messages_burst):
+                await ws.send("ping")
+                assert json.loads(await ws.recv()) == {"type": "pong"}
+            await ws.send("ping")
+            assert await close_code(ws) == 1008
+            # Each socket has its own allowance.
+            await other.send("ping")
+            assert json.loads(await other.recv()) == {"type": "pong"}
 
 
 async def balances(server: SeatServer, *who: Participant) -> list[Any]:

@@ -122,8 +122,18 @@ class Limits:
     # take to send it (also how long an idle keep-alive connection stays open).
     max_head: int = 16 * 1024
     head_timeout_s: int = 5
-    # Connections and requests at once per worker (more are answered 503).
+    # Connections per worker, HTTP and WebSocket alike, idle or not (counted from the first
+    # moment: docs/server.md, "What a worker holds"). When the worker is full, a new
+    # connection takes the place of the oldest anonymous one with no request in flight;
+    # with none, it is answered 503 ``server_busy`` and closed.
     max_connections: int = 1000
+    # The share of them (percent) that anonymous connections (on which no request carried a
+    # live session yet) may hold together: the rest is kept for players who logged in.
+    anonymous_percent: int = 50
+    # Reads (GET and HEAD) of the API and its documents on anonymous connections, per client
+    # address (an IPv6 client: its /64) per second, and the burst (429 ``rate_limited``).
+    anonymous_reads_per_s: float = 20.0
+    anonymous_reads_burst: int = 60
     # Connections (HTTP and WebSocket) one client address may hold open in a worker (an
     # IPv6 client: its /64); more are refused at once (503 ``too_many_connections``). A
     # tenth of the worker's connections: an address shared by many players (a NAT) still
@@ -138,6 +148,9 @@ class Limits:
     ws_max_message: int = 8 * 1024
     ws_max_depth: int = 8
     ws_per_account: int = 8
+    # Messages one socket may send per second, and the burst (close 1008 past them).
+    ws_messages_per_s: float = 10.0
+    ws_messages_burst: int = 30
     # Argon2 hashes at once, and how long a request waits for a turn before a 429.
     hashes_at_once: int = 2
     hash_wait_s: float = 5.0
@@ -304,6 +317,13 @@ class Settings:
                 max_connections=int(get("MAX_CONNECTIONS") or Limits.max_connections),
                 connections_per_address=int(
                     get("CONNECTIONS_PER_ADDRESS") or Limits.connections_per_address
+                ),
+                anonymous_percent=int(get("ANONYMOUS_PERCENT") or Limits.anonymous_percent),
+                anonymous_reads_per_s=float(
+                    get("ANONYMOUS_READS_PER_S") or Limits.anonymous_reads_per_s
+                ),
+                anonymous_reads_burst=int(
+                    get("ANONYMOUS_READS_BURST") or Limits.anonymous_reads_burst
                 ),
                 forwarded_allow_ips=parse_forwarded_allow_ips(get("FORWARDED_ALLOW_IPS") or ""),
             ),

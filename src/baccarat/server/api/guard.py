@@ -10,12 +10,18 @@
   or of its first byte (uvicorn itself only times out idle connections *between*
   requests), and the head may not exceed ``h11_max_incomplete_event_size`` bytes
   (``Limits.max_head``), counted as they arrive, before parsing: a larger head is answered
-  431 ``request_head_too_large`` and the connection closed. It also counts the open
-  connections of each client address (HTTP and WebSocket alike, an IPv6 client by its /64):
-  past ``Limits.connections_per_address`` a new one is answered 503
-  ``too_many_connections`` and closed at once, so that one client holding idle
-  connections cannot take the worker's ``limit_concurrency`` from everyone else. The
-  trusted proxies (``Limits.forwarded_allow_ips``) are not counted: they limit their clients.
+  431 ``request_head_too_large`` and the connection closed. It also counts the worker's
+  open connections (``_Connections``; HTTP and WebSocket alike, from their first moment):
+  at most ``Limits.max_connections`` in all; at most ``Limits.connections_per_address`` of
+  one client address (an IPv6 client by its /64; past it 503 ``too_many_connections``, at
+  once); and of the anonymous ones (no request on them carried a live session yet:
+  ``logged_in``) at most ``Limits.anonymous_percent`` of the worker's. When the worker or
+  the anonymous share is full, a new connection takes the place of the oldest anonymous one
+  with no request in flight (closed at no cost: an idle one, a slow head, an anonymous
+  socket); without one, it is answered 503 ``server_busy``. The trusted proxies
+  (``Limits.forwarded_allow_ips``) count among the worker's only: they limit their clients.
+  Reads (GET, HEAD) of the API and its documents on an anonymous connection spend its
+  address's allowance (``Limits.anonymous_reads_per_s``; past it 429 ``rate_limited``).
 * ``uvicorn_options``: the uvicorn settings that go with them (concurrency cap, WebSocket
   message size, keep-alive, whose ``X-Forwarded-For`` to believe) for ``baccarat serve``.
 """
@@ -36,9 +42,11 @@ from starlette.exceptions import HTTPException
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
-from ..errors import ServiceError
+from .. import auth
+from ..errors import RateLimited, ServiceError
 from ..jsontext import compact
 from ..settings import Limits
+from . import pacing
 
 _logger = logging.getLogger("uvicorn.error")
 
@@ -76,10 +84,16 @@ class Guard:
                     return
                 break
         started = False
+        status = 0
 
         async def sending(message: Any) -> None:
-            nonlocal started
+            nonlocal started, status
             started = True
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            elif 0 < status < 400 and not message.get("more_body"):
+                # Before the answer ends: once the client has it, the connection is known.
+                await _mark_if_logged_in(scope)
             await send(message)
 
         try:
@@ -87,6 +101,53 @@ class Guard:
         except _Refused as refused:
             if not started:
                 await _refuse(send, refused.error)
+
+
+async def _mark_if_logged_in(scope: Any) -> None:
+    """Before the end of a successful answer on an anonymous connection to a request that
+    carried a session (a bearer token, the player's or the staff's cookie): the connection
+    is logged in if the session is live. Checked once per session and connection (one read
+    through an index, on a connection's first request with a session)."""
+    connection = anonymous_connection(scope)
+    if connection is None:
+        return
+    found = _session_of(scope)
+    if found is None or found[1] == connection._checked:
+        return
+    staff, hashed = found
+    connection._checked = hashed
+    if await scope["app"].state.casino.db.read(lambda uow: _live(uow, hashed, staff)):
+        connection._logged_in()
+
+
+def _session_of(scope: Any) -> tuple[bool, str] | None:
+    """Whether a request's session is a staff member's, and its token's hash; None without."""
+    from starlette.requests import HTTPConnection
+
+    from .deps import SESSION_COOKIE
+    from .office import STAFF_COOKIE
+
+    request = HTTPConnection(scope)
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return False, auth.token_hash(token.strip())
+    for staff, name in ((False, SESSION_COOKIE), (True, STAFF_COOKIE)):
+        cookie = request.cookies.get(name)
+        if cookie:
+            return staff, auth.token_hash(cookie)
+    return None
+
+
+def _live(uow: Any, hashed: str, staff: bool) -> bool:
+    if not staff:
+        return bool(auth.live_sessions(uow, [hashed]))
+    from ..office import staff as staffing
+
+    try:
+        staffing.authenticate(uow, hashed)
+    except ServiceError:
+        return False
+    return True
 
 
 class _Refused(HTTPException):
@@ -129,18 +190,26 @@ def _counting(receive: Any, limit: int, timeout_s: float) -> Any:
     return counted
 
 
-async def _refuse(send: Any, error: ServiceError) -> None:
+async def _refuse(send: Any, error: ServiceError, close: bool = True) -> None:
     body = compact(error.to_json()).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": error.status,
-            "headers": [(b"content-type", b"application/json"),
-                        (b"content-length", str(len(body)).encode()),
-                        (b"connection", b"close")],
-        }
-    )  # fmt: skip
+    headers = [(b"content-type", b"application/json"),
+               (b"content-length", str(len(body)).encode())]  # fmt: skip
+    if isinstance(error, RateLimited):
+        headers.append((b"retry-after", str(error.retry_after_s).encode()))
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": error.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+async def _answer_refusal(error: ServiceError, scope: Any, receive: Any, send: Any) -> None:
+    """An ASGI app that answers ``error`` (the connection stays open)."""
+    await _refuse(send, error, close=False)
+
+
+# The anonymous reads that are paced: the API's and its documents' (not the web pages'
+# files, which a browser loads by the dozen and keeps).
+_PACED = ("/api/", "/admin/api/", "/openapi.json", "/docs")
 
 
 class _HeadTooLarge(Exception):
@@ -153,13 +222,15 @@ _LINGER_S = 2.0
 
 def _answer(status: int, code: str, message: str, **details: Any) -> bytes:
     """A whole HTTP answer with the usual error body, for a refusal below the app (these
-    codes are the transport's, not the API's: docs/server.md, "Limits")."""
+    codes are the transport's, not the API's: docs/server.md, "Limits"); a
+    ``retry_after`` detail is also the Retry-After header."""
     error = {"error": {"code": code, "message": message, "details": details}}
     body = compact(error).encode()
     reason = HTTPStatus(status).phrase.encode()
+    retry = b"retry-after: %d\r\n" % details["retry_after"] if "retry_after" in details else b""
     return (
         b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
-        b"connection: close\r\n\r\n%s" % (status, reason, len(body), body)
+        b"%sconnection: close\r\n\r\n%s" % (status, reason, len(body), retry, body)
     )
 
 
@@ -203,43 +274,131 @@ def address_key(host: str) -> str:
     return str(address)
 
 
-class _PerAddress:
-    """The open connections (HTTP and WebSocket) of each client address in one server."""
+class _Connections:
+    """The open connections (HTTP and WebSocket) of one server (a worker): how many, those of
+    each client address, and the anonymous ones (no request on them carried a live session
+    yet) oldest first, with the anonymous reads' allowance of each address."""
 
     def __init__(self, limits: Limits):
-        self.limit = limits.connections_per_address
+        self.per_address = limits.connections_per_address
+        self.most = limits.max_connections
+        self.anonymous_most = max(1, limits.max_connections * limits.anonymous_percent // 100)
         self.trusted = _Networks(limits.forwarded_allow_ips)
+        self.reads = pacing.AccountRate(limits.anonymous_reads_per_s, limits.anonymous_reads_burst)
+        self.held = 0
         self.counts: dict[str, int] = {}
-        # The addresses refused since they last held no connection (logged once each).
+        self.anonymous: dict[GuardedHttpTools, None] = {}  # in the order they opened
+        # The addresses refused since they last held no connection (logged once each), and
+        # whether the worker was full since it last had room (logged once).
         self.refused: set[str] = set()
+        self.full = False
 
-    def take(self, host: str) -> tuple[bool, str | None]:
-        """Whether a new connection from ``host`` may open, and the key it is counted
-        under (None: not counted, for a trusted proxy or without a limit)."""
-        if self.limit <= 0 or host in self.trusted:
-            return True, None
-        key = address_key(host)
-        held = self.counts.get(key, 0)
-        if held >= self.limit:
-            if key not in self.refused:
-                self.refused.add(key)
-                _logger.warning(
-                    "%s holds %d connections, the most an address may: refusing more",
-                    key, held,
+    def admit(self, connection: GuardedHttpTools, host: str | None) -> bytes | None:
+        """Count a new connection, making room for it if the worker is full (the oldest
+        anonymous connection with no request in flight is closed); or the answer that
+        refuses it. A trusted proxy's connections (or a client without an address) count
+        among the worker's only: they are neither anonymous nor an address's."""
+        key = None if host is None or host in self.trusted else address_key(host)
+        if key is not None and self.per_address > 0:
+            held = self.counts.get(key, 0)
+            if held >= self.per_address:
+                if key not in self.refused:
+                    self.refused.add(key)
+                    _logger.warning(
+                        "%s holds %d connections, the most an address may: refusing more",
+                        key, held,
+                    )  # fmt: skip
+                return _answer(
+                    503, "too_many_connections",
+                    f"this address holds {self.per_address} connections to the server, the "
+                    "most it may", limit=self.per_address,
                 )  # fmt: skip
-            return False, None
-        self.counts[key] = held + 1
-        return True, key
+        crowded = self.held >= self.most or (
+            key is not None and len(self.anonymous) >= self.anonymous_most
+        )
+        if crowded and not self._drop_oldest_idle():
+            if not self.full:
+                self.full = True
+                _logger.warning(
+                    "the worker holds %d connections (%d anonymous), none of them idle and "
+                    "anonymous: refusing more", self.held, len(self.anonymous),
+                )  # fmt: skip
+            return _answer(
+                503, "server_busy",
+                f"the server holds {self.most} connections, the most it may: try again soon",
+                limit=self.most,
+            )  # fmt: skip
+        self.held += 1
+        connection._counted = True
+        if key is not None:
+            connection._address = key
+            self.counts[key] = self.counts.get(key, 0) + 1
+            self.anonymous[connection] = None
+        return None
 
-    def give_back(self, key: str) -> None:
-        held = self.counts.pop(key, 0) - 1
-        if held > 0:
-            self.counts[key] = held
-        else:
-            self.refused.discard(key)
+    def _drop_oldest_idle(self) -> bool:
+        victim = next((c for c in self.anonymous if c._idle()), None)
+        if victim is None:
+            return False
+        victim._drop()
+        return True
+
+    def logged_in(self, connection: GuardedHttpTools) -> None:
+        self.anonymous.pop(connection, None)
+
+    def release(self, connection: GuardedHttpTools) -> None:
+        if not connection._counted:
+            return
+        connection._counted = False
+        self.held -= 1
+        if self.held < self.most:
+            self.full = False
+        self.anonymous.pop(connection, None)
+        key, connection._address = connection._address, None
+        if key is not None:
+            held = self.counts.pop(key, 0) - 1
+            if held > 0:
+                self.counts[key] = held
+            else:
+                self.refused.discard(key)
+
+    def paced(self, connection: GuardedHttpTools) -> RateLimited | None:
+        """Spend one anonymous read of the connection's address; the refusal past them."""
+        if connection not in self.anonymous or connection._address is None:
+            return None
+        try:
+            self.reads.take(connection._address)
+        except RateLimited as refusal:
+            return refusal
+        return None
 
 
-_per_address: weakref.WeakKeyDictionary[ServerState, _PerAddress] = weakref.WeakKeyDictionary()
+_connections: weakref.WeakKeyDictionary[ServerState, _Connections] = weakref.WeakKeyDictionary()
+# The anonymous connections of this process by their two ends (client, server), which an
+# HTTP request's and a WebSocket's scope both name: how the app finds a connection to mark
+# it logged in (``logged_in``).
+_by_ends: dict[tuple[Any, Any], GuardedHttpTools] = {}
+
+
+def _ends(scope: Any) -> tuple[Any, Any] | None:
+    client, server = scope.get("client"), scope.get("server")
+    if client is None or server is None:
+        return None
+    return tuple(client), tuple(server)
+
+
+def anonymous_connection(scope: Any) -> GuardedHttpTools | None:
+    """The connection of this request or socket if it is counted and still anonymous."""
+    ends = _ends(scope)
+    return None if ends is None else _by_ends.get(ends)
+
+
+def logged_in(scope: Any) -> None:
+    """A request or socket on this connection carried a live session: the connection is no
+    longer anonymous (it is not closed to make room, and its reads are not paced)."""
+    connection = anonymous_connection(scope)
+    if connection is not None:
+        connection._logged_in()
 
 
 class _Counted(asyncio.Protocol):
@@ -291,44 +450,81 @@ class GuardedHttpTools(HttpToolsProtocol):
     _refused = False
     _refusal: bytes | None = None  # waiting for the answers of earlier requests to go out
     _linger: asyncio.TimerHandle | None = None
-    _address: str | None = None  # what this connection is counted under
+    _address: str | None = None  # the client address it is counted under (None: a proxy's)
+    _counted = False  # among the worker's connections
+    _checked: str | None = None  # the last session checked
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
-        if self.client is not None:
-            addresses = _per_address.get(self.server_state)
-            if addresses is None:
-                addresses = _per_address[self.server_state] = _PerAddress(worker_limits())
-            allowed, self._address = addresses.take(self.client[0])
-            if not allowed:
-                self._refuse_connection(addresses.limit)
-                return
+        connections = _connections.get(self.server_state)
+        if connections is None:
+            connections = _connections[self.server_state] = _Connections(worker_limits())
+        refusal = connections.admit(self, None if self.client is None else self.client[0])
+        if refusal is not None:
+            self._refuse_connection(refusal)
+            return
+        if self._address is not None:
+            _by_ends[(self.client, self.server)] = self
         self._start_head()
 
-    def _refuse_connection(self, limit: int) -> None:
-        """503 ``too_many_connections`` at once, and closed: the connection does not count
-        among the worker's, and is not kept waiting for its request."""
+    def _refuse_connection(self, answer: bytes) -> None:
+        """Answered (503) at once, and closed: the connection does not count among the
+        worker's, and is not kept waiting for its request."""
         self._refused = True
         self.connections.discard(self)
-        self.transport.write(
-            _answer(
-                503,
-                "too_many_connections",
-                f"this address holds {limit} connections to the server, the most it may",
-                limit=limit,
-            )
-        )
+        self.transport.write(answer)
         self.transport.close()
 
     def _give_back(self) -> None:
-        key, self._address = self._address, None
-        if key is not None:
-            _per_address[self.server_state].give_back(key)
+        if self._counted:
+            _connections[self.server_state].release(self)
+        if _by_ends.get((self.client, self.server)) is self:
+            del _by_ends[(self.client, self.server)]
+
+    def _idle(self) -> bool:
+        """No request in flight (between requests, or a head still arriving; a WebSocket's
+        connection has none): closing it loses no work."""
+        return self.cycle is None or self.cycle.response_complete
+
+    def _drop(self) -> None:
+        """Closed to make room: its place is free at once."""
+        self._give_back()
+        self.transport.close()
+
+    def _logged_in(self) -> None:
+        if self._counted:
+            _connections[self.server_state].logged_in(self)
+        if _by_ends.get((self.client, self.server)) is self:
+            del _by_ends[(self.client, self.server)]
+
+    def _start_asgi_task(self, cycle: Any, app: Any) -> None:
+        """A read of the API or its documents on an anonymous connection spends its
+        address's allowance: past it, the answer is 429 ``rate_limited`` (the app is not
+        called)."""
+        scope = cycle.scope
+        if (
+            self._address is not None
+            and scope["method"] in ("GET", "HEAD")
+            and scope["path"].startswith(_PACED)
+        ):
+            refusal = _connections[self.server_state].paced(self)
+            if refusal is not None:
+                app = functools.partial(_answer_refusal, refusal)
+        super()._start_asgi_task(cycle, app)
 
     def handle_websocket_upgrade(self) -> None:
+        if self._address is not None:
+            # A socket's handshake is an anonymous read too.
+            refusal = _connections[self.server_state].paced(self)
+            if refusal is not None:
+                self._refused = True
+                self.transport.write(_answer(429, "rate_limited", refusal.message,
+                                             retry_after=refusal.retry_after_s))  # fmt: skip
+                self.transport.close()
+                return
         super().handle_websocket_upgrade()
         protocol = self.transport.get_protocol()
-        if self._address is not None and protocol is not self:
+        if self._counted and protocol is not self:
             # The connection is the WebSocket's now: it keeps its place until it closes.
             assert isinstance(protocol, asyncio.Protocol)
             self.transport.set_protocol(_Counted(protocol, self._give_back))
@@ -482,7 +678,12 @@ def uvicorn_options(limits: Limits) -> dict[str, Any]:
         "http": GuardedHttpTools,
         "timeout_keep_alive": limits.head_timeout_s,
         "h11_max_incomplete_event_size": limits.max_head,
-        "limit_concurrency": limits.max_connections,
+        # The protocol counts the worker's connections itself (``_Connections``): uvicorn's
+        # count is checked only when a request's head is complete, and never for a
+        # WebSocket's handshake, so that idle connections and sockets went past it (1,100
+        # sockets were held with a limit of 1,000), and at its limit it refuses every
+        # request, a logged-in player's too.
+        "limit_concurrency": None,
         # X-Forwarded-For is believed from the configured proxies only (uvicorn's default
         # believes any loopback client).
         "proxy_headers": bool(limits.forwarded_allow_ips),

@@ -1,8 +1,12 @@
-"""Per-account request rates for the reads whose answers are large (history pages, the
-revealed seeds, the roads): a token bucket per account in this worker, taken inside the
-read's own unit of work once the caller is known and before the rows are read; and the
-same allowance per session token before any database work, so that a caller who keeps
-asking past their allowance is refused without costing a query (``before_reading``)."""
+"""Request rates: token buckets.
+
+* Per-account rates for the reads whose answers are large (history pages, the revealed
+  seeds, the roads): a token bucket per account in this worker, taken inside the read's own
+  unit of work once the caller is known and before the rows are read; and the same
+  allowance per session token before any database work, so that a caller who keeps asking
+  past their allowance is refused without costing a query (``before_reading``).
+* The same buckets per client address for the anonymous reads (``api.guard``), and one
+  ``Allowance`` per WebSocket for the messages it sends (``api.sockets``)."""
 
 from __future__ import annotations
 
@@ -20,6 +24,27 @@ READS_BURST = 30
 _MAX_TRACKED = 100_000
 
 
+def _refilled(tokens: float, at: float, now: float, per_s: float, burst: int) -> float:
+    return min(float(burst), tokens + (now - at) * per_s)
+
+
+class Allowance:
+    """One token bucket, for one user (a socket's task): ``take`` spends one if it can."""
+
+    def __init__(self, per_s: float, burst: int):
+        self.per_s, self.burst = per_s, burst
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = _refilled(self.tokens, self.at, now, self.per_s, self.burst)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
 class AccountRate:
     def __init__(self, per_s: float = READS_PER_S, burst: int = READS_BURST):
         self.per_s, self.burst = per_s, burst
@@ -27,12 +52,12 @@ class AccountRate:
         self._lock = threading.Lock()
 
     def take(self, key: Hashable) -> None:
-        """Spend one request of the allowance of ``key`` (an account's id, a session), or
-        refuse (429, Retry-After)."""
+        """Spend one request of the allowance of ``key`` (an account's id, a session, a
+        client address), or refuse (429, Retry-After)."""
         with self._lock:
             now = time.monotonic()
             tokens, at = self._buckets.get(key, (float(self.burst), now))
-            tokens = min(float(self.burst), tokens + (now - at) * self.per_s)
+            tokens = _refilled(tokens, at, now, self.per_s, self.burst)
             if tokens < 1:
                 wait = max(1, math.ceil((1 - tokens) / self.per_s))
                 raise RateLimited("too many requests: slow down", retry_after_s=wait)

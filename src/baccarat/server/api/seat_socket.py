@@ -3,13 +3,15 @@
 ``/api/seats/{seat_id}/ws``: the seat's events (state after every change, each round's
 result) and its actions, as messages: ``{"id": any, "action": "approve" | "auto_approve"
 (with "on") | "bets" (with "bets") | "deal" (with optional "bets" and "key", an idempotency
-key) | "leave" | "state" | "ping"}``; each is answered ``{"type": "reply", "id", "ok": true,
+key) | "leave" | "state" | "ping"}`` (at most ``Limits.ws_messages_per_s`` a second:
+``api.sockets``); each is answered ``{"type": "reply", "id", "ok": true,
 "result"}`` or ``{"type": "reply", "id", "ok": false, "error": {code, message, details}}``.
 The actions are the REST routes' (``service.ACTIONS``, one table for both). Events:
 ``{"type": "state", "seat", "you", "private", "allowed_actions"}`` and ``{"type": "round",
 "seat_id", "round", "you", "private"}``, where ``you`` is the receiver's role, ``private``
 what only the receiver sees (its balance; after a round, its net and points) and
-``allowed_actions`` what it may do now. ``/api/seats/ws``: the lobby's seat changes.
+``allowed_actions`` what it may do now. ``/api/seats/ws``: the lobby's seat changes (it
+takes pings only).
 
 A socket authenticates with an ``Authorization: Bearer`` header or the session cookie (same
 origin only), never a token in the URL; its session is checked again before every action
@@ -35,7 +37,7 @@ from ..banked.service import SeatServices
 from ..db.uow import UnitOfWork
 from ..errors import ServiceError
 from ..tables import bets_from
-from . import sockets
+from . import guard, sockets
 from .deps import banked_desk
 from .models import BetsIn
 from .sockets import SocketClient
@@ -90,6 +92,7 @@ async def _open(websocket: WebSocket, seat_id: str | None) -> SocketClient | Non
         assert hashed is not None
         client = SocketClient(websocket, player_id, hashed, seat_id)
         _sockets(websocket.app).admit(client)
+        guard.logged_in(websocket.scope)
     except ServiceError as error:
         await sockets.refuse(websocket, error)
         return None
@@ -211,10 +214,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     try:
         first = await desk.read(lambda uow, ctx: service.lobby(uow, ctx, None))
         client.deliver({"type": "seats", "seats": first["seats"]})
-        # A binary frame goes unanswered: the lobby only answers pings.
-        async for text in sockets.messages(client, limits, lambda error: None):
-            if "ping" in text:
-                client.deliver({"type": "pong"})
+        await sockets.answer_pings(client, limits)
     except WebSocketDisconnect:
         pass
     finally:

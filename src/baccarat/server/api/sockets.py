@@ -7,7 +7,11 @@
 * One account holds at most ``Limits.ws_per_account`` sockets per worker (4429 past it).
 * A message is text of at most ``Limits.ws_max_message`` bytes (1009 past it; uvicorn also
   refuses frames past it) and JSON nested at most ``Limits.ws_max_depth`` deep (an
-  ``invalid_body`` reply); a binary frame is an ``invalid_body`` reply.
+  ``invalid_body`` reply); a binary frame is an ``invalid_body`` reply. A socket sends at
+  most ``Limits.ws_messages_per_s`` messages a second, in bursts of
+  ``Limits.ws_messages_burst`` (1008 past them). A socket that has nothing to receive (the
+  table's, the lobby's) takes pings only, of at most ``PING_MAX`` bytes (``answer_pings``):
+  anything else closes it (1008, or 1009 for a larger message).
 * When a session ends (log out, log out everywhere, a password change) its sockets in this
   worker are closed at once (4401); a sweep every ``SWEEP_S`` seconds closes those whose
   session expired or was ended by another worker.
@@ -31,6 +35,7 @@ from ..errors import ServiceError
 from ..jsontext import compact
 from ..settings import Limits
 from .deps import SESSION_COOKIE
+from .pacing import Allowance
 
 if TYPE_CHECKING:
     from ..db.database import Database
@@ -40,7 +45,10 @@ log = logging.getLogger("baccarat.server.sockets")
 _CLOSE = object()
 SESSION_ENDED = 4401
 TOO_MANY = 4429
+POLICY_VIOLATION = 1008
 MESSAGE_TOO_BIG = 1009
+# A ping (``{"action": "ping"}``, perhaps with an id) is far smaller.
+PING_MAX = 128
 SWEEP_S = 5.0
 
 
@@ -207,34 +215,74 @@ class MessageTooBig(Exception):
     pass
 
 
-async def receive_text(websocket: WebSocket, limits: Limits) -> str:
-    """The next text message; ``MessageTooBig`` past the limit; binary is ``invalid_body``."""
+async def receive_text(websocket: WebSocket, largest: int) -> str:
+    """The next text message; ``MessageTooBig`` past ``largest``; binary is ``invalid_body``."""
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
     text = message.get("text")
     if text is None:
         raise ServiceError("invalid_body", "a message is JSON text, not binary")
-    if len(text) > limits.ws_max_message:
+    if len(text) > largest:
         raise MessageTooBig()
     return str(text)
 
 
 async def messages(
-    client: SocketClient, limits: Limits, refused: Callable[[ServiceError], None]
+    client: SocketClient,
+    limits: Limits,
+    refused: Callable[[ServiceError], None],
+    largest: int | None = None,
 ) -> AsyncIterator[str]:
-    """The client's text messages until it is closed; a message too big closes it (1009), a
-    binary frame goes to ``refused``; a disconnect raises ``WebSocketDisconnect``."""
+    """The client's text messages until it is closed; a message too big (past ``largest``,
+    by default ``Limits.ws_max_message``) closes it (1009), and so do messages past the
+    socket's rate (1008); a binary frame goes to ``refused``; a disconnect raises
+    ``WebSocketDisconnect``."""
+    allowance = Allowance(limits.ws_messages_per_s, limits.ws_messages_burst)
+    largest = limits.ws_max_message if largest is None else largest
     while not client.closed:
+        refusal = None
         try:
-            text = await receive_text(client.websocket, limits)
+            text = await receive_text(client.websocket, largest)
         except MessageTooBig:
             client.close_soon(MESSAGE_TOO_BIG, "message too big")
             return
         except ServiceError as error:
-            refused(error)
+            text, refusal = "", error
+        if not allowance.take():
+            client.close_soon(
+                POLICY_VIOLATION, f"more than {limits.ws_messages_per_s:g} messages a second"
+            )
+            return
+        if refusal is not None:
+            refused(refusal)
             continue
         yield text
+
+
+async def answer_pings(client: SocketClient, limits: Limits) -> None:
+    """A socket that has nothing to receive: each ping is answered ``{"type": "pong"}``;
+    anything else (another message, a binary frame) closes it (1008)."""
+
+    def refused(error: ServiceError) -> None:
+        client.close_soon(POLICY_VIOLATION, "this socket takes pings only")
+
+    async for text in messages(client, limits, refused, PING_MAX):
+        if _is_ping(text):
+            client.deliver({"type": "pong"})
+        else:
+            refused(ServiceError("invalid_body", "a ping"))
+            return
+
+
+def _is_ping(text: str) -> bool:
+    if text.strip() == "ping":
+        return True
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and message.get("action") == "ping"
 
 
 def parse(text: str, limits: Limits) -> dict[str, Any]:

@@ -7,8 +7,10 @@ the caller's own bets on the coup and what they returned, for a logged-in caller
 and ``idle``. ``?mode=real`` follows the real-money totals (default ``fun``). A socket may
 be opened without a session (the lobby's view); with one it authenticates like every socket
 (an ``Authorization: Bearer`` header or the session cookie, same origin only, never a token
-in the URL) and counts against the account's sockets. The only message it answers is
-``{"action": "ping"}`` (``{"type": "pong"}``): bets go through ``PUT
+in the URL) and counts against the account's sockets (and its connection is no longer an
+anonymous one: ``api.guard``). The only message it takes is ``{"action": "ping"}``
+(answered ``{"type": "pong"}``; anything else closes it, 1008, as do more messages than a
+socket may send: ``sockets.answer_pings``): bets go through ``PUT
 /api/tables/{id}/coups/{coup}/bets``.
 """
 
@@ -25,7 +27,7 @@ from ..ledger import check_mode
 from ..shared import views
 from ..shared.clock import require_shared
 from ..shared.desk import SharedDesk
-from . import sockets
+from . import guard, sockets
 from .sockets import SocketClient
 
 router = APIRouter(prefix="/api")
@@ -52,6 +54,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         if player_id is not None:
             registry.admit(client)
             counted = True
+            guard.logged_in(websocket.scope)
     except ServiceError as error:
         await sockets.refuse(websocket, error)
         return
@@ -62,9 +65,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         desk.watch(table.id)
         first = await casino.db.read(lambda uow: views.state(uow, table, player_id, mode))
         client.deliver({"type": "state", **first})
-        async for text in sockets.messages(client, casino.settings.limits, lambda error: None):
-            if "ping" in text:
-                client.deliver({"type": "pong"})
+        await sockets.answer_pings(client, casino.settings.limits)
     except WebSocketDisconnect:
         pass
     finally:

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
 from .. import __version__
 from .api.guard import Guard
@@ -44,6 +44,7 @@ def create_app(settings: Settings) -> FastAPI:
     from fastapi.staticfiles import StaticFiles
 
     from .api import (
+        access,
         accounts,
         errors,
         fairness,
@@ -98,7 +99,9 @@ def create_app(settings: Settings) -> FastAPI:
             await banked.stop()
             casino.close()
 
+    # Every route admits the kinds of session its entry of one table names (api.access).
     app = FastAPI(
+        dependencies=[Depends(access.admit_session)],
         title="Baccarat",
         version=__version__,
         description=DESCRIPTION,

@@ -81,6 +81,9 @@ ERRORS: dict[str, ErrorSpec] = {
     "unsupported_currency": ErrorSpec(422, "the operator or the table has no such currency"),
     "table_not_offered": ErrorSpec(403, "the operator does not offer this table"),
     "mode_not_in_session": ErrorSpec(409, "a demo session plays fun money, a real one real"),
+    "operator_session_not_allowed": ErrorSpec(
+        403, "an operator's session plays on the operator's wallet only: not this route"
+    ),
     "operator_refused": ErrorSpec(402, "the operator's wallet refused the bet"),
     "operator_unavailable": ErrorSpec(503, "the operator's wallet did not answer"),
     "not_a_banked_table": ErrorSpec(409, "this table is banked by the casino, not by players"),

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from pydantic import Field
 
 from .. import events, software
@@ -70,6 +70,18 @@ async def as_staff(
     if stale and hashed is not None:
         await casino.db.write(lambda uow: staffing.touch(uow, hashed))
     return answer
+
+
+def role_first(permission: str) -> Any:
+    """A write's dependency: the caller is staff whose role has ``permission`` (401 / 403
+    otherwise), checked before FastAPI validates the body, which it does after a route's
+    dependencies (a caller without the role is refused whatever the body, and learns
+    nothing of it). The route checks again in the unit of work that writes."""
+
+    async def check(request: Request) -> None:
+        await as_staff(request, permission, lambda uow, staff: None)
+
+    return Depends(check)
 
 
 @router.post(
@@ -234,6 +246,7 @@ class StaffResetIn(Body):
 @router.put(
     "/staff/{name}/switch",
     responses=STAFF_CHANGE | documented("staff_unchanged", "last_admin"),
+    dependencies=[role_first("staff")],
     summary="Disable a staff account (its sessions end at once) or enable it again (admins)",
 )
 async def switch_staff(request: Request, name: StaffName, body: StaffSwitchIn) -> Response:
@@ -248,6 +261,7 @@ async def switch_staff(request: Request, name: StaffName, body: StaffSwitchIn) -
 @router.put(
     "/staff/{name}/role",
     responses=STAFF_CHANGE | documented("staff_unchanged", "last_admin", "invalid_role"),
+    dependencies=[role_first("staff")],
     summary="Give a staff account another role, from its next request (admins)",
 )
 async def staff_role(request: Request, name: StaffName, body: StaffRoleIn) -> Response:
@@ -261,6 +275,7 @@ async def staff_role(request: Request, name: StaffName, body: StaffRoleIn) -> Re
 @router.post(
     "/staff/{name}/password",
     responses=STAFF_CHANGE | documented("rate_limited"),
+    dependencies=[role_first("staff")],
     summary="Reset a staff password: a new one, shown once; the account's sessions end",
 )
 async def reset_staff_password(
@@ -279,6 +294,7 @@ async def reset_staff_password(
 @router.post(
     "/staff/{name}/second-factor",
     responses=STAFF_CHANGE,
+    dependencies=[role_first("staff")],
     summary="Reset a second factor: a new TOTP secret and recovery codes, shown once",
 )
 async def reset_staff_second_factor(
@@ -295,6 +311,7 @@ async def reset_staff_second_factor(
     "/me/password",
     status_code=204,
     responses=STAFF_CHANGE | documented("invalid_password", "invalid_credentials", "rate_limited"),
+    dependencies=[role_first("own_password")],
     summary="Change your own password: your other sessions end (this one stays)",
 )
 async def change_own_password(

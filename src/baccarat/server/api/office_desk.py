@@ -19,7 +19,7 @@ from .deps import json_response
 from .errors import documented
 from .ids import Id
 from .models import Body
-from .office import RoundId, as_staff
+from .office import RoundId, as_staff, role_first
 
 router = APIRouter(prefix="/admin/api", tags=["back office"])
 
@@ -108,6 +108,7 @@ async def round_card(request: Request, round_id: RoundId) -> Response:
 @router.post(
     "/rounds/{round_id}/void",
     responses=CHANGE | documented("unknown_round", "void_not_possible"),
+    dependencies=[role_first("void_propose")],
     summary="Void a round (play money at once; real money: proposed for a second admin)",
 )
 async def void_round(request: Request, round_id: RoundId, body: ReasonIn) -> Response:
@@ -128,6 +129,7 @@ async def pending_voids(request: Request) -> Response:
 @router.post(
     "/voids/{proposal_id}",
     responses=CHANGE | documented("not_found", "same_person", "void_not_possible"),
+    dependencies=[role_first("void_approve")],
     summary="Approve (the round is voided) or reject a proposed void: another admin",
 )
 async def decide_void(request: Request, proposal_id: Id, body: DecisionIn) -> Response:
@@ -158,6 +160,7 @@ async def cashier_requests(
     "/cashier/{request_id}",
     responses=CHANGE
     | documented("unknown_request", "request_not_pending", "player_excluded", "not_found"),
+    dependencies=[role_first("cashier")],
     summary="Approve or reject a deposit or withdrawal request, with the reason",
 )
 async def decide_request(request: Request, request_id: Id, body: DecisionIn) -> Response:
@@ -181,6 +184,7 @@ async def tables(request: Request) -> Response:
 @router.put(
     "/tables/{table_id}/switch",
     responses=CHANGE | documented("unknown_table"),
+    dependencies=[role_first("tables_change")],
     summary="The kill switch: no new rounds while off (rounds in flight finish)",
 )
 async def switch_table(request: Request, table_id: str, body: SwitchIn) -> Response:
@@ -195,6 +199,7 @@ async def switch_table(request: Request, table_id: str, body: SwitchIn) -> Respo
 @router.put(
     "/tables/{table_id}/limits",
     responses=CHANGE | documented("unknown_table", "invalid_limit"),
+    dependencies=[role_first("tables_change")],
     summary="Change a table's main limits from its next round (a significant event)",
 )
 async def table_limits(request: Request, table_id: str, body: LimitsIn) -> Response:
@@ -228,6 +233,7 @@ def _offered(request: Request) -> set[str]:
 @router.put(
     "/settings",
     responses=CHANGE | documented("invalid_limit", "unsupported_currency"),
+    dependencies=[role_first("settings")],
     summary="Change the thresholds of a currency (a configuration change: a significant event)",
 )
 async def change_settings(request: Request, body: ThresholdsIn) -> Response:

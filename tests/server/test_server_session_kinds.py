@@ -23,6 +23,7 @@ from baccarat.server import wallet
 from baccarat.server.api import access
 from baccarat.server.app import create_app
 from baccarat.server.banked import seats
+from baccarat.server.history import iso_time
 from baccarat.server.operators import launch
 from baccarat.server.operators.config import Operator
 from baccarat.server.settings import DatabaseUrl
@@ -55,8 +56,9 @@ async def server(database_url: DatabaseUrl, tmp_path: Path) -> AsyncIterator[Sea
 async def launched(server: SeatServer, demo: bool = False, player: str = "u42") -> Participant:
     """A session that operator ACME launched for its player (real: on its wallet)."""
     casino = server.casino
-    body = {"request_uuid": f"r{next(_players)}", "player": player, "token": "t",
-            "currency": "USD", "language": "en", "demo": demo}  # fmt: skip
+    body = {"request_uuid": f"r{next(_players)}", "timestamp": iso_time(server.clock()),
+            "player": player, "token": "t", "currency": "USD", "language": "en",
+            "demo": demo}  # fmt: skip
     code = await server.write(lambda uow: launch.create(uow, ACME, casino.tables, body))
     started = await server.write(lambda uow: launch.redeem(uow, code, casino.system, 3600))
     assert access.kind_of(started.token) == (access.OPERATOR_DEMO if demo else access.OPERATOR)

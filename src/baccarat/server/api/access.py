@@ -80,6 +80,7 @@ SESSION_KINDS: dict[str, frozenset[str]] = {
     "GET /api/rounds/{round_id}": PLAY,
     "GET /api/history/export": PLAY,
     "GET /api/fairness": PLAY,
+    "GET /api/fairness/keys": NO_PLAYER_SESSION,  # the casino's public keys, to anyone
     "PUT /api/fairness/client-seed": PLAY,
     "POST /api/fairness/rotate": PLAY,
     "GET /api/fairness/seeds": PLAY,

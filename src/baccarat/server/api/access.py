@@ -23,7 +23,7 @@ from starlette.requests import HTTPConnection
 from ..errors import ServiceError
 from ..jsontext import compact
 from ..operators.launch import session_kind
-from .deps import SESSION_COOKIE
+from .deps import session_token
 
 OURS = "ours"
 OPERATOR = "operator"
@@ -156,12 +156,9 @@ def kind_of(token: str) -> str:
 
 def caller_kind(connection: HTTPConnection) -> str:
     """The kind of the player's session a request carries, read as ``deps.caller_of``
-    reads it: the bearer token, else the session cookie."""
-    scheme, _, token = connection.headers.get("authorization", "").partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        token = connection.cookies.get(SESSION_COOKIE, "")
-    return kind_of(token)
+    reads it (``deps.session_token``)."""
+    token, _ = session_token(connection)
+    return kind_of(token or "")
 
 
 def refusal(kind: str) -> ServiceError:

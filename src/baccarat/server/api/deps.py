@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Request, Response
+from starlette.requests import HTTPConnection
 
 from .. import auth, idempotency
 from ..banked.desk import BankedDesk
@@ -53,27 +54,37 @@ class Caller:
         return auth.authenticate(uow, self.token_hash)
 
 
-def caller_of(request: Request, cookie_name: str = SESSION_COOKIE) -> Caller:
-    """Bearer token, or the session cookie plus the CSRF header on state-changing requests
-    (the back office's staff have a cookie of their own)."""
-    header = request.headers.get("authorization")
+def session_token(
+    connection: HTTPConnection, cookie_name: str = SESSION_COOKIE
+) -> tuple[str | None, bool]:
+    """The session token a request or socket carries, and whether it came in the cookie:
+    the bearer token (an Authorization header of another scheme carries none), else the
+    session cookie ``cookie_name``."""
+    header = connection.headers.get("authorization")
     if header is not None:
         scheme, _, token = header.partition(" ")
         token = token.strip()
-        if scheme.lower() == "bearer" and token:
-            return Caller(auth.token_hash(token), session_kind(token))
+        return (token if scheme.lower() == "bearer" and token else None), False
+    cookie = connection.cookies.get(cookie_name)
+    return cookie, cookie is not None
+
+
+def caller_of(request: Request, cookie_name: str = SESSION_COOKIE) -> Caller:
+    """Bearer token, or the session cookie plus the CSRF header on state-changing requests
+    (the back office's staff have a cookie of their own)."""
+    token, cookie = session_token(request, cookie_name)
+    if token is None:
         return Caller(None)
-    cookie = request.cookies.get(cookie_name)
-    if cookie is None:
-        return Caller(None)
-    if request.method not in SAFE_METHODS and not auth.csrf_matches(
-        cookie, request.headers.get(CSRF_HEADER)
+    if (
+        cookie
+        and request.method not in SAFE_METHODS
+        and not auth.csrf_matches(token, request.headers.get(CSRF_HEADER))
     ):
         raise ServiceError(
             "csrf_failed",
             f"a request made with the session cookie needs the {CSRF_HEADER} header",
         )
-    return Caller(auth.token_hash(cookie), session_kind(cookie))
+    return Caller(auth.token_hash(token), session_kind(token))
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,20 +121,19 @@ async def _mark_if_logged_in(scope: Any) -> None:
 
 
 def _session_of(scope: Any) -> tuple[bool, str] | None:
-    """Whether a request's session is a staff member's, and its token's hash; None without."""
+    """Whether a request's session is a staff member's, and its token's hash; None without
+    (read as ``deps.caller_of`` reads it: a bearer token, else the player's or the staff's
+    cookie)."""
     from starlette.requests import HTTPConnection
 
-    from .deps import SESSION_COOKIE
+    from .deps import SESSION_COOKIE, session_token
     from .office import STAFF_COOKIE
 
     request = HTTPConnection(scope)
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
-        return False, auth.token_hash(token.strip())
     for staff, name in ((False, SESSION_COOKIE), (True, STAFF_COOKIE)):
-        cookie = request.cookies.get(name)
-        if cookie:
-            return staff, auth.token_hash(cookie)
+        token, _ = session_token(request, name)
+        if token is not None:
+            return staff, auth.token_hash(token)
     return None
 
 
@@ -478,8 +477,7 @@ class GuardedHttpTools(HttpToolsProtocol):
     def _give_back(self) -> None:
         if self._counted:
             _connections[self.server_state].release(self)
-        if _by_ends.get((self.client, self.server)) is self:
-            del _by_ends[(self.client, self.server)]
+        self._unlist()
 
     def _idle(self) -> bool:
         """No request in flight (between requests, or a head still arriving; a WebSocket's
@@ -494,6 +492,10 @@ class GuardedHttpTools(HttpToolsProtocol):
     def _logged_in(self) -> None:
         if self._counted:
             _connections[self.server_state].logged_in(self)
+        self._unlist()
+
+    def _unlist(self) -> None:
+        """No longer found by its ends (``anonymous_connection``): logged in, or closed."""
         if _by_ends.get((self.client, self.server)) is self:
             del _by_ends[(self.client, self.server)]
 

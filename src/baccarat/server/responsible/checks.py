@@ -270,6 +270,11 @@ def refuse_excluded(profile: Profile, now_us: int) -> None:
     raise ServiceError("timed_out", f"you took a time-out from play until {until}", until=until)
 
 
+def refuse_exclusion(until_us: int, kind: str, now_us: int) -> None:
+    """``refuse_excluded`` for an exclusion read without its profile: its end and kind."""
+    refuse_excluded(replace(Profile.default(), excluded_until_us=until_us, exclusion=kind), now_us)
+
+
 @dataclass(frozen=True, slots=True)
 class Session:
     """The login session the session limit and the reality checks count in."""
@@ -417,8 +422,7 @@ def check_stake(uow: UnitOfWork, player_id: int, mode: str, stake: int) -> Profi
     if mode != "real":
         row = _exclusion(uow, player_id)
         if row is not None and row[0] is not None:
-            refuse_excluded(replace(Profile.default(), excluded_until_us=int(row[0]),
-                                     exclusion=row[1]), uow.now)  # fmt: skip
+            refuse_exclusion(int(row[0]), row[1], uow.now)
         return None
     profile = locked_profile(uow, player_id)
     refuse_excluded(profile, uow.now)

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..db.uow import UnitOfWork
 from ..history import iso_time
-from .checks import Profile, audit, locked_profile, refuse_excluded, save_profile
+from .checks import audit, locked_profile, refuse_exclusion, save_profile
 
 _PERSON = (
     "SELECT o.player_id FROM operator_players o JOIN operator_players me "
@@ -86,8 +86,7 @@ def refuse_excluded_person(uow: UnitOfWork, operator_id: str, external: str) -> 
     found = _excluded(uow, operator_id, external)
     if found is not None:
         until, kind, _ = found
-        refuse_excluded(replace(Profile.default(), excluded_until_us=until, exclusion=kind),
-                        uow.now)  # fmt: skip
+        refuse_exclusion(until, kind, uow.now)
 
 
 def inherit_exclusion(uow: UnitOfWork, player_id: int, operator_id: str, external: str) -> None:

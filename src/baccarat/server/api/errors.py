@@ -54,9 +54,9 @@ _OUT_OF_RANGE = frozenset({"greater_than_equal", "less_than_equal"})
 def _validation_code(error: RequestValidationError) -> str:
     problems = error.errors()
     for problem in problems:
-        if tuple(problem.get("loc", ()))[:1] == ("path",) and problem.get("type") in _OUT_OF_RANGE:
-            return "not_found"
         loc = tuple(problem.get("loc", ()))
+        if loc[:1] == ("path",) and problem.get("type") in _OUT_OF_RANGE:
+            return "not_found"
         if loc and loc[-1] == "mode" and problem.get("type") in ("literal_error", "enum"):
             return "invalid_mode"
     if any(tuple(p.get("loc", ()))[:1] == ("body",) for p in problems):

@@ -22,6 +22,7 @@ from baccarat.server.operators.config import (
 from baccarat.server.tables import load_tables
 
 from .conftest import FakeClock, both_backends
+from .interleave import held_while
 
 SECRET = "sixteen-chars-or-more"
 TABLES = load_tables()
@@ -244,32 +245,14 @@ def test_a_launch_is_accepted_only_within_five_minutes_of_the_clock(
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 def test_the_same_launch_at_once_on_two_connections_is_one_launch(db: Database) -> None:
-    import threading
-    import time
-    from concurrent.futures import ThreadPoolExecutor
-
     first = body(db)
-    release = threading.Event()
 
-    def held(uow: UnitOfWork) -> str:  # its transaction stays open until released
-        code = launch.create(uow, acme(), TABLES, first)
-        release.wait(30)
-        return code
+    def create(uow: UnitOfWork) -> str:
+        return launch.create(uow, acme(), TABLES, first)
 
-    def waiting() -> int:
-        return int(db.run_read(lambda uow: uow.scalar(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND wait_event_type = 'Lock' "
-            "AND query LIKE 'INSERT INTO operator_launches%'")))  # fmt: skip
-
-    with ThreadPoolExecutor(2) as pool:
-        one, two = pool.submit(db.run_write, held), pool.submit(send, db, first)
-        for _ in range(3000):  # until one waits for the other's row, or is done (30 s at most)
-            if two.done() or waiting():
-                break
-            time.sleep(0.01)
-        release.set()
-        assert one.result() == two.result()
+    # The second waits for the first's row (its transaction open), then finds it.
+    one, two = held_while(db, create, create)
+    assert one.result() == two.result()
     assert launches(db) == 1
 
 

@@ -9,10 +9,7 @@ import asyncio
 import functools
 import json
 import re
-import threading
-import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -31,6 +28,7 @@ from baccarat.server.round import Dealer
 from baccarat.server.tables import load_tables
 
 from .conftest import BACKENDS, Api
+from .interleave import held_while
 from .support import BANKER_WINS, PLAYER_WINS, StackedShoes
 
 pytestmark = pytest.mark.anyio
@@ -726,7 +724,6 @@ def test_a_time_out_and_a_first_launch_in_another_currency_at_once_exclude_both(
     acme = Launches(db)
     dollar = acme.session(acme.code("u42", "USD"))
     yen = acme.code("u42", "JPY")
-    holding, release = threading.Event(), threading.Event()
 
     def time_out(uow: UnitOfWork) -> None:
         responsible.time_out(uow, dollar.player_id, 1)
@@ -735,27 +732,9 @@ def test_a_time_out_and_a_first_launch_in_another_currency_at_once_exclude_both(
         acme.redeem(uow, yen)
 
     held, other = (time_out, new_player) if first == "time-out" else (new_player, time_out)
-
-    def hold(uow: UnitOfWork) -> None:
-        held(uow)
-        holding.set()
-        release.wait(30)
-
-    def waiting() -> int:
-        return int(db.run_read(lambda uow: uow.scalar(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND wait_event_type = 'Lock'")))  # fmt: skip
-
-    with ThreadPoolExecutor(2) as pool:
-        one = pool.submit(db.run_write, hold)
-        assert holding.wait(30)
-        two = pool.submit(db.run_write, other)
-        for _ in range(3000):  # until the other waits for the first's rows (30 s at most)
-            if two.done() or waiting():
-                break
-            time.sleep(0.01)
-        release.set()
-        one.result(), two.result()
+    # The other waits for the first's rows (its transaction open) until it commits.
+    for done in held_while(db, held, other):
+        done.result()
     player = db.run_read(lambda uow: uow.scalar(
         "SELECT player_id FROM operator_players WHERE currency = 'JPY'"))  # fmt: skip
     shown = db.run_write(lambda uow: responsible.overview(uow, int(player)))

@@ -369,23 +369,29 @@ class _RawStatuses:
 
     def __init__(self, context: Any, page: Any, path: str):
         self.cdp = context.new_cdp_session(page)
+        self.page = page
         self.path = path
-        self.urls: dict[str, str] = {}
-        self.statuses: list[int] = []
+        self.sent: list[str] = []
+        self.statuses: dict[str, int] = {}
         self.cdp.on("Network.requestWillBeSent", self._sent)
         self.cdp.on("Network.responseReceivedExtraInfo", self._answered)
         self.cdp.send("Network.enable")
 
     def _sent(self, event: dict[str, Any]) -> None:
-        self.urls[event["requestId"]] = event["request"]["url"]
+        if event["request"]["url"].endswith(self.path):
+            self.sent.append(event["requestId"])
 
     def _answered(self, event: dict[str, Any]) -> None:
-        if self.urls.get(event["requestId"], "").endswith(self.path):
-            self.statuses.append(event["statusCode"])
+        self.statuses[event["requestId"]] = event["statusCode"]
 
     def last(self) -> int:
-        self.cdp.send("Runtime.evaluate", {"expression": "0"})  # the events sent before are in
-        return self.statuses[-1]
+        """The status of the last read sent. Chromium's network service reports the raw
+        answer on its own, after or before the page has its response: wait for it."""
+        for _ in range(200):
+            if self.sent and self.sent[-1] in self.statuses:
+                return self.statuses[self.sent[-1]]
+            self.page.wait_for_timeout(25)
+        raise AssertionError(f"no raw answer to the last read of {self.path} in 5 s")
 
 
 def test_the_lobby_reads_the_tables_again_with_their_etag_and_still_shows_a_change(

@@ -38,7 +38,7 @@ from pathlib import Path
 import httpx
 
 from baccarat.operator_demo.wallet import PLAYERS
-from baccarat.server.operators.signing import headers, timestamp
+from baccarat.server.wallets.operator.signing import headers, timestamp
 from server import HOST, Phase, drive, free_port, fund, http_json, register, report, start_server
 
 OPERATOR, SECRET_ENV = "bench", "BENCH_OPERATOR_SECRET"

@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from baccarat.core import Bets
-from baccarat.server import accounts, auth, responsible, rounds, wallet
+from baccarat.server import accounts, auth, responsible, wallet
 from baccarat.server.casino import Casino
+from baccarat.server.kinds.house import service as rounds
 from baccarat.server.settings import DatabaseUrl, Settings
 
 PHASES = ("no checks", "checks", "checks+limits", "fun")

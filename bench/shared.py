@@ -256,11 +256,11 @@ def settle_rate(url: str, bettors: int, tag: str) -> float:
     from baccarat.core import Bets
     from baccarat.server.db.database import Database
     from baccarat.server.dealing import FairShoes
+    from baccarat.server.kinds import load_tables
+    from baccarat.server.kinds.shared import bets, clock
     from baccarat.server.ledger import SystemAccounts
-    from baccarat.server.round import Dealer
+    from baccarat.server.play.round import Dealer
     from baccarat.server.settings import DatabaseUrl
-    from baccarat.server.shared import bets, clock
-    from baccarat.server.tables import load_tables
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "tables.toml"

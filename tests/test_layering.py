@@ -78,7 +78,7 @@ def test_the_scanners_see_what_they_look_for() -> None:
     assert sql_strings('uow.one("SELECT balance FROM accounts WHERE id = :a")')
     assert sql_strings('q = f"UPDATE accounts SET balance = {x}"')
     assert not sql_strings('raise ServiceError("no_bets", "select a chip, then a bet")')
-    banked = "baccarat.server.banked"
+    banked = "baccarat.server.kinds.banked"
     assert web_imports("from starlette.concurrency import run_in_threadpool", banked)
     assert web_imports("def hash():\n    import uvicorn", banked)
     assert web_imports("from ..api import deps", banked) == {

@@ -49,8 +49,8 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
-from baccarat.server.banked import seats, timing
 from baccarat.server.db.database import Database
+from baccarat.server.kinds.banked import seats, timing
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
 from ..server import postgres

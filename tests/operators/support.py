@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from baccarat.server.operators.signing import headers, timestamp
+from baccarat.server.wallets.operator.signing import headers, timestamp
 
 from ..server.live import LiveServer, python_path
 from ..server.postgres import free_port

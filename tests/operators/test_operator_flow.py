@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from baccarat.server.operators.signing import headers, timestamp
+from baccarat.server.wallets.operator.signing import headers, timestamp
 
 from .support import OPERATOR, SECRET, Pair, pair, play
 

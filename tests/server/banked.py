@@ -17,8 +17,9 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
-from baccarat.server import accounts, audit, wallet
-from baccarat.server.banked import seats
+from baccarat.server import accounts, wallet
+from baccarat.server import check as audit
+from baccarat.server.kinds.banked import seats
 from baccarat.server.settings import BankedSettings, DatabaseUrl, Limits
 
 from .conftest import FakeClock, SwitchableShoes, api_settings

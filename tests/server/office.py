@@ -8,7 +8,7 @@ from typing import Any
 
 import pyotp
 
-from baccarat.server import events
+from baccarat.server import significant
 from baccarat.server.office import staff
 
 from .conftest import Api
@@ -56,5 +56,5 @@ async def logged_in(api: Api, name: str, role: str) -> Member:
 
 async def kinds(api: Api) -> list[str]:
     """The kinds of the significant events recorded so far, newest first."""
-    found = await api.casino.db.read(lambda uow: events.listed(uow))
+    found = await api.casino.db.read(lambda uow: significant.listed(uow))
     return [event.kind for event in found]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from baccarat.server.banked import service
+from baccarat.server.kinds.banked import service
 from baccarat.server.settings import DatabaseUrl
 
 from .banked import Participant, SeatServer, seat_of, serving

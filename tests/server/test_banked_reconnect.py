@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from baccarat.server.banked import seats
+from baccarat.server.kinds.banked import seats
 from baccarat.server.settings import BankedSettings, DatabaseUrl
 
 from .banked import SeatServer, notice, pair, seat_of, serving

@@ -432,7 +432,7 @@ async def test_admin_check_finds_a_banked_round_without_its_round_or_of_another_
 ) -> None:
     """PostgreSQL keeps no foreign keys on banked_rounds (migration 0019): the check finds
     what they would have refused."""
-    from baccarat.server import audit
+    from baccarat.server import check as audit
 
     async with serving(database_url, tmp_path) as server:
         banker, player, _ = await pair(server, approve=True)

@@ -9,11 +9,19 @@ from fractions import Fraction
 import pytest
 
 from baccarat.core import Bets, Card, Coup, Outcome, get_rules, play_coup
-from baccarat.server import banking
-from baccarat.server.banked.bank import PlayerBank
-from baccarat.server.banking import FEE_RATE, exposure, fee_for, points_for, seed_min_balance
-from baccarat.server.round import Stake, settle_stake
-from baccarat.server.tables import TableConfigError, load_tables
+from baccarat.server.kinds import load_tables
+from baccarat.server.kinds.banked import terms as banking
+from baccarat.server.kinds.banked.bank import PlayerBank
+from baccarat.server.kinds.banked.terms import (
+    FEE_RATE,
+    exposure,
+    fee_for,
+    points_for,
+    seed_min_balance,
+    terms_of,
+)
+from baccarat.server.play.round import Stake, settle_stake
+from baccarat.server.tables import TableConfigError
 
 RULES = get_rules("online-6deck-tie9")
 # A coup of each outcome: seed 000's example (player 3 to 0), a banker natural 9, a tie of 8s.
@@ -83,15 +91,14 @@ def test_the_exposure_is_the_worst_round_for_the_banker_with_its_fee() -> None:
 
 def test_the_default_tables_are_seed_000s_tables_i_to_iii_as_player_banked_variants() -> None:
     tables = load_tables()
-    banked = {t.id: t for t in tables.values() if t.banked is not None}
+    banked = {t.id: t for t in tables.values() if t.kind == "banked"}
     assert list(banked) == ["banked-i", "banked-ii", "banked-iii"]
     for plain, variant in zip(("table-i", "table-ii", "table-iii"), banked.values(), strict=True):
         assert variant.rules == tables[plain].rules and variant.limits == tables[plain].limits
         assert variant.chips == tables[plain].chips
     expected = {"banked-i": (0, 20_000), "banked-ii": (50, 50_000), "banked-iii": (250, 250_000)}
     for table_id, (points, balance) in expected.items():
-        t = banked[table_id].banked
-        assert t is not None
+        t = terms_of(banked[table_id])
         assert (t.min_points, t.min_balance) == (points, balance)
         # Never below the help page's formula, nor below what a round can cost.
         assert t.min_balance >= seed_min_balance(banked[table_id].limits.max)
@@ -109,8 +116,7 @@ def test_a_configured_minimum_below_the_formula_is_raised_to_it(tmp_path: object
         'max = "10"\nbanked = { seats = 2, min_points = 5, min_balance = "1" }\n'
     )
     table = load_tables(path)["b"]
-    assert table.banked is not None
-    assert table.banked.min_balance == exposure(RULES, 1_000, 1_000) == 9_045
+    assert terms_of(table).min_balance == exposure(RULES, 1_000, 1_000) == 9_045
     assert table.to_json()["banked"]["min_banker_balance"] == 9_045
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from baccarat.server.banked import seats
+from baccarat.server.kinds.banked import seats
 from baccarat.server.settings import DatabaseUrl
 
 from .banked import Participant, SeatServer, notice, pair, seat_of, serving

@@ -14,9 +14,10 @@ import pytest
 
 from baccarat.core import Bets, Card, get_rules, play_coup, settle
 from baccarat.server import replay
-from baccarat.server.banking import fee_for
+from baccarat.server.kinds import load_tables
+from baccarat.server.kinds.banked.terms import fee_for
 from baccarat.server.settings import DatabaseUrl
-from baccarat.server.tables import TableConfigError, load_tables
+from baccarat.server.tables import TableConfigError
 
 from .banked import SeatServer, serving
 from .support import StackedShoes

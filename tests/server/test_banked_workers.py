@@ -14,9 +14,9 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from baccarat.server import audit
-from baccarat.server.banked import seats
+from baccarat.server import check as audit
 from baccarat.server.db.database import Database
+from baccarat.server.kinds.banked import seats
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
 from .banked import Participant, SeatServer, bearer, seat_of, serving
@@ -198,7 +198,7 @@ async def test_a_worker_whose_session_is_back_soon_is_not_taken_for_dead(
     death; one missing for longer is."""
     import psycopg
 
-    from baccarat.server.banked import timing
+    from baccarat.server.kinds.banked import timing
 
     async with serving(database_url, tmp_path, poll_s=0.05, worker_gone_s=1.0) as b:
         player = await b.player("still-here")

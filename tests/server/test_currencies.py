@@ -9,7 +9,8 @@ import pytest
 from baccarat.core import Bets
 from baccarat.server.currencies import digits, parse_amount
 from baccarat.server.errors import ServiceError
-from baccarat.server.tables import TableConfigError, load_tables
+from baccarat.server.kinds import load_tables
+from baccarat.server.tables import TableConfigError
 
 
 @pytest.mark.parametrize(("code", "places"), [("EUR", 2), ("USD", 2), ("SEK", 2), ("DKK", 2),

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from baccarat.server import events
+from baccarat.server import significant
 
 from .conftest import Api, both_backends
 from .office import Member, kinds, logged_in
@@ -278,10 +278,10 @@ async def test_the_thresholds_are_an_admins_and_their_change_is_an_event(api: Ap
     ada = await logged_in(api, "ada", "admin")
     answer = await send(api, ada, "PUT", "settings", body)
     assert answer.json()["large_win"] == 50_000
-    assert answer.json()["large_wager"] == events.THRESHOLDS["large_wager"]
+    assert answer.json()["large_wager"] == significant.THRESHOLDS["large_wager"]
     assert (await get(api, fiona, "settings")).json()["large_win"] == 50_000
     assert "configuration_changed" in await kinds(api)
-    events.forget_thresholds()
+    significant.forget_thresholds()
 
 
 async def test_each_currency_has_its_own_thresholds_and_a_round_is_compared_with_its_own(
@@ -303,7 +303,7 @@ async def test_each_currency_has_its_own_thresholds_and_a_round_is_compared_with
     await api.casino.db.write(deposit)
     assert (await put(api, sven, "/reality-check", {"minutes": 1440})).status_code == 200
     ada = await logged_in(api, "ada", "admin")
-    home = events.THRESHOLDS
+    home = significant.THRESHOLDS
     shown = (await get(api, ada, "settings")).json()
     assert shown["currencies"]["SEK"] == {**home, "own": False}
     assert {"EUR", "JPY", "DKK"} <= shown["currencies"].keys() and "USD" not in shown["currencies"]
@@ -319,11 +319,11 @@ async def test_each_currency_has_its_own_thresholds_and_a_round_is_compared_with
     # 100 SEK on Player wins 100 SEK: 10,000 öre, at SEK's 5,000 a large win; HOME's figure
     # (1,000,000) would have missed it.
     assert (await api.play(sven, mode="real", player=10_000)).status_code == 201
-    wins = await api.casino.db.read(lambda uow: events.listed(uow, kind="large_win"))
+    wins = await api.casino.db.read(lambda uow: significant.listed(uow, kind="large_win"))
     assert [(e.details["currency"], e.details["returned"]) for e in wins] == [("SEK", 20_000)]
     bad = await send(api, ada, "PUT", "settings", body | {"currency": "XQQ"})
     assert (bad.status_code, code(bad)) == (422, "unsupported_currency")
-    events.forget_thresholds()
+    significant.forget_thresholds()
 
 
 # Each read route and the roles it answers (the others: 403).

@@ -10,14 +10,14 @@ import pytest
 
 from baccarat.cli import main
 from baccarat.core import Bets
-from baccarat.server import rounds
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.history import iso_time
-from baccarat.server.operators import launch, outbox
-from baccarat.server.operators.config import Operator
-from baccarat.server.operators.outbox import Answer, Call, OperatorWallet
-from baccarat.server.round import Dealer
+from baccarat.server.kinds.house import service as rounds
+from baccarat.server.play.round import Dealer
 from baccarat.server.settings import DatabaseUrl
+from baccarat.server.wallets.operator import launch, outbox
+from baccarat.server.wallets.operator.config import Operator
+from baccarat.server.wallets.operator.outbox import Answer, Call, OperatorWallet
 
 from .conftest import Api
 from .office import logged_in

@@ -13,7 +13,7 @@ import pytest
 
 from baccarat.analysis.exact import analyse
 from baccarat.core import Outcome, get_rules
-from baccarat.server import daily, events, voids
+from baccarat.server import daily, significant, voids
 from baccarat.server.office import reports
 
 from .conftest import Api, both_backends
@@ -148,11 +148,11 @@ async def test_a_large_real_win_is_a_significant_event(api: Api) -> None:
             "INSERT INTO office_settings (key, value, updated_us) VALUES ('large_win', '900', 0)"
         )
     )
-    events.forget_thresholds()
+    significant.forget_thresholds()
     api.shoes.current = StackedShoes(PLAYER_WINS)
     assert (await api.play(token, mode="real", player=1_000)).status_code == 201
     assert (await api.play(token, mode="fun", player=1_000)).status_code == 201  # fun: none
-    events.forget_thresholds()
+    significant.forget_thresholds()
     admin = await logged_in(api, "ada", "admin")
     rows = (await get(api, admin.headers, "/admin/api/reports/events/large_win")).json()
     (win,) = rows["large_win"]

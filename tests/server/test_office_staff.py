@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from baccarat.cli import main
-from baccarat.server import events
+from baccarat.server import significant
 from baccarat.server.office import staff
 
 from .conftest import Api, both_backends
@@ -138,7 +138,7 @@ async def test_logins_land_in_the_audit_log_and_failed_player_logins_are_events(
 @both_backends
 async def test_significant_events_and_the_staff_audit_are_append_only(api: Api) -> None:
     await logged_in(api, "carol", "admin")
-    await api.casino.db.write(lambda uow: events.record(uow, "void", "system", "round:r_x"))
+    await api.casino.db.write(lambda uow: significant.record(uow, "void", "system", "round:r_x"))
     for table in ("significant_events", "staff_audit"):
         for statement in (f"UPDATE {table} SET created_us = 0", f"DELETE FROM {table}"):
             with pytest.raises(Exception, match="append-only"):

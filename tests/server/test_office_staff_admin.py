@@ -15,7 +15,7 @@ import pyotp
 import pytest
 
 from baccarat.cli import main
-from baccarat.server import events
+from baccarat.server import significant
 from baccarat.server.db.database import Database
 from baccarat.server.office import staff
 from baccarat.server.settings import DatabaseUrl
@@ -39,7 +39,7 @@ async def me(api: Api, member: Member) -> int:
 
 async def changes(api: Api) -> list[tuple[str, str, str]]:
     """The staff_changed events, oldest first: (actor, subject, change)."""
-    found = await api.casino.db.read(lambda uow: events.listed(uow, kind="staff_changed"))
+    found = await api.casino.db.read(lambda uow: significant.listed(uow, kind="staff_changed"))
     return [(e.actor, e.subject, e.details["change"]) for e in reversed(found)]
 
 
@@ -120,7 +120,9 @@ async def test_a_new_role_applies_from_the_next_request(api: Api) -> None:
     assert code(same) == "staff_unchanged"
     bad = await call(api, ada, "PUT", "staff/sam/role", {"role": "root"} | WHY)
     assert bad.status_code == 422
-    (event,) = [e for e in await api.casino.db.read(events.listed) if e.kind == "staff_changed"]
+    (event,) = [
+        e for e in await api.casino.db.read(significant.listed) if e.kind == "staff_changed"
+    ]
     assert event.details == {"change": "role_changed", "reason": "left the company",
                              "role": "finance", "was": "support"}  # fmt: skip
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from baccarat.server.operators.client import WalletClient
-from baccarat.server.operators.config import Operator
-from baccarat.server.operators.outbox import Call
-from baccarat.server.operators.signing import headers
+from baccarat.server.wallets.operator.client import WalletClient
+from baccarat.server.wallets.operator.config import Operator
+from baccarat.server.wallets.operator.outbox import Call
+from baccarat.server.wallets.operator.signing import headers
 
 from .support import self_signed
 
@@ -158,7 +158,7 @@ async def test_an_answer_past_a_megabyte_is_unknown(client: WalletClient) -> Non
 async def test_an_idle_connection_is_not_kept_past_its_time(
     client: WalletClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from baccarat.server.operators import client as module
+    from baccarat.server.wallets.operator import client as module
 
     wallet = await serving(lambda n: "ok")
     assert (await client.send(wallet.operator(), CALL)).status == "RS_OK"

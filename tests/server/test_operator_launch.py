@@ -11,15 +11,15 @@ from baccarat.server.db.database import Database
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import iso_time
+from baccarat.server.kinds import load_tables
 from baccarat.server.ledger import SystemAccounts
-from baccarat.server.operators import launch, signing
-from baccarat.server.operators.config import (
+from baccarat.server.wallets.operator import launch, signing
+from baccarat.server.wallets.operator.config import (
     Operator,
     OperatorConfigError,
     check_operator_tables,
     load_operators,
 )
-from baccarat.server.tables import load_tables
 
 from .conftest import FakeClock, both_backends
 from .interleave import held_while
@@ -286,7 +286,7 @@ def test_shared_tables_are_offered_on_an_operators_wallet_in_their_currency(
     db: Database,
 ) -> None:
     offered = {t.id for t in launch.offered(acme(), TABLES, "USD")}
-    shared = {t.id for t in TABLES.values() if t.shared is not None}
+    shared = {t.id for t in TABLES.values() if t.kind == "shared"}
     assert shared and "table-i" in offered and shared <= offered
     assert new(db, table="speed")
     # One pot on the felt: a shared table plays in its own currency alone.
@@ -299,7 +299,7 @@ def test_shared_tables_are_offered_on_an_operators_wallet_in_their_currency(
 def test_what_an_operator_round_may_tell_the_player_is_in_all_four_catalogs() -> None:
     import json
 
-    from baccarat.server.operators.outbox import REFUSALS
+    from baccarat.server.wallets.operator.outbox import REFUSALS
 
     web = Path(__file__).resolve().parents[2] / "src" / "baccarat" / "web" / "i18n"
     keys = {f"error.{code}" for code in ("operator_refused", "operator_unavailable",

@@ -10,18 +10,19 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from baccarat.core import Bets
-from baccarat.server import audit, rounds
+from baccarat.server import check as audit
 from baccarat.server.db.database import Database
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.dealing import FairShoes
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import iso_time
+from baccarat.server.kinds import load_tables
+from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
-from baccarat.server.operators import launch, outbox
-from baccarat.server.operators.config import Operator
-from baccarat.server.operators.outbox import Answer, Call, OperatorWallet
-from baccarat.server.round import Dealer
-from baccarat.server.tables import load_tables
+from baccarat.server.play.round import Dealer
+from baccarat.server.wallets.operator import launch, outbox
+from baccarat.server.wallets.operator.config import Operator
+from baccarat.server.wallets.operator.outbox import Answer, Call, OperatorWallet
 
 from .conftest import FakeClock, both_backends
 

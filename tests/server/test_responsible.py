@@ -15,17 +15,20 @@ from typing import Any
 import pytest
 
 from baccarat.core import Bets
-from baccarat.server import audit, responsible, rounds, voids, wallet
+from baccarat.server import check as audit
+from baccarat.server import responsible, voids, wallet
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.dealing import FairShoes
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import iso_time
+from baccarat.server.kinds import load_tables
+from baccarat.server.kinds.banked.terms import terms_of
+from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts, open_currencies
-from baccarat.server.operators import launch
-from baccarat.server.operators.config import Operator
-from baccarat.server.operators.outbox import OperatorSession, OperatorWallet
-from baccarat.server.round import Dealer
-from baccarat.server.tables import load_tables
+from baccarat.server.play.round import Dealer
+from baccarat.server.wallets.operator import launch
+from baccarat.server.wallets.operator.config import Operator
+from baccarat.server.wallets.operator.outbox import OperatorSession, OperatorWallet
 
 from .conftest import BACKENDS, Api
 from .interleave import held_while
@@ -485,7 +488,7 @@ async def test_player_banked_seats_count_the_stake_and_check_the_bankers_exposur
     api.shoes.current = StackedShoes(BANKER_WINS)  # the player's bets lose to the banker
     alice = await funded(api, "alice")
     bob = await funded(api, "bob")
-    exposure = api.casino.tables.require("banked-i").banked.exposure
+    exposure = terms_of(api.casino.tables.require("banked-i")).exposure
 
     async def join(token: str, role: str, **extra: Any) -> Any:
         body = {"table_id": "banked-i", "role": role, "mode": "real"} | extra
@@ -534,7 +537,7 @@ async def test_an_approved_rounds_exposure_counts_against_the_bankers_loss_limit
     api.shoes.current = StackedShoes(BANKER_WINS)  # the banker's house bets on Player lose
     bob = await funded(api, "bob")
     alice = await funded(api, "alice")
-    exposure = api.casino.tables.require("banked-i").banked.exposure
+    exposure = terms_of(api.casino.tables.require("banked-i")).exposure
     await put(api, bob, "/limits", {"loss": {"day": exposure + 1_000}})
     joined = await api.client.post(
         "/api/seats", json={"table_id": "banked-i", "role": "banker", "mode": "real",

@@ -8,7 +8,7 @@ import pytest
 
 from baccarat.core import play_coup
 from baccarat.fairness import commitment, shuffled_order
-from baccarat.server import audit
+from baccarat.server import check as audit
 
 from .conftest import BACKENDS, Api
 from .support import BANKER_WINS, PLAYER_WINS, StackedShoes, error_code

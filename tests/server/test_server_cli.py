@@ -9,11 +9,12 @@ import pytest
 
 from baccarat.cli import main
 from baccarat.core import Bets
-from baccarat.server import accounts, rounds, seeds
+from baccarat.server import accounts, seeds
 from baccarat.server.db.database import Database
+from baccarat.server.kinds import load_tables
+from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.settings import DatabaseUrl, system_clock_us
-from baccarat.server.tables import load_tables
 
 from .support import PLAYER_WINS, StackedShoes
 

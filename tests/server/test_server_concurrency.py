@@ -14,7 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from baccarat.server import accounts, audit, ledger, wallet
+from baccarat.server import accounts, ledger, wallet
+from baccarat.server import check as audit
 from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from baccarat.server import audit, ledger
+from baccarat.server import check as audit
+from baccarat.server import ledger
 
 from .conftest import Api
 

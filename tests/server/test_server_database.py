@@ -11,16 +11,17 @@ from typing import Any
 import pytest
 
 from baccarat.core import Bets
-from baccarat.server import accounts, audit, ledger, wallet
-from baccarat.server import rounds as house
+from baccarat.server import accounts, ledger, wallet
+from baccarat.server import check as audit
 from baccarat.server.db.database import Database
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.dealing import FairShoes
 from baccarat.server.errors import ServiceError
+from baccarat.server.kinds import load_tables
+from baccarat.server.kinds.house import service as house
 from baccarat.server.ledger import SystemAccounts
-from baccarat.server.round import Dealer
+from baccarat.server.play.round import Dealer
 from baccarat.server.settings import DatabaseUrl
-from baccarat.server.tables import load_tables
 
 from .conftest import BACKENDS, FakeClock
 

@@ -20,11 +20,13 @@ from baccarat.core import Bets
 from baccarat.fairness.history import parse_history
 from baccarat.fairness.signing import PublicKeys, Signer, private_key
 from baccarat.fairness.verify import HistoryReport, Kind, Status, verify_history
-from baccarat.server import accounts, history, rounds, seeds, voids, wallet
+from baccarat.server import accounts, history, seeds, voids, wallet
 from baccarat.server.db.database import Database
 from baccarat.server.dealing import FairShoes
+from baccarat.server.kinds import load_tables
+from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
-from baccarat.server.tables import TableSet, load_tables
+from baccarat.server.tables import TableSet
 
 from .conftest import both_backends
 

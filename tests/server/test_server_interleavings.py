@@ -14,7 +14,7 @@ from baccarat.server import auth, switches
 from baccarat.server.db.database import Database
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
-from baccarat.server.tables import load_tables
+from baccarat.server.kinds import load_tables
 
 from .interleave import held_while
 

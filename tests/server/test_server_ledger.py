@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import pytest
 
-from baccarat.server import accounts, audit, ledger, wallet
+from baccarat.server import accounts, ledger, wallet
+from baccarat.server import check as audit
 from baccarat.server.db.database import Database
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError

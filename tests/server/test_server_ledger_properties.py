@@ -18,14 +18,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from baccarat.core import Bets
-from baccarat.server import accounts, audit, rounds, voids, wallet
+from baccarat.server import accounts, voids, wallet
+from baccarat.server import check as audit
 from baccarat.server.db import migrate
 from baccarat.server.db.database import Database
 from baccarat.server.dealing import FairShoes
 from baccarat.server.errors import ServiceError
+from baccarat.server.kinds import load_tables
+from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.settings import DatabaseUrl
-from baccarat.server.tables import TableSet, load_tables
+from baccarat.server.tables import TableSet
 
 from .conftest import FakeClock
 

@@ -58,10 +58,10 @@ def test_a_void_reason_with_control_bytes_is_refused_and_the_round_stays(
     data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from baccarat.core import Bets
-    from baccarat.server import rounds
     from baccarat.server.dealing import FairShoes
+    from baccarat.server.kinds import load_tables
+    from baccarat.server.kinds.house import service as rounds
     from baccarat.server.ledger import SystemAccounts
-    from baccarat.server.tables import load_tables
 
     db = Database(DatabaseUrl.sqlite_in(data_dir), clock=system_clock_us)
     try:

@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from baccarat.server import audit
+from baccarat.server import check as audit
 from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 

@@ -9,9 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
-from baccarat.server import events
+from baccarat.server import significant
 from baccarat.server.api.program_errors import WINDOW_S
-from baccarat.server.shared import views
+from baccarat.server.kinds.shared import views
 
 from .conftest import Api, both_backends
 from .support import client_at, error_code
@@ -33,9 +33,9 @@ def buggy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(views, "shoe_record", a_bug)
 
 
-async def program_errors(api: Api) -> list[events.Event]:
+async def program_errors(api: Api) -> list[significant.Event]:
     """The program errors recorded, oldest first."""
-    found = await api.casino.db.read(lambda uow: events.listed(uow, kind="program_error"))
+    found = await api.casino.db.read(lambda uow: significant.listed(uow, kind="program_error"))
     return found[::-1]
 
 

@@ -6,11 +6,13 @@ import pytest
 
 from baccarat.core import Bets, Shoe
 from baccarat.core.roads import RoadResult, compute_roads
-from baccarat.server import accounts, roads, rounds, seeds, voids
+from baccarat.server import accounts, roads, seeds, voids
 from baccarat.server.db.database import Database
 from baccarat.server.dealing import FairShoes
+from baccarat.server.kinds import load_tables
+from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
-from baccarat.server.tables import TableSet, load_tables
+from baccarat.server.tables import TableSet
 
 from .conftest import both_backends
 from .support import BANKER_WINS, PLAYER_WINS, TIE, StackedShoes

@@ -11,14 +11,15 @@ from pathlib import Path
 import pytest
 
 from baccarat.core import Bets, Card, get_rules, play_coup, settle
-from baccarat.server import accounts, ledger, round, voids
+from baccarat.server import accounts, ledger, voids
 from baccarat.server.db.database import Database
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import StoredRound
 from baccarat.server.ledger import LedgerError, Posting, SystemAccounts
 from baccarat.server.money import Money, Move
-from baccarat.server.round import STEPS, Stake, settle_stake
+from baccarat.server.play import round
+from baccarat.server.play.round import STEPS, Stake, settle_stake
 from baccarat.server.settings import DatabaseUrl
 
 from .banked import serving

@@ -10,12 +10,15 @@ import pytest
 from baccarat.core import Bets, play_coup
 from baccarat.fairness import commitment, shuffled_order
 from baccarat.fairness.signing import Signer, new_private_key_pem, private_key
-from baccarat.server import accounts, audit, history, replay, rounds, seeds, voids, wallet
+from baccarat.server import accounts, history, replay, seeds, voids, wallet
+from baccarat.server import check as audit
 from baccarat.server.db.database import Database
 from baccarat.server.dealing import FairShoes, ShoeFactory
 from baccarat.server.errors import ServiceError
+from baccarat.server.kinds import load_tables
+from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
-from baccarat.server.tables import TableSet, load_tables
+from baccarat.server.tables import TableSet
 
 from .conftest import both_backends
 from .support import BANKER_WINS, PLAYER_WINS, TIE, StackedShoes

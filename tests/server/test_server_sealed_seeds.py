@@ -14,14 +14,15 @@ import pytest
 from baccarat.cli import main
 from baccarat.core import Bets
 from baccarat.fairness import commitment, server_seed_bytes
-from baccarat.server import accounts, responsible, rounds
+from baccarat.server import accounts, responsible
 from baccarat.server.casino import Casino
 from baccarat.server.db import migrate
 from baccarat.server.db.database import Database
 from baccarat.server.dealing import FairShoes
+from baccarat.server.kinds import load_tables
+from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.settings import DatabaseUrl, Settings, system_clock_us
-from baccarat.server.tables import load_tables
 from baccarat.server.vault import SeedKeyError, SeedVault, is_sealed
 
 from .conftest import BACKENDS, Api

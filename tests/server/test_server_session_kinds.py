@@ -22,11 +22,11 @@ from websockets.asyncio.client import connect
 from baccarat.server import wallet
 from baccarat.server.api import access
 from baccarat.server.app import create_app
-from baccarat.server.banked import seats
 from baccarat.server.history import iso_time
-from baccarat.server.operators import launch
-from baccarat.server.operators.config import Operator
+from baccarat.server.kinds.banked import seats
 from baccarat.server.settings import DatabaseUrl
+from baccarat.server.wallets.operator import launch
+from baccarat.server.wallets.operator.config import Operator
 
 from .banked import WAIT_S, Participant, SeatServer, bearer, serving
 from .conftest import FakeClock, SwitchableShoes, api_settings

@@ -13,7 +13,8 @@ from baccarat.fairness.history import parse_history
 from baccarat.fairness.verify import Status, verify_history
 from baccarat.server import replay
 from baccarat.server.errors import ServiceError
-from baccarat.server.tables import TableConfigError, load_tables
+from baccarat.server.kinds import load_tables
+from baccarat.server.tables import TableConfigError
 
 from .conftest import BACKENDS, Api
 from .support import StackedShoes

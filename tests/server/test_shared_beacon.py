@@ -109,7 +109,7 @@ async def test_a_shoe_waits_for_its_beacon_round_and_the_verifier_checks_its_log
     beacon_api: Api, beacon: dict[str, Any]
 ) -> None:
     api = beacon_api
-    from baccarat.server.shared import clock as table_clock
+    from baccarat.server.kinds.shared import clock as table_clock
 
     httpx.post(f"{beacon['url']}/control/hold")
     await state(api)

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
+from baccarat.server.kinds.shared import feed
 from baccarat.server.settings import DatabaseUrl
-from baccarat.server.shared import feed
 
 from .banked import WAIT_S, SeatServer, bearer, serving
 from .conftest import both_backends

@@ -11,8 +11,10 @@ import pytest
 
 from baccarat.fairness.history import parse_history
 from baccarat.fairness.verify import Status, verify_history
-from baccarat.server import audit, voids
-from baccarat.server.shared import views
+from baccarat.server import check as audit
+from baccarat.server import voids
+from baccarat.server.kinds.shared import views
+from baccarat.server.kinds.shared.terms import terms_of as shared_terms
 from baccarat.server.vault import is_sealed
 
 from .conftest import Api, both_backends
@@ -71,7 +73,7 @@ async def open_window(api: Api, table: str = TABLE) -> int:
 
 
 async def close_and_deal(api: Api, table: str = TABLE) -> None:
-    api.clock.advance(api.casino.tables[table].shared.betting_s)
+    api.clock.advance(shared_terms(api.casino.tables[table]).betting_s)
     await tick(api)
     assert (await state(api, table=table))["phase"] == "dealt"
 
@@ -463,7 +465,7 @@ async def test_the_clock_keeps_its_pace_whatever_a_deal_took(api: Api) -> None:
 async def test_a_table_no_longer_served_refunds_its_open_coup_and_reveals_its_shoe(
     api: Api,
 ) -> None:
-    from baccarat.server.shared import clock
+    from baccarat.server.kinds.shared import clock
 
     token = await api.player()
     coup = await open_window(api)

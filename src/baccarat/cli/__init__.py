@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from .. import __version__
+from baccarat import __version__
 
 # Each module defines register(subparsers); its handlers import what they need lazily.
 COMMAND_MODULES = (

@@ -20,16 +20,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
-    from ..server.db.database import Database
-    from ..server.db.uow import UnitOfWork
-    from ..server.errors import ServiceError
-    from ..server.settings import DatabaseUrl
+    from baccarat.server.db.database import Database
+    from baccarat.server.db.uow import UnitOfWork
+    from baccarat.server.errors import ServiceError
+    from baccarat.server.settings import DatabaseUrl
 
 T = TypeVar("T")
 
 
 def database_url(args: argparse.Namespace) -> DatabaseUrl:
-    from ..server.settings import DatabaseUrl
+    from baccarat.server.settings import DatabaseUrl
 
     url = args.database or os.environ.get("BACCARAT_DATABASE_URL")
     if url:
@@ -46,7 +46,7 @@ def exists(url: DatabaseUrl) -> bool:
 
 def _existing(url: DatabaseUrl) -> None:
     """An operator's command never creates a database (only ``migrate`` does)."""
-    from . import CannotRun
+    from baccarat.cli import CannotRun
 
     if not exists(url):
         where = Path(url.target)
@@ -69,7 +69,7 @@ def cannot_run(url: DatabaseUrl) -> Iterator[None]:
 
     import sqlalchemy.exc
 
-    from . import CannotRun
+    from baccarat.cli import CannotRun
 
     errors: tuple[type[BaseException], ...] = (sqlite3.Error, sqlalchemy.exc.DBAPIError)
     unreachable: tuple[type[BaseException], ...] = (sqlalchemy.exc.OperationalError,)
@@ -111,10 +111,10 @@ def require_ours(url: DatabaseUrl, *, migrating: bool = False) -> None:
     """Refuse (``CannotRun``) a database that is not ours at this version's schema, read
     in a read-only session. ``migrating``: an empty database, or ours at an older revision,
     is fine (migrating is how they become ours)."""
-    from ..server.db import migrate
-    from ..server.db.database import Database
-    from ..server.settings import system_clock_us
-    from . import CannotRun
+    from baccarat.cli import CannotRun
+    from baccarat.server.db import migrate
+    from baccarat.server.db.database import Database
+    from baccarat.server.settings import system_clock_us
 
     db = Database(url, clock=system_clock_us, threads=1, read_only=True)
     try:
@@ -144,8 +144,8 @@ def require_ours(url: DatabaseUrl, *, migrating: bool = False) -> None:
 def environment_settings() -> Any:
     """The server's settings from the environment, as ``baccarat serve`` reads them; a
     variable they cannot read is the command's usage error."""
-    from ..server.settings import Settings
-    from . import UsageError
+    from baccarat.cli import UsageError
+    from baccarat.server.settings import Settings
 
     try:
         return Settings.from_env()
@@ -156,7 +156,7 @@ def environment_settings() -> Any:
 def seed_vault(args: argparse.Namespace) -> Any:
     """The server's key of the seeds at rest: $BACCARAT_SEED_KEY, else the data folder's
     (``--data-dir``, $BACCARAT_DATA_DIR or ./data, as for ``baccarat serve``)."""
-    from ..server import keys
+    from baccarat.server import keys
 
     settings = environment_settings()
     if args.data_dir:
@@ -168,8 +168,8 @@ def seed_vault(args: argparse.Namespace) -> Any:
 def opened(args: argparse.Namespace, *, write: bool) -> Iterator[Database]:
     """The database of these arguments (which must exist and be ours at this version's
     schema), read-write or read-only."""
-    from ..server.db.database import Database
-    from ..server.settings import system_clock_us
+    from baccarat.server.db.database import Database
+    from baccarat.server.settings import system_clock_us
 
     url = database_url(args)
     _existing(url)
@@ -184,7 +184,7 @@ def opened(args: argparse.Namespace, *, write: bool) -> Iterator[Database]:
 
 
 def _cli_error(error: ServiceError) -> Exception:
-    from . import CannotRun, UsageError
+    from baccarat.cli import CannotRun, UsageError
 
     if error.code == "service_unavailable":
         return CannotRun(error.message)
@@ -209,7 +209,7 @@ def _rolled_back(args: argparse.Namespace, work: Callable[[UnitOfWork], T]) -> T
 
 def _run(args: argparse.Namespace, call: Callable[[Database], T], *, write: bool) -> T:
     """``call`` on the opened database; a service refusal becomes the CLI's error."""
-    from ..server.errors import ServiceError
+    from baccarat.server.errors import ServiceError
 
     with opened(args, write=write) as db:
         try:

@@ -25,7 +25,7 @@ def available() -> bool:
 
 
 def _feed(pipe: Any, server_seed: str, client_seed: str, first_nonce: int) -> None:
-    from ..fairness.derive import byte_stream
+    from baccarat.fairness.derive import byte_stream
 
     nonce = first_nonce
     try:

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .output import print_json, seed_argument
+from baccarat.cli.output import print_json, seed_argument
 
 CARDS_PER_LINE = 13
 
@@ -107,7 +107,7 @@ def order_lines(cards: Sequence[str]) -> list[str]:
 
 
 def run_shuffle(args: argparse.Namespace) -> int:
-    from ..fairness import commitment, shuffled_order
+    from baccarat.fairness import commitment, shuffled_order
 
     seed = seed_argument(args.server_seed)
     order = [
@@ -128,7 +128,7 @@ def run_shuffle(args: argparse.Namespace) -> int:
 
 
 def run_commit(args: argparse.Namespace) -> int:
-    from ..fairness import commitment
+    from baccarat.fairness import commitment
 
     seed = seed_argument(args.server_seed)
     if args.json:
@@ -139,7 +139,7 @@ def run_commit(args: argparse.Namespace) -> int:
 
 
 def run_new(args: argparse.Namespace) -> int:
-    from ..fairness import commitment, new_client_seed, new_server_seed
+    from baccarat.fairness import commitment, new_client_seed, new_server_seed
 
     seed = new_server_seed()
     data = {"server_seed": seed, "commitment": commitment(seed), "client_seed": new_client_seed()}
@@ -155,9 +155,9 @@ def run_new(args: argparse.Namespace) -> int:
 def run_example(args: argparse.Namespace) -> int:
     import random
 
-    from ..core import get_rules
-    from ..fairness import new_server_seed
-    from ..fairness.example import example_history
+    from baccarat.core import get_rules
+    from baccarat.fairness import new_server_seed
+    from baccarat.fairness.example import example_history
 
     if args.rounds < 1:
         raise ValueError(f"--rounds must be at least 1, not {args.rounds}")
@@ -191,7 +191,7 @@ def _json_file(path: str, what: str) -> Any:
 
 
 def _keys_and_receipts(args: argparse.Namespace) -> tuple[Any, Any]:
-    from ..fairness.signing import PublicKeys, parse_keys, parse_receipts
+    from baccarat.fairness.signing import PublicKeys, parse_keys, parse_receipts
 
     keys, receipts = None, None
     if args.receipts:
@@ -208,8 +208,8 @@ UNSIGNED_EXIT = 3
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from ..fairness.history import parse_history
-    from ..fairness.verify import Verdict, render, verify_history
+    from baccarat.fairness.history import parse_history
+    from baccarat.fairness.verify import Verdict, render, verify_history
 
     keys, receipts = _keys_and_receipts(args)
     if args.file == "-":
@@ -228,6 +228,6 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_rng_report(args: argparse.Namespace) -> int:
-    from .rng_report import run
+    from baccarat.cli.rng_report import run
 
     return run(args)

@@ -6,11 +6,11 @@ import argparse
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ..core import PUSH, RuleSet
-from .output import percent, print_json, table
+from baccarat.cli.output import percent, print_json, table
+from baccarat.core import PUSH, RuleSet
 
 if TYPE_CHECKING:
-    from ..analysis.eor import RemovalEffect
+    from baccarat.analysis.eor import RemovalEffect
 
 
 def register(subparsers: Any) -> None:
@@ -63,7 +63,7 @@ def pays_text(rules: RuleSet, bet: str) -> str:
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    from ..core import PRESETS
+    from baccarat.core import PRESETS
 
     if args.json:
         print_json([preset.to_json() | {"aliases": list(preset.aliases)} for preset in PRESETS])
@@ -91,10 +91,10 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def run_odds(args: argparse.Namespace) -> int:
-    from ..analysis import analyse, shoe_faces
-    from ..analysis.eor import effect_of_removal, removal_json
-    from ..analysis.exact import OUTCOMES
-    from ..core import Card, get_rules, rules_for_decks
+    from baccarat.analysis import analyse, shoe_faces
+    from baccarat.analysis.eor import effect_of_removal, removal_json
+    from baccarat.analysis.exact import OUTCOMES
+    from baccarat.core import Card, get_rules, rules_for_decks
 
     rules = (
         rules_for_decks(args.decks)
@@ -151,7 +151,7 @@ def eor_table(effects: tuple[RemovalEffect, ...]) -> str:
 
 
 def run_deal(args: argparse.Namespace) -> int:
-    from ..core import Card, Shoe, deal_coup, get_rules
+    from baccarat.core import Card, Shoe, deal_coup, get_rules
 
     get_rules(args.rules)  # an unknown rule set is an error even though a stack sets the deal
     cards = Card.parse_many(args.cards)

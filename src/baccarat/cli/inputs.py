@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from . import UsageError
+from baccarat.cli import UsageError
 
 # A database id (BIGINT): ASCII digits only (int() also takes " 1", "+1", "1_0", "٣").
 MAX_ID = 2**63 - 1
@@ -39,9 +39,9 @@ def request_id(text: str) -> int:
 def amount(text: str, currency: str = "USD") -> int:
     """Minor units (cents), from currency units (``250``, ``250.5``, ``250.00``; as many
     decimals as the currency has); more than zero and at most the wallet's bound."""
-    from ..core import format_money, parse_money
-    from ..server.currencies import HOME, format_amount, parse_amount
-    from ..server.wallet import MAX_AMOUNT
+    from baccarat.core import format_money, parse_money
+    from baccarat.server.currencies import HOME, format_amount, parse_amount
+    from baccarat.server.wallet import MAX_AMOUNT
 
     if currency != HOME:
         try:
@@ -61,8 +61,8 @@ def amount(text: str, currency: str = "USD") -> int:
 
 
 def nickname(text: str) -> str:
-    from ..server import accounts
-    from ..server.errors import ServiceError
+    from baccarat.server import accounts
+    from baccarat.server.errors import ServiceError
 
     try:
         return accounts.check_nickname(text)

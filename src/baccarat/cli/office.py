@@ -10,11 +10,11 @@ import getpass
 import sys
 from typing import TYPE_CHECKING
 
-from .output import print_json, table
+from baccarat.cli.output import print_json, table
 
 if TYPE_CHECKING:
-    from ..server.db.uow import UnitOfWork
-    from ..server.office.staff import Enrolment
+    from baccarat.server.db.uow import UnitOfWork
+    from baccarat.server.office.staff import Enrolment
 
 ROLES = ("viewer", "support", "finance", "admin")
 
@@ -73,7 +73,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     manifest.set_defaults(handler=run_manifest)
 
-    from ..server.events import KINDS
+    from baccarat.server.significant import KINDS
 
     shown = commands.add_parser("events", help="the significant events, newest first")
     shown.add_argument("--kind", choices=KINDS)
@@ -88,10 +88,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def _password(args: argparse.Namespace, name: str) -> str:
     """The password given (prompted, or a line of standard input), checked and hashed."""
-    from ..server.accounts import Passwords, check_password
-    from ..server.errors import ServiceError
-    from . import UsageError
-    from .database import environment_settings
+    from baccarat.cli import UsageError
+    from baccarat.cli.database import environment_settings
+    from baccarat.server.accounts import Passwords, check_password
+    from baccarat.server.errors import ServiceError
 
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\n")
@@ -105,11 +105,11 @@ def _password(args: argparse.Namespace, name: str) -> str:
 
 
 def run_staff_create(args: argparse.Namespace) -> int:
-    from ..server import events
-    from ..server.errors import ServiceError
-    from ..server.office import staff
-    from . import UsageError
-    from .database import _write
+    from baccarat.cli import UsageError
+    from baccarat.cli.database import _write
+    from baccarat.server import significant
+    from baccarat.server.errors import ServiceError
+    from baccarat.server.office import staff
 
     try:
         name = staff.check_name(args.name)
@@ -121,7 +121,7 @@ def run_staff_create(args: argparse.Namespace) -> int:
         enrolled = staff.create(uow, name, args.role, hashed)
         staff.audit(uow, None, "staff_created", enrolled.staff.actor, None,
                     role=args.role, by="command line")  # fmt: skip
-        events.record(uow, "staff_changed", "system", enrolled.staff.actor, change="created",
+        significant.record(uow, "staff_changed", "system", enrolled.staff.actor, change="created",
                       role=args.role, by="command line")  # fmt: skip
         return enrolled
 
@@ -146,8 +146,8 @@ def _print_enrolment(args: argparse.Namespace, enrolled: Enrolment) -> int:
 def run_staff_change(args: argparse.Namespace) -> int:
     """disable, enable, role, reset-password, reset-second-factor: audited as done at the
     command line, each a significant event."""
-    from ..server.office import staff
-    from .database import _write
+    from baccarat.cli.database import _write
+    from baccarat.server.office import staff
 
     name, reason = args.name, args.reason
     if args.change == "reset-second-factor":
@@ -174,8 +174,8 @@ def run_staff_change(args: argparse.Namespace) -> int:
 
 
 def run_staff_list(args: argparse.Namespace) -> int:
-    from ..server.office import staff
-    from .database import _read
+    from baccarat.cli.database import _read
+    from baccarat.server.office import staff
 
     found = _read(args, staff.listed)
     if args.json:
@@ -190,8 +190,8 @@ def run_staff_list(args: argparse.Namespace) -> int:
 def _day(text: str | None, what: str, end: bool = False) -> int | None:
     from datetime import UTC, datetime, timedelta
 
-    from . import UsageError
-    from .inputs import shown
+    from baccarat.cli import UsageError
+    from baccarat.cli.inputs import shown
 
     if text is None:
         return None
@@ -205,15 +205,15 @@ def _day(text: str | None, what: str, end: bool = False) -> int | None:
 def run_events(args: argparse.Namespace) -> int:
     import json
 
-    from ..server import events
-    from . import inputs
-    from .database import _read
+    from baccarat.cli import inputs
+    from baccarat.cli.database import _read
+    from baccarat.server import significant
 
-    limit = inputs.whole(args.limit, "--limit", 1, events.MAX_LISTED)
+    limit = inputs.whole(args.limit, "--limit", 1, significant.MAX_LISTED)
     since, until = _day(args.since, "--since"), _day(args.until, "--until", end=True)
     actor = inputs.note(args.actor, "--actor")
     subject = inputs.note(args.subject, "--subject")
-    found = _read(args, lambda uow: events.listed(uow, kind=args.kind, since_us=since,
+    found = _read(args, lambda uow: significant.listed(uow, kind=args.kind, since_us=since,
                                                  until_us=until, actor=actor,
                                                  subject=subject, limit=limit))  # fmt: skip
     if args.json:
@@ -230,8 +230,8 @@ def run_events(args: argparse.Namespace) -> int:
 
 
 def run_reports_rebuild(args: argparse.Namespace) -> int:
-    from ..server import daily
-    from .database import _write
+    from baccarat.cli.database import _write
+    from baccarat.server import daily
 
     count = _write(args, daily.rebuild)
     print(f"daily aggregates rebuilt from {count} rounds")
@@ -241,7 +241,7 @@ def run_reports_rebuild(args: argparse.Namespace) -> int:
 def run_verify_install(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..server import software
+    from baccarat.server import software
 
     result = software.verify(manifest=Path(args.manifest) if args.manifest else None)
     if args.json:
@@ -264,7 +264,7 @@ def run_verify_install(args: argparse.Namespace) -> int:
 
 
 def run_manifest(args: argparse.Namespace) -> int:
-    from ..server import software
+    from baccarat.server import software
 
     path = software.write_manifest()
     print(f"wrote {path} ({len(path.read_text().splitlines())} files)")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .database import _read
-from .output import print_json, table
+from baccarat.cli.database import _read
+from baccarat.cli.output import print_json, table
 
 STATES = ("bet", "placed", "win", "settled", "refused", "rollback", "rolled_back")
 
@@ -60,14 +60,14 @@ def register_admin(commands: Any) -> None:
 
 
 def _time(us: int | None) -> str:
-    from ..server.history import iso_time
+    from baccarat.server.history import iso_time
 
     return "-" if not us else iso_time(int(us))
 
 
 def run_rounds(args: argparse.Namespace) -> int:
-    from ..server.operators import report
-    from . import inputs
+    from baccarat.cli import inputs
+    from baccarat.server.wallets.operator import report
 
     limit = inputs.whole(args.limit, "--limit", 1, 10_000)
     found = _read(
@@ -91,8 +91,8 @@ def run_rounds(args: argparse.Namespace) -> int:
 
 
 def run_calls(args: argparse.Namespace) -> int:
-    from ..server.operators import report
-    from . import inputs
+    from baccarat.cli import inputs
+    from baccarat.server.wallets.operator import report
 
     round_id = inputs.round_id(args.round_id)
     found = _read(args, lambda uow: report.calls(uow, round_id))
@@ -116,8 +116,8 @@ def run_demo(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from ..operator_demo.app import DemoSettings, create_demo
-    from . import UsageError, inputs
+    from baccarat.cli import UsageError, inputs
+    from baccarat.operator_demo.app import DemoSettings, create_demo
 
     port = inputs.whole(args.port, "--port", 1, 65535)
     shares = {}

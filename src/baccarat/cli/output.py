@@ -30,7 +30,7 @@ def percent(x: float, places: int = 4) -> str:
 
 def seed_argument(text: str) -> str:
     """A server seed as typed: surrounding blanks and upper case are forgiven."""
-    from ..fairness import server_seed_bytes
+    from baccarat.fairness import server_seed_bytes
 
     seed = text.strip().lower()
     try:

@@ -11,22 +11,22 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from .output import print_json, table
+from baccarat.cli.output import print_json, table
 
 if TYPE_CHECKING:
-    from ..server.db.uow import UnitOfWork
+    from baccarat.server.db.uow import UnitOfWork
 
 
 def _money(cents: int | None) -> str:
-    from ..core import format_money
+    from baccarat.core import format_money
 
     return "-" if cents is None else format_money(cents)
 
 
 def run_responsible(args: argparse.Namespace) -> int:
-    from ..server import accounts, responsible
-    from . import inputs
-    from .database import _read, _rolled_back
+    from baccarat.cli import inputs
+    from baccarat.cli.database import _read, _rolled_back
+    from baccarat.server import accounts, responsible
 
     nickname = inputs.nickname(args.nickname)
     entries = inputs.whole(args.audit, "--audit", 0, 1000)

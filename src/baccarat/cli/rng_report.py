@@ -11,9 +11,9 @@ from datetime import UTC, datetime
 from types import FrameType
 from typing import Any
 
-from .. import __version__
-from .output import print_json, seed_argument, table
-from .progress import progress
+from baccarat import __version__
+from baccarat.cli.output import print_json, seed_argument, table
+from baccarat.cli.progress import progress
 
 
 class StopFlag:
@@ -27,8 +27,8 @@ class StopFlag:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..fairness import commitment, new_server_seed
-    from ..fairness.battery import RngBattery
+    from baccarat.fairness import commitment, new_server_seed
+    from baccarat.fairness.battery import RngBattery
 
     if args.shuffles < 1:
         raise ValueError(f"--shuffles must be at least 1, not {args.shuffles}")
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.monotonic() - started
     report = build_report(battery, seed, args.alpha, elapsed)
     if external:
-        from . import dieharder
+        from baccarat.cli import dieharder
 
         report["dieharder"] = dieharder.run(external, seed, battery.client_seed,
                                             battery.shuffles + battery.shoes,
@@ -79,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def build_report(battery: Any, seed: str, alpha: float, elapsed: float) -> dict[str, Any]:
-    from ..fairness import commitment
-    from ..fairness.battery import DESCRIPTIONS, NotRun
+    from baccarat.fairness import commitment
+    from baccarat.fairness.battery import DESCRIPTIONS, NotRun
 
     results = battery.results()
     tests = [
@@ -197,7 +197,7 @@ def _dieharder_tests(text: str | None) -> list[int]:
     """``--dieharder 0,1,2``: the test numbers (checked before the long run)."""
     if text is None:
         return []
-    from . import dieharder
+    from baccarat.cli import dieharder
 
     try:
         numbers = [int(part) for part in text.split(",")]

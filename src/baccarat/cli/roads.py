@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Iterable
 from typing import Any
 
-from .output import print_json
+from baccarat.cli.output import print_json
 
 NAMES = {"big_eye_boy": "big eye boy", "small_road": "small road", "cockroach_pig": "cockroach pig"}
 
@@ -33,7 +33,7 @@ def grid(cells: Iterable[tuple[int, int, str]], rows: int = 6) -> str:
 
 
 def run_roads(args: argparse.Namespace) -> int:
-    from ..core.roads import RoadResult, compute_roads
+    from baccarat.core.roads import RoadResult, compute_roads
 
     results = RoadResult.parse_many(args.results)
     roads = compute_roads(results)

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .database import (
+from baccarat.cli.database import (
     _read,
     _write,
     cannot_run,
@@ -20,11 +20,11 @@ from .database import (
     require_ours,
     seed_vault,
 )
-from .output import print_json, table
+from baccarat.cli.output import print_json, table
 
 if TYPE_CHECKING:
-    from ..server.db.uow import UnitOfWork
-    from ..server.history import StoredRound
+    from baccarat.server.db.uow import UnitOfWork
+    from baccarat.server.history import StoredRound
 
 
 EXCLUDED_HELP = (
@@ -149,7 +149,7 @@ def register(subparsers: Any) -> None:
         "new", help="print a new key (base64 of 32 bytes) for $BACCARAT_SEED_KEY"
     ).set_defaults(handler=run_seed_key_new)
 
-    from .responsible import run_responsible
+    from baccarat.cli.responsible import run_responsible
 
     shown = commands.add_parser(
         "responsible", help="a player's limits, usage, exclusion and audit log (read only)"
@@ -166,8 +166,8 @@ def register(subparsers: Any) -> None:
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.set_defaults(handler=run_check)
 
-    from . import office
-    from .operators import register_admin
+    from baccarat.cli import office
+    from baccarat.cli.operators import register_admin
 
     register_admin(commands)
     office.register(commands)
@@ -179,13 +179,17 @@ def register(subparsers: Any) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from ..server import keys
-    from ..server.api.guard import uvicorn_options
-    from ..server.db import migrate
-    from ..server.operators.config import OperatorConfigError, check_operator_tables, load_operators
-    from ..server.settings import parse_forwarded_allow_ips
-    from ..server.tables import load_tables
-    from . import UsageError, inputs
+    from baccarat.cli import UsageError, inputs
+    from baccarat.server import keys
+    from baccarat.server.api.guard import uvicorn_options
+    from baccarat.server.db import migrate
+    from baccarat.server.kinds import load_tables
+    from baccarat.server.settings import parse_forwarded_allow_ips
+    from baccarat.server.wallets.operator.config import (
+        OperatorConfigError,
+        check_operator_tables,
+        load_operators,
+    )
 
     # Every argument is checked before anything is opened or started.
     port = inputs.whole(args.port, "--port", 1, 65535)
@@ -258,7 +262,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def run_migrate(args: argparse.Namespace) -> int:
-    from ..server.db import migrate
+    from baccarat.server.db import migrate
 
     url = database_url(args)
     with cannot_run(url):
@@ -272,18 +276,18 @@ def run_migrate(args: argparse.Namespace) -> int:
 
 
 def run_accounts_create(args: argparse.Namespace) -> int:
-    from ..server import accounts
-    from ..server.accounts import Passwords
-    from ..server.ledger import SystemAccounts
-    from . import inputs
+    from baccarat.cli import inputs
+    from baccarat.server import accounts
+    from baccarat.server.accounts import Passwords
+    from baccarat.server.ledger import SystemAccounts
 
     nickname = inputs.nickname(args.nickname)
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\n")
     else:
         password = getpass.getpass(f"password for {nickname}: ")
-    from ..server.errors import ServiceError
-    from . import UsageError
+    from baccarat.cli import UsageError
+    from baccarat.server.errors import ServiceError
 
     try:
         accounts.check_password(password, nickname)
@@ -299,8 +303,8 @@ def run_accounts_create(args: argparse.Namespace) -> int:
 
 
 def run_accounts_list(args: argparse.Namespace) -> int:
-    from ..core import format_money
-    from ..server import accounts
+    from baccarat.core import format_money
+    from baccarat.server import accounts
 
     players = _read(args, accounts.list_players)
     if args.json:
@@ -321,11 +325,11 @@ def run_accounts_list(args: argparse.Namespace) -> int:
 
 
 def _move(args: argparse.Namespace, deposit: bool) -> int:
-    from ..core import format_money
-    from ..server import accounts, ledger, wallet
-    from ..server.currencies import HOME, format_amount
-    from ..server.ledger import SystemAccounts
-    from . import inputs
+    from baccarat.cli import inputs
+    from baccarat.core import format_money
+    from baccarat.server import accounts, ledger, wallet
+    from baccarat.server.currencies import HOME, format_amount
+    from baccarat.server.ledger import SystemAccounts
 
     nickname = inputs.nickname(args.nickname)
     memo = inputs.note(args.memo, "a memo")
@@ -362,11 +366,11 @@ def run_withdraw(args: argparse.Namespace) -> int:
 
 
 def run_requests(args: argparse.Namespace) -> int:
-    from ..core import format_money
-    from ..server import wallet
-    from ..server.history import iso_time
-    from ..server.ledger import SystemAccounts
-    from . import UsageError, inputs
+    from baccarat.cli import UsageError, inputs
+    from baccarat.core import format_money
+    from baccarat.server import wallet
+    from baccarat.server.history import iso_time
+    from baccarat.server.ledger import SystemAccounts
 
     kind = args.request_kind
     note = inputs.note(args.note, "a note")
@@ -406,12 +410,12 @@ def run_requests(args: argparse.Namespace) -> int:
 
 
 def run_void(args: argparse.Namespace) -> int:
-    from ..core import format_money
-    from ..server import voids
-    from ..server.dealing import FairShoes
-    from ..server.ledger import SystemAccounts
-    from ..server.round import Dealer
-    from . import UsageError, inputs
+    from baccarat.cli import UsageError, inputs
+    from baccarat.core import format_money
+    from baccarat.server import voids
+    from baccarat.server.dealing import FairShoes
+    from baccarat.server.ledger import SystemAccounts
+    from baccarat.server.play.round import Dealer
 
     reason = inputs.note(args.reason, "a void's reason (shown to the player)")
     assert reason is not None  # required
@@ -450,7 +454,7 @@ def _key_settings(args: argparse.Namespace) -> Any:
 
 
 def run_signing_new(args: argparse.Namespace) -> int:
-    from ..fairness.signing import Signer, new_private_key_pem, private_key
+    from baccarat.fairness.signing import Signer, new_private_key_pem, private_key
 
     pem = new_private_key_pem()
     signer = Signer(private_key(pem))
@@ -463,7 +467,7 @@ def run_signing_new(args: argparse.Namespace) -> int:
 
 
 def run_seed_key_new(args: argparse.Namespace) -> int:
-    from ..server.vault import new_key_text
+    from baccarat.server.vault import new_key_text
 
     print(new_key_text(), end="")
     print("# set BACCARAT_SEED_KEY to it on every server process, out of the database's reach "
@@ -473,15 +477,15 @@ def run_seed_key_new(args: argparse.Namespace) -> int:
 
 
 def run_signing_show(args: argparse.Namespace) -> int:
-    from ..server import keys
+    from baccarat.server import keys
 
     print_json({"signing_keys": keys.signer(_key_settings(args)).keys_json()})
     return 0
 
 
 def run_signing_rotate(args: argparse.Namespace) -> int:
-    from ..server import keys
-    from . import UsageError
+    from baccarat.cli import UsageError
+    from baccarat.server import keys
 
     settings = _key_settings(args)
     if settings.signing_key:
@@ -495,9 +499,9 @@ def run_signing_rotate(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from ..fairness.verify import show
-    from ..server import replay
-    from . import inputs
+    from baccarat.cli import inputs
+    from baccarat.fairness.verify import show
+    from baccarat.server import replay
 
     round_id = inputs.round_id(args.round_id)
     if args.rotate_first and _write(args, lambda uow: replay.rotate_for_replay(uow, round_id)):
@@ -529,8 +533,8 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from ..core import format_money
-    from ..server import audit
+    from baccarat.core import format_money
+    from baccarat.server import check as audit
 
     report = _read(args, audit.check)
     if args.json:

@@ -16,8 +16,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run_game_sheet(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..server.office.sheet import game_sheet
-    from ..server.tables import load_tables
+    from baccarat.server.kinds import load_tables
+    from baccarat.server.office.sheet import game_sheet
 
     print(game_sheet(load_tables(Path(args.tables) if args.tables else None)))
     return 0

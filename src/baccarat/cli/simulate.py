@@ -8,7 +8,7 @@ import secrets
 import sys
 from typing import Any
 
-from .output import percent, print_json, table
+from baccarat.cli.output import percent, print_json, table
 
 _COUNT = re.compile(r"^\d[\d_,]*$|^\d+(\.\d+)?e\d+$", re.IGNORECASE)
 
@@ -57,9 +57,9 @@ def register(subparsers: Any) -> None:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from ..analysis.simulate import simulate
-    from ..core import ShufflePolicy, get_rules
-    from .progress import progress
+    from baccarat.analysis.simulate import simulate
+    from baccarat.cli.progress import progress
+    from baccarat.core import ShufflePolicy, get_rules
 
     rules = get_rules(args.rules)
     with progress(args.rounds, unit="rounds") as update:
@@ -115,8 +115,8 @@ def run_simulate(args: argparse.Namespace) -> int:
 def run_shoe(args: argparse.Namespace) -> int:
     import random
 
-    from ..analysis.trace import STANDARD_PENETRATION, house_edges, trace_shoe
-    from ..core import get_rules
+    from baccarat.analysis.trace import STANDARD_PENETRATION, house_edges, trace_shoe
+    from baccarat.core import get_rules
 
     rules = get_rules(args.rules)
     shown = [name.strip() for name in args.bets.split(",") if name.strip()]

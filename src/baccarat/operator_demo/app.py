@@ -19,14 +19,14 @@ import aiohttp
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
-from ..server.operators.signing import (
+from baccarat.operator_demo.wallet import DemoWallet
+from baccarat.server.wallets.operator.signing import (
     OPERATOR_HEADER,
     SIGNATURE_HEADER,
     headers,
     matches,
     timestamp,
 )
-from .wallet import DemoWallet
 
 COOKIE = "demo_operator"
 CALLS = ("balance", "bet", "win", "rollback")

@@ -21,11 +21,11 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from . import ledger, seeds
-from .currencies import HOME
-from .db.uow import UnitOfWork
-from .errors import RateLimited, ServiceError
-from .settings import Limits, PasswordHashing
+from baccarat.server import ledger, seeds
+from baccarat.server.currencies import HOME
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import RateLimited, ServiceError
+from baccarat.server.settings import Limits, PasswordHashing
 
 FUN_START = 100_000  # 1,000.00 of play money
 _NICKNAME = re.compile(r"[A-Za-z0-9_-]{3,24}", re.ASCII)

@@ -9,10 +9,10 @@ from typing import Any
 
 from fastapi import Depends, FastAPI
 
-from .. import __version__
-from .api.guard import Guard
-from .casino import Casino
-from .settings import Settings
+from baccarat import __version__
+from baccarat.server.api.guard import Guard
+from baccarat.server.casino import Casino
+from baccarat.server.settings import Settings
 
 DESCRIPTION = """
 Punto Banco baccarat: accounts, a double-entry wallet (fun and real money), tables, rounds,
@@ -43,7 +43,7 @@ def create_app(settings: Settings) -> FastAPI:
     """The server for these settings (nothing is opened until the app starts)."""
     from fastapi.staticfiles import StaticFiles
 
-    from .api import (
+    from baccarat.server.api import (
         access,
         accounts,
         errors,
@@ -59,11 +59,11 @@ def create_app(settings: Settings) -> FastAPI:
         tables,
         wallet,
     )
-    from .api.sockets import Sockets
-    from .banked.desk import BankedDesk
-    from .operators.engine import OperatorDesk
-    from .shared.desk import SharedDesk
-    from .shared.elsewhere import OperatorCoups
+    from baccarat.server.api.sockets import Sockets
+    from baccarat.server.kinds.banked.runtime import BankedDesk
+    from baccarat.server.kinds.shared.runtime import SharedDesk
+    from baccarat.server.wallets.operator.engine import OperatorDesk
+    from baccarat.server.wallets.operator.shared import OperatorCoups
 
     casino = Casino(settings)
     banked = BankedDesk(casino)

@@ -30,10 +30,10 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from .daily import DAY_US
-from .db.uow import Later, UnitOfWork
-from .errors import RateLimited, ServiceError
-from .settings import LoginThrottle
+from baccarat.server.daily import DAY_US
+from baccarat.server.db.uow import Later, UnitOfWork
+from baccarat.server.errors import RateLimited, ServiceError
+from baccarat.server.settings import LoginThrottle
 
 # A client address gets more free failures than a nickname: players may share an address.
 CLIENT_FREE_FACTOR = 4

@@ -5,16 +5,17 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from . import keys, seeds, software
-from .accounts import HashGate, Passwords
-from .db import migrate
-from .db.database import Database
-from .dealing import FairShoes, ShoeFactory
-from .ledger import SystemAccounts, open_currencies
-from .operators.config import check_operator_tables, load_operators
-from .round import Dealer
-from .settings import Settings
-from .tables import TableSet, load_tables
+from baccarat.server import keys, seeds, software
+from baccarat.server.accounts import HashGate, Passwords
+from baccarat.server.db import migrate
+from baccarat.server.db.database import Database
+from baccarat.server.dealing import FairShoes, ShoeFactory
+from baccarat.server.kinds import load_tables
+from baccarat.server.ledger import SystemAccounts, open_currencies
+from baccarat.server.play.round import Dealer
+from baccarat.server.settings import Settings
+from baccarat.server.tables import TableSet
+from baccarat.server.wallets.operator.config import check_operator_tables, load_operators
 
 log = logging.getLogger("baccarat.server")
 
@@ -28,7 +29,7 @@ class Casino:
 
     def __init__(self, settings: Settings):
         self.settings = settings
-        self.tables: TableSet = load_tables(settings.tables_file, settings.banked)
+        self.tables: TableSet = load_tables(settings.tables_file, settings)
         self.operators = load_operators(settings.operators_file)
         check_operator_tables(self.operators, self.tables)
         self.passwords = Passwords(settings.passwords)
@@ -67,8 +68,7 @@ class Casino:
             migrate.upgrade(self.settings.database, vault=self.vault)
         # The casino's own accounts in each currency a table has limits in (a player's
         # accounts may be in any of them).
-        offered = {c for t in self.tables.values() if t.banked is None
-                   for c in t.offered_currencies}  # fmt: skip
+        offered = {c for t in self.tables.values() for c in t.offered_currencies}
         self.db.run_write(lambda uow: open_currencies(uow, offered))
         self._system = self.db.run_read(SystemAccounts.load)
         self.db.run_read(seeds.check_vault)

@@ -21,9 +21,9 @@ from collections.abc import Hashable
 from functools import lru_cache
 from typing import cast
 
-from . import events
-from .currencies import HOME
-from .db.uow import UnitOfWork
+from baccarat.server import significant
+from baccarat.server.currencies import HOME
+from baccarat.server.db.uow import UnitOfWork
 
 DAY_US = 86_400 * 1_000_000
 # The row of a day, table and mode that counts whole rounds (the others count each bet).
@@ -108,13 +108,13 @@ def count(
     _add(uow, uow.now // DAY_US, table_id, mode, bets_json, currency, 1)
     if mode != "real":
         return
-    limits = events.thresholds(uow, currency)  # in its minor units
+    limits = significant.thresholds(uow, currency)  # in its minor units
     subject = f"round:{round_id}"
     if returned - stake >= limits["large_win"]:
-        events.record(uow, "large_win", f"player:{player_id}", subject, table=table_id,
+        significant.record(uow, "large_win", f"player:{player_id}", subject, table=table_id,
                       stake=stake, returned=returned, currency=currency)  # fmt: skip
     if stake >= limits["large_wager"]:
-        events.record(uow, "large_wager", f"player:{player_id}", subject, table=table_id,
+        significant.record(uow, "large_wager", f"player:{player_id}", subject, table=table_id,
                       stake=stake, currency=currency)  # fmt: skip
 
 

@@ -13,8 +13,8 @@ from collections import OrderedDict
 from threading import Lock
 from typing import Protocol
 
-from ..core import Card, RuleSet, Shoe, ShufflePolicy
-from ..fairness import fast_order, shoe_from_order
+from baccarat.core import Card, RuleSet, Shoe, ShufflePolicy
+from baccarat.fairness import fast_order, shoe_from_order
 
 
 class ShoeFactory(Protocol):

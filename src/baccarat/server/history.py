@@ -19,20 +19,20 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
-from ..core import Card, Hand, Outcome, get_rules
-from ..fairness.history import (
+from baccarat.core import Card, Hand, Outcome, get_rules
+from baccarat.fairness.history import (
     BetRecord,
     FairnessRecord,
     HandRecord,
     RoundRecord,
     seat_client_seeds,
 )
-from ..fairness.signing import Signer
-from . import seeds
-from .db.uow import UnitOfWork
-from .errors import ServiceError
-from .jsontext import compact
-from .ledger import MODES
+from baccarat.fairness.signing import Signer
+from baccarat.server import seeds
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.jsontext import compact
+from baccarat.server.ledger import MODES
 
 
 def iso_time(us: int) -> str:
@@ -136,7 +136,7 @@ class StoredRound:
             mode=self.mode,
             time=iso_time(self.created_us),
             role=self.role,
-            fee=0 if self.banked is None else self.banked["fee"],
+            fee=self.banked["fee"] if self.banked else 0,
             banked=self.banked,
             shared=self.shared,
         )

@@ -14,12 +14,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..fairness.signing import PublicKey, Signer, new_private_key_pem, private_key
-from .db.uow import UnitOfWork
-from .history import iso_time
-from .seeds import FairnessState
-from .settings import Settings
-from .vault import KEYS_DIR, FolderVault, SeedVault, load_or_create, write_secret
+from baccarat.fairness.signing import PublicKey, Signer, new_private_key_pem, private_key
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.history import iso_time
+from baccarat.server.seeds import FairnessState
+from baccarat.server.settings import Settings
+from baccarat.server.vault import KEYS_DIR, FolderVault, SeedVault, load_or_create, write_secret
 
 SIGNING_FILE = "signing-key.pem"
 RETIRED_FILE = "retired-public-keys"

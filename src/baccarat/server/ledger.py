@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..core import format_money
-from .currencies import HOME
-from .db.uow import UnitOfWork
-from .errors import ServiceError
-from .money import Money, Move, Party, Posted
+from baccarat.core import format_money
+from baccarat.server.currencies import HOME
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.money import Money, Move, Party, Posted
 
 MODES = ("fun", "real")
 # "escrow": what player-banked seats hold in play (banked/money.py).

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .db.uow import UnitOfWork
+from baccarat.server.db.uow import UnitOfWork
 
 Party = int | str  # a player's id, or the kind of a casino account ("house", "escrow")
 

@@ -17,16 +17,16 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..core import Bets, Card, Coup, Hand, get_rules, settle
-from ..fairness.history import RoundRecord
-from ..fairness.verify import Difference, RoundReport, Status, verify_round
-from . import seeds
-from .db.uow import UnitOfWork
-from .history import StoredRound, get_round
-from .money import Money, Party
-from .responsible.checks import audit
-from .round import Settled
-from .voids import bank_of
+from baccarat.core import Bets, Card, Coup, Hand, get_rules, settle
+from baccarat.fairness.history import RoundRecord
+from baccarat.fairness.verify import Difference, RoundReport, Status, verify_round
+from baccarat.server import seeds
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.history import StoredRound, get_round
+from baccarat.server.money import Money, Party
+from baccarat.server.play.round import Settled
+from baccarat.server.responsible.checks import audit
+from baccarat.server.voids import bank_of
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import Card, Outcome, is_natural
-from ..core.roads import RoadResult, compute_roads, road_stats
-from .db.uow import UnitOfWork
-from .history import SHOWN
-from .ledger import check_mode
-from .tables import Table
+from baccarat.core import Card, Outcome, is_natural
+from baccarat.core.roads import RoadResult, compute_roads, road_stats
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.history import SHOWN
+from baccarat.server.ledger import check_mode
+from baccarat.server.tables import Table
 
 RECENT = 100
 MIN_CARDS_PER_ROUND = 4

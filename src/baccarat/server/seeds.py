@@ -23,12 +23,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..fairness import commitment, new_client_seed, new_server_seed
-from ..fairness.history import UndealtShoe
-from .db.uow import UnitOfWork
-from .errors import ServiceError
-from .ledger import MODES
-from .vault import NoVault, SeedKeyError, Vault, is_sealed
+from baccarat.fairness import commitment, new_client_seed, new_server_seed
+from baccarat.fairness.history import UndealtShoe
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.ledger import MODES
+from baccarat.server.vault import NoVault, SeedKeyError, Vault, is_sealed
 
 # What this server lets a player set as a client seed (the protocol itself takes any text):
 # characters a player can type the same on any keyboard and read back unambiguously, so no

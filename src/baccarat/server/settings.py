@@ -12,10 +12,10 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..fairness.beacon import QUICKNET
+from baccarat.fairness.beacon import QUICKNET
 
 if TYPE_CHECKING:
-    from .dealing import ShoeFactory
+    from baccarat.server.dealing import ShoeFactory
 
 ENV_PREFIX = "BACCARAT_"
 # The whole settings of a server, as JSON, for its worker processes.

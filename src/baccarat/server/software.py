@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
-from . import events
-from .db.uow import UnitOfWork
+from baccarat import __version__
+from baccarat.server import significant
+from baccarat.server.db.uow import UnitOfWork
 
 MANIFEST = "MANIFEST.sha256"
 
@@ -89,11 +89,11 @@ def verify(root: Path | None = None, manifest: Path | None = None) -> Verificati
 
 def record(uow: UnitOfWork, result: Verification) -> None:
     """The result as a significant event (at most 50 names of each kind)."""
-    events.record(uow, "software_verification", "system", f"software:{result.software_id}",
+    significant.record(uow, "software_verification", "system", f"software:{result.software_id}",
                   status=result.status, changed=result.changed[:50],
                   missing=result.missing[:50], added=result.added[:50])  # fmt: skip
 
 
 def last(uow: UnitOfWork) -> dict[str, Any] | None:
-    found = events.listed(uow, kind="software_verification", limit=1)
+    found = significant.listed(uow, kind="software_verification", limit=1)
     return found[0].to_json() if found else None

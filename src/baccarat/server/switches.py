@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from .currencies import HOME
-from .db.uow import UnitOfWork
-from .errors import ServiceError
-from .tables import Limits, Table
+from baccarat.server.currencies import HOME
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.tables import Limits, Table
 
 _LIMITED: dict[tuple[int, str], tuple[Table, Table]] = {}
 
@@ -122,7 +122,7 @@ def state(uow: UnitOfWork, tables: dict[str, Table] | Any) -> list[dict[str, Any
         answer.append({
             "id": table.id, "name": table.name, "rules": table.rules.name,
             "enabled": bool(enabled), "limits": limits, "changed": text is not None,
-            "banked": table.banked is not None,
+            "banked": table.kind == "banked", "kind": table.kind,
         })  # fmt: skip
     return answer
 

@@ -14,9 +14,9 @@ from fractions import Fraction
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
-from ..core import (
+from baccarat.core import (
     BET_TYPES,
     MAIN_BETS,
     Bets,
@@ -26,10 +26,9 @@ from ..core import (
     get_rules,
     parse_money,
 )
-from .banking import BankedTerms
-from .currencies import HOME, digits, parse_amount
-from .errors import ServiceError
-from .settings import BankedSettings
+from baccarat.server.currencies import HOME, digits, parse_amount
+from baccarat.server.errors import ServiceError
+from baccarat.server.settings import Settings
 
 # How many bet sets a table remembers it takes (``Table.takes``) before it forgets them all.
 _TAKEN_MAX = 4096
@@ -67,16 +66,25 @@ class BetLimits:
     max: int
 
 
-@dataclass(frozen=True, slots=True)
-class SharedTerms:
-    """A shared table's clock (SPEC §9): seconds of the betting window, and of the result
-    shown before the next window opens."""
+class Terms(Protocol):
+    """A table kind's own terms, from its section of the tables file (``banked = {...}``)."""
 
-    betting_s: int
-    result_s: int
+    def to_json(self) -> dict[str, Any]: ...
 
-    def to_json(self) -> dict[str, int]:
-        return {"betting_s": self.betting_s, "result_s": self.result_s}
+
+class KindReader(Protocol):
+    """What the tables file needs of a table kind (``kinds.TableKind``): the name of its
+    section (a table with none is a house table), whether it takes side bets and other
+    currencies than HOME (why not, if it does not), and its terms read from its section."""
+
+    name: ClassVar[str]
+    side_bets: ClassVar[bool]
+    one_currency: ClassVar[str | None]
+
+    @classmethod
+    def terms(
+        cls, raw: Any, rules: RuleSet, limits: Limits, where: str, settings: Settings | None
+    ) -> Terms: ...
 
 
 @dataclass(frozen=True)
@@ -88,8 +96,10 @@ class Table:
     limits: Limits
     source: str = ""
     rtp: Mapping[str, Fraction] = field(default_factory=dict)
-    # Player-banked tables (SPEC §7): one player banks against another at each seat.
-    banked: BankedTerms | None = None
+    # Its kind (``kinds.KINDS``: house, shared, banked) and the kind's own terms (none for a
+    # house table), which only the kind's package reads.
+    kind: str = "house"
+    terms: Terms | None = None
     # The side bets the table takes (a subset of its rule set's), in the rule set's order.
     side_bets: Mapping[str, BetLimits] = field(default_factory=dict)
     # The table in other currencies than HOME: its chips and limits in each (minor units).
@@ -103,8 +113,8 @@ class Table:
     def for_currency(self, code: str) -> Table:
         """The table in a player's currency (its chips and limits in it), or a refusal: a
         table offers only the currencies it has limits in (a shared or player-banked table
-        plays in ``HOME``: one pot for every player)."""
-        found = self.in_currency(code) if self.shared is None or code == HOME else None
+        has none but ``HOME``: one pot for every player)."""
+        found = self.in_currency(code)
         if found is None:
             raise ServiceError(
                 "unsupported_currency",
@@ -118,8 +128,6 @@ class Table:
         """The table with its chips and limits in ``code`` (None: it has none in it)."""
         return self if code == HOME else self.currencies.get(code)
 
-    # Shared tables (SPEC §9): one shoe on a clock, every player betting on the same coup.
-    shared: SharedTerms | None = None
     # The currency its chips and limits are in (a variant of ``currencies``: not HOME).
     currency: str = HOME
 
@@ -239,10 +247,10 @@ class Table:
             "rtp": {kind: float(self.rtp[kind]) for kind in self.bets if kind in self.rtp},
             "cut_shoe": self.is_cut_shoe,
             "source": self.source,
-            "banked": None if self.banked is None else self.banked.to_json(),
             "currencies": list(self.offered_currencies),
-            "shared": None if self.shared is None else self.shared.to_json(),
-        }
+            "banked": None,
+            "shared": None,
+        } | ({} if self.terms is None else {self.kind: self.terms.to_json()})
 
 
 def bets_from(stakes: Mapping[str, int]) -> Bets:
@@ -298,7 +306,8 @@ class TableSet(Mapping[str, Table]):
 Amount = Callable[[Any, str], int]  # an amount of the tables file, in minor units
 
 
-def _money(value: Any, where: str) -> int:
+def money_amount(value: Any, where: str) -> int:
+    """An amount of the tables file in HOME's cents (``"2.50"``), or why it cannot be."""
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise TableConfigError(f'{where}: write amounts as text, like "2.50"')
     cents = parse_money(str(value))
@@ -308,9 +317,10 @@ def _money(value: Any, where: str) -> int:
 
 
 def _table(
-    raw: Mapping[str, Any], index: int, timers: BankedSettings, amount: Amount | None = None
-) -> Table:
-    amount = amount or _money
+    raw: Mapping[str, Any], index: int, kinds: Mapping[str, type[KindReader]],
+    settings: Settings | None, amount: Amount | None = None,
+) -> Table:  # fmt: skip
+    amount = amount or money_amount
     where = f"table {index + 1}"
     try:
         table_id = str(raw["id"])
@@ -335,56 +345,34 @@ def _table(
     )
     if max(limits.tie_min, limits.tie_min_alone) > limits.tie_max:
         raise TableConfigError(f"{where}: the tie minimums exceed tie_max")
-    banked = _banked(raw.get("banked"), rules, limits, where, timers)
+    named = [name for name in kinds if name in raw]
+    if len(named) > 1:
+        raise TableConfigError(f"{where}: a table is of one kind: {' or '.join(named)}, not both")
+    kind = kinds[named[0]] if named else None
+    terms = None if kind is None else kind.terms(raw[kind.name], rules, limits, where, settings)
     side = _side_bets(raw.get("bets"), rules, where, amount)
-    if side and banked is not None:
-        raise TableConfigError(f"{where}: a player-banked table takes the three main bets only")
-    variants = _currencies(raw, index, timers, where, banked is not None, side)
-    shared = _shared(raw.get("shared"), rules, where)
-    if shared is not None and banked is not None:
-        raise TableConfigError(f"{where}: a table is shared or player-banked, not both")
+    if side and kind is not None and not kind.side_bets:
+        raise TableConfigError(f"{where}: a {kind.name} table takes the three main bets only")
+    if kind is not None and kind.one_currency is not None and "currencies" in raw:
+        raise TableConfigError(f"{where}: {kind.one_currency}")
+    variants = _currencies(raw, index, kinds, settings, where, side)
     return Table(table_id, str(raw.get("name", table_id)), rules, chips, limits,
-                 str(raw.get("source", "")), banked=banked, side_bets=side,
-                 currencies=variants, shared=shared)  # fmt: skip
-
-
-def _shared(raw: Any, rules: RuleSet, where: str) -> SharedTerms | None:
-    """``shared = { betting_s, result_s }``: a shared table's betting window and result
-    time, in whole seconds; its rule set deals a cut shoe (the table's one shoe)."""
-    if raw is None:
-        return None
-    if not isinstance(raw, Mapping) or set(raw) - {"betting_s", "result_s"}:
-        raise TableConfigError(f"{where}: shared is {{ betting_s = ..., result_s = ... }}")
-    values = {}
-    for name, low, high in (("betting_s", 3, 120), ("result_s", 1, 60)):
-        value = raw.get(name)
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise TableConfigError(f"{where}: shared.{name} is a whole number from {low} to {high}")
-        values[name] = value
-    if rules.shuffle is not ShufflePolicy.CUT_SHOE:
-        raise TableConfigError(
-            f"{where}: a shared table deals one shoe to everyone; rules {rules.name!r} "
-            "shuffle before every round"
-        )
-    return SharedTerms(**values)
+                 str(raw.get("source", "")), kind="house" if kind is None else kind.name,
+                 terms=terms, side_bets=side, currencies=variants)  # fmt: skip
 
 
 _TERMS = ("chips", "min", "max", "tie_min", "tie_min_alone", "tie_max", "bets")
 
 
 def _currencies(
-    raw: Mapping[str, Any], index: int, timers: BankedSettings, where: str, banked: bool,
-    side: Mapping[str, BetLimits],
+    raw: Mapping[str, Any], index: int, kinds: Mapping[str, type[KindReader]],
+    settings: Settings | None, where: str, side: Mapping[str, BetLimits],
 ) -> dict[str, Table]:  # fmt: skip
     """``[table.currencies.CODE]`` sections: the table's chips and limits (and its side
     bets' limits) in another currency, in that currency's units (ISO 4217, from Babel)."""
     entries = raw.get("currencies")
     if entries is None:
         return {}
-    if banked:
-        raise TableConfigError(
-            f"{where}: a player-banked table plays in {HOME}, on the casino's own wallet"
-        )
     if not isinstance(entries, Mapping):
         raise TableConfigError(f"{where}: currencies is a table of [table.currencies.CODE]")
     base = {k: v for k, v in raw.items() if k not in (*_TERMS, "currencies")}
@@ -408,7 +396,8 @@ def _currencies(
                 raise TableConfigError(f"{place} ({code}): an amount must be positive")
             return minor
 
-        variant = replace(_table({**base, **entry}, index, timers, amount), currency=code)
+        variant = _table({**base, **entry}, index, kinds, settings, amount)
+        variant = replace(variant, currency=code)
         if set(variant.side_bets) != set(side):
             raise TableConfigError(f"{at}: give the limits of the same side bets in {code}")
         found[code] = variant
@@ -419,7 +408,7 @@ def _side_bets(
     raw: Any, rules: RuleSet, where: str, amount: Amount | None = None
 ) -> dict[str, BetLimits]:
     """``[table.bets.NAME]`` sections: the side bets offered, each with ``min`` and ``max``."""
-    amount = amount or _money
+    amount = amount or money_amount
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
@@ -448,41 +437,13 @@ def _side_bets(
     return found
 
 
-def _banked(
-    raw: Any, rules: RuleSet, limits: Limits, where: str, timers: BankedSettings
-) -> BankedTerms | None:
-    """``[table.banked]``: seats, min_points and min_balance of a player-banked table; its
-    decision times are the server's (``timers``)."""
-    if raw is None:
-        return None
-    if not isinstance(raw, Mapping):
-        raise TableConfigError(f"{where}: banked is a table of seats, min_points, min_balance")
-    seats, points = raw.get("seats", 4), raw.get("min_points", 0)
-    for name, value in (("seats", seats), ("min_points", points)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise TableConfigError(f"{where}: banked.{name} is a whole number >= 0")
-    if not 1 <= seats <= 1000:
-        raise TableConfigError(f"{where}: banked.seats is 1 to 1000")
-    if rules.shuffle is not ShufflePolicy.FRESH:
-        raise TableConfigError(
-            f"{where}: a player-banked table shuffles before every round; rules "
-            f"{rules.name!r} deal a cut shoe"
-        )
-    try:
-        configured = _money(raw.get("min_balance", "0.01"), f"{where} banked.min_balance")
-    except ValueError as error:
-        raise TableConfigError(f"{where}: banked.min_balance: {error}") from None
-    return BankedTerms.build(
-        rules, limits.max, limits.tie_max, seats=seats, min_points=points,
-        configured_min_balance=configured, player_seconds=timers.player_s,
-        banker_seconds=timers.banker_s,
-    )  # fmt: skip
-
-
-def load_tables(path: Path | None = None, timers: BankedSettings | None = None) -> TableSet:
+def read_tables(
+    path: Path | None, kinds: Mapping[str, type[KindReader]], settings: Settings | None
+) -> TableSet:
     """The tables of a TOML file (default: the package's own), with exact RTPs computed;
-    player-banked tables take their decision times from ``timers`` (the settings')."""
-    from ..analysis import analyse
+    each table's kind (``kinds``, by the name of its section) reads its own terms (a
+    player-banked table's decision times are the settings')."""
+    from baccarat.analysis import analyse
 
     if path is None:
         text = resources.files("baccarat.server").joinpath("tables.toml").read_text("utf-8")
@@ -495,8 +456,7 @@ def load_tables(path: Path | None = None, timers: BankedSettings | None = None) 
     entries = raw.get("table")
     if not isinstance(entries, list) or not entries:
         raise TableConfigError("the tables file has no [[table]] entries")
-    timers = timers or BankedSettings()
-    tables = [_table(entry, i, timers) for i, entry in enumerate(entries)]
+    tables = [_table(entry, i, kinds, settings) for i, entry in enumerate(entries)]
     if len({t.id for t in tables}) != len(tables):
         raise TableConfigError("two tables have the same id")
     # The exact analysis is done once per distinct rule set.

@@ -25,7 +25,7 @@ from pathlib import Path
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from ..fairness import commitment as commitment_of
+from baccarat.fairness import commitment as commitment_of
 
 KEYS_DIR = "keys"
 SEED_FILE = "seed-key"

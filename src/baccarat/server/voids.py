@@ -8,13 +8,13 @@ points). A shared table's coup is voided for every bettor of it (``void_coup``).
 
 from __future__ import annotations
 
-from .banked.bank import PlayerBank
-from .db.uow import UnitOfWork
-from .errors import ServiceError
-from .history import StoredRound, get_round
-from .round import Bank, Dealer, void
-from .rounds import HOUSE
-from .shared.bank import SHARED
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.history import StoredRound, get_round
+from baccarat.server.kinds.banked.bank import PlayerBank
+from baccarat.server.kinds.house.service import HOUSE
+from baccarat.server.kinds.shared.bank import SHARED
+from baccarat.server.play.round import Bank, Dealer, void
 
 
 def void_round(uow: UnitOfWork, dealer: Dealer, round_id: str, reason: str) -> StoredRound:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import accounts, ledger, responsible
-from .db.uow import UnitOfWork
-from .errors import ServiceError
-from .ledger import SystemAccounts
+from baccarat.server import accounts, ledger, responsible
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.ledger import SystemAccounts
 
 MAX_AMOUNT = 10**13  # 100 billion in cents: far beyond any real movement, far below BIGINT
 
@@ -132,7 +132,7 @@ class CashierRequest:
     note: str | None
 
     def to_json(self) -> dict[str, Any]:
-        from .history import iso_time
+        from baccarat.server.history import iso_time
 
         return {
             "id": self.id,

@@ -13,8 +13,8 @@ import os
 import sys
 from typing import Any
 
-from baccarat.server import rounds
-from baccarat.server.shared import elsewhere
+from baccarat.server.kinds.house import service as rounds
+from baccarat.server.wallets.operator import shared as elsewhere
 
 PLAYERS = set(os.environ.get("TEST_FIRST_TRY_FAILS", "").split(","))
 _failed: set[tuple[str, str]] = set()

@@ -20,10 +20,10 @@ from fastapi import WebSocket
 from fastapi.exceptions import WebSocketException
 from starlette.requests import HTTPConnection
 
-from ..errors import ServiceError
-from ..jsontext import compact
-from ..operators.launch import session_kind
-from .deps import session_token
+from baccarat.server.api.deps import session_token
+from baccarat.server.errors import ServiceError
+from baccarat.server.jsontext import compact
+from baccarat.server.wallets.operator.launch import session_kind
 
 OURS = "ours"
 OPERATOR = "operator"

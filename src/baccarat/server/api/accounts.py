@@ -8,14 +8,16 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Request, Response
 
-from .. import accounts, auth, events
-from ..casino import Casino
-from ..db.uow import UnitOfWork
-from ..errors import ServiceError
-from ..history import iso_time
-from .deps import CSRF_COOKIE, SESSION_COOKIE, CasinoDep, RequestDep, json_response
-from .errors import documented
-from .models import (
+from baccarat.server import accounts, auth, significant
+from baccarat.server.api.deps import (
+    CSRF_COOKIE,
+    SESSION_COOKIE,
+    CasinoDep,
+    RequestDep,
+    json_response,
+)
+from baccarat.server.api.errors import documented
+from baccarat.server.api.models import (
     Credentials,
     PasswordChangeIn,
     PlayerOut,
@@ -24,6 +26,10 @@ from .models import (
     SessionsOut,
     SessionStateOut,
 )
+from baccarat.server.casino import Casino
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.history import iso_time
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -79,7 +85,7 @@ async def login(body: Credentials, request: Request, casino: CasinoDep) -> Respo
     )
     if found is None or not valid:
         client = _client(request)
-        await casino.db.write(lambda uow: events.record(
+        await casino.db.write(lambda uow: significant.record(
             uow, "login_failed", f"client:{client or 'unknown'}", f"nickname:{body.nickname}"
         ))  # fmt: skip
         raise ServiceError("invalid_credentials", "wrong nickname or password")

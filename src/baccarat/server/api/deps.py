@@ -12,13 +12,14 @@ from typing import Annotated, Any
 from fastapi import Depends, Request, Response
 from starlette.requests import HTTPConnection
 
-from .. import auth, idempotency
-from ..banked.desk import BankedDesk
-from ..casino import Casino
-from ..db.uow import UnitOfWork
-from ..errors import ServiceError
-from ..jsontext import compact
-from ..operators.launch import session_kind
+from baccarat.server import auth
+from baccarat.server.casino import Casino
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.jsontext import compact
+from baccarat.server.kinds.banked.runtime import BankedDesk
+from baccarat.server.play import idempotency
+from baccarat.server.wallets.operator.launch import session_kind
 
 SESSION_COOKIE = "baccarat_session"
 CSRF_COOKIE = "baccarat_csrf"

@@ -10,8 +10,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..errors import ERRORS, RateLimited, ServiceError
-from .program_errors import Answer500, ProgramErrors
+from baccarat.server.api.program_errors import Answer500, ProgramErrors
+from baccarat.server.errors import ERRORS, RateLimited, ServiceError
 
 # What the responsible-gaming checks may refuse a round or a seat with.
 RESPONSIBLE_ERRORS = ("loss_limit_reached", "wager_limit_reached", "session_limit_reached",

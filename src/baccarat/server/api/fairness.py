@@ -7,13 +7,17 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
 
-from .. import auth, keys, seeds
-from ..db.uow import UnitOfWork
-from ..ledger import MODES
-from . import pacing
-from .deps import NOT_MODIFIED, CasinoDep, RequestDep, json_response, revalidated_json_response
-from .errors import documented
-from .models import (
+from baccarat.server import auth, keys, seeds
+from baccarat.server.api import pacing
+from baccarat.server.api.deps import (
+    NOT_MODIFIED,
+    CasinoDep,
+    RequestDep,
+    json_response,
+    revalidated_json_response,
+)
+from baccarat.server.api.errors import documented
+from baccarat.server.api.models import (
     ClientSeedIn,
     FairnessOut,
     FairnessStateOut,
@@ -23,6 +27,8 @@ from .models import (
     RotationOut,
     SigningKeyOut,
 )
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.ledger import MODES
 
 router = APIRouter(prefix="/api/fairness", tags=["fairness"])
 

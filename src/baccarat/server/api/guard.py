@@ -42,11 +42,11 @@ from starlette.exceptions import HTTPException
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
-from .. import auth
-from ..errors import RateLimited, ServiceError
-from ..jsontext import compact
-from ..settings import Limits
-from . import pacing
+from baccarat.server import auth
+from baccarat.server.api import pacing
+from baccarat.server.errors import RateLimited, ServiceError
+from baccarat.server.jsontext import compact
+from baccarat.server.settings import Limits
 
 _logger = logging.getLogger("uvicorn.error")
 
@@ -126,8 +126,8 @@ def _session_of(scope: Any) -> tuple[bool, str] | None:
     cookie)."""
     from starlette.requests import HTTPConnection
 
-    from .deps import SESSION_COOKIE, session_token
-    from .office import STAFF_COOKIE
+    from baccarat.server.api.deps import SESSION_COOKIE, session_token
+    from baccarat.server.api.office import STAFF_COOKIE
 
     request = HTTPConnection(scope)
     for staff, name in ((False, SESSION_COOKIE), (True, STAFF_COOKIE)):
@@ -140,7 +140,7 @@ def _session_of(scope: Any) -> tuple[bool, str] | None:
 def _live(uow: Any, hashed: str, staff: bool) -> bool:
     if not staff:
         return bool(auth.live_sessions(uow, [hashed]))
-    from ..office import staff as staffing
+    from baccarat.server.office import staff as staffing
 
     try:
         staffing.authenticate(uow, hashed)
@@ -238,7 +238,7 @@ def worker_limits() -> Limits:
     """This worker's limits: from its settings (``BACCARAT_SETTINGS``, which ``baccarat
     serve`` hands its workers, else the BACCARAT_* variables), as ``app_from_env`` reads
     them. uvicorn builds the protocol itself and has no field for them."""
-    from ..settings import Settings
+    from baccarat.server.settings import Settings
 
     return Settings.from_env().limits
 

@@ -10,13 +10,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import StreamingResponse
 
-from .. import accounts, history
-from ..db.uow import UnitOfWork
-from ..errors import RateLimited
-from . import pacing
-from .deps import RequestDep, json_response
-from .errors import documented
-from .models import HistoryOut, Mode, RoundOut
+from baccarat.server import accounts, history
+from baccarat.server.api import pacing
+from baccarat.server.api.deps import RequestDep, json_response
+from baccarat.server.api.errors import documented
+from baccarat.server.api.models import HistoryOut, Mode, RoundOut
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import RateLimited
 
 router = APIRouter(prefix="/api", tags=["history"])
 EXPORT_RETRY_S = 5

@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
-from ..errors import ServiceError
-from ..operators.launch import LANGUAGES
+from baccarat.server.errors import ServiceError
+from baccarat.server.wallets.operator.launch import LANGUAGES
 
 STYLE = (
     "body{margin:0;min-height:100vh;display:grid;place-items:center;background:#0d1411;"

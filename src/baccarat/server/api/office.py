@@ -11,21 +11,21 @@ from typing import Annotated, Any, TypeVar
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from pydantic import Field
 
-from .. import events, software
-from ..accounts import check_password
-from ..casino import Casino
-from ..daily import DAY_US
-from ..db.uow import UnitOfWork
-from ..errors import ServiceError
-from ..history import iso_time
-from ..office import reports
-from ..office import staff as staffing
-from ..office.staff import Staff
-from ..operators import report
-from .deps import CasinoDep, caller_of, json_response
-from .errors import documented
-from .ids import Before
-from .models import Body, PasswordChangeIn
+from baccarat.server import significant, software
+from baccarat.server.accounts import check_password
+from baccarat.server.api.deps import CasinoDep, caller_of, json_response
+from baccarat.server.api.errors import documented
+from baccarat.server.api.ids import Before
+from baccarat.server.api.models import Body, PasswordChangeIn
+from baccarat.server.casino import Casino
+from baccarat.server.daily import DAY_US
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.history import iso_time
+from baccarat.server.office import reports
+from baccarat.server.office import staff as staffing
+from baccarat.server.office.staff import Staff
+from baccarat.server.wallets.operator import report
 
 router = APIRouter(prefix="/admin/api", tags=["back office"])
 
@@ -187,16 +187,16 @@ async def listed_events(
     actor: Annotated[str | None, Query(max_length=80)] = None,
     subject: Annotated[str | None, Query(max_length=200)] = None,
     before: Before = None,
-    limit: Annotated[int, Query(ge=1, le=events.MAX_LISTED)] = 100,
+    limit: Annotated[int, Query(ge=1, le=significant.MAX_LISTED)] = 100,
 ) -> Response:
     def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:
-        found = events.listed(uow, kind=kind, since_us=_day_us(since),
+        found = significant.listed(uow, kind=kind, since_us=_day_us(since),
                               until_us=_day_us(until, end=True), actor=actor, subject=subject,
                               before_id=before, limit=limit)  # fmt: skip
         return [event.to_json() for event in found]
 
     return json_response({"events": await as_staff(request, "events", read),
-                          "kinds": list(events.KINDS)})  # fmt: skip
+                          "kinds": list(significant.KINDS)})  # fmt: skip
 
 
 @router.get(
@@ -433,11 +433,11 @@ async def report_liability(request: Request, format: Format = "json") -> Respons
 async def report_events(
     request: Request,
     kind: Annotated[str, Path(pattern="^(large_win|large_wager|void)$")],
-    limit: Annotated[int, Query(ge=1, le=events.MAX_LISTED)] = 100,
+    limit: Annotated[int, Query(ge=1, le=significant.MAX_LISTED)] = 100,
     format: Format = "json",
 ) -> Response:
     def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:
-        found = events.listed(uow, kind=kind, limit=limit)
+        found = significant.listed(uow, kind=kind, limit=limit)
         return [{k: v for k, v in e.to_json().items() if k != "details"} | e.details
                 for e in found]  # fmt: skip
 

@@ -9,17 +9,17 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import Field
 
-from .. import switches, wallet
-from ..casino import Casino
-from ..currencies import HOME
-from ..db.uow import UnitOfWork
-from ..office import actions, players
-from ..office.staff import Staff, audit
-from .deps import json_response
-from .errors import documented
-from .ids import Id
-from .models import Body
-from .office import RoundId, as_staff, role_first
+from baccarat.server import switches, wallet
+from baccarat.server.api.deps import json_response
+from baccarat.server.api.errors import documented
+from baccarat.server.api.ids import Id
+from baccarat.server.api.models import Body
+from baccarat.server.api.office import RoundId, as_staff, role_first
+from baccarat.server.casino import Casino
+from baccarat.server.currencies import HOME
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.office import actions, players
+from baccarat.server.office.staff import Staff, audit
 
 router = APIRouter(prefix="/admin/api", tags=["back office"])
 

@@ -12,25 +12,26 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, Field
 
-from ...core import Bets
-from .. import idempotency, switches
-from ..errors import ServiceError
-from ..operators import launch, report
-from ..operators.config import Operator
-from ..operators.signing import OPERATOR_HEADER, SIGNATURE_HEADER
-from ..shared import elsewhere
-from . import launch_page
-from .accounts import session_cookies
-from .deps import IDEMPOTENCY_HEADER, CasinoDep, RequestContext, json_response
-from .errors import documented
+from baccarat.core import Bets
+from baccarat.server import switches
+from baccarat.server.api import launch_page
+from baccarat.server.api.accounts import session_cookies
+from baccarat.server.api.deps import IDEMPOTENCY_HEADER, CasinoDep, RequestContext, json_response
+from baccarat.server.api.errors import documented
+from baccarat.server.errors import ServiceError
+from baccarat.server.play import idempotency
+from baccarat.server.wallets.operator import launch, report
+from baccarat.server.wallets.operator import shared as operator_coups
+from baccarat.server.wallets.operator.config import Operator
+from baccarat.server.wallets.operator.signing import OPERATOR_HEADER, SIGNATURE_HEADER
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..casino import Casino
-    from ..db.uow import UnitOfWork
-    from ..operators.engine import OperatorDesk
-    from ..tables import Table
+    from baccarat.server.casino import Casino
+    from baccarat.server.db.uow import UnitOfWork
+    from baccarat.server.tables import Table
+    from baccarat.server.wallets.operator.engine import OperatorDesk
 
 router = APIRouter(tags=["operators"])
 
@@ -152,7 +153,7 @@ async def play(code: str, request: Request, casino: CasinoDep) -> Response:
     summary="An operator's session: its operator, player, currency, language and balance",
 )
 async def operator_session(request: Request, casino: CasinoDep) -> Response:
-    from .deps import caller_of
+    from baccarat.server.api.deps import caller_of
 
     desk = desk_of(request.app)
     session = await desk.session(caller_of(request).token_hash)
@@ -224,7 +225,7 @@ async def operator_coup_bets(
         return None
     key, hashed = _key(ctx, payload)
     desk, casino = desk_of(ctx.request.app), ctx.casino
-    place = functools.partial(elsewhere.place, shoes=casino.shoes, system=casino.system,
+    place = functools.partial(operator_coups.place, shoes=casino.shoes, system=casino.system,
                               coup_id=coup, bets=bets)  # fmt: skip
     answer = await desk.bet_on_coup(ctx.caller.token_hash, table, place, key, hashed, tell)
     return json_response(answer)

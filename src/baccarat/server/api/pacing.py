@@ -16,7 +16,7 @@ import time
 from collections.abc import Hashable
 from typing import Any
 
-from ..errors import RateLimited
+from baccarat.server.errors import RateLimited
 
 # A player paging through their history does a few a second at most.
 READS_PER_S = 10.0

@@ -29,10 +29,10 @@ from typing import Any
 from fastapi import Request, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import events
-from ..db.database import Database
-from ..db.uow import UnitOfWork
-from ..history import iso_time
+from baccarat.server import significant
+from baccarat.server.db.database import Database
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.history import iso_time
 
 log = logging.getLogger("baccarat.server")
 
@@ -194,5 +194,5 @@ class Answer500:
 
 def _event(uow: UnitOfWork, burst: Burst, **more: Any) -> None:
     key = burst.key
-    events.record(uow, "program_error", "system", burst.where, error=key.error, at=key.at,
+    significant.record(uow, "program_error", "system", burst.where, error=key.error, at=key.at,
                   route=key.route, client=key.client, **more)  # fmt: skip

@@ -8,13 +8,13 @@ from typing import Any
 from fastapi import APIRouter, Response
 from pydantic import BaseModel, Field, StrictInt
 
-from .. import responsible
-from ..banked import service
-from ..banked.service import SeatServices
-from ..db.uow import UnitOfWork
-from .deps import RequestContext, RequestDep, banked_desk, json_response
-from .errors import documented
-from .models import Body
+from baccarat.server import responsible
+from baccarat.server.api.deps import RequestContext, RequestDep, banked_desk, json_response
+from baccarat.server.api.errors import documented
+from baccarat.server.api.models import Body
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.kinds.banked import service
+from baccarat.server.kinds.banked.service import SeatServices
 
 router = APIRouter(prefix="/api/responsible", tags=["responsible gaming"])
 WRITE_ERRORS = ("invalid_body", "not_authenticated", "csrf_failed")

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from .models import BetsIn, Body, Mode
+from baccarat.server.api.models import BetsIn, Body, Mode
 
 Role = Literal["player", "banker"]
 

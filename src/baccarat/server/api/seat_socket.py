@@ -29,18 +29,18 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from ...core import Bets
-from .. import auth
-from ..banked import service, timing
-from ..banked.desk import BankedDesk
-from ..banked.service import SeatServices
-from ..db.uow import UnitOfWork
-from ..errors import ServiceError
-from ..tables import bets_from
-from . import guard, sockets
-from .deps import banked_desk
-from .models import BetsIn
-from .sockets import SocketClient
+from baccarat.core import Bets
+from baccarat.server import auth
+from baccarat.server.api import guard, sockets
+from baccarat.server.api.deps import banked_desk
+from baccarat.server.api.models import BetsIn
+from baccarat.server.api.sockets import SocketClient
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.kinds.banked import service, timing
+from baccarat.server.kinds.banked.runtime import BankedDesk
+from baccarat.server.kinds.banked.service import SeatServices
+from baccarat.server.tables import bets_from
 
 router = APIRouter()
 

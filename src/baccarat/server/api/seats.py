@@ -11,19 +11,19 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request, Response
 
-from ...core import Bets
-from .. import auth, idempotency, ledger
-from ..banked import service
-from ..banked.service import Params, SeatServices
-from ..currencies import HOME
-from ..db.uow import UnitOfWork
-from ..errors import ServiceError
-from ..tables import bets_from
-from . import seat_socket
-from .deps import IDEMPOTENCY_HEADER, IDEMPOTENT, banked_desk, caller_of, json_response
-from .errors import RESPONSIBLE_ERRORS, documented
-from .models import BetsIn, RoundOut
-from .seat_models import (
+from baccarat.core import Bets
+from baccarat.server import auth, ledger
+from baccarat.server.api import seat_socket
+from baccarat.server.api.deps import (
+    IDEMPOTENCY_HEADER,
+    IDEMPOTENT,
+    banked_desk,
+    caller_of,
+    json_response,
+)
+from baccarat.server.api.errors import RESPONSIBLE_ERRORS, documented
+from baccarat.server.api.models import BetsIn, RoundOut
+from baccarat.server.api.seat_models import (
     AutoApproveIn,
     DealIn,
     JoinIn,
@@ -32,6 +32,13 @@ from .seat_models import (
     SeatClientSeedIn,
     SeatStateOut,
 )
+from baccarat.server.currencies import HOME
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.kinds.banked import service
+from baccarat.server.kinds.banked.service import Params, SeatServices
+from baccarat.server.play import idempotency
+from baccarat.server.tables import bets_from
 
 router = APIRouter(prefix="/api", tags=["player-banked"])
 router.include_router(seat_socket.router)

@@ -29,16 +29,16 @@ from urllib.parse import urlsplit
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from .. import auth
-from ..banked.events import QUEUE_LIMIT
-from ..errors import ServiceError
-from ..jsontext import compact
-from ..settings import Limits
-from .deps import SESSION_COOKIE
-from .pacing import Allowance
+from baccarat.server import auth
+from baccarat.server.api.deps import SESSION_COOKIE
+from baccarat.server.api.pacing import Allowance
+from baccarat.server.errors import ServiceError
+from baccarat.server.jsontext import compact
+from baccarat.server.play.events import QUEUE_LIMIT
+from baccarat.server.settings import Limits
 
 if TYPE_CHECKING:
-    from ..db.database import Database
+    from baccarat.server.db.database import Database
 
 log = logging.getLogger("baccarat.server.sockets")
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
-from ... import __version__
-from .. import ledger
-from ..db.uow import UnitOfWork
-from .deps import CasinoDep, RequestDep, idempotent_write, json_response
-from .errors import documented
-from .models import HealthOut, RoundIn
+from baccarat import __version__
+from baccarat.server import ledger
+from baccarat.server.api.deps import CasinoDep, RequestDep, idempotent_write, json_response
+from baccarat.server.api.errors import documented
+from baccarat.server.api.models import HealthOut, RoundIn
+from baccarat.server.db.uow import UnitOfWork
 
 router = APIRouter(prefix="/api", tags=["system"])
 

@@ -21,14 +21,14 @@ import contextlib
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from .. import auth
-from ..errors import ServiceError
-from ..ledger import check_mode
-from ..shared import views
-from ..shared.clock import require_shared
-from ..shared.desk import SharedDesk
-from . import guard, sockets
-from .sockets import SocketClient
+from baccarat.server import auth
+from baccarat.server.api import guard, sockets
+from baccarat.server.api.sockets import SocketClient
+from baccarat.server.errors import ServiceError
+from baccarat.server.kinds.shared import views
+from baccarat.server.kinds.shared.clock import require_shared
+from baccarat.server.kinds.shared.runtime import SharedDesk
+from baccarat.server.ledger import check_mode
 
 router = APIRouter(prefix="/api")
 

@@ -8,20 +8,9 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query, Request, Response
 
-from .. import auth, ledger, roads, rounds, switches
-from ..casino import Casino
-from ..currencies import HOME
-from ..db.uow import UnitOfWork
-from ..errors import ServiceError
-from ..jsontext import compact
-from ..shared import bets as shared_bets
-from ..shared import tablelog
-from ..shared import views as shared
-from ..shared.clock import require_shared
-from ..shared.desk import SharedDesk
-from ..tables import Table, bets_from
-from . import pacing
-from .deps import (
+from baccarat.server import auth, ledger, roads, switches
+from baccarat.server.api import pacing
+from baccarat.server.api.deps import (
     IDEMPOTENT,
     NOT_MODIFIED,
     CasinoDep,
@@ -31,9 +20,9 @@ from .deps import (
     json_response,
     revalidated_json_response,
 )
-from .errors import RESPONSIBLE_ERRORS, documented
-from .ids import Id
-from .models import (
+from baccarat.server.api.errors import RESPONSIBLE_ERRORS, documented
+from baccarat.server.api.ids import Id
+from baccarat.server.api.models import (
     CutIn,
     HouseTableOut,
     Mode,
@@ -46,7 +35,26 @@ from .models import (
     ShoeOut,
     TableOut,
 )
-from .operators import operator_balance, operator_coup_bets, operator_round, operator_tables
+from baccarat.server.api.operators import (
+    operator_balance,
+    operator_coup_bets,
+    operator_round,
+    operator_tables,
+)
+from baccarat.server.casino import Casino
+from baccarat.server.currencies import HOME
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.jsontext import compact
+from baccarat.server.kinds import find_kind
+from baccarat.server.kinds.house import service as rounds
+from baccarat.server.kinds.shared import bets as shared_bets
+from baccarat.server.kinds.shared import tablelog
+from baccarat.server.kinds.shared import views as shared
+from baccarat.server.kinds.shared.clock import require_shared
+from baccarat.server.kinds.shared.kind import SharedKind
+from baccarat.server.kinds.shared.runtime import SharedDesk
+from baccarat.server.tables import Table, bets_from
 
 router = APIRouter(prefix="/api", tags=["tables"])
 T = TypeVar("T")
@@ -90,7 +98,7 @@ async def _tables_of(ctx: RequestContext) -> list[dict[str, Any]]:
     if currency == HOME:
         return await _lobby(ctx.casino, tables)
     offered = [t.for_currency(currency) for t in tables
-               if currency in t.offered_currencies and t.shared is None]  # fmt: skip
+               if currency in t.offered_currencies]  # fmt: skip
     return [t | {"currency": currency} for t in await _lobby(ctx.casino, offered)]
 
 
@@ -123,13 +131,7 @@ async def play_round(
     ctx: RequestDep,
 ) -> Response:
     table = ctx.casino.tables.require(table_id)
-    if table.banked is not None:
-        raise ServiceError(
-            "player_banked_table",
-            f"table {table_id} is player-banked: take a seat (POST /api/seats)",
-            table=table_id,
-        )
-    _not_shared(table)
+    find_kind(table.kind).refuse_house_round(table)
     bets = bets_from(body.bets.root)
     dealer, mode = ctx.casino.dealer, body.mode
 
@@ -161,7 +163,7 @@ async def get_table_state(
     table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
 ) -> Response:
     table = ctx.casino.tables.require(table_id)
-    if table.shared is not None:
+    if SharedKind.of(table):
         _desk(ctx).watch(table.id)
         return json_response(
             await ctx.casino.db.read(
@@ -174,6 +176,7 @@ async def get_table_state(
         balance, currency = await operator_balance(ctx)
 
     def view(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dict[str, Any]:
+        find_kind(table.kind).refuse_house_round(table)  # a player-banked one: take a seat
         here = (table.in_currency(currency) if currency else None) or table
         return rounds.table_state(uow, player_id, here, mode, balance)
 
@@ -274,16 +277,6 @@ def _maybe_player(ctx: RequestContext, uow: UnitOfWork) -> int | None:
     return None if token is None else auth.authenticate(uow, token)
 
 
-def _not_shared(table: Table) -> None:
-    if table.shared is not None:
-        raise ServiceError(
-            "shared_table",
-            f"table {table.id} is shared: bet on its coup (PUT /api/tables/{table.id}/coups/"
-            "{coup}/bets)",
-            table=table.id,
-        )
-
-
 @router.get(
     "/tables/{table_id}/shoe",
     response_model=ShoeOut,
@@ -314,7 +307,8 @@ async def get_shoe(
 )
 async def cut_shoe(table_id: str, body: CutIn, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
-    _not_shared(table)
+    if SharedKind.of(table):
+        SharedKind.refuse_house_round(table)
     dealer = ctx.casino.dealer
     state = await ctx.casino.db.write(
         lambda uow: rounds.cut_shoe(
@@ -335,7 +329,7 @@ async def get_roads(
     table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
 ) -> Response:
     table = ctx.casino.tables.require(table_id)
-    if table.shared is not None:
+    if SharedKind.of(table):
         # The table's roads, the same for every caller (bounded by a shoe's coups).
         return json_response(
             await ctx.casino.db.read(lambda uow: shared.table_roads(uow, table, mode))

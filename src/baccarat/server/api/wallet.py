@@ -6,13 +6,26 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
-from .. import ledger, wallet
-from ..db.uow import UnitOfWork
-from ..history import iso_time
-from .deps import IDEMPOTENT, RequestContext, RequestDep, idempotent_write, json_response
-from .errors import documented
-from .models import AmountIn, CashierRequestOut, Mode, StatementOut, TopUpOut, WalletOut
-from .operators import operator_balance
+from baccarat.server import ledger, wallet
+from baccarat.server.api.deps import (
+    IDEMPOTENT,
+    RequestContext,
+    RequestDep,
+    idempotent_write,
+    json_response,
+)
+from baccarat.server.api.errors import documented
+from baccarat.server.api.models import (
+    AmountIn,
+    CashierRequestOut,
+    Mode,
+    StatementOut,
+    TopUpOut,
+    WalletOut,
+)
+from baccarat.server.api.operators import operator_balance
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.history import iso_time
 
 router = APIRouter(prefix="/api/wallet", tags=["wallet"])
 WRITE_ERRORS = ("invalid_body", "not_authenticated", "csrf_failed", "idempotency_key_required",

@@ -45,14 +45,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import ServiceError
-from ..settings import DatabaseUrl
-from ..vault import Vault, default_vault
-from .jobs import Job as _Job
-from .jobs import Work
-from .jobs import unavailable as _unavailable
-from .pgwriter import PostgresWriter
-from .uow import Memo, UnitOfWork, is_unique_violation, write_totals
+from baccarat.server.db.jobs import Job as _Job
+from baccarat.server.db.jobs import Work
+from baccarat.server.db.jobs import unavailable as _unavailable
+from baccarat.server.db.pgwriter import PostgresWriter
+from baccarat.server.db.uow import Memo, UnitOfWork, is_unique_violation, write_totals
+from baccarat.server.errors import ServiceError
+from baccarat.server.settings import DatabaseUrl
+from baccarat.server.vault import Vault, default_vault
 
 T = TypeVar("T")
 log = logging.getLogger("baccarat.server.db")
@@ -332,7 +332,7 @@ class _Session:
         self._conn, self._wire = self._open()
 
     def _open(self) -> tuple[Any, Any]:
-        from .pgwire import Wire
+        from baccarat.server.db.pgwire import Wire
 
         conn = self._connect()
         # Statements are prepared by the wire, never by psycopg: psycopg deallocates every

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from ..errors import ServiceError
-from .uow import UnitOfWork
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
 
 T = TypeVar("T")
 Work = Callable[[UnitOfWork], T]

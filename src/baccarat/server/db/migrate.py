@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..settings import DatabaseUrl
-from ..vault import Vault, default_vault
+from baccarat.server.settings import DatabaseUrl
+from baccarat.server.vault import Vault, default_vault
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 # Taken by every process that migrates a PostgreSQL database, so that workers starting

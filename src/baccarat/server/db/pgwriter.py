@@ -35,10 +35,10 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ServiceError
-from .jobs import Job as _Job
-from .jobs import unavailable as _unavailable
-from .uow import Carried, UnitOfWork, is_unique_violation, write_totals
+from baccarat.server.db.jobs import Job as _Job
+from baccarat.server.db.jobs import unavailable as _unavailable
+from baccarat.server.db.uow import Carried, UnitOfWork, is_unique_violation, write_totals
+from baccarat.server.errors import ServiceError
 
 log = logging.getLogger("baccarat.server.db")
 

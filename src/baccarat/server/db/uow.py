@@ -35,7 +35,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..vault import Vault
+    from baccarat.server.vault import Vault
 
 Params = Mapping[str, Any] | None
 Row = tuple[Any, ...]

@@ -8,15 +8,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .. import currencies, events, switches, voids, wallet
-from ..currencies import HOME
-from ..db.uow import UnitOfWork
-from ..errors import ServiceError
-from ..history import get_round
-from ..ledger import SystemAccounts
-from ..round import Dealer
-from ..tables import Table
-from .staff import Staff, audit, check_reason
+from baccarat.server import currencies, significant, switches, voids, wallet
+from baccarat.server.currencies import HOME
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.history import get_round
+from baccarat.server.ledger import SystemAccounts
+from baccarat.server.office.staff import Staff, audit, check_reason
+from baccarat.server.play.round import Dealer
+from baccarat.server.tables import Table
 
 
 def decide_request(
@@ -31,7 +31,7 @@ def decide_request(
     target = f"player:{decided.player_id}"
     action = f"{decided.kind}_{decided.status}"
     audit(uow, staff, action, target, reason, request=request_id, amount=decided.amount)
-    events.record(uow, "adjustment", staff.actor, target, request=request_id,
+    significant.record(uow, "adjustment", staff.actor, target, request=request_id,
                   request_kind=decided.kind, status=decided.status,
                   amount=decided.amount)  # fmt: skip
     return decided.to_json() | {"nickname": decided.nickname}
@@ -61,7 +61,9 @@ def void(
             {"r": round_id, "why": reason, "s": staff.id, "now": uow.now},
         ))  # fmt: skip
         audit(uow, staff, "void_proposed", f"round:{round_id}", reason, proposal=proposal)
-        events.record(uow, "void_proposed", staff.actor, f"round:{round_id}", proposal=proposal)
+        significant.record(
+            uow, "void_proposed", staff.actor, f"round:{round_id}", proposal=proposal
+        )
         return {"status": "proposed", "proposal": proposal}
     return _voided(uow, staff, dealer, round_id, reason)
 
@@ -71,7 +73,7 @@ def _voided(
 ) -> dict[str, Any]:
     done = voids.void_round(uow, dealer, round_id, reason)
     audit(uow, staff, "void", f"round:{round_id}", reason, **more)
-    events.record(uow, "void", staff.actor, f"round:{round_id}", mode=done.mode,
+    significant.record(uow, "void", staff.actor, f"round:{round_id}", mode=done.mode,
                   stake=done.stake, returned=done.win, **more)  # fmt: skip
     return {"status": "void", "round": done.to_json()}
 
@@ -109,7 +111,7 @@ def decide_void(
 
 
 def pending_voids(uow: UnitOfWork) -> list[dict[str, Any]]:
-    from ..history import iso_time
+    from baccarat.server.history import iso_time
 
     return [
         {"id": int(i), "round": r, "reason": why, "proposed_by": by, "proposed": iso_time(int(t))}
@@ -131,7 +133,7 @@ def switch_table(
     if switches.switch(uow, table, enabled):
         kind = "table_enabled" if enabled else "table_disabled"
         audit(uow, staff, kind, f"table:{table.id}", reason)
-        events.record(uow, kind, staff.actor, f"table:{table.id}", reason=reason)
+        significant.record(uow, kind, staff.actor, f"table:{table.id}", reason=reason)
     return {"table": table.id, "enabled": enabled}
 
 
@@ -145,7 +147,7 @@ def change_limits(
     switches.set_limits(uow, table, limits)
     shown = (limits or table.limits).to_json()
     audit(uow, staff, "limits_changed", f"table:{table.id}", reason, limits=shown)
-    events.record(uow, "limits_changed", staff.actor, f"table:{table.id}", limits=shown,
+    significant.record(uow, "limits_changed", staff.actor, f"table:{table.id}", limits=shown,
                   reason=reason)  # fmt: skip
     return {"table": table.id, "limits": shown}
 
@@ -162,32 +164,33 @@ def set_thresholds(
         raise ServiceError("unsupported_currency", f"no currency {currency!r} (ISO 4217)",
                            currency=str(currency)[:8])  # fmt: skip
     for name, value in values.items():
-        if name not in events.THRESHOLDS or type(value) is not int or not 0 < value <= 10**12:
+        if name not in significant.THRESHOLDS or type(value) is not int or not 0 < value <= 10**12:
             raise ServiceError(
                 "invalid_limit", "thresholds are large_win and large_wager: minor units"
             )
-        key = events.threshold_key(name, currency)
+        key = significant.threshold_key(name, currency)
         if uow.run("UPDATE office_settings SET value = :v, updated_us = :now WHERE key = :k",
                    {"k": key, "v": str(value), "now": uow.now}) == 0:  # fmt: skip
             uow.run("INSERT INTO office_settings (key, value, updated_us) VALUES (:k, :v, :now)",
                     {"k": key, "v": str(value), "now": uow.now})  # fmt: skip
     audit(uow, staff, "thresholds_changed", "settings", reason, currency=currency, **values)
-    events.record(uow, "configuration_changed", staff.actor, "settings", reason=reason,
+    significant.record(uow, "configuration_changed", staff.actor, "settings", reason=reason,
                   currency=currency, **values)  # fmt: skip
-    uow.after_commit(events.forget_thresholds)
+    uow.after_commit(significant.forget_thresholds)
     return current_thresholds(uow, offered)
 
 
 def current_thresholds(uow: UnitOfWork, offered: Iterable[str] = ()) -> dict[str, Any]:
     """HOME's thresholds (cents), and those of every other currency the tables offer or that
     has its own: ``own`` false while HOME's figures stand for it (as its minor units)."""
-    values = events.settings(uow, cached=False)
-    answer: dict[str, Any] = {name: values[name] for name in events.THRESHOLDS}
+    values = significant.settings(uow, cached=False)
+    answer: dict[str, Any] = {name: values[name] for name in significant.THRESHOLDS}
     others = {key.partition(".")[2] for key in values if "." in key} | set(offered)
     answer["currencies"] = {
-        code: {name: values.get(events.threshold_key(name, code), values[name])
-               for name in events.THRESHOLDS}
-        | {"own": any(events.threshold_key(name, code) in values for name in events.THRESHOLDS)}
+        code: {name: values.get(significant.threshold_key(name, code), values[name])
+               for name in significant.THRESHOLDS}
+        | {"own": any(significant.threshold_key(name, code) in values
+                      for name in significant.THRESHOLDS)}
         for code in sorted(others - {HOME})
     }  # fmt: skip
     return answer

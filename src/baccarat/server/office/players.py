@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import auth, responsible, wallet
-from ..accounts import get as get_player
-from ..db.uow import UnitOfWork
-from ..errors import ServiceError
-from ..history import get_round, iso_time, page
-from . import staff as staffing
+from baccarat.server import auth, responsible, wallet
+from baccarat.server.accounts import get as get_player
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.history import get_round, iso_time, page
+from baccarat.server.office import staff as staffing
 
 RECALL = 10
 MAX_FOUND = 50

@@ -23,14 +23,14 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ...analysis.exact import analyse
-from ...core import RuleSet
-from ...core.paytable import PUSH
-from ..currencies import HOME
-from ..daily import DAY_US, ROUND
-from ..db.uow import UnitOfWork
-from ..errors import ServiceError
-from ..tables import TableSet
+from baccarat.analysis.exact import analyse
+from baccarat.core import RuleSet
+from baccarat.core.paytable import PUSH
+from baccarat.server.currencies import HOME
+from baccarat.server.daily import DAY_US, ROUND
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.tables import TableSet
 
 Z = 3.0
 GROUPS = ("day", "table", "bet", "mode", "currency")
@@ -95,7 +95,7 @@ def ggr(uow: UnitOfWork, first: int, last: int, by: str) -> list[dict[str, Any]]
 
 def _key(by: str, value: Any) -> Any:
     if by == "day":
-        from ..history import iso_time
+        from baccarat.server.history import iso_time
 
         return iso_time(int(value) * DAY_US)[:10]
     return value

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ... import __version__
-from ...analysis.exact import analyse
-from ...core import RuleSet, format_money
-from ...core.rules import PRESETS
-from ..tables import TableSet
+from baccarat import __version__
+from baccarat.analysis.exact import analyse
+from baccarat.core import RuleSet, format_money
+from baccarat.core.rules import PRESETS
+from baccarat.server.tables import TableSet
 
 
 def _pay(value: str) -> str:

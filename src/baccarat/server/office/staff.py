@@ -24,11 +24,11 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from .. import auth, events
-from ..accounts import check_nickname
-from ..db.uow import UnitOfWork
-from ..errors import ServiceError
-from ..settings import LoginThrottle
+from baccarat.server import auth, significant
+from baccarat.server.accounts import check_nickname
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.settings import LoginThrottle
 
 ROLES = ("viewer", "support", "finance", "admin")
 PERMISSIONS: dict[str, frozenset[str]] = {
@@ -192,7 +192,7 @@ def _changed(
     assert change in CHANGES, change
     where = {} if by is not None else {"by": "command line"}
     audit(uow, by, f"staff_{change}", target.staff.actor, reason, **details, **where)
-    events.record(uow, "staff_changed", by.actor if by is not None else "system",
+    significant.record(uow, "staff_changed", by.actor if by is not None else "system",
                   target.staff.actor, change=change, reason=reason, **details,
                   **where)  # fmt: skip
     (shown,) = [s for s in listed(uow) if s["id"] == target.staff.id]
@@ -287,12 +287,12 @@ def change_own_password(uow: UnitOfWork, staff: Staff, password_hash: str, keep:
             {"p": password_hash, "i": staff.id})  # fmt: skip
     _end_sessions(uow, staff.id, keep)
     audit(uow, staff, "own_password_changed", staff.actor, "changed by its owner")
-    events.record(uow, "staff_changed", staff.actor, staff.actor, change="own_password_changed",
-                  reason="changed by its owner")  # fmt: skip
+    significant.record(uow, "staff_changed", staff.actor, staff.actor,
+                       change="own_password_changed", reason="changed by its owner")  # fmt: skip
 
 
 def listed(uow: UnitOfWork) -> list[dict[str, Any]]:
-    from ..history import iso_time
+    from baccarat.server.history import iso_time
 
     return [
         {"id": int(i), "name": str(n), "role": str(r), "created": iso_time(int(c)),
@@ -377,7 +377,7 @@ def login(uow: UnitOfWork, staff: Staff, code: str, name: str, client: str | Non
 
 def failed(uow: UnitOfWork, name: str, client: str | None, what: str) -> None:
     """A failed staff login: a significant event."""
-    events.record(uow, "staff_login_failed", f"client:{client or 'unknown'}",
+    significant.record(uow, "staff_login_failed", f"client:{client or 'unknown'}",
                   f"staff:{name[:24]}", failed=what)  # fmt: skip
 
 
@@ -423,7 +423,7 @@ def audit(
 
 def audit_log(uow: UnitOfWork, target: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
     """Staff actions, newest first (on one target, or all)."""
-    from ..history import iso_time
+    from baccarat.server.history import iso_time
 
     where = " WHERE a.target = :t" if target is not None else ""
     rows = uow.all(

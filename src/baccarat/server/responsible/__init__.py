@@ -7,7 +7,7 @@ held in every currency of theirs; ``periods`` the calendar periods in UTC.
 docs/responsible-gaming.md explains the rules.
 """
 
-from .changes import (
+from baccarat.server.responsible.changes import (
     acknowledge,
     overview,
     peek,
@@ -16,7 +16,7 @@ from .changes import (
     set_reality_check,
     time_out,
 )
-from .checks import (
+from baccarat.server.responsible.checks import (
     admit_deposit,
     admit_operator_credit,
     admit_round,
@@ -28,7 +28,7 @@ from .checks import (
     prefetch_stake,
     uncount,
 )
-from .persons import inherit_exclusion, refuse_excluded_person
+from baccarat.server.responsible.persons import inherit_exclusion, refuse_excluded_person
 
 __all__ = [
     "acknowledge", "admit_deposit", "admit_operator_credit", "admit_round", "admit_seat",

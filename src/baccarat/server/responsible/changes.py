@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..db.uow import UnitOfWork
-from ..errors import ServiceError
-from ..history import iso_time
-from . import persons
-from .checks import (
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.history import iso_time
+from baccarat.server.responsible import persons
+from baccarat.server.responsible.checks import (
     LIMITS,
     MAX_LIMIT,
     MAX_MINUTES,
@@ -33,7 +33,7 @@ from .checks import (
     settled_profile,
     usage,
 )
-from .periods import DAY_US, PERIODS, add_months
+from baccarat.server.responsible.periods import DAY_US, PERIODS, add_months
 
 
 def _check_limit(name: str, value: object) -> int | None:

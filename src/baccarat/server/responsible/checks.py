@@ -25,10 +25,10 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..db.uow import UnitOfWork
-from ..errors import ServiceError
-from ..history import iso_time
-from .periods import DAY_US, PERIODS, day_of, period_bounds
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.history import iso_time
+from baccarat.server.responsible.periods import DAY_US, PERIODS, day_of, period_bounds
 
 KINDS = ("deposit", "loss", "wager")
 PERIOD_LIMITS = tuple(f"{kind}_{period}" for kind in KINDS for period in PERIODS)

@@ -24,9 +24,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..db.uow import UnitOfWork
-from ..history import iso_time
-from .checks import audit, locked_profile, refuse_exclusion, save_profile
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.history import iso_time
+from baccarat.server.responsible.checks import audit, locked_profile, refuse_exclusion, save_profile
 
 _PERSON = (
     "SELECT o.player_id FROM operator_players o JOIN operator_players me "

@@ -1,0 +1,220 @@
+"""``baccarat admin check``: recompute the ledger and find anything that does not add up.
+
+Checked: every transaction has two entries or more and sums to zero, entries stay in their
+transaction's mode, every cached balance equals the sum of its account's entries (the
+house's and the cashier's are derived, never cached), no player balance is negative, every
+round has exactly its stake-and-payout transaction (and every such transaction its round),
+every void its reversal, the rounds' own arithmetic (``balance_after = balance_before -
+stake + win``), and the money reserved for withdrawals equals the pending requests.
+Player-banked rounds, their voids and the escrow are checked by ``banked.audit``, shared
+tables' rounds by ``shared.audit``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.kinds.banked import check as banked
+from baccarat.server.kinds.shared import check as shared
+from baccarat.server.ledger import DERIVED_KINDS, ELSEWHERE_KIND
+from baccarat.server.wallets.operator import check as operators
+
+
+@dataclass
+class Report:
+    problems: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    totals: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def add(self, problem: str) -> None:
+        if len(self.problems) < 1000:
+            self.problems.append(problem)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "problems": self.problems,
+            "counts": self.counts,
+            "totals": self.totals,
+        }
+
+
+def check(uow: UnitOfWork) -> Report:
+    report = Report()
+    _count(uow, report)
+    _transactions(uow, report)
+    _balances(uow, report)
+    _rounds(uow, report)
+    _voids(uow, report)
+    _withdrawals(uow, report)
+    banked.check(uow, report, shared.in_play(uow))
+    operators.check(uow, report)
+    shared.check(uow, report)
+    _totals(uow, report)
+    return report
+
+
+def _count(uow: UnitOfWork, report: Report) -> None:
+    for table in ("players", "accounts", "ledger_transactions", "ledger_entries", "rounds"):
+        report.counts[table] = int(uow.scalar(f"SELECT COUNT(*) FROM {table}"))
+
+
+def _transactions(uow: UnitOfWork, report: Report) -> None:
+    rows = uow.all(
+        "SELECT t.id, t.kind, COUNT(e.id), COALESCE(SUM(e.amount), 0) "
+        "FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id "
+        f"WHERE t.kind <> '{ELSEWHERE_KIND}' "
+        "GROUP BY t.id, t.kind HAVING COUNT(e.id) < 2 OR COALESCE(SUM(e.amount), 0) <> 0"
+    )
+    for tx_id, kind, entries, total in rows:
+        report.add(
+            f"transaction {tx_id} ({kind}) does not balance: {entries} entries sum to {total}"
+        )
+    rows = uow.all(
+        "SELECT e.id, t.id FROM ledger_entries e "
+        "JOIN ledger_transactions t ON t.id = e.transaction_id "
+        "JOIN accounts a ON a.id = e.account_id WHERE a.mode <> t.mode"
+    )
+    for entry_id, tx_id in rows:
+        report.add(f"entry {entry_id} of transaction {tx_id} is in another mode's account")
+    rows = uow.all(
+        "SELECT e.transaction_id FROM ledger_entries e JOIN accounts a ON a.id = e.account_id "
+        "GROUP BY e.transaction_id HAVING COUNT(DISTINCT a.currency) > 1"
+    )
+    for (tx_id,) in rows:
+        report.add(f"transaction {tx_id} moves money between accounts of different currencies")
+    total = int(uow.scalar("SELECT COALESCE(SUM(amount), 0) FROM ledger_entries"))
+    if total != 0:
+        report.add(f"the ledger as a whole sums to {total}, not 0")
+
+
+def _balances(uow: UnitOfWork, report: Report) -> None:
+    # The house's, the cashier's (and the escrow's) balances are derived, never cached: their
+    # column stays 0.
+    derived = ", ".join(f"'{kind}'" for kind in DERIVED_KINDS)
+    rows = uow.all(
+        "SELECT a.id, a.kind, a.mode, a.player_id, a.balance, "
+        f"CASE WHEN a.kind IN ({derived}) THEN 0 ELSE COALESCE(SUM(e.amount), 0) END "
+        "FROM accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id "
+        "GROUP BY a.id, a.kind, a.mode, a.player_id, a.balance "
+        "HAVING a.balance <> "
+        f"CASE WHEN a.kind IN ({derived}) THEN 0 ELSE COALESCE(SUM(e.amount), 0) END"
+    )
+    for account_id, kind, mode, player_id, cached, derived in rows:
+        owner = f"player {player_id}" if player_id is not None else "the casino"
+        report.add(
+            f"account {account_id} ({kind} {mode} of {owner}): cached balance {cached} "
+            f"but its entries sum to {derived}"
+        )
+    rows = uow.all(
+        "SELECT id, kind, balance FROM accounts WHERE kind IN ('player', 'withdrawals') "
+        "AND balance < 0"
+    )
+    for account_id, kind, balance in rows:
+        report.add(f"account {account_id} ({kind}) is negative: {balance}")
+
+
+def _rounds(uow: UnitOfWork, report: Report) -> None:
+    # Each round's transaction moves exactly (win - stake) to the player's account of the
+    # round's mode and the opposite to the house (player-banked rounds: banked.audit;
+    # shared tables' rounds: shared.audit).
+    rows = uow.all(
+        "SELECT r.id, r.stake, r.win, t.kind, "
+        "COALESCE(SUM(CASE WHEN a.kind = 'player' AND a.player_id = r.player_id "
+        "THEN e.amount ELSE 0 END), 0), "
+        "COALESCE(SUM(CASE WHEN a.kind = 'house' THEN e.amount ELSE 0 END), 0), "
+        "COUNT(e.id), t.mode, r.mode "
+        "FROM rounds r LEFT JOIN ledger_transactions t ON t.id = r.transaction_id "
+        "LEFT JOIN ledger_entries e ON e.transaction_id = t.id "
+        "LEFT JOIN accounts a ON a.id = e.account_id "
+        "WHERE NOT EXISTS (SELECT 1 FROM banked_rounds b WHERE b.round_id = r.id) "
+        f"AND (t.kind IS NULL OR t.kind <> '{ELSEWHERE_KIND}') "
+        "AND NOT EXISTS (SELECT 1 FROM shared_bets sb WHERE sb.round_id = r.id) "
+        "GROUP BY r.seq, r.id, r.stake, r.win, t.kind, t.mode, r.mode"
+    )
+    for round_id, stake, win, kind, to_player, to_house, entries, tx_mode, mode in rows:
+        if kind != "round":
+            report.add(f"round {round_id} has no round transaction (found {kind})")
+            continue
+        if tx_mode != mode:
+            report.add(f"round {round_id} is {mode} but its transaction is {tx_mode}")
+        if to_player != win - stake or to_house != stake - win or not entries:
+            report.add(
+                f"round {round_id}: stake {stake} and win {win} but its transaction moves "
+                f"{to_player} to the player and {to_house} to the house"
+            )
+    orphans = uow.all(
+        "SELECT t.id FROM ledger_transactions t LEFT JOIN rounds r ON r.transaction_id = t.id "
+        "WHERE t.kind = 'round' AND r.seq IS NULL"
+    )
+    for (tx_id,) in orphans:
+        report.add(f"transaction {tx_id} moved a round's money but no round records it")
+    for round_id, stake, win, before, after, bets in uow.all(
+        "SELECT id, stake, win, balance_before, balance_after, bets FROM rounds"
+    ):
+        placed = json.loads(bets)
+        staked = sum(int(b["stake"]) for b in placed.values())
+        returned = sum(int(b["returned"]) for b in placed.values())
+        if staked != stake or returned != win:
+            report.add(f"round {round_id}: its bets total {staked}/{returned}, not {stake}/{win}")
+        if after != before - stake + win:
+            report.add(f"round {round_id}: balance {before} - {stake} + {win} is not {after}")
+
+
+def _voids(uow: UnitOfWork, report: Report) -> None:
+    rows = uow.all(
+        "SELECT r.id, r.stake, r.win, r.void_reason, t.kind, "
+        "COALESCE(SUM(CASE WHEN a.kind = 'player' AND a.player_id = r.player_id "
+        "THEN e.amount ELSE 0 END), 0) "
+        "FROM rounds r LEFT JOIN ledger_transactions t ON t.id = r.void_transaction_id "
+        "LEFT JOIN ledger_entries e ON e.transaction_id = t.id "
+        "LEFT JOIN accounts a ON a.id = e.account_id "
+        "WHERE r.void_reason IS NOT NULL OR r.void_transaction_id IS NOT NULL "
+        "GROUP BY r.seq, r.id, r.stake, r.win, r.void_reason, t.kind"
+    )
+    for round_id, stake, win, reason, kind, to_player in rows:
+        if reason is None or kind != "void":
+            report.add(f"round {round_id} is half voided (reason {reason!r}, transaction {kind})")
+        elif to_player != stake - win:
+            report.add(f"void of round {round_id} moved {to_player}, not {stake - win}")
+    orphans = uow.all(
+        "SELECT t.id FROM ledger_transactions t "
+        "LEFT JOIN rounds r ON r.void_transaction_id = t.id "
+        "WHERE t.kind = 'void' AND r.seq IS NULL"
+    )
+    for (tx_id,) in orphans:
+        report.add(f"void transaction {tx_id} belongs to no round")
+
+
+def _withdrawals(uow: UnitOfWork, report: Report) -> None:
+    reserved = int(
+        uow.scalar(
+            "SELECT COALESCE(SUM(balance), 0) FROM accounts "
+            "WHERE kind = 'withdrawals' AND mode = 'real'"
+        )
+    )
+    pending = int(
+        uow.scalar(
+            "SELECT COALESCE(SUM(amount), 0) FROM cashier_requests "
+            "WHERE kind = 'withdrawal' AND status = 'pending'"
+        )
+    )
+    if reserved != pending:
+        report.add(f"{reserved} is reserved for withdrawals but {pending} is pending")
+
+
+def _totals(uow: UnitOfWork, report: Report) -> None:
+    """Each mode's money by kind of account, from the entries (the ledger is the truth)."""
+    for mode, kind, balance in uow.all(
+        "SELECT a.mode, a.kind, COALESCE(SUM(e.amount), 0) FROM accounts a "
+        "LEFT JOIN ledger_entries e ON e.account_id = a.id "
+        "GROUP BY a.mode, a.kind ORDER BY a.mode, a.kind"
+    ):
+        report.totals.setdefault(mode, {})[kind] = int(balance)

@@ -1,0 +1,64 @@
+"""Who covers a shared coup's bets, and the table's shoe it is dealt from.
+
+A bettor's stake left their balance when they placed it (``shared_bet``: player -> escrow);
+the coup's posting (``shared_round``, one per bettor) takes it from escrow to the house and
+pays what the bets return from the house. What the round moved in the end is the house
+round's (the stake to the house, the return to the player), which a void reverses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from baccarat.core import RuleSet, Shoe
+from baccarat.server import responsible
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.dealing import ShoeFactory
+from baccarat.server.kinds.house.service import HouseBank
+from baccarat.server.money import Money, Move
+from baccarat.server.play.round import Settled, Shuffle
+
+KIND = "shared_round"
+NONCE = 0  # every shared shoe has a seed of its own: one shuffle, nonce 0
+CUT = 0  # nobody cuts a shared shoe: the order is the derived one
+
+
+class SharedBank(HouseBank):
+    """The casino covers the bets of every bettor of a shared coup."""
+
+    kind = KIND
+
+    def admit(self, uow: UnitOfWork, mode: str, settled: Sequence[Settled]) -> None:
+        # Every check was made when the bets were placed (the stakes are in escrow since):
+        # the coup is settled for all its bettors, and counted in their usage.
+        for one in settled:
+            responsible.count(uow, one.player_id, mode, one.stake, one.stake - one.returned)
+
+    def money(self, mode: str, settled: Sequence[Settled]) -> list[Money]:
+        return [
+            Money((Move("escrow", "house", one.stake), Move("house", one.player_id, one.returned)))
+            for one in settled
+        ]
+
+
+SHARED = SharedBank()
+
+
+@dataclass(frozen=True, slots=True)
+class TableShoe:
+    """A shared table's shoe, dealt on from ``position`` (a ``round.ShoeSource``): every
+    mode's bettors of a coup are settled on the same cards."""
+
+    server_seed: str
+    commitment: str
+    client_seed: str
+    position: int
+
+    def shuffle(self, uow: UnitOfWork, shoes: ShoeFactory, rules: RuleSet, mode: str) -> Shuffle:
+        shoe = shoes(rules, self.server_seed, self.client_seed, NONCE, CUT)
+        shoe.position = self.position
+        return Shuffle(shoe, None, self.commitment, self.client_seed, NONCE, CUT, self.position)
+
+    def dealt(self, uow: UnitOfWork, shoe: Shoe, mode: str) -> None:
+        return None  # the table moves its shoe on once, for every mode (``clock``)

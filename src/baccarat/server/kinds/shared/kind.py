@@ -1,0 +1,31 @@
+"""The shared tables' kind (SPEC §9): one shoe on the server's clock, every player at the
+table betting on the same coup."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from baccarat.core import RuleSet
+from baccarat.server.currencies import HOME
+from baccarat.server.kinds.shared import terms
+from baccarat.server.play.kind import TableKind
+from baccarat.server.settings import Settings
+from baccarat.server.tables import Limits
+
+
+class SharedKind(TableKind):
+    """Every bettor of a coup is settled on the same cards, in one pot."""
+
+    name = "shared"
+    title = "shared"
+    one_currency = f"a shared table plays in {HOME}: one pot for every player"
+    own_rounds = (
+        "shared_table",
+        "table {table} is shared: bet on its coup (PUT /api/tables/{table}/coups/{{coup}}/bets)",
+    )
+
+    @classmethod
+    def terms(
+        cls, raw: Any, rules: RuleSet, limits: Limits, where: str, settings: Settings | None
+    ) -> terms.SharedTerms:
+        return terms.read(raw, rules, where)

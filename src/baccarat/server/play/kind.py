@@ -1,0 +1,54 @@
+"""What a table kind is (python-chess's variants: one class per kind, in one registry,
+``kinds.KINDS``): its name (``Table.kind``, and its section of the tables file), what its
+tables take, and its own terms read from that section.
+
+A kind's package holds the rest of what it is made of (its bank and shoe for the round
+function, its actions, its runtime, its check); the registry lists them for ``create_app``
+and ``baccarat admin check`` to loop over.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from baccarat.core import RuleSet
+from baccarat.server.errors import ServiceError
+from baccarat.server.settings import Settings
+from baccarat.server.tables import Limits, Table, TableConfigError, Terms
+
+
+class TableKind:
+    """A kind of table. ``name`` is ``Table.kind`` and the name of its section in the tables
+    file (``shared = { ... }``); a table without one is a house table. ``side_bets``: its
+    tables may take side bets; ``one_currency``: why its tables play in HOME only (None: they
+    may have limits in other currencies)."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    side_bets: ClassVar[bool] = True
+    one_currency: ClassVar[str | None] = None
+    # Whether its rounds may be played on an operator's wallet (not where the casino holds a
+    # player's money in escrow for another player).
+    any_wallet: ClassVar[bool] = True
+    # How its tables are played if not by a player's own rounds (POST .../rounds): the
+    # refusal's code and message ({table}: the table's id). None: the house tables.
+    own_rounds: ClassVar[tuple[str, str] | None] = None
+
+    @classmethod
+    def terms(
+        cls, raw: Any, rules: RuleSet, limits: Limits, where: str, settings: Settings | None
+    ) -> Terms:
+        """The kind's terms from its section of the tables file, or a ``TableConfigError``."""
+        raise TableConfigError(f"{where}: a {cls.name} table has no section of its own")
+
+    @classmethod
+    def refuse_house_round(cls, table: Table) -> None:
+        """Refuse a player's own round at a table of this kind, if it is not played so."""
+        if cls.own_rounds is not None:
+            code, message = cls.own_rounds
+            raise ServiceError(code, message.format(table=table.id), table=table.id)
+
+    @classmethod
+    def of(cls, table: Table) -> bool:
+        """Whether the table is of this kind."""
+        return table.kind == cls.name

@@ -1,0 +1,474 @@
+"""A round on an operator's wallet: a durable state machine, written before every call.
+
+The round function (``round.play``) plays the round as every other: its money step is this
+module's ``OperatorWallet``, which records the round's state ``bet`` and its bet call (the
+outbox) in the same transaction as the round; nothing has left the process yet. Then each
+call is sent (``engine``), and its answer moves the state (``answered``):
+
+- ``bet``: ``RS_OK`` -> ``win`` (the result may be shown; the win call is written); a
+  refusal -> ``refused`` (final); no answer, ``RS_ERROR_UNKNOWN`` -> ``rollback``;
+- ``win``: ``RS_OK`` -> ``settled`` (final); anything else is retried;
+- ``rollback``: ``RS_OK`` or ``RS_ERROR_TRANSACTION_DOES_NOT_EXIST`` -> ``rolled_back``
+  (final); anything else is retried.
+
+A bettor's bets on a shared coup (``shared.elsewhere``) are a round of their own, created
+when they are placed, before the coup is dealt: its bet answered ``RS_OK`` moves it to
+``placed`` (the bet stands for the coup; the operator's balance is kept), and the coup's
+deal moves it to ``win`` (the win written) or, if its bet was not applied by the close, to
+``rollback``.
+A bet refused or rolled back takes its bets off the coup (``shared_bets``).
+
+A retry waits (``backoff``) and is taken by a worker (``claim_due``), which also resumes the
+rounds of a process that stopped: a round still in ``bet`` whose lease has passed is rolled
+back, since nobody knows whether its bet was applied. Every call is a row of
+``operator_calls``: written before it is sent, completed with its answer.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from baccarat.core import Bets
+from baccarat.server import daily
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.jsontext import compact
+from baccarat.server.ledger import record_elsewhere
+from baccarat.server.money import Money, Posted
+
+FINAL = ("settled", "refused", "rolled_back")
+UNFINISHED = ("bet", "win", "rollback")
+SHOWN = ("win", "settled")  # the bet was applied: the result is the player's
+PLACED = "placed"  # a shared coup's bet applied, the coup not dealt yet
+OK = "RS_OK"
+UNKNOWN = "RS_ERROR_UNKNOWN"
+NOT_APPLIED = "RS_ERROR_TRANSACTION_DOES_NOT_EXIST"
+# A bet refused with any of these is refused for good (the others: rolled back).
+REFUSALS = (
+    "RS_ERROR_NOT_ENOUGH_MONEY", "RS_ERROR_INVALID_TOKEN", "RS_ERROR_TOKEN_EXPIRED",
+    "RS_ERROR_WRONG_CURRENCY", "RS_ERROR_INVALID_SIGNATURE", "RS_ERROR_USER_DISABLED",
+    "RS_ERROR_DUPLICATE_TRANSACTION",
+)  # fmt: skip
+STATUSES = (OK, *REFUSALS, NOT_APPLIED, UNKNOWN)
+MAX_BACKOFF_S = 30.0
+
+
+def transaction_uuid(call: str, round_id: str) -> str:
+    """A round's transaction id of each kind: the same on every attempt."""
+    return {"bet": "b-", "win": "w-", "rollback": "x-"}[call] + round_id
+
+
+@dataclass(frozen=True, slots=True)
+class OperatorSession:
+    """A game session launched by an operator (``launch``), as a round needs it."""
+
+    token_hash: str
+    player_id: int
+    operator_id: str
+    external_player: str
+    token: str
+    currency: str
+    language: str
+    table_id: str | None
+    lobby_url: str | None
+    demo: bool
+    balance: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "operator": self.operator_id, "player": self.external_player,
+            "currency": self.currency, "language": self.language, "table": self.table_id,
+            "lobby_url": self.lobby_url, "demo": self.demo, "balance": self.balance,
+        }  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One attempt of a call to an operator's wallet, as written before it is sent."""
+
+    id: int
+    round_id: str | None
+    operator_id: str
+    call: str  # balance, bet, win, rollback
+    body: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What came back: the status (``RS_ERROR_UNKNOWN`` for no answer), and what else."""
+
+    status: str
+    balance: int | None = None
+    http_status: int | None = None
+    error: str | None = None
+
+
+class OperatorWallet:
+    """The wallet port (``money.Wallet``) toward an operator's seamless wallet: the round's
+    money is written as its first call, to be sent once the transaction commits."""
+
+    def __init__(self, session: OperatorSession, table_id: str, bets: Mapping[str, int],
+                 lease_s: float) -> None:  # fmt: skip
+        self.session = session
+        self.table_id = table_id
+        self.bets = bets
+        self.lease_us = int(lease_s * 1_000_000)
+        self.first: Call | None = None
+
+    def balance(self, uow: UnitOfWork, player_id: int, mode: str) -> int:
+        return self.session.balance or 0
+
+    def reserve(
+        self, uow: UnitOfWork, kind: str, mode: str, reference: str, player_id: int, amount: int
+    ) -> None:
+        raise ServiceError(
+            "player_banked_table", "player-banked tables play on the casino's own wallet"
+        )
+
+    def settle(self, uow: UnitOfWork, kind: str, mode: str, reference: str, money: Money) -> Posted:
+        s = self.session
+        (player,) = money.players
+        stake = money.covers[player]
+        returned = stake + money.net(player)
+        tx_id = record_elsewhere(uow, mode, reference, f"on the wallet of operator {s.operator_id}")
+        bets = json.dumps(dict(self.bets), separators=(",", ":"))
+        uow.run(
+            "INSERT INTO operator_rounds (round_id, operator_id, player_id, external_player, "
+            "token, currency, table_id, state, stake, win, bets, attempts, next_us, lease_us, "
+            "created_us) VALUES (:r, :o, :p, :x, :tok, :c, :t, 'bet', :stake, :win, :bets, 1, "
+            ":now, :lease, :now)",
+            {
+                "r": reference, "o": s.operator_id, "p": player, "x": s.external_player,
+                "tok": s.token, "c": s.currency, "t": self.table_id, "stake": stake,
+                "win": returned, "bets": bets, "now": uow.now, "lease": uow.now + self.lease_us,
+            },
+        )  # fmt: skip
+        written = (reference, s.operator_id, player, s.external_player, s.token, s.currency,
+                   self.table_id, "bet", stake, returned, bets, 1, None)  # fmt: skip
+        self.first = _write_call(uow, dict(zip(_ROUND_FIELDS, written, strict=True)), "bet", 1)
+        before = s.balance or 0
+        return Posted(tx_id, {player: before - stake + returned}, s.currency)
+
+    def reverse(
+        self, uow: UnitOfWork, mode: str, reference: str, money: Money, memo: str
+    ) -> Posted:
+        raise not_voided()
+
+
+def not_voided() -> ServiceError:
+    """A round on an operator's wallet (a house table's or a shared coup's) is not voided."""
+    return ServiceError(
+        "void_not_possible",
+        "a round on an operator's wallet is settled by the operator: it is not voided here",
+    )
+
+
+# A round's row as ``_round`` reads it (its columns, in this order).
+_ROUND_FIELDS = ("round", "operator", "player_id", "player", "token", "currency", "table",
+                 "state", "stake", "win", "bets", "attempts", "coup")  # fmt: skip
+
+
+def _round(uow: UnitOfWork, round_id: str, lock: str = "") -> dict[str, Any]:
+    row = uow.one(
+        "SELECT round_id, operator_id, player_id, external_player, token, currency, table_id, "
+        "state, stake, win, bets, attempts, coup_id FROM operator_rounds WHERE round_id = :r"
+        + lock,
+        {"r": round_id},
+    )
+    if row is None:
+        raise ServiceError("unknown_round", f"no round {round_id} on an operator's wallet")
+    return dict(zip(_ROUND_FIELDS, row, strict=True))
+
+
+def _body(r: Mapping[str, Any], call: str) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "request_uuid": str(uuid.uuid4()), "player": r["player"], "token": r["token"],
+        "currency": r["currency"], "transaction_uuid": transaction_uuid(call, r["round"]),
+    }  # fmt: skip
+    if call == "bet":
+        body |= {"round": r["round"], "table": r["table"], "amount": r["stake"],
+                 "bets": json.loads(r["bets"])}  # fmt: skip
+    else:
+        body["reference_transaction_uuid"] = transaction_uuid("bet", r["round"])
+        body["round"] = r["round"]
+        if call == "win":
+            body |= {"amount": r["win"], "round_closed": True}
+    return body
+
+
+def _write_call(uow: UnitOfWork, r: Mapping[str, Any], call: str, attempt: int) -> Call:
+    """The outbox: the call's row, before it is sent."""
+    body = _body(r, call)
+    call_id = int(
+        uow.scalar(
+            "INSERT INTO operator_calls (round_id, operator_id, call, transaction_uuid, "
+            "request_uuid, attempt, sent_us) VALUES (:r, :o, :c, :t, :q, :a, :now) RETURNING id",
+            {"r": r["round"], "o": r["operator"], "c": call, "t": body["transaction_uuid"],
+             "q": body["request_uuid"], "a": attempt, "now": uow.now},
+        )
+    )  # fmt: skip
+    return Call(call_id, r["round"], r["operator"], call, body)
+
+
+def balance_call(uow: UnitOfWork, session: OperatorSession) -> Call:
+    """A balance call of a session, written before it is sent."""
+    body = {"request_uuid": str(uuid.uuid4()), "player": session.external_player,
+            "token": session.token, "currency": session.currency}  # fmt: skip
+    call_id = int(
+        uow.scalar(
+            "INSERT INTO operator_calls (round_id, operator_id, call, request_uuid, attempt, "
+            "sent_us) VALUES (NULL, :o, 'balance', :q, 1, :now) RETURNING id",
+            {"o": session.operator_id, "q": body["request_uuid"], "now": uow.now},
+        )
+    )
+    return Call(call_id, None, session.operator_id, "balance", body)
+
+
+def _complete_call(uow: UnitOfWork, call: Call, answer: Answer) -> None:
+    uow.run(
+        "UPDATE operator_calls SET answered_us = :now, http_status = :h, status = :s, "
+        "balance = :b, error = :e WHERE id = :id",
+        {"now": uow.now, "h": answer.http_status, "s": answer.status, "b": answer.balance,
+         "e": answer.error, "id": call.id},
+    )  # fmt: skip
+
+
+def balance_answered(uow: UnitOfWork, call: Call, answer: Answer, token_hash: str) -> None:
+    _complete_call(uow, call, answer)
+    if answer.status == OK and answer.balance is not None:
+        uow.run(
+            "UPDATE operator_sessions SET balance = :b WHERE token_hash = :h",
+            {"b": answer.balance, "h": token_hash},
+        )
+
+
+def lease_for(timeout_s: float) -> float:
+    """How long a process holds a round it sends a call of: past the call's timeout."""
+    return 2 * timeout_s + 5
+
+
+def backoff_us(timeout_s: float, attempts: int, cap_s: float = MAX_BACKOFF_S) -> int:
+    """How long to wait before attempt ``attempts + 1``: the timeout, doubled each time."""
+    return int(min(timeout_s * 2 ** max(attempts - 1, 0), cap_s) * 1_000_000)
+
+
+def answered(
+    uow: UnitOfWork, call: Call, answer: Answer, timeout_s: float, cap_s: float = MAX_BACKOFF_S
+) -> tuple[str, Call | None]:
+    """Record a call's answer and move the round's state: the new state, and the next call
+    to send at once (written), if any; a retry later is left to the worker."""
+    lease_s = lease_for(timeout_s)
+    _complete_call(uow, call, answer)
+    assert call.round_id is not None
+    # Locked: a shared coup's close may move the round at the same moment (PostgreSQL).
+    r = _round(uow, call.round_id, uow.for_update)
+    state, status = r["state"], answer.status
+    if state != call.call and not (state == "rollback" and call.call == "bet"):
+        return state, None  # answered late: the round moved on (its lease passed)
+    if call.call == "bet" and state == "bet":
+        if status == OK and r["coup"] is not None:
+            # A shared coup's bet: it stands for the coup, which is dealt later.
+            _placed(uow, r, answer.balance)
+            return PLACED, None
+        if status == OK:
+            _shown(uow, r, answer.balance)
+            return _next(uow, r, "win", "bet_status", status, lease_s)
+        if status in REFUSALS:
+            _finish(uow, r, "refused", "bet_status", status)
+            return "refused", None
+        return _next(uow, r, "rollback", "bet_status", status, lease_s)
+    if call.call == "bet":  # a late answer to a bet already being rolled back: keep it
+        uow.run("UPDATE operator_rounds SET bet_status = :s WHERE round_id = :r",
+                {"s": status, "r": r["round"]})  # fmt: skip
+        return state, None
+    done = (OK,) if call.call == "win" else (OK, NOT_APPLIED)
+    column = f"{call.call}_status"
+    if status in done:
+        final = "settled" if call.call == "win" else "rolled_back"
+        _finish(uow, r, final, column, status)
+        if status == OK and answer.balance is not None:
+            # The operator's balance as it now answered (shown to the player's sessions).
+            uow.run(
+                "UPDATE operator_sessions SET balance = :b WHERE player_id = :p",
+                {"b": answer.balance, "p": r["player_id"]},
+            )
+        return final, None
+    uow.run(
+        f"UPDATE operator_rounds SET {column} = NULL, next_us = :next, lease_us = 0 "
+        "WHERE round_id = :r",
+        {"next": uow.now + backoff_us(timeout_s, int(r["attempts"]), cap_s), "r": r["round"]},
+    )
+    return state, None
+
+
+def shown_balances(balance: int, stake: int, win: int) -> tuple[int, int]:
+    """A round's balances before and after it, from the operator's balance once its bet is
+    applied (the stake taken, the win not yet credited)."""
+    return balance + stake, balance + win
+
+
+def _shown(uow: UnitOfWork, r: Mapping[str, Any], balance: int | None) -> None:
+    """The bet is applied: the round's recorded balances are the operator's."""
+    if balance is None:
+        return
+    before, after = shown_balances(balance, r["stake"], r["win"])
+    uow.run(
+        "UPDATE rounds SET balance_before = :before, balance_after = :after WHERE id = :r",
+        {"before": before, "after": after, "r": r["round"]},
+    )
+    uow.run(
+        "UPDATE operator_sessions SET balance = :b WHERE player_id = :p",
+        {"b": balance + r["win"], "p": r["player_id"]},
+    )
+
+
+def _placed(uow: UnitOfWork, r: Mapping[str, Any], balance: int | None) -> None:
+    """A shared coup's bet is applied: it stands for the coup (no call until the deal)."""
+    uow.run(
+        "UPDATE operator_rounds SET state = 'placed', bet_status = :s, balance = :b, "
+        "lease_us = 0 WHERE round_id = :r",
+        {"s": OK, "b": balance, "r": r["round"]},
+    )
+    if balance is not None:
+        uow.run(
+            "UPDATE operator_sessions SET balance = :b WHERE player_id = :p",
+            {"b": balance, "p": r["player_id"]},
+        )
+
+
+def unbet(uow: UnitOfWork, round_id: str) -> None:
+    """A shared coup's bet that will not be played (refused, rolled back): off the coup."""
+    uow.run("DELETE FROM shared_bets WHERE operator_round = :r", {"r": round_id})
+
+
+def _next(
+    uow: UnitOfWork, r: dict[str, Any], state: str, column: str, status: str, lease_s: float
+) -> tuple[str, Call]:
+    if state == "rollback" and r.get("coup") is not None:
+        unbet(uow, r["round"])
+    uow.run(
+        f"UPDATE operator_rounds SET state = :state, {column} = :s, attempts = 1, "
+        "next_us = :now, lease_us = :lease WHERE round_id = :r",
+        {"state": state, "s": status, "now": uow.now, "r": r["round"],
+         "lease": uow.now + int(lease_s * 1_000_000)},
+    )  # fmt: skip
+    return state, _write_call(uow, r | {"state": state}, state, 1)
+
+
+def _finish(uow: UnitOfWork, r: Mapping[str, Any], state: str, column: str, status: str) -> None:
+    uow.run(
+        f"UPDATE operator_rounds SET state = :state, {column} = :s, finished_us = :now, "
+        "lease_us = 0 WHERE round_id = :r",
+        {"state": state, "s": status, "now": uow.now, "r": r["round"]},
+    )
+    if state == "refused" and r.get("coup") is not None:
+        unbet(uow, r["round"])
+    if state != "settled":
+        # Refused or rolled back: the round never happened for the reports either.
+        row = uow.one(
+            "SELECT created_us, table_id, mode, bets FROM rounds WHERE id = :r", {"r": r["round"]}
+        )
+        if row is not None:
+            daily.uncount(uow, int(row[0]), row[1], row[2], row[3], r["currency"], voided=False)
+
+
+def coup_bet(
+    uow: UnitOfWork, session: OperatorSession, table_id: str, coup_id: int, round_id: str,
+    bets: Bets, lease_s: float,
+) -> Call:  # fmt: skip
+    """A bettor's bets on a shared coup as a round on the operator's wallet (state ``bet``)
+    and its bet call, written before it is sent."""
+    stakes = compact(dict(bets.placed()))
+    uow.run(
+        "INSERT INTO operator_rounds (round_id, operator_id, player_id, external_player, "
+        "token, currency, table_id, state, stake, win, bets, attempts, next_us, lease_us, "
+        "created_us, coup_id) VALUES (:r, :o, :p, :x, :tok, :c, :t, 'bet', :stake, 0, :bets, 1, "
+        ":now, :lease, :now, :coup)",
+        {
+            "r": round_id, "o": session.operator_id, "p": session.player_id,
+            "x": session.external_player, "tok": session.token, "c": session.currency,
+            "t": table_id, "stake": bets.total, "bets": stakes, "now": uow.now,
+            "lease": uow.now + int(lease_s * 1_000_000), "coup": coup_id,
+        },
+    )  # fmt: skip
+    written = (round_id, session.operator_id, session.player_id, session.external_player,
+               session.token, session.currency, table_id, "bet", bets.total, 0, stakes, 1,
+               coup_id)  # fmt: skip
+    return _write_call(uow, dict(zip(_ROUND_FIELDS, written, strict=True)), "bet", 1)
+
+
+def withdraw(uow: UnitOfWork, round_id: str, lease_s: float) -> Call | None:
+    """A shared coup's bets replaced or withdrawn in the window: their round, if its bet
+    may have been applied, is rolled back at once (the call written; None: it is final or
+    being rolled back already). Its bets are the caller's to change."""
+    r = _round(uow, round_id, uow.for_update)
+    if r["state"] not in ("bet", PLACED):
+        return None
+    uow.run(
+        "UPDATE operator_rounds SET state = 'rollback', attempts = 1, next_us = :now, "
+        "lease_us = :lease WHERE round_id = :r",
+        {"now": uow.now, "lease": uow.now + int(lease_s * 1_000_000), "r": round_id},
+    )
+    return _write_call(uow, r | {"state": "rollback"}, "rollback", 1)
+
+
+def roll_back_later(uow: UnitOfWork, round_id: str) -> None:
+    """A shared coup's round that will not be played (its bet not applied by the close, or
+    its table retired): off the coup, and rolled back by the worker (due now)."""
+    uow.run(
+        "UPDATE operator_rounds SET state = 'rollback', attempts = 0, next_us = :now, "
+        "lease_us = 0 WHERE round_id = :r",
+        {"now": uow.now, "r": round_id},
+    )
+    unbet(uow, round_id)
+
+
+def claim_due(uow: UnitOfWork, limit: int, lease_s: float) -> list[Call]:
+    """Take up to ``limit`` unfinished rounds that are due and held by nobody (their lease
+    passed): each one's next call, written. A round found in ``bet`` is rolled back."""
+    rows = uow.all(
+        "SELECT round_id FROM operator_rounds WHERE state IN ('bet', 'win', 'rollback') "
+        "AND next_us <= :now AND lease_us <= :now ORDER BY next_us LIMIT :n",
+        {"now": uow.now, "n": limit},
+    )
+    lease = uow.now + int(lease_s * 1_000_000)
+    calls = []
+    for (round_id,) in rows:
+        taken = uow.run(
+            "UPDATE operator_rounds SET lease_us = :lease, attempts = attempts + 1 "
+            "WHERE round_id = :r AND lease_us <= :now AND state IN ('bet', 'win', 'rollback')",
+            {"lease": lease, "r": round_id, "now": uow.now},
+        )
+        if not taken:
+            continue  # another process took it first
+        r = _round(uow, round_id)
+        if r["state"] == "bet":
+            # The bet's fate is unknown (the process that sent it stopped): roll it back.
+            uow.run(
+                "UPDATE operator_calls SET error = 'no answer: the game stopped' "
+                "WHERE round_id = :r AND call = 'bet' AND answered_us IS NULL",
+                {"r": round_id},
+            )
+            uow.run(
+                "UPDATE operator_rounds SET state = 'rollback', attempts = 1 WHERE round_id = :r",
+                {"r": round_id},
+            )
+            if r["coup"] is not None:
+                unbet(uow, round_id)
+            r = r | {"state": "rollback", "attempts": 1}
+        calls.append(_write_call(uow, r, r["state"], int(r["attempts"])))
+    return calls
+
+
+def state_of(uow: UnitOfWork, round_id: str) -> tuple[str, str | None]:
+    """A round's state and its bet's answer."""
+    r = uow.one(
+        "SELECT state, bet_status FROM operator_rounds WHERE round_id = :r", {"r": round_id}
+    )
+    if r is None:
+        raise ServiceError("unknown_round", f"no round {round_id} on an operator's wallet")
+    return str(r[0]), r[1]

@@ -1,0 +1,163 @@
+"""The operator's reconciliation report: every round on its wallet, with its transactions
+and their final states (``GET /operator/v1/rounds``), oldest first, a page at a time."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.history import iso_time
+from baccarat.server.wallets.operator.outbox import (
+    NOT_APPLIED,
+    OK,
+    SHOWN,
+    UNKNOWN,
+    transaction_uuid,
+)
+
+PAGE = 500
+
+
+def iso_us(value: str) -> int | None:
+    """An ISO 8601 time (UTC unless it says otherwise) in microseconds; None if it is not one."""
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return int(moment.timestamp() * 1_000_000)
+
+
+def _time(value: str | None, name: str) -> int | None:
+    if value is None or value == "":
+        return None
+    moment = iso_us(value)
+    if moment is None:
+        raise ServiceError(
+            "invalid_request", f"{name} is an ISO 8601 time, like 2026-12-01T00:00:00Z",
+            parameter=name,
+        )  # fmt: skip
+    return moment
+
+
+def _state(status: str | None) -> str:
+    if status is None:
+        return "pending"
+    return {OK: "ok", NOT_APPLIED: "does_not_exist", UNKNOWN: "no_answer"}.get(status, "refused")
+
+
+def rounds(
+    uow: UnitOfWork, operator_id: str, start: str | None, end: str | None,
+    player: str | None, after: str | None,
+) -> dict[str, Any]:  # fmt: skip
+    conditions = ["o.operator_id = :o"]
+    params: dict[str, Any] = {"o": operator_id, "n": PAGE + 1}
+    for name, value, op in (("from", _time(start, "from"), ">="), ("to", _time(end, "to"), "<")):
+        if value is not None:
+            conditions.append(f"o.created_us {op} :{name}")
+            params[name] = value
+    if player:
+        conditions.append("o.external_player = :x")
+        params["x"] = player[:64]
+    if after:
+        created = uow.scalar(
+            "SELECT created_us FROM operator_rounds WHERE round_id = :r AND operator_id = :o",
+            {"r": after[:64], "o": operator_id},
+        )
+        if created is None:
+            raise ServiceError("invalid_request", f"{after!r} is not a round", parameter="after")
+        # In the order of their creation (a shared coup's round not played has no row of
+        # ``rounds``): the rounds created at the same microsecond in the order of their ids.
+        conditions.append("(o.created_us > :at OR (o.created_us = :at AND o.round_id > :after))")
+        params |= {"at": int(created), "after": after[:64]}
+    rows = uow.all(
+        "SELECT o.round_id, o.external_player, o.currency, o.table_id, o.created_us, o.state, "
+        "o.stake, o.win, o.bet_status, o.win_status, o.rollback_status, "
+        "(SELECT COUNT(*) FROM operator_calls c WHERE c.round_id = o.round_id "
+        "AND c.call = 'bet'), "
+        "(SELECT COUNT(*) FROM operator_calls c WHERE c.round_id = o.round_id "
+        "AND c.call = 'win'), "
+        "(SELECT COUNT(*) FROM operator_calls c WHERE c.round_id = o.round_id "
+        "AND c.call = 'rollback') "
+        f"FROM operator_rounds o WHERE {' AND '.join(conditions)} "
+        "ORDER BY o.created_us, o.round_id LIMIT :n",
+        params,
+    )
+    listed = [_line(row) for row in rows[:PAGE]]
+    return {"rounds": listed, "next": listed[-1]["round"] if len(rows) > PAGE else None}
+
+
+def _line(row: Any) -> dict[str, Any]:
+    round_id, player, currency, table, created, state, stake, win = row[:8]
+    bet, won, rolled, bets, wins, rollbacks = row[8:]
+    transactions = [{"type": "bet", "transaction_uuid": transaction_uuid("bet", round_id),
+                     "amount": int(stake), "state": _state(bet), "status": bet,
+                     "attempts": int(bets)}]  # fmt: skip
+    if wins:
+        transactions.append({"type": "win", "transaction_uuid": transaction_uuid("win", round_id),
+                             "amount": int(win), "state": _state(won), "status": won,
+                             "attempts": int(wins)})  # fmt: skip
+    if rollbacks:
+        transactions.append({"type": "rollback",
+                             "transaction_uuid": transaction_uuid("rollback", round_id),
+                             "state": _state(rolled), "status": rolled,
+                             "attempts": int(rollbacks)})  # fmt: skip
+    return {
+        "round": round_id, "player": player, "currency": currency, "table": table,
+        "created": iso_time(int(created)), "state": state, "stake": int(stake), "win": int(win),
+        "transactions": transactions,
+    }  # fmt: skip
+
+
+# -- for ``baccarat admin operators`` --------------------------------------------------------
+
+
+def listing(
+    uow: UnitOfWork, operator_id: str | None, state: str | None, unfinished: bool, limit: int
+) -> list[dict[str, Any]]:
+    """The newest rounds on operators' wallets (unfinished ones: the stuck and retried).
+
+    ``win`` is what the round pays once its bet was applied and it was played (``SHOWN``),
+    else None: a round refused, rolled back or not yet answered pays nothing, whatever its
+    settlement computed."""
+    conditions: list[str] = ["1 = 1"]
+    params: dict[str, Any] = {"n": limit, "now": uow.now}
+    if operator_id:
+        conditions.append("operator_id = :o")
+        params["o"] = operator_id
+    if state:
+        conditions.append("state = :s")
+        params["s"] = state
+    if unfinished:
+        # A shared coup's bet applied and not dealt yet (``placed``) is unfinished too.
+        conditions.append("state IN ('bet', 'placed', 'win', 'rollback')")
+    shown = ", ".join(f"'{state}'" for state in SHOWN)
+    rows = uow.all(
+        "SELECT round_id, operator_id, external_player, currency, state, stake, "
+        f"CASE WHEN state IN ({shown}) THEN win END, attempts, created_us, next_us, lease_us, "
+        "(SELECT COUNT(*) FROM operator_calls c WHERE c.round_id = o.round_id) "
+        f"FROM operator_rounds o WHERE {' AND '.join(conditions)} "
+        "ORDER BY created_us DESC LIMIT :n",
+        params,
+    )
+    names = ("round", "operator", "player", "currency", "state", "stake", "win", "attempts",
+             "created_us", "next_us", "lease_us", "calls")  # fmt: skip
+    return [dict(zip(names, row, strict=True)) for row in rows]
+
+
+def calls(uow: UnitOfWork, round_id: str) -> list[dict[str, Any]]:
+    """Every call of a round, in order: sent when, answered when and how."""
+    rows = uow.all(
+        "SELECT id, call, transaction_uuid, request_uuid, attempt, sent_us, answered_us, "
+        "http_status, status, balance, error FROM operator_calls WHERE round_id = :r ORDER BY id",
+        {"r": round_id},
+    )
+    if not rows and uow.one("SELECT 1 FROM operator_rounds WHERE round_id = :r",
+                            {"r": round_id}) is None:  # fmt: skip
+        raise ServiceError("unknown_round", f"no round {round_id} on an operator's wallet")
+    names = ("id", "call", "transaction_uuid", "request_uuid", "attempt", "sent_us",
+             "answered_us", "http_status", "status", "balance", "error")  # fmt: skip
+    return [dict(zip(names, row, strict=True)) for row in rows]

@@ -20,6 +20,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from baccarat.server import accounts, wallet
 from baccarat.server import check as audit
 from baccarat.server.kinds.banked import seats
+from baccarat.server.play.check import Report
 from baccarat.server.settings import BankedSettings, DatabaseUrl, Limits
 
 from .conftest import FakeClock, SwitchableShoes, api_settings
@@ -64,8 +65,8 @@ class SeatServer:
     async def read(self, work: Callable[[Any], Any]) -> Any:
         return await self.casino.db.read(work)
 
-    async def check(self) -> audit.Report:
-        report: audit.Report = await self.read(audit.check)
+    async def check(self) -> Report:
+        report: Report = await self.read(audit.check)
         assert report.ok, report.problems
         return report
 

@@ -16,6 +16,7 @@ from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.ledger import Posting, SystemAccounts
 from baccarat.server.money import Money, Move
+from baccarat.server.play.check import Report
 
 from .conftest import both_backends
 
@@ -24,7 +25,7 @@ def register(db: Database, system: SystemAccounts, nickname: str = "alice") -> i
     return db.run_write(lambda uow: accounts.register(uow, nickname, "hash", system)).id
 
 
-def check(db: Database) -> audit.Report:
+def check(db: Database) -> Report:
     return db.run_read(audit.check)
 
 

@@ -15,6 +15,7 @@ from baccarat.server import check as audit
 from baccarat.server import voids
 from baccarat.server.kinds.shared import views
 from baccarat.server.kinds.shared.terms import terms_of as shared_terms
+from baccarat.server.play.check import Report
 from baccarat.server.vault import is_sealed
 
 from .conftest import Api, both_backends
@@ -97,7 +98,7 @@ async def balance(api: Api, token: str) -> int:
     return value
 
 
-def check_ledger(api: Api) -> audit.Report:
+def check_ledger(api: Api) -> Report:
     report = api.casino.db.run_read(audit.check)
     assert report.ok, report.problems
     return report

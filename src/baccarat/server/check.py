@@ -6,44 +6,20 @@ house's and the cashier's are derived, never cached), no player balance is negat
 round has exactly its stake-and-payout transaction (and every such transaction its round),
 every void its reversal, the rounds' own arithmetic (``balance_after = balance_before -
 stake + win``), and the money reserved for withdrawals equals the pending requests.
-Player-banked rounds, their voids and the escrow are checked by ``banked.audit``, shared
-tables' rounds by ``shared.audit``.
+Each table kind checks its own rounds (``TableKind.check``: player-banked rounds and their
+voids, shared tables' rounds), and says what it holds in escrow (``TableKind.held``), which
+the escrow's balance must equal; the operators' wallets check their rounds.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any
 
 from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.kinds.banked import check as banked
-from baccarat.server.kinds.shared import check as shared
+from baccarat.server.kinds import KINDS
 from baccarat.server.ledger import DERIVED_KINDS, ELSEWHERE_KIND
+from baccarat.server.play.check import Report, check_escrow
 from baccarat.server.wallets.operator import check as operators
-
-
-@dataclass
-class Report:
-    problems: list[str] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)
-    totals: dict[str, dict[str, int]] = field(default_factory=dict)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-    def add(self, problem: str) -> None:
-        if len(self.problems) < 1000:
-            self.problems.append(problem)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "problems": self.problems,
-            "counts": self.counts,
-            "totals": self.totals,
-        }
 
 
 def check(uow: UnitOfWork) -> Report:
@@ -54,9 +30,10 @@ def check(uow: UnitOfWork) -> Report:
     _rounds(uow, report)
     _voids(uow, report)
     _withdrawals(uow, report)
-    banked.check(uow, report, shared.in_play(uow))
+    for kind in KINDS.values():
+        kind.check(uow, report)
+    check_escrow(uow, report, ((kind.holds, kind.held(uow)) for kind in KINDS.values()))
     operators.check(uow, report)
-    shared.check(uow, report)
     _totals(uow, report)
     return report
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from baccarat.core import RuleSet
+from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
+from baccarat.server.play.check import Report
 from baccarat.server.settings import Settings
 from baccarat.server.tables import Limits, Table, TableConfigError, Terms
 
@@ -33,6 +35,8 @@ class TableKind:
     # How its tables are played if not by a player's own rounds (POST .../rounds): the
     # refusal's code and message ({table}: the table's id). None: the house tables.
     own_rounds: ClassVar[tuple[str, str] | None] = None
+    # What it holds in the escrow, as ``baccarat admin check`` says it ("the seats").
+    holds: ClassVar[str] = "nothing"
 
     @classmethod
     def terms(
@@ -40,6 +44,18 @@ class TableKind:
     ) -> Terms:
         """The kind's terms from its section of the tables file, or a ``TableConfigError``."""
         raise TableConfigError(f"{where}: a {cls.name} table has no section of its own")
+
+    @staticmethod
+    def check(uow: UnitOfWork, report: Report) -> None:
+        """``baccarat admin check`` of the kind's own rounds (the ledger's are checked for
+        every round)."""
+        return None
+
+    @staticmethod
+    def held(uow: UnitOfWork) -> dict[str, int]:
+        """What the kind holds in the escrow now, by mode (the escrow's balance is the sum
+        of every kind's)."""
+        return {}
 
     @classmethod
     def refuse_house_round(cls, table: Table) -> None:

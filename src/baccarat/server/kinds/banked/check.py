@@ -11,18 +11,8 @@ round reverses the banker's and the casino's side as well as the player's.
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from baccarat.server.db.uow import UnitOfWork
-
-
-class Report(Protocol):
-    """What the check writes to: ``audit.Report`` (not imported: ``audit`` imports this)."""
-
-    counts: dict[str, int]
-
-    def add(self, problem: str) -> None: ...
-
+from baccarat.server.play.check import Report
 
 _SIDES = (
     "COALESCE(SUM(CASE WHEN a.kind = 'player' AND a.player_id = b.player_id "
@@ -35,13 +25,11 @@ _SIDES = (
 )
 
 
-def check(uow: UnitOfWork, report: Report, shared: dict[str, int] | None = None) -> None:
-    """The banked rounds, their voids and the escrow (which also holds ``shared``: the
-    stakes on shared tables' coups not yet settled, by mode)."""
+def check(uow: UnitOfWork, report: Report) -> None:
+    """The banked rounds and their voids (the escrow they hold: ``held``)."""
     report.counts["banked_rounds"] = int(uow.scalar("SELECT COUNT(*) FROM banked_rounds"))
     _rounds(uow, report)
     _voids(uow, report)
-    _escrow(uow, report, shared or {})
 
 
 def _rounds(uow: UnitOfWork, report: Report) -> None:
@@ -113,25 +101,9 @@ def _voids(uow: UnitOfWork, report: Report) -> None:
             )
 
 
-def _escrow(uow: UnitOfWork, report: Report, shared: dict[str, int]) -> None:
-    # The escrow's balance is derived: the sum of its entries.
-    held: dict[str, int] = dict(
-        uow.all(
-            "SELECT a.mode, COALESCE(SUM(e.amount), 0) FROM accounts a "
-            "LEFT JOIN ledger_entries e ON e.account_id = a.id "
-            "WHERE a.kind = 'escrow' AND a.player_id IS NULL GROUP BY a.mode"
-        )
+def held(uow: UnitOfWork) -> dict[str, int]:
+    """What the escrow holds for the seats, by mode: bets placed and bankers' reserves."""
+    rows = uow.all(
+        "SELECT mode, SUM(stake + reserve) FROM banked_seats WHERE mode IS NOT NULL GROUP BY mode"
     )
-    in_play: dict[str, int] = dict(
-        uow.all(
-            "SELECT mode, SUM(stake + reserve) FROM banked_seats WHERE mode IS NOT NULL "
-            "GROUP BY mode"
-        )
-    )
-    for mode in ("fun", "real"):
-        have, due = int(held.get(mode, 0)), int(in_play.get(mode, 0) or 0)
-        if have != due + shared.get(mode, 0):
-            report.add(
-                f"the {mode} escrow holds {have} but the seats have {due} in play"
-                + (f" and the shared coups {shared[mode]}" if shared.get(mode) else "")
-            )
+    return {str(mode): int(total or 0) for mode, total in rows}

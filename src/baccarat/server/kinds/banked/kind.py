@@ -8,6 +8,7 @@ from typing import Any
 
 from baccarat.core import RuleSet, ShufflePolicy
 from baccarat.server.currencies import HOME
+from baccarat.server.kinds.banked import check as own_check
 from baccarat.server.kinds.banked.terms import BankedTerms
 from baccarat.server.play.kind import TableKind
 from baccarat.server.settings import BankedSettings, Settings
@@ -26,6 +27,10 @@ class BankedKind(TableKind):
         "player_banked_table",
         "table {table} is player-banked: take a seat (POST /api/seats)",
     )
+
+    holds = "the seats"
+    check = staticmethod(own_check.check)
+    held = staticmethod(own_check.held)
 
     @classmethod
     def terms(

@@ -4,7 +4,7 @@ Checked: each shared round's transaction (``shared_round``) takes exactly its st
 escrow and pays the player what the bets returned, the house the difference; every such
 transaction has its round and its bets on a coup; every settled bet's round is the
 bettor's, on the coup's cards, for its stake; and what the escrow holds for shared tables
-(``in_play``) is the bets placed on coups not yet settled. Bets on an operator's wallet
+(``held``) is the bets placed on coups not yet settled. Bets on an operator's wallet
 (``operator_round``) hold nothing in escrow and move nothing here: their rounds are checked
 with the operators' (``operators.audit``), and here only for their coup's cards.
 """
@@ -12,10 +12,10 @@ with the operators' (``operators.audit``), and here only for their coup's cards.
 from __future__ import annotations
 
 from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.kinds.banked.check import Report
+from baccarat.server.play.check import Report
 
 
-def in_play(uow: UnitOfWork) -> dict[str, int]:
+def held(uow: UnitOfWork) -> dict[str, int]:
     """What the escrow holds for shared coups, by mode: the stakes not yet settled."""
     rows = uow.all(
         "SELECT mode, COALESCE(SUM(stake), 0) FROM shared_bets WHERE round_id IS NULL "

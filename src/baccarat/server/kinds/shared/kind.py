@@ -7,6 +7,7 @@ from typing import Any
 
 from baccarat.core import RuleSet
 from baccarat.server.currencies import HOME
+from baccarat.server.kinds.shared import check as own_check
 from baccarat.server.kinds.shared import terms
 from baccarat.server.play.kind import TableKind
 from baccarat.server.settings import Settings
@@ -23,6 +24,10 @@ class SharedKind(TableKind):
         "shared_table",
         "table {table} is shared: bet on its coup (PUT /api/tables/{table}/coups/{{coup}}/bets)",
     )
+
+    holds = "the shared coups"
+    check = staticmethod(own_check.check)
+    held = staticmethod(own_check.held)
 
     @classmethod
     def terms(

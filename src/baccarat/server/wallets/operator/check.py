@@ -8,18 +8,9 @@ round has the answer that finished it.
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.ledger import ELSEWHERE_KIND
-
-
-class Report(Protocol):
-    """What the check writes to: ``audit.Report`` (not imported: ``audit`` imports this)."""
-
-    counts: dict[str, int]
-
-    def add(self, problem: str) -> None: ...
+from baccarat.server.play.check import Report
 
 
 def check(uow: UnitOfWork, report: Report) -> None:

@@ -297,3 +297,17 @@ def test_postings_of_one_unit_each_move_the_balance_the_one_before_left(db: Data
     assert refused.value.details["balance"] == 750
     assert db.run_read(lambda uow: wallet.balances(uow, alice))["fun"] == 99_750
     assert check(db).ok
+
+
+@both_backends
+def test_the_check_finds_an_escrow_that_holds_what_no_table_kind_has_in_play(
+    db: Database, system: SystemAccounts
+) -> None:
+    """The escrow's balance is the sum of what every table kind holds in it (the seats' bets
+    and reserves, the shared coups' stakes): money moved into it by nothing a kind knows of
+    is reported, with what each kind holds."""
+    escrow, house = system.ids[("fun", "escrow")], system.ids[("fun", "house")]
+    db.run_write(lambda uow: ledger.transfer(uow, "adjustment", "fun", house, escrow, 250,
+                                             system=system))  # fmt: skip
+    report = check(db)
+    assert report.problems == ["the fun escrow holds 250 but nothing is in play"]

@@ -18,7 +18,7 @@ import json
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.kinds import KINDS
 from baccarat.server.ledger import DERIVED_KINDS, ELSEWHERE_KIND
-from baccarat.server.play.check import Report, check_escrow
+from baccarat.server.play.check import Report, check_escrow, report_orphans
 from baccarat.server.wallets.operator import check as operators
 
 
@@ -127,12 +127,7 @@ def _rounds(uow: UnitOfWork, report: Report) -> None:
                 f"round {round_id}: stake {stake} and win {win} but its transaction moves "
                 f"{to_player} to the player and {to_house} to the house"
             )
-    orphans = uow.all(
-        "SELECT t.id FROM ledger_transactions t LEFT JOIN rounds r ON r.transaction_id = t.id "
-        "WHERE t.kind = 'round' AND r.seq IS NULL"
-    )
-    for (tx_id,) in orphans:
-        report.add(f"transaction {tx_id} moved a round's money but no round records it")
+    report_orphans(uow, report, "round", "", "moved a round's money but no round records it")
     for round_id, stake, win, before, after, bets in uow.all(
         "SELECT id, stake, win, balance_before, balance_after, bets FROM rounds"
     ):

@@ -56,3 +56,17 @@ def check_escrow(
         if have != sum(due.values()):
             said = " and ".join(f"{what} {amount}" for what, amount in due.items() if amount)
             report.add(f"the {mode} escrow holds {have} but {said or 'nothing is'} in play")
+
+
+def report_orphans(uow: UnitOfWork, report: Report, kind: str, record: str, what: str) -> None:
+    """Every transaction of ``kind`` that no row of ``record`` (a join from its round,
+    ``r``, naming ``x.round_id``) records is a problem: ``what`` says what it did."""
+    join = "" if not record else f"LEFT JOIN {record} x ON x.round_id = r.id "
+    missing = "x.round_id" if record else "r.seq"
+    rows = uow.all(
+        "SELECT t.id FROM ledger_transactions t LEFT JOIN rounds r ON r.transaction_id = t.id "
+        f"{join}WHERE t.kind = :k AND {missing} IS NULL",
+        {"k": kind},
+    )
+    for (tx_id,) in rows:
+        report.add(f"transaction {tx_id} {what}")

@@ -12,7 +12,7 @@ round reverses the banker's and the casino's side as well as the player's.
 from __future__ import annotations
 
 from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.play.check import Report
+from baccarat.server.play.check import Report, report_orphans
 
 _SIDES = (
     "COALESCE(SUM(CASE WHEN a.kind = 'player' AND a.player_id = b.player_id "
@@ -73,13 +73,8 @@ def _rounds(uow: UnitOfWork, report: Report) -> None:
         else:
             report.add(f"banked round {round_id} is player {player_id}'s, "
                        f"its round player {found}'s")  # fmt: skip
-    orphans = uow.all(
-        "SELECT t.id FROM ledger_transactions t LEFT JOIN rounds r ON r.transaction_id = t.id "
-        "LEFT JOIN banked_rounds b ON b.round_id = r.id "
-        "WHERE t.kind = 'banked_round' AND b.round_id IS NULL"
-    )
-    for (tx_id,) in orphans:
-        report.add(f"transaction {tx_id} settled a banked round but no banked round records it")
+    report_orphans(uow, report, "banked_round", "banked_rounds",
+                   "settled a banked round but no banked round records it")  # fmt: skip
 
 
 def _voids(uow: UnitOfWork, report: Report) -> None:

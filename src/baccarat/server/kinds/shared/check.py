@@ -12,7 +12,7 @@ with the operators' (``operators.audit``), and here only for their coup's cards.
 from __future__ import annotations
 
 from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.play.check import Report
+from baccarat.server.play.check import Report, report_orphans
 
 
 def held(uow: UnitOfWork) -> dict[str, int]:
@@ -61,10 +61,5 @@ def check(uow: UnitOfWork, report: Report) -> None:
             report.add(f"shared round {round_id} is not the round of the bets it settled")
         if (pc, bc) != (cpc, cbc):
             report.add(f"shared round {round_id} was not dealt the cards of its coup")
-    orphans = uow.all(
-        "SELECT t.id FROM ledger_transactions t LEFT JOIN rounds r ON r.transaction_id = t.id "
-        "LEFT JOIN shared_bets sb ON sb.round_id = r.id "
-        "WHERE t.kind = 'shared_round' AND sb.round_id IS NULL"
-    )
-    for (tx_id,) in orphans:
-        report.add(f"transaction {tx_id} settled a shared round but no bets on a coup record it")
+    report_orphans(uow, report, "shared_round", "shared_bets",
+                   "settled a shared round but no bets on a coup record it")  # fmt: skip

@@ -206,8 +206,8 @@ async def test_a_late_event_from_before_the_player_sat_leaves_their_socket_open(
 ) -> None:
     """With several workers, a seat's event can reach a worker after newer ones: a state
     older than what the socket has sent says nothing about the caller now."""
-    from baccarat.server.api.seat_socket import LEAVE_GRACE_S
     from baccarat.server.kinds.banked import service
+    from baccarat.server.kinds.banked.api.socket import LEAVE_GRACE_S
 
     banker, player = await server.player("banker1"), await server.player("player1")
     seat = await banker.sit("banked-i", "banker")

@@ -53,13 +53,13 @@ def create_app(settings: Settings) -> FastAPI:
         office_desk,
         operators,
         responsible,
-        seats,
         system,
         table_socket,
         tables,
         wallet,
     )
     from baccarat.server.api.sockets import Sockets
+    from baccarat.server.kinds import KINDS
     from baccarat.server.kinds.banked.runtime import BankedDesk
     from baccarat.server.kinds.shared.runtime import SharedDesk
     from baccarat.server.wallets.operator.engine import OperatorDesk
@@ -116,9 +116,14 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.sockets = sockets
     errors.install(app)
     # The players' routes first: a request is matched against the routes in this order.
-    for module in (accounts, tables, table_socket, wallet, history, fairness, seats, responsible,
-                   system):  # fmt: skip
+    for module in (accounts, tables, table_socket, wallet, history, fairness, responsible, system):
         app.include_router(module.router)
+    for kind in KINDS.values():  # each kind's own routes (the player-banked seats)
+        routes = kind.routes()
+        if routes is not None:
+            for router in routes.routers:
+                app.include_router(router)
+            access.admit_routes(routes.session_kinds)
     if settings.bench_endpoint:
         app.include_router(system.bench_router)
     for module in (operators, office, office_desk):

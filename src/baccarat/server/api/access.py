@@ -16,6 +16,8 @@ fails it (and is closed to operators' sessions meanwhile).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from fastapi import WebSocket
 from fastapi.exceptions import WebSocketException
 from starlette.requests import HTTPConnection
@@ -84,18 +86,6 @@ SESSION_KINDS: dict[str, frozenset[str]] = {
     "PUT /api/fairness/client-seed": PLAY,
     "POST /api/fairness/rotate": PLAY,
     "GET /api/fairness/seeds": PLAY,
-    # Player-banked tables: on our own wallet alone (docs/operator-api.md).
-    "GET /api/seats": OWN,
-    "POST /api/seats": OWN,
-    "GET /api/seats/{seat_id}": OWN,
-    "POST /api/seats/{seat_id}/leave": OWN,
-    "POST /api/seats/{seat_id}/approve": OWN,
-    "PUT /api/seats/{seat_id}/auto-approve": OWN,
-    "PUT /api/seats/{seat_id}/client-seed": OWN,
-    "PUT /api/seats/{seat_id}/bets": OWN,
-    "POST /api/seats/{seat_id}/deal": OWN,
-    "WS /api/seats/{seat_id}/ws": OWN,
-    "WS /api/seats/ws": OWN,
     # Responsible gaming: a player may always restrict their own play (limits, a time-out,
     # an exclusion), and acknowledges the reality check to play on; none moves money.
     "GET /api/responsible": PLAY,
@@ -147,6 +137,11 @@ SESSION_KINDS: dict[str, frozenset[str]] = {
     "PUT /admin/api/settings": NO_PLAYER_SESSION,
     "GET /docs": NO_PLAYER_SESSION,
 }
+
+
+def admit_routes(entries: Mapping[str, frozenset[str]]) -> None:
+    """Add a table kind's routes to the table (``TableKind.routes``, by ``create_app``)."""
+    SESSION_KINDS.update(entries)
 
 
 def kind_of(token: str) -> str:

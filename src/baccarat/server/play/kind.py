@@ -9,6 +9,8 @@ and ``baccarat admin check`` to loop over.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from baccarat.core import RuleSet
@@ -17,6 +19,16 @@ from baccarat.server.errors import ServiceError
 from baccarat.server.play.check import Report
 from baccarat.server.settings import Settings
 from baccarat.server.tables import Limits, Table, TableConfigError, Terms
+
+
+@dataclass(frozen=True)
+class KindRoutes:
+    """A kind's own routes: its routers (FastAPI's, in the kind's ``api`` package: the
+    engine imports no web framework) and the kinds of session each admits (``"METHOD
+    /path"`` -> ``api.access``'s kinds)."""
+
+    routers: tuple[Any, ...]
+    session_kinds: Mapping[str, frozenset[str]]
 
 
 class TableKind:
@@ -56,6 +68,11 @@ class TableKind:
         """What the kind holds in the escrow now, by mode (the escrow's balance is the sum
         of every kind's)."""
         return {}
+
+    @staticmethod
+    def routes() -> KindRoutes | None:
+        """Its own routes (imported when the app is built), if it has any."""
+        return None
 
     @classmethod
     def refuse_house_round(cls, table: Table) -> None:

@@ -10,8 +10,7 @@ from baccarat.server import ledger, responsible
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import hand_json, iso_time
-from baccarat.server.kinds.banked.kind import BankedKind
-from baccarat.server.kinds.banked.terms import terms_of
+from baccarat.server.kinds.banked.terms import is_banked, terms_of
 from baccarat.server.tables import Table, TableSet
 
 ROLES = ("player", "banker")
@@ -155,7 +154,7 @@ def ensure(uow: UnitOfWork, tables: TableSet) -> int:
     """Create the seats of every player-banked table that has none yet; how many were made."""
     made = 0
     for table in tables.values():
-        if not BankedKind.of(table):
+        if not is_banked(table):
             continue
         for number in range(1, terms_of(table).seats + 1):
             made += uow.run(

@@ -33,7 +33,6 @@ from baccarat.server.errors import ServiceError
 from baccarat.server.kinds.banked import escrow
 from baccarat.server.kinds.banked import seed as seat_seed
 from baccarat.server.kinds.banked.bank import PlayerBank
-from baccarat.server.kinds.banked.kind import BankedKind
 from baccarat.server.kinds.banked.seats import (
     ROLES,
     Seat,
@@ -49,7 +48,7 @@ from baccarat.server.kinds.banked.seats import (
     summary,
     view,
 )
-from baccarat.server.kinds.banked.terms import terms_of
+from baccarat.server.kinds.banked.terms import is_banked, terms_of
 from baccarat.server.ledger import check_mode
 from baccarat.server.play import idempotency
 from baccarat.server.play.round import Dealer, Stake, play, prefetch
@@ -70,7 +69,7 @@ class SeatServices:
 
     def table(self, table_id: str) -> Table:
         table = self.tables.require(table_id)
-        if not BankedKind.of(table):
+        if not is_banked(table):
             raise ServiceError(
                 "not_a_banked_table",
                 f"table {table_id} is banked by the casino: play it with POST "
@@ -80,7 +79,7 @@ class SeatServices:
         return table
 
     def banked_ids(self) -> list[str]:
-        return [t.id for t in self.tables.values() if BankedKind.of(t)]
+        return [t.id for t in self.tables.values() if is_banked(t)]
 
 
 def _nickname(uow: UnitOfWork, player_id: int) -> str:
@@ -97,7 +96,7 @@ def _expired(uow: UnitOfWork, seat: Seat) -> bool:
 
 def _seat_for(uow: UnitOfWork, ctx: SeatServices, seat_id: str) -> tuple[Seat, Table]:
     seat = load(uow, seat_id)
-    if seat.table_id not in ctx.tables or not BankedKind.of(ctx.tables[seat.table_id]):
+    if seat.table_id not in ctx.tables or not is_banked(ctx.tables[seat.table_id]):
         raise ServiceError("unknown_seat", f"there is no seat {seat_id!r}", seat=seat_id)
     return seat, ctx.tables[seat.table_id]
 

@@ -160,3 +160,8 @@ def terms_of(table: Table) -> BankedTerms:
     terms = table.terms
     assert isinstance(terms, BankedTerms), f"table {table.id} is not player-banked"
     return terms
+
+
+def is_banked(table: Table) -> bool:
+    """Whether the table is player-banked (its terms are this kind's)."""
+    return isinstance(table.terms, BankedTerms)

@@ -18,9 +18,9 @@ import contextlib
 
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
-from baccarat.server.kinds.banked.kind import BankedKind
 from baccarat.server.kinds.banked.seats import ROLES, Seat, load
 from baccarat.server.kinds.banked.service import SeatServices, _commit, _depart, _expired, _seat_for
+from baccarat.server.kinds.banked.terms import is_banked
 
 
 def _next_due(uow: UnitOfWork, seat: Seat) -> str | None:
@@ -47,7 +47,7 @@ def resolve_due(uow: UnitOfWork, ctx: SeatServices, limit: int = 50) -> int:
     resolved = 0
     for (seat_id,) in rows:
         seat = load(uow, seat_id, lock=False)
-        if seat.table_id not in ctx.tables or not BankedKind.of(ctx.tables[seat.table_id]):
+        if seat.table_id not in ctx.tables or not is_banked(ctx.tables[seat.table_id]):
             continue
         table = ctx.tables[seat.table_id]
         while (what := _next_due(uow, seat)) is not None:

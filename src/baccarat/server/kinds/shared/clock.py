@@ -38,8 +38,7 @@ from baccarat.server.errors import ServiceError
 from baccarat.server.history import hand_json
 from baccarat.server.kinds.shared import tablelog
 from baccarat.server.kinds.shared.bank import CUT, NONCE, SHARED, TableShoe
-from baccarat.server.kinds.shared.kind import SharedKind
-from baccarat.server.kinds.shared.terms import terms_of
+from baccarat.server.kinds.shared.terms import is_shared, terms_of
 from baccarat.server.play.round import Bank, Dealer, Stake, play
 from baccarat.server.tables import Table
 
@@ -162,7 +161,7 @@ def load_coup(uow: UnitOfWork, table: Table, coup_id: int, *, lock: str = "") ->
 
 
 def require_shared(table: Table) -> None:
-    if not SharedKind.of(table):
+    if not is_shared(table):
         raise ServiceError(
             "not_a_shared_table", f"table {table.id} is not a shared table", table=table.id
         )
@@ -171,7 +170,7 @@ def require_shared(table: Table) -> None:
 def ensure(uow: UnitOfWork, tables: Iterable[Table]) -> None:
     """The clock rows of the shared tables (idempotent: workers starting together)."""
     for table in tables:
-        if not SharedKind.of(table):
+        if not is_shared(table):
             continue
         if uow.one("SELECT 1 FROM shared_tables WHERE table_id = :t", {"t": table.id}) is None:
             uow.run(

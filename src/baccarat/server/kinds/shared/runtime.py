@@ -31,7 +31,7 @@ from baccarat.server.kinds.shared import clock
 from baccarat.server.kinds.shared.beacon import Beacon, BeaconError, from_settings
 from baccarat.server.kinds.shared.clock import Elsewhere, ShoeRow
 from baccarat.server.kinds.shared.feed import CHANNEL, Feed
-from baccarat.server.kinds.shared.kind import SharedKind
+from baccarat.server.kinds.shared.terms import is_shared
 from baccarat.server.play.host import Host
 from baccarat.server.tables import Table
 
@@ -58,7 +58,7 @@ class SharedDesk:
         has started, the bettors on other wallets (``shared.elsewhere.OperatorCoups``)."""
         self.casino = casino
         self.events = events
-        self.tables: list[Table] = [t for t in casino.tables.values() if SharedKind.of(t)]
+        self.tables: list[Table] = [t for t in casino.tables.values() if is_shared(t)]
         self._seen: dict[str, int] = {}  # table -> when this worker last saw it watched
         self._written: dict[str, int] = {}  # table -> when this worker last wrote it
         self._task: asyncio.Task[None] | None = None

@@ -46,3 +46,8 @@ def terms_of(table: Table) -> SharedTerms:
     terms = table.terms
     assert isinstance(terms, SharedTerms), f"table {table.id} is not shared"
     return terms
+
+
+def is_shared(table: Table) -> bool:
+    """Whether the table is shared (its terms are this kind's)."""
+    return isinstance(table.terms, SharedTerms)

@@ -13,7 +13,6 @@ from fastapi import APIRouter, Path, Request, Response
 
 from baccarat.core import Bets
 from baccarat.server import auth, ledger
-from baccarat.server.api import seat_socket
 from baccarat.server.api.deps import (
     IDEMPOTENCY_HEADER,
     IDEMPOTENT,
@@ -23,7 +22,12 @@ from baccarat.server.api.deps import (
 )
 from baccarat.server.api.errors import RESPONSIBLE_ERRORS, documented
 from baccarat.server.api.models import BetsIn, RoundOut
-from baccarat.server.api.seat_models import (
+from baccarat.server.currencies import HOME
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.kinds.banked import service
+from baccarat.server.kinds.banked.api import socket as seat_socket
+from baccarat.server.kinds.banked.api.models import (
     AutoApproveIn,
     DealIn,
     JoinIn,
@@ -32,10 +36,6 @@ from baccarat.server.api.seat_models import (
     SeatClientSeedIn,
     SeatStateOut,
 )
-from baccarat.server.currencies import HOME
-from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.errors import ServiceError
-from baccarat.server.kinds.banked import service
 from baccarat.server.kinds.banked.service import Params, SeatServices
 from baccarat.server.play import idempotency
 from baccarat.server.tables import bets_from

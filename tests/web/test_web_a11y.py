@@ -738,9 +738,15 @@ def test_the_table_at_200_percent_zoom_scrolls_rather_than_shrinks(
     player.wait_round()
     banner = page.locator("[data-banner]").bounding_box()
     assert banner is not None
-    for title in page.locator(".road-title").all():
-        t = title.bounding_box()
-        assert t is not None
+    # The roads are drawn again after the round (read from the server): their names once
+    # they are on the page, measured together.
+    shown = "[...document.querySelectorAll('.road-title')]"
+    page.wait_for_function(f"{shown}.length > 0 && {shown}.every(e => e.getClientRects().length)")
+    titles = page.evaluate(
+        f"{shown}.map(e => e.getBoundingClientRect())"
+        ".map(r => ({x: r.x, y: r.y, width: r.width, height: r.height}))"
+    )
+    for t in titles:
         apart = (
             banner["x"] >= t["x"] + t["width"]
             or t["x"] >= banner["x"] + banner["width"]

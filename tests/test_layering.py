@@ -78,18 +78,18 @@ def test_the_scanners_see_what_they_look_for() -> None:
     assert sql_strings('uow.one("SELECT balance FROM accounts WHERE id = :a")')
     assert sql_strings('q = f"UPDATE accounts SET balance = {x}"')
     assert not sql_strings('raise ServiceError("no_bets", "select a chip, then a bet")')
-    banked = "baccarat.server.kinds.banked"
-    assert web_imports("from starlette.concurrency import run_in_threadpool", banked)
-    assert web_imports("def hash():\n    import uvicorn", banked)
-    assert web_imports("from ..api import deps", banked) == {
+    inner = "baccarat.server.responsible"  # a package of the server's
+    assert web_imports("from starlette.concurrency import run_in_threadpool", inner)
+    assert web_imports("def hash():\n    import uvicorn", inner)
+    assert web_imports("from ..api import deps", inner) == {
         "baccarat.server.api",
         "baccarat.server.api.deps",
     }
-    assert web_imports("from .. import api, ledger", banked) == {"baccarat.server.api"}
+    assert web_imports("from .. import api, ledger", inner) == {"baccarat.server.api"}
     assert web_imports("from .api.guard import Guard", "baccarat.server")
-    assert web_imports("import baccarat.server.app", banked)
-    # Names are compared whole: banked.api is not the API, nor is server.apiary.
-    assert not web_imports("from .api import deps\nfrom .. import apiary, application", banked)
+    assert web_imports("import baccarat.server.app", inner)
+    # Names are compared whole: responsible.api is not the API, nor is server.apiary.
+    assert not web_imports("from .api import deps\nfrom .. import apiary, application", inner)
 
 
 def test_core_uses_the_standard_library_only() -> None:
@@ -111,13 +111,18 @@ def test_the_api_holds_no_sql() -> None:
 
 
 def test_the_domain_services_import_no_web_framework_nor_the_api_nor_the_app() -> None:
+    """The server but its API (server/api, a kind's api package) and its app."""
     server = PACKAGE / "server"
+    # The API: server/api, and each table kind's own routes (server/kinds/KIND/api).
+    api = [server / "api", *(server / "kinds").glob("*/api")]
     domain = [
         path
         for path in sorted(server.rglob("*.py"))
-        if server / "api" not in path.parents and path != server / "app.py"
+        if not any(folder in path.parents for folder in api) and path != server / "app.py"
     ]
     assert server / "accounts.py" in domain and server / "api" / "guard.py" not in domain
+    assert server / "kinds" / "banked" / "service.py" in domain
+    assert server / "kinds" / "banked" / "api" / "routes.py" not in domain
     offenders = {}
     for path in domain:
         # Relative imports start from the file's folder (its package), __init__.py's too.

@@ -11,8 +11,17 @@ with the operators' (``operators.audit``), and here only for their coup's cards.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.kinds.banked.check import Report
+
+
+class Report(Protocol):
+    """What the check writes to: ``check.Report`` (not imported: ``check`` imports this)."""
+
+    counts: dict[str, int]
+
+    def add(self, problem: str) -> None: ...
 
 
 def in_play(uow: UnitOfWork) -> dict[str, int]:

@@ -10,6 +10,8 @@ coup. At the close (``OperatorCoups.close``, in the deal's transaction) a round 
 rollback until it is answered); the ``placed`` ones are settled by the one round function on
 the coup's cards, each round's money step (``CoupWallet.settle``) moving it to ``win`` with
 its win written (0 on a loss: it closes the round), which the worker sends until it lands.
+The casino covers them as every bettor of the coup (``SharedBank``), their stakes not in
+our escrow but taken by their bet calls: ``COUP_BANK``, a house round's posting each.
 
 Replacing the bets during the window (the PUT) is what the contract's calls allow safely:
 the earlier round, if its bets change, is rolled back whole (a rollback of its bet) and the
@@ -21,7 +23,6 @@ would need a win that refers to two bets.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any
 
 from baccarat.core import Bets
@@ -32,7 +33,7 @@ from baccarat.server.kinds.shared.bank import SharedBank
 from baccarat.server.kinds.shared.clock import Batch, load_coup
 from baccarat.server.ledger import SystemAccounts, record_elsewhere
 from baccarat.server.money import Money, Posted
-from baccarat.server.play.round import Dealer, Settled, Stake, new_round_id
+from baccarat.server.play.round import Dealer, Stake, new_round_id
 from baccarat.server.tables import Table
 from baccarat.server.wallets.operator import outbox
 from baccarat.server.wallets.operator.outbox import Call, OperatorSession
@@ -86,15 +87,9 @@ class CoupWallet:
         raise outbox.not_voided()
 
 
-class CoupBank(SharedBank):
-    """The casino covers an operator's bettor at a shared coup: a house round's posting
-    (the stake debited, the return credited), on the operator's wallet; nothing in escrow."""
-
-    def money(self, mode: str, settled: Sequence[Settled]) -> list[Money]:
-        return [self._posting(one) for one in settled]
-
-
-COUP_BANK = CoupBank()
+# The casino covers an operator's bettor at a shared coup: a house round's posting (the
+# stake debited, the return credited), on the operator's wallet; nothing in escrow.
+COUP_BANK = SharedBank(escrowed=False)
 
 
 def _previous(uow: UnitOfWork, coup_id: int, player_id: int) -> tuple[Bets, str | None]:

@@ -159,9 +159,8 @@ class OperatorDesk:
             created.append((wallet.first, here, player_id, played))
             return {"round_id": played.id}
 
-        session = idempotency.Session(token_hash)
-        answer, replayed = await self.casino.db.write(
-            lambda uow: idempotency.once(uow, session, key, hashed, 201, work), token_hash
+        answer, replayed = await idempotency.written_once(
+            self.casino.db, token_hash, key, hashed, 201, work
         )
         round_id = json.loads(answer.body)["round_id"]
         if created and not replayed:
@@ -219,9 +218,8 @@ class OperatorDesk:
             created.append(calls)
             return answer
 
-        session = idempotency.Session(token_hash)
-        stored, replayed = await self.casino.db.write(
-            lambda uow: idempotency.once(uow, session, key, hashed, 200, work), token_hash
+        stored, replayed = await idempotency.written_once(
+            self.casino.db, token_hash, key, hashed, 200, work
         )
         answer: dict[str, Any] = json.loads(stored.body)
         round_id: str | None = answer.get("operator_round")

@@ -225,7 +225,6 @@ async def operator_coup_bets(
         return None
     key, hashed = _key(ctx, payload)
     desk, casino = desk_of(ctx.request.app), ctx.casino
-    place = functools.partial(operator_coups.place, shoes=casino.shoes, system=casino.system,
-                              coup_id=coup, bets=bets)  # fmt: skip
+    place = functools.partial(operator_coups.place, shoes=casino.shoes, coup_id=coup, bets=bets)
     answer = await desk.bet_on_coup(ctx.caller.token_hash, table, place, key, hashed, tell)
     return json_response(answer)

@@ -153,7 +153,7 @@ class OperatorDesk:
             here = self._offered(operator, table, session.currency)
             wallet = OperatorWallet(session, table.id, bets.to_json(),
                                     outbox.lease_for(operator.timeout_s))  # fmt: skip
-            dealer = Dealer(self.casino.shoes, self.casino.system, wallet=wallet)
+            dealer = Dealer(self.casino.shoes, wallet)
             played = rounds.play_round(uow, dealer, player_id, here, "real", bets)
             assert wallet.first is not None
             created.append((wallet.first, here, player_id, played))

@@ -109,7 +109,11 @@ class Answer:
 
 class OperatorWallet:
     """The wallet port (``money.Wallet``) toward an operator's seamless wallet: the round's
-    money is written as its first call, to be sent once the transaction commits."""
+    money is written as its first call, to be sent once the transaction commits. It holds
+    nothing in escrow and rolls no round back (the operator settles its rounds), and has no
+    batches: none of the port's capabilities."""
+
+    reserving = reversing = batching = None
 
     def __init__(self, session: OperatorSession, table_id: str, bets: Mapping[str, int],
                  lease_s: float) -> None:  # fmt: skip
@@ -121,13 +125,6 @@ class OperatorWallet:
 
     def balance(self, uow: UnitOfWork, player_id: int, mode: str) -> int:
         return self.session.balance or 0
-
-    def reserve(
-        self, uow: UnitOfWork, kind: str, mode: str, reference: str, player_id: int, amount: int
-    ) -> None:
-        raise ServiceError(
-            "player_banked_table", "player-banked tables play on the casino's own wallet"
-        )
 
     def settle(self, uow: UnitOfWork, kind: str, mode: str, reference: str, money: Money) -> Posted:
         s = self.session
@@ -152,19 +149,6 @@ class OperatorWallet:
         self.first = _write_call(uow, dict(zip(_ROUND_FIELDS, written, strict=True)), "bet", 1)
         before = s.balance or 0
         return Posted(tx_id, {player: before - stake + returned}, s.currency)
-
-    def reverse(
-        self, uow: UnitOfWork, mode: str, reference: str, money: Money, memo: str
-    ) -> Posted:
-        raise not_voided()
-
-
-def not_voided() -> ServiceError:
-    """A round on an operator's wallet (a house table's or a shared coup's) is not voided."""
-    return ServiceError(
-        "void_not_possible",
-        "a round on an operator's wallet is settled by the operator: it is not voided here",
-    )
 
 
 # A round's row as ``_round`` reads it (its columns, in this order).

@@ -31,7 +31,7 @@ from baccarat.server.dealing import ShoeFactory
 from baccarat.server.kinds.shared import bets as shared_bets
 from baccarat.server.kinds.shared.bank import SharedBank
 from baccarat.server.kinds.shared.clock import Batch, load_coup
-from baccarat.server.ledger import SystemAccounts, record_elsewhere
+from baccarat.server.ledger import record_elsewhere
 from baccarat.server.money import Money, Posted
 from baccarat.server.play.round import Dealer, Stake, new_round_id
 from baccarat.server.tables import Table
@@ -41,19 +41,17 @@ from baccarat.server.wallets.operator.outbox import Call, OperatorSession
 
 class CoupWallet:
     """The wallet port toward the operators' wallets for a shared coup's bettors: the stake
-    is the bet call the placement wrote (nothing is held here), and the coup's settlement
-    of a bettor writes their round's win."""
+    is the bet call the placement wrote (nothing is held here: it does not reserve), and the
+    coup's settlement of a bettor writes their round's win. None of the port's capabilities
+    (``money``): a coup of its bettors is settled a round at a time, and never voided here."""
+
+    reserving = reversing = batching = None
 
     def __init__(self, session: OperatorSession | None = None) -> None:
         self.session = session
 
     def balance(self, uow: UnitOfWork, player_id: int, mode: str) -> int:
         return 0 if self.session is None else self.session.balance or 0
-
-    def reserve(
-        self, uow: UnitOfWork, kind: str, mode: str, reference: str, player_id: int, amount: int
-    ) -> None:
-        return None  # the stake moves by the round's bet call (``place``), not here
 
     def settle(self, uow: UnitOfWork, kind: str, mode: str, reference: str, money: Money) -> Posted:
         row = uow.one(
@@ -80,11 +78,6 @@ class CoupWallet:
             {"win": returned, "p": player},
         )
         return Posted(tx_id, {player: after}, str(currency))
-
-    def reverse(
-        self, uow: UnitOfWork, mode: str, reference: str, money: Money, memo: str
-    ) -> Posted:
-        raise outbox.not_voided()
 
 
 # The casino covers an operator's bettor at a shared coup: a house round's posting (the
@@ -120,13 +113,13 @@ def _held(uow: UnitOfWork, table: Table, coup_id: int, player_id: int) -> tuple[
 
 def place(
     uow: UnitOfWork, session: OperatorSession, table: Table, player_id: int, lease_s: float,
-    *, shoes: ShoeFactory, system: SystemAccounts, coup_id: int, bets: Bets,
+    *, shoes: ShoeFactory, coup_id: int, bets: Bets,
 ) -> tuple[dict[str, Any], list[Call]]:  # fmt: skip
     """The bettor's bets on the coup, replacing theirs (checked as every bettor's), on the
     operator's wallet: the answer, and the calls to send in order (the earlier round's
     rollback, then the new round's bet), all written here."""
     before, earlier = _held(uow, table, coup_id, player_id)
-    dealer = Dealer(shoes, system, wallet=CoupWallet(session))
+    dealer = Dealer(shoes, CoupWallet(session))
     answer = shared_bets.place(uow, dealer, table, coup_id, player_id, "real", bets)
     calls: list[Call] = []
     if earlier is not None and before == bets:
@@ -153,8 +146,8 @@ class OperatorCoups:
     """The shared tables' bettors on operators' wallets, at a coup's close
     (``clock.Elsewhere``)."""
 
-    def __init__(self, shoes: ShoeFactory, system: SystemAccounts) -> None:
-        self.dealer = Dealer(shoes, system, wallet=CoupWallet())
+    def __init__(self, shoes: ShoeFactory) -> None:
+        self.dealer = Dealer(shoes, CoupWallet())
 
     def close(self, uow: UnitOfWork, coup_id: int) -> list[Batch]:
         """The coup closes: its bets not applied by now are not played (rolled back); the

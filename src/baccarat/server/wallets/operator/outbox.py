@@ -212,6 +212,19 @@ def balance_call(uow: UnitOfWork, session: OperatorSession) -> Call:
     return Call(call_id, None, session.operator_id, "balance", body)
 
 
+def show_balance(uow: UnitOfWork, who: int | str, balance: int | None, plus: int = 0) -> None:
+    """The one writer of ``operator_sessions.balance``, the operator's balance as the
+    player's sessions show it: ``balance`` as the operator answered it, or (None) the one
+    shown plus ``plus`` (a win the operator has not answered yet; none shown, none).
+    ``who``: the player (every session of theirs), or a session by its token's hash."""
+    column = "player_id" if isinstance(who, int) else "token_hash"
+    uow.run(
+        "UPDATE operator_sessions SET balance = COALESCE(CAST(:b AS BIGINT), balance + :plus) "
+        f"WHERE {column} = :w",
+        {"b": balance, "plus": plus, "w": who},
+    )
+
+
 def _complete_call(uow: UnitOfWork, call: Call, answer: Answer) -> None:
     uow.run(
         "UPDATE operator_calls SET answered_us = :now, http_status = :h, status = :s, "
@@ -224,10 +237,7 @@ def _complete_call(uow: UnitOfWork, call: Call, answer: Answer) -> None:
 def balance_answered(uow: UnitOfWork, call: Call, answer: Answer, token_hash: str) -> None:
     _complete_call(uow, call, answer)
     if answer.status == OK and answer.balance is not None:
-        uow.run(
-            "UPDATE operator_sessions SET balance = :b WHERE token_hash = :h",
-            {"b": answer.balance, "h": token_hash},
-        )
+        show_balance(uow, token_hash, answer.balance)
 
 
 def lease_for(timeout_s: float) -> float:
@@ -276,10 +286,7 @@ def answered(
         _finish(uow, r, final, column, status)
         if status == OK and answer.balance is not None:
             # The operator's balance as it now answered (shown to the player's sessions).
-            uow.run(
-                "UPDATE operator_sessions SET balance = :b WHERE player_id = :p",
-                {"b": answer.balance, "p": r["player_id"]},
-            )
+            show_balance(uow, int(r["player_id"]), answer.balance)
         return final, None
     uow.run(
         f"UPDATE operator_rounds SET {column} = NULL, next_us = :next, lease_us = 0 "
@@ -304,10 +311,7 @@ def _shown(uow: UnitOfWork, r: Mapping[str, Any], balance: int | None) -> None:
         "UPDATE rounds SET balance_before = :before, balance_after = :after WHERE id = :r",
         {"before": before, "after": after, "r": r["round"]},
     )
-    uow.run(
-        "UPDATE operator_sessions SET balance = :b WHERE player_id = :p",
-        {"b": balance + r["win"], "p": r["player_id"]},
-    )
+    show_balance(uow, int(r["player_id"]), balance + r["win"])
 
 
 def _placed(uow: UnitOfWork, r: Mapping[str, Any], balance: int | None) -> None:
@@ -318,10 +322,7 @@ def _placed(uow: UnitOfWork, r: Mapping[str, Any], balance: int | None) -> None:
         {"s": OK, "b": balance, "r": r["round"]},
     )
     if balance is not None:
-        uow.run(
-            "UPDATE operator_sessions SET balance = :b WHERE player_id = :p",
-            {"b": balance, "p": r["player_id"]},
-        )
+        show_balance(uow, int(r["player_id"]), balance)
 
 
 def unbet(uow: UnitOfWork, round_id: str) -> None:

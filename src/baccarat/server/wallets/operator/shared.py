@@ -72,11 +72,7 @@ class CoupWallet:
         # The operator's balance once the bet was applied, the win added (as shown; the
         # player's sessions show it too until the win's answer gives the operator's).
         after = (int(balance) if balance is not None else int(stake)) + returned
-        uow.run(
-            "UPDATE operator_sessions SET balance = balance + :win WHERE player_id = :p "
-            "AND balance IS NOT NULL",
-            {"win": returned, "p": player},
-        )
+        outbox.show_balance(uow, player, None, plus=returned)
         return Posted(tx_id, {player: after}, str(currency))
 
 

@@ -82,7 +82,7 @@ async def operator_rounds(request: Request, casino: CasinoDep) -> Response:
     found = await casino.db.read(
         lambda uow: report.rounds(
             uow, operator.id, params.get("from"), params.get("to"), params.get("player"),
-            params.get("after"),
+            params.get("after"), operator.contract,
         )
     )  # fmt: skip
     return json_response(found)

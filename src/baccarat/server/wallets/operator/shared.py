@@ -36,6 +36,8 @@ from baccarat.server.money import Money, Posted
 from baccarat.server.play.round import Dealer, Stake, new_round_id
 from baccarat.server.tables import Table
 from baccarat.server.wallets.operator import outbox
+from baccarat.server.wallets.operator.api_v1 import API_V1
+from baccarat.server.wallets.operator.contract import WalletProtocol
 from baccarat.server.wallets.operator.outbox import Call, OperatorSession
 
 
@@ -109,11 +111,11 @@ def _held(uow: UnitOfWork, table: Table, coup_id: int, player_id: int) -> tuple[
 
 def place(
     uow: UnitOfWork, session: OperatorSession, table: Table, player_id: int, lease_s: float,
-    *, shoes: ShoeFactory, coup_id: int, bets: Bets,
+    contract: WalletProtocol = API_V1, *, shoes: ShoeFactory, coup_id: int, bets: Bets,
 ) -> tuple[dict[str, Any], list[Call]]:  # fmt: skip
     """The bettor's bets on the coup, replacing theirs (checked as every bettor's), on the
-    operator's wallet: the answer, and the calls to send in order (the earlier round's
-    rollback, then the new round's bet), all written here."""
+    operator's wallet (its ``contract``): the answer, and the calls to send in order (the
+    earlier round's rollback, then the new round's bet), all written here."""
     before, earlier = _held(uow, table, coup_id, player_id)
     dealer = Dealer(shoes, CoupWallet(session))
     answer = shared_bets.place(uow, dealer, table, coup_id, player_id, "real", bets)
@@ -123,13 +125,14 @@ def place(
         if state in ("bet", outbox.PLACED):
             return answer | {"operator_round": earlier}, calls  # the same bets: they stand
     if earlier is not None:
-        withdrawn = outbox.withdraw(uow, earlier, lease_s)
+        withdrawn = outbox.withdraw(uow, earlier, lease_s, contract)
         if withdrawn is not None:
             calls.append(withdrawn)
     round_id = None
     if bets.total:
         round_id = new_round_id(uow.now)
-        calls.append(outbox.coup_bet(uow, session, table.id, coup_id, round_id, bets, lease_s))
+        calls.append(outbox.coup_bet(uow, session, table.id, coup_id, round_id, bets, lease_s,
+                                     contract))  # fmt: skip
         uow.run(
             "UPDATE shared_bets SET operator_round = :r WHERE coup_id = :c AND player_id = :p "
             "AND mode = 'real'",

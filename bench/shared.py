@@ -261,6 +261,7 @@ def settle_rate(url: str, bettors: int, tag: str) -> float:
     from baccarat.server.ledger import SystemAccounts
     from baccarat.server.play.round import Dealer
     from baccarat.server.settings import DatabaseUrl
+    from baccarat.server.wallets.ledger import LedgerWallet
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "tables.toml"
@@ -271,7 +272,7 @@ def settle_rate(url: str, bettors: int, tag: str) -> float:
     moment = [time.time_ns() // 1000]
     db = Database(DatabaseUrl.parse(url), clock=lambda: moment[0], threads=1)
     try:
-        dealer = Dealer(FairShoes(), db.run_read(SystemAccounts.load))
+        dealer = Dealer(FairShoes(), LedgerWallet(db.run_read(SystemAccounts.load)))
         listed = "SELECT id FROM players WHERE nickname LIKE :t ORDER BY id"
         ids = db.run_read(lambda uow: [int(r[0]) for r in uow.all(listed, {"t": f"{tag}x%"})])
         db.run_write(lambda uow: clock.ensure(uow, [table]))

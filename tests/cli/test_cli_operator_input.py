@@ -22,6 +22,7 @@ from baccarat.server.kinds import load_tables
 from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.settings import DatabaseUrl, system_clock_us
+from baccarat.server.wallets.ledger import LedgerWallet
 
 from .support import run
 
@@ -55,10 +56,9 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         db.run_write(lambda uow: wallet.request_deposit(uow, player, 1_000))
         db.run_write(lambda uow: wallet.request_withdrawal(uow, player, 1_000, system))
         table = load_tables().require("table-i")
+        dealer = rounds.Dealer(FairShoes(), LedgerWallet(system))
         db.run_write(
-            lambda uow: rounds.play_round(
-                uow, rounds.Dealer(FairShoes(), system), player, table, "fun", Bets(banker=500)
-            )
+            lambda uow: rounds.play_round(uow, dealer, player, table, "fun", Bets(banker=500))
         )
     finally:
         db.close()

@@ -52,7 +52,7 @@ async def operator_round(api: Api, answer: Answer = TIMED_OUT) -> Call:
 
     def work(uow: UnitOfWork) -> Call:
         wallet = OperatorWallet(session, table.id, bets.to_json(), 5)
-        rounds.play_round(uow, Dealer(casino.shoes, casino.system, wallet=wallet),
+        rounds.play_round(uow, Dealer(casino.shoes, wallet),
                           session.player_id, table, "real", bets)  # fmt: skip
         assert wallet.first is not None
         return wallet.first

@@ -20,6 +20,7 @@ from baccarat.server.kinds import load_tables
 from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.play.round import Dealer
+from baccarat.server.wallets.ledger import LedgerWallet
 from baccarat.server.wallets.operator import launch, outbox
 from baccarat.server.wallets.operator.config import Operator
 from baccarat.server.wallets.operator.outbox import Answer, Call, OperatorWallet
@@ -46,7 +47,7 @@ def new_round(db: Database, system: SystemAccounts, s: outbox.OperatorSession) -
 
     def work(uow: UnitOfWork) -> Call:
         wallet = OperatorWallet(s, TABLE.id, bets.to_json(), outbox.lease_for(TIMEOUT_S))
-        rounds.play_round(uow, Dealer(FairShoes(), system, wallet=wallet), s.player_id, TABLE,
+        rounds.play_round(uow, Dealer(FairShoes(), wallet), s.player_id, TABLE,
                           "real", bets)  # fmt: skip
         assert wallet.first is not None
         return wallet.first
@@ -187,7 +188,7 @@ def test_a_round_on_an_operators_wallet_is_not_voided_on_ours(
 
     bet = new_round(db, system, session(db, system))
     answer(db, bet, "RS_OK")
-    dealer = Dealer(FairShoes(), system)
+    dealer = Dealer(FairShoes(), LedgerWallet(system))
     with pytest.raises(ServiceError) as refused:
         db.run_write(lambda uow: voids.void_round(uow, dealer, bet.round_id or "", "a test"))
     assert refused.value.code == "void_not_possible"

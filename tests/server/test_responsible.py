@@ -26,6 +26,7 @@ from baccarat.server.kinds.banked.terms import terms_of
 from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts, open_currencies
 from baccarat.server.play.round import Dealer
+from baccarat.server.wallets.ledger import LedgerWallet
 from baccarat.server.wallets.operator import launch
 from baccarat.server.wallets.operator.config import Operator
 from baccarat.server.wallets.operator.outbox import OperatorSession, OperatorWallet
@@ -670,7 +671,7 @@ class Launches:
         the code it was refused with."""
         table = self.tables["table-i"].for_currency(s.currency)
         wallet = OperatorWallet(s, table.id, {"banker": 1000}, 5) if mode == "real" else None
-        dealer = Dealer(FairShoes(), self.system, wallet=wallet)
+        dealer = Dealer(FairShoes(), wallet or LedgerWallet(self.system))
         try:
             self.db.run_write(lambda uow: rounds.play_round(
                 uow, dealer, s.player_id, table, mode, Bets({"banker": 1000})))  # fmt: skip

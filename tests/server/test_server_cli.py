@@ -15,6 +15,7 @@ from baccarat.server.kinds import load_tables
 from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.settings import DatabaseUrl, system_clock_us
+from baccarat.server.wallets.ledger import LedgerWallet
 
 from .support import PLAYER_WINS, StackedShoes
 
@@ -113,15 +114,16 @@ def test_requests_void_and_replay(
         player = db.run_read(lambda uow: accounts.require(uow, "vera")).id
         db.run_write(lambda uow: wallet.request_deposit(uow, player, 10_000))
         table = load_tables().require("table-i")
+        ours = LedgerWallet(system)
         stacked = db.run_write(
             lambda uow: rounds.play_round(
-                uow, rounds.Dealer(StackedShoes(PLAYER_WINS), system), player, table, "fun",
+                uow, rounds.Dealer(StackedShoes(PLAYER_WINS), ours), player, table, "fun",
                 Bets(player=1_000),
             )
         )  # fmt: skip
         fair = db.run_write(
             lambda uow: rounds.play_round(
-                uow, rounds.Dealer(FairShoes(), system), player, table, "fun", Bets(banker=500)
+                uow, rounds.Dealer(FairShoes(), ours), player, table, "fun", Bets(banker=500)
             )
         )
     finally:

@@ -22,6 +22,7 @@ from baccarat.server.kinds.house import service as house
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.play.round import Dealer
 from baccarat.server.settings import DatabaseUrl
+from baccarat.server.wallets.ledger import LedgerWallet
 
 from .conftest import BACKENDS, FakeClock
 
@@ -38,7 +39,7 @@ def _fun(db: Database, player: int) -> int:
 
 def _house_rounds(system: SystemAccounts) -> Callable[[int], Any]:
     """A player's house round (5.00 on Player at table I) as a unit of work."""
-    dealer, table = Dealer(FairShoes(), system), load_tables().require("table-i")
+    dealer, table = Dealer(FairShoes(), LedgerWallet(system)), load_tables().require("table-i")
     return lambda player: (
         lambda uow: house.play_round(uow, dealer, player, table, "fun", Bets(player=500))
     )

@@ -27,6 +27,7 @@ from baccarat.server.kinds import load_tables
 from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.tables import TableSet
+from baccarat.server.wallets.ledger import LedgerWallet
 
 from .conftest import both_backends
 
@@ -42,7 +43,7 @@ def tables() -> TableSet:
 class Casino:
     def __init__(self, db: Database, system: SystemAccounts, tables: TableSet):
         self.db = db
-        self.dealer = rounds.Dealer(FairShoes(), system)
+        self.dealer = rounds.Dealer(FairShoes(), LedgerWallet(system))
         self.tables = tables
         self.player = db.run_write(lambda uow: accounts.register(uow, "eve", "hash", system)).id
 

@@ -29,6 +29,7 @@ from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.settings import DatabaseUrl
 from baccarat.server.tables import TableSet
+from baccarat.server.wallets.ledger import LedgerWallet
 
 from .conftest import FakeClock
 
@@ -91,7 +92,7 @@ def test_the_ledger_sums_to_zero_after_any_operations(
 
 def run(db: Database, tables: TableSet, operations: list) -> None:
     system = db.run_read(SystemAccounts.load)
-    dealer = rounds.Dealer(FairShoes(), system)
+    dealer = rounds.Dealer(FairShoes(), LedgerWallet(system))
     players = [
         db.run_write(lambda uow, i=i: accounts.register(uow, f"player{i}", "hash", system)).id  # type: ignore[misc]
         for i in range(3)

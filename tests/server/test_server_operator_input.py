@@ -13,6 +13,7 @@ from baccarat.cli import main
 from baccarat.server import accounts, responsible, wallet
 from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl, system_clock_us
+from baccarat.server.wallets.ledger import LedgerWallet
 
 
 def admin(data_dir: Path, *argv: str) -> int:
@@ -68,7 +69,7 @@ def test_a_void_reason_with_control_bytes_is_refused_and_the_round_stays(
         system = db.run_read(SystemAccounts.load)
         player = db.run_read(lambda uow: accounts.require(uow, "ida")).id
         table = load_tables()["table-i"]
-        dealer = rounds.Dealer(FairShoes(), system)
+        dealer = rounds.Dealer(FairShoes(), LedgerWallet(system))
         played = db.run_write(
             lambda uow: rounds.play_round(uow, dealer, player, table, "fun", Bets(player=200))
         )

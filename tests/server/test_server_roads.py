@@ -13,6 +13,7 @@ from baccarat.server.kinds import load_tables
 from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.tables import TableSet
+from baccarat.server.wallets.ledger import LedgerWallet
 
 from .conftest import both_backends
 from .support import BANKER_WINS, PLAYER_WINS, TIE, StackedShoes
@@ -44,7 +45,7 @@ def register(db: Database, system: SystemAccounts, nickname: str = "alice") -> i
 
 
 def play_all(db, system, tables, player_id, shoes, count, table="table-i", mode="fun"):
-    dealer = rounds.Dealer(shoes, system)
+    dealer = rounds.Dealer(shoes, LedgerWallet(system))
     return [
         db.run_write(
             lambda uow: rounds.play_round(
@@ -103,7 +104,7 @@ def test_a_fresh_table_looks_back_a_limited_number_of_rounds_and_skips_voids(
     assert [c["winner"] for c in answer(db, alice, tables)["roads"]["bead"]] == ["B", "T", "B"]
     db.run_write(
         lambda uow: voids.void_round(
-            uow, rounds.Dealer(FairShoes(), system), played[-2].id, "a card flew"
+            uow, rounds.Dealer(FairShoes(), LedgerWallet(system)), played[-2].id, "a card flew"
         )
     )
     data = answer(db, alice, tables)
@@ -127,7 +128,7 @@ def test_a_cut_shoe_table_shows_the_current_shoe_only(
         shoe.cut_card = cut_card
         return shoe
 
-    dealer = rounds.Dealer(with_cut_card, system)
+    dealer = rounds.Dealer(with_cut_card, LedgerWallet(system))
     assert answer(db, alice, tables, "mini")["stats"]["rounds"] == 0  # no shoe cut yet
     db.run_write(lambda uow: rounds.cut_shoe(uow, dealer, alice, mini, "fun", 10))
     play_all(db, system, tables, alice, with_cut_card, 6, table="mini")

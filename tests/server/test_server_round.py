@@ -14,18 +14,23 @@ from baccarat.core import Bets, Card, get_rules, play_coup, settle
 from baccarat.server import accounts, ledger, voids
 from baccarat.server.db.database import Database
 from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.dealing import FairShoes
 from baccarat.server.errors import ServiceError
-from baccarat.server.history import StoredRound
+from baccarat.server.history import StoredRound, get_round
+from baccarat.server.kinds import load_tables
+from baccarat.server.kinds.house import service as house
 from baccarat.server.ledger import LedgerError, Posting, SystemAccounts
 from baccarat.server.money import Money, Move
 from baccarat.server.play import round
-from baccarat.server.play.round import STEPS, Stake, settle_stake
+from baccarat.server.play.round import STEPS, Dealer, Stake, settle_stake
 from baccarat.server.settings import DatabaseUrl
+from baccarat.server.wallets.ledger import LedgerWallet
+from baccarat.server.wallets.operator.shared import CoupWallet
 
 from .banked import serving
 from .conftest import both_backends
 
-SERVER = Path(round.__file__).parent
+SERVER = Path(round.__file__).parents[1]
 
 
 def test_a_pair_bet_is_settled_by_the_cards_where_the_winner_alone_would_collide() -> None:
@@ -55,7 +60,7 @@ def test_only_the_ledger_writes_ledger_rows_and_cached_balances() -> None:
     offenders = [
         str(path.relative_to(SERVER))
         for path in SERVER.rglob("*.py")
-        if path.name != "ledger.py" and writes.search(path.read_text("utf-8"))
+        if path.relative_to(SERVER) != Path("ledger.py") and writes.search(path.read_text("utf-8"))
     ]
     assert offenders == []
 
@@ -72,7 +77,7 @@ def test_a_posting_the_balance_does_not_cover_writes_nothing(
     account = _player_account(db, system)
     player = db.run_read(lambda uow: uow.scalar("SELECT player_id FROM accounts WHERE id = :a",
                                                 {"a": account}))  # fmt: skip
-    wallet = ledger.LedgerWallet(system)
+    wallet = LedgerWallet(system)
     count = "SELECT COUNT(*) FROM ledger_transactions"
     before = db.run_read(lambda uow: uow.scalar(count))
     # The stake must be covered before anything returns, however much would come back.
@@ -164,3 +169,31 @@ def test_round_ids_are_in_the_order_of_time_and_unlike_within_a_millisecond() ->
     by_ms = [ids[i : i + 20] for i in range(0, len(ids), 20)]
     assert all(max(a) < min(b) for a, b in itertools.pairwise(by_ms))
     assert len(set(ids)) == len(ids)
+
+
+@both_backends
+def test_a_void_on_a_wallet_that_does_not_roll_rounds_back_is_refused_before_any_step(
+    db: Database, system: SystemAccounts
+) -> None:
+    """The round function asks the wallet (``money.Reversing``); an operator's answers None
+    (the operator settles its rounds), and the void is refused with nothing done."""
+    account = _player_account(db, system)
+    player = db.run_read(lambda uow: uow.scalar("SELECT player_id FROM accounts WHERE id = :a",
+                                                {"a": account}))  # fmt: skip
+    table = load_tables().require("table-i")
+    ours = Dealer(FairShoes(), LedgerWallet(system))
+    played = db.run_write(
+        lambda uow: house.play_round(uow, ours, player, table, "fun", Bets(banker=500))
+    )
+    seen: list[tuple[str, str]] = []
+    elsewhere = Dealer(FairShoes(), CoupWallet(), lambda course, step: seen.append((course, step)))
+    assert elsewhere.wallet.reversing is None and ours.wallet.reversing is not None
+
+    def void(uow: UnitOfWork) -> StoredRound:
+        recorded = get_round(uow, None, played.id)
+        return round.void(uow, elsewhere, house.HOUSE, recorded, player, "a test")
+
+    with pytest.raises(ServiceError) as refused:
+        db.run_write(void)
+    assert refused.value.code == "void_not_possible" and seen == []
+    assert db.run_read(lambda uow: get_round(uow, None, played.id)).void_reason is None

@@ -19,6 +19,7 @@ from baccarat.server.kinds import load_tables
 from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.tables import TableSet
+from baccarat.server.wallets.ledger import LedgerWallet
 
 from .conftest import both_backends
 from .support import BANKER_WINS, PLAYER_WINS, TIE, StackedShoes
@@ -43,7 +44,7 @@ def play(
     mode: str = "fun",
     **stakes: int,
 ) -> history.StoredRound:
-    dealer = rounds.Dealer(shoes, system)
+    dealer = rounds.Dealer(shoes, LedgerWallet(system))
     return db.run_write(
         lambda uow: rounds.play_round(
             uow, dealer, player_id, tables.require(table), mode, Bets(**stakes)
@@ -187,7 +188,7 @@ def test_a_cut_shoe_waits_for_the_cut_and_deals_on_from_where_it_stopped(
 ) -> None:
     alice = player(db, system)
     mini = tables.require("mini")
-    dealer = rounds.Dealer(FairShoes(), system)
+    dealer = rounds.Dealer(FairShoes(), LedgerWallet(system))
     with pytest.raises(ServiceError) as refused:
         play(db, dealer.shoes, system, tables, alice, "mini", player=100)
     assert refused.value.code == "cut_required"
@@ -244,7 +245,7 @@ def test_a_cut_shoe_ends_at_its_cut_card(
 ) -> None:
     alice = player(db, system)
     mini = tables.require("mini")
-    dealer = rounds.Dealer(FairShoes(), system)
+    dealer = rounds.Dealer(FairShoes(), LedgerWallet(system))
     db.run_write(lambda uow: rounds.cut_shoe(uow, dealer, alice, mini, "fun", 0))
     dealt = 0
     while not db.run_read(lambda uow: rounds.shoe_state(uow, alice, mini, "fun")).cut_due:
@@ -264,7 +265,7 @@ def test_a_void_returns_every_stake_and_takes_back_the_payout(
     alice = player(db, system)
     won = play(db, StackedShoes(PLAYER_WINS), system, tables, alice, player=1_000, tie=200)
     assert balances(db, alice)["fun"] == 100_000 + 1_000 - 200
-    dealer = rounds.Dealer(FairShoes(), system)
+    dealer = rounds.Dealer(FairShoes(), LedgerWallet(system))
     voided = db.run_write(lambda uow: voids.void_round(uow, dealer, won.id, "dealer error"))
     assert balances(db, alice)["fun"] == 100_000
     answer = voided.to_json()
@@ -351,7 +352,7 @@ def test_replay_of_a_voided_round_checks_out_once_revealed(
 ) -> None:
     alice = player(db, system)
     played = play(db, FairShoes(), system, tables, alice, banker=500)
-    dealer = rounds.Dealer(FairShoes(), system)
+    dealer = rounds.Dealer(FairShoes(), LedgerWallet(system))
     db.run_write(lambda uow: voids.void_round(uow, dealer, played.id, "dealer error"))
     db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))
     result = db.run_read(lambda uow: replay.replay_round(uow, played.id))

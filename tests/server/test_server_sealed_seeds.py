@@ -24,6 +24,7 @@ from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.settings import DatabaseUrl, Settings, system_clock_us
 from baccarat.server.vault import SeedKeyError, SeedVault, is_sealed
+from baccarat.server.wallets.ledger import LedgerWallet
 
 from .conftest import BACKENDS, Api
 
@@ -56,7 +57,7 @@ def play(db: Database, table: str = "table-i") -> str:
     system = db.run_read(SystemAccounts.load)
     player = db.run_read(lambda uow: accounts.require(uow, "sam")).id
     found = load_tables().require(table)
-    dealer = rounds.Dealer(FairShoes(), system)
+    dealer = rounds.Dealer(FairShoes(), LedgerWallet(system))
     return db.run_write(
         lambda uow: rounds.play_round(uow, dealer, player, found, "fun", Bets(player=500))
     ).id
@@ -71,7 +72,7 @@ def test_the_database_file_holds_no_unrevealed_seed(data_dir: Path) -> None:
     try:
         play(db)
         player = db.run_read(lambda uow: accounts.require(uow, "sam")).id
-        dealer = rounds.Dealer(FairShoes(), db.run_read(SystemAccounts.load))
+        dealer = rounds.Dealer(FairShoes(), LedgerWallet(db.run_read(SystemAccounts.load)))
         mini = load_tables().require("mini")
         db.run_write(lambda uow: rounds.cut_shoe(uow, dealer, player, mini, "fun", 40))
         play(db, "mini")

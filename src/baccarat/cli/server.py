@@ -416,6 +416,7 @@ def run_void(args: argparse.Namespace) -> int:
     from baccarat.server.dealing import FairShoes
     from baccarat.server.ledger import SystemAccounts
     from baccarat.server.play.round import Dealer
+    from baccarat.server.wallets.ledger import LedgerWallet
 
     reason = inputs.note(args.reason, "a void's reason (shown to the player)")
     assert reason is not None  # required
@@ -425,7 +426,7 @@ def run_void(args: argparse.Namespace) -> int:
             raise UsageError(f"coup:N takes a coup's number, not {inputs.shown(coup)}")
 
         def void_all(uow: UnitOfWork) -> list[StoredRound]:
-            dealer = Dealer(FairShoes(), SystemAccounts.load(uow))
+            dealer = Dealer(FairShoes(), LedgerWallet(SystemAccounts.load(uow)))
             return voids.void_coup(uow, dealer, int(coup), reason)
 
         voided = _write(args, void_all)
@@ -437,7 +438,7 @@ def run_void(args: argparse.Namespace) -> int:
     round_id = inputs.round_id(args.round_id)
 
     def work(uow: UnitOfWork) -> StoredRound:
-        dealer = Dealer(FairShoes(), SystemAccounts.load(uow))
+        dealer = Dealer(FairShoes(), LedgerWallet(SystemAccounts.load(uow)))
         return voids.void_round(uow, dealer, round_id, reason)
 
     record = _write(args, work)

@@ -70,7 +70,7 @@ def create_app(settings: Settings) -> FastAPI:
     operator_desk = OperatorDesk(casino)
     # A shared coup's bettors on operators' wallets are settled with it (shared.elsewhere).
     shared = SharedDesk(casino, banked.events,
-                        lambda: OperatorCoups(casino.shoes, casino.system))  # fmt: skip
+                        lambda: OperatorCoups(casino.shoes))  # fmt: skip
     sockets = Sockets(settings.limits)
 
     @asynccontextmanager

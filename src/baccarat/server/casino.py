@@ -15,6 +15,7 @@ from baccarat.server.ledger import SystemAccounts, open_currencies
 from baccarat.server.play.round import Dealer
 from baccarat.server.settings import Settings
 from baccarat.server.tables import TableSet
+from baccarat.server.wallets.ledger import LedgerWallet
 from baccarat.server.wallets.operator.config import check_operator_tables, load_operators
 
 log = logging.getLogger("baccarat.server")
@@ -72,7 +73,7 @@ class Casino:
         self.db.run_write(lambda uow: open_currencies(uow, offered))
         self._system = self.db.run_read(SystemAccounts.load)
         self.db.run_read(seeds.check_vault)
-        self._dealer = Dealer(self.shoes, self._system)
+        self._dealer = Dealer(self.shoes, LedgerWallet(self._system))
         # The installed files against the release's manifest: a significant event.
         self.software = checked = software.verify()
         self.db.run_write(lambda uow: software.record(uow, checked))

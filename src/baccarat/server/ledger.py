@@ -19,7 +19,7 @@ from baccarat.core import format_money
 from baccarat.server.currencies import HOME
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
-from baccarat.server.money import Money, Move, Party, Posted
+from baccarat.server.money import Money, Party, Posted
 
 MODES = ("fun", "real")
 # "escrow": what player-banked seats hold in play (banked/money.py).
@@ -600,48 +600,6 @@ def _short(uow: UnitOfWork, player_id: int, mode: str, cover: int, net: int) -> 
     )
 
 
-class LedgerWallet:
-    """The wallet port (``money.Wallet``) on our double-entry ledger: every call one
-    balanced transaction of this database, in the caller's unit of work."""
-
-    def __init__(self, system: SystemAccounts) -> None:
-        self.system = system
-
-    def balance(self, uow: UnitOfWork, player_id: int, mode: str) -> int:
-        return player_account(uow, player_id, mode)[1]
-
-    def reserve(
-        self, uow: UnitOfWork, kind: str, mode: str, reference: str, player_id: int, amount: int
-    ) -> None:
-        if amount:
-            held = Move(player_id, "escrow", amount)
-            moved = Money((held if amount > 0 else Move("escrow", player_id, -amount),))
-            post_money(uow, kind, mode, reference, moved, system=self.system, with_id=False)
-
-    def prefetch(self, uow: UnitOfWork, mode: str, player_id: int) -> None:
-        """The player's balance, read and locked ahead of a round's posting (PostgreSQL)."""
-        prefetch_posting(uow, mode, player_id)
-
-    def settle(self, uow: UnitOfWork, kind: str, mode: str, reference: str, money: Money) -> Posted:
-        if kind not in ROUND_KINDS:
-            raise LedgerError(f"{kind!r} is not a round's transaction: {ROUND_KINDS}")
-        return post_money(uow, kind, mode, reference, money, system=self.system)
-
-    def settle_many(
-        self, uow: UnitOfWork, kind: str, mode: str, monies: Sequence[tuple[str, Money]]
-    ) -> list[Posted]:
-        """Many rounds of one coup (each player in one), settled in one batch."""
-        if kind not in ROUND_KINDS:
-            raise LedgerError(f"{kind!r} is not a round's transaction: {ROUND_KINDS}")
-        return post_monies(uow, kind, mode, monies, system=self.system)
-
-    def reverse(
-        self, uow: UnitOfWork, mode: str, reference: str, money: Money, memo: str
-    ) -> Posted:
-        return post_money(uow, "void", mode, reference, money.reversed(), system=self.system,
-                          memo=memo)  # fmt: skip
-
-
 def transfer(
     uow: UnitOfWork,
     kind: str,
@@ -700,7 +658,6 @@ __all__ = [
     "ROUND_KINDS",
     "SYSTEM_KINDS",
     "LedgerError",
-    "LedgerWallet",
     "Movement",
     "Posting",
     "SystemAccounts",

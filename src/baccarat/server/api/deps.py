@@ -196,10 +196,8 @@ async def idempotent_write(
     request, caller = ctx.request, ctx.caller
     key = idempotency.check_key(request.headers.get(IDEMPOTENCY_HEADER))
     hashed = idempotency.request_hash(request.method, request.url.path, body)
-    session = idempotency.Session(caller.token_hash)
-    # Keyed by the session: one player's writes run one after another on one connection.
-    answer, replayed = await ctx.casino.db.write(
-        lambda uow: idempotency.once(uow, session, key, hashed, status, work), caller.token_hash
+    answer, replayed = await idempotency.written_once(
+        ctx.casino.db, caller.token_hash, key, hashed, status, work
     )
     headers = {"Idempotent-Replayed": "true"} if replayed else None
     return Response(

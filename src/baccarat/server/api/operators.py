@@ -82,7 +82,7 @@ async def operator_rounds(request: Request, casino: CasinoDep) -> Response:
     found = await casino.db.read(
         lambda uow: report.rounds(
             uow, operator.id, params.get("from"), params.get("to"), params.get("player"),
-            params.get("after"),
+            params.get("after"), operator.contract,
         )
     )  # fmt: skip
     return json_response(found)
@@ -225,7 +225,6 @@ async def operator_coup_bets(
         return None
     key, hashed = _key(ctx, payload)
     desk, casino = desk_of(ctx.request.app), ctx.casino
-    place = functools.partial(operator_coups.place, shoes=casino.shoes, system=casino.system,
-                              coup_id=coup, bets=bets)  # fmt: skip
+    place = functools.partial(operator_coups.place, shoes=casino.shoes, coup_id=coup, bets=bets)
     answer = await desk.bet_on_coup(ctx.caller.token_hash, table, place, key, hashed, tell)
     return json_response(answer)

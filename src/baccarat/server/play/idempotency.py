@@ -4,6 +4,10 @@ The first successful answer to a key is stored with a hash of the request (metho
 normalised body) in the same transaction as the work. A request with a known key and the
 same hash gets the stored answer; with another hash it is refused (``idempotency_conflict``).
 Refusals are not stored: a refused request moved nothing and may be retried as it is.
+
+There is one idempotent write, ``once``, in the caller's unit of work (a seat's deal runs
+it in the seat's); ``written_once`` runs it as a unit of work of its own, the caller's
+session authenticated with the lookup (every REST write, the operators' rounds and bets).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from baccarat.server import auth
+from baccarat.server.db.database import Database
 from baccarat.server.db.uow import Stale, UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.jsontext import compact
@@ -140,6 +145,21 @@ def once(
     text = compact(work(uow, player_id))
     remember(uow, player_id, key, hashed, status, text)
     return StoredAnswer(status, text), False
+
+
+async def written_once(
+    db: Database,
+    token_hash: str | None,
+    key: str,
+    hashed: str,
+    status: int,
+    work: Callable[[UnitOfWork, int], Any],
+) -> tuple[StoredAnswer, bool]:
+    """``once`` as a write of its own, for the caller of a session (by its token's hash):
+    keyed by the session, so that one player's writes run one after another on one
+    connection. ``(answer, replayed)``, once committed."""
+    session = Session(token_hash)
+    return await db.write(lambda uow: once(uow, session, key, hashed, status, work), token_hash)
 
 
 def _once_known(

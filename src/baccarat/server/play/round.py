@@ -11,12 +11,15 @@ Every kind of round passes the same steps, in this order (``STEPS``):
 
 A void passes the same steps the other way (``void``): the recorded shuffle, the recorded
 cards, the recorded settlement (what was paid, not what a re-settlement would pay), the
-limits uncount it, the wallet rolls its money back, the round is marked void.
+limits uncount it, the wallet rolls its money back, the round is marked void. A wallet
+that does not roll rounds back (``money.Reversing``: an operator's) has its rounds' voids
+refused before the first step.
 
 What differs between kinds of round is who covers the bets: a ``Bank`` (the casino:
-``rounds.HOUSE``; a player: ``banked.bank.PlayerBank``) gives its postings, its void's
+``banks.HouseBank``; a player: ``banked.bank.PlayerBank``) gives its postings, its void's
 postings, its admit and unadmit and its extra record. Where the money lives is the
-dealer's ``Wallet`` (``money``). A coup may have several bettors (a shared table): each is
+dealer's ``Wallet`` (``money``; a coup of many bettors is settled in one batch on a wallet
+that batches). A coup may have several bettors (a shared table): each is
 settled, admitted, posted and recorded as a round of their own (a round, a transaction).
 """
 
@@ -45,8 +48,7 @@ from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.dealing import ShoeFactory
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import StoredRound, get_round
-from baccarat.server.ledger import LedgerWallet, SystemAccounts
-from baccarat.server.money import Money, Posted, Wallet
+from baccarat.server.money import Money, Posted, Reversing, Wallet
 
 STEPS = ("shoe", "deal", "settle", "admit", "money", "record")
 MAX_REASON = 200  # characters of a void's reason (as the CLI takes notes)
@@ -56,17 +58,12 @@ Observer = Callable[[str, str], None]
 
 class Dealer:
     """What every round needs besides the database: where the cards come from and the
-    wallet (our ledger, on the casino's accounts ``system``, unless another is given)."""
+    wallet the money moves on (the casino's ledger, or an operator's: the composition root
+    chooses, ``wallets``)."""
 
-    def __init__(
-        self,
-        shoes: ShoeFactory,
-        system: SystemAccounts,
-        wallet: Wallet | None = None,
-        observe: Observer | None = None,
-    ) -> None:
+    def __init__(self, shoes: ShoeFactory, wallet: Wallet, observe: Observer | None = None) -> None:
         self.shoes = shoes
-        self.wallet: Wallet = wallet if wallet is not None else LedgerWallet(system)
+        self.wallet = wallet
         self.observe: Observer = observe if observe is not None else _unobserved
 
 
@@ -311,10 +308,10 @@ def prefetch(
         return
     if fresh:
         seeds.prefetch_nonce(uow, player_id, mode)
-    ahead = getattr(dealer.wallet, "prefetch", None)
+    ahead = dealer.wallet.batching
     if ahead is not None:
         for party in (player_id, *others):
-            ahead(uow, mode, party)
+            ahead.prefetch(uow, mode, party)
     uow.prefetch(_NEXT_SEQ)
 
 
@@ -337,7 +334,15 @@ def void(
         raise ServiceError(
             "void_not_possible", f"round {recorded.id} is already void: {recorded.void_reason}"
         )
-    return _run(uow, dealer, bank, _Voiding(recorded, player_id, reason))[0]
+    wallet = dealer.wallet.reversing
+    if wallet is None:
+        raise ServiceError(
+            "void_not_possible",
+            f"round {recorded.id} is on a wallet that does not roll rounds back (an "
+            "operator's: the operator settles it): it is not voided here",
+            round=recorded.id,
+        )
+    return _run(uow, dealer, bank, _Voiding(recorded, player_id, reason, wallet))[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,10 +374,9 @@ class _Playing:
         postings = list(zip(self.round_ids, bank.money(self.mode, settled), strict=True))
         # A coup of many bettors (a shared table's), on a wallet that settles many rounds in
         # one batch (the ledger's): one batch, not a posting each; their rows too.
-        many = getattr(dealer.wallet, "settle_many", None)
-        if many is not None and len(postings) > 1:
-            batch: list[Posted] = many(uow, bank.kind, self.mode, postings)
-            return batch
+        batching = dealer.wallet.batching
+        if batching is not None and len(postings) > 1:
+            return batching.settle_many(uow, bank.kind, self.mode, postings)
         if len(postings) == 1:
             # PostgreSQL: taken now at the latest (the shoe's nonce, and with it the bettor's
             # order of rounds, is had; ``prefetch`` takes it sooner), read with the posting's
@@ -415,6 +419,7 @@ class _Voiding:
     recorded: StoredRound
     player_id: int
     reason: str
+    wallet: Reversing
     name: str = "void"
 
     def shoe(self, uow: UnitOfWork, dealer: Dealer) -> Shuffle:
@@ -440,7 +445,7 @@ class _Voiding:
     ) -> list[Posted]:
         r, (one,) = self.recorded, settled
         try:
-            return [dealer.wallet.reverse(uow, r.mode, r.id, bank.void_money(one), self.reason)]
+            return [self.wallet.reverse(uow, r.mode, r.id, bank.void_money(one), self.reason)]
         except ServiceError as error:
             if error.code != "insufficient_funds":
                 raise

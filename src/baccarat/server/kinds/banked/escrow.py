@@ -19,7 +19,19 @@ Transactions (``kind``; ``reference`` is the seat, or the round for the settleme
 from __future__ import annotations
 
 from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.money import Wallet
+from baccarat.server.errors import ServiceError
+from baccarat.server.money import Reserving, Wallet
+
+
+def _escrow(wallet: Wallet) -> Reserving:
+    """The wallet as one that holds money in escrow; refused if it holds none (a seat's
+    money, the banker's exposure above all, cannot be split across wallets)."""
+    escrow = wallet.reserving
+    if escrow is None:
+        raise ServiceError(
+            "player_banked_table", "player-banked tables play on the casino's own wallet"
+        )
+    return escrow
 
 
 def hold_bets(
@@ -30,16 +42,16 @@ def hold_bets(
     Refused with ``insufficient_funds`` if the player's balance does not cover more bets.
     """
     kind = "banked_bet" if delta > 0 else "banked_bet_return"
-    wallet.reserve(uow, kind, mode, seat_id, player_id, delta)
+    _escrow(wallet).reserve(uow, kind, mode, seat_id, player_id, delta)
 
 
 def reserve(
     uow: UnitOfWork, wallet: Wallet, seat_id: str, mode: str, banker_id: int, amount: int
 ) -> None:
-    wallet.reserve(uow, "banked_reserve", mode, seat_id, banker_id, amount)
+    _escrow(wallet).reserve(uow, "banked_reserve", mode, seat_id, banker_id, amount)
 
 
 def release(
     uow: UnitOfWork, wallet: Wallet, seat_id: str, mode: str, banker_id: int, amount: int
 ) -> None:
-    wallet.reserve(uow, "banked_release", mode, seat_id, banker_id, -amount)
+    _escrow(wallet).reserve(uow, "banked_release", mode, seat_id, banker_id, -amount)

@@ -1,5 +1,6 @@
-"""The house tables: the casino covers the bets (``HouseBank``), a player's cut shoe
-(``CutShoe``, its state and its cut), and ``play_round``, the round of ``round.play``.
+"""The house tables: the casino covers the bets (``HOUSE``, the engine's ``HouseBank``), a
+player's cut shoe (``CutShoe``, its state and its cut), and ``play_round``, the round of
+``round.play``.
 
 This is the hot path. It runs as one short write transaction of a handful of statements:
 take the nonce (or lock the player's shoe), move the money in one conditional update of the
@@ -11,7 +12,6 @@ rounds of different players share no row and never wait for each other.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,12 +22,10 @@ from baccarat.server.dealing import ShoeFactory
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import StoredRound
 from baccarat.server.ledger import check_mode, player_account
-from baccarat.server.money import Money, Move
+from baccarat.server.play.banks import HouseBank
 from baccarat.server.play.round import (
     Dealer,
     FreshShuffle,
-    Played,
-    Settled,
     Shuffle,
     Stake,
     play,
@@ -197,43 +195,6 @@ class CutShoe:
         if done:
             # A seed rotated while this shoe was dealt from it is revealed when it ends.
             seeds.reveal_if_done(uow, int(seed_id))
-
-
-class HouseBank:
-    """The casino covers the bets: each bettor's stake to the house, what returns back."""
-
-    kind = "round"
-
-    def admit(self, uow: UnitOfWork, mode: str, settled: Sequence[Settled]) -> None:
-        for one in settled:
-            responsible.admit_round(uow, one.player_id, mode, one.stake, one.returned)
-
-    def unadmit(
-        self, uow: UnitOfWork, mode: str, played_us: int, settled: Sequence[Settled]
-    ) -> None:
-        for one in settled:
-            responsible.uncount(uow, one.player_id, mode, played_us, one.stake, -one.net)
-
-    def money(self, mode: str, settled: Sequence[Settled]) -> list[Money]:
-        return [self._posting(one) for one in settled]
-
-    def void_money(self, one: Settled) -> Money:
-        return self._posting(one)  # nothing was held: the round moved its posting, no more
-
-    @staticmethod
-    def _posting(one: Settled) -> Money:
-        # Debit and credit in one posting: the stake must be covered before anything returns.
-        moves = (
-            Move(one.player_id, "house", one.stake),
-            Move("house", one.player_id, one.returned),
-        )
-        return Money(moves, {one.player_id: one.stake})
-
-    def record(self, uow: UnitOfWork, mode: str, played: Sequence[Played]) -> None:
-        return None
-
-    def unrecord(self, uow: UnitOfWork, mode: str, rounds: Sequence[StoredRound]) -> None:
-        return None
 
 
 HOUSE = HouseBank()

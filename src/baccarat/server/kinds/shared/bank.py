@@ -1,9 +1,11 @@
 """Who covers a shared coup's bets, and the table's shoe it is dealt from.
 
-A bettor's stake left their balance when they placed it (``shared_bet``: player -> escrow);
-the coup's posting (``shared_round``, one per bettor) takes it from escrow to the house and
-pays what the bets return from the house. What the round moved in the end is the house
-round's (the stake to the house, the return to the player), which a void reverses.
+A bettor's stake left their balance when they placed it, on a wallet that holds stakes in
+escrow (``shared_bet``: player -> escrow; ours): the coup's posting (``shared_round``, one
+per bettor) takes it from escrow to the house and pays what the bets return from the house.
+On a wallet that holds nothing (an operator's: its bet call took the stake), the posting is
+a house round's (the stake to the house, the return to the player). What the round moved in
+the end is the house round's either way, which a void reverses.
 """
 
 from __future__ import annotations
@@ -15,31 +17,52 @@ from baccarat.core import RuleSet, Shoe
 from baccarat.server import responsible
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.dealing import ShoeFactory
-from baccarat.server.kinds.house.service import HouseBank
+from baccarat.server.history import StoredRound
 from baccarat.server.money import Money, Move
-from baccarat.server.play.round import Settled, Shuffle
+from baccarat.server.play.banks import house_posting, uncount
+from baccarat.server.play.round import Played, Settled, Shuffle
 
 KIND = "shared_round"
 NONCE = 0  # every shared shoe has a seed of its own: one shuffle, nonce 0
 CUT = 0  # nobody cuts a shared shoe: the order is the derived one
 
 
-class SharedBank(HouseBank):
-    """The casino covers the bets of every bettor of a shared coup."""
+@dataclass(frozen=True, slots=True)
+class SharedBank:
+    """The casino covers the bets of every bettor of a shared coup, whose stakes are in
+    escrow (``escrowed``) or still theirs on a wallet that holds none."""
 
+    escrowed: bool = True
     kind = KIND
 
     def admit(self, uow: UnitOfWork, mode: str, settled: Sequence[Settled]) -> None:
-        # Every check was made when the bets were placed (the stakes are in escrow since):
-        # the coup is settled for all its bettors, and counted in their usage.
+        # Every check was made when the bets were placed (their stakes held since, in escrow
+        # or by the operator): the coup is settled for all its bettors, and counted in their
+        # usage.
         for one in settled:
             responsible.count(uow, one.player_id, mode, one.stake, one.stake - one.returned)
 
+    def unadmit(
+        self, uow: UnitOfWork, mode: str, played_us: int, settled: Sequence[Settled]
+    ) -> None:
+        uncount(uow, mode, played_us, settled)
+
     def money(self, mode: str, settled: Sequence[Settled]) -> list[Money]:
+        if not self.escrowed:
+            return [house_posting(one) for one in settled]
         return [
             Money((Move("escrow", "house", one.stake), Move("house", one.player_id, one.returned)))
             for one in settled
         ]
+
+    def void_money(self, one: Settled) -> Money:
+        return house_posting(one)  # what the round moved in the end: a house round's
+
+    def record(self, uow: UnitOfWork, mode: str, played: Sequence[Played]) -> None:
+        return None
+
+    def unrecord(self, uow: UnitOfWork, mode: str, rounds: Sequence[StoredRound]) -> None:
+        return None
 
 
 SHARED = SharedBank()

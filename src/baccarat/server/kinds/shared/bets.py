@@ -78,10 +78,12 @@ def place(
             )
         responsible.check_stake(uow, player_id, mode, bets.total)
     delta = bets.total - before
-    if delta:
+    # A wallet that holds no stakes here (an operator's) takes them by its own bet call.
+    escrow = dealer.wallet.reserving
+    if delta and escrow is not None:
         kind = "shared_bet" if delta > 0 else "shared_bet_return"
         try:
-            dealer.wallet.reserve(uow, kind, mode, f"coup {coup_id}", player_id, delta)
+            escrow.reserve(uow, kind, mode, f"coup {coup_id}", player_id, delta)
         except ServiceError as error:
             if error.code != "insufficient_funds":
                 raise

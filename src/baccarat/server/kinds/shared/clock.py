@@ -205,8 +205,10 @@ def retire(
                 "AND operator_round IS NULL ORDER BY player_id, mode",
                 {"c": coup_id},
             ):
-                dealer.wallet.reserve(uow, "shared_bet_return", mode, f"coup {coup_id}",
-                                      int(player), -int(stake))  # fmt: skip
+                escrow = dealer.wallet.reserving  # ours: these bets are in its escrow
+                assert escrow is not None
+                escrow.reserve(uow, "shared_bet_return", mode, f"coup {coup_id}", int(player),
+                               -int(stake))  # fmt: skip
             uow.run("DELETE FROM shared_bets WHERE coup_id = :c", {"c": coup_id})
             uow.run(
                 "UPDATE shared_coups SET void_reason = :r WHERE id = :c",

@@ -1,6 +1,7 @@
 """The calls to operators' wallets over HTTP: signed, with the operator's timeout, never
-blocking the event loop; every failure is an ``RS_ERROR_UNKNOWN`` answer, never an
-exception.
+blocking the event loop; every failure is an answer (the contract's "no answer": API v1's
+``RS_ERROR_UNKNOWN``), never an exception. What a call's body, headers and answer are is
+the operator's contract's (``contract.WalletProtocol``); this is the transport.
 
 A call is one small POST whose answer is one small JSON body, two of them for every round:
 the client is an HTTP/1.1 client of that and nothing more, on asyncio's transports (TLS
@@ -16,7 +17,6 @@ repeat is safe. At most ``max_connections`` calls are in flight at once.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import ssl
 import time
@@ -26,15 +26,13 @@ from urllib.parse import urlsplit
 
 import httptools
 
-from baccarat.server.jsontext import compact
-from baccarat.server.wallets.operator import signing
 from baccarat.server.wallets.operator.config import Operator
-from baccarat.server.wallets.operator.outbox import STATUSES, UNKNOWN, Answer, Call
+from baccarat.server.wallets.operator.contract import Answer
+from baccarat.server.wallets.operator.outbox import Call
 
 log = logging.getLogger("baccarat.server.wallets.operator")
 KEEPALIVE_S = 4.0
 MAX_ANSWER_BYTES = 1 << 20  # an answer is a few dozen bytes; a megabyte is a broken wallet
-_SIGNATURE = signing.SIGNATURE_HEADER.lower().encode()
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,17 +58,21 @@ class _Connection(asyncio.Protocol):
         self.open = True
         self.idle_since = 0.0
         self._signature: bytes | None = None
+        self._signature_header = b""
         self._body = bytearray()
         self._framed = False  # a Content-Length or a chunked body: complete when parsed
 
     # -- the call ----------------------------------------------------------------------
 
-    async def exchange(self, request: bytes) -> tuple[int, bytes | None, bytes | None]:
-        """Send a request; (HTTP status, the signature header, the body: None past
+    async def exchange(
+        self, request: bytes, signature_header: bytes
+    ) -> tuple[int, bytes | None, bytes | None]:
+        """Send a request; (HTTP status, the signature header's value, the body: None past
         ``MAX_ANSWER_BYTES``)."""
         assert self.transport is not None
         self.waiter = asyncio.get_running_loop().create_future()
         self._signature, self._body, self._framed = None, bytearray(), False
+        self._signature_header = signature_header
         self.transport.write(request)
         return await self.waiter
 
@@ -116,7 +118,7 @@ class _Connection(asyncio.Protocol):
 
     def on_header(self, name: bytes, value: bytes) -> None:
         name = name.lower()
-        if name == _SIGNATURE:
+        if name == self._signature_header:
             self._signature = value
         elif name in (b"content-length", b"transfer-encoding"):
             self._framed = True
@@ -154,8 +156,9 @@ class WalletClient:
         self._idle.clear()
 
     async def send(self, operator: Operator, call: Call) -> Answer:
-        body = compact(call.body).encode()
-        target = self._target(f"{operator.wallet_url}/{call.call}")
+        contract = operator.contract
+        body = contract.encode(call.body)
+        target = self._target(contract.url(operator.wallet_url, call.call))
         head = "".join(f"{name}: {value}\r\n" for name, value in operator.headers(body).items())
         request = (
             f"POST {target.path} HTTP/1.1\r\nHost: {target.host_header}\r\n"
@@ -166,20 +169,21 @@ class WalletClient:
                 async with asyncio.timeout(operator.timeout_s):
                     return await self._call(operator, target, request)
             except TimeoutError:
-                return Answer(UNKNOWN, error="timeout")
+                return contract.no_answer("timeout")
             except _Closed as closed:
-                return Answer(UNKNOWN, error=f"no answer: {closed}")
+                return contract.no_answer(f"no answer: {closed}")
             except OSError as error:  # refused, unreachable, TLS
-                return Answer(UNKNOWN, error=f"no answer: {type(error).__name__}")
+                return contract.no_answer(f"no answer: {type(error).__name__}")
             except Exception as error:  # a failure is an answer, whatever it is
                 log.exception("a call to operator %s failed", operator.id)
-                return Answer(UNKNOWN, error=f"no answer: {type(error).__name__}")
+                return contract.no_answer(f"no answer: {type(error).__name__}")
 
     async def _call(self, operator: Operator, target: _Target, request: bytes) -> Answer:
+        header = operator.contract.signature_header.lower().encode()
         for last in (False, True):
             connection = await self._connection(target)
             try:
-                status, signature, content = await connection.exchange(request)
+                status, signature, content = await connection.exchange(request, header)
             except _Closed:
                 if last:
                     raise
@@ -191,7 +195,7 @@ class WalletClient:
                 else:
                     connection.close()  # a timeout mid-call: its answer would come late
             if content is None:
-                return Answer(UNKNOWN, http_status=status, error="the answer is too long")
+                return operator.contract.no_answer("the answer is too long", status)
             signed = None if signature is None else signature.decode("latin-1")
             return read_answer(operator, status, content, signed)
         raise AssertionError("unreachable")
@@ -230,19 +234,7 @@ class WalletClient:
 
 def read_answer(operator: Operator, http_status: int, content: bytes, signature: str | None
                 ) -> Answer:  # fmt: skip
-    """An answer as the contract has it, or ``RS_ERROR_UNKNOWN`` saying what was wrong."""
-    if http_status != 200:
-        return Answer(UNKNOWN, http_status=http_status, error=f"HTTP {http_status}")
-    if not operator.signs(content, signature):
-        return Answer(UNKNOWN, http_status=http_status, error="the answer's signature is bad")
-    try:
-        data: Any = json.loads(content)
-    except ValueError:
-        return Answer(UNKNOWN, http_status=http_status, error="the answer is not JSON")
-    status = data.get("status") if isinstance(data, dict) else None
-    if status not in STATUSES:
-        return Answer(UNKNOWN, http_status=http_status, error=f"unknown status {status!r}"[:200])
-    balance = data.get("balance")
-    if isinstance(balance, bool) or not isinstance(balance, int):
-        balance = None
-    return Answer(status, balance, http_status)
+    """An answer as the operator's contract has it, or its "no answer" saying what was
+    wrong (a bad signature among it)."""
+    signed = operator.signs(content, signature)
+    return operator.contract.read_answer(http_status, content, signed)

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from baccarat.server.currencies import known as known_currencies
 from baccarat.server.errors import ServiceError
 from baccarat.server.kinds import find_kind
-from baccarat.server.wallets.operator import signing
+from baccarat.server.wallets.operator.api_v1 import API_V1
+from baccarat.server.wallets.operator.contract import WalletProtocol
 
 if TYPE_CHECKING:
     from baccarat.server.tables import TableSet
@@ -37,6 +38,8 @@ class Operator:
     currencies: tuple[str, ...]
     tables: tuple[str, ...] | None  # None: every table not player-banked
     timeout_s: float = DEFAULT_TIMEOUT_S
+    # The wallet contract it speaks (the operators' file names none: API v1, the only one).
+    contract: WalletProtocol = API_V1
 
     def __repr__(self) -> str:  # the secret stays out of logs and tracebacks
         return f"Operator(id={self.id!r}, wallet_url={self.wallet_url!r})"
@@ -45,10 +48,10 @@ class Operator:
         return self.tables is None or table_id in self.tables
 
     def signs(self, message: bytes, signature: str | None) -> bool:
-        return signing.matches(self.secret, message, signature)
+        return self.contract.signs(self.secret, message, signature)
 
     def headers(self, message: bytes) -> dict[str, str]:
-        return signing.headers(self.id, self.secret, message)
+        return self.contract.headers(self.id, self.secret, message)
 
 
 class Operators(Mapping[str, Operator]):

@@ -32,7 +32,8 @@ from baccarat.server.tables import Table
 from baccarat.server.wallets.operator import launch, outbox
 from baccarat.server.wallets.operator.client import WalletClient
 from baccarat.server.wallets.operator.config import Operator
-from baccarat.server.wallets.operator.outbox import Answer, Call, OperatorSession, OperatorWallet
+from baccarat.server.wallets.operator.contract import Answer, WalletProtocol
+from baccarat.server.wallets.operator.outbox import Call, OperatorSession, OperatorWallet
 
 if TYPE_CHECKING:
     from baccarat.server.wallets.operator.config import Operators
@@ -44,36 +45,30 @@ class Casino(Host, Protocol):
     operators: Operators
 
 
-# Bets on a shared coup (``shared.elsewhere.place``, its coup and bets given): the answer,
-# and the calls it wrote.
+# Bets on a shared coup (``shared.place``, its coup and bets given; the session, the table,
+# the player, the lease and the operator's contract here): the answer, and the calls it
+# wrote.
 CoupPlacement = Callable[
-    [UnitOfWork, OperatorSession, Table, int, float], tuple[dict[str, Any], list[Call]]
+    [UnitOfWork, OperatorSession, Table, int, float, WalletProtocol],
+    tuple[dict[str, Any], list[Call]],
 ]
 
 log = logging.getLogger("baccarat.server.wallets.operator")
 
-# What a refusal tells the player.
-REASONS = {
-    "RS_ERROR_NOT_ENOUGH_MONEY": "your balance at the casino does not cover this bet",
-    "RS_ERROR_INVALID_TOKEN": "your casino session is not valid: open the game again",
-    "RS_ERROR_TOKEN_EXPIRED": "your casino session has expired: open the game again",
-    "RS_ERROR_WRONG_CURRENCY": "your casino account is in another currency",
-    "RS_ERROR_INVALID_SIGNATURE": "the casino could not check the game's request",
-    "RS_ERROR_USER_DISABLED": "your casino account may not play now",
-    "RS_ERROR_DUPLICATE_TRANSACTION": "the casino refused the bet as a duplicate",
-}
 WAIT_POLL_S = 0.05
 MAX_IN_FLIGHT = 200  # rounds whose calls one process sends at once
 
 
-def _not_played(state: str, status: str | None, round_id: str, rolled_back: str) -> ServiceError:
+def _not_played(
+    state: str, status: str | None, round_id: str, rolled_back: str, contract: WalletProtocol
+) -> ServiceError:
     """The player's refusal of a bet the operator refused (``refused``), has not answered yet
     (``bet``: ask again), or did not apply (``rolled_back``: what the player is told)."""
     if state == "refused":
         assert status is not None
         return ServiceError(
             "operator_refused",
-            f"the casino refused the bet: {REASONS.get(status, status)}",
+            f"the casino refused the bet: {contract.reason(status)}",
             status=status, round=round_id,
         )  # fmt: skip
     return ServiceError(
@@ -90,6 +85,8 @@ class OperatorDesk:
         self.operators = casino.operators
         self.poll_s = casino.settings.operator_poll_s
         self.cap_s = casino.settings.operator_max_backoff_s
+        # The contract each configured operator speaks (the worker writes its calls so).
+        self.contracts = {o.id: o.contract for o in self.operators.values()}
         self.client: WalletClient | None = None
         self._worker: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -132,12 +129,13 @@ class OperatorDesk:
         if session.demo:
             return None
         operator = self.operator(session.operator_id)
-        call = await self.casino.db.write(lambda uow: outbox.balance_call(uow, session))
+        contract = operator.contract
+        call = await self.casino.db.write(lambda uow: outbox.balance_call(uow, session, contract))
         answer = await self._send(operator, call)
         await self.casino.db.write(
             lambda uow: outbox.balance_answered(uow, call, answer, session.token_hash)
         )
-        return answer.balance if answer.status == outbox.OK else None
+        return answer.balance if contract.outcome(answer.status) == "ok" else None
 
     # -- rounds --------------------------------------------------------------------------
 
@@ -151,17 +149,16 @@ class OperatorDesk:
             session = launch.session_of(uow, token_hash)
             operator = self.operator(session.operator_id)
             here = self._offered(operator, table, session.currency)
-            wallet = OperatorWallet(session, table.id, bets.to_json(),
-                                    outbox.lease_for(operator.timeout_s))  # fmt: skip
-            dealer = Dealer(self.casino.shoes, self.casino.system, wallet=wallet)
+            lease = outbox.lease_for(operator.timeout_s)
+            wallet = OperatorWallet(session, table.id, bets.to_json(), lease, operator.contract)
+            dealer = Dealer(self.casino.shoes, wallet)
             played = rounds.play_round(uow, dealer, player_id, here, "real", bets)
             assert wallet.first is not None
             created.append((wallet.first, here, player_id, played))
             return {"round_id": played.id}
 
-        session = idempotency.Session(token_hash)
-        answer, replayed = await self.casino.db.write(
-            lambda uow: idempotency.once(uow, session, key, hashed, 201, work), token_hash
+        answer, replayed = await idempotency.written_once(
+            self.casino.db, token_hash, key, hashed, 201, work
         )
         round_id = json.loads(answer.body)["round_id"]
         if created and not replayed:
@@ -181,7 +178,8 @@ class OperatorDesk:
                 # written, with the operator's balances if shown: not read again).
                 state, after = outbox.answered(uow, call, sent, timeout, cap)
                 return after, self._answer(uow, here, bets, round_id, player_id,
-                                           (state, sent.status), played)  # fmt: skip
+                                           operator.contract, (state, sent.status),
+                                           played)  # fmt: skip
 
             after, reply = await self.casino.db.write(record)
             if after is not None:
@@ -191,8 +189,10 @@ class OperatorDesk:
 
             def again(uow: UnitOfWork) -> dict[str, Any] | ServiceError:
                 session = launch.session_of(uow, token_hash)
-                here = self._offered(self.operator(session.operator_id), table, session.currency)
-                return self._answer(uow, here, bets, round_id, session.player_id)
+                operator = self.operator(session.operator_id)
+                here = self._offered(operator, table, session.currency)
+                return self._answer(uow, here, bets, round_id, session.player_id,
+                                    operator.contract)  # fmt: skip
 
             reply = await self.casino.db.read(again)
         if isinstance(reply, ServiceError):
@@ -204,7 +204,7 @@ class OperatorDesk:
         hashed: str, tell: Callable[[UnitOfWork, str], None],
     ) -> dict[str, Any]:  # fmt: skip
         """Place (replace, withdraw) the session's bets on a shared coup on its operator's
-        wallet (``place``: ``shared.elsewhere.place``, which writes the calls): the earlier
+        wallet (``place``: ``shared.place``, which writes the calls): the earlier
         round's rollback and the new round's bet are sent now, in that order; the player is
         answered by the new round's state (its bets stand once ``placed``)."""
         created: list[list[Call]] = []
@@ -213,15 +213,14 @@ class OperatorDesk:
             session = launch.session_of(uow, token_hash)
             operator = self.operator(session.operator_id)
             here = self._offered(operator, table, session.currency)
-            answer, calls = place(uow, session, here, player_id,
-                                  outbox.lease_for(operator.timeout_s))  # fmt: skip
+            lease = outbox.lease_for(operator.timeout_s)
+            answer, calls = place(uow, session, here, player_id, lease, operator.contract)
             tell(uow, table.id)  # the totals changed: every worker's sockets hear of it
             created.append(calls)
             return answer
 
-        session = idempotency.Session(token_hash)
-        stored, replayed = await self.casino.db.write(
-            lambda uow: idempotency.once(uow, session, key, hashed, 200, work), token_hash
+        stored, replayed = await idempotency.written_once(
+            self.casino.db, token_hash, key, hashed, 200, work
         )
         answer: dict[str, Any] = json.loads(stored.body)
         round_id: str | None = answer.get("operator_round")
@@ -241,16 +240,17 @@ class OperatorDesk:
         if round_id is None:
             return answer  # withdrawn (a rollback of the earlier bets is on its way)
 
-        def now(uow: UnitOfWork) -> tuple[str, str | None, int | None]:
+        def now(uow: UnitOfWork) -> tuple[str, str | None, OperatorSession]:
             state, status = outbox.state_of(uow, round_id)
-            return state, status, launch.session_of(uow, token_hash).balance
+            return state, status, launch.session_of(uow, token_hash)
 
-        state, status, balance = await self.casino.db.read(now)
+        state, status, session = await self.casino.db.read(now)
         if state in (outbox.PLACED, *outbox.SHOWN):
-            return answer | {"balance": balance or 0, "operator_state": state}
+            return answer | {"balance": session.balance or 0, "operator_state": state}
         raise _not_played(state, status, round_id, "the casino's wallet did not confirm the "
                           "bet (in time for the close): it is rolled back and not played "
-                          "(nothing was lost)")  # fmt: skip
+                          "(nothing was lost)",
+                          self.operator(session.operator_id).contract)  # fmt: skip
 
     def _offered(self, operator: Operator, table: Table, currency: str) -> Table:
         """The table in the session's currency (its chips and limits), or a refusal."""
@@ -265,7 +265,8 @@ class OperatorDesk:
 
     def _answer(
         self, uow: UnitOfWork, table: Table, bets: Bets, round_id: str, player_id: int,
-        known: tuple[str, str | None] | None = None, played: StoredRound | None = None,
+        contract: WalletProtocol, known: tuple[str, str | None] | None = None,
+        played: StoredRound | None = None,
     ) -> dict[str, Any] | ServiceError:  # fmt: skip
         """The player's answer by the round's state (``known``: as the bet's answer just
         left it, and ``played`` the round as shown then; a refusal is returned, not raised:
@@ -278,7 +279,7 @@ class OperatorDesk:
             answer["payout"] = "paid" if state == "settled" else "pending"
             return answer
         return _not_played(state, status, round_id, "the casino's wallet did not answer: the "
-                           "bet is rolled back (nothing was lost)")  # fmt: skip
+                           "bet is rolled back (nothing was lost)", contract)  # fmt: skip
 
     async def _settled_bet(self, round_id: str) -> None:
         """Wait (bounded) until the bet of a round another request sent is answered."""
@@ -329,8 +330,8 @@ class OperatorDesk:
     async def _claim(self, room: int) -> list[Call]:
         if room <= 0:
             return []
-        lease = self._lease_s
-        return await self.casino.db.write(lambda uow: outbox.claim_due(uow, room, lease))
+        lease, contracts = self._lease_s, self.contracts
+        return await self.casino.db.write(lambda uow: outbox.claim_due(uow, room, lease, contracts))
 
     async def _work(self) -> None:
         """Resume the unfinished rounds that are due (retries, and a stopped process's)."""

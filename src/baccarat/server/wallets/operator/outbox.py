@@ -3,16 +3,23 @@
 The round function (``round.play``) plays the round as every other: its money step is this
 module's ``OperatorWallet``, which records the round's state ``bet`` and its bet call (the
 outbox) in the same transaction as the round; nothing has left the process yet. Then each
-call is sent (``engine``), and its answer moves the state (``answered``):
+call is sent (``engine``), and its answer moves the state (``answered``) by what it means
+(``contract.Outcome``; API v1's statuses in brackets):
 
-- ``bet``: ``RS_OK`` -> ``win`` (the result may be shown; the win call is written); a
-  refusal -> ``refused`` (final); no answer, ``RS_ERROR_UNKNOWN`` -> ``rollback``;
-- ``win``: ``RS_OK`` -> ``settled`` (final); anything else is retried;
-- ``rollback``: ``RS_OK`` or ``RS_ERROR_TRANSACTION_DOES_NOT_EXIST`` -> ``rolled_back``
-  (final); anything else is retried.
+- ``bet``: ok (``RS_OK``) -> ``win`` (the result may be shown; the win call is written); a
+  refusal -> ``refused`` (final); no answer (``RS_ERROR_UNKNOWN``), or any other ->
+  ``rollback``;
+- ``win``: ok -> ``settled`` (final); anything else is retried;
+- ``rollback``: ok, or not applied (``RS_ERROR_TRANSACTION_DOES_NOT_EXIST``) ->
+  ``rolled_back`` (final); anything else is retried.
 
-A bettor's bets on a shared coup (``shared.elsewhere``) are a round of their own, created
-when they are placed, before the coup is dealt: its bet answered ``RS_OK`` moves it to
+The calls are in the words of the operator's contract (``Call.contract``), which writes
+their bodies and ids and reads their answers' statuses; the statuses are recorded as they
+came. The balance the operator answered is kept with the player's sessions
+(``show_balance``, its one writer).
+
+A bettor's bets on a shared coup (``shared``) are a round of their own, created
+when they are placed, before the coup is dealt: its bet answered ok moves it to
 ``placed`` (the bet stands for the coup; the operator's balance is kept), and the coup's
 deal moves it to ``win`` (the win written) or, if its bet was not applied by the close, to
 ``rollback``.
@@ -27,10 +34,9 @@ back, since nobody knows whether its bet was applied. Every call is a row of
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from baccarat.core import Bets
 from baccarat.server import daily
@@ -39,27 +45,19 @@ from baccarat.server.errors import ServiceError
 from baccarat.server.jsontext import compact
 from baccarat.server.ledger import record_elsewhere
 from baccarat.server.money import Money, Posted
+from baccarat.server.wallets.operator.api_v1 import API_V1
+
+# Named here too: API v1's refusals (the browser has a message for each), and the answers
+# the outbox records.
+from baccarat.server.wallets.operator.api_v1 import REFUSALS as REFUSALS
+from baccarat.server.wallets.operator.contract import Answer as Answer
+from baccarat.server.wallets.operator.contract import RoundCall, Wager, WalletProtocol
 
 FINAL = ("settled", "refused", "rolled_back")
 UNFINISHED = ("bet", "win", "rollback")
 SHOWN = ("win", "settled")  # the bet was applied: the result is the player's
 PLACED = "placed"  # a shared coup's bet applied, the coup not dealt yet
-OK = "RS_OK"
-UNKNOWN = "RS_ERROR_UNKNOWN"
-NOT_APPLIED = "RS_ERROR_TRANSACTION_DOES_NOT_EXIST"
-# A bet refused with any of these is refused for good (the others: rolled back).
-REFUSALS = (
-    "RS_ERROR_NOT_ENOUGH_MONEY", "RS_ERROR_INVALID_TOKEN", "RS_ERROR_TOKEN_EXPIRED",
-    "RS_ERROR_WRONG_CURRENCY", "RS_ERROR_INVALID_SIGNATURE", "RS_ERROR_USER_DISABLED",
-    "RS_ERROR_DUPLICATE_TRANSACTION",
-)  # fmt: skip
-STATUSES = (OK, *REFUSALS, NOT_APPLIED, UNKNOWN)
 MAX_BACKOFF_S = 30.0
-
-
-def transaction_uuid(call: str, round_id: str) -> str:
-    """A round's transaction id of each kind: the same on every attempt."""
-    return {"bet": "b-", "win": "w-", "rollback": "x-"}[call] + round_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,46 +86,36 @@ class OperatorSession:
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """One attempt of a call to an operator's wallet, as written before it is sent."""
+    """One attempt of a call to an operator's wallet, as written before it is sent: its
+    body in the words of the operator's contract."""
 
     id: int
     round_id: str | None
     operator_id: str
     call: str  # balance, bet, win, rollback
     body: Mapping[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """What came back: the status (``RS_ERROR_UNKNOWN`` for no answer), and what else."""
-
-    status: str
-    balance: int | None = None
-    http_status: int | None = None
-    error: str | None = None
+    contract: WalletProtocol = API_V1
 
 
 class OperatorWallet:
     """The wallet port (``money.Wallet``) toward an operator's seamless wallet: the round's
-    money is written as its first call, to be sent once the transaction commits."""
+    money is written as its first call, to be sent once the transaction commits. It holds
+    nothing in escrow and rolls no round back (the operator settles its rounds), and has no
+    batches: none of the port's capabilities."""
+
+    reserving = reversing = batching = None
 
     def __init__(self, session: OperatorSession, table_id: str, bets: Mapping[str, int],
-                 lease_s: float) -> None:  # fmt: skip
+                 lease_s: float, contract: WalletProtocol = API_V1) -> None:  # fmt: skip
         self.session = session
         self.table_id = table_id
         self.bets = bets
         self.lease_us = int(lease_s * 1_000_000)
+        self.contract = contract
         self.first: Call | None = None
 
     def balance(self, uow: UnitOfWork, player_id: int, mode: str) -> int:
         return self.session.balance or 0
-
-    def reserve(
-        self, uow: UnitOfWork, kind: str, mode: str, reference: str, player_id: int, amount: int
-    ) -> None:
-        raise ServiceError(
-            "player_banked_table", "player-banked tables play on the casino's own wallet"
-        )
 
     def settle(self, uow: UnitOfWork, kind: str, mode: str, reference: str, money: Money) -> Posted:
         s = self.session
@@ -149,22 +137,10 @@ class OperatorWallet:
         )  # fmt: skip
         written = (reference, s.operator_id, player, s.external_player, s.token, s.currency,
                    self.table_id, "bet", stake, returned, bets, 1, None)  # fmt: skip
-        self.first = _write_call(uow, dict(zip(_ROUND_FIELDS, written, strict=True)), "bet", 1)
+        r = dict(zip(_ROUND_FIELDS, written, strict=True))
+        self.first = _write_call(uow, r, "bet", 1, self.contract)
         before = s.balance or 0
         return Posted(tx_id, {player: before - stake + returned}, s.currency)
-
-    def reverse(
-        self, uow: UnitOfWork, mode: str, reference: str, money: Money, memo: str
-    ) -> Posted:
-        raise not_voided()
-
-
-def not_voided() -> ServiceError:
-    """A round on an operator's wallet (a house table's or a shared coup's) is not voided."""
-    return ServiceError(
-        "void_not_possible",
-        "a round on an operator's wallet is settled by the operator: it is not voided here",
-    )
 
 
 # A round's row as ``_round`` reads it (its columns, in this order).
@@ -184,48 +160,54 @@ def _round(uow: UnitOfWork, round_id: str, lock: str = "") -> dict[str, Any]:
     return dict(zip(_ROUND_FIELDS, row, strict=True))
 
 
-def _body(r: Mapping[str, Any], call: str) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "request_uuid": str(uuid.uuid4()), "player": r["player"], "token": r["token"],
-        "currency": r["currency"], "transaction_uuid": transaction_uuid(call, r["round"]),
-    }  # fmt: skip
-    if call == "bet":
-        body |= {"round": r["round"], "table": r["table"], "amount": r["stake"],
-                 "bets": json.loads(r["bets"])}  # fmt: skip
-    else:
-        body["reference_transaction_uuid"] = transaction_uuid("bet", r["round"])
-        body["round"] = r["round"]
-        if call == "win":
-            body |= {"amount": r["win"], "round_closed": True}
-    return body
+def _wager(r: Mapping[str, Any]) -> Wager:
+    """A round's row, as its calls name it."""
+    return Wager(r["round"], r["player"], r["token"], r["currency"], r["table"], r["stake"],
+                 r["win"], json.loads(r["bets"]))  # fmt: skip
 
 
-def _write_call(uow: UnitOfWork, r: Mapping[str, Any], call: str, attempt: int) -> Call:
+def _write_call(
+    uow: UnitOfWork, r: Mapping[str, Any], call: str, attempt: int, contract: WalletProtocol
+) -> Call:
     """The outbox: the call's row, before it is sent."""
-    body = _body(r, call)
+    request = contract.round_request(cast(RoundCall, call), _wager(r))
     call_id = int(
         uow.scalar(
             "INSERT INTO operator_calls (round_id, operator_id, call, transaction_uuid, "
             "request_uuid, attempt, sent_us) VALUES (:r, :o, :c, :t, :q, :a, :now) RETURNING id",
-            {"r": r["round"], "o": r["operator"], "c": call, "t": body["transaction_uuid"],
-             "q": body["request_uuid"], "a": attempt, "now": uow.now},
+            {"r": r["round"], "o": r["operator"], "c": call, "t": request.transaction_id,
+             "q": request.request_id, "a": attempt, "now": uow.now},
         )
     )  # fmt: skip
-    return Call(call_id, r["round"], r["operator"], call, body)
+    return Call(call_id, r["round"], r["operator"], call, request.body, contract)
 
 
-def balance_call(uow: UnitOfWork, session: OperatorSession) -> Call:
+def balance_call(
+    uow: UnitOfWork, session: OperatorSession, contract: WalletProtocol = API_V1
+) -> Call:
     """A balance call of a session, written before it is sent."""
-    body = {"request_uuid": str(uuid.uuid4()), "player": session.external_player,
-            "token": session.token, "currency": session.currency}  # fmt: skip
+    request = contract.balance_request(session.external_player, session.token, session.currency)
     call_id = int(
         uow.scalar(
             "INSERT INTO operator_calls (round_id, operator_id, call, request_uuid, attempt, "
             "sent_us) VALUES (NULL, :o, 'balance', :q, 1, :now) RETURNING id",
-            {"o": session.operator_id, "q": body["request_uuid"], "now": uow.now},
+            {"o": session.operator_id, "q": request.request_id, "now": uow.now},
         )
     )
-    return Call(call_id, None, session.operator_id, "balance", body)
+    return Call(call_id, None, session.operator_id, "balance", request.body, contract)
+
+
+def show_balance(uow: UnitOfWork, who: int | str, balance: int | None, plus: int = 0) -> None:
+    """The one writer of ``operator_sessions.balance``, the operator's balance as the
+    player's sessions show it: ``balance`` as the operator answered it, or (None) the one
+    shown plus ``plus`` (a win the operator has not answered yet; none shown, none).
+    ``who``: the player (every session of theirs), or a session by its token's hash."""
+    column = "player_id" if isinstance(who, int) else "token_hash"
+    uow.run(
+        "UPDATE operator_sessions SET balance = COALESCE(CAST(:b AS BIGINT), balance + :plus) "
+        f"WHERE {column} = :w",
+        {"b": balance, "plus": plus, "w": who},
+    )
 
 
 def _complete_call(uow: UnitOfWork, call: Call, answer: Answer) -> None:
@@ -239,11 +221,8 @@ def _complete_call(uow: UnitOfWork, call: Call, answer: Answer) -> None:
 
 def balance_answered(uow: UnitOfWork, call: Call, answer: Answer, token_hash: str) -> None:
     _complete_call(uow, call, answer)
-    if answer.status == OK and answer.balance is not None:
-        uow.run(
-            "UPDATE operator_sessions SET balance = :b WHERE token_hash = :h",
-            {"b": answer.balance, "h": token_hash},
-        )
+    if call.contract.outcome(answer.status) == "ok" and answer.balance is not None:
+        show_balance(uow, token_hash, answer.balance)
 
 
 def lease_for(timeout_s: float) -> float:
@@ -267,35 +246,33 @@ def answered(
     # Locked: a shared coup's close may move the round at the same moment (PostgreSQL).
     r = _round(uow, call.round_id, uow.for_update)
     state, status = r["state"], answer.status
+    outcome, contract = call.contract.outcome(status), call.contract
     if state != call.call and not (state == "rollback" and call.call == "bet"):
         return state, None  # answered late: the round moved on (its lease passed)
     if call.call == "bet" and state == "bet":
-        if status == OK and r["coup"] is not None:
+        if outcome == "ok" and r["coup"] is not None:
             # A shared coup's bet: it stands for the coup, which is dealt later.
-            _placed(uow, r, answer.balance)
+            _placed(uow, r, status, answer.balance)
             return PLACED, None
-        if status == OK:
+        if outcome == "ok":
             _shown(uow, r, answer.balance)
-            return _next(uow, r, "win", "bet_status", status, lease_s)
-        if status in REFUSALS:
+            return _next(uow, r, "win", "bet_status", status, lease_s, contract)
+        if outcome == "refused":
             _finish(uow, r, "refused", "bet_status", status)
             return "refused", None
-        return _next(uow, r, "rollback", "bet_status", status, lease_s)
+        return _next(uow, r, "rollback", "bet_status", status, lease_s, contract)
     if call.call == "bet":  # a late answer to a bet already being rolled back: keep it
         uow.run("UPDATE operator_rounds SET bet_status = :s WHERE round_id = :r",
                 {"s": status, "r": r["round"]})  # fmt: skip
         return state, None
-    done = (OK,) if call.call == "win" else (OK, NOT_APPLIED)
+    done = ("ok",) if call.call == "win" else ("ok", "not_applied")
     column = f"{call.call}_status"
-    if status in done:
+    if outcome in done:
         final = "settled" if call.call == "win" else "rolled_back"
         _finish(uow, r, final, column, status)
-        if status == OK and answer.balance is not None:
+        if outcome == "ok" and answer.balance is not None:
             # The operator's balance as it now answered (shown to the player's sessions).
-            uow.run(
-                "UPDATE operator_sessions SET balance = :b WHERE player_id = :p",
-                {"b": answer.balance, "p": r["player_id"]},
-            )
+            show_balance(uow, int(r["player_id"]), answer.balance)
         return final, None
     uow.run(
         f"UPDATE operator_rounds SET {column} = NULL, next_us = :next, lease_us = 0 "
@@ -320,24 +297,18 @@ def _shown(uow: UnitOfWork, r: Mapping[str, Any], balance: int | None) -> None:
         "UPDATE rounds SET balance_before = :before, balance_after = :after WHERE id = :r",
         {"before": before, "after": after, "r": r["round"]},
     )
-    uow.run(
-        "UPDATE operator_sessions SET balance = :b WHERE player_id = :p",
-        {"b": balance + r["win"], "p": r["player_id"]},
-    )
+    show_balance(uow, int(r["player_id"]), balance + r["win"])
 
 
-def _placed(uow: UnitOfWork, r: Mapping[str, Any], balance: int | None) -> None:
+def _placed(uow: UnitOfWork, r: Mapping[str, Any], status: str, balance: int | None) -> None:
     """A shared coup's bet is applied: it stands for the coup (no call until the deal)."""
     uow.run(
         "UPDATE operator_rounds SET state = 'placed', bet_status = :s, balance = :b, "
         "lease_us = 0 WHERE round_id = :r",
-        {"s": OK, "b": balance, "r": r["round"]},
+        {"s": status, "b": balance, "r": r["round"]},
     )
     if balance is not None:
-        uow.run(
-            "UPDATE operator_sessions SET balance = :b WHERE player_id = :p",
-            {"b": balance, "p": r["player_id"]},
-        )
+        show_balance(uow, int(r["player_id"]), balance)
 
 
 def unbet(uow: UnitOfWork, round_id: str) -> None:
@@ -346,8 +317,9 @@ def unbet(uow: UnitOfWork, round_id: str) -> None:
 
 
 def _next(
-    uow: UnitOfWork, r: dict[str, Any], state: str, column: str, status: str, lease_s: float
-) -> tuple[str, Call]:
+    uow: UnitOfWork, r: dict[str, Any], state: str, column: str, status: str, lease_s: float,
+    contract: WalletProtocol,
+) -> tuple[str, Call]:  # fmt: skip
     if state == "rollback" and r.get("coup") is not None:
         unbet(uow, r["round"])
     uow.run(
@@ -356,7 +328,7 @@ def _next(
         {"state": state, "s": status, "now": uow.now, "r": r["round"],
          "lease": uow.now + int(lease_s * 1_000_000)},
     )  # fmt: skip
-    return state, _write_call(uow, r | {"state": state}, state, 1)
+    return state, _write_call(uow, r | {"state": state}, state, 1, contract)
 
 
 def _finish(uow: UnitOfWork, r: Mapping[str, Any], state: str, column: str, status: str) -> None:
@@ -378,7 +350,7 @@ def _finish(uow: UnitOfWork, r: Mapping[str, Any], state: str, column: str, stat
 
 def coup_bet(
     uow: UnitOfWork, session: OperatorSession, table_id: str, coup_id: int, round_id: str,
-    bets: Bets, lease_s: float,
+    bets: Bets, lease_s: float, contract: WalletProtocol = API_V1,
 ) -> Call:  # fmt: skip
     """A bettor's bets on a shared coup as a round on the operator's wallet (state ``bet``)
     and its bet call, written before it is sent."""
@@ -398,10 +370,12 @@ def coup_bet(
     written = (round_id, session.operator_id, session.player_id, session.external_player,
                session.token, session.currency, table_id, "bet", bets.total, 0, stakes, 1,
                coup_id)  # fmt: skip
-    return _write_call(uow, dict(zip(_ROUND_FIELDS, written, strict=True)), "bet", 1)
+    return _write_call(uow, dict(zip(_ROUND_FIELDS, written, strict=True)), "bet", 1, contract)
 
 
-def withdraw(uow: UnitOfWork, round_id: str, lease_s: float) -> Call | None:
+def withdraw(
+    uow: UnitOfWork, round_id: str, lease_s: float, contract: WalletProtocol = API_V1
+) -> Call | None:
     """A shared coup's bets replaced or withdrawn in the window: their round, if its bet
     may have been applied, is rolled back at once (the call written; None: it is final or
     being rolled back already). Its bets are the caller's to change."""
@@ -413,7 +387,7 @@ def withdraw(uow: UnitOfWork, round_id: str, lease_s: float) -> Call | None:
         "lease_us = :lease WHERE round_id = :r",
         {"now": uow.now, "lease": uow.now + int(lease_s * 1_000_000), "r": round_id},
     )
-    return _write_call(uow, r | {"state": "rollback"}, "rollback", 1)
+    return _write_call(uow, r | {"state": "rollback"}, "rollback", 1, contract)
 
 
 def roll_back_later(uow: UnitOfWork, round_id: str) -> None:
@@ -427,9 +401,13 @@ def roll_back_later(uow: UnitOfWork, round_id: str) -> None:
     unbet(uow, round_id)
 
 
-def claim_due(uow: UnitOfWork, limit: int, lease_s: float) -> list[Call]:
+def claim_due(
+    uow: UnitOfWork, limit: int, lease_s: float,
+    contracts: Mapping[str, WalletProtocol] | None = None,
+) -> list[Call]:  # fmt: skip
     """Take up to ``limit`` unfinished rounds that are due and held by nobody (their lease
-    passed): each one's next call, written. A round found in ``bet`` is rolled back."""
+    passed): each one's next call, written in the contract of its operator (``contracts``
+    by operator id; API v1 for one not named). A round found in ``bet`` is rolled back."""
     rows = uow.all(
         "SELECT round_id FROM operator_rounds WHERE state IN ('bet', 'win', 'rollback') "
         "AND next_us <= :now AND lease_us <= :now ORDER BY next_us LIMIT :n",
@@ -460,7 +438,8 @@ def claim_due(uow: UnitOfWork, limit: int, lease_s: float) -> list[Call]:
             if r["coup"] is not None:
                 unbet(uow, round_id)
             r = r | {"state": "rollback", "attempts": 1}
-        calls.append(_write_call(uow, r, r["state"], int(r["attempts"])))
+        contract = (contracts or {}).get(r["operator"], API_V1)
+        calls.append(_write_call(uow, r, r["state"], int(r["attempts"]), contract))
     return calls
 
 

@@ -9,13 +9,9 @@ from typing import Any
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import iso_time
-from baccarat.server.wallets.operator.outbox import (
-    NOT_APPLIED,
-    OK,
-    SHOWN,
-    UNKNOWN,
-    transaction_uuid,
-)
+from baccarat.server.wallets.operator.api_v1 import API_V1
+from baccarat.server.wallets.operator.contract import Outcome, WalletProtocol
+from baccarat.server.wallets.operator.outbox import SHOWN
 
 PAGE = 500
 
@@ -43,16 +39,18 @@ def _time(value: str | None, name: str) -> int | None:
     return moment
 
 
-def _state(status: str | None) -> str:
-    if status is None:
-        return "pending"
-    return {OK: "ok", NOT_APPLIED: "does_not_exist", UNKNOWN: "no_answer"}.get(status, "refused")
+# A transaction's state in the report, by what its answer meant (``contract.Outcome``).
+_STATES: dict[Outcome, str] = {
+    "ok": "ok", "refused": "refused", "not_applied": "does_not_exist", "unknown": "no_answer",
+}  # fmt: skip
 
 
 def rounds(
     uow: UnitOfWork, operator_id: str, start: str | None, end: str | None,
-    player: str | None, after: str | None,
+    player: str | None, after: str | None, contract: WalletProtocol = API_V1,
 ) -> dict[str, Any]:  # fmt: skip
+    """A page of the operator's rounds (its wallet's ``contract`` names their
+    transactions and reads their statuses)."""
     conditions = ["o.operator_id = :o"]
     params: dict[str, Any] = {"o": operator_id, "n": PAGE + 1}
     for name, value, op in (("from", _time(start, "from"), ">="), ("to", _time(end, "to"), "<")):
@@ -86,24 +84,29 @@ def rounds(
         "ORDER BY o.created_us, o.round_id LIMIT :n",
         params,
     )
-    listed = [_line(row) for row in rows[:PAGE]]
+    listed = [_line(row, contract) for row in rows[:PAGE]]
     return {"rounds": listed, "next": listed[-1]["round"] if len(rows) > PAGE else None}
 
 
-def _line(row: Any) -> dict[str, Any]:
+def _line(row: Any, contract: WalletProtocol) -> dict[str, Any]:
     round_id, player, currency, table, created, state, stake, win = row[:8]
     bet, won, rolled, bets, wins, rollbacks = row[8:]
-    transactions = [{"type": "bet", "transaction_uuid": transaction_uuid("bet", round_id),
-                     "amount": int(stake), "state": _state(bet), "status": bet,
+
+    def answered(status: str | None) -> str:
+        return "pending" if status is None else _STATES[contract.outcome(status)]
+
+    transactions = [{"type": "bet", "transaction_uuid": contract.transaction_id("bet", round_id),
+                     "amount": int(stake), "state": answered(bet), "status": bet,
                      "attempts": int(bets)}]  # fmt: skip
     if wins:
-        transactions.append({"type": "win", "transaction_uuid": transaction_uuid("win", round_id),
-                             "amount": int(win), "state": _state(won), "status": won,
+        transactions.append({"type": "win",
+                             "transaction_uuid": contract.transaction_id("win", round_id),
+                             "amount": int(win), "state": answered(won), "status": won,
                              "attempts": int(wins)})  # fmt: skip
     if rollbacks:
         transactions.append({"type": "rollback",
-                             "transaction_uuid": transaction_uuid("rollback", round_id),
-                             "state": _state(rolled), "status": rolled,
+                             "transaction_uuid": contract.transaction_id("rollback", round_id),
+                             "state": answered(rolled), "status": rolled,
                              "attempts": int(rollbacks)})  # fmt: skip
     return {
         "round": round_id, "player": player, "currency": currency, "table": table,

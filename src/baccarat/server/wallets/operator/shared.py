@@ -10,6 +10,8 @@ coup. At the close (``OperatorCoups.close``, in the deal's transaction) a round 
 rollback until it is answered); the ``placed`` ones are settled by the one round function on
 the coup's cards, each round's money step (``CoupWallet.settle``) moving it to ``win`` with
 its win written (0 on a loss: it closes the round), which the worker sends until it lands.
+The casino covers them as every bettor of the coup (``SharedBank``), their stakes not in
+our escrow but taken by their bet calls: ``COUP_BANK``, a house round's posting each.
 
 Replacing the bets during the window (the PUT) is what the contract's calls allow safely:
 the earlier round, if its bets change, is rolled back whole (a rollback of its bet) and the
@@ -21,7 +23,6 @@ would need a win that refers to two bets.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any
 
 from baccarat.core import Bets
@@ -30,29 +31,29 @@ from baccarat.server.dealing import ShoeFactory
 from baccarat.server.kinds.shared import bets as shared_bets
 from baccarat.server.kinds.shared.bank import SharedBank
 from baccarat.server.kinds.shared.clock import Batch, load_coup
-from baccarat.server.ledger import SystemAccounts, record_elsewhere
+from baccarat.server.ledger import record_elsewhere
 from baccarat.server.money import Money, Posted
-from baccarat.server.play.round import Dealer, Settled, Stake, new_round_id
+from baccarat.server.play.round import Dealer, Stake, new_round_id
 from baccarat.server.tables import Table
 from baccarat.server.wallets.operator import outbox
+from baccarat.server.wallets.operator.api_v1 import API_V1
+from baccarat.server.wallets.operator.contract import WalletProtocol
 from baccarat.server.wallets.operator.outbox import Call, OperatorSession
 
 
 class CoupWallet:
     """The wallet port toward the operators' wallets for a shared coup's bettors: the stake
-    is the bet call the placement wrote (nothing is held here), and the coup's settlement
-    of a bettor writes their round's win."""
+    is the bet call the placement wrote (nothing is held here: it does not reserve), and the
+    coup's settlement of a bettor writes their round's win. None of the port's capabilities
+    (``money``): a coup of its bettors is settled a round at a time, and never voided here."""
+
+    reserving = reversing = batching = None
 
     def __init__(self, session: OperatorSession | None = None) -> None:
         self.session = session
 
     def balance(self, uow: UnitOfWork, player_id: int, mode: str) -> int:
         return 0 if self.session is None else self.session.balance or 0
-
-    def reserve(
-        self, uow: UnitOfWork, kind: str, mode: str, reference: str, player_id: int, amount: int
-    ) -> None:
-        return None  # the stake moves by the round's bet call (``place``), not here
 
     def settle(self, uow: UnitOfWork, kind: str, mode: str, reference: str, money: Money) -> Posted:
         row = uow.one(
@@ -73,28 +74,13 @@ class CoupWallet:
         # The operator's balance once the bet was applied, the win added (as shown; the
         # player's sessions show it too until the win's answer gives the operator's).
         after = (int(balance) if balance is not None else int(stake)) + returned
-        uow.run(
-            "UPDATE operator_sessions SET balance = balance + :win WHERE player_id = :p "
-            "AND balance IS NOT NULL",
-            {"win": returned, "p": player},
-        )
+        outbox.show_balance(uow, player, None, plus=returned)
         return Posted(tx_id, {player: after}, str(currency))
 
-    def reverse(
-        self, uow: UnitOfWork, mode: str, reference: str, money: Money, memo: str
-    ) -> Posted:
-        raise outbox.not_voided()
 
-
-class CoupBank(SharedBank):
-    """The casino covers an operator's bettor at a shared coup: a house round's posting
-    (the stake debited, the return credited), on the operator's wallet; nothing in escrow."""
-
-    def money(self, mode: str, settled: Sequence[Settled]) -> list[Money]:
-        return [self._posting(one) for one in settled]
-
-
-COUP_BANK = CoupBank()
+# The casino covers an operator's bettor at a shared coup: a house round's posting (the
+# stake debited, the return credited), on the operator's wallet; nothing in escrow.
+COUP_BANK = SharedBank(escrowed=False)
 
 
 def _previous(uow: UnitOfWork, coup_id: int, player_id: int) -> tuple[Bets, str | None]:
@@ -125,13 +111,13 @@ def _held(uow: UnitOfWork, table: Table, coup_id: int, player_id: int) -> tuple[
 
 def place(
     uow: UnitOfWork, session: OperatorSession, table: Table, player_id: int, lease_s: float,
-    *, shoes: ShoeFactory, system: SystemAccounts, coup_id: int, bets: Bets,
+    contract: WalletProtocol = API_V1, *, shoes: ShoeFactory, coup_id: int, bets: Bets,
 ) -> tuple[dict[str, Any], list[Call]]:  # fmt: skip
     """The bettor's bets on the coup, replacing theirs (checked as every bettor's), on the
-    operator's wallet: the answer, and the calls to send in order (the earlier round's
-    rollback, then the new round's bet), all written here."""
+    operator's wallet (its ``contract``): the answer, and the calls to send in order (the
+    earlier round's rollback, then the new round's bet), all written here."""
     before, earlier = _held(uow, table, coup_id, player_id)
-    dealer = Dealer(shoes, system, wallet=CoupWallet(session))
+    dealer = Dealer(shoes, CoupWallet(session))
     answer = shared_bets.place(uow, dealer, table, coup_id, player_id, "real", bets)
     calls: list[Call] = []
     if earlier is not None and before == bets:
@@ -139,13 +125,14 @@ def place(
         if state in ("bet", outbox.PLACED):
             return answer | {"operator_round": earlier}, calls  # the same bets: they stand
     if earlier is not None:
-        withdrawn = outbox.withdraw(uow, earlier, lease_s)
+        withdrawn = outbox.withdraw(uow, earlier, lease_s, contract)
         if withdrawn is not None:
             calls.append(withdrawn)
     round_id = None
     if bets.total:
         round_id = new_round_id(uow.now)
-        calls.append(outbox.coup_bet(uow, session, table.id, coup_id, round_id, bets, lease_s))
+        calls.append(outbox.coup_bet(uow, session, table.id, coup_id, round_id, bets, lease_s,
+                                     contract))  # fmt: skip
         uow.run(
             "UPDATE shared_bets SET operator_round = :r WHERE coup_id = :c AND player_id = :p "
             "AND mode = 'real'",
@@ -158,8 +145,8 @@ class OperatorCoups:
     """The shared tables' bettors on operators' wallets, at a coup's close
     (``clock.Elsewhere``)."""
 
-    def __init__(self, shoes: ShoeFactory, system: SystemAccounts) -> None:
-        self.dealer = Dealer(shoes, system, wallet=CoupWallet())
+    def __init__(self, shoes: ShoeFactory) -> None:
+        self.dealer = Dealer(shoes, CoupWallet())
 
     def close(self, uow: UnitOfWork, coup_id: int) -> list[Batch]:
         """The coup closes: its bets not applied by now are not played (rolled back); the

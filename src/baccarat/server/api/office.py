@@ -70,6 +70,14 @@ async def as_staff(
     return answer
 
 
+async def staff_change(
+    request: Request, permission: str, work: Callable[[UnitOfWork, Staff], Any]
+) -> Response:
+    """A change's answer: what ``work(uow, staff)`` returns, done in the one transaction
+    that checks the caller's ``permission``."""
+    return json_response(await as_staff(request, permission, work, write=True))
+
+
 def role_first(permission: str) -> Any:
     """A write's dependency: the caller is staff whose role has ``permission`` (401 / 403
     otherwise), checked before FastAPI validates the body, which it does after a route's
@@ -237,12 +245,10 @@ class StaffResetIn(Body):
     summary="Disable a staff account (its sessions end at once) or enable it again (admins)",
 )
 async def switch_staff(request: Request, name: StaffName, body: StaffSwitchIn) -> Response:
-    done = await as_staff(
+    return await staff_change(
         request, "staff",
         lambda uow, s: staffing.set_disabled(uow, s, name, not body.enabled, body.reason),
-        write=True,
     )  # fmt: skip
-    return json_response(done)
 
 
 @router.put(
@@ -252,11 +258,9 @@ async def switch_staff(request: Request, name: StaffName, body: StaffSwitchIn) -
     summary="Give a staff account another role, from its next request (admins)",
 )
 async def staff_role(request: Request, name: StaffName, body: StaffRoleIn) -> Response:
-    done = await as_staff(
+    return await staff_change(
         request, "staff", lambda uow, s: staffing.set_role(uow, s, name, body.role, body.reason),
-        write=True,
     )  # fmt: skip
-    return json_response(done)
 
 
 @router.post(

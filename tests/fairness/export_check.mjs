@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 const [fairPath, vectorsPath] = process.argv.slice(2);
 // The BLS library that verify.html loads before the verifier (a beacon round's signature).
 await import(new URL("../vendor/noble-curves/bls12-381.js", pathToFileURL(fairPath)).href);
-const fair = await import(pathToFileURL(fairPath).href);
+const { default: fair } = await import(pathToFileURL(fairPath).href);
 const data = JSON.parse(readFileSync(vectorsPath, "utf8"));
 
 const reports = [];

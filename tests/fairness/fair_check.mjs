@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
 const [fairPath, vectorsPath, casesPath] = process.argv.slice(2);
-const fair = await import(pathToFileURL(fairPath).href);
+const { default: fair } = await import(pathToFileURL(fairPath).href);
 const data = JSON.parse(readFileSync(vectorsPath, "utf8"));
 const cases = JSON.parse(readFileSync(casesPath, "utf8"));
 

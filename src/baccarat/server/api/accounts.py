@@ -9,14 +9,9 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request, Response
 
 from baccarat.server import accounts, auth, significant
-from baccarat.server.api.deps import (
-    CSRF_COOKIE,
-    SESSION_COOKIE,
-    CasinoDep,
-    RequestDep,
-    json_response,
-)
+from baccarat.server.api.deps import CasinoDep, RequestDep, json_response
 from baccarat.server.api.errors import documented
+from baccarat.server.api.login import PLAYER_COOKIES, client_address
 from baccarat.server.api.models import (
     Credentials,
     PasswordChangeIn,
@@ -52,7 +47,7 @@ async def register(body: Registration, request: Request, casino: CasinoDep) -> R
     accounts.check_nickname(body.nickname)
     accounts.check_password(body.password, body.nickname)
     accounts.check_currency(body.currency, casino.system)
-    client = _client(request)
+    client = client_address(request)
     await casino.db.write(
         lambda uow: auth.admit_registration(uow, client, casino.settings.login_throttle)
     )
@@ -72,7 +67,7 @@ async def register(body: Registration, request: Request, casino: CasinoDep) -> R
     summary="Log in: a bearer token, and the browser's session and CSRF cookies",
 )
 async def login(body: Credentials, request: Request, casino: CasinoDep) -> Response:
-    keys = auth.throttle_keys(body.nickname, _client(request))
+    keys = auth.throttle_keys(body.nickname, client_address(request))
     policy = casino.settings.login_throttle
 
     def admit(uow: UnitOfWork) -> tuple[accounts.Player, str] | None:
@@ -84,7 +79,7 @@ async def login(body: Credentials, request: Request, casino: CasinoDep) -> Respo
         casino.passwords.verify, found[1] if found else None, body.password
     )
     if found is None or not valid:
-        client = _client(request)
+        client = client_address(request)
         await casino.db.write(lambda uow: significant.record(
             uow, "login_failed", f"client:{client or 'unknown'}", f"nickname:{body.nickname}"
         ))  # fmt: skip
@@ -99,32 +94,20 @@ async def login(body: Credentials, request: Request, casino: CasinoDep) -> Respo
     return _logged_in(casino, session, player)
 
 
-def _client(request: Request) -> str | None:
-    return request.client.host if request.client else None
-
-
 def _logged_in(casino: Casino, session: auth.Session, player: accounts.Player) -> Response:
-    response = json_response(
-        {
-            "token": session.token,
-            "csrf_token": session.csrf,
-            "expires": iso_time(session.expires_us),
-            "player": player.to_json(),
-        },
-        201,
-    )
-    return session_cookies(response, casino, session.token, session.csrf)
+    settings = casino.settings
+    return PLAYER_COOKIES.logged_in(
+        session.token, session.csrf, session.expires_us, player.to_json(),
+        max_age=settings.session_ttl_s, secure=settings.cookie_secure,
+    )  # fmt: skip
 
 
 def session_cookies(response: Response, casino: Casino, token: str, csrf: str) -> Response:
     """The browser's session: the token's HttpOnly cookie and the readable CSRF cookie."""
-    secure = casino.settings.cookie_secure
-    max_age = casino.settings.session_ttl_s
-    response.set_cookie(SESSION_COOKIE, token, max_age=max_age, httponly=True,
-                        samesite="strict", secure=secure, path="/")  # fmt: skip
-    response.set_cookie(CSRF_COOKIE, csrf, max_age=max_age, httponly=False,
-                        samesite="strict", secure=secure, path="/")  # fmt: skip
-    return response
+    settings = casino.settings
+    return PLAYER_COOKIES.set(
+        response, token, csrf, max_age=settings.session_ttl_s, secure=settings.cookie_secure
+    )
 
 
 @router.delete(
@@ -142,14 +125,7 @@ async def logout(ctx: RequestDep) -> Response:
     await ctx.casino.db.write(end)
     assert ctx.caller.token_hash is not None
     ctx.request.app.state.sockets.end_session(ctx.caller.token_hash)
-    return _logged_out()
-
-
-def _logged_out() -> Response:
-    response = Response(status_code=204)
-    response.delete_cookie(SESSION_COOKIE, path="/", samesite="strict")
-    response.delete_cookie(CSRF_COOKIE, path="/", samesite="strict")
-    return response
+    return PLAYER_COOKIES.cleared()
 
 
 @router.get(
@@ -188,7 +164,7 @@ async def logout_everywhere(ctx: RequestDep) -> Response:
 
     player_id = await ctx.casino.db.write(end)
     ctx.request.app.state.sockets.end_sessions(player_id)
-    return _logged_out()
+    return PLAYER_COOKIES.cleared()
 
 
 SessionId = Annotated[str, Path(min_length=12, max_length=12, pattern="^[0-9a-f]{12}$")]

@@ -16,6 +16,7 @@ from baccarat.server.accounts import check_password
 from baccarat.server.api.deps import CasinoDep, caller_of, json_response
 from baccarat.server.api.errors import documented
 from baccarat.server.api.ids import Before
+from baccarat.server.api.login import SessionCookies, client_address
 from baccarat.server.api.models import Body, PasswordChangeIn
 from baccarat.server.casino import Casino
 from baccarat.server.daily import DAY_US
@@ -32,6 +33,7 @@ router = APIRouter(prefix="/admin/api", tags=["back office"])
 STAFF_COOKIE = "baccarat_staff"
 STAFF_CSRF_COOKIE = "baccarat_staff_csrf"
 COOKIE_PATH = "/admin"
+STAFF_COOKIES = SessionCookies(STAFF_COOKIE, STAFF_CSRF_COOKIE, COOKIE_PATH, "staff")
 T = TypeVar("T")
 
 
@@ -39,10 +41,6 @@ class StaffLogin(Body):
     name: str = Field(max_length=64, examples=["carol"])
     password: str = Field(max_length=256)
     code: str = Field(max_length=32, description="a TOTP code (6 digits) or a recovery code")
-
-
-def _client(request: Request) -> str | None:
-    return request.client.host if request.client else None
 
 
 async def as_staff(
@@ -72,6 +70,14 @@ async def as_staff(
     return answer
 
 
+async def staff_change(
+    request: Request, permission: str, work: Callable[[UnitOfWork, Staff], Any]
+) -> Response:
+    """A change's answer: what ``work(uow, staff)`` returns, done in the one transaction
+    that checks the caller's ``permission``."""
+    return json_response(await as_staff(request, permission, work, write=True))
+
+
 def role_first(permission: str) -> Any:
     """A write's dependency: the caller is staff whose role has ``permission`` (401 / 403
     otherwise), checked before FastAPI validates the body, which it does after a route's
@@ -91,7 +97,7 @@ def role_first(permission: str) -> Any:
     summary="Staff login: name, password and a TOTP or recovery code",
 )
 async def login(body: StaffLogin, request: Request, casino: CasinoDep) -> Response:
-    client = _client(request)
+    client = client_address(request)
     policy = casino.settings.login_throttle
     found = await casino.db.write(lambda uow: staffing.admit(uow, body.name, client, policy))
     valid = await casino.hashing.run(
@@ -112,18 +118,10 @@ async def login(body: StaffLogin, request: Request, casino: CasinoDep) -> Respon
                 lambda uow: staffing.failed(uow, body.name, client, "second factor")
             )
         raise
-    response = json_response(
-        {"token": session.token, "csrf_token": session.csrf,
-         "expires": iso_time(session.expires_us), "staff": member.to_json()},
-        201,
+    return STAFF_COOKIES.logged_in(
+        session.token, session.csrf, session.expires_us, member.to_json(),
+        max_age=staffing.SESSION_TTL_S, secure=casino.settings.cookie_secure,
     )  # fmt: skip
-    secure = casino.settings.cookie_secure
-    max_age = staffing.SESSION_TTL_S
-    response.set_cookie(STAFF_COOKIE, session.token, max_age=max_age, httponly=True,
-                        samesite="strict", secure=secure, path=COOKIE_PATH)  # fmt: skip
-    response.set_cookie(STAFF_CSRF_COOKIE, session.csrf, max_age=max_age, httponly=False,
-                        samesite="strict", secure=secure, path=COOKIE_PATH)  # fmt: skip
-    return response
 
 
 @router.delete(
@@ -140,10 +138,7 @@ async def logout(request: Request) -> Response:
         staffing.logout(uow, staff, hashed)
 
     await as_staff(request, "events", end, write=True)
-    response = Response(status_code=204)
-    response.delete_cookie(STAFF_COOKIE, path=COOKIE_PATH, samesite="strict")
-    response.delete_cookie(STAFF_CSRF_COOKIE, path=COOKIE_PATH, samesite="strict")
-    return response
+    return STAFF_COOKIES.cleared()
 
 
 @router.get("/me", responses=documented("not_authenticated"), summary="The logged-in staff")
@@ -250,12 +245,10 @@ class StaffResetIn(Body):
     summary="Disable a staff account (its sessions end at once) or enable it again (admins)",
 )
 async def switch_staff(request: Request, name: StaffName, body: StaffSwitchIn) -> Response:
-    done = await as_staff(
+    return await staff_change(
         request, "staff",
         lambda uow, s: staffing.set_disabled(uow, s, name, not body.enabled, body.reason),
-        write=True,
     )  # fmt: skip
-    return json_response(done)
 
 
 @router.put(
@@ -265,11 +258,9 @@ async def switch_staff(request: Request, name: StaffName, body: StaffSwitchIn) -
     summary="Give a staff account another role, from its next request (admins)",
 )
 async def staff_role(request: Request, name: StaffName, body: StaffRoleIn) -> Response:
-    done = await as_staff(
+    return await staff_change(
         request, "staff", lambda uow, s: staffing.set_role(uow, s, name, body.role, body.reason),
-        write=True,
     )  # fmt: skip
-    return json_response(done)
 
 
 @router.post(

@@ -14,7 +14,7 @@ from baccarat.server.api.deps import json_response
 from baccarat.server.api.errors import documented
 from baccarat.server.api.ids import Id
 from baccarat.server.api.models import Body
-from baccarat.server.api.office import RoundId, as_staff, role_first
+from baccarat.server.api.office import RoundId, as_staff, role_first, staff_change
 from baccarat.server.casino import Casino
 from baccarat.server.currencies import HOME
 from baccarat.server.db.uow import UnitOfWork
@@ -113,11 +113,10 @@ async def round_card(request: Request, round_id: RoundId) -> Response:
 )
 async def void_round(request: Request, round_id: RoundId, body: ReasonIn) -> Response:
     dealer = _casino(request).dealer
-    done = await as_staff(
+    return await staff_change(
         request, "void_propose",
-        lambda uow, s: actions.void(uow, s, dealer, round_id, body.reason), write=True,
+        lambda uow, s: actions.void(uow, s, dealer, round_id, body.reason),
     )  # fmt: skip
-    return json_response(done)
 
 
 @router.get("/voids", responses=READ, summary="Voids proposed and waiting for an admin")
@@ -134,13 +133,11 @@ async def pending_voids(request: Request) -> Response:
 )
 async def decide_void(request: Request, proposal_id: Id, body: DecisionIn) -> Response:
     dealer = _casino(request).dealer
-    done = await as_staff(
+    return await staff_change(
         request, "void_approve",
         lambda uow, s: actions.decide_void(uow, s, dealer, proposal_id, body.approve,
                                            body.reason),
-        write=True,
     )  # fmt: skip
-    return json_response(done)
 
 
 @router.get("/cashier", responses=READ, summary="Deposit and withdrawal requests")
@@ -165,13 +162,11 @@ async def cashier_requests(
 )
 async def decide_request(request: Request, request_id: Id, body: DecisionIn) -> Response:
     system = _casino(request).system
-    done = await as_staff(
+    return await staff_change(
         request, "cashier",
         lambda uow, s: actions.decide_request(uow, s, system, request_id, body.approve,
                                               body.reason, confirm_excluded=body.confirm_excluded),
-        write=True,
     )  # fmt: skip
-    return json_response(done)
 
 
 @router.get("/tables", responses=READ, summary="Every table: open or closed, its limits")
@@ -189,11 +184,10 @@ async def tables(request: Request) -> Response:
 )
 async def switch_table(request: Request, table_id: str, body: SwitchIn) -> Response:
     table = _casino(request).tables.require(table_id)
-    done = await as_staff(
+    return await staff_change(
         request, "tables_change",
-        lambda uow, s: actions.switch_table(uow, s, table, body.enabled, body.reason), write=True,
+        lambda uow, s: actions.switch_table(uow, s, table, body.enabled, body.reason),
     )  # fmt: skip
-    return json_response(done)
 
 
 @router.put(
@@ -204,12 +198,10 @@ async def switch_table(request: Request, table_id: str, body: SwitchIn) -> Respo
 )
 async def table_limits(request: Request, table_id: str, body: LimitsIn) -> Response:
     table = _casino(request).tables.require(table_id)
-    done = await as_staff(
+    return await staff_change(
         request, "tables_change",
         lambda uow, s: actions.change_limits(uow, s, table, body.limits, body.reason),
-        write=True,
     )  # fmt: skip
-    return json_response(done)
 
 
 @router.get(
@@ -240,9 +232,7 @@ async def change_settings(request: Request, body: ThresholdsIn) -> Response:
     values = {k: v for k, v in (("large_win", body.large_win),
                                 ("large_wager", body.large_wager)) if v is not None}  # fmt: skip
     offered, currency = _offered(request), body.currency.upper()
-    done = await as_staff(
+    return await staff_change(
         request, "settings",
         lambda uow, s: actions.set_thresholds(uow, s, values, body.reason, currency, offered),
-        write=True,
     )  # fmt: skip
-    return json_response(done)

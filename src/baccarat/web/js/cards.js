@@ -2,9 +2,10 @@
 // (those of fair.js, the verifier's, so that the pages score cards one way).
 
 import { h } from "./dom.js";
+import fair from "./fair.js";
 import { t } from "./i18n.js";
 
-export { cardValue, score } from "./fair.js";
+export const { cardValue, score } = fair;
 
 const SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
 const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };

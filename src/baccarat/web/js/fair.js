@@ -4,63 +4,9 @@
 //
 // The code is verify-page.js, a classic script, so that the verifier page also runs saved to
 // a file (browsers load no ES module from file://): importing it defines
-// globalThis.BaccaratFair, which this module exports name by name.
+// globalThis.BaccaratFair, which this module exports as its default, whole: the names are
+// listed once, there (`import fair from "./fair.js"; fair.score(...)`).
 
 import "./verify-page.js";
 
-const fair = globalThis.BaccaratFair;
-
-export const {
-  SUITS,
-  RANKS,
-  MAX_DECKS,
-  PRESETS,
-  RULES,
-  BET_TYPES,
-  FairnessError,
-  HistoryFormatError,
-  FairRandom,
-  toHex,
-  parseServerSeed,
-  clientSeedBytes,
-  parseNonce,
-  parseDecks,
-  parseCut,
-  commitment,
-  firstBlock,
-  canonicalOrder,
-  shuffledOrder,
-  cardValue,
-  burnCount,
-  score,
-  playCoup,
-  shoeLayout,
-  getRules,
-  settle,
-  parseRecord,
-  parseHistory,
-  show,
-  differenceText,
-  checkRound,
-  checkShuffles,
-  checkNonces,
-  checkBalances,
-  checkSources,
-  seatClientSeed,
-  canonical,
-  lineMessage,
-  commitmentMessage,
-  parseKeys,
-  parseReceipts,
-  publicKeys,
-  checkSignatures,
-  checkReceipts,
-  checkExport,
-  verifierInputs,
-  verifyHistory,
-  verifyText,
-  verdict,
-  headline,
-  summaryText,
-  render,
-} = fair;
+export default globalThis.BaccaratFair;

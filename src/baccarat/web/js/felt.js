@@ -1,8 +1,9 @@
-// Pieces of the felt that the casino table and the player-banked seat draw alike.
+// Pieces of the felt that the casino tables (house, shared) and the player-banked seat draw alike.
 
 import { fill, h } from "./dom.js";
 import { chipLabel, currencySymbol, money, signedMoney, t } from "./i18n.js";
 import { keyOf } from "./keys.js";
+import { optionsView } from "./options.js";
 import { headlinePay, limitsText, pays, tieLimitsText, toOne } from "./rulesinfo.js";
 
 const CHIP_COLOURS = {
@@ -344,4 +345,30 @@ export const headLinks = (tbl, ...more) =>
     }),
     h("a", { class: "btn small icon", href: "#/cashier", "aria-label": t("nav.cashier"), title: t("nav.cashier"), text: currencySymbol() }),
     ...more,
+  );
+
+/**
+ * A casino table's page (the house table's, a shared table's), in the keyboard's order: the
+ * head (back, the table's name and limits: `name`, the options, the links), the chip rack,
+ * the `felt`, the buttons (DEAL after the spots; `act(action)` runs one), the scoreboard, the
+ * displays and the message line; the grid places them where they show.
+ */
+export const tableView = (tbl, { className, name, rack, felt, buttons, act }) =>
+  h(
+    "section",
+    { class: className, "data-table": tbl.id, "aria-labelledby": "table-title", tabindex: "-1" },
+    h(
+      "div",
+      { class: "table-head" },
+      iconLink("#/", BACK_ICON, t("table.back"), { "data-back": "" }),
+      h("div", { class: "table-name" }, ...name),
+      optionsView(),
+      headLinks(tbl, iconLink("#/history", HISTORY_ICON, t("nav.history"))),
+    ),
+    h("div", { class: "rack-row" }, rack),
+    felt,
+    controlsView(buttons, act),
+    roadsSlot(),
+    metersView(),
+    messageView(),
   );

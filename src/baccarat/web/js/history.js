@@ -7,7 +7,7 @@ import * as clientSeed from "./clientseed.js";
 import { fill, h } from "./dom.js";
 import { errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
-import { PRESETS } from "./fair.js";
+import fair from "./fair.js";
 import { dateTime, money, signedMoney, t } from "./i18n.js";
 import { keep, keepFairness } from "./receipts.js";
 import { tableName } from "./rulesinfo.js";
@@ -59,7 +59,7 @@ export function verifyLink(round, tables) {
   const f = fairnessOf(round);
   const params = new URLSearchParams();
   // The rule set tells the verifier about the burn and the cut card (a Mini shoe).
-  const rules = PRESETS[round.rules] ? round.rules : null;
+  const rules = fair.PRESETS[round.rules] ? round.rules : null;
   for (const [key, value] of Object.entries({ ...f, rules, decks: decksOf(round, tables) })) {
     if (value !== null && value !== undefined) params.set(key, String(value));
   }

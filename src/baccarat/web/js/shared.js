@@ -9,27 +9,10 @@
 import * as api from "./api.js";
 import { Bets, checkBets, spotsOf } from "./betting.js";
 import { announce, fill, h, loadStyles, reducedMotion } from "./dom.js";
-import {
-  BACK_ICON,
-  controlsView,
-  drawStake,
-  feltView,
-  HISTORY_ICON,
-  headLinks,
-  iconLink,
-  limitsLine,
-  markChip,
-  messageView,
-  metersView,
-  rackView,
-  roadsSlot,
-  setControls,
-  showLast,
-  showMessage,
-} from "./felt.js";
+import { drawStake, feltView, limitsLine, markChip, rackView, setControls, showLast, showMessage, tableView } from "./felt.js";
 import { checkText, errorText } from "./errors.js";
 import { money, t } from "./i18n.js";
-import { option, optionsView } from "./options.js";
+import { option } from "./options.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
 import { showRoads } from "./roads.js";
 import { tableName } from "./rulesinfo.js";
@@ -341,29 +324,14 @@ class SharedView {
       h("p", { class: "shared-players", "data-players": "" }),
       h("ul", { class: "shared-totals", "data-totals": "" }),
     );
-    this.el = h(
-      "section",
-      { class: "table-view shared-view", "data-table": tbl.id, "aria-labelledby": "table-title", tabindex: "-1" },
-      h(
-        "div",
-        { class: "table-head" },
-        iconLink("#/", BACK_ICON, t("table.back"), { "data-back": "" }),
-        h(
-          "div",
-          { class: "table-name" },
-          h("h1", { id: "table-title", text: tableName(tbl) }),
-          limitsLine(tbl.limits, ` \u00b7 ${t("shared.live")}`),
-        ),
-        optionsView(),
-        headLinks(tbl, iconLink("#/history", HISTORY_ICON, t("nav.history"))),
-      ),
-      h("div", { class: "rack-row" }, rack),
-      feltView(tbl, on, { top: h("div", { class: "shared-top" }, live, h("div", { class: "shoe-box", "data-shoe": "" })) }),
-      controlsView(BUTTONS, (action) => this.act(action)),
-      roadsSlot(),
-      metersView(),
-      messageView(),
-    );
+    this.el = tableView(tbl, {
+      className: "table-view shared-view",
+      name: [h("h1", { id: "table-title", text: tableName(tbl) }), limitsLine(tbl.limits, ` \u00b7 ${t("shared.live")}`)],
+      rack,
+      felt: feltView(tbl, on, { top: h("div", { class: "shared-top" }, live, h("div", { class: "shoe-box", "data-shoe": "" })) }),
+      buttons: BUTTONS,
+      act: (action) => this.act(action),
+    });
     fill(this.root, this.el);
     if (this.state) this.fromState(this.state);
     this.update();

@@ -3,25 +3,7 @@
 import * as api from "./api.js";
 import { Bets, checkBets, chipsFor, spotsOf } from "./betting.js";
 import { announce, fill, h, reducedMotion } from "./dom.js";
-import {
-  BACK_ICON,
-  controlsView,
-  drawStake,
-  feltView,
-  focusLost,
-  HISTORY_ICON,
-  headLinks,
-  iconLink,
-  limitsLine,
-  markChip,
-  messageView,
-  metersView,
-  rackView,
-  roadsSlot,
-  setControls,
-  showLast,
-  showMessage,
-} from "./felt.js";
+import { drawStake, feltView, focusLost, limitsLine, markChip, rackView, setControls, showLast, showMessage, tableView } from "./felt.js";
 import { checkText, errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import { refresh as keepReceipts } from "./receipts.js";
@@ -31,7 +13,7 @@ import { isCutShoe, tableName } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
 import * as store from "./state.js";
 import { openCut, shoeGauge } from "./cut.js";
-import { option, optionsView } from "./options.js";
+import { option } from "./options.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
 import { showRoads } from "./roads.js";
 
@@ -230,24 +212,14 @@ class TableView {
     const rack = rackView(tbl.chips, this.chip, (value) => this.selectChip(value));
     // The keyboard's order: the head, the chip rack, the spots, the buttons (DEAL after the
     // spots), the scoreboard, the displays; the grid places them where they show.
-    this.el = h(
-      "section",
-      { class: "table-view", "data-table": tbl.id, "aria-labelledby": "table-title", tabindex: "-1" },
-      h(
-        "div",
-        { class: "table-head" },
-        iconLink("#/", BACK_ICON, t("table.back"), { "data-back": "" }),
-        h("div", { class: "table-name" }, ...nameView(tbl)),
-        optionsView(),
-        headLinks(tbl, iconLink("#/history", HISTORY_ICON, t("nav.history"))),
-      ),
-      h("div", { class: "rack-row" }, rack),
-      feltView(tbl, on, { top: h("div", { class: "shoe-box", "data-shoe": "" }), middle: h("div", { class: "cut-area" }) }),
-      controlsView(BUTTONS, (action) => this.act(action)),
-      roadsSlot(),
-      metersView(),
-      messageView(),
-    );
+    this.el = tableView(tbl, {
+      className: "table-view",
+      name: nameView(tbl),
+      rack,
+      felt: feltView(tbl, on, { top: h("div", { class: "shoe-box", "data-shoe": "" }), middle: h("div", { class: "cut-area" }) }),
+      buttons: BUTTONS,
+      act: (action) => this.act(action),
+    });
     fill(this.root, this.el);
     if (this.round && !this.dealing) {
       revealRound(this.el, this.round, "instant");

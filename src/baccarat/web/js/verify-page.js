@@ -4,7 +4,7 @@
 //
 // A classic script, not an ES module, so that verify.html also runs saved to disk and opened
 // from a file (browsers load no module from file://). It defines globalThis.BaccaratFair;
-// fair.js is the same as an ES module for the other pages and for Node.
+// fair.js exports it as an ES module for the other pages and for Node.
 //
 // server seed: 32 bytes as 64 hex characters; commitment = sha256(seed bytes) in hex.
 // bytes: HMAC-SHA256(key = seed bytes, msg = `${clientSeed}:${nonce}:${counter}`), counter 0, 1, ...

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from baccarat.core import Bets, Card, deal_coup, format_cards
+from baccarat.core import Bets, Card, format_cards
 from baccarat.fairness import commitment, new_server_seed
 from baccarat.fairness.beacon import Chain, randomness, shoe_client_seed
 from baccarat.server import seeds
@@ -406,16 +406,16 @@ def deal(
     uow: UnitOfWork, dealer: Dealer, table: Table, coup: CoupRow,
     elsewhere: Elsewhere | None = None,
 ) -> None:  # fmt: skip
-    """Deal the closed coup from the shoe where the last one ended and settle every bettor
-    (one ``round.play`` per mode on the same cards, and one per batch of bettors on other
-    wallets, ``elsewhere``); the shoe moves on, and ends (its seed revealed) when the cut
-    card has come out."""
+    """Deal the closed coup, once, from the shoe where the last one ended and settle every
+    bettor on its cards (one ``round.play`` per mode, and one per batch of bettors on other
+    wallets, ``elsewhere``, each taking the cards dealt: ``bank.DealtCoup``); the shoe moves
+    on, and ends (its seed revealed) when the cut card has come out."""
     others = [] if elsewhere is None else elsewhere.close(uow, coup.id)
     shoe = load_shoe(uow, coup.shoe_id)
     source = shoe.source(uow)
-    dealt_shoe = source.shuffle(uow, dealer.shoes, table.rules, "fun").shoe
-    assert dealt_shoe is not None
-    cards = deal_coup(dealt_shoe)
+    dealt = source.deal(dealer.shoes, table.rules)
+    cards, dealt_shoe = dealt.shuffled.coup, dealt.shuffled.shoe
+    assert cards is not None and dealt_shoe is not None
     pc, bc = format_cards(cards.player.cards), format_cards(cards.banker.cards)
     result_s = terms_of(table).result_s
     uow.run(
@@ -449,10 +449,8 @@ def deal(
             batches.append(Batch(dealer, SHARED, mode, stakes, ()))
     for batch in [*batches, *others]:
         played = play(uow, batch.dealer, batch.bank, table_id=table.id, rules=table.rules,
-                      mode=batch.mode, source=source, stakes=batch.stakes,
+                      mode=batch.mode, source=dealt, stakes=batch.stakes,
                       round_ids=batch.round_ids or None)  # fmt: skip
-        # The round function dealt the very cards the table revealed.
-        assert all((r.player_cards, r.banker_cards) == (pc, bc) for r in played), "one deal"
         pairs = zip(batch.stakes, played, strict=True)
         _settled(uow, coup.id, batch.mode, [(stake.player_id, rec.id) for stake, rec in pairs])
 

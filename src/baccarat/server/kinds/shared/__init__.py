@@ -7,6 +7,9 @@ betting on the same coup.
 - ``clock``: the table's clock in the database (betting -> closed -> dealt -> next window),
   its shoes (committed before any bet, revealed when they end) and the coup's deal (once)
   and settlement, a batch through ``round.play`` per mode and per operator;
+- ``events``: what each transition did, as frozen records, emitted on the event bus by the
+  transaction that did it; ``feed``: every worker's sockets told from them; ``runtime``:
+  the worker's dealer task, watchers and feed;
 - ``bets``: a bettor's bets on the coup in its window, the stake taken at once;
 - ``views``: what anyone sees (the table's state, a coup, the roads, a finished shoe's
   record for the verifier);

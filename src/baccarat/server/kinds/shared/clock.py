@@ -8,12 +8,13 @@ then, while anyone watches the table (``watched_until_us``), the next window ope
 as everyone sees them: ``betting`` (now < closes), ``closed`` (closed, not dealt yet),
 ``dealt`` (until the next window), ``idle`` (nobody watches: the table rests).
 
-Every transition (``advance``) returns what it did as events (``events``: a shoe changed, a
-window opened, a coup dealt), which the caller emits in its transaction. It takes the
-table's row locked (on PostgreSQL ``FOR UPDATE
+Every transition (``advance``) takes the table's row locked (on PostgreSQL ``FOR UPDATE
 SKIP LOCKED``: a table another worker is advancing is left to it) and applies what is due
 by the deadlines stored in the rows, so any worker may advance any table and none deals a
 coup twice: a worker that dies mid-transaction leaves nothing, the next one to look does it.
+It returns what it did as events (``events``: a shoe changed, a window opened, a coup
+dealt), which the caller emits in its transaction. A coup is dealt once: its cards are
+stored with it, and every batch of its bettors is settled on them (``bank.DealtCoup``).
 
 A shoe is created with a fresh server seed when a window opens and the table has none in
 play: its commitment (sha256 of the seed) is stored, and shown, before any bet on it. When

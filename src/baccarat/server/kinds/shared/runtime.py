@@ -4,10 +4,10 @@ the sockets' feed (``feed.Feed``).
 ``start`` creates the clock rows of the configured shared tables (idempotent) and starts a
 task that, every ``TICK_S`` at most, reads when each table's next transition is due and
 applies those that are (``clock.advance``, one write each, which emits what the transition
-did: ``events``). The deadlines live in the
-database and every transition checks them under the table's row lock, so several workers
-may all run this task: each transition happens once, and when the worker that would have
-made it dies, another makes it at its next tick.
+did: ``events``). The deadlines live in the database and every transition checks them
+under the table's row lock, so several workers may all run this task: each transition
+happens once, and when the worker that would have made it dies, another makes it at its
+next tick.
 
 A table deals while it is watched: a read of its state in this worker marks it
 (``watch``), and the task writes ``watched_until_us`` (60 s on) at most every

@@ -288,7 +288,8 @@ def settle_rate(url: str, bettors: int, tag: str) -> float:
         db.run_write(place)
         moment[0] = coup.closes_us + 1
         started = time.perf_counter()
-        assert db.run_write(lambda uow: clock.advance(uow, dealer, table)) == "dealt"
+        done = db.run_write(lambda uow: clock.advance(uow, dealer, table))
+        assert done[-1].type == "coup_dealt", done
         return bettors / (time.perf_counter() - started)
     finally:
         db.close()

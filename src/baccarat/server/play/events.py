@@ -1,4 +1,5 @@
-"""Seat events, from the transaction that made them to the WebSocket clients of every worker.
+"""The event bus: events, from the transaction that made them to the WebSocket clients of
+every worker.
 
 A seat's actions emit events inside their unit of work; they leave only once it commits:
 - PostgreSQL: ``pg_notify`` in the transaction itself (PostgreSQL delivers a notification
@@ -10,9 +11,10 @@ A seat's actions emit events inside their unit of work; they leave only once it 
 Both sit behind one interface: ``emit(uow, event)``, ``start()``, ``stop()``. The ``Hub``
 holds this worker's clients by seat, and gives each one the event as its role sees it.
 
-The same events carry the shared tables' (``shared.feed``) on a channel of their own
+The same bus carries the shared tables' events (``kinds.shared.events``: typed records,
+``Event``, sent as their JSON) to their feed (``kinds.shared.feed``) on a channel of its own
 (``add(channel, receiver)`` before ``start``; ``emit(uow, event, channel)``): one listening
-session per worker for both.
+session per worker for both. A receiver gets an event as JSON, decoded.
 """
 
 from __future__ import annotations
@@ -34,6 +36,12 @@ CHANNEL = "baccarat_seats"
 # with nicknames of 24 characters) is sent as "refresh": each worker reads the seat itself.
 MAX_PAYLOAD = 7900
 QUEUE_LIMIT = 256
+
+
+class Event(Protocol):
+    """A typed event (a frozen record of what a transaction did), sent as its JSON."""
+
+    def to_json(self) -> dict[str, Any]: ...
 
 
 class Receiver(Protocol):
@@ -136,17 +144,23 @@ def _lobby_seat(public: dict[str, Any]) -> dict[str, Any]:
     return seat
 
 
-def encode(event: dict[str, Any]) -> str:
-    text = compact(event)
+def encode(event: dict[str, Any] | Event) -> str:
+    """An event as the bus carries it; one too large for a notification as ``refresh`` (of
+    its seat, or its table: the receivers read it themselves)."""
+    data = event if isinstance(event, dict) else event.to_json()
+    text = compact(data)
     if len(text.encode()) > MAX_PAYLOAD:
-        text = compact({"type": "refresh", "seat_id": event["seat_id"]})
+        about = {key: data[key] for key in ("seat_id", "table_id") if key in data}
+        text = compact({"type": "refresh", **about})
     return text
 
 
 class SeatEvents(Protocol):
     def add(self, channel: str, receiver: Receiver) -> None: ...
 
-    def emit(self, uow: UnitOfWork, event: dict[str, Any], channel: str = CHANNEL) -> None: ...
+    def emit(
+        self, uow: UnitOfWork, event: dict[str, Any] | Event, channel: str = CHANNEL
+    ) -> None: ...
 
     async def start(self) -> None: ...
 
@@ -169,7 +183,7 @@ class LocalEvents:
     async def stop(self) -> None:
         self.loop = None
 
-    def emit(self, uow: UnitOfWork, event: dict[str, Any], channel: str = CHANNEL) -> None:
+    def emit(self, uow: UnitOfWork, event: dict[str, Any] | Event, channel: str = CHANNEL) -> None:
         text = encode(event)
         loop = self.loop
         if loop is None:
@@ -200,7 +214,7 @@ class PostgresEvents:
     def add(self, channel: str, receiver: Receiver) -> None:
         self.receivers[channel] = receiver
 
-    def emit(self, uow: UnitOfWork, event: dict[str, Any], channel: str = CHANNEL) -> None:
+    def emit(self, uow: UnitOfWork, event: dict[str, Any] | Event, channel: str = CHANNEL) -> None:
         # Sent with the unit's next statement: nothing waits for its answer.
         uow.send("SELECT pg_notify(:channel, :payload)",
                  {"channel": channel, "payload": encode(event)})  # fmt: skip

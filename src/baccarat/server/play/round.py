@@ -3,7 +3,8 @@
 Every kind of round passes the same steps, in this order (``STEPS``):
 
 1. ``shoe``: take the nonce and shuffle, or continue the cut shoe (a ``ShoeSource``);
-2. ``deal``: the coup;
+2. ``deal``: the coup (or the one the source dealt before: a shared coup is dealt once, and
+   each batch of its bettors is settled on those cards);
 3. ``settle``: every bettor's bets on the dealt cards, by core's one settlement;
 4. ``admit``: the responsible-gaming limits admit it and count it;
 5. ``money``: the wallet port moves it, as one posting;
@@ -94,6 +95,8 @@ class Shuffle:
     position: int  # the shoe's position before the coup
     # Who set the client seed: "client", "server" (None: unknown, recorded before it was).
     client_seed_source: str | None = None
+    # The coup already dealt from ``shoe`` (``shoe`` is past it): the round deals no other.
+    coup: Coup | None = None
 
 
 class ShoeSource(Protocol):
@@ -359,6 +362,8 @@ class _Playing:
         return self.source.shuffle(uow, dealer.shoes, self.rules, self.mode)
 
     def deal(self, shuffle: Shuffle) -> Dealt:
+        if shuffle.coup is not None:
+            return Dealt(shuffle.coup, shuffle)
         assert shuffle.shoe is not None
         return Dealt(deal_coup(shuffle.shoe), shuffle)
 

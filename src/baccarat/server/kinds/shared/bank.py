@@ -1,4 +1,4 @@
-"""Who covers a shared coup's bets, and the table's shoe it is dealt from.
+"""Who covers a shared coup's bets, and the table's shoe it is dealt from (once).
 
 A bettor's stake left their balance when they placed it, on a wallet that holds stakes in
 escrow (``shared_bet``: player -> escrow; ours): the coup's posting (``shared_round``, one
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from baccarat.core import RuleSet, Shoe
+from baccarat.core import RuleSet, Shoe, deal_coup
 from baccarat.server import responsible
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.dealing import ShoeFactory
@@ -70,18 +70,31 @@ SHARED = SharedBank()
 
 @dataclass(frozen=True, slots=True)
 class TableShoe:
-    """A shared table's shoe, dealt on from ``position`` (a ``round.ShoeSource``): every
-    mode's bettors of a coup are settled on the same cards."""
+    """A shared table's shoe, where its next coup is dealt from (``position``)."""
 
     server_seed: str
     commitment: str
     client_seed: str
     position: int
 
-    def shuffle(self, uow: UnitOfWork, shoes: ShoeFactory, rules: RuleSet, mode: str) -> Shuffle:
+    def deal(self, shoes: ShoeFactory, rules: RuleSet) -> DealtCoup:
+        """The coup, dealt from where the shoe is: the one deal of a shared coup."""
         shoe = shoes(rules, self.server_seed, self.client_seed, NONCE, CUT)
         shoe.position = self.position
-        return Shuffle(shoe, None, self.commitment, self.client_seed, NONCE, CUT, self.position)
+        coup = deal_coup(shoe)
+        return DealtCoup(Shuffle(shoe, None, self.commitment, self.client_seed, NONCE, CUT,
+                                 self.position, coup=coup))  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class DealtCoup:
+    """A shared coup dealt (a ``round.ShoeSource``): every batch of its bettors (each mode's,
+    each operator's) is settled on these cards; the round deals no other."""
+
+    shuffled: Shuffle  # its ``coup`` dealt, its ``shoe`` past it
+
+    def shuffle(self, uow: UnitOfWork, shoes: ShoeFactory, rules: RuleSet, mode: str) -> Shuffle:
+        return self.shuffled
 
     def dealt(self, uow: UnitOfWork, shoe: Shoe, mode: str) -> None:
-        return None  # the table moves its shoe on once, for every mode (``clock``)
+        return None  # the table moves its shoe on once, for every batch (``clock``)

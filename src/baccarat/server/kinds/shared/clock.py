@@ -12,6 +12,9 @@ Every transition (``advance``) takes the table's row locked (on PostgreSQL ``FOR
 SKIP LOCKED``: a table another worker is advancing is left to it) and applies what is due
 by the deadlines stored in the rows, so any worker may advance any table and none deals a
 coup twice: a worker that dies mid-transaction leaves nothing, the next one to look does it.
+It returns what it did as events (``events``: a shoe changed, a window opened, a coup
+dealt), which the caller emits in its transaction. A coup is dealt once: its cards are
+stored with it, and every batch of its bettors is settled on them (``bank.DealtCoup``).
 
 A shoe is created with a fresh server seed when a window opens and the table has none in
 play: its commitment (sha256 of the seed) is stored, and shown, before any bet on it. When
@@ -29,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from baccarat.core import Bets, Card, deal_coup, format_cards
+from baccarat.core import Bets, Card, format_cards
 from baccarat.fairness import commitment, new_server_seed
 from baccarat.fairness.beacon import Chain, randomness, shoe_client_seed
 from baccarat.server import seeds
@@ -38,6 +41,7 @@ from baccarat.server.errors import ServiceError
 from baccarat.server.history import hand_json
 from baccarat.server.kinds.shared import tablelog
 from baccarat.server.kinds.shared.bank import CUT, NONCE, SHARED, TableShoe
+from baccarat.server.kinds.shared.events import CoupDealt, SharedEvent, ShoeChanged, WindowOpened
 from baccarat.server.kinds.shared.terms import is_shared, terms_of
 from baccarat.server.play.round import Bank, Dealer, Stake, play
 from baccarat.server.tables import Table
@@ -272,12 +276,14 @@ def waiting(uow: UnitOfWork, table: Table) -> ShoeRow | None:
 def advance(
     uow: UnitOfWork, dealer: Dealer, table: Table, chain: Chain | None = None,
     *, beacon: bool = False, elsewhere: Elsewhere | None = None,
-) -> str | None:  # fmt: skip
-    """Apply the table's transition that is due now, if any: ``"dealt"`` (a closed coup
-    dealt and settled), ``"open"`` (the next window) or ``"shoe"`` (a new shoe committed,
-    waiting for its beacon round); None when nothing is due (or another worker is advancing
-    the table). ``beacon``: the table takes a beacon's round (``chain``; while it is not
-    known, no new shoe is made: the table never deals without it)."""
+) -> list[SharedEvent]:  # fmt: skip
+    """Apply the table's transition that is due now, if any, and say what it did: a closed
+    coup dealt and settled (``CoupDealt``, after ``ShoeChanged`` if the shoe ended), the
+    next window (``WindowOpened``, after ``ShoeChanged`` if a new shoe was made for it) or
+    a new shoe committed, waiting for its beacon round (``ShoeChanged``); nothing when
+    nothing is due (or another worker is advancing the table). ``beacon``: the table takes
+    a beacon's round (``chain``; while it is not known, no new shoe is made: the table never
+    deals without it)."""
     require_shared(table)
     skip = " FOR UPDATE SKIP LOCKED" if uow.dialect == "postgresql" else ""
     row = uow.one(
@@ -285,33 +291,34 @@ def advance(
         {"t": table.id},
     )
     if row is None:
-        return None
+        return []
     shoe_id, coup_id, watched = row
     coup = None if coup_id is None else load_coup(uow, table, int(coup_id), lock=uow.for_update)
     if coup is not None and coup.dealt_us is None:
         if uow.now < coup.closes_us:
-            return None
-        deal(uow, dealer, table, coup, elsewhere)
-        return "dealt"
+            return []
+        return deal(uow, dealer, table, coup, elsewhere)
     if coup is not None and coup.next_us is not None and uow.now < coup.next_us:
-        return None
+        return []
     if int(watched) <= uow.now:
-        return None  # nobody watches: the table rests
+        return []  # nobody watches: the table rests
+    done: list[SharedEvent] = []
     shoe = None if shoe_id is None else load_shoe(uow, int(shoe_id))
     if shoe is None or shoe.finished_us is not None:
         if beacon and chain is None:
-            return None  # the beacon is not reached yet: the table waits
+            return []  # the beacon is not reached yet: the table waits
         shoe = _new_shoe(uow, dealer, table, chain)
+        done.append(ShoeChanged(table.id, shoe_json(shoe)))
         if shoe.waiting:
             uow.run(
                 "UPDATE shared_tables SET shoe_id = :s WHERE table_id = :t",
                 {"s": shoe.id, "t": table.id},
             )
-            return "shoe"
+            return done
     if shoe.waiting:
-        return None
-    _open(uow, dealer, table, shoe, None if coup is None else coup.next_us)
-    return "open"
+        return []
+    done.append(_open(uow, table, shoe, None if coup is None else coup.next_us))
+    return done
 
 
 def enter_beacon(
@@ -383,7 +390,7 @@ def _new_shoe(uow: UnitOfWork, dealer: Dealer, table: Table, chain: Chain | None
     return load_shoe(uow, shoe_id)
 
 
-def _open(uow: UnitOfWork, dealer: Dealer, table: Table, shoe: ShoeRow, due: int | None) -> None:
+def _open(uow: UnitOfWork, table: Table, shoe: ShoeRow, due: int | None) -> WindowOpened:
     """The next window, of ``betting_s`` from when it was due (``due``: the last coup's
     ``next_us``) if it opens less than ``ON_TIME_US`` late, so that the table's clock keeps
     its pace whatever a tick or a deal took; else (the table rested) from now."""
@@ -401,31 +408,32 @@ def _open(uow: UnitOfWork, dealer: Dealer, table: Table, shoe: ShoeRow, due: int
         "UPDATE shared_tables SET shoe_id = :s, coup_id = :c WHERE table_id = :t",
         {"s": shoe.id, "c": coup_id, "t": table.id},
     )
+    return WindowOpened(table.id, coup_id, shoe.coups + 1, closes)
 
 
 def deal(
     uow: UnitOfWork, dealer: Dealer, table: Table, coup: CoupRow,
     elsewhere: Elsewhere | None = None,
-) -> None:  # fmt: skip
-    """Deal the closed coup from the shoe where the last one ended and settle every bettor
-    (one ``round.play`` per mode on the same cards, and one per batch of bettors on other
-    wallets, ``elsewhere``); the shoe moves on, and ends (its seed revealed) when the cut
-    card has come out."""
+) -> list[SharedEvent]:  # fmt: skip
+    """Deal the closed coup, once, from the shoe where the last one ended and settle every
+    bettor on its cards (one ``round.play`` per mode, and one per batch of bettors on other
+    wallets, ``elsewhere``, each taking the cards dealt: ``bank.DealtCoup``); the shoe moves
+    on, and ends (its seed revealed) when the cut card has come out. What it did: the shoe's
+    end (``ShoeChanged``), if it ended, and the coup dealt (``CoupDealt``)."""
     others = [] if elsewhere is None else elsewhere.close(uow, coup.id)
     shoe = load_shoe(uow, coup.shoe_id)
     source = shoe.source(uow)
-    dealt_shoe = source.shuffle(uow, dealer.shoes, table.rules, "fun").shoe
-    assert dealt_shoe is not None
-    cards = deal_coup(dealt_shoe)
+    dealt = source.deal(dealer.shoes, table.rules)
+    cards, dealt_shoe = dealt.shuffled.coup, dealt.shuffled.shoe
+    assert cards is not None and dealt_shoe is not None
     pc, bc = format_cards(cards.player.cards), format_cards(cards.banker.cards)
-    result_s = terms_of(table).result_s
+    # The result stands result_s from the close (at least MIN_RESULT_US from the deal).
+    next_us = max(coup.closes_us + terms_of(table).result_s * 1_000_000, uow.now + MIN_RESULT_US)
     uow.run(
         "UPDATE shared_coups SET dealt_us = :now, next_us = :next, position = :pos, "
         "player_cards = :pc, banker_cards = :bc, winner = :w WHERE id = :id",
-        # The result stands result_s from the close (at least MIN_RESULT_US from the deal).
-        {"now": uow.now,
-         "next": max(coup.closes_us + result_s * 1_000_000, uow.now + MIN_RESULT_US),
-         "pos": shoe.position, "pc": pc, "bc": bc, "w": cards.winner.value, "id": coup.id},
+        {"now": uow.now, "next": next_us, "pos": shoe.position, "pc": pc, "bc": bc,
+         "w": cards.winner.value, "id": coup.id},
     )  # fmt: skip
     finished = dealt_shoe.is_cut_card_reached
     uow.run(
@@ -436,8 +444,11 @@ def deal(
          "ending": "finished" if finished else None,
          "seed": source.server_seed if finished else shoe.server_seed, "id": shoe.id},
     )  # fmt: skip
+    done: list[SharedEvent] = []
     if finished:
-        _reveal(uow, load_shoe(uow, shoe.id))
+        ended = load_shoe(uow, shoe.id)
+        _reveal(uow, ended)
+        done.append(ShoeChanged(table.id, shoe_json(ended)))
     batches = []
     for mode in ("fun", "real"):
         rows = uow.all(
@@ -450,12 +461,12 @@ def deal(
             batches.append(Batch(dealer, SHARED, mode, stakes, ()))
     for batch in [*batches, *others]:
         played = play(uow, batch.dealer, batch.bank, table_id=table.id, rules=table.rules,
-                      mode=batch.mode, source=source, stakes=batch.stakes,
+                      mode=batch.mode, source=dealt, stakes=batch.stakes,
                       round_ids=batch.round_ids or None)  # fmt: skip
-        # The round function dealt the very cards the table revealed.
-        assert all((r.player_cards, r.banker_cards) == (pc, bc) for r in played), "one deal"
         pairs = zip(batch.stakes, played, strict=True)
         _settled(uow, coup.id, batch.mode, [(stake.player_id, rec.id) for stake, rec in pairs])
+    done.append(CoupDealt(table.id, coup.id, pc, bc, cards.winner.value, shoe.position, next_us))
+    return done
 
 
 SETTLED_CHUNK = 500  # bettors per statement that records their rounds
@@ -500,11 +511,17 @@ def shoe_json(shoe: ShoeRow) -> dict[str, Any]:
 def coup_cards(coup: CoupRow) -> dict[str, Any] | None:
     if coup.player_cards is None or coup.banker_cards is None:
         return None
+    return cards_json(coup.player_cards, coup.banker_cards, coup.winner, coup.position)
+
+
+def cards_json(
+    player_cards: str, banker_cards: str, winner: str | None, position: int | None
+) -> dict[str, Any]:
+    """A dealt coup's cards as everyone sees them (``result``)."""
     return {
-        "player": hand_json(coup.player_cards),
-        "banker": hand_json(coup.banker_cards),
-        "winner": coup.winner,
-        "position": coup.position,
-        "cards_used": len(Card.parse_many(coup.player_cards))
-        + len(Card.parse_many(coup.banker_cards)),
+        "player": hand_json(player_cards),
+        "banker": hand_json(banker_cards),
+        "winner": winner,
+        "position": position,
+        "cards_used": len(Card.parse_many(player_cards)) + len(Card.parse_many(banker_cards)),
     }

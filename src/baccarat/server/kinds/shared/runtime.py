@@ -3,10 +3,11 @@ the sockets' feed (``feed.Feed``).
 
 ``start`` creates the clock rows of the configured shared tables (idempotent) and starts a
 task that, every ``TICK_S`` at most, reads when each table's next transition is due and
-applies those that are (``clock.advance``, one write each). The deadlines live in the
-database and every transition checks them under the table's row lock, so several workers
-may all run this task: each transition happens once, and when the worker that would have
-made it dies, another makes it at its next tick.
+applies those that are (``clock.advance``, one write each, which emits what the transition
+did: ``events``). The deadlines live in the database and every transition checks them
+under the table's row lock, so several workers may all run this task: each transition
+happens once, and when the worker that would have made it dies, another makes it at its
+next tick.
 
 A table deals while it is watched: a read of its state in this worker marks it
 (``watch``), and the task writes ``watched_until_us`` (60 s on) at most every
@@ -30,6 +31,7 @@ from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.kinds.shared import clock
 from baccarat.server.kinds.shared.beacon import Beacon, BeaconError, from_settings
 from baccarat.server.kinds.shared.clock import Elsewhere, ShoeRow
+from baccarat.server.kinds.shared.events import BetsChanged, SharedEvent
 from baccarat.server.kinds.shared.feed import CHANNEL, Feed
 from baccarat.server.kinds.shared.terms import is_shared
 from baccarat.server.play.host import Host
@@ -52,10 +54,10 @@ class SharedDesk:
         self, casino: Host, events: SeatEvents | None = None,
         elsewhere: Callable[[], Elsewhere] | None = None,
     ) -> None:  # fmt: skip
-        """``events``: the worker's events (``banked.events``), which carry the tables'
-        changes to the feed of every worker (without them, its followers read the state
-        every ``feed.QUIET_S`` and at each deadline); ``elsewhere``: makes, once the casino
-        has started, the bettors on other wallets (``shared.elsewhere.OperatorCoups``)."""
+        """``events``: the worker's event bus (``play.events``), which carries the tables'
+        events (``shared.events``) to the feed of every worker (without it, the sockets
+        hear of the clock's deadlines alone); ``elsewhere``: makes, once the casino has
+        started, the bettors on other wallets (``wallets.operator.shared.OperatorCoups``)."""
         self.casino = casino
         self.events = events
         self.tables: list[Table] = [t for t in casino.tables.values() if is_shared(t)]
@@ -101,10 +103,15 @@ class SharedDesk:
                 await self._task
 
     def tell(self, uow: UnitOfWork, table_id: str) -> None:
-        """The table changed in this transaction: at its commit, the followers of every
-        worker read it (``feed``)."""
+        """The bets on the table's coup changed in this transaction: at its commit, the feed
+        of every worker tells its sockets the new totals."""
+        self.emit(uow, [BetsChanged(table_id)])
+
+    def emit(self, uow: UnitOfWork, done: list[SharedEvent]) -> None:
+        """What this transaction did, to every worker's feed at its commit."""
         if self.events is not None:
-            self.events.emit(uow, {"table_id": table_id}, CHANNEL)
+            for event in done:
+                self.events.emit(uow, event, CHANNEL)
 
     def watch(self, table_id: str) -> None:
         """Someone in this worker looks at the table (a read of its state, a socket)."""
@@ -153,8 +160,8 @@ class SharedDesk:
         dealer, shoe_id = self.casino.dealer, shoe.id
 
         def enter(uow: UnitOfWork) -> None:
-            if clock.enter_beacon(uow, dealer, table, shoe_id, signature):
-                self.tell(uow, table.id)
+            # The shoe's order is complete; its next window tells the sockets (``advance``).
+            clock.enter_beacon(uow, dealer, table, shoe_id, signature)
 
         await self.casino.db.write(enter, table.id)
         return TICK_S
@@ -189,7 +196,7 @@ class SharedDesk:
                 continue
             if at <= db_now:
                 for _ in range(2):  # a close then, at most, the next window
-                    if await self.advance(table) is None:
+                    if not await self.advance(table):
                         break
                 wait = TICK_S
             else:
@@ -200,17 +207,16 @@ class SharedDesk:
         """The server's clock (the database's ``now``), in microseconds."""
         return self.casino.settings.clock()
 
-    async def advance(self, table: Table) -> str | None:
-        """The table's due transition (``clock.advance``), one write."""
+    async def advance(self, table: Table) -> list[SharedEvent]:
+        """The table's due transition (``clock.advance``), one write; what it did."""
         dealer, with_beacon, elsewhere = self.casino.dealer, self.with_beacon, self.elsewhere
         beacon = await self._beacon()
         chain = None if beacon is None else beacon.chain
 
-        def step(uow: UnitOfWork) -> str | None:
+        def step(uow: UnitOfWork) -> list[SharedEvent]:
             done = clock.advance(uow, dealer, table, chain, beacon=with_beacon,
                                  elsewhere=elsewhere)  # fmt: skip
-            if done is not None:
-                self.tell(uow, table.id)
+            self.emit(uow, done)
             return done
 
         return await self.casino.db.write(step, table.id)

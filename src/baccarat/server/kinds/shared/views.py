@@ -40,14 +40,17 @@ _totals: dict[tuple[str, int, str], tuple[float, dict[str, Any]]] = {}
 _totals_lock = threading.Lock()
 
 
-def totals(uow: UnitOfWork, table: Table, coup_id: int, mode: str) -> dict[str, Any]:
-    """``{"players", "totals": {spot: {"players", "amount"}}}`` of the coup in a mode."""
+def totals(
+    uow: UnitOfWork, table: Table, coup_id: int, mode: str, *, fresh: bool = False
+) -> dict[str, Any]:
+    """``{"players", "totals": {spot: {"players", "amount"}}}`` of the coup in a mode
+    (``fresh``: summed now, not taken from the cache: the feed, told the bets changed)."""
     key = (table.id, coup_id, mode)
     with _totals_lock:
         cached = _totals.get(key)
-    if cached is not None and cached[0] > time.monotonic():
+    if cached is not None and cached[0] > time.monotonic() and not fresh:
         return cached[1]
-    spots: dict[str, dict[str, int]] = {bet: {"players": 0, "amount": 0} for bet in table.bets}
+    spots = no_totals(table)
     players = 0
     for (text,) in uow.all(
         "SELECT bets FROM shared_bets WHERE coup_id = :c AND mode = :m AND stake > 0",
@@ -58,12 +61,17 @@ def totals(uow: UnitOfWork, table: Table, coup_id: int, mode: str) -> dict[str, 
             spot = spots.setdefault(bet, {"players": 0, "amount": 0})
             spot["players"] += 1
             spot["amount"] += int(stake)
-    answer = {"players": players, "totals": spots}
+    answer: dict[str, Any] = {"players": players, "totals": spots}
     with _totals_lock:
         if len(_totals) > 1024:
             _totals.clear()
         _totals[key] = (time.monotonic() + TOTALS_S, answer)
     return answer
+
+
+def no_totals(table: Table) -> dict[str, dict[str, int]]:
+    """The totals on each spot of a coup nobody bet on."""
+    return {bet: {"players": 0, "amount": 0} for bet in table.bets}
 
 
 def phase(coup: CoupRow | None, watched: int, now: int) -> str:

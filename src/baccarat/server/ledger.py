@@ -244,7 +244,7 @@ def prefetch_posting(uow: UnitOfWork, mode: str, player_id: int) -> None:
     its conditional debit, still in the database, must find the balance as read (locked,
     but this unit may have moved it since): else the statement fails (``baccarat_stale``)
     and the unit is tried again, reading it then."""
-    if uow.dialect == "postgresql" and (player_id, mode) not in uow.known.get(_BALANCES, {}):
+    if uow.pipelines and (player_id, mode) not in uow.known.get(_BALANCES, {}):
         uow.prefetch(_LOCKED, {"p": player_id, "m": mode})
 
 
@@ -443,7 +443,7 @@ def post_money(
     derived accounts of the mode (``house``, ``escrow``). On PostgreSQL the posting is one
     statement (one round trip; its rows locked in the order the server finds them: a
     deadlock between two postings is ended by the server and the unit of work tried again)."""
-    if uow.dialect == "postgresql" and money.players:
+    if uow.pipelines and money.players:
         return _post_pipelined(uow, kind, mode, reference, money, system, memo, with_id)
     accounts: dict[int, int] = {}
     balances: dict[int, int] = {}
@@ -511,7 +511,7 @@ def _post_batch(
              for _, money in monies for player in money.players]  # fmt: skip
     if len({player for player, _, _ in moved}) != len(moved):
         raise LedgerError("post_monies moves each player's balance once")
-    if uow.dialect == "postgresql":
+    if uow.locks_rows:
         uow.all(
             "SELECT id FROM accounts WHERE player_id = ANY(:players::bigint[]) AND mode = :m "
             "AND kind = 'player' ORDER BY id FOR UPDATE",

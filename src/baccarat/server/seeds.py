@@ -259,7 +259,7 @@ _TAKE_CACHED = (
 def prefetch_nonce(uow: UnitOfWork, player_id: int, mode: str) -> None:
     """The nonce ``take_nonce`` is about to take, if it must read it (PostgreSQL, nothing
     kept for the player), sent ahead with the round's other reads (``UnitOfWork.prefetch``)."""
-    if uow.dialect == "postgresql":
+    if uow.pipelines:
         key = (id(uow.vault), player_id, mode)
         if key in _ELSEWHERE or key not in _NEXT:
             uow.prefetch(_TAKE, {"p": player_id, "m": mode})
@@ -267,7 +267,7 @@ def prefetch_nonce(uow: UnitOfWork, player_id: int, mode: str) -> None:
 
 def take_nonce(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
     """The next nonce under the current seeds (the row stays locked until commit)."""
-    if uow.dialect != "postgresql":
+    if not uow.pipelines:
         return _take(uow, player_id, mode)
     key = (id(uow.vault), player_id, mode)
     kept = None

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from baccarat.core import format_money
 from baccarat.server.currencies import HOME
+from baccarat.server.db.lookup import Lookup
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.money import Money, Move, Party, Posted
@@ -227,25 +228,28 @@ _AHEAD = (
     "SELECT CASE WHEN EXISTS (SELECT 1 FROM tx) THEN 1 "
     "ELSE baccarat_stale('a balance read ahead and locked') END"
 )
-# PostgreSQL: a player's balance that a posting will move, read ahead and locked, and the
-# id of a transaction taken (``prefetch_posting``).
-_LOCKED = (
-    "SELECT balance, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) "
-    "FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player' FOR UPDATE"
-)
 # ``UnitOfWork.known``: the balances this transaction holds locked, by (player, mode).
 _BALANCES = "ledger.balances"
 
 
-def prefetch_posting(uow: UnitOfWork, mode: str, player_id: int) -> None:
-    """A posting of this player's money is coming (PostgreSQL): their balance is read and
-    locked ahead, with the round's other reads, and a transaction's id taken. The posting
-    then needs no answer before the round goes on: it is sent with the round's writes, and
-    its conditional debit, still in the database, must find the balance as read (locked,
-    but this unit may have moved it since): else the statement fails (``baccarat_stale``)
-    and the unit is tried again, reading it then."""
-    if uow.pipelines and (player_id, mode) not in uow.known.get(_BALANCES, {}):
-        uow.prefetch(_LOCKED, {"p": player_id, "m": mode})
+def _balance_kept(uow: UnitOfWork, key: tuple[int, str]) -> bool:
+    return key in uow.known.get(_BALANCES, {})
+
+
+# A posting of a player's money is coming, by (player, mode): where the database pipelines
+# (``Lookup.ahead``), their balance is read and locked ahead, with the round's other reads,
+# and a transaction's id taken. The posting then needs no answer before the round goes on:
+# it is sent with the round's writes, and its conditional debit, still in the database,
+# must find the balance as read (locked, but this unit may have moved it since): else the
+# statement fails (``baccarat_stale``) and the unit is tried again, reading it then. Read
+# only if it was sent ahead (``_held``); not sent when this transaction holds the balance.
+POSTING: Lookup[tuple[int, str]] = Lookup(
+    "SELECT balance, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) "
+    "FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player' FOR UPDATE",
+    "p",
+    "m",
+    kept=_balance_kept,
+)
 
 
 def held_balance(uow: UnitOfWork, player_id: int, mode: str) -> int | None:
@@ -262,10 +266,10 @@ def _held(uow: UnitOfWork, mode: str, players: Sequence[int]) -> tuple[dict[int,
     balances: dict[int, int] = {}
     ids: list[int] = []
     for player in players:
-        ahead = {"p": player, "m": mode}
-        if (player, mode) in known:
-            balances[player] = known[(player, mode)]
-        elif uow.prefetched(_LOCKED, ahead) and (row := uow.one(_LOCKED, ahead)) is not None:
+        key = (player, mode)
+        if key in known:
+            balances[player] = known[key]
+        elif POSTING.sent(uow, key) and (row := POSTING.one(uow, key)) is not None:
             balances[player] = int(row[0])
             ids.append(int(row[1]))
     return balances, ids
@@ -619,8 +623,8 @@ class LedgerWallet:
             post_money(uow, kind, mode, reference, moved, system=self.system, with_id=False)
 
     def prefetch(self, uow: UnitOfWork, mode: str, player_id: int) -> None:
-        """The player's balance, read and locked ahead of a round's posting (PostgreSQL)."""
-        prefetch_posting(uow, mode, player_id)
+        """The player's balance, read and locked ahead of a round's posting (``POSTING``)."""
+        POSTING.ahead(uow, (player_id, mode))
 
     def settle(self, uow: UnitOfWork, kind: str, mode: str, reference: str, money: Money) -> Posted:
         if kind not in ROUND_KINDS:

@@ -310,7 +310,7 @@ def prefetch(
     if not uow.pipelines:
         return
     if fresh:
-        seeds.prefetch_nonce(uow, player_id, mode)
+        seeds.NONCE.ahead(uow, (player_id, mode))
     ahead = getattr(dealer.wallet, "prefetch", None)
     if ahead is not None:
         for party in (player_id, *others):

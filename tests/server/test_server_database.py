@@ -351,3 +351,51 @@ async def test_a_steady_write_load_does_not_grow_the_wal_without_end(
         assert max(sizes) < 24 * limit, max(sizes)
     finally:
         db.close()
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_lookup_asked_for_ahead_goes_with_the_next_round_trip_where_it_pipelines(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``Lookup.ahead`` sends the read with the unit's next round trip (once, however often
+    asked for; not when the unit keeps the answer), and the lookup's read takes its answer
+    without a round trip of its own; where the database does not pipeline (SQLite) nothing
+    is sent ahead and the read is made when it is needed, with the same answer."""
+    from baccarat.server.db import pgwire
+    from baccarat.server.db.lookup import Lookup
+
+    trips: list[int] = []
+    exchange = pgwire.Wire.exchange
+
+    def counted(self: Any, statements: Any, begin: bool) -> Any:
+        trips.append(len(statements))
+        return exchange(self, statements, begin)
+
+    switch: Lookup[str] = Lookup(
+        "SELECT enabled FROM table_switches WHERE table_id = :t", "t",
+        kept=lambda uow, table_id: table_id == "kept",
+    )  # fmt: skip
+    db.run_write(lambda uow: uow.run("INSERT INTO table_switches (table_id, enabled, limits, "
+                                     "updated_us) VALUES ('a', 1, NULL, 0)"))  # fmt: skip
+    monkeypatch.setattr(pgwire.Wire, "exchange", counted)
+
+    def work(uow: UnitOfWork) -> tuple[bool, list[bool], Any, list[int], bool, Any]:
+        for table_id in ("a", "a", "kept"):
+            switch.ahead(uow, table_id)
+        sent = [switch.sent(uow, "a"), switch.sent(uow, "kept")]
+        uow.scalar("SELECT 1")
+        enabled = switch.scalar(uow, "a")  # the answer sent ahead
+        return (
+            uow.pipelines,
+            sent,
+            enabled,
+            list(trips),
+            switch.sent(uow, "a"),
+            switch.one(uow, "b"),
+        )
+
+    pipelines, sent, enabled, trips_then, still_sent, missing = db.run_read(work)
+    assert sent == [pipelines, False]
+    assert enabled == 1 and missing is None and not still_sent
+    # PostgreSQL: the read ahead and the next one in one round trip, the lookup's none.
+    assert trips_then == ([2] if pipelines else [])

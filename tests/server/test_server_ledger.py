@@ -237,7 +237,7 @@ def test_check_reports_an_entry_written_around_the_ledger(
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 def test_a_posting_on_a_balance_read_ahead_refuses_a_balance_moved_since(db: Database) -> None:
-    """PostgreSQL reads a round's balance ahead (``prefetch_posting``) and posts without
+    """PostgreSQL reads a round's balance ahead (``ledger.POSTING``) and posts without
     waiting: if the unit moved the balance in between, the posting fails in the database
     and nothing of the unit stands, rather than record a balance computed from the old one."""
     system = db.run_read(SystemAccounts.load)
@@ -245,7 +245,7 @@ def test_a_posting_on_a_balance_read_ahead_refuses_a_balance_moved_since(db: Dat
     cashier = system.get("fun", "cashier")
 
     def work(uow: UnitOfWork) -> None:
-        ledger.prefetch_posting(uow, "fun", alice)
+        ledger.POSTING.ahead(uow, (alice, "fun"))
         account, _ = ledger.player_account(uow, alice, "fun")
         ledger.transfer(uow, "adjustment", "fun", cashier, account, 100)
         posted = ledger.post_money(uow, "round", "fun", "r_1", Money((Move(alice, "house", 500),)),
@@ -276,7 +276,7 @@ def test_postings_of_one_unit_each_move_the_balance_the_one_before_left(db: Data
                                       system=system, with_id=False).balances)  # fmt: skip
 
     def work(uow: UnitOfWork) -> list[dict[int, int]]:
-        ledger.prefetch_posting(uow, "fun", alice)
+        ledger.POSTING.ahead(uow, (alice, "fun"))
         found = [post(uow, "r_1", Money((Move(alice, "house", 500),))),
                  post(uow, "r_2", Money((Move("house", alice, 200),)))]  # fmt: skip
         account, _ = ledger.player_account(uow, alice, "fun")
@@ -287,7 +287,7 @@ def test_postings_of_one_unit_each_move_the_balance_the_one_before_left(db: Data
     assert db.run_write(work) == [{alice: 99_500}, {alice: 99_700}, {alice: 99_750}]
 
     def too_much(uow: UnitOfWork) -> None:
-        ledger.prefetch_posting(uow, "fun", alice)
+        ledger.POSTING.ahead(uow, (alice, "fun"))
         post(uow, "r_4", Money((Move(alice, "house", 99_000),)))
         post(uow, "r_5", Money((Move(alice, "house", 1_000),), covers={alice: 1_000}))
 

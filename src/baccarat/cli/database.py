@@ -38,73 +38,37 @@ def database_url(args: argparse.Namespace) -> DatabaseUrl:
     return DatabaseUrl.sqlite_in(Path(data_dir))
 
 
-def exists(url: DatabaseUrl) -> bool:
-    """False for an SQLite file that is not there (a PostgreSQL database always "is": a
-    missing one cannot be reached)."""
-    return url.dialect != "sqlite" or Path(url.target).is_file()
-
-
 def _existing(url: DatabaseUrl) -> None:
     """An operator's command never creates a database (only ``migrate`` does)."""
     from baccarat.cli import CannotRun
 
-    if not exists(url):
-        where = Path(url.target)
+    where = url.file
+    if where is not None and not where.is_file():
         missing = where.parent if not where.parent.is_dir() else where
         raise CannotRun(f"no database at {where} ({missing} does not exist): check --data-dir "
                         "or --database, or create it with `baccarat admin migrate`")  # fmt: skip
-
-
-def _first_line(error: BaseException) -> str:
-    orig = getattr(error, "orig", None)
-    text = str(orig or error).strip()
-    return (text.splitlines() or [type(error).__name__])[0][:300]
 
 
 @contextmanager
 def cannot_run(url: DatabaseUrl) -> Iterator[None]:
     """A database that cannot be opened, read or reached is one line and exit 3, not a
     traceback."""
-    import sqlite3
-
-    import sqlalchemy.exc
-
     from baccarat.cli import CannotRun
+    from baccarat.server.db.url import failure, first_line
 
-    errors: tuple[type[BaseException], ...] = (sqlite3.Error, sqlalchemy.exc.DBAPIError)
-    unreachable: tuple[type[BaseException], ...] = (sqlalchemy.exc.OperationalError,)
-    if url.dialect == "postgresql":
-        import psycopg
-
-        errors += (psycopg.Error,)
-        unreachable += (psycopg.OperationalError,)
     try:
         yield
-    except errors as error:
-        reason = _first_line(error)
-        if "file is not a database" in reason:
+    except Exception as error:
+        found = failure(url, error)
+        if found is None:
+            raise
+        if found == "not_a_database":
             message = f"{url} is not a baccarat database: the file is not an SQLite database"
-        elif url.dialect == "postgresql" and isinstance(error, unreachable):
-            message = f"the database {url} cannot be reached: {reason}"
+        elif found == "unreachable":
+            message = f"the database {url} cannot be reached: {first_line(error)}"
         else:
-            message = f"the database {url} cannot be used: {reason}"
+            message = f"the database {url} cannot be used: {first_line(error)}"
         raise CannotRun(message) from None
-
-
-def _schema(uow: UnitOfWork) -> tuple[list[str], list[str] | None]:
-    """The database's tables, and the revisions in its ``alembic_version`` (None without)."""
-    if uow.dialect == "sqlite":
-        rows = uow.all(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-        )
-    else:
-        rows = uow.all(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
-        )
-    tables = [str(name) for (name,) in rows]
-    if "alembic_version" not in tables:
-        return tables, None
-    return tables, [str(rev) for (rev,) in uow.all("SELECT version_num FROM alembic_version")]
 
 
 def require_ours(url: DatabaseUrl, *, migrating: bool = False) -> None:
@@ -118,7 +82,7 @@ def require_ours(url: DatabaseUrl, *, migrating: bool = False) -> None:
 
     db = Database(url, clock=system_clock_us, threads=1, read_only=True)
     try:
-        tables, found = db.run_read(_schema)
+        tables, found = db.run_read(migrate.found)
     finally:
         db.close()
     head, known = migrate.revisions()

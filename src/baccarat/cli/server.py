@@ -16,7 +16,6 @@ from baccarat.cli.database import (
     cannot_run,
     database_url,
     environment_settings,
-    exists,
     require_ours,
     seed_vault,
 )
@@ -203,8 +202,8 @@ def run_serve(args: argparse.Namespace) -> int:
         if not proxies:
             raise UsageError("--forwarded-allow-ips needs at least one address")
     url = database_url(args)
-    workers = workers or (1 if url.dialect == "sqlite" else 2)
-    if url.dialect == "sqlite" and workers > 1:
+    workers = workers or (1 if url.one_writer else 2)
+    if url.one_writer and workers > 1:
         raise UsageError("SQLite is served by one worker; use --database postgresql://... for more")
     data_dir = Path(args.data_dir or os.environ.get("BACCARAT_DATA_DIR") or "data")
     # Every setting of the environment, with the command's arguments over them, goes whole
@@ -230,10 +229,10 @@ def run_serve(args: argparse.Namespace) -> int:
     )
     with cannot_run(url):
         # Only a database of ours (at this or an older revision), or an empty one.
-        if exists(url):
+        if url.exists():
             require_ours(url, migrating=True)
         migrate.upgrade(url, vault=keys.seed_vault(settings))
-    if url.dialect == "postgresql" and not (settings.signing_key and settings.seed_key):
+    if url.file is None and not (settings.signing_key and settings.seed_key):
         print(f"baccarat: the signing and seed keys are kept in {data_dir / 'keys'}: every "
               "process on another machine needs the same, set as BACCARAT_SIGNING_KEY and "
               "BACCARAT_SEED_KEY (docs/fairness.md, Keys)", file=sys.stderr)  # fmt: skip
@@ -268,7 +267,7 @@ def run_migrate(args: argparse.Namespace) -> int:
     with cannot_run(url):
         # An empty database (or none: an SQLite file is created) becomes ours; ours at an
         # older revision is brought to this one; another program's is left alone.
-        if exists(url):
+        if url.exists():
             require_ours(url, migrating=True)
         revision = migrate.upgrade(url, vault=seed_vault(args))
     print(f"{url}: schema at revision {revision}")

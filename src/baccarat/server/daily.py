@@ -29,19 +29,22 @@ DAY_US = 86_400 * 1_000_000
 # The row of a day, table and mode that counts whole rounds (the others count each bet).
 ROUND = "*"
 
-# The shard a connection adds to: PostgreSQL's server process of the connection (a few per
-# key and day: the writer connections); SQLite's one writer: 0.
+# The shard a connection adds to (``UnitOfWork.shard``): PostgreSQL's server process of the
+# connection (a few per key and day: the writer connections); SQLite's one writer: 0.
 SHARDS = 1024
-_SHARD = {"sqlite": "0", "postgresql": f"pg_backend_pid() % {SHARDS}"}
-_UPSERT = {
-    dialect: "INSERT INTO daily_stats (day, table_id, mode, bet, currency, shard, rounds, stake, "
-    f"returned, stake_sq, voided) VALUES (:d, :t, :m, :b, :c, {shard}, :n, :s, :r, :q, :v) "
+_UPSERT = (
+    "INSERT INTO daily_stats (day, table_id, mode, bet, currency, shard, rounds, stake, "
+    "returned, stake_sq, voided) VALUES (:d, :t, :m, :b, :c, {shard}, :n, :s, :r, :q, :v) "
     "ON CONFLICT (day, table_id, mode, bet, currency, shard) DO UPDATE SET "
     "rounds = daily_stats.rounds + :n, stake = daily_stats.stake + :s, "
     "returned = daily_stats.returned + :r, stake_sq = daily_stats.stake_sq + :q, "
     "voided = daily_stats.voided + :v"
-    for dialect, shard in _SHARD.items()
-}
+)
+
+
+@lru_cache(maxsize=4)
+def _upsert(shard: str) -> str:
+    return _UPSERT.format(shard=shard)
 
 
 @lru_cache(maxsize=4096)
@@ -67,11 +70,11 @@ def _add(
 
 def _write(uow: UnitOfWork, rows: list[tuple[Hashable, tuple[int, ...]]]) -> None:
     """The summed rows of a transaction's rounds, just before its commit."""
+    upsert = _upsert(uow.shard(SHARDS))
     for key, (n, stake, returned, squares, voided) in rows:
         day, table_id, mode, bet, currency = cast(tuple[int, str, str, str, str], key)
-        uow.send(_UPSERT[uow.dialect], {"d": day, "t": table_id, "m": mode, "b": bet,
-                                        "c": currency, "n": n, "s": stake, "r": returned,
-                                        "q": squares, "v": voided})  # fmt: skip
+        uow.send(upsert, {"d": day, "t": table_id, "m": mode, "b": bet, "c": currency, "n": n,
+                          "s": stake, "r": returned, "q": squares, "v": voided})  # fmt: skip
 
 
 def rebuild(uow: UnitOfWork, batch: int = 20_000) -> int:

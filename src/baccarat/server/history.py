@@ -29,6 +29,7 @@ from baccarat.fairness.history import (
 )
 from baccarat.fairness.signing import Signer
 from baccarat.server import seeds
+from baccarat.server.db.lookup import Lookup
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.jsontext import compact
@@ -235,13 +236,11 @@ SHOWN = ("NOT EXISTS (SELECT 1 FROM operator_rounds o WHERE o.round_id = r.id "
          "AND o.state NOT IN ('win', 'settled'))")  # fmt: skip
 
 
-_MINE = f"WHERE r.id = :id AND r.player_id = :p AND {SHOWN}"
-
-
-def prefetch_round(uow: UnitOfWork, player_id: int, round_id: str) -> None:
-    """The player's own round that ``get_round`` is about to read (written by this unit),
-    sent ahead with the unit's next read (``UnitOfWork.prefetch``)."""
-    uow.prefetch(SELECT_ROUNDS + _MINE, {"id": round_id, "p": player_id})
+# A player's own round, by (player, round id), as ``get_round`` reads it first: a service
+# that wrote it asks for it ahead (``Lookup.ahead``), to come with the unit's next read.
+MINE: Lookup[tuple[int, str]] = Lookup(
+    SELECT_ROUNDS + f"WHERE r.id = :id AND r.player_id = :p AND {SHOWN}", "p", "id"
+)
 
 
 def get_round(uow: UnitOfWork, player_id: int | None, round_id: str) -> StoredRound:
@@ -249,7 +248,7 @@ def get_round(uow: UnitOfWork, player_id: int | None, round_id: str) -> StoredRo
     if player_id is None:
         row = uow.one(SELECT_ROUNDS + "WHERE r.id = :id", {"id": round_id})
     else:
-        row = uow.one(SELECT_ROUNDS + _MINE, {"id": round_id, "p": player_id}) or uow.one(
+        row = MINE.one(uow, (player_id, round_id)) or uow.one(
             SELECT_BANKED + "WHERE b.round_id = :id AND b.banker_id = :p",
             {"id": round_id, "p": player_id},
         )

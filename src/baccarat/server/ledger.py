@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from baccarat.core import format_money
 from baccarat.server.currencies import HOME
+from baccarat.server.db.lookup import Lookup
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.money import Money, Party, Posted
@@ -227,25 +228,28 @@ _AHEAD = (
     "SELECT CASE WHEN EXISTS (SELECT 1 FROM tx) THEN 1 "
     "ELSE baccarat_stale('a balance read ahead and locked') END"
 )
-# PostgreSQL: a player's balance that a posting will move, read ahead and locked, and the
-# id of a transaction taken (``prefetch_posting``).
-_LOCKED = (
-    "SELECT balance, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) "
-    "FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player' FOR UPDATE"
-)
 # ``UnitOfWork.known``: the balances this transaction holds locked, by (player, mode).
 _BALANCES = "ledger.balances"
 
 
-def prefetch_posting(uow: UnitOfWork, mode: str, player_id: int) -> None:
-    """A posting of this player's money is coming (PostgreSQL): their balance is read and
-    locked ahead, with the round's other reads, and a transaction's id taken. The posting
-    then needs no answer before the round goes on: it is sent with the round's writes, and
-    its conditional debit, still in the database, must find the balance as read (locked,
-    but this unit may have moved it since): else the statement fails (``baccarat_stale``)
-    and the unit is tried again, reading it then."""
-    if uow.dialect == "postgresql" and (player_id, mode) not in uow.known.get(_BALANCES, {}):
-        uow.prefetch(_LOCKED, {"p": player_id, "m": mode})
+def _balance_kept(uow: UnitOfWork, key: tuple[int, str]) -> bool:
+    return key in uow.known.get(_BALANCES, {})
+
+
+# A posting of a player's money is coming, by (player, mode): where the database pipelines
+# (``Lookup.ahead``), their balance is read and locked ahead, with the round's other reads,
+# and a transaction's id taken. The posting then needs no answer before the round goes on:
+# it is sent with the round's writes, and its conditional debit, still in the database,
+# must find the balance as read (locked, but this unit may have moved it since): else the
+# statement fails (``baccarat_stale``) and the unit is tried again, reading it then. Read
+# only if it was sent ahead (``_held``); not sent when this transaction holds the balance.
+POSTING: Lookup[tuple[int, str]] = Lookup(
+    "SELECT balance, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) "
+    "FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player' FOR UPDATE",
+    "p",
+    "m",
+    kept=_balance_kept,
+)
 
 
 def held_balance(uow: UnitOfWork, player_id: int, mode: str) -> int | None:
@@ -262,10 +266,10 @@ def _held(uow: UnitOfWork, mode: str, players: Sequence[int]) -> tuple[dict[int,
     balances: dict[int, int] = {}
     ids: list[int] = []
     for player in players:
-        ahead = {"p": player, "m": mode}
-        if (player, mode) in known:
-            balances[player] = known[(player, mode)]
-        elif uow.prefetched(_LOCKED, ahead) and (row := uow.one(_LOCKED, ahead)) is not None:
+        key = (player, mode)
+        if key in known:
+            balances[player] = known[key]
+        elif POSTING.sent(uow, key) and (row := POSTING.one(uow, key)) is not None:
             balances[player] = int(row[0])
             ids.append(int(row[1]))
     return balances, ids
@@ -443,7 +447,7 @@ def post_money(
     derived accounts of the mode (``house``, ``escrow``). On PostgreSQL the posting is one
     statement (one round trip; its rows locked in the order the server finds them: a
     deadlock between two postings is ended by the server and the unit of work tried again)."""
-    if uow.dialect == "postgresql" and money.players:
+    if uow.pipelines and money.players:
         return _post_pipelined(uow, kind, mode, reference, money, system, memo, with_id)
     accounts: dict[int, int] = {}
     balances: dict[int, int] = {}
@@ -511,7 +515,7 @@ def _post_batch(
              for _, money in monies for player in money.players]  # fmt: skip
     if len({player for player, _, _ in moved}) != len(moved):
         raise LedgerError("post_monies moves each player's balance once")
-    if uow.dialect == "postgresql":
+    if uow.locks_rows:
         uow.all(
             "SELECT id FROM accounts WHERE player_id = ANY(:players::bigint[]) AND mode = :m "
             "AND kind = 'player' ORDER BY id FOR UPDATE",

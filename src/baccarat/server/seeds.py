@@ -25,6 +25,7 @@ from typing import Any
 
 from baccarat.fairness import commitment, new_client_seed, new_server_seed
 from baccarat.fairness.history import UndealtShoe
+from baccarat.server.db.lookup import Lookup
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.ledger import MODES
@@ -239,13 +240,14 @@ def state(uow: UnitOfWork, player_id: int, mode: str) -> FairnessState:
     return FairnessState(mode, int(row[0]), row[1], row[2], int(row[3]), row[4])
 
 
-# PostgreSQL: each player's seeds and next nonce per mode as this process last committed
-# them, so that a shuffle needs no round trip of its own: the nonce is taken by an update
-# that checks them (``UnitOfWork.expect``), sent with the round's next statement. Whatever
-# changed them meanwhile (another process's round, a rotation, a client seed set) makes it
-# change no row: the unit of work is tried again and reads them (``Stale``), and so does
-# every later round of a player found changed elsewhere (their rounds are dealt by other
-# processes too: a cache would be stale half the time). By database (its vault) as well.
+# Where statements pipeline (``UnitOfWork.pipelines``: PostgreSQL), each player's seeds and
+# next nonce per mode as this process last committed them, so that a shuffle needs no
+# round trip of its own: the nonce is taken by an update that checks them
+# (``UnitOfWork.expect``), sent with the round's next statement. Whatever changed them
+# meanwhile (another process's round, a rotation, a client seed set) makes it change no
+# row: the unit of work is tried again and reads them (``Stale``), and so does every later
+# round of a player found changed elsewhere (their rounds are dealt by other processes
+# too: a cache would be stale half the time). By database (its vault) as well.
 _NEXT: dict[tuple[int, int, str], Nonce] = {}
 _ELSEWHERE: set[tuple[int, int, str]] = set()
 _NEXT_MAX = 100_000
@@ -256,22 +258,31 @@ _TAKE_CACHED = (
 )
 
 
-def prefetch_nonce(uow: UnitOfWork, player_id: int, mode: str) -> None:
-    """The nonce ``take_nonce`` is about to take, if it must read it (PostgreSQL, nothing
-    kept for the player), sent ahead with the round's other reads (``UnitOfWork.prefetch``)."""
-    if uow.dialect == "postgresql":
-        key = (id(uow.vault), player_id, mode)
-        if key in _ELSEWHERE or key not in _NEXT:
-            uow.prefetch(_TAKE, {"p": player_id, "m": mode})
+def _kept(uow: UnitOfWork, player_mode: tuple[int, str]) -> bool:
+    """This process keeps the player's next nonce (and it was not found changed elsewhere)."""
+    key = (id(uow.vault), *player_mode)
+    return key in _NEXT and key not in _ELSEWHERE
+
+
+# The nonce ``take_nonce`` takes by (player, mode), with the seeds it is under, taken in
+# the database (the row stays locked until commit); a round asks for it ahead
+# (``Lookup.ahead``) unless this process keeps it.
+NONCE: Lookup[tuple[int, str]] = Lookup(
+    "UPDATE fairness_states SET next_nonce = next_nonce + 1 WHERE player_id = :p AND mode = :m "
+    "RETURNING seed_id, server_seed, commitment, client_seed, next_nonce, client_seed_source",
+    "p",
+    "m",
+    kept=_kept,
+)
 
 
 def take_nonce(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
     """The next nonce under the current seeds (the row stays locked until commit)."""
-    if uow.dialect != "postgresql":
+    if not uow.pipelines:
         return _take(uow, player_id, mode)
     key = (id(uow.vault), player_id, mode)
     kept = None
-    if key not in _ELSEWHERE and not uow.prefetched(_TAKE, {"p": player_id, "m": mode}):
+    if key not in _ELSEWHERE and not NONCE.sent(uow, (player_id, mode)):
         kept = _NEXT.pop(key, None)
     if kept is None:
         drawn = _take(uow, player_id, mode)
@@ -303,14 +314,8 @@ def _forget(uow: UnitOfWork, player_id: int, mode: str) -> None:
     uow.after_commit(forgotten)
 
 
-_TAKE = (
-    "UPDATE fairness_states SET next_nonce = next_nonce + 1 WHERE player_id = :p AND mode = :m "
-    "RETURNING seed_id, server_seed, commitment, client_seed, next_nonce, client_seed_source"
-)
-
-
 def _take(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
-    row = uow.one(_TAKE, {"p": player_id, "m": mode})
+    row = NONCE.one(uow, (player_id, mode))
     if row is None:
         raise ServiceError("unknown_player", "the player has no fairness state")
     return Nonce(int(row[0]), open_seed(uow, row[1], row[2]), row[2], row[3], int(row[4]) - 1,

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from baccarat.fairness.beacon import QUICKNET
+from baccarat.server.db.url import DatabaseUrl as DatabaseUrl  # the settings' own
 
 if TYPE_CHECKING:
     from baccarat.server.dealing import ShoeFactory
@@ -21,57 +22,11 @@ ENV_PREFIX = "BACCARAT_"
 # The whole settings of a server, as JSON, for its worker processes.
 SETTINGS_VARIABLE = ENV_PREFIX + "SETTINGS"
 DEFAULT_DATA_DIR = "data"
-SQLITE_FILE = "baccarat.db"
 
 
 def system_clock_us() -> int:
     """Microseconds since the Unix epoch, UTC."""
     return time.time_ns() // 1000
-
-
-@dataclass(frozen=True)
-class DatabaseUrl:
-    """A database address: an SQLite file or a PostgreSQL server."""
-
-    dialect: str  # "sqlite" or "postgresql"
-    # SQLite: the file path; PostgreSQL: a libpq connection string (postgresql://...).
-    target: str
-
-    @classmethod
-    def parse(cls, url: str) -> DatabaseUrl:
-        text = url.strip()
-        for prefix in ("postgresql+psycopg://", "postgresql://", "postgres://"):
-            if text.startswith(prefix):
-                return cls("postgresql", "postgresql://" + text[len(prefix) :])
-        for prefix in ("sqlite+pysqlite:///", "sqlite:///"):
-            if text.startswith(prefix):
-                path = text[len(prefix) :]
-                if not path:
-                    break
-                return cls("sqlite", path)
-        raise ValueError(
-            f"unsupported database URL {url!r}: use sqlite:///FILE or postgresql://..."
-        )
-
-    @classmethod
-    def sqlite_in(cls, data_dir: Path) -> DatabaseUrl:
-        return cls("sqlite", str(data_dir / SQLITE_FILE))
-
-    @property
-    def sqlalchemy_url(self) -> str:
-        if self.dialect == "sqlite":
-            return f"sqlite+pysqlite:///{self.target}"
-        return "postgresql+psycopg://" + self.target[len("postgresql://") :]
-
-    def __str__(self) -> str:
-        if self.dialect == "sqlite":
-            return f"sqlite:///{self.target}"
-        # Never print a password.
-        head, sep, tail = self.target.partition("@")
-        if sep and ":" in head[len("postgresql://") :]:
-            user = head[len("postgresql://") :].split(":", 1)[0]
-            return f"postgresql://{user}:***@{tail}"
-        return self.target
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from baccarat.server.currencies import HOME
+from baccarat.server.db.lookup import Lookup
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.tables import Limits, Table
@@ -19,15 +20,17 @@ from baccarat.server.tables import Limits, Table
 _LIMITED: dict[tuple[int, str], tuple[Table, Table]] = {}
 
 
-_SWITCH = "SELECT enabled, limits FROM table_switches WHERE table_id = :t"
-
-
-def prefetch(uow: UnitOfWork, table: Table) -> None:
-    """The switch ``in_play`` will read, sent ahead with a round's other reads (unless the
-    writer keeps it: ``UnitOfWork.memo``)."""
+def _kept(uow: UnitOfWork, table_id: str) -> bool:
+    key = ("table_switch", table_id)
     memo = uow.memo
-    if memo is None or ("table_switch", table.id) not in memo:
-        uow.prefetch(_SWITCH, {"t": table.id})
+    return key in uow.known or (memo is not None and key in memo)
+
+
+# A table's switch, by its id, as a round reads it (``now``, ``in_play``): a round asks for
+# it ahead (``Lookup.ahead``) unless this transaction or the writer keeps it.
+SWITCH: Lookup[str] = Lookup(
+    "SELECT enabled, limits FROM table_switches WHERE table_id = :t", "t", kept=_kept
+)
 
 
 def in_play(uow: UnitOfWork, table: Table) -> Table:
@@ -50,7 +53,7 @@ def now(uow: UnitOfWork, table: Table) -> tuple[Table, bool]:
     if memo is not None and key in memo:
         row = memo[key]
     else:
-        row = uow.one(_SWITCH, {"t": table.id})
+        row = SWITCH.one(uow, table.id)
         if memo is not None:
             memo[key] = row
     uow.known[key] = row

@@ -170,12 +170,13 @@ class FolderVault:
 Vault = SeedVault | FolderVault | NoVault
 
 
-def default_vault(url_dialect: str, target: str) -> Vault:
+def default_vault(database_file: Path | None) -> Vault:
     """The vault of a database opened without one (tests, tools): $BACCARAT_SEED_KEY, else
-    an SQLite file's folder keeps the key (the embedded default's ``data/``); else none."""
+    a database file's folder keeps the key (the embedded default's ``data/``); else (a
+    database server) none."""
     given = os.environ.get("BACCARAT_SEED_KEY")
     if given:
         return SeedVault.from_text(given)
-    if url_dialect == "sqlite":
-        return FolderVault(Path(target).parent)
+    if database_file is not None:
+        return FolderVault(database_file.parent)
     return NoVault()

@@ -16,7 +16,7 @@ router = APIRouter(prefix="/api", tags=["system"])
 
 @router.get("/health", response_model=HealthOut, responses=documented(), summary="Liveness")
 async def health(casino: CasinoDep) -> Response:
-    return json_response({"status": "ok", "database": casino.db.dialect, "version": __version__})
+    return json_response({"status": "ok", "database": casino.db.url.scheme, "version": __version__})
 
 
 bench_router = APIRouter(prefix="/api/bench", include_in_schema=False)

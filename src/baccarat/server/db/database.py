@@ -50,8 +50,8 @@ from baccarat.server.db.jobs import Work
 from baccarat.server.db.jobs import unavailable as _unavailable
 from baccarat.server.db.pgwriter import PostgresWriter
 from baccarat.server.db.uow import Memo, UnitOfWork, is_unique_violation, write_totals
+from baccarat.server.db.url import DatabaseUrl
 from baccarat.server.errors import ServiceError
-from baccarat.server.settings import DatabaseUrl
 from baccarat.server.vault import Vault, default_vault
 
 T = TypeVar("T")
@@ -93,7 +93,7 @@ class Database:
         self.url = url
         # The key of the server seeds at rest (the casino's, from its settings); opened
         # without one, an SQLite file's folder keeps it and PostgreSQL has none.
-        self.vault: Vault = vault or default_vault(url.dialect, url.target)
+        self.vault: Vault = vault or default_vault(url.file)
         self.read_only = read_only
         self.dialect = url.dialect
         self.clock = clock

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from baccarat.server.settings import DatabaseUrl
+from baccarat.server.db.url import DatabaseUrl
 from baccarat.server.vault import Vault, default_vault
+
+if TYPE_CHECKING:
+    from baccarat.server.db.uow import UnitOfWork
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 # Taken by every process that migrates a PostgreSQL database, so that workers starting
@@ -35,6 +39,23 @@ def revisions() -> tuple[str, frozenset[str]]:
     return head, frozenset(r.revision for r in script.walk_revisions())
 
 
+def found(uow: UnitOfWork) -> tuple[list[str], list[str] | None]:
+    """The database's tables, and the revisions in its ``alembic_version`` (None without):
+    whether it is ours, and at which revision."""
+    if uow.dialect == "sqlite":
+        rows = uow.all(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    else:
+        rows = uow.all(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        )
+    tables = [str(name) for (name,) in rows]
+    if "alembic_version" not in tables:
+        return tables, None
+    return tables, [str(rev) for (rev,) in uow.all("SELECT version_num FROM alembic_version")]
+
+
 def upgrade(url: DatabaseUrl, revision: str = "head", *, vault: Vault | None = None) -> str | None:
     """Bring the database to ``revision``; returns the revision it is at afterwards. ``vault``
     seals the seeds of an older database (without one: an SQLite file's folder's key)."""
@@ -53,7 +74,7 @@ def upgrade(url: DatabaseUrl, revision: str = "head", *, vault: Vault | None = N
             else:
                 connection.exec_driver_sql("PRAGMA journal_mode=WAL")
             try:
-                config = _config(connection, vault or default_vault(url.dialect, url.target))
+                config = _config(connection, vault or default_vault(url.file))
                 command.upgrade(config, revision)  # type: ignore[arg-type]
                 connection.commit()
             finally:

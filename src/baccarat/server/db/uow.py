@@ -162,14 +162,52 @@ class UnitOfWork:
             self._memo.values.clear()
             self._memo.off = True
 
+    # What the services may ask of the database they are on (never which one it is).
+
+    @property
+    def pipelines(self) -> bool:
+        """Statements go to the server in round trips that can carry many (PostgreSQL's
+        pipeline): a read sent ahead (``prefetch``, ``Lookup.ahead``) or a write whose
+        answer nobody waits for (``send``, ``expect``) costs no round trip of its own, so a
+        value kept by this process and checked by the write that uses it saves one. Else
+        (SQLite, in the process) a statement is a call: read it when it is needed."""
+        return self.dialect == "postgresql"
+
+    @property
+    def locks_rows(self) -> bool:
+        """Other writers change the database while this unit runs (PostgreSQL's many
+        workers): it locks the rows it reads to change, in one order. SQLite has one
+        writer at a time, which needs no lock."""
+        return self.dialect == "postgresql"
+
     @property
     def for_update(self) -> str:
         """Row lock suffix: PostgreSQL locks rows; SQLite has one writer, so needs none."""
         return " FOR UPDATE" if self.dialect == "postgresql" else ""
 
+    @property
+    def for_share(self) -> str:
+        """Shared row lock suffix: the row cannot change until the commit, and other units
+        may hold it too (PostgreSQL); SQLite's one writer needs none."""
+        return " FOR SHARE" if self.dialect == "postgresql" else ""
+
+    @property
+    def skip_locked(self) -> str:
+        """Row lock suffix that leaves out the rows another writer holds locked (they are
+        being changed: left for a later pass), so that two writers never take the same row
+        (PostgreSQL); SQLite's one writer takes them all."""
+        return " FOR UPDATE SKIP LOCKED" if self.dialect == "postgresql" else ""
+
     def lock(self, alias: str) -> str:
         """Lock the rows of one table of a join (PostgreSQL); nothing to do on SQLite."""
         return f" FOR UPDATE OF {alias}" if self.dialect == "postgresql" else ""
+
+    def shard(self, shards: int) -> str:
+        """An SQL expression of the writing connection's shard of ``shards``: counters that
+        every unit adds to are kept in a row per shard, so that writers on different
+        connections never wait for each other on one row (PostgreSQL: the connection's
+        server process; SQLite's one writer: 0)."""
+        return f"pg_backend_pid() % {shards}" if self.dialect == "postgresql" else "0"
 
     def rows(
         self, name: str, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[Any]]

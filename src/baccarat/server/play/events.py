@@ -233,14 +233,12 @@ class PostgresEvents:
                 await self.task
 
     async def _listen(self) -> None:
-        import psycopg
+        from baccarat.server.db.listen import listening_connection
 
         first = True
         while not self._stopping:
             try:
-                conn = await psycopg.AsyncConnection.connect(
-                    self.conninfo, autocommit=True, application_name=self.application_name
-                )
+                conn = await listening_connection(self.conninfo, self.application_name)
                 async with conn:
                     for channel in self.receivers:
                         await conn.execute(f"LISTEN {channel}")

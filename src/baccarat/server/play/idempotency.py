@@ -130,11 +130,11 @@ def once(
     to authenticate in the same statement as the lookup. ``(answer, replayed)``."""
     if isinstance(who, Session):
         known = (id(uow.vault), who.token_hash or "")
-        guessed = _PLAYERS.get(known) if uow.dialect == "postgresql" else None
+        guessed = _PLAYERS.get(known) if uow.pipelines else None
         if guessed is not None:
             return _once_known(uow, known, guessed, key, hashed, status, work)
         player_id, stored = authenticate_and_recall(uow, who.token_hash, key, hashed)
-        if uow.dialect == "postgresql":
+        if uow.pipelines:
             if len(_PLAYERS) >= _PLAYERS_MAX:
                 _PLAYERS.clear()
             _PLAYERS[known] = player_id

@@ -307,10 +307,10 @@ def prefetch(
     round's banker) and the row's ``seq``, sent ahead in one round trip with whatever else
     the caller sent ahead (``UnitOfWork.prefetch``): the round's writes then need no answer
     before its commit."""
-    if uow.dialect != "postgresql":
+    if not uow.pipelines:
         return
     if fresh:
-        seeds.prefetch_nonce(uow, player_id, mode)
+        seeds.NONCE.ahead(uow, (player_id, mode))
     ahead = dealer.wallet.batching
     if ahead is not None:
         for party in (player_id, *others):

@@ -17,6 +17,7 @@ from baccarat.server.responsible.changes import (
     time_out,
 )
 from baccarat.server.responsible.checks import (
+    STAKE_CHECK,
     admit_deposit,
     admit_operator_credit,
     admit_round,
@@ -25,14 +26,13 @@ from baccarat.server.responsible.checks import (
     banker_limits_problem,
     check_stake,
     count,
-    prefetch_stake,
     uncount,
 )
 from baccarat.server.responsible.persons import inherit_exclusion, refuse_excluded_person
 
 __all__ = [
-    "acknowledge", "admit_deposit", "admit_operator_credit", "admit_round", "admit_seat",
-    "audit_log", "banker_limits_problem", "check_stake", "count", "inherit_exclusion",
-    "overview", "peek", "prefetch_stake", "refuse_excluded_person", "self_exclude",
+    "STAKE_CHECK", "acknowledge", "admit_deposit", "admit_operator_credit", "admit_round",
+    "admit_seat", "audit_log", "banker_limits_problem", "check_stake", "count",
+    "inherit_exclusion", "overview", "peek", "refuse_excluded_person", "self_exclude",
     "set_limits", "set_reality_check", "time_out", "uncount",
 ]  # fmt: skip

@@ -25,6 +25,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
+from baccarat.server.db.lookup import Lookup
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import iso_time
@@ -393,25 +394,31 @@ def _check_session(uow: UnitOfWork, player_id: int, profile: Profile) -> Profile
     return profile
 
 
-_EXCLUSION = "SELECT excluded_until_us, exclusion FROM responsible_players WHERE player_id = :p"
-
-
 # ``UnitOfWork.known``: the exclusions read by this transaction, by player (nothing but
 # ``save_profile`` changes one).
 _EXCLUSIONS = "responsible.exclusions"
 
 
-def prefetch_stake(uow: UnitOfWork, player_id: int, mode: str) -> None:
-    """What ``check_stake`` reads first, sent ahead with a round's other reads."""
-    if mode != "real" and player_id not in uow.known.get(_EXCLUSIONS, {}):
-        uow.prefetch(_EXCLUSION, {"p": player_id})
+def _stake_kept(uow: UnitOfWork, key: tuple[int, str]) -> bool:
+    player_id, mode = key
+    return mode == "real" or player_id in uow.known.get(_EXCLUSIONS, {})
 
 
-def _exclusion(uow: UnitOfWork, player_id: int) -> Any:
+# What ``check_stake`` reads first, by (player, mode), which a round asks for ahead
+# (``Lookup.ahead``): in play money the player's exclusion, once per transaction (real
+# money reads the player's whole row, locked: ``locked_profile``).
+STAKE_CHECK: Lookup[tuple[int, str]] = Lookup(
+    "SELECT excluded_until_us, exclusion FROM responsible_players WHERE player_id = :p",
+    params=lambda key: {"p": key[0]},
+    kept=_stake_kept,
+)
+
+
+def _exclusion(uow: UnitOfWork, player_id: int, mode: str) -> Any:
     """The player's exclusion row (or None), read once per transaction."""
     known = uow.known.setdefault(_EXCLUSIONS, {})
     if player_id not in known:
-        known[player_id] = uow.one(_EXCLUSION, {"p": player_id})
+        known[player_id] = STAKE_CHECK.one(uow, (player_id, mode))
     return known[player_id]
 
 
@@ -420,7 +427,7 @@ def check_stake(uow: UnitOfWork, player_id: int, mode: str, stake: int) -> Profi
     session, a reality check or a limit forbids it (the whole stake counts against the loss
     and wager limits). The player's row stays locked (real money) until the commit."""
     if mode != "real":
-        row = _exclusion(uow, player_id)
+        row = _exclusion(uow, player_id, mode)
         if row is not None and row[0] is not None:
             refuse_exclusion(int(row[0]), row[1], uow.now)
         return None

@@ -12,13 +12,13 @@ from collections.abc import Sequence
 
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.ledger import (
+    POSTING,
     ROUND_KINDS,
     LedgerError,
     SystemAccounts,
     player_account,
     post_money,
     post_monies,
-    prefetch_posting,
 )
 from baccarat.server.money import Batching, Money, Move, Posted, Reserving, Reversing
 
@@ -55,8 +55,8 @@ class LedgerWallet:
                           memo=memo)  # fmt: skip
 
     def prefetch(self, uow: UnitOfWork, mode: str, player_id: int) -> None:
-        """The player's balance, read and locked ahead of a round's posting (PostgreSQL)."""
-        prefetch_posting(uow, mode, player_id)
+        """The player's balance, read and locked ahead of a round's posting (``POSTING``)."""
+        POSTING.ahead(uow, (player_id, mode))
 
     def settle_many(
         self, uow: UnitOfWork, kind: str, mode: str, monies: Sequence[tuple[str, Money]]

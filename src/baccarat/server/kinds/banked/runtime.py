@@ -36,10 +36,12 @@ class BankedDesk:
         self.hub.refresh = self._refresh
         self.worker = secrets.token_hex(6)
         db = casino.db
+        # One writer is one worker: its events stay in the process; many hear each other
+        # through the database.
         self.events: SeatEvents = (
-            PostgresEvents(self.hub, db.url.target, timing.WORKER_APPLICATION + self.worker)
-            if db.dialect == "postgresql"
-            else LocalEvents(self.hub)
+            LocalEvents(self.hub)
+            if db.url.one_writer
+            else PostgresEvents(self.hub, db.url.target, timing.WORKER_APPLICATION + self.worker)
         )
         self._ctx: SeatServices | None = None
         self._resolver: asyncio.Task[None] | None = None
@@ -67,7 +69,7 @@ class BankedDesk:
         )  # fmt: skip
         self._wake = asyncio.Event()
         await self.events.start()
-        one_worker = casino.db.dialect == "sqlite"
+        one_worker = casino.db.url.one_writer
 
         def prepare(uow: UnitOfWork) -> None:
             seats.ensure(uow, casino.tables)

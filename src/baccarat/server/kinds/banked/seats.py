@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from baccarat.server import ledger, responsible
+from baccarat.server.db.lookup import Lookup
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import hand_json, iso_time
@@ -171,15 +172,20 @@ def ensure(uow: UnitOfWork, tables: TableSet) -> int:
 # -- points --------------------------------------------------------------------------------
 
 
-_POINTS = "SELECT points FROM banked_points WHERE player_id = :p AND mode = :m"
 # ``UnitOfWork.known``: the points this transaction holds locked, by (player, mode).
 _KNOWN = "banked.points"
 
 
-def prefetch_points(uow: UnitOfWork, player_id: int, mode: str) -> None:
-    """The player's points, to be read locked (``points(lock=True)``), sent ahead."""
-    if (player_id, mode) not in uow.known.get(_KNOWN, {}):
-        uow.prefetch(_POINTS + uow.for_update, {"p": player_id, "m": mode})
+def _points_kept(uow: UnitOfWork, key: tuple[int, str]) -> bool:
+    return key in uow.known.get(_KNOWN, {})
+
+
+_POINTS = "SELECT points FROM banked_points WHERE player_id = :p AND mode = :m"
+# A player's points by (player, mode) (``points``), and locked until the commit
+# (``points(lock=True)``): asked for ahead (``Lookup.ahead``) unless this transaction holds
+# them.
+POINTS: Lookup[tuple[int, str]] = Lookup(_POINTS, "p", "m", kept=_points_kept)
+LOCKED_POINTS: Lookup[tuple[int, str]] = Lookup(_POINTS, "p", "m", kept=_points_kept, lock=True)
 
 
 def points(uow: UnitOfWork, player_id: int, mode: str, *, lock: bool = False) -> int:
@@ -188,7 +194,7 @@ def points(uow: UnitOfWork, player_id: int, mode: str, *, lock: bool = False) ->
     known = uow.known.setdefault(_KNOWN, {})
     if (player_id, mode) in known:
         return int(known[(player_id, mode)])
-    value = uow.scalar(_POINTS + (uow.for_update if lock else ""), {"p": player_id, "m": mode})
+    value = (LOCKED_POINTS if lock else POINTS).scalar(uow, (player_id, mode))
     found = 0 if value is None else int(value)
     if lock:
         known[(player_id, mode)] = found
@@ -243,8 +249,7 @@ def banker_problem(uow: UnitOfWork, table: Table, banker_id: int, mode: str) -> 
     # transaction holds them already: a deal that begins the next round).
     balance_sql = _BALANCE + uow.for_update
     balance = ledger.held_balance(uow, banker_id, mode)
-    if (banker_id, mode) not in uow.known.get(_KNOWN, {}):
-        uow.prefetch(_POINTS, {"p": banker_id, "m": mode})
+    POINTS.ahead(uow, (banker_id, mode))
     if balance is None:
         uow.prefetch(balance_sql, {"p": banker_id, "m": mode})
     refused = responsible.banker_limits_problem(uow, banker_id, mode, terms.exposure)

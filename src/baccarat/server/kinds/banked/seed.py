@@ -19,6 +19,7 @@ from baccarat.core import RuleSet, Shoe
 from baccarat.fairness import new_client_seed
 from baccarat.fairness.history import seat_client_seed
 from baccarat.server import seeds
+from baccarat.server.db.lookup import Lookup
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.dealing import ShoeFactory
 from baccarat.server.errors import ServiceError
@@ -36,20 +37,20 @@ def form(uow: UnitOfWork, seat: Seat) -> None:
     seat.client_seeds = {}
 
 
-_SEED = "SELECT server_seed, commitment FROM fairness_seeds WHERE id = :id"
-
-
-def prefetch(uow: UnitOfWork, seat: Seat) -> None:
-    """The seat's seed, which its next shuffle reads, sent ahead with a deal's other reads."""
-    if seat.seed_id is not None:
-        uow.prefetch(_SEED, {"id": seat.seed_id})
+# The seat's seed (sealed) and its commitment, by the seat (none before it has a seed): its
+# shuffle reads it, a deal asks for it ahead (``Lookup.ahead``).
+SEED: Lookup[Seat] = Lookup(
+    "SELECT server_seed, commitment FROM fairness_seeds WHERE id = :id",
+    params=lambda seat: {"id": seat.seed_id},
+    kept=lambda uow, seat: seat.seed_id is None,
+)
 
 
 def end(uow: UnitOfWork, seat: Seat) -> None:
     """The pair ends: its seed is revealed, with the nonces it gave out."""
     if seat.seed_id is None:
         return
-    row = uow.one(_SEED, {"id": seat.seed_id})
+    row = SEED.one(uow, seat)
     assert row is not None
     # Revealed, the seed is public: it is kept as it is from now on.
     uow.run(
@@ -102,7 +103,7 @@ class SeatShuffle:
         assert seat.seed_id is not None
         both = fix(seat)
         client_seed = seat_client_seed(both["banker"]["seed"], both["player"]["seed"])
-        row = uow.one(_SEED, {"id": seat.seed_id})
+        row = SEED.one(uow, seat)
         assert row is not None
         server_seed, committed = seeds.open_seed(uow, row[0], row[1]), row[1]
         nonce = seat.seed_nonce

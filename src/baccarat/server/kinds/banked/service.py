@@ -34,6 +34,7 @@ from baccarat.server.kinds.banked import escrow
 from baccarat.server.kinds.banked import seed as seat_seed
 from baccarat.server.kinds.banked.bank import PlayerBank
 from baccarat.server.kinds.banked.seats import (
+    LOCKED_POINTS,
     ROLES,
     Seat,
     SeatView,
@@ -43,7 +44,6 @@ from baccarat.server.kinds.banked.seats import (
     load_all,
     load_table,
     points_of,
-    prefetch_points,
     save,
     summary,
     view,
@@ -506,7 +506,7 @@ def deal(
     )  # fmt: skip
     banked = bank.recorded
     assert banked is not None
-    history.prefetch_round(uow, player_id, played.id)  # the answer, with the next read
+    history.MINE.ahead(uow, (player_id, played.id))  # the answer, with the next read
     seat.bets, seat.stake, seat.reserve = {}, 0, 0
     seat.last_round_id = played.id
     seat.shown = last_round(uow, played.id)
@@ -532,18 +532,18 @@ def deal(
 def _prefetch_deal(
     uow: UnitOfWork, ctx: SeatServices, seat: Seat, table: Table, player_id: int
 ) -> None:
-    """PostgreSQL: what a deal reads goes with the next round trip (sent once, however often
-    asked for): the switch, the seat's seed, both players' exclusions and balances (locked:
-    each posting of the deal is then sent without waiting for its answer), the banker's
-    points (locked: the deal takes some) and the round's ``seq``."""
-    switches.prefetch(uow, table)
-    seat_seed.prefetch(uow, seat)
+    """Where the database pipelines, what a deal reads goes with the next round trip (sent
+    once, however often asked for): the switch, the seat's seed, both players' exclusions
+    and balances (locked: each posting of the deal is then sent without waiting for its
+    answer), the banker's points (locked: the deal takes some) and the round's ``seq``."""
+    switches.SWITCH.ahead(uow, table.id)
+    seat_seed.SEED.ahead(uow, seat)
     if seat.mode is not None:
-        responsible.prefetch_stake(uow, player_id, seat.mode)
+        responsible.STAKE_CHECK.ahead(uow, (player_id, seat.mode))
         if seat.banker_id is not None:
-            responsible.prefetch_stake(uow, seat.banker_id, seat.mode)
+            responsible.STAKE_CHECK.ahead(uow, (seat.banker_id, seat.mode))
             prefetch(uow, ctx.dealer, seat.mode, player_id, fresh=False, others=[seat.banker_id])
-            prefetch_points(uow, seat.banker_id, seat.mode)
+            LOCKED_POINTS.ahead(uow, (seat.banker_id, seat.mode))
 
 
 DEAL_PATH = "/api/seats/{seat_id}/deal"

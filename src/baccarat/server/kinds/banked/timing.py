@@ -38,10 +38,9 @@ def resolve_due(uow: UnitOfWork, ctx: SeatServices, limit: int = 50) -> int:
     or the player who did not deal, leaves; so does a participant who did not reconnect.
     Two workers never resolve the same seat: on PostgreSQL the rows are taken with SKIP
     LOCKED (a row being changed is left for the next pass)."""
-    skip = " FOR UPDATE SKIP LOCKED" if uow.dialect == "postgresql" else ""
     rows = uow.all(
         "SELECT id FROM banked_seats WHERE deadline_us <= :now OR player_grace_us <= :now "
-        "OR banker_grace_us <= :now ORDER BY id LIMIT :n" + skip,
+        "OR banker_grace_us <= :now ORDER BY id LIMIT :n" + uow.skip_locked,
         {"now": uow.now, "n": limit},
     )
     resolved = 0

@@ -276,9 +276,9 @@ def play_round(
     """Play one round for the player at a house table; refused (with nothing written) if it
     cannot be."""
     check_mode(mode)
-    # PostgreSQL: every read of the round in one round trip, the first one's.
-    switches.prefetch(uow, table)
-    responsible.prefetch_stake(uow, player_id, mode)
+    # Where the database pipelines: every read of the round in one round trip, the first one's.
+    switches.SWITCH.ahead(uow, table.id)
+    responsible.STAKE_CHECK.ahead(uow, (player_id, mode))
     prefetch(uow, dealer, mode, player_id, fresh=not table.is_cut_shoe)
     table = switches.in_play(uow, table)
     table.check_bets(bets)

@@ -50,8 +50,7 @@ def place(
     """The bettor's bets on the coup, replacing theirs; the answer of the PUT."""
     check_mode(mode)
     require_shared(table)
-    share = " FOR SHARE" if uow.dialect == "postgresql" else ""
-    coup = load_coup(uow, table, coup_id, lock=share)
+    coup = load_coup(uow, table, coup_id, lock=uow.for_share)
     if coup.dealt_us is not None or uow.now >= coup.closes_us:
         raise ServiceError(
             "betting_closed",

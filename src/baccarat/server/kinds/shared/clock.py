@@ -285,9 +285,9 @@ def advance(
     a beacon's round (``chain``; while it is not known, no new shoe is made: the table never
     deals without it)."""
     require_shared(table)
-    skip = " FOR UPDATE SKIP LOCKED" if uow.dialect == "postgresql" else ""
     row = uow.one(
-        "SELECT shoe_id, coup_id, watched_until_us FROM shared_tables WHERE table_id = :t" + skip,
+        "SELECT shoe_id, coup_id, watched_until_us FROM shared_tables WHERE table_id = :t"
+        + uow.skip_locked,
         {"t": table.id},
     )
     if row is None:

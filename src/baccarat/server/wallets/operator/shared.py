@@ -96,10 +96,10 @@ def _held(uow: UnitOfWork, table: Table, coup_id: int, player_id: int) -> tuple[
     """The bettor's bets on the coup and the round holding them, locked (PostgreSQL) in the
     order every writer takes them: the coup (shared), the round, then the bets (the deal
     and a call's answer lock the round before the bets too)."""
-    if uow.dialect == "postgresql":
-        load_coup(uow, table, coup_id, lock=" FOR SHARE")
+    if uow.locks_rows:
+        load_coup(uow, table, coup_id, lock=uow.for_share)
     before, earlier = _previous(uow, coup_id, player_id)
-    while earlier is not None and uow.dialect == "postgresql":
+    while earlier is not None and uow.locks_rows:
         uow.one("SELECT 1 FROM operator_rounds WHERE round_id = :r FOR UPDATE", {"r": earlier})
         # Another placement may have replaced the round before we held it.
         before, again = _previous(uow, coup_id, player_id)

@@ -53,9 +53,9 @@ from baccarat.server.banked import seats, timing
 from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
+from ..harness import LiveServer, free_port
 from ..server import postgres
 from ..server.banked import Participant, seat_of
-from ..server.live import LiveServer, free_port
 from ..server.support import self_signed
 
 ROOT = Path(__file__).resolve().parents[2]

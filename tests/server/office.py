@@ -11,7 +11,7 @@ import pyotp
 from baccarat.server import events
 from baccarat.server.office import staff
 
-from .conftest import Api
+from ..harness import Api
 
 PASSWORD = "staff password 1"
 

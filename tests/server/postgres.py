@@ -7,22 +7,16 @@ import glob
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..harness import free_port
+
 REQUIRE = os.environ.get("BACCARAT_REQUIRE_POSTGRES") == "1"
 EXTERNAL = os.environ.get("BACCARAT_TEST_POSTGRES_URL")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _binaries() -> Path | None:

@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import subprocess
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
-
-import httpx
 
 from baccarat.core import Card, RuleSet, Shoe
 
@@ -51,12 +46,3 @@ def self_signed(folder: Path, name: str) -> tuple[Path, Path]:
         check=True, capture_output=True, timeout=60,
     )  # fmt: skip
     return cert, key
-
-
-@asynccontextmanager
-async def client_at(app: Any, address: str) -> AsyncIterator[httpx.AsyncClient]:
-    """An in-process client of ``app`` from this client address (as the server sees it,
-    behind a trusted proxy too). What the app raises is raised here, as the server sees it."""
-    transport = httpx.ASGITransport(app=app, client=(address, 40000))
-    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-        yield client

@@ -16,8 +16,9 @@ import pytest
 from baccarat.server.banked import seats
 from baccarat.server.settings import DatabaseUrl
 
+from ..harness import FakeClock, SwitchableShoes
 from .banked import Participant, SeatServer, notice, pair, seat_of, serving
-from .conftest import BACKENDS, FakeClock, SwitchableShoes
+from .conftest import BACKENDS
 from .support import PLAYER_WINS, StackedShoes
 
 pytestmark = pytest.mark.anyio

@@ -19,9 +19,8 @@ from baccarat.server.banked import seats
 from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
+from ..harness import FakeClock, LiveServer, free_port, live, serve_argv, uvicorn_argv
 from .banked import Participant, SeatServer, bearer, seat_of, serving
-from .conftest import FakeClock
-from .live import LiveServer, free_port, live, serve_argv, uvicorn_argv
 
 HELP_PAGE = "Td Kh 3s Kd Tc Qh"
 

@@ -11,7 +11,8 @@ import pytest
 
 from baccarat.server import events
 
-from .conftest import Api, both_backends
+from ..harness import Api
+from .conftest import both_backends
 from .office import Member, kinds, logged_in
 from .support import PLAYER_WINS, StackedShoes
 from .support import error_code as code

@@ -19,7 +19,7 @@ from baccarat.server.operators.outbox import Answer, Call, OperatorWallet
 from baccarat.server.round import Dealer
 from baccarat.server.settings import DatabaseUrl
 
-from .conftest import Api
+from ..harness import Api
 from .office import logged_in
 from .support import BANKER_WINS, StackedShoes
 

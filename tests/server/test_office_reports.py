@@ -16,7 +16,8 @@ from baccarat.core import Outcome, get_rules
 from baccarat.server import daily, events, voids
 from baccarat.server.office import reports
 
-from .conftest import Api, both_backends
+from ..harness import Api
+from .conftest import both_backends
 from .office import logged_in
 from .support import BANKER_WINS, PLAYER_WINS, StackedShoes
 

@@ -21,7 +21,8 @@ from baccarat.server.operators.config import (
 )
 from baccarat.server.tables import load_tables
 
-from .conftest import FakeClock, both_backends
+from ..harness import FakeClock
+from .conftest import both_backends
 from .interleave import held_while
 
 SECRET = "sixteen-chars-or-more"

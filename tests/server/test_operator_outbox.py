@@ -23,7 +23,8 @@ from baccarat.server.operators.outbox import Answer, Call, OperatorWallet
 from baccarat.server.round import Dealer
 from baccarat.server.tables import load_tables
 
-from .conftest import FakeClock, both_backends
+from ..harness import FakeClock
+from .conftest import both_backends
 
 TABLES = load_tables()
 TABLE = TABLES["table-i"]

@@ -27,7 +27,8 @@ from baccarat.server.operators.outbox import OperatorSession, OperatorWallet
 from baccarat.server.round import Dealer
 from baccarat.server.tables import load_tables
 
-from .conftest import BACKENDS, Api
+from ..harness import Api
+from .conftest import BACKENDS
 from .interleave import held_while
 from .support import BANKER_WINS, PLAYER_WINS, StackedShoes
 

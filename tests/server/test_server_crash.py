@@ -19,7 +19,7 @@ from pathlib import Path
 
 import httpx
 
-from .live import LiveServer, free_port, serve_argv
+from ..harness import LiveServer, free_port, serve_argv
 
 PLAYERS, LOOPS, ACKNOWLEDGED = 4, 16, 150
 

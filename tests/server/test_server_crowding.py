@@ -21,8 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .live import LiveServer, live, serve_argv
-from .postgres import free_port
+from ..harness import LiveServer, free_port, live, serve_argv
 from .raw import (
     connect,
     error_code,

@@ -12,7 +12,7 @@ import pytest
 
 from baccarat.server import audit, ledger
 
-from .conftest import Api
+from ..harness import Api
 
 pytestmark = pytest.mark.anyio
 SQLITE = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

@@ -22,7 +22,8 @@ from baccarat.server.round import Dealer
 from baccarat.server.settings import DatabaseUrl
 from baccarat.server.tables import load_tables
 
-from .conftest import BACKENDS, FakeClock
+from ..harness import FakeClock
+from .conftest import BACKENDS
 
 pytestmark = pytest.mark.anyio
 

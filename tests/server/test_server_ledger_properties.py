@@ -27,7 +27,7 @@ from baccarat.server.ledger import SystemAccounts
 from baccarat.server.settings import DatabaseUrl
 from baccarat.server.tables import TableSet, load_tables
 
-from .conftest import FakeClock
+from ..harness import FakeClock
 
 TABLES = ("table-i", "tie-limits-5-500", "single-deck", "mini")
 

@@ -14,7 +14,8 @@ from starlette.requests import Request
 
 from baccarat.server.api.deps import GZIP_MIN, accepts_gzip, revalidated_json_response
 
-from .conftest import Api, both_backends
+from ..harness import Api
+from .conftest import both_backends
 from .test_office_desk import send
 from .test_server_currencies import player
 

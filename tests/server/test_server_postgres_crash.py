@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .live import LiveServer, free_port
+from ..harness import LiveServer, free_port
 from .postgres import Cluster, create_database
 from .test_server_crash import ACKNOWLEDGED, check_answered, load, register
 

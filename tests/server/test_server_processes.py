@@ -17,8 +17,8 @@ from baccarat.server import audit
 from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
+from ..harness import free_port, live
 from .banked import Participant, seat_of
-from .live import free_port, live
 from .test_banked_workers import Worker
 
 PLAYER_S = 4

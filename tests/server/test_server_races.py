@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 
-from .live import LiveServer, free_port
+from ..harness import LiveServer, free_port
 from .postgres import create_database
 
 PASSWORD = "a good password"

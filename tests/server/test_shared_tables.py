@@ -15,7 +15,8 @@ from baccarat.server import audit, voids
 from baccarat.server.shared import views
 from baccarat.server.vault import is_sealed
 
-from .conftest import Api, both_backends
+from ..harness import Api
+from .conftest import both_backends
 from .support import error_code
 
 pytestmark = pytest.mark.anyio

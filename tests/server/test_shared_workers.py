@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from .live import LiveServer, free_port
+from ..harness import LiveServer, free_port
 from .postgres import create_database
 from .test_server_crash import register
 

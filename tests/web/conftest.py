@@ -9,11 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from ..harness import free_port, live, serve_argv
 from .webtools import Player, new_nickname
 
 CHROMIUM = os.environ.get("BACCARAT_CHROMIUM", "/usr/bin/chromium")
@@ -45,12 +41,6 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _get(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=5) as response:
         return json.loads(response.read())
@@ -72,48 +62,12 @@ def serving(data: Path, **env: str) -> Iterator[str]:
         import baccarat.server  # noqa: F401
     except ImportError:
         _unavailable("the game server (baccarat.server) is not installed")
-    port = _free_port()
-    command = [
-        sys.executable,
-        "-c",
-        "import sys; from baccarat.cli import main; sys.exit(main())",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--database",
-        f"sqlite:///{data / 'web.db'}",
-    ]
+    port = free_port()
+    argv = [*serve_argv(port, data), "--database", f"sqlite:///{data / 'web.db'}"]
     # Every test registers from 127.0.0.1.
-    env = {**os.environ, "BACCARAT_DATA_DIR": str(data),
-           "BACCARAT_REGISTRATIONS_PER_HOUR": "10000", **env}  # fmt: skip
-    log = (data / "server.log").open("wb")
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=data)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                log.flush()
-                output = (data / "server.log").read_text(errors="replace")[-2000:]
-                pytest.fail(f"the server exited with {process.returncode}:\n{output}")
-            try:
-                _get(f"{url}/api/tables")
-                break
-            except (urllib.error.URLError, ConnectionError, OSError):
-                if time.monotonic() > deadline:
-                    pytest.fail("the server did not answer within 30 s")
-                time.sleep(0.1)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+    env = {"BACCARAT_DATA_DIR": str(data), "BACCARAT_REGISTRATIONS_PER_HOUR": "10000", **env}
+    with live(argv, env, data / "server.log", port, cwd=data) as server:
+        yield server.url
 
 
 @pytest.fixture(scope="session")

@@ -203,8 +203,7 @@ KNOWN_EYE_CELLS = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (2, 0), (3, 0), (3, 1
 @pytest.fixture
 def stacked_server(tmp_path: Path) -> Any:
     """A server whose cut shoe deals the coups of KNOWN in order (tests.server.apps:stacked)."""
-    from ..server.live import live, uvicorn_argv
-    from ..server.postgres import free_port
+    from ..harness import free_port, live, uvicorn_argv
     from ..server.support import BANKER_WINS, PLAYER_WINS
 
     coups = {"B": BANKER_WINS, "P": PLAYER_WINS}

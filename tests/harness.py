@@ -1,4 +1,4 @@
-"""Starting a game server in a test, three ways.
+"""Starting a game server in a test, three ways, and waiting for a condition.
 
 - ``in_process``: the app and its lifespan in the test's event loop, reached through httpx's
   ASGI transport (no socket; a chosen client address). The HTTP API tests (``api``).
@@ -14,6 +14,9 @@ The two in-process ways build their settings with ``server_settings``; the proce
 theirs from the environment, which ``cheap_password_hashing`` (run by tests/conftest.py
 before any test) sets for every server the suite starts.
 
+``until`` (and ``until_async`` in a coroutine) polls a condition to a deadline: the one wait
+of the suite that is not a fixed sleep.
+
 This is tests/harness.py, beside tests/conftest.py, rather than under tests/server: the
 browser, deploy and operator tests start servers too, and import it as ``tests.harness``.
 """
@@ -23,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import inspect
 import itertools
 import os
 import signal
@@ -30,11 +34,68 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 ROOT = Path(__file__).resolve().parents[1]
+T = TypeVar("T")
+
+
+# -- waiting ---------------------------------------------------------------------------------
+
+# How long a wait gives a condition unless told otherwise: a bound for a server that never
+# gets there, not a speed test.
+WAIT_S = 30.0
+
+
+@overload
+def until(found: Callable[[], T | None], what: str, *, timeout: float = ...,
+          every: float = ..., pause: Callable[[float], object] = ...) -> T: ...  # fmt: skip
+@overload
+def until(found: Callable[[], T], what: str, *, done: Callable[[T], object],
+          timeout: float = ..., every: float = ...,
+          pause: Callable[[float], object] = ...) -> T: ...  # fmt: skip
+def until(found: Callable[[], Any], what: str, *, done: Callable[[Any], object] = bool,
+          timeout: float = WAIT_S, every: float = 0.05,
+          pause: Callable[[float], object] = time.sleep) -> Any:  # fmt: skip
+    """``found()`` polled every ``every`` seconds until ``done`` with its value (until it is
+    true, by default); that value. Fails, naming ``what`` and the last value, once
+    ``timeout`` seconds have passed. ``pause(seconds)`` waits between the polls (a browser
+    test's page.wait_for_timeout: Playwright runs the page's events only while it waits)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = found()
+        if done(value):
+            return value
+        assert time.monotonic() < deadline, f"never within {timeout} s: {what} (last: {value!r})"
+        pause(every)
+
+
+@overload
+async def until_async(found: Callable[[], Awaitable[T]], what: str, *,
+                      done: Callable[[T], object], timeout: float = ...,
+                      every: float = ...) -> T: ...  # fmt: skip
+@overload
+async def until_async(found: Callable[[], Awaitable[T | None]], what: str, *,
+                      timeout: float = ..., every: float = ...) -> T: ...  # fmt: skip
+@overload
+async def until_async(found: Callable[[], T | None], what: str, *, timeout: float = ...,
+                      every: float = ...) -> T: ...  # fmt: skip
+async def until_async(found: Callable[[], Any], what: str, *,
+                      done: Callable[[Any], object] = bool, timeout: float = WAIT_S,
+                      every: float = 0.05) -> Any:  # fmt: skip
+    """``until`` in a coroutine: ``found`` may be a coroutine function (awaited), and the
+    event loop (an in-loop server's too) runs between the polls."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = found()
+        if inspect.isawaitable(value):
+            value = await value
+        if done(value):
+            return value
+        assert time.monotonic() < deadline, f"never within {timeout} s: {what} (last: {value!r})"
+        await asyncio.sleep(every)
 
 
 def free_port() -> int:
@@ -226,11 +287,10 @@ async def in_loop(settings: Any, kind: type[R], timeout: float = 10.0) -> AsyncI
                             lifespan="on", ws_ping_interval=None)  # fmt: skip
     server = QuietServer(config)
     task = asyncio.get_running_loop().create_task(server.serve())
-    while not server.started:
-        if task.done():
-            task.result()
-            raise RuntimeError("the server stopped at start")
-        await asyncio.sleep(0.01)
+    await until_async(lambda: server.started or task.done(), "uvicorn starts", every=0.01)
+    if task.done():
+        task.result()
+        raise RuntimeError("the server stopped at start")
     url = f"http://127.0.0.1:{port}"
     try:
         async with httpx.AsyncClient(base_url=url, timeout=timeout) as client:
@@ -262,25 +322,29 @@ class LiveServer:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> LiveServer:
-        import httpx
-
         self.log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             self.argv, cwd=self.cwd, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(
-                    f"the server exited with {self.process.returncode}: {self.log_tail()}"
-                )
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.url + self.ready, timeout=1).status_code == 200:
-                    return self
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError(f"the server did not start: {self.log_tail()}")
+        try:
+            until(self._answers, f"{self.url} answers", timeout=STARTUP_TIMEOUT_S)
+        except AssertionError:
+            self.stop()
+            raise RuntimeError(f"the server did not start: {self.log_tail()}") from None
+        return self
+
+    def _answers(self) -> bool:
+        import httpx
+
+        assert self.process is not None
+        if self.process.poll() is not None:
+            raise RuntimeError(
+                f"the server exited with {self.process.returncode}: {self.log_tail()}"
+            )
+        with contextlib.suppress(httpx.HTTPError):
+            return httpx.get(self.url + self.ready, timeout=1).status_code == 200
+        return False
 
     def log_tail(self) -> str:
         self.log.flush()

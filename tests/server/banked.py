@@ -19,7 +19,7 @@ from baccarat.server import accounts, audit, wallet
 from baccarat.server.banked import seats
 from baccarat.server.settings import BankedSettings, DatabaseUrl, Limits
 
-from ..harness import FakeClock, Running, SwitchableShoes, in_loop, server_settings
+from ..harness import FakeClock, Running, SwitchableShoes, in_loop, server_settings, until_async
 
 PASSWORD = "a good password"
 WAIT_S = 10.0
@@ -220,6 +220,19 @@ class Participant:
         answer = await self.call("GET", f"/api/history/export?mode={mode}")
         assert answer.status_code == 200, answer.text
         return answer.text
+
+
+async def seat_row(server: Running, seat_id: str) -> seats.Seat:
+    """The seat's row as it stands."""
+    row: seats.Seat = await server.read(lambda uow: seats.load(uow, seat_id, lock=False))
+    return row
+
+
+async def seat_when(server: Running, seat_id: str, done: Callable[[seats.Seat], object],
+                    timeout: float = 30) -> seats.Seat:  # fmt: skip
+    """The seat's row once ``done(row)``: what the server does by itself, awaited."""
+    return await until_async(lambda: seat_row(server, seat_id), f"seat {seat_id} gets there",
+                             done=done, timeout=timeout, every=0.01)  # fmt: skip
 
 
 def bearer(token: str | None) -> dict[str, str]:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import httpx
 
-from ..harness import LiveServer, free_port, serve_argv
+from ..harness import LiveServer, free_port, serve_argv, until_async
 
 PLAYERS, LOOPS, ACKNOWLEDGED = 4, 16, 150
 
@@ -55,8 +55,8 @@ async def load(url: str, tokens: list[str], acknowledged: list[tuple[str, str]],
                 acknowledged.append((token, answer.json()["id"]))
 
     async def killer() -> None:
-        while len(acknowledged) < ACKNOWLEDGED:
-            await asyncio.sleep(0.01)
+        await until_async(lambda: len(acknowledged) >= ACKNOWLEDGED, "rounds acknowledged",
+                          timeout=300, every=0.01)  # fmt: skip
         await asyncio.to_thread(kill)
         await asyncio.sleep(settle_s)
         stop.set()

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from ..harness import until
 from .conftest import serving
 from .test_web_table import fresh_table, last_round, open_table, place, signed, usd
 from .webtools import Player, new_nickname
@@ -387,11 +388,10 @@ class _RawStatuses:
     def last(self) -> int:
         """The status of the last read sent. Chromium's network service reports the raw
         answer on its own, after or before the page has its response: wait for it."""
-        for _ in range(200):
-            if self.sent and self.sent[-1] in self.statuses:
-                return self.statuses[self.sent[-1]]
-            self.page.wait_for_timeout(25)
-        raise AssertionError(f"no raw answer to the last read of {self.path} in 5 s")
+        until(lambda: self.sent and self.sent[-1] in self.statuses,
+              f"a raw answer to the last read of {self.path}", timeout=5, every=0.025,
+              pause=lambda s: self.page.wait_for_timeout(s * 1000))  # fmt: skip
+        return self.statuses[self.sent[-1]]
 
 
 def test_the_lobby_reads_the_tables_again_with_their_etag_and_still_shows_a_change(

@@ -210,11 +210,13 @@ class Api(Running):
         super().__init__(app, client, url)
         self._keys = itertools.count()
 
-    async def player(self, nickname: str = "alice", password: str = "a good password") -> str:
-        """Register and log in; the bearer token."""
-        created = await self.client.post(
-            "/api/accounts", json={"nickname": nickname, "password": password}
-        )
+    async def player(self, nickname: str = "alice", password: str = "a good password",
+                     currency: str | None = None) -> str:  # fmt: skip
+        """Register (in ``currency``: the default if None) and log in; the bearer token."""
+        account = {"nickname": nickname, "password": password}
+        if currency is not None:
+            account["currency"] = currency
+        created = await self.client.post("/api/accounts", json=account)
         assert created.status_code == 201, created.text
         session = await self.client.post(
             "/api/sessions", json={"nickname": nickname, "password": password}

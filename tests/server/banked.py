@@ -17,6 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from baccarat.server import accounts, audit, wallet
 from baccarat.server.banked import seats
+from baccarat.server.db.database import Database
 from baccarat.server.settings import BankedSettings, DatabaseUrl, Limits
 
 from ..harness import FakeClock, Running, SwitchableShoes, in_loop, server_settings, until_async
@@ -267,3 +268,25 @@ async def pair(server: SeatServer, *, approve: bool, bets: dict[str, int] | None
     if bets:
         assert (await player.send("bets", bets=bets))["ok"]
     return banker, player, seat
+
+
+class Worker:
+    """A running server process, seen as ``banked.SeatServer`` is by ``Participant``."""
+
+    def __init__(self, url: str, db: Database):
+        self.url = url
+        self.db = db
+        self.http = httpx.AsyncClient(base_url=url, timeout=30)
+
+    async def read(self, work: Any) -> Any:
+        return await asyncio.to_thread(self.db.run_read, work)
+
+    async def write(self, work: Any) -> Any:
+        return await asyncio.to_thread(self.db.run_write, work)
+
+    async def player(self, nickname: str) -> Participant:
+        body = {"nickname": nickname, "password": "a good password"}
+        created = await self.http.post("/api/accounts", json=body)
+        assert created.status_code == 201, created.text
+        token = (await self.http.post("/api/sessions", json=body)).json()["token"]
+        return Participant(self, nickname, token, created.json()["id"])  # type: ignore[arg-type]

@@ -20,31 +20,9 @@ from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
 from ..harness import FakeClock, LiveServer, free_port, live, serve_argv, until_async, uvicorn_argv
-from .banked import Participant, bearer, seat_of, seat_when, serving
+from .banked import Worker, bearer, seat_of, seat_when, serving
 
 HELP_PAGE = "Td Kh 3s Kd Tc Qh"
-
-
-class Worker:
-    """A running server process, seen as ``banked.SeatServer`` is by ``Participant``."""
-
-    def __init__(self, url: str, db: Database):
-        self.url = url
-        self.db = db
-        self.http = httpx.AsyncClient(base_url=url, timeout=30)
-
-    async def read(self, work: Any) -> Any:
-        return await asyncio.to_thread(self.db.run_read, work)
-
-    async def write(self, work: Any) -> Any:
-        return await asyncio.to_thread(self.db.run_write, work)
-
-    async def player(self, nickname: str) -> Participant:
-        body = {"nickname": nickname, "password": "a good password"}
-        created = await self.http.post("/api/accounts", json=body)
-        assert created.status_code == 201, created.text
-        token = (await self.http.post("/api/sessions", json=body)).json()["token"]
-        return Participant(self, nickname, token, created.json()["id"])  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)

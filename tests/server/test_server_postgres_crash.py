@@ -21,8 +21,8 @@ import httpx
 import pytest
 
 from ..harness import LiveServer, free_port, until_async
+from .crash import ACKNOWLEDGED, check_answered, load, register
 from .postgres import Cluster, create_database
-from .test_server_crash import ACKNOWLEDGED, check_answered, load, register
 
 PLAYERS = 4
 

@@ -18,8 +18,7 @@ from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
 from ..harness import free_port, live
-from .banked import Participant, seat_of
-from .test_banked_workers import Worker
+from .banked import Participant, Worker, seat_of
 
 PLAYER_S = 4
 

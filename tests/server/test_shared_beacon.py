@@ -22,7 +22,7 @@ from baccarat.fairness.verify import Kind, Status, verify_history
 from ..fairness.cheats import QUICKNET_ROUND, QUICKNET_SIGNATURE
 from ..harness import Api, FakeClock, SwitchableShoes, in_process, server_settings
 from .conftest import both_backends
-from .test_shared_tables import TABLE, close_and_deal, state, tick
+from .sharedtables import TABLE, close_and_deal, state, tick
 
 pytestmark = pytest.mark.anyio
 SECRET = 0x5EED  # the stand-in's signing key

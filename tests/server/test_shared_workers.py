@@ -17,8 +17,8 @@ from typing import Any
 import httpx
 
 from ..harness import LiveServer, free_port, until_async
+from .crash import register
 from .postgres import create_database
-from .test_server_crash import register
 
 TABLES = """
 [[table]]

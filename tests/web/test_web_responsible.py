@@ -15,8 +15,7 @@ import pytest
 from baccarat.cli import main as cli
 
 from ..harness import live, uvicorn_argv
-from .test_web_table import fresh_table, open_table, place
-from .webtools import Player, new_nickname
+from .webtools import Player, fresh_table, new_nickname, open_table, place
 
 pytestmark = pytest.mark.browser
 

@@ -11,8 +11,7 @@ import pytest
 from baccarat.core import Outcome
 from baccarat.core.roads import RoadResult, compute_roads
 
-from .test_web_table import fresh_table, open_table, place
-from .webtools import Player, new_nickname
+from .webtools import Player, fresh_table, new_nickname, open_table, place
 
 pytestmark = pytest.mark.browser
 

@@ -10,8 +10,17 @@ from typing import Any
 import pytest
 
 from ..harness import until
-from .test_web_table import fresh_table, last_round, open_table, place, signed, usd
-from .webtools import PASSWORD, Player
+from .webtools import (
+    PASSWORD,
+    Player,
+    device,
+    fresh_table,
+    last_round,
+    open_table,
+    place,
+    signed,
+    usd,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -37,11 +46,6 @@ ON_SCREEN = (
     "[data-banner]",
     "#roads",
 )
-
-
-def device(width: int, height: int) -> dict[str, Any]:
-    phone = width < 900 or height < 500
-    return {"viewport": {"width": width, "height": height}, "is_mobile": phone, "has_touch": phone}
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,8 @@ from typing import Any
 
 import pytest
 
+from .harness import cheap_password_hashing
+
 DATA = Path(__file__).parent / "data"
 
 # The server's keys for the whole suite, as an operator sets them: every database, server
@@ -13,12 +15,8 @@ DATA = Path(__file__).parent / "data"
 # tests/server/test_server_sealed_seeds.py, test_server_signatures.py).
 os.environ.setdefault("BACCARAT_SEED_KEY", "dGVzdC1zZWVkLWtleS1vZi10aGUtYmFjY2FyYXQtc3U=")
 os.environ.setdefault("BACCARAT_SIGNING_KEY", "dGVzdC1zaWduaW5nLWtleS1vZi10aGUtYmFjY2FyYXQ=")
-# Argon2id at its cheapest in every server the suite starts: a hash at the defaults (64 MiB,
-# 3 passes, 4 lanes) costs 0.2 s of CPU, and the suite registers and logs in hundreds of
-# players (test_server_settings.py checks the defaults and these variables).
-os.environ.setdefault("BACCARAT_ARGON2_TIME_COST", "1")
-os.environ.setdefault("BACCARAT_ARGON2_MEMORY_KIB", "8")
-os.environ.setdefault("BACCARAT_ARGON2_PARALLELISM", "1")
+# Argon2id at its cheapest in every server the suite starts (tests/harness.py).
+cheap_password_hashing()
 
 
 @pytest.fixture(scope="session")

@@ -24,10 +24,11 @@ from pathlib import Path
 
 import pytest
 
+from ..harness import ROOT
 from ..server import postgres
-from .test_deploy_nginx import GUIDE
 
 BACCARAT = str(Path(sys.executable).with_name("baccarat"))
+GUIDE = ROOT / "docs" / "deploy.md"
 
 
 def guide_basebackup() -> list[str]:

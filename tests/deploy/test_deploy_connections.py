@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from baccarat.server.db.database import Database
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
+from ..harness import until
 from ..server import postgres
 
 THREADS = 3
@@ -45,10 +45,7 @@ def _sessions(admin_url: str) -> int:
 def _sessions_become(admin_url: str, count: int) -> int:
     """The sessions once they are ``count`` (a closed connection's backend leaves
     ``pg_stat_activity`` a moment after the client closed it), or after 30 s."""
-    deadline = time.monotonic() + 30
-    while (found := _sessions(admin_url)) != count and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return found
+    return until(lambda: _sessions(admin_url), f"{count} sessions", done=lambda n: n == count)
 
 
 def _keys_for_every_writer() -> list[str]:

@@ -37,8 +37,7 @@ import signal
 import ssl
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,9 +52,9 @@ from baccarat.server.db.database import Database
 from baccarat.server.kinds.banked import seats, timing
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
+from ..harness import LiveServer, free_port, until, until_async
 from ..server import postgres
 from ..server.banked import Participant, seat_of
-from ..server.live import LiveServer, free_port
 from ..server.support import self_signed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,14 +134,14 @@ def running_nginx(nginx: str, tmp: Path, config: str, site: str, tls: ssl.SSLCon
     with (tmp / "nginx.out").open("ab") as out:
         process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + WAIT_S
-        while True:
+
+        def answers() -> bool:
             assert process.poll() is None, (tmp / "nginx-error.log").read_text()[-2000:]
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(site + "/api/health", verify=tls, timeout=2).status_code == 200:
-                    break
-            assert time.monotonic() < deadline, "nginx did not answer /api/health"
-            time.sleep(0.1)
+                return httpx.get(site + "/api/health", verify=tls, timeout=2).status_code == 200
+            return False
+
+        until(answers, "nginx answers /api/health", timeout=WAIT_S, every=0.1)
         yield process
     finally:
         if process.poll() is None:
@@ -285,16 +284,6 @@ def _count(log: Path, needle: str) -> int:
     return log.read_text(errors="replace").count(needle)
 
 
-async def _until(condition: Callable[[], Any], what: str) -> Any:
-    deadline = time.monotonic() + WAIT_S
-    while True:
-        value = await asyncio.to_thread(condition)
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"never: {what}"
-        await asyncio.sleep(0.1)
-
-
 # -- the test ------------------------------------------------------------------------------
 
 
@@ -416,7 +405,12 @@ async def _scenario(site: str, tls: ssl.SSLContext, servers: list[LiveServer],
             away = [role for role in ("banker", "player") if row.grace_us[role] is not None]
             return present == 2 and not db.run_read(timing.dead_workers) and not away
 
-        await _until(settled, "the dead process's connections forgotten")
+        await until_async(
+            lambda: asyncio.to_thread(settled),
+            "the dead process's connections forgotten",
+            timeout=WAIT_S,
+            every=0.1,
+        )
         row = await asyncio.to_thread(db.run_read, lambda uow: seats.load(uow, seat, lock=False))
         assert (row.banker_id, row.player_id) == (banker.id, player.id)
 
@@ -472,5 +466,10 @@ async def _accepted_on(logs: tuple[Path, Path], before: list[int]) -> int:
     def grown() -> list[int]:
         return [i for i, log in enumerate(logs) if _count(log, ACCEPTED) > before[i]]
 
-    (process,) = await _until(grown, "a seat socket accepted by one of the processes")
+    (process,) = await until_async(
+        lambda: asyncio.to_thread(grown),
+        "a seat socket accepted by one of the processes",
+        timeout=WAIT_S,
+        every=0.1,
+    )
     return int(process)

@@ -16,8 +16,7 @@ import httpx
 
 from baccarat.server.wallets.operator.signing import headers, timestamp
 
-from ..server.live import LiveServer, python_path
-from ..server.postgres import free_port
+from ..harness import LiveServer, free_port, python_path
 
 OPERATOR = "demo"
 SECRET = "a-test-secret-of-the-demo-operator"

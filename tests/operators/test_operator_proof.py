@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import time
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -24,6 +23,7 @@ import httpx
 
 from baccarat.operator_demo.wallet import START_BALANCE
 
+from ..harness import until
 from .support import BACCARAT, Pair, pair
 
 PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
@@ -83,14 +83,11 @@ async def _run(both: Pair, tokens: dict[str, str]) -> Counter[int]:
 
 
 def _finished(both: Pair) -> list[dict[str, Any]]:
-    deadline = time.monotonic() + FINISH_TIMEOUT_S
-    while True:
-        report = both.report()
-        unfinished = [r for r in report if r["state"] in ("bet", "win", "rollback")]
-        if not unfinished:
-            return report
-        assert time.monotonic() < deadline, f"{len(unfinished)} rounds never finished"
-        time.sleep(0.5)
+    def finished(report: list[dict[str, Any]]) -> bool:
+        return not [r for r in report if r["state"] in ("bet", "win", "rollback")]
+
+    return until(both.report, "every round finished", done=finished, timeout=FINISH_TIMEOUT_S,
+                 every=0.5)  # fmt: skip
 
 
 def test_no_fault_loses_or_invents_a_cent(tmp_path: Path) -> None:

@@ -8,20 +8,19 @@ from __future__ import annotations
 
 import json
 import subprocess
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 import pytest
 from websockets.sync.client import connect
 
+from ..harness import until
 from ..server import postgres
 from .support import BACCARAT, Pair, pair, play
 
-T = TypeVar("T")
 TABLE = "fast"
 TABLES = f"""
 [[table]]
@@ -88,16 +87,6 @@ def no_faults(request: pytest.FixtureRequest) -> Iterator[None]:
         one.faults(late=0, fail=0, drop=0)
 
 
-def until(found: Callable[[], T | None], what: str) -> T:
-    deadline = time.monotonic() + FINISH_S
-    while True:
-        value = found()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"never: {what}"
-        time.sleep(0.1)
-
-
 def auth(token: str, idempotency_key: str | None = None) -> dict[str, str]:
     found = {"Authorization": f"Bearer {token}"}
     return found | ({"Idempotency-Key": idempotency_key} if idempotency_key else {})
@@ -112,8 +101,10 @@ def fresh_coup(both: Pair, token: str, after: int = 0) -> int:
         fresh = state["phase"] == "betting" and state["coup"] > after
         return int(state["coup"]) if fresh else None
 
-    seen = until(opened, "a window opens")
-    return until(lambda: (c := opened()) and c > seen and c, "the next window opens")
+    seen = until(opened, "a window opens", timeout=FINISH_S)
+    return until(
+        lambda: (c := opened()) and c > seen and c, "the next window opens", timeout=FINISH_S
+    )
 
 
 def bet(both: Pair, token: str, coup: int, bets: dict[str, int], key: str = "") -> httpx.Response:
@@ -178,7 +169,7 @@ def test_a_placement_tried_twice_sends_the_calls_of_the_try_committed(
     assert placed.status_code == 200, placed.text
     assert placed.json()["operator_state"] == "placed"
     round_id = placed.json()["operator_round"]
-    settled = until(lambda: reported(both, round_id, "settled"), "the win lands")
+    settled = until(lambda: reported(both, round_id, "settled"), "the win lands", timeout=FINISH_S)
     returned = coup_view(both, token, coup)["bets"]["real"]["returned"]
     # The wallet saw the round committed, once: no call of the try rolled back.
     rounds = {t["round"] for t in both.admin("ledger", {})["transactions"]
@@ -223,8 +214,10 @@ def bet_dealt_and_paid(both: Pair) -> None:
     one, two = first.json()["operator_round"], second.json()["operator_round"]
     assert one != two
 
-    settled = until(lambda: reported(both, two, "settled"), "the win lands")
-    withdrawn = until(lambda: reported(both, one, "rolled_back"), "the first bet rolls back")
+    settled = until(lambda: reported(both, two, "settled"), "the win lands", timeout=FINISH_S)
+    withdrawn = until(
+        lambda: reported(both, one, "rolled_back"), "the first bet rolls back", timeout=FINISH_S
+    )
     view = coup_view(both, token, coup)
     mine = view["bets"]["real"]
     assert view["phase"] == "dealt" and mine["round_id"] == two and mine["stake"] == 2500
@@ -260,9 +253,15 @@ def test_a_bet_the_wallet_does_not_confirm_is_rolled_back_and_not_played(both: P
     error = refused.json()["error"]
     assert error["code"] == "operator_unavailable" and error["details"]["state"] == "rollback"
     round_id = error["details"]["round"]
-    until(lambda: coup_view(both, token, coup)["phase"] == "dealt", "the coup is dealt")
+    until(
+        lambda: coup_view(both, token, coup)["phase"] == "dealt",
+        "the coup is dealt",
+        timeout=FINISH_S,
+    )
     both.faults(fail=0)
-    line = until(lambda: reported(both, round_id, "rolled_back"), "the rollback lands")
+    line = until(
+        lambda: reported(both, round_id, "rolled_back"), "the rollback lands", timeout=FINISH_S
+    )
     assert [(t["type"], t["state"]) for t in line["transactions"]] == [
         ("bet", "no_answer"), ("rollback", "does_not_exist")]  # fmt: skip
     # Not played: no bets of bob's on the coup, no round; the wallet never moved.
@@ -289,13 +288,17 @@ def test_a_bet_answered_past_the_timeout_is_rolled_back_and_not_played(both: Pai
                 totals.append(message["players"])
         assert message["coup"] == coup and 1 in totals and totals[-1] == 0, totals
     round_id = late.json()["error"]["details"]["round"]
-    until(lambda: coup_view(both, token, coup)["phase"] == "dealt", "the coup is dealt")
+    until(
+        lambda: coup_view(both, token, coup)["phase"] == "dealt",
+        "the coup is dealt",
+        timeout=FINISH_S,
+    )
     both.faults(late=0)
-    until(lambda: reported(both, round_id, "rolled_back"), "the rollback lands")
+    until(lambda: reported(both, round_id, "rolled_back"), "the rollback lands", timeout=FINISH_S)
     assert coup_view(both, token, coup)["bets"] == {}
     # Whether the late bet was applied before its rollback or refused after it, the
     # player's balance at the operator is what it was.
-    until(lambda: balance(both, "carol") == before, "the balance is whole again")
+    until(lambda: balance(both, "carol") == before, "the balance is whole again", timeout=FINISH_S)
     assert applied(both, round_id, "win") == []
     assert all(t["rolled_back"] for t in applied(both, round_id, "bet"))
 
@@ -318,7 +321,7 @@ def placed_then_failing(both: Pair, player: str, fault: str) -> tuple[str, int, 
             t["type"] == "win" and t["attempts"] >= 2 for t in line["transactions"]
         )
 
-    until(tried, "the win is tried twice and fails")
+    until(tried, "the win is tried twice and fails", timeout=FINISH_S)
     return token, before, coup, round_id
 
 
@@ -326,7 +329,7 @@ def test_a_win_the_wallet_fails_is_retried_until_it_lands(both: Pair) -> None:
     token, before, coup, round_id = placed_then_failing(both, "dave", "fail")
     assert applied(both, round_id, "win") == []
     both.faults(fail=0)
-    line = until(lambda: reported(both, round_id, "settled"), "the win lands")
+    line = until(lambda: reported(both, round_id, "settled"), "the win lands", timeout=FINISH_S)
     returned = coup_view(both, token, coup)["bets"]["real"]["returned"]
     assert line["win"] == returned
     assert [t["amount"] for t in applied(both, round_id, "win")] == [returned]
@@ -341,7 +344,7 @@ def test_a_game_server_killed_after_the_deal_pays_the_win_once(both: Pair) -> No
     both.game.kill()  # kill -9: the win written and sent, its answer never had
     both.faults(drop=0)
     both.game.start()
-    line = until(lambda: reported(both, round_id, "settled"), "the win lands")
+    line = until(lambda: reported(both, round_id, "settled"), "the win lands", timeout=FINISH_S)
     returned = coup_view(both, token, coup)["bets"]["real"]["returned"]
     assert line["win"] == returned
     assert [t["amount"] for t in applied(both, round_id, "win")] == [returned]
@@ -360,10 +363,16 @@ def test_bets_withdrawn_in_the_window_are_rolled_back_and_not_played(both: Pair)
     withdrawn = bet(both, token, coup, {})
     assert withdrawn.status_code == 200, withdrawn.text
     assert withdrawn.json()["stake"] == 0 and withdrawn.json()["operator_round"] is None
-    line = until(lambda: reported(both, round_id, "rolled_back"), "the rollback lands")
+    line = until(
+        lambda: reported(both, round_id, "rolled_back"), "the rollback lands", timeout=FINISH_S
+    )
     assert [(t["type"], t["state"]) for t in line["transactions"]] == [
         ("bet", "ok"), ("rollback", "ok")]  # fmt: skip
-    until(lambda: coup_view(both, token, coup)["phase"] == "dealt", "the coup is dealt")
+    until(
+        lambda: coup_view(both, token, coup)["phase"] == "dealt",
+        "the coup is dealt",
+        timeout=FINISH_S,
+    )
     assert coup_view(both, token, coup)["bets"] == {}
     assert balance(both, "frank") == before
     wallet = httpx.get(f"{both.game.url}/api/wallet", headers=auth(token), timeout=10).json()
@@ -384,7 +393,9 @@ def test_a_shared_table_retired_with_a_bet_placed_rolls_the_bet_back(both: Pair)
     tables.write_text(served.split(f'[[table]]\nid = "{TABLE}"')[0])  # the table is gone
     try:
         both.game.start()
-        line = until(lambda: reported(both, round_id, "rolled_back"), "the rollback lands")
+        line = until(
+            lambda: reported(both, round_id, "rolled_back"), "the rollback lands", timeout=FINISH_S
+        )
         assert [(t["type"], t["state"]) for t in line["transactions"]] == [
             ("bet", "ok"), ("rollback", "ok")]  # fmt: skip
         assert balance(both, "heidi") == before

@@ -10,11 +10,12 @@ import os
 from fastapi import FastAPI
 
 from baccarat.server.app import create_app
-from baccarat.server.settings import LoginThrottle, PasswordHashing, Settings
+from baccarat.server.settings import LoginThrottle, Settings
 
+from ..harness import cheap_passwords
 from .support import StackedShoes
 
-CHEAP = PasswordHashing(time_cost=1, memory_cost=8, parallelism=1)
+CHEAP = cheap_passwords()
 # Every test client registers from 127.0.0.1.
 OPEN = LoginThrottle(registrations_per_hour=10_000)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import itertools
 import json
 from collections.abc import AsyncIterator, Callable
@@ -14,40 +13,34 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from baccarat.server import accounts, wallet
 from baccarat.server import check as audit
+from baccarat.server.db.database import Database
 from baccarat.server.kinds.banked import seats
 from baccarat.server.play.check import Report
 from baccarat.server.settings import BankedSettings, DatabaseUrl, Limits
 
-from .conftest import FakeClock, SwitchableShoes, api_settings
-from .postgres import free_port
+from ..harness import FakeClock, Running, SwitchableShoes, in_loop, server_settings, until_async
 
 PASSWORD = "a good password"
 WAIT_S = 10.0
 
 
-class QuietServer(uvicorn.Server):
-    """uvicorn without taking over the test process's signal handlers."""
+class SeatServer(Running):
+    """A server in the test's event loop (``in_loop``) and its player-banked desk."""
 
-    @contextlib.contextmanager
-    def capture_signals(self) -> Any:
-        yield
-
-
-class SeatServer:
-    def __init__(self, url: str, app: Any, clock: FakeClock, shoes: SwitchableShoes):
-        self.url = url
-        self.app = app
-        self.casino = app.state.casino
+    def __init__(self, app: Any, client: httpx.AsyncClient, url: str | None = None):
+        super().__init__(app, client, url)
+        self.url: str = url or ""
         self.desk = app.state.banked
-        self.clock = clock
-        self.shoes = shoes
-        self.http = httpx.AsyncClient(base_url=url, timeout=WAIT_S)
         self._names = itertools.count()
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        client: httpx.AsyncClient = self.client
+        return client
 
     async def player(self, nickname: str | None = None) -> Participant:
         nickname = nickname or f"player{next(self._names)}"
@@ -58,12 +51,6 @@ class SeatServer:
         assert session.status_code == 201, session.text
         player = Participant(self, nickname, session.json()["token"], created.json()["id"])
         return player
-
-    async def write(self, work: Callable[[Any], Any]) -> Any:
-        return await self.casino.db.write(work)
-
-    async def read(self, work: Callable[[Any], Any]) -> Any:
-        return await self.casino.db.read(work)
 
     async def check(self) -> Report:
         report: Report = await self.read(audit.check)
@@ -88,37 +75,16 @@ async def serving(
     worker_gone_s: float = BankedSettings.worker_gone_s,
     limits: Limits | None = None,
 ) -> AsyncIterator[SeatServer]:
-    from baccarat.server.app import create_app
-
-    clock = clock or FakeClock()
-    shoes = shoes or SwitchableShoes()
+    """A ``SeatServer`` on this database with these banked settings (harness.in_loop)."""
     banked = BankedSettings(
         poll_s=poll_s, reconnect_grace=reconnect_grace, worker_gone_s=worker_gone_s
     )
-    settings = dataclasses.replace(
-        api_settings(database_url, tmp_path, clock, shoes),
-        banked=banked,
-        tables_file=tables_file,
-        limits=limits or Limits(),
-    )
-    app = create_app(settings)
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            lifespan="on", ws_ping_interval=None)  # fmt: skip
-    server = QuietServer(config)
-    task = asyncio.get_running_loop().create_task(server.serve())
-    while not server.started:
-        if task.done():
-            task.result()
-            raise RuntimeError("the server stopped at start")
-        await asyncio.sleep(0.01)
-    seat_server = SeatServer(f"http://127.0.0.1:{port}", app, clock, shoes)
-    try:
-        yield seat_server
-    finally:
-        await seat_server.http.aclose()
-        server.should_exit = True
-        await asyncio.wait_for(task, 30)
+    settings = server_settings(
+        database_url, tmp_path, clock or FakeClock(), shoes or SwitchableShoes(),
+        banked=banked, tables_file=tables_file, limits=limits or Limits(),
+    )  # fmt: skip
+    async with in_loop(settings, SeatServer, timeout=WAIT_S) as server:
+        yield server
 
 
 class Participant:
@@ -259,6 +225,19 @@ class Participant:
         return answer.text
 
 
+async def seat_row(server: Running, seat_id: str) -> seats.Seat:
+    """The seat's row as it stands."""
+    row: seats.Seat = await server.read(lambda uow: seats.load(uow, seat_id, lock=False))
+    return row
+
+
+async def seat_when(server: Running, seat_id: str, done: Callable[[seats.Seat], object],
+                    timeout: float = 30) -> seats.Seat:  # fmt: skip
+    """The seat's row once ``done(row)``: what the server does by itself, awaited."""
+    return await until_async(lambda: seat_row(server, seat_id), f"seat {seat_id} gets there",
+                             done=done, timeout=timeout, every=0.01)  # fmt: skip
+
+
 def bearer(token: str | None) -> dict[str, str]:
     """The headers a socket authenticates with (none without a token)."""
     return {"Authorization": f"Bearer {token}"} if token else {}
@@ -291,3 +270,25 @@ async def pair(server: SeatServer, *, approve: bool, bets: dict[str, int] | None
     if bets:
         assert (await player.send("bets", bets=bets))["ok"]
     return banker, player, seat
+
+
+class Worker:
+    """A running server process, seen as ``banked.SeatServer`` is by ``Participant``."""
+
+    def __init__(self, url: str, db: Database):
+        self.url = url
+        self.db = db
+        self.http = httpx.AsyncClient(base_url=url, timeout=30)
+
+    async def read(self, work: Any) -> Any:
+        return await asyncio.to_thread(self.db.run_read, work)
+
+    async def write(self, work: Any) -> Any:
+        return await asyncio.to_thread(self.db.run_write, work)
+
+    async def player(self, nickname: str) -> Participant:
+        body = {"nickname": nickname, "password": "a good password"}
+        created = await self.http.post("/api/accounts", json=body)
+        assert created.status_code == 201, created.text
+        token = (await self.http.post("/api/sessions", json=body)).json()["token"]
+        return Participant(self, nickname, token, created.json()["id"])  # type: ignore[arg-type]

@@ -4,14 +4,16 @@ the second then goes on. What a race on two workers does, made to happen every t
 
 from __future__ import annotations
 
+import contextlib
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from baccarat.server.db.database import Database
 from baccarat.server.db.uow import UnitOfWork
+
+from ..harness import until
 
 
 def waiting_for_locks(db: Database) -> int:
@@ -46,10 +48,11 @@ def held_while(
             one.result()
             raise AssertionError("the first unit of work did not get to its end")
         two = pool.submit(db.run_write, second)
-        for _ in range(3000):  # until the second ends or waits for the first (30 s at most)
-            if two.done() or waiting_for_locks(db):
-                break
-            time.sleep(0.01)
+        # Until the second ends or waits for the first (30 s at most: a second that never
+        # waits is judged by the test's own assertions).
+        with contextlib.suppress(AssertionError):
+            until(lambda: two.done() or waiting_for_locks(db), "the second ends or waits",
+                  timeout=30, every=0.01)  # fmt: skip
         release.set()
         for future in (one, two):
             future.exception()  # both ended (what they raised stays in the future)

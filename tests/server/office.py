@@ -11,7 +11,7 @@ import pyotp
 from baccarat.server import significant
 from baccarat.server.office import staff
 
-from .conftest import Api
+from ..harness import Api
 
 PASSWORD = "staff password 1"
 
@@ -58,3 +58,8 @@ async def kinds(api: Api) -> list[str]:
     """The kinds of the significant events recorded so far, newest first."""
     found = await api.casino.db.read(lambda uow: significant.listed(uow))
     return [event.kind for event in found]
+
+
+async def send(api: Api, member: Member, method: str, path: str, body: Any) -> Any:
+    return await api.client.request(method, f"/admin/api/{path}", json=body,
+                                    headers=member.headers)  # fmt: skip

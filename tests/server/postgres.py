@@ -7,22 +7,15 @@ import glob
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..harness import free_port, until
+
 REQUIRE = os.environ.get("BACCARAT_REQUIRE_POSTGRES") == "1"
 EXTERNAL = os.environ.get("BACCARAT_TEST_POSTGRES_URL")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _binaries() -> Path | None:
@@ -38,6 +31,25 @@ def _as_postgres(argv: list[str]) -> list[str]:
     if os.geteuid() == 0:
         return ["runuser", "-u", "postgres", "--", *argv]
     return argv
+
+
+def _exists(pid: int) -> bool:
+    """A process of this id exists (a zombie too: until it is reaped, a new postmaster takes
+    the old one's lock file for a live one's)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _attached(shmid: int) -> int:
+    """How many processes are attached to this System V shared memory segment."""
+    for line in Path("/proc/sysvipc/shm").read_text().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1]) == shmid:
+            return int(fields[6])
+    return 0
 
 
 class Cluster:
@@ -89,16 +101,12 @@ class Cluster:
     def kill(self) -> None:
         """kill -9 the postmaster (its backends end with it; what was committed must stay)."""
         pid = self.postmaster_pid()
+        shmid = int((self.data / "postmaster.pid").read_text().splitlines()[6].split()[1])
         os.kill(pid, signal.SIGKILL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.05)
-        # The orphaned backends notice the postmaster's death and exit by themselves.
-        time.sleep(1.0)
+        until(lambda: not _exists(pid), "the postmaster is gone (reaped)")
+        # The orphaned backends notice the postmaster's death and exit by themselves; a new
+        # postmaster would refuse to start while one is still attached to the shared memory.
+        until(lambda: _attached(shmid) == 0, "its backends are gone")
 
     def stop(self) -> None:
         self._pg_ctl("-m", "immediate", "-w", "stop", check=False)

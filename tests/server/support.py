@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import subprocess
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from baccarat.core import Card, RuleSet, Shoe
+from baccarat.server import wallet
+
+from ..harness import Api
 
 # Player K Q (0), banker 9 K (natural 9): the banker wins, a player bet loses.
 BANKER_WINS = "Kh 9s Qd Kc"
@@ -53,10 +52,21 @@ def self_signed(folder: Path, name: str) -> tuple[Path, Path]:
     return cert, key
 
 
-@asynccontextmanager
-async def client_at(app: Any, address: str) -> AsyncIterator[httpx.AsyncClient]:
-    """An in-process client of ``app`` from this client address (as the server sees it,
-    behind a trusted proxy too). What the app raises is raised here, as the server sees it."""
-    transport = httpx.ASGITransport(app=app, client=(address, 40000))
-    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-        yield client
+async def funded(api: Api, nickname: str = "alice", real: int = 1_000_000) -> str:
+    """A logged-in player with real money (an operator deposit) and no reality check due
+    for a day."""
+    token = await api.player(nickname)
+    system = api.casino.system
+
+    def deposit(uow: Any) -> None:
+        player_id = int(uow.scalar("SELECT id FROM players WHERE nickname = :n", {"n": nickname}))
+        wallet.deposit(uow, player_id, real, system)
+
+    await api.casino.db.write(deposit)
+    answer = await put(api, token, "/reality-check", {"minutes": 1440})
+    assert answer.status_code == 200, answer.text
+    return token
+
+
+async def put(api: Api, token: str, path: str, body: Any) -> Any:
+    return await api.client.put(f"/api/responsible{path}", json=body, headers=api.auth(token, None))

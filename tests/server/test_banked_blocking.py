@@ -4,14 +4,15 @@ seat per table."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from baccarat.server.settings import BankedSettings, DatabaseUrl
 
+from ..harness import until_async
 from .banked import SeatServer, seat_of, serving
 
 pytestmark = [
@@ -40,12 +41,15 @@ async def test_four_lone_players_do_not_block_a_table_for_long(server: SeatServe
         s["player"] is not None for s in first.json()["seats"] if s["table_id"] == "banked-i"
     )
     await server.advance(2)
-    for _ in range(200):  # the resolver runs in the background
-        seats = (await late.call("GET", "/api/seats")).json()["seats"]
-        if all(s["player"] is None for s in seats if s["table_id"] == "banked-i"):
-            break
-        await server.advance(0)
-        await asyncio.sleep(0.02)
+
+    async def seats_now() -> list[dict[str, Any]]:
+        await server.advance(0)  # the resolver runs in the background
+        listed: list[dict[str, Any]] = (await late.call("GET", "/api/seats")).json()["seats"]
+        return listed
+
+    seats = await until_async(seats_now, "the squatters are gone", every=0.02,
+                              done=lambda seats: all(s["player"] is None for s in seats
+                                                     if s["table_id"] == "banked-i"))  # fmt: skip
     assert all(s["player"] is None for s in seats if s["table_id"] == "banked-i")
     assert (await late.join("banked-i", "player")).status_code == 201
     await server.check()

@@ -6,18 +6,17 @@ deadline. The clock is injected: no test waits for real seconds."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from baccarat.server.kinds.banked import seats
 from baccarat.server.settings import BankedSettings, DatabaseUrl
 
-from .banked import SeatServer, notice, pair, seat_of, serving
-from .conftest import BACKENDS, FakeClock, SwitchableShoes
+from ..harness import FakeClock, SwitchableShoes
+from .banked import SeatServer, notice, pair, seat_of, seat_row, seat_when, serving
+from .conftest import BACKENDS
 from .support import PLAYER_WINS, StackedShoes
 
 pytestmark = pytest.mark.anyio
@@ -37,22 +36,9 @@ async def server(database_url: DatabaseUrl, tmp_path: Path) -> AsyncIterator[Sea
         yield running
 
 
-async def seat_row(server: SeatServer, seat_id: str) -> seats.Seat:
-    return await server.read(lambda uow: seats.load(uow, seat_id, lock=False))
-
-
-async def until(server: SeatServer, seat_id: str, done: Any) -> seats.Seat:
-    for _ in range(500):
-        row = await seat_row(server, seat_id)
-        if done(row):
-            return row
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"seat {seat_id} never got there: {row}")
-
-
 async def away(server: SeatServer, seat_id: str, role: str) -> seats.Seat:
     """Wait until the server has seen the socket close and recorded the deadline."""
-    row = await until(server, seat_id, lambda s: s.grace_us.get(role) is not None)
+    row = await seat_when(server, seat_id, lambda s: s.grace_us.get(role) is not None)
     assert row.grace_us[role] == server.clock.now + GRACE * US
     return row
 
@@ -192,7 +178,7 @@ async def test_a_restart_during_the_grace_honours_the_deadline(
         if returns:
             assert (row.player_id, row.stake) == (player.id, 2_000)
             await player.disconnect()
-            await until(second, seat, lambda s: s.grace_us["player"] is not None)
+            await seat_when(second, seat, lambda s: s.grace_us["player"] is not None)
         else:
             assert row.player_id is None and row.stake == 0
             assert await player.balance() == FUN

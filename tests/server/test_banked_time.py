@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from baccarat.server.kinds.banked import seats
 from baccarat.server.settings import DatabaseUrl
 
-from .banked import Participant, SeatServer, notice, pair, seat_of, serving
-from .conftest import BACKENDS, FakeClock, SwitchableShoes
+from ..harness import FakeClock, SwitchableShoes
+from .banked import Participant, SeatServer, notice, pair, seat_of, seat_row, seat_when, serving
+from .conftest import BACKENDS
 from .support import PLAYER_WINS, StackedShoes
 
 pytestmark = pytest.mark.anyio
@@ -29,10 +29,6 @@ EXPOSURE_I = 18_090  # table I: the most a round can cost its banker
 async def server(database_url: DatabaseUrl, tmp_path: Path) -> AsyncIterator[SeatServer]:
     async with serving(database_url, tmp_path, reconnect_grace=0) as running:
         yield running
-
-
-async def seat_row(server: SeatServer, seat_id: str) -> seats.Seat:
-    return await server.read(lambda uow: seats.load(uow, seat_id, lock=False))
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
@@ -109,7 +105,7 @@ async def test_a_player_who_disconnects_before_dealing_leaves_with_the_bets(
         assert (await player.send("bets", bets={"player": 1_500}))["ok"]
         assert await player.balance() == FUN - 1_500
     await player.disconnect()
-    row = await _until(server, seat, lambda s: s.player_id is None)
+    row = await seat_when(server, seat, lambda s: s.player_id is None)
     assert row.stake == 0 and row.reserve == 0
     if when != "waiting":
         state = await banker.state(notice("player_disconnected"))
@@ -130,7 +126,7 @@ async def test_a_banker_who_disconnects_before_approving_leaves(server: SeatServ
     await alone.deposit(20_000)
     other = await alone.sit("banked-i", "banker", "real")
     await alone.disconnect()
-    row = await _until(server, other, lambda s: s.banker_id is None)
+    row = await seat_when(server, other, lambda s: s.banker_id is None)
     assert row.mode is None and row.phase == "waiting"
     await server.check()
 
@@ -185,7 +181,7 @@ async def test_a_second_connection_keeps_the_seat_when_the_first_closes(
     row = await seat_row(server, seat)
     assert row.player_id == player.id and row.stake == 300
     await other_tab.disconnect()
-    await _until(server, seat, lambda s: s.player_id is None)
+    await seat_when(server, seat, lambda s: s.player_id is None)
     assert await player.balance() == FUN
 
 
@@ -246,14 +242,3 @@ async def test_two_workers_never_resolve_the_same_deadline(
             assert await player.balance("real") == 10_000
             assert await banker.balance("real") == 300_000
         await one.check()
-
-
-async def _until(server: SeatServer, seat_id: str, done: Any) -> seats.Seat:
-    import asyncio
-
-    for _ in range(500):
-        row = await seat_row(server, seat_id)
-        if done(row):
-            return row
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"seat {seat_id} never got there: {row}")

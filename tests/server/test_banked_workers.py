@@ -19,33 +19,10 @@ from baccarat.server.db.database import Database
 from baccarat.server.kinds.banked import seats
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
-from .banked import Participant, SeatServer, bearer, seat_of, serving
-from .conftest import FakeClock
-from .live import LiveServer, free_port, live, serve_argv, uvicorn_argv
+from ..harness import FakeClock, LiveServer, free_port, live, serve_argv, until_async, uvicorn_argv
+from .banked import Worker, bearer, seat_of, seat_when, serving
 
 HELP_PAGE = "Td Kh 3s Kd Tc Qh"
-
-
-class Worker:
-    """A running server process, seen as ``banked.SeatServer`` is by ``Participant``."""
-
-    def __init__(self, url: str, db: Database):
-        self.url = url
-        self.db = db
-        self.http = httpx.AsyncClient(base_url=url, timeout=30)
-
-    async def read(self, work: Any) -> Any:
-        return await asyncio.to_thread(self.db.run_read, work)
-
-    async def write(self, work: Any) -> Any:
-        return await asyncio.to_thread(self.db.run_write, work)
-
-    async def player(self, nickname: str) -> Participant:
-        body = {"nickname": nickname, "password": "a good password"}
-        created = await self.http.post("/api/accounts", json=body)
-        assert created.status_code == 201, created.text
-        token = (await self.http.post("/api/sessions", json=body)).json()["token"]
-        return Participant(self, nickname, token, created.json()["id"])  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
@@ -175,12 +152,12 @@ async def test_a_worker_killed_with_kill_9_lets_its_players_go_after_the_grace(
             a.kill()
             await banker.disconnect()
             await on_a.http.aclose()
-            row = await _until(b, seat, lambda s: s.grace_us["banker"] is not None)
+            row = await seat_when(b, seat, lambda s: s.grace_us["banker"] is not None)
             assert row.banker_id == banker.id
             assert row.grace_us["banker"] == clock.now + grace * 1_000_000
             assert await b.read(_presence) == 0
             await b.advance(grace)
-            row = await _until(b, seat, lambda s: s.banker_id is None)
+            row = await seat_when(b, seat, lambda s: s.banker_id is None)
             assert row.notice is not None and row.notice["code"] == "banker_disconnected"
             await b.check()
     finally:
@@ -220,26 +197,11 @@ async def test_a_worker_whose_session_is_back_soon_is_not_taken_for_dead(
             await asyncio.sleep(1.5)
             assert await b.read(_presence) == 2
         # Away again, and for longer than the window: now it is dead, its connection closed.
-        deadline = asyncio.get_running_loop().time() + 15
-        while await b.read(_presence) != 1:
-            assert asyncio.get_running_loop().time() < deadline, "the dead worker is kept"
-            await asyncio.sleep(0.1)
+        await until_async(lambda: b.read(_presence), "the dead worker is dropped",
+                          done=lambda present: present == 1, timeout=15, every=0.1)  # fmt: skip
         row = await b.read(lambda uow: seats.load(uow, seat, lock=False))
         assert row.banker_id == player.id  # their own socket here is still open
 
 
 def _presence(uow: Any) -> int:
     return int(uow.scalar("SELECT COUNT(*) FROM banked_presence"))
-
-
-async def _until(server: SeatServer, seat_id: str, done: Any) -> seats.Seat:
-    """The seat once ``done(seat)``; a few seconds at most (a dead worker's session ends
-    as soon as PostgreSQL sees its socket closed)."""
-    deadline = asyncio.get_running_loop().time() + 30
-    while True:
-        row: seats.Seat = await server.read(lambda uow: seats.load(uow, seat_id, lock=False))
-        if done(row):
-            return row
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"seat {seat_id} never got there: {row}")
-        await asyncio.sleep(0.05)

@@ -11,22 +11,17 @@ import pytest
 
 from baccarat.server import significant
 
-from .conftest import Api, both_backends
-from .office import Member, kinds, logged_in
-from .support import PLAYER_WINS, StackedShoes
+from ..harness import Api
+from .conftest import both_backends
+from .office import Member, kinds, logged_in, send
+from .support import PLAYER_WINS, StackedShoes, funded
 from .support import error_code as code
-from .test_responsible import funded
 
 pytestmark = pytest.mark.anyio
 
 
 async def get(api: Api, member: Member, path: str) -> Any:
     return await api.client.get(f"/admin/api/{path}", headers=member.headers)
-
-
-async def send(api: Api, member: Member, method: str, path: str, body: Any) -> Any:
-    return await api.client.request(method, f"/admin/api/{path}", json=body,
-                                    headers=member.headers)  # fmt: skip
 
 
 @both_backends
@@ -185,9 +180,8 @@ async def test_the_lobby_and_the_table_show_a_closed_table_and_changed_limits(ap
     table, and the player's state at it (read on every focus and after every round) say a
     table is closed and give its limits now, not the tables file's; a player in another
     currency keeps the table's own limits in it (as their rounds do)."""
-    from .test_server_currencies import player
 
-    yen = await player(api, "hanako", "JPY")
+    yen = await api.player("hanako", currency="JPY")
     token = await api.player("alice")  # the client's cookie is hers from here on
     auth, in_yen = {"Authorization": f"Bearer {token}"}, {"Authorization": f"Bearer {yen}"}
     assert (await api.play(token, player=500)).status_code == 201
@@ -232,7 +226,7 @@ async def test_the_lobby_and_the_table_show_a_closed_table_and_changed_limits(ap
 
 
 async def test_the_kill_switch_and_limits_hold_at_a_shared_table_too(api: Api) -> None:
-    from .test_shared_tables import bet, open_window
+    from .sharedtables import bet, open_window
 
     token = await api.player("alice")
     ada = await logged_in(api, "ada", "admin")
@@ -291,10 +285,9 @@ async def test_each_currency_has_its_own_thresholds_and_a_round_is_compared_with
     until they are, HOME's figures stand for SEK, and the settings say so (``own``)."""
     from baccarat.server import wallet
 
-    from .test_responsible import put
-    from .test_server_currencies import player
+    from .support import put
 
-    sven = await player(api, "sven", "SEK")
+    sven = await api.player("sven", currency="SEK")
 
     def deposit(uow: Any) -> None:
         sven_id = int(uow.scalar("SELECT id FROM players WHERE nickname = 'sven'"))
@@ -355,9 +348,8 @@ async def test_each_role_reaches_what_its_permissions_say_and_nothing_else(api: 
 
 
 async def test_changed_limits_are_in_dollars_and_leave_the_tables_yen_limits(api: Api) -> None:
-    from .test_server_currencies import player
 
-    yen = await player(api, "hanako", "JPY")
+    yen = await api.player("hanako", currency="JPY")
     ada = await logged_in(api, "ada", "admin")
     changed = await send(api, ada, "PUT", "tables/table-i/limits",
                          {"limits": {"min": 1_000}, "reason": "high rollers tonight"})  # fmt: skip

@@ -19,7 +19,7 @@ from baccarat.server.wallets.operator import launch, outbox
 from baccarat.server.wallets.operator.config import Operator
 from baccarat.server.wallets.operator.outbox import Answer, Call, OperatorWallet
 
-from .conftest import Api
+from ..harness import Api
 from .office import logged_in
 from .support import BANKER_WINS, StackedShoes
 

@@ -16,7 +16,8 @@ from baccarat.core import Outcome, get_rules
 from baccarat.server import daily, significant, voids
 from baccarat.server.office import reports
 
-from .conftest import Api, both_backends
+from ..harness import Api
+from .conftest import both_backends
 from .office import logged_in
 from .support import BANKER_WINS, PLAYER_WINS, StackedShoes
 
@@ -140,7 +141,7 @@ async def test_reports_read_the_aggregates_never_the_rounds(api: Api, monkeypatc
 
 
 async def test_a_large_real_win_is_a_significant_event(api: Api) -> None:
-    from .test_responsible import funded
+    from .support import funded
 
     token = await funded(api, real=5_000_000)
     await api.casino.db.write(
@@ -191,9 +192,8 @@ async def test_rebuilding_the_aggregates_from_the_rounds_gives_what_the_rounds_k
 
 
 async def test_amounts_of_different_currencies_are_never_added_together(api: Api) -> None:
-    from .test_server_currencies import player
 
-    dollars, euros = await api.player("alice"), await player(api, "emil", "EUR")
+    dollars, euros = await api.player("alice"), await api.player("emil", currency="EUR")
     api.shoes.current = StackedShoes(BANKER_WINS)
     assert (await api.play(dollars, banker=1_000)).status_code == 201
     assert (await api.play(euros, banker=500)).status_code == 201

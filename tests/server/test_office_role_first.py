@@ -11,7 +11,7 @@ from fastapi.routing import APIRoute
 
 from baccarat.server.office.staff import PERMISSIONS
 
-from .conftest import Api
+from ..harness import Api
 from .office import logged_in
 
 pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("database_url", ["sqlite"],

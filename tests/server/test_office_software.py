@@ -13,7 +13,7 @@ import pytest
 from baccarat.cli import main
 from baccarat.server import software
 
-from .conftest import Api
+from ..harness import Api
 from .office import logged_in
 
 

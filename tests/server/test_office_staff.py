@@ -13,7 +13,8 @@ from baccarat.cli import main
 from baccarat.server import significant
 from baccarat.server.office import staff
 
-from .conftest import Api, both_backends
+from ..harness import Api
+from .conftest import both_backends
 from .office import PASSWORD, enrol, kinds, log_in, logged_in
 from .support import error_code as code
 

@@ -20,7 +20,8 @@ from baccarat.server.db.database import Database
 from baccarat.server.office import staff
 from baccarat.server.settings import DatabaseUrl
 
-from .conftest import Api, both_backends
+from ..harness import Api
+from .conftest import both_backends
 from .office import PASSWORD, Member, enrol, log_in, logged_in
 from .support import error_code as code
 

@@ -11,7 +11,7 @@ import pytest
 
 from baccarat.server.office import reports
 
-from .conftest import Api
+from ..harness import Api
 from .office import logged_in
 
 pytestmark = pytest.mark.anyio

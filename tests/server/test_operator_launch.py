@@ -21,7 +21,8 @@ from baccarat.server.wallets.operator.config import (
     load_operators,
 )
 
-from .conftest import FakeClock, both_backends
+from ..harness import FakeClock
+from .conftest import both_backends
 from .interleave import held_while
 
 SECRET = "sixteen-chars-or-more"

@@ -25,7 +25,8 @@ from baccarat.server.wallets.operator import launch, outbox
 from baccarat.server.wallets.operator.config import Operator
 from baccarat.server.wallets.operator.outbox import Answer, Call, OperatorWallet
 
-from .conftest import FakeClock, both_backends
+from ..harness import FakeClock
+from .conftest import both_backends
 
 TABLES = load_tables()
 TABLE = TABLES["table-i"]

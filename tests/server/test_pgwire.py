@@ -14,7 +14,7 @@ from baccarat.server.db import pgwire
 from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl
 
-from .conftest import FakeClock
+from ..harness import FakeClock
 
 pytestmark = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 

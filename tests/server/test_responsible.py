@@ -31,9 +31,10 @@ from baccarat.server.wallets.operator import launch
 from baccarat.server.wallets.operator.config import Operator
 from baccarat.server.wallets.operator.outbox import OperatorSession, OperatorWallet
 
-from .conftest import BACKENDS, Api
+from ..harness import Api
+from .conftest import BACKENDS
 from .interleave import held_while
-from .support import BANKER_WINS, PLAYER_WINS, StackedShoes
+from .support import BANKER_WINS, PLAYER_WINS, StackedShoes, funded, put
 
 pytestmark = pytest.mark.anyio
 HOUR = 3600
@@ -51,22 +52,6 @@ def details(response: Any) -> dict[str, Any]:
     return value
 
 
-async def funded(api: Api, nickname: str = "alice", real: int = 1_000_000) -> str:
-    """A logged-in player with real money (an operator deposit) and no reality check due
-    for a day."""
-    token = await api.player(nickname)
-    system = api.casino.system
-
-    def deposit(uow: Any) -> None:
-        player_id = int(uow.scalar("SELECT id FROM players WHERE nickname = :n", {"n": nickname}))
-        wallet.deposit(uow, player_id, real, system)
-
-    await api.casino.db.write(deposit)
-    answer = await put(api, token, "/reality-check", {"minutes": 1440})
-    assert answer.status_code == 200, answer.text
-    return token
-
-
 async def login(api: Api, nickname: str = "alice") -> str:
     session = await api.client.post(
         "/api/sessions", json={"nickname": nickname, "password": "a good password"}
@@ -74,10 +59,6 @@ async def login(api: Api, nickname: str = "alice") -> str:
     assert session.status_code == 201, session.text
     token: str = session.json()["token"]
     return token
-
-
-async def put(api: Api, token: str, path: str, body: Any) -> Any:
-    return await api.client.put(f"/api/responsible{path}", json=body, headers=api.auth(token, None))
 
 
 async def post(api: Api, token: str, path: str, body: Any = None) -> Any:

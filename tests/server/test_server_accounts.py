@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,19 +17,11 @@ from baccarat.server.db import migrate
 from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl, Limits, LoginThrottle, system_clock_us
 
-from .conftest import Api
+from ..harness import Api, client_at
 from .support import error_code
 
 pytestmark = pytest.mark.anyio
 PASSWORD = "a good password"
-
-
-@asynccontextmanager
-async def from_address(api: Api, host: str) -> AsyncIterator[httpx.AsyncClient]:
-    """A client of the same app whose requests come from another (loopback) address."""
-    transport = httpx.ASGITransport(app=api.app, client=(host, 40001))
-    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-        yield client
 
 
 def login_body(nickname: str, password: str = PASSWORD) -> dict[str, str]:
@@ -40,7 +30,7 @@ def login_body(nickname: str, password: str = PASSWORD) -> dict[str, str]:
 
 async def test_a_stranger_guessing_from_elsewhere_cannot_lock_the_owner_out(api: Api) -> None:
     await api.player("owner")
-    async with from_address(api, "127.0.0.9") as stranger:
+    async with client_at(api.app, "127.0.0.9") as stranger:
         answers = [
             await stranger.post("/api/sessions", json=login_body("owner", f"guess number {i}"))
             for i in range(12)
@@ -55,7 +45,7 @@ async def test_a_stranger_guessing_from_elsewhere_cannot_lock_the_owner_out(api:
 async def test_one_address_guessing_many_nicknames_is_throttled(api: Api) -> None:
     for name in ("anna", "bert", "carl"):
         await api.player(name)
-    async with from_address(api, "127.0.0.10") as guesser:
+    async with client_at(api.app, "127.0.0.10") as guesser:
         codes = []
         for i in range(20):
             name = ("anna", "bert", "carl")[i % 3]
@@ -69,7 +59,7 @@ async def test_registrations_are_limited_per_address(api: Api) -> None:
     api.casino.settings = dataclasses.replace(
         api.casino.settings, login_throttle=LoginThrottle(registrations_per_hour=3)
     )
-    async with from_address(api, "127.0.0.11") as one, from_address(api, "127.0.0.12") as two:
+    async with client_at(api.app, "127.0.0.11") as one, client_at(api.app, "127.0.0.12") as two:
         made = [await one.post("/api/accounts", json=login_body(f"new{i}")) for i in range(4)]
         assert [a.status_code for a in made] == [201, 201, 201, 429]
         assert 3500 <= int(made[3].headers["Retry-After"]) <= 3600

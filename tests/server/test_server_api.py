@@ -10,7 +10,8 @@ from baccarat.core import play_coup
 from baccarat.fairness import commitment, shuffled_order
 from baccarat.server import check as audit
 
-from .conftest import BACKENDS, Api
+from ..harness import Api
+from .conftest import BACKENDS
 from .support import BANKER_WINS, PLAYER_WINS, StackedShoes, error_code
 
 pytestmark = pytest.mark.anyio
@@ -382,30 +383,19 @@ async def test_the_cashier_requests(api: Api) -> None:
 async def test_the_browser_files_are_served_beside_the_api(
     database_url: object, tmp_path: object, clock: object
 ) -> None:
-    import dataclasses
     from pathlib import Path
 
-    import httpx
-
-    from baccarat.server.app import create_app
-
-    from .conftest import SwitchableShoes, api_settings
+    from ..harness import Running, SwitchableShoes, in_process, server_settings
 
     assert isinstance(tmp_path, Path)
     web = tmp_path / "web"
     (web / "js").mkdir(parents=True)
     (web / "index.html").write_text("<h1>baccarat</h1>")
     (web / "js" / "app.js").write_text("console.log(1)")
-    settings = dataclasses.replace(
-        api_settings(database_url, tmp_path, clock, SwitchableShoes()),  # type: ignore[arg-type]
-        web_dir=web,
-    )
-    app = create_app(settings)
-    transport = httpx.ASGITransport(app=app)
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=transport, base_url="http://t") as client,
-    ):
+    shoes = SwitchableShoes()
+    settings = server_settings(database_url, tmp_path, clock, shoes, web_dir=web)  # type: ignore[arg-type]
+    async with in_process(settings, Running, base_url="http://t") as server:
+        client = server.client
         assert (await client.get("/")).text == "<h1>baccarat</h1>"
         assert (await client.get("/js/app.js")).status_code == 200
         assert (await client.get("/api/tables")).status_code == 200

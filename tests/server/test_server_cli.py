@@ -173,7 +173,7 @@ def test_admin_refuses_a_data_folder_or_database_that_does_not_exist(
 def test_an_unreachable_database_is_one_line_and_exit_3(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from .postgres import free_port
+    from ..harness import free_port
 
     url = f"postgresql://nobody@127.0.0.1:{free_port()}/baccarat?connect_timeout=5"
     for argv in (["check"], ["migrate"], ["accounts", "list"]):

@@ -21,7 +21,7 @@ from baccarat.fairness.history import parse_history
 from baccarat.fairness.verify import Kind, verify_history
 from baccarat.server import seeds
 
-from .conftest import Api
+from ..harness import Api
 
 pytestmark = pytest.mark.anyio
 

@@ -19,8 +19,8 @@ from baccarat.server import check as audit
 from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
-from .conftest import BACKENDS, Api
-from .live import free_port, live, uvicorn_argv
+from ..harness import Api, free_port, live, uvicorn_argv
+from .conftest import BACKENDS
 from .support import BANKER_WINS, StackedShoes
 
 ROUNDS, COVERED, STAKE = 50, 10, 1_000  # $10 on table II ($5-50); $100 covers ten

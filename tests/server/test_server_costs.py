@@ -12,7 +12,8 @@ import pytest
 from baccarat.server import history, seeds, wallet
 from baccarat.server.db.uow import UnitOfWork
 
-from .conftest import BACKENDS, Api
+from ..harness import Api
+from .conftest import BACKENDS
 from .support import error_code
 
 pytestmark = pytest.mark.anyio

@@ -13,7 +13,6 @@ import contextlib
 import json
 import os
 import socket
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,8 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .live import LiveServer, live, serve_argv
-from .postgres import free_port
+from ..harness import LiveServer, free_port, live, serve_argv, until
 from .raw import (
     connect,
     error_code,
@@ -78,11 +76,9 @@ def served_and_refused(socks: list[socket.socket]) -> tuple[int, int]:
 def eventually_served(port: int, source: str) -> bool:
     """True once a request from ``source`` is answered 200 (the server has seen the other
     connections close)."""
-    for _ in range(ATTEMPTS):
-        if request(port, source=source) == 200:
-            return True
-        time.sleep(0.05)
-    return False
+    until(lambda: request(port, source=source), f"{source} is served", done=lambda s: s == 200,
+          timeout=ATTEMPTS * 0.05)  # fmt: skip
+    return True
 
 
 def session(port: int, nickname: str, source: str) -> str:

@@ -6,30 +6,16 @@ between accounts of it alone, and the tables offered are those with limits in it
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from baccarat.server import check as audit
 from baccarat.server import ledger
 
-from .conftest import Api
+from ..harness import Api
 
 pytestmark = pytest.mark.anyio
 SQLITE = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-
-
-async def player(api: Api, nickname: str, currency: str | None) -> str:
-    body: dict[str, Any] = {"nickname": nickname, "password": "a good password"}
-    if currency is not None:
-        body["currency"] = currency
-    created = await api.client.post("/api/accounts", json=body)
-    assert created.status_code == 201, created.text
-    session = await api.client.post(
-        "/api/sessions", json={k: body[k] for k in ("nickname", "password")}
-    )
-    token: str = session.json()["token"]
-    return token
 
 
 def entries_by_currency(api: Api) -> dict[tuple[str, str, str], int]:
@@ -46,7 +32,7 @@ def entries_by_currency(api: Api) -> dict[tuple[str, str, str], int]:
 async def test_a_player_in_yen_plays_at_the_tables_yen_limits_with_the_casinos_yen(
     api: Api,
 ) -> None:
-    token = await player(api, "hanako", "JPY")
+    token = await api.player("hanako", currency="JPY")
     wallet = (await api.client.get("/api/wallet", headers=api.auth(token, None))).json()
     assert (wallet["currency"], wallet["fun"], wallet["real"]) == ("JPY", 100_000, 0)
     listed = (await api.client.get("/api/tables", headers=api.auth(token, None))).json()
@@ -85,7 +71,7 @@ async def test_a_player_in_yen_plays_at_the_tables_yen_limits_with_the_casinos_y
 
 @SQLITE
 async def test_a_player_of_before_is_in_dollars_and_sees_every_table(api: Api) -> None:
-    token = await player(api, "olduser", None)
+    token = await api.player("olduser")
     wallet = (await api.client.get("/api/wallet", headers=api.auth(token, None))).json()
     assert wallet["currency"] == "USD"
     listed = (await api.client.get("/api/tables", headers=api.auth(token, None))).json()
@@ -107,7 +93,7 @@ async def test_a_currency_no_table_has_limits_in_is_refused_at_registration(api:
 
 @SQLITE
 async def test_shared_and_player_banked_tables_play_in_dollars_alone(api: Api) -> None:
-    token = await player(api, "sven", "SEK")
+    token = await api.player("sven", currency="SEK")
     seat = await api.client.post(
         "/api/seats",
         headers=api.auth(token, None),

@@ -24,7 +24,8 @@ from baccarat.server.play.round import Dealer
 from baccarat.server.settings import DatabaseUrl
 from baccarat.server.wallets.ledger import LedgerWallet
 
-from .conftest import BACKENDS, FakeClock
+from ..harness import FakeClock, until_async
+from .conftest import BACKENDS
 
 pytestmark = pytest.mark.anyio
 
@@ -133,8 +134,7 @@ async def _queued(db: Database, works: list[Any]) -> list[asyncio.Task[Any]]:
         free.wait(10)
 
     first = asyncio.ensure_future(db.write(block, key="b"))
-    while not busy.is_set():
-        await asyncio.sleep(0.01)
+    await until_async(busy.is_set, "the writer is busy", every=0.01)
     jobs = [asyncio.ensure_future(db.write(work, key="b")) for work in works]
     await asyncio.sleep(0.05)
     free.set()
@@ -174,10 +174,7 @@ async def test_units_of_work_that_meet_another_workers_row_lock_run_once_it_is_f
         assert held.wait(10)
         # One batch, the held player second.
         jobs = await _queued(db, [_pay(system, players[i % 3], 100, False) for i in range(9)])
-        for _ in range(100):
-            if sum(job.done() for job in jobs) == 6:
-                break
-            await asyncio.sleep(0.05)
+        await until_async(lambda: sum(job.done() for job in jobs) == 6, "six payments done")
         # The payments to the two free players are committed while the third's wait.
         assert [job.done() for job in jobs] == [True, False, True] * 3
         release.set()

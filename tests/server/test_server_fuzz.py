@@ -21,7 +21,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from .live import free_port, live, uvicorn_argv
+from ..harness import free_port, live, uvicorn_argv
 
 EXAMPLES = 12
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,

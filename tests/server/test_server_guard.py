@@ -12,7 +12,7 @@ import pytest
 from baccarat.server.api.guard import Guard
 from baccarat.server.settings import Limits
 
-from .conftest import Api
+from ..harness import Api
 from .support import error_code
 
 pytestmark = pytest.mark.anyio

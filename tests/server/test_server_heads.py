@@ -12,8 +12,7 @@ import pytest
 
 from baccarat.server.settings import Limits
 
-from .live import LiveServer, live, serve_argv
-from .postgres import free_port
+from ..harness import LiveServer, free_port, live, serve_argv
 from .raw import connect, error_code, read_answer, send
 
 LIMIT = Limits.max_head

@@ -9,7 +9,7 @@ import pytest
 
 from baccarat.server import accounts, voids, wallet
 
-from .conftest import Api
+from ..harness import Api
 from .support import BANKER_WINS, StackedShoes, error_code
 
 pytestmark = pytest.mark.anyio

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from fastapi.routing import APIRoute
 
-from .conftest import Api, both_backends
+from ..harness import Api
+from .conftest import both_backends
 from .office import logged_in
 from .support import error_code
 

@@ -31,7 +31,7 @@ from baccarat.server.settings import DatabaseUrl
 from baccarat.server.tables import TableSet
 from baccarat.server.wallets.ledger import LedgerWallet
 
-from .conftest import FakeClock
+from ..harness import FakeClock
 
 TABLES = ("table-i", "tie-limits-5-500", "single-deck", "mini")
 

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .live import LiveServer, live, serve_argv
-from .postgres import free_port
+from ..harness import LiveServer, free_port, live, serve_argv
 from .raw import read_answer
 
 MB = 1024 * 1024

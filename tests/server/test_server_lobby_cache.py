@@ -14,9 +14,9 @@ from starlette.requests import Request
 
 from baccarat.server.api.deps import GZIP_MIN, accepts_gzip, revalidated_json_response
 
-from .conftest import Api, both_backends
-from .test_office_desk import send
-from .test_server_currencies import player
+from ..harness import Api
+from .conftest import both_backends
+from .office import send
 
 pytestmark = pytest.mark.anyio
 
@@ -85,7 +85,7 @@ async def test_the_tables_asked_again_with_their_etag_are_not_modified_until_the
 @both_backends
 async def test_a_player_in_another_currency_gets_another_etag_than_the_lobby(api: Api) -> None:
     anonymous = await tables(api)
-    yen = await player(api, "hanako", "JPY")
+    yen = await api.player("hanako", currency="JPY")
     api.client.cookies.clear()  # hers by the bearer token alone
     in_yen = await tables(api, anonymous.headers["etag"], Authorization=f"Bearer {yen}")
     assert in_yen.status_code == 200 and in_yen.headers["etag"] != anonymous.headers["etag"]
@@ -94,7 +94,7 @@ async def test_a_player_in_another_currency_gets_another_etag_than_the_lobby(api
     assert again.status_code == 304
     # Her ETag is not the anonymous lobby's either way round.
     assert (await tables(api, in_yen.headers["etag"])).status_code == 200
-    dollars = await player(api, "alice", None)
+    dollars = await api.player("alice")
     api.client.cookies.clear()
     in_dollars = await tables(api, anonymous.headers["etag"], Authorization=f"Bearer {dollars}")
     assert in_dollars.status_code == 304  # the same tables as the anonymous lobby's

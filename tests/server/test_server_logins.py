@@ -11,9 +11,10 @@ import pytest
 
 from baccarat.server.settings import LoginThrottle
 
-from .conftest import Api, both_backends
+from ..harness import Api, client_at
+from .conftest import both_backends
 from .office import PASSWORD, enrol, log_in
-from .support import client_at, error_code
+from .support import error_code
 
 pytestmark = pytest.mark.anyio
 POLICY = LoginThrottle()

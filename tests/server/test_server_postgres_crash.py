@@ -15,15 +15,14 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
-from .live import LiveServer, free_port
+from ..harness import LiveServer, free_port, until_async
+from .crash import ACKNOWLEDGED, check_answered, load, register
 from .postgres import Cluster, create_database
-from .test_server_crash import ACKNOWLEDGED, check_answered, load, register
 
 PLAYERS = 4
 
@@ -77,15 +76,14 @@ def test_kill_9_of_the_postmaster_under_load_loses_no_answered_round(tmp_path: P
 async def _verify(url: str, tokens: list[str], acknowledged: list[tuple[str, str]]) -> None:
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
         # The workers reconnect by themselves once PostgreSQL is back.
-        deadline = time.monotonic() + 60
-        while True:
-            again = await client.post(
+        again = await until_async(
+            lambda: client.post(
                 "/api/tables/table-i/rounds",
                 json={"mode": "fun", "bets": {"banker": 500}},
                 headers={"Authorization": f"Bearer {tokens[0]}", "Idempotency-Key": "after"},
-            )
-            if again.status_code == 201 or time.monotonic() > deadline:
-                break
-            await asyncio.sleep(0.2)
+            ),
+            "a round played after the restart", done=lambda again: again.status_code == 201,
+            timeout=60, every=0.2,
+        )  # fmt: skip
         assert again.status_code == 201, again.text
         await check_answered(client, tokens, acknowledged)

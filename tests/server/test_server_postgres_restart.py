@@ -24,8 +24,8 @@ from baccarat.server import check as audit
 from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
+from ..harness import LiveServer, free_port, uvicorn_argv
 from . import postgres
-from .live import LiveServer, free_port, uvicorn_argv
 
 PLAYERS = 6
 THREADS = 2  # per worker: two writer and two reader connections at most

@@ -17,9 +17,8 @@ from baccarat.server import check as audit
 from baccarat.server.db.database import Database
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
-from .banked import Participant, seat_of
-from .live import free_port, live
-from .test_banked_workers import Worker
+from ..harness import free_port, live
+from .banked import Participant, Worker, seat_of
 
 PLAYER_S = 4
 

@@ -13,8 +13,9 @@ from baccarat.server import significant
 from baccarat.server.api.program_errors import WINDOW_S
 from baccarat.server.kinds.shared import views
 
-from .conftest import Api, both_backends
-from .support import client_at, error_code
+from ..harness import Api, client_at
+from .conftest import both_backends
+from .support import error_code
 
 pytestmark = pytest.mark.anyio
 SHOE = "/api/tables/live/shoes/{}"

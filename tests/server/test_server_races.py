@@ -16,13 +16,12 @@ import asyncio
 import itertools
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from .live import LiveServer, free_port
+from ..harness import LiveServer, free_port, until_async
 from .postgres import create_database
 
 PASSWORD = "a good password"
@@ -169,13 +168,17 @@ async def _race(first: str, second: str, nicknames: list[str], url: str) -> None
 
 async def _window(client: httpx.AsyncClient) -> int:
     """A fresh betting window of the shared table, with time to race in it: its coup."""
-    deadline = time.monotonic() + 30
-    while True:
-        now = (await client.get("/api/tables/quick/state")).json()
-        if now["phase"] == "betting" and now["closes_at"] - now["server_time"] > 2_500_000:
-            return int(now["coup"])
-        assert time.monotonic() < deadline, now
-        await asyncio.sleep(0.05)
+
+    async def state() -> dict[str, Any]:
+        now: dict[str, Any] = (await client.get("/api/tables/quick/state")).json()
+        return now
+
+    now = await until_async(
+        state, "a fresh window with time to race in it",
+        done=lambda now: now["phase"] == "betting"
+        and now["closes_at"] - now["server_time"] > 2_500_000,
+    )  # fmt: skip
+    return int(now["coup"])
 
 
 async def _race_coup(client: httpx.AsyncClient, racers: list[Racer]) -> None:
@@ -189,10 +192,8 @@ async def _race_coup(client: httpx.AsyncClient, racers: list[Racer]) -> None:
     answers = await asyncio.gather(*(racer.race("PUT", path, bodies) for racer in racers))
     for mine in answers:
         _outcomes(mine, 200)
-    deadline = time.monotonic() + 30
-    while (await client.get(f"/api/tables/quick/coups/{coup}")).json()["result"] is None:
-        assert time.monotonic() < deadline
-        await asyncio.sleep(0.1)
+    await until_async(lambda: client.get(f"/api/tables/quick/coups/{coup}"), "the coup is dealt",
+                      done=lambda seen: seen.json()["result"] is not None, every=0.1)  # fmt: skip
 
 
 async def _race_the_rest(racer: Racer) -> None:

@@ -26,7 +26,8 @@ from baccarat.server.settings import DatabaseUrl, Settings, system_clock_us
 from baccarat.server.vault import SeedKeyError, SeedVault, is_sealed
 from baccarat.server.wallets.ledger import LedgerWallet
 
-from .conftest import BACKENDS, Api
+from ..harness import Api
+from .conftest import BACKENDS
 
 
 def admin(data_dir: Path, *argv: str) -> int:

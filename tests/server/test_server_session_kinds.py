@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import itertools
 import json
 from collections.abc import AsyncIterator
@@ -28,8 +27,8 @@ from baccarat.server.settings import DatabaseUrl
 from baccarat.server.wallets.operator import launch
 from baccarat.server.wallets.operator.config import Operator
 
+from ..harness import FakeClock, SwitchableShoes, server_settings
 from .banked import WAIT_S, Participant, SeatServer, bearer, serving
-from .conftest import FakeClock, SwitchableShoes, api_settings
 
 pytestmark = [
     pytest.mark.anyio,
@@ -77,8 +76,10 @@ def routes(app: Any) -> list[tuple[str, str]]:
 
 
 def app_of(database_url: DatabaseUrl, tmp_path: Path) -> Any:
-    settings = api_settings(database_url, tmp_path, FakeClock(), SwitchableShoes())
-    return create_app(dataclasses.replace(settings, bench_endpoint=True))
+    settings = server_settings(
+        database_url, tmp_path, FakeClock(), SwitchableShoes(), bench_endpoint=True
+    )
+    return create_app(settings)
 
 
 async def test_every_route_of_the_app_has_an_entry_in_the_table_of_session_kinds(

@@ -16,7 +16,8 @@ from baccarat.server.errors import ServiceError
 from baccarat.server.kinds import load_tables
 from baccarat.server.tables import TableConfigError
 
-from .conftest import BACKENDS, Api
+from ..harness import Api
+from .conftest import BACKENDS
 from .support import StackedShoes
 
 # Every bet of the deluxe table, at its minimums (side bets $1, Big/Small and Banker $5).

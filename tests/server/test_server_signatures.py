@@ -27,7 +27,8 @@ from baccarat.fairness.verify import Status, verify_history
 from baccarat.server import keys
 from baccarat.server.settings import Settings
 
-from .conftest import Api, both_backends
+from ..harness import Api
+from .conftest import both_backends
 
 pytestmark = pytest.mark.anyio
 

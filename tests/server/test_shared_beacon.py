@@ -4,7 +4,6 @@ it), and the verifier checks the table's log, the round's signature and the clie
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import subprocess
 import sys
@@ -21,8 +20,9 @@ from baccarat.fairness.history import parse_history
 from baccarat.fairness.verify import Kind, Status, verify_history
 
 from ..fairness.cheats import QUICKNET_ROUND, QUICKNET_SIGNATURE
-from .conftest import Api, FakeClock, SwitchableShoes, api_settings, both_backends
-from .test_shared_tables import TABLE, close_and_deal, state, tick
+from ..harness import Api, FakeClock, SwitchableShoes, in_process, server_settings
+from .conftest import both_backends
+from .sharedtables import TABLE, close_and_deal, state, tick
 
 pytestmark = pytest.mark.anyio
 SECRET = 0x5EED  # the stand-in's signing key
@@ -57,21 +57,12 @@ def beacon(clock: FakeClock) -> Iterator[dict[str, Any]]:
 async def beacon_api(
     tmp_path: Path, clock: FakeClock, beacon: dict[str, Any], database_url: Any
 ) -> AsyncIterator[Api]:
-    from baccarat.server.app import create_app
-
-    shoes = SwitchableShoes()
-    settings = dataclasses.replace(
-        api_settings(database_url, tmp_path, clock, shoes),
-        beacon_url=beacon["url"], beacon_chain=beacon["chain"],
-        beacon_public_key=beacon["public_key"],
+    settings = server_settings(
+        database_url, tmp_path, clock, SwitchableShoes(), beacon_url=beacon["url"],
+        beacon_chain=beacon["chain"], beacon_public_key=beacon["public_key"],
     )  # fmt: skip
-    app = create_app(settings)
-    transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 40000))
-    async with (
-        app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=transport, base_url="http://testserver") as client,
-    ):
-        yield Api(client, app.state.casino, clock, shoes, app)
+    async with in_process(settings, Api) as api:
+        yield api
 
 
 def test_a_round_of_drands_quicknet_verifies_and_a_changed_one_does_not() -> None:

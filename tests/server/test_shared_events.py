@@ -22,10 +22,10 @@ from baccarat.server.kinds.shared.events import (
 )
 from baccarat.server.settings import DatabaseUrl
 
+from ..harness import Api
 from .banked import WAIT_S, SeatServer, bearer, serving
-from .conftest import Api, both_backends
-from .test_shared_socket import TABLE, typed, until, watch
-from .test_shared_tables import state
+from .conftest import both_backends
+from .sharedtables import TABLE, received, state, typed, watch
 
 pytestmark = pytest.mark.anyio
 
@@ -87,8 +87,8 @@ async def test_the_sockets_are_told_from_the_events_without_reading_the_table(
     bettor = await server.player("alice")
     desk = server.app.state.shared
     async with watch(server) as anonymous, watch(server, bettor.token) as own:
-        told: list[dict[str, Any]] = [await until(anonymous, typed("state"))]
-        await until(own, typed("state"))
+        told: list[dict[str, Any]] = [await received(anonymous, typed("state"))]
+        await received(own, typed("state"))
         await desk.tick()
         told += [await next_message(anonymous) for _ in range(3)]
         coup = told[2]["coup"]
@@ -112,14 +112,14 @@ async def test_the_sockets_are_told_from_the_events_without_reading_the_table(
         assert told[7]["coup"] == coup and told[7]["result"]["winner"] is not None
         assert told[8]["you"] is None and told[9]["players"] == 1
         assert reads == [[]]  # its first: what changed since came with the events
-        mine = await until(own, typed("settled"))
+        mine = await received(own, typed("settled"))
         assert mine["you"]["stake"] == 500 and mine["you"]["returned"] is not None
         # Events may have been lost (the listening session came back): every socket gets
         # the table's state again, each with its own bets.
         desk.feed.refresh_all()
-        again = await until(own, typed("state"))
+        again = await received(own, typed("state"))
         assert again["coup"] == coup and again["you"] == {"bets": {"player": 500}, "stake": 500}
-        assert "you" not in await until(anonymous, typed("state"))
+        assert "you" not in await received(anonymous, typed("state"))
         assert reads == [[], [bettor.id]]  # one read for every socket
 
 

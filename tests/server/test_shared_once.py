@@ -19,8 +19,8 @@ from baccarat.server.wallets.operator.config import Operator
 from baccarat.server.wallets.operator.outbox import Answer
 
 from .conftest import Api, both_backends
-from .test_responsible import funded
-from .test_shared_tables import TABLE, close_and_deal, open_window, put_bets
+from .sharedtables import TABLE, close_and_deal, open_window, put_bets
+from .support import funded
 
 pytestmark = pytest.mark.anyio
 ACME = Operator("acme", "sixteen-chars-or-more", "http://127.0.0.1:9/wallet", ("USD",), None, 1)

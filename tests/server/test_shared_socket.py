@@ -2,47 +2,26 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
 
 from baccarat.server.kinds.shared import feed
 from baccarat.server.settings import DatabaseUrl
 
-from .banked import WAIT_S, SeatServer, bearer, serving
+from .banked import SeatServer, bearer, serving
 from .conftest import both_backends
+from .sharedtables import TABLE, received, typed, watch
 
 pytestmark = pytest.mark.anyio
-TABLE = "speed"
 
 
 @pytest.fixture
 async def server(database_url: DatabaseUrl, tmp_path: Path) -> Any:
     async with serving(database_url, tmp_path) as running:
         yield running
-
-
-def watch(server: SeatServer, token: str | None = None, table: str = TABLE) -> Any:
-    url = server.url.replace("http", "ws") + f"/api/tables/{table}/ws"
-    return connect(url, additional_headers=bearer(token), open_timeout=WAIT_S)
-
-
-async def until(ws: ClientConnection, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    """The first message that is ``wanted`` (those before it are skipped)."""
-    async with asyncio.timeout(WAIT_S):
-        while True:
-            message: dict[str, Any] = json.loads(await ws.recv())
-            if wanted(message):
-                return message
-
-
-def typed(kind: str) -> Callable[[dict[str, Any]], bool]:
-    return lambda m: m.get("type") == kind
 
 
 @both_backends
@@ -55,13 +34,13 @@ async def test_every_watcher_gets_the_coup_and_each_bettor_their_own_result(
     bettor = await server.player("alice")
     desk = server.app.state.shared
     async with watch(server) as anonymous, watch(server, bettor.token) as own:
-        first = await until(anonymous, typed("state"))
+        first = await received(anonymous, typed("state"))
         assert first["table_id"] == TABLE and "you" not in first
-        assert "you" in await until(own, typed("state"))
+        assert "you" in await received(own, typed("state"))
         await desk.tick()  # watched: the window opens
-        opened = await until(anonymous, typed("open"))
+        opened = await received(anonymous, typed("open"))
         assert opened["closes_at"] - opened["server_time"] == 12_000_000
-        await until(own, typed("open"))
+        await received(own, typed("open"))
         coup = opened["coup"]
         placed = await server.http.put(
             f"/api/tables/{TABLE}/coups/{coup}/bets",
@@ -69,17 +48,17 @@ async def test_every_watcher_gets_the_coup_and_each_bettor_their_own_result(
             headers={**bearer(bettor.token), "Idempotency-Key": "k1"},
         )
         assert placed.status_code == 200, placed.text
-        totals = await until(anonymous, lambda m: m.get("type") == "totals" and m["players"])
+        totals = await received(anonymous, lambda m: m.get("type") == "totals" and m["players"])
         assert totals["totals"]["banker"] == {"players": 1, "amount": 1000}
         server.clock.advance(12)
         await desk.tick()
-        seen = [await until(ws, typed("dealt")) for ws in (anonymous, own)]
+        seen = [await received(ws, typed("dealt")) for ws in (anonymous, own)]
         assert seen[0]["result"] == seen[1]["result"] and seen[0]["coup"] == coup
-        settled = await until(own, typed("settled"))
+        settled = await received(own, typed("settled"))
         assert settled["you"]["stake"] == 1000 and settled["you"]["returned"] is not None
-        assert (await until(anonymous, typed("settled")))["you"] is None
+        assert (await received(anonymous, typed("settled")))["you"] is None
         await anonymous.send(json.dumps({"action": "ping"}))
-        assert (await until(anonymous, typed("pong")))["type"] == "pong"
+        assert (await received(anonymous, typed("pong")))["type"] == "pong"
 
 
 async def test_a_house_table_has_no_socket_and_a_bad_token_is_refused(server: SeatServer) -> None:

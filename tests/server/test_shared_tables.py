@@ -14,15 +14,15 @@ from baccarat.fairness.verify import Status, verify_history
 from baccarat.server import check as audit
 from baccarat.server import voids
 from baccarat.server.kinds.shared import views
-from baccarat.server.kinds.shared.terms import terms_of as shared_terms
 from baccarat.server.play.check import Report
 from baccarat.server.vault import is_sealed
 
-from .conftest import Api, both_backends
+from ..harness import Api
+from .conftest import both_backends
+from .sharedtables import TABLE, bet, close_and_deal, open_window, put_bets, state, tick
 from .support import error_code
 
 pytestmark = pytest.mark.anyio
-TABLE = "speed"  # betting 12 s, result 6 s
 NAMES = [
     "anna",
     "bert",
@@ -45,51 +45,6 @@ NAMES = [
     "tina",
     "ulla",
 ]
-
-
-async def state(api: Api, token: str | None = None, table: str = TABLE) -> dict[str, Any]:
-    headers = None if token is None else {"Authorization": f"Bearer {token}"}
-    answer = await api.client.get(f"/api/tables/{table}/state", headers=headers)
-    assert answer.status_code == 200, answer.text
-    result: dict[str, Any] = answer.json()
-    return result
-
-
-async def tick(api: Api) -> None:
-    await api.app.state.shared.tick()
-
-
-async def open_window(api: Api, table: str = TABLE) -> int:
-    """Someone watches the table; the next window opens; its coup."""
-    await state(api, table=table)
-    await tick(api)
-    now = await state(api, table=table)
-    if now["phase"] != "betting":
-        api.clock.advance(30)
-        await tick(api)
-        now = await state(api, table=table)
-    assert now["phase"] == "betting", now
-    coup: int = now["coup"]
-    return coup
-
-
-async def close_and_deal(api: Api, table: str = TABLE) -> None:
-    api.clock.advance(shared_terms(api.casino.tables[table]).betting_s)
-    await tick(api)
-    assert (await state(api, table=table))["phase"] == "dealt"
-
-
-async def bet(api: Api, token: str, coup: int, key: str | None = "auto", **bets: int) -> Any:
-    return await put_bets(api, token, coup, bets, key=key)
-
-
-async def put_bets(api: Api, token: str, coup: int, bets: dict[str, int], *, table: str = TABLE,
-                   mode: str = "fun", key: str | None = "auto") -> Any:  # fmt: skip
-    return await api.client.put(
-        f"/api/tables/{table}/coups/{coup}/bets",
-        json={"mode": mode, "bets": bets},
-        headers=api.auth(token, key),
-    )
 
 
 async def balance(api: Api, token: str) -> int:
@@ -355,7 +310,7 @@ async def test_the_verifier_accepts_a_finished_shoe_and_names_a_changed_card(api
 
 
 async def test_real_money_limits_count_the_bets_waiting_on_every_shared_table(api: Api) -> None:
-    from .test_responsible import funded, put
+    from .support import funded, put
 
     token = await funded(api)
     answer = await put(api, token, "/limits", {"wager": {"day": 1000}})

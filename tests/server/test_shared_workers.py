@@ -11,15 +11,14 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from .live import LiveServer, free_port
+from ..harness import LiveServer, free_port, until_async
+from .crash import register
 from .postgres import create_database
-from .test_server_crash import register
 
 TABLES = """
 [[table]]
@@ -74,13 +73,16 @@ async def _play(first: LiveServer, second: LiveServer) -> None:
         httpx.AsyncClient(base_url=second.url, timeout=30) as b,
     ):
         tokens = [await register(a, name) for name in ("kim", "lou", "max")]
-        deadline = time.monotonic() + 30
-        while True:  # both watch the table; a fresh window with time to bet
+
+        async def both_watch() -> dict[str, Any]:
             now, _ = await _state(a), await _state(b)
-            if now["phase"] == "betting" and now["closes_at"] - now["server_time"] > 1_500_000:
-                break
-            assert time.monotonic() < deadline, now
-            await asyncio.sleep(0.1)
+            return now
+
+        now = await until_async(  # both watch the table; a fresh window with time to bet
+            both_watch, "a fresh window with time to bet", every=0.1,
+            done=lambda now: now["phase"] == "betting"
+            and now["closes_at"] - now["server_time"] > 1_500_000,
+        )  # fmt: skip
         coup = now["coup"]
         for i, token in enumerate(tokens):
             placed = await a.put(
@@ -92,13 +94,13 @@ async def _play(first: LiveServer, second: LiveServer) -> None:
         now = await _state(a)
         await asyncio.sleep(max(0.0, (now["closes_at"] - now["server_time"]) / 1e6 - 0.05))
         first.kill()  # around the close: whichever was dealing, the other must finish
-        deadline = time.monotonic() + 15
-        while True:
-            seen = (await b.get(f"/api/tables/quick/coups/{coup}")).json()
-            if seen["result"] is not None:
-                break
-            assert time.monotonic() < deadline, seen
-            await asyncio.sleep(0.1)
+
+        async def seen_coup() -> dict[str, Any]:
+            seen: dict[str, Any] = (await b.get(f"/api/tables/quick/coups/{coup}")).json()
+            return seen
+
+        await until_async(seen_coup, "the coup is dealt on the other worker", timeout=15,
+                          every=0.1, done=lambda seen: seen["result"] is not None)  # fmt: skip
         for token in tokens:
             mine = await b.get(
                 f"/api/tables/quick/coups/{coup}", headers={"Authorization": f"Bearer {token}"}
@@ -107,7 +109,5 @@ async def _play(first: LiveServer, second: LiveServer) -> None:
             page = await b.get("/api/history", headers={"Authorization": f"Bearer {token}"})
             assert [r["shared"]["coup"] for r in page.json()["items"]] == [coup]
         # The table goes on: the next window opens on the surviving worker.
-        deadline = time.monotonic() + 15
-        while (await _state(b))["coup"] == coup:
-            assert time.monotonic() < deadline
-            await asyncio.sleep(0.1)
+        await until_async(lambda: _state(b), "the next window opens", timeout=15, every=0.1,
+                          done=lambda now: now["coup"] != coup)  # fmt: skip

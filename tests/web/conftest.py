@@ -7,22 +7,17 @@ with a clear message when BACCARAT_REQUIRE_BROWSER=1 (as CI sets it).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .webtools import Player, new_nickname
+from .webtools import TAKEN, Player, new_nickname, serving, unavailable
 
 CHROMIUM = os.environ.get("BACCARAT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -39,18 +34,6 @@ WEB = ROOT / "src" / "baccarat" / "web"
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 
 
-def _unavailable(reason: str) -> None:
-    if os.environ.get("BACCARAT_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"browser tests required (BACCARAT_REQUIRE_BROWSER=1) but {reason}")
-    pytest.skip(reason)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _get(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=5) as response:
         return json.loads(response.read())
@@ -62,58 +45,6 @@ def catalogs() -> dict[str, dict[str, str]]:
         lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
         for lang in ("en", "de", "da", "sv")
     }
-
-
-@contextmanager
-def serving(data: Path, **env: str) -> Iterator[str]:
-    """``baccarat serve`` on a temporary SQLite database in ``data``, on a free loopback
-    port, with ``env`` added to its environment (BACCARAT_* settings); yields its URL."""
-    try:
-        import baccarat.server  # noqa: F401
-    except ImportError:
-        _unavailable("the game server (baccarat.server) is not installed")
-    port = _free_port()
-    command = [
-        sys.executable,
-        "-c",
-        "import sys; from baccarat.cli import main; sys.exit(main())",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--database",
-        f"sqlite:///{data / 'web.db'}",
-    ]
-    # Every test registers from 127.0.0.1.
-    env = {**os.environ, "BACCARAT_DATA_DIR": str(data),
-           "BACCARAT_REGISTRATIONS_PER_HOUR": "10000", **env}  # fmt: skip
-    log = (data / "server.log").open("wb")
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=data)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                log.flush()
-                output = (data / "server.log").read_text(errors="replace")[-2000:]
-                pytest.fail(f"the server exited with {process.returncode}:\n{output}")
-            try:
-                _get(f"{url}/api/tables")
-                break
-            except (urllib.error.URLError, ConnectionError, OSError):
-                if time.monotonic() > deadline:
-                    pytest.fail("the server did not answer within 30 s")
-                time.sleep(0.1)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
 
 
 @pytest.fixture(scope="session")
@@ -138,11 +69,11 @@ def tables(base_url: str) -> list[dict[str, Any]]:
 @pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
-        _unavailable(f"chromium is missing at {CHROMIUM} (apt-get install -y chromium)")
+        unavailable(f"chromium is missing at {CHROMIUM} (apt-get install -y chromium)")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _unavailable("the playwright package is missing (pip install -e '.[test]')")
+        unavailable("the playwright package is missing (pip install -e '.[test]')")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
@@ -182,3 +113,19 @@ def make_player(browser: Any, base_url: str) -> Iterator[Any]:
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+@pytest.fixture
+def stand_up_after(make_player: Any) -> Any:
+    """Each test's players leave their seats (``webtools.TAKEN``) at its end. banked-i has
+    four seats, and a closed page keeps its seat for the reconnect grace: without this, the
+    tests that follow one another within the grace could find the table full. The modules
+    that seat players use it: ``pytest.mark.usefixtures("stand_up_after")``."""
+    yield
+    while TAKEN:
+        player, seat = TAKEN.pop()
+        # (A context a test closed itself cannot ask: the grace frees that seat.)
+        with contextlib.suppress(Exception):
+            player.context.request.post(
+                f"{player.base_url}/api/seats/{seat}/leave", headers=player.csrf()
+            )

@@ -17,12 +17,10 @@ from typing import Any
 
 import pytest
 
-from .conftest import ROOT
-from .test_web_table import fresh_table, last_round, open_table, place, usd
-from .test_web_truth import TAKEN, stand_up_after  # noqa: F401 (the seats' autouse fixture)
-from .webtools import Player
+from ..harness import ROOT
+from .webtools import TAKEN, Player, fresh_table, last_round, open_table, place, usd
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("stand_up_after")]
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]

@@ -12,9 +12,18 @@ from typing import Any
 
 import pytest
 
-from .test_web_side_bets import table_of
-from .test_web_table import fresh_table, open_table, place, stack_total, usd
-from .webtools import Player
+from .webtools import (
+    Player,
+    altered_tables,
+    console_errors,
+    fresh_table,
+    is_state,
+    open_table,
+    place,
+    stack_total,
+    table_of,
+    usd,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -38,23 +47,6 @@ def wait_enabled(player: Player, expected: set[str]) -> None:
         )
     except Exception as error:
         raise AssertionError(f"{enabled(player)} are enabled, not {expected}") from error
-
-
-def console_errors(player: Player) -> list[str]:
-    """Errors the page logs to the console from now on (a refused request's own network
-    line, which Chromium logs for every 4xx answer, is left out: the page shows it)."""
-    errors: list[str] = []
-
-    def seen(message: Any) -> None:
-        if message.type == "error" and "Failed to load resource" not in message.text:
-            errors.append(message.text)
-
-    player.page.on("console", seen)
-    return errors
-
-
-def is_state(url: str) -> bool:
-    return "/api/tables/" in url and "/state?" in url
 
 
 def without(*actions: str) -> Callable[[Any], None]:
@@ -221,19 +213,6 @@ def test_a_reload_shows_the_last_round_and_rebet_from_the_servers_state(
     page.click('.topbar [data-mode="fun"]')
     page.wait_for_selector(f'.table-view[data-round="{round_["id"]}"][data-allowed~="rebet"]')
     assert errors == [] and player.errors == []
-
-
-def altered_tables(page: Any, change: Callable[[dict[str, Any]], None]) -> None:
-    """GET /api/tables answers with ``change(table)`` done to each table."""
-
-    def handle(route: Any) -> None:
-        response = route.fetch()
-        body = response.json()
-        for table in body:
-            change(table)
-        route.fulfill(response=response, json=body)
-
-    page.route("**/api/tables", handle)
 
 
 REFUSALS = {

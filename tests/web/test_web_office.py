@@ -16,7 +16,7 @@ import pytest
 
 from baccarat.cli import main
 
-from .conftest import serving
+from .webtools import serving
 
 pytestmark = pytest.mark.browser
 PASSWORD = "staff password 1"

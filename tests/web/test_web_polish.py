@@ -12,13 +12,21 @@ from typing import Any
 
 import pytest
 
-from .test_web_actions import altered_tables, console_errors, is_state
-from .test_web_screen import device
-from .test_web_table import fresh_table, last_round, open_table, place, usd
-from .test_web_truth import TAKEN, seated, stand_up_after  # noqa: F401 (the seats' fixture)
-from .webtools import Player
+from .webtools import (
+    Player,
+    altered_tables,
+    console_errors,
+    device,
+    fresh_table,
+    is_state,
+    last_round,
+    open_table,
+    place,
+    seated,
+    usd,
+)
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("stand_up_after")]
 
 SIZES = [(1280, 720), (1920, 1080), (390, 844), (844, 390)]
 # The house table also on the smallest phones held sideways that it fits: 740x360 the

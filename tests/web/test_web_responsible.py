@@ -14,9 +14,8 @@ import pytest
 
 from baccarat.cli import main as cli
 
-from ..server.live import live, uvicorn_argv
-from .test_web_table import fresh_table, open_table, place
-from .webtools import Player, new_nickname
+from ..harness import live, uvicorn_argv
+from .webtools import Player, fresh_table, new_nickname, open_table, place
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +31,7 @@ class Shifted:
 
 @pytest.fixture(scope="module")
 def shifted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shifted]:
-    from ..server.postgres import free_port
+    from ..harness import free_port
 
     data = tmp_path_factory.mktemp("rg-web")
     shift = data / "clock-shift"

@@ -11,8 +11,7 @@ import pytest
 from baccarat.core import Outcome
 from baccarat.core.roads import RoadResult, compute_roads
 
-from .test_web_table import fresh_table, open_table, place
-from .webtools import Player, new_nickname
+from .webtools import Player, fresh_table, new_nickname, open_table, place
 
 pytestmark = pytest.mark.browser
 
@@ -203,8 +202,7 @@ KNOWN_EYE_CELLS = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (2, 0), (3, 0), (3, 1
 @pytest.fixture
 def stacked_server(tmp_path: Path) -> Any:
     """A server whose cut shoe deals the coups of KNOWN in order (tests.server.apps:stacked)."""
-    from ..server.live import live, uvicorn_argv
-    from ..server.postgres import free_port
+    from ..harness import free_port, live, uvicorn_argv
     from ..server.support import BANKER_WINS, PLAYER_WINS
 
     coups = {"B": BANKER_WINS, "P": PLAYER_WINS}

@@ -9,8 +9,18 @@ from typing import Any
 
 import pytest
 
-from .test_web_table import fresh_table, last_round, open_table, place, signed, usd
-from .webtools import PASSWORD, Player
+from ..harness import until
+from .webtools import (
+    PASSWORD,
+    Player,
+    device,
+    fresh_table,
+    last_round,
+    open_table,
+    place,
+    signed,
+    usd,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -36,11 +46,6 @@ ON_SCREEN = (
     "[data-banner]",
     "#roads",
 )
-
-
-def device(width: int, height: int) -> dict[str, Any]:
-    phone = width < 900 or height < 500
-    return {"viewport": {"width": width, "height": height}, "is_mobile": phone, "has_touch": phone}
 
 
 @pytest.mark.parametrize(
@@ -238,10 +243,9 @@ def test_a_whole_session_leaves_the_console_free_of_errors(
     # rightly (a loaded machine made it so in CI): log out once the page's requests are
     # answered, as a player's click comes after the lobby shows. A request sent after the
     # logout still counts.
-    for _ in range(200):
-        if not in_flight:
-            break
-        page.wait_for_timeout(50)
+    with contextlib.suppress(AssertionError):  # 10 s at most: then the logout goes ahead
+        until(lambda: not in_flight, "the page's requests answered", timeout=10,
+              pause=lambda s: page.wait_for_timeout(s * 1000))  # fmt: skip
     page.click("#logout")
     page.wait_for_selector("#login-btn")
     page.reload()
@@ -264,10 +268,8 @@ def test_a_request_on_its_way_at_the_logout_is_cancelled_not_answered_401(
     held: list[Any] = []
     page.route("**/api/wallet", lambda route: held.append(route))
     page.evaluate("window.dispatchEvent(new Event('focus'))")
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
+    until(lambda: held, "the page reads its wallet when it comes back into focus", timeout=5,
+          pause=lambda s: page.wait_for_timeout(s * 1000))  # fmt: skip
     assert held, "the page did not read its wallet when it came back into focus"
     page.click("#logout")
     page.wait_for_selector("#login-btn")

@@ -9,10 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import serving
-from .test_web_actions import console_errors
-from .test_web_screen import device
-from .webtools import Player, new_nickname
+from .webtools import Player, console_errors, device, new_nickname, serving
 
 pytestmark = pytest.mark.browser
 

@@ -7,17 +7,12 @@ from typing import Any
 
 import pytest
 
-from .test_web_table import last_round, open_table, place, signed, usd
-from .webtools import Player
+from .webtools import Player, last_round, open_table, place, signed, table_of, usd
 
 pytestmark = pytest.mark.browser
 
 SIZES = {"desktop-1280": (1280, 720), "desktop-1920": (1920, 1080), "phone": (390, 844),
          "phone-landscape": (844, 390)}  # fmt: skip
-
-
-def table_of(tables: list[dict[str, Any]], table_id: str) -> dict[str, Any]:
-    return next(t for t in tables if t["id"] == table_id)
 
 
 def spots(player: Player) -> list[str]:

@@ -9,10 +9,18 @@ from typing import Any
 
 import pytest
 
-from .conftest import serving
-from .test_web_table import cut_table, fresh_table, last_round, open_table, place, usd
-from .test_web_truth import seated
-from .webtools import Player, new_nickname
+from .webtools import (
+    Player,
+    cut_table,
+    fresh_table,
+    last_round,
+    new_nickname,
+    open_table,
+    place,
+    seated,
+    serving,
+    usd,
+)
 
 pytestmark = pytest.mark.browser
 

@@ -11,68 +11,20 @@ import pytest
 
 from baccarat import __version__
 
-from .webtools import PASSWORD, Player
+from .webtools import (
+    PASSWORD,
+    cut_table,
+    fresh_table,
+    last_round,
+    open_table,
+    percent,
+    place,
+    signed,
+    stack_total,
+    usd,
+)
 
 pytestmark = pytest.mark.browser
-
-
-def usd(cents: int) -> str:
-    """en-US money as Intl.NumberFormat writes it: $1,234.50."""
-    return f"${cents / 100:,.2f}"
-
-
-def signed(cents: int) -> str:
-    if cents > 0:
-        return f"+{usd(cents)}"
-    if cents < 0:
-        return f"\u2212{usd(-cents)}"
-    return usd(0)
-
-
-def percent(rtp: float) -> str:
-    """Intl.NumberFormat percent with 2 decimals, en-US: 98.94%, 98.50%."""
-    return f"{rtp * 100:.2f}%"
-
-
-def fresh_table(tables: list[dict[str, Any]]) -> dict[str, Any]:
-    """A fresh-shuffle table where a 5.00 chip is a valid bet on every spot."""
-    for table in tables:
-        limits = table["limits"]
-        if (
-            table["rules"]["shuffle"] == "fresh"
-            and 500 in table["chips"]
-            and 100 in table["chips"]
-            and limits["min"] <= 500 <= limits["max"]
-            and (limits.get("tie_min") or limits["min"]) <= 500 <= (limits.get("tie_max") or 10**9)
-        ):
-            return table
-    raise AssertionError("no fresh-shuffle table takes 5.00 on every spot")
-
-
-def cut_table(tables: list[dict[str, Any]]) -> dict[str, Any]:
-    return next(t for t in tables if t["rules"]["shuffle"] == "cut-shoe")
-
-
-def open_table(player: Player, table: dict[str, Any]) -> None:
-    player.goto(f"table/{table['id']}")
-    player.page.wait_for_selector(f'.table-view[data-table="{table["id"]}"]')
-
-
-def place(player: Player, chip: int, spot: str, times: int = 1) -> None:
-    player.page.click(f'[data-chip="{chip}"]')
-    for _ in range(times):
-        player.page.click(f'[data-spot="{spot}"]')
-
-
-def stack_total(player: Player, spot: str) -> str:
-    return str(player.page.text_content(f'[data-spot="{spot}"] .stack-total')).strip()
-
-
-def last_round(player: Player) -> dict[str, Any]:
-    items = player.api("GET", "/api/history?mode=fun&limit=1")["items"]
-    assert items, "the history has no round"
-    round_: dict[str, Any] = items[0]
-    return round_
 
 
 @pytest.mark.parametrize(("currency", "size", "locale"), [

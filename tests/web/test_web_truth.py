@@ -3,7 +3,6 @@ reload at a seat with bets held, a lost DEAL answer, offline and back."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -12,30 +11,21 @@ from typing import Any
 
 import pytest
 
-from .conftest import serving
-from .test_web_table import fresh_table, last_round, open_table, place, signed, usd
-from .webtools import Player, new_nickname
+from ..harness import until
+from .webtools import (
+    Player,
+    fresh_table,
+    last_round,
+    new_nickname,
+    open_table,
+    place,
+    seated,
+    serving,
+    signed,
+    usd,
+)
 
-# Seats taken by a test: (player, seat id), stood up after it (see stand_up_after).
-TAKEN: list[tuple[Player, str]] = []
-
-
-@pytest.fixture(autouse=True)
-def stand_up_after(make_player: Any) -> Any:
-    """Each test's players leave their seats at its end. banked-i has four seats, and a
-    closed page keeps its seat for the reconnect grace: without this, the tests that follow
-    one another within the grace could find the table full."""
-    yield
-    while TAKEN:
-        player, seat = TAKEN.pop()
-        # (A context a test closed itself cannot ask: the grace frees that seat.)
-        with contextlib.suppress(Exception):
-            player.context.request.post(
-                f"{player.base_url}/api/seats/{seat}/leave", headers=player.csrf()
-            )
-
-
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("stand_up_after")]
 
 
 def shown_cards(player: Player, side: str) -> list[str]:
@@ -160,30 +150,6 @@ def test_the_header_balance_follows_the_server_when_the_page_regains_focus(
         arg=usd(after),
     )
     assert player.meter("balance") == usd(after)
-
-
-def seated(
-    make_player: Any, socket: Any = None, **player_options: Any
-) -> tuple[Player, Player, str]:
-    """A banker and a player matched at a seat of banked-i: (banker, player, seat id).
-    ``socket`` routes the player's seat WebSocket (Playwright's route_web_socket)."""
-    banker: Player = make_player()
-    player: Player = make_player(**player_options)
-    if socket is not None:
-        player.page.route_web_socket("**/api/seats/*/ws", socket)
-    banker.goto()
-    banker.page.wait_for_selector('[data-banked-table="banked-i"]')
-    banker.page.click('[data-join-table="banked-i:banker"]')
-    banker.page.wait_for_selector('.seat-view[data-role="banker"]')
-    seat = banker.page.get_attribute(".seat-view", "data-seat")
-    player.goto()
-    row = f'[data-seat-row="{seat}"]'
-    player.page.wait_for_selector(f'{row}[data-needs="player"]')
-    player.page.click(f'{row} [data-join="player"]')
-    player.page.wait_for_selector('.seat-view[data-role="player"]')
-    # The player stands up first: the banker may leave once no round is pending.
-    TAKEN.extend([(banker, str(seat)), (player, str(seat))])
-    return banker, player, str(seat)
 
 
 def test_a_closed_seat_socket_says_so_and_reconnects_by_itself(
@@ -387,11 +353,10 @@ class _RawStatuses:
     def last(self) -> int:
         """The status of the last read sent. Chromium's network service reports the raw
         answer on its own, after or before the page has its response: wait for it."""
-        for _ in range(200):
-            if self.sent and self.sent[-1] in self.statuses:
-                return self.statuses[self.sent[-1]]
-            self.page.wait_for_timeout(25)
-        raise AssertionError(f"no raw answer to the last read of {self.path} in 5 s")
+        until(lambda: self.sent and self.sent[-1] in self.statuses,
+              f"a raw answer to the last read of {self.path}", timeout=5, every=0.025,
+              pause=lambda s: self.page.wait_for_timeout(s * 1000))  # fmt: skip
+        return self.statuses[self.sent[-1]]
 
 
 def test_the_lobby_reads_the_tables_again_with_their_etag_and_still_shows_a_change(

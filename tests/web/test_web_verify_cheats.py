@@ -22,9 +22,7 @@ from baccarat.cli import main as cli
 from tests.fairness import cheats
 from tests.fairness.samples import jsonl
 
-from .conftest import serving
-from .test_web_actions import console_errors
-from .webtools import Player, new_nickname
+from .webtools import Player, console_errors, new_nickname, serving
 
 
 @pytest.fixture(scope="module")

@@ -13,12 +13,9 @@ from typing import Any
 
 import pytest
 
-from .test_web_actions import console_errors
-from .test_web_table import fresh_table, open_table, place
-from .test_web_truth import TAKEN, stand_up_after  # noqa: F401 (the seats' autouse fixture)
-from .webtools import Player
+from .webtools import TAKEN, Player, console_errors, fresh_table, open_table, place
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("stand_up_after")]
 
 LANGUAGES = {"de": "de-DE", "da": "da-DK", "sv": "sv-SE"}
 # Hexadecimal runs (seeds, commitments, round ids) are no words, even when all letters.

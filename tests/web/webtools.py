@@ -1,10 +1,19 @@
-"""Helpers of the browser tests: a logged-in player's page and its API client."""
+"""Helpers of the browser tests: the server they play on, a logged-in player's page and
+its API client, the tables, chips, amounts and seats the tests use."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
+
+import pytest
+
+from ..harness import free_port, live, serve_argv
 
 PASSWORD = "correct horse battery"
 
@@ -70,3 +79,151 @@ class Player:
 
 def new_nickname() -> str:
     return "p" + uuid.uuid4().hex[:10]
+
+
+def usd(cents: int) -> str:
+    """en-US money as Intl.NumberFormat writes it: $1,234.50."""
+    return f"${cents / 100:,.2f}"
+
+
+def signed(cents: int) -> str:
+    if cents > 0:
+        return f"+{usd(cents)}"
+    if cents < 0:
+        return f"\u2212{usd(-cents)}"
+    return usd(0)
+
+
+def percent(rtp: float) -> str:
+    """Intl.NumberFormat percent with 2 decimals, en-US: 98.94%, 98.50%."""
+    return f"{rtp * 100:.2f}%"
+
+
+def fresh_table(tables: list[dict[str, Any]]) -> dict[str, Any]:
+    """A fresh-shuffle table where a 5.00 chip is a valid bet on every spot."""
+    for table in tables:
+        limits = table["limits"]
+        if (
+            table["rules"]["shuffle"] == "fresh"
+            and 500 in table["chips"]
+            and 100 in table["chips"]
+            and limits["min"] <= 500 <= limits["max"]
+            and (limits.get("tie_min") or limits["min"]) <= 500 <= (limits.get("tie_max") or 10**9)
+        ):
+            return table
+    raise AssertionError("no fresh-shuffle table takes 5.00 on every spot")
+
+
+def cut_table(tables: list[dict[str, Any]]) -> dict[str, Any]:
+    return next(t for t in tables if t["rules"]["shuffle"] == "cut-shoe")
+
+
+def open_table(player: Player, table: dict[str, Any]) -> None:
+    player.goto(f"table/{table['id']}")
+    player.page.wait_for_selector(f'.table-view[data-table="{table["id"]}"]')
+
+
+def place(player: Player, chip: int, spot: str, times: int = 1) -> None:
+    player.page.click(f'[data-chip="{chip}"]')
+    for _ in range(times):
+        player.page.click(f'[data-spot="{spot}"]')
+
+
+def stack_total(player: Player, spot: str) -> str:
+    return str(player.page.text_content(f'[data-spot="{spot}"] .stack-total')).strip()
+
+
+def last_round(player: Player) -> dict[str, Any]:
+    items = player.api("GET", "/api/history?mode=fun&limit=1")["items"]
+    assert items, "the history has no round"
+    round_: dict[str, Any] = items[0]
+    return round_
+
+
+# Seats taken by a test: (player, seat id), stood up after it (see stand_up_after).
+TAKEN: list[tuple[Player, str]] = []
+
+
+def seated(
+    make_player: Any, socket: Any = None, **player_options: Any
+) -> tuple[Player, Player, str]:
+    """A banker and a player matched at a seat of banked-i: (banker, player, seat id).
+    ``socket`` routes the player's seat WebSocket (Playwright's route_web_socket)."""
+    banker: Player = make_player()
+    player: Player = make_player(**player_options)
+    if socket is not None:
+        player.page.route_web_socket("**/api/seats/*/ws", socket)
+    banker.goto()
+    banker.page.wait_for_selector('[data-banked-table="banked-i"]')
+    banker.page.click('[data-join-table="banked-i:banker"]')
+    banker.page.wait_for_selector('.seat-view[data-role="banker"]')
+    seat = banker.page.get_attribute(".seat-view", "data-seat")
+    player.goto()
+    row = f'[data-seat-row="{seat}"]'
+    player.page.wait_for_selector(f'{row}[data-needs="player"]')
+    player.page.click(f'{row} [data-join="player"]')
+    player.page.wait_for_selector('.seat-view[data-role="player"]')
+    # The player stands up first: the banker may leave once no round is pending.
+    TAKEN.extend([(banker, str(seat)), (player, str(seat))])
+    return banker, player, str(seat)
+
+
+def console_errors(player: Player) -> list[str]:
+    """Errors the page logs to the console from now on (a refused request's own network
+    line, which Chromium logs for every 4xx answer, is left out: the page shows it)."""
+    errors: list[str] = []
+
+    def seen(message: Any) -> None:
+        if message.type == "error" and "Failed to load resource" not in message.text:
+            errors.append(message.text)
+
+    player.page.on("console", seen)
+    return errors
+
+
+def is_state(url: str) -> bool:
+    return "/api/tables/" in url and "/state?" in url
+
+
+def altered_tables(page: Any, change: Callable[[dict[str, Any]], None]) -> None:
+    """GET /api/tables answers with ``change(table)`` done to each table."""
+
+    def handle(route: Any) -> None:
+        response = route.fetch()
+        body = response.json()
+        for table in body:
+            change(table)
+        route.fulfill(response=response, json=body)
+
+    page.route("**/api/tables", handle)
+
+
+def device(width: int, height: int) -> dict[str, Any]:
+    phone = width < 900 or height < 500
+    return {"viewport": {"width": width, "height": height}, "is_mobile": phone, "has_touch": phone}
+
+
+def table_of(tables: list[dict[str, Any]], table_id: str) -> dict[str, Any]:
+    return next(t for t in tables if t["id"] == table_id)
+
+
+def unavailable(reason: str) -> None:
+    if os.environ.get("BACCARAT_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"browser tests required (BACCARAT_REQUIRE_BROWSER=1) but {reason}")
+    pytest.skip(reason)
+
+
+@contextlib.contextmanager
+def serving(data: Path, **env: str) -> Iterator[str]:
+    """``baccarat serve`` on a temporary SQLite database in ``data``, on a free loopback
+    port, with ``env`` added to its environment (BACCARAT_* settings); yields its URL."""
+    try:
+        import baccarat.server  # noqa: F401
+    except ImportError:
+        unavailable("the game server (baccarat.server) is not installed")
+    port = free_port()
+    argv = [*serve_argv(port, data), "--database", f"sqlite:///{data / 'web.db'}"]
+    # Every test registers from 127.0.0.1.
+    env = {"BACCARAT_DATA_DIR": str(data), "BACCARAT_REGISTRATIONS_PER_HOUR": "10000", **env}
+    with live(argv, env, data / "server.log", port, cwd=data) as server:
+        yield server.url

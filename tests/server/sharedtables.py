@@ -11,6 +11,8 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from baccarat.server.kinds.shared.terms import terms_of
+
 from ..harness import Api
 from .banked import WAIT_S, SeatServer, bearer
 
@@ -44,7 +46,7 @@ async def open_window(api: Api, table: str = TABLE) -> int:
 
 
 async def close_and_deal(api: Api, table: str = TABLE) -> None:
-    api.clock.advance(api.casino.tables[table].shared.betting_s)
+    api.clock.advance(terms_of(api.casino.tables[table]).betting_s)
     await tick(api)
     assert (await state(api, table=table))["phase"] == "dealt"
 

@@ -17,6 +17,7 @@ from websockets.asyncio.client import connect
 from baccarat.server import check as audit
 from baccarat.server.db.database import Database
 from baccarat.server.kinds.banked import seats
+from baccarat.server.play.events import WORKER_APPLICATION
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
 from ..harness import FakeClock, LiveServer, free_port, live, serve_argv, until_async, uvicorn_argv
@@ -192,7 +193,7 @@ async def test_a_worker_whose_session_is_back_soon_is_not_taken_for_dead(
         # Its session comes back within the window (the worker reconnected to PostgreSQL).
         with psycopg.connect(
             database_url.target, autocommit=True,
-            application_name=timing.WORKER_APPLICATION + ghost,
+            application_name=WORKER_APPLICATION + ghost,
         ):  # fmt: skip
             await asyncio.sleep(1.5)
             assert await b.read(_presence) == 2

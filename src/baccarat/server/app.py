@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -60,25 +61,29 @@ def create_app(settings: Settings) -> FastAPI:
     )
     from baccarat.server.api.sockets import Sockets
     from baccarat.server.kinds import KINDS
-    from baccarat.server.kinds.banked.runtime import BankedDesk
-    from baccarat.server.kinds.shared.runtime import SharedDesk
+    from baccarat.server.play.events import open_bus
+    from baccarat.server.play.kind import Given
     from baccarat.server.wallets.operator.engine import OperatorDesk
     from baccarat.server.wallets.operator.shared import OperatorCoups
 
     casino = Casino(settings)
-    banked = BankedDesk(casino)
+    worker = secrets.token_hex(6)
+    bus = open_bus(settings.database, worker)
     operator_desk = OperatorDesk(casino)
-    # A shared coup's bettors on operators' wallets are settled with it (shared.elsewhere).
-    shared = SharedDesk(casino, banked.events,
-                        lambda: OperatorCoups(casino.shoes))  # fmt: skip
+    # Each kind's runtime in this worker (the shared tables' clock, the seats' deadlines),
+    # handed the bus and, for a shared coup's bettors on operators' wallets, their coups.
+    given = Given(casino, bus, worker, elsewhere=lambda: OperatorCoups(casino.shoes))
+    runtimes = {name: runtime for name, kind in KINDS.items()
+                if (runtime := kind.runtime(given)) is not None}  # fmt: skip
     sockets = Sockets(settings.limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         casino.start()
-        await banked.start()
+        await bus.start()  # every runtime's receivers are on it: events reach them from now on
+        for runtime in runtimes.values():
+            await runtime.start()
         await operator_desk.start()
-        await shared.start()
         sockets.start(casino.db)
         # What was built so far (modules, tables, the app) lives as long as the process:
         # keep it out of the garbage collector's full passes, which would stall requests.
@@ -95,8 +100,9 @@ def create_app(settings: Settings) -> FastAPI:
             await app.state.program_errors.flush()  # the counts of bursts still open
             await operator_desk.stop()
             await sockets.stop()
-            await shared.stop()
-            await banked.stop()
+            for runtime in reversed(runtimes.values()):
+                await runtime.stop()
+            await bus.stop()
             casino.close()
 
     # Every route admits the kinds of session its entry of one table names (api.access).
@@ -110,9 +116,9 @@ def create_app(settings: Settings) -> FastAPI:
         redoc_url=None,
     )
     app.state.casino = casino
-    app.state.banked = banked
+    for name, runtime in runtimes.items():  # app.state.banked, app.state.shared
+        setattr(app.state, name, runtime)
     app.state.operators = operator_desk
-    app.state.shared = shared
     app.state.sockets = sockets
     errors.install(app)
     # The players' routes first: a request is matched against the routes in this order.

@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.db.url import DatabaseUrl
 from baccarat.server.jsontext import compact
 
 log = logging.getLogger("baccarat.server.kinds.banked")
@@ -170,8 +171,8 @@ class SeatEvents(Protocol):
 class LocalEvents:
     """One worker (SQLite): events go to the hub after the commit, on the event loop."""
 
-    def __init__(self, hub: Hub):
-        self.receivers: dict[str, Receiver] = {CHANNEL: hub}
+    def __init__(self) -> None:
+        self.receivers: dict[str, Receiver] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def add(self, channel: str, receiver: Receiver) -> None:
@@ -202,8 +203,8 @@ class PostgresEvents:
 
     RETRY_S = 1.0
 
-    def __init__(self, hub: Hub, conninfo: str, application_name: str = "baccarat"):
-        self.receivers: dict[str, Receiver] = {CHANNEL: hub}
+    def __init__(self, conninfo: str, application_name: str = "baccarat"):
+        self.receivers: dict[str, Receiver] = {}
         self.conninfo = conninfo
         # The listening session names its worker: other workers see it alive (timing.py).
         self.application_name = application_name
@@ -261,3 +262,17 @@ class PostgresEvents:
                     return
                 log.warning("seat events: listening failed (%s); retrying", error)
                 await asyncio.sleep(self.RETRY_S)
+
+
+# The listening session of a worker's bus names the worker (``application_name``): other
+# workers see it alive (``kinds.banked.timing``).
+WORKER_APPLICATION = "baccarat-worker "
+
+
+def open_bus(url: DatabaseUrl, worker: str) -> SeatEvents:
+    """This worker's event bus: in the process where one writer is one worker (SQLite);
+    through the database's notifications where there are many (PostgreSQL). Each kind's
+    runtime adds its receivers (``add``) before the bus starts."""
+    if url.one_writer:
+        return LocalEvents()
+    return PostgresEvents(url.target, WORKER_APPLICATION + worker)

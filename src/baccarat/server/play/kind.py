@@ -9,14 +9,16 @@ and ``baccarat admin check`` to loop over.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from baccarat.core import RuleSet
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.play.check import Report
+from baccarat.server.play.events import SeatEvents
+from baccarat.server.play.host import Host
 from baccarat.server.settings import Settings
 from baccarat.server.tables import Limits, Table, TableConfigError, Terms
 
@@ -29,6 +31,28 @@ class KindRoutes:
 
     routers: tuple[Any, ...]
     session_kinds: Mapping[str, frozenset[str]]
+
+
+class Runtime(Protocol):
+    """What a kind runs in each worker while the app serves (a clock, deadlines): started
+    once the casino is, stopped before it closes."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Given:
+    """What the engine hands a kind's runtime: the casino (``host``), the worker's event bus
+    and id, and what makes the bettors on other wallets than ours once the casino has
+    started (``elsewhere``: an operator's wallet's, for the kinds whose rounds may be on it;
+    None where there are none)."""
+
+    host: Host
+    bus: SeatEvents
+    worker: str
+    elsewhere: Callable[[], Any] | None = None
 
 
 class TableKind:
@@ -68,6 +92,11 @@ class TableKind:
         """What the kind holds in the escrow now, by mode (the escrow's balance is the sum
         of every kind's)."""
         return {}
+
+    @staticmethod
+    def runtime(given: Given) -> Runtime | None:
+        """Its runtime in this worker, if it has one (``app.state.<name>``)."""
+        return None
 
     @staticmethod
     def routes() -> KindRoutes | None:

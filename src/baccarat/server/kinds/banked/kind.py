@@ -10,7 +10,7 @@ from baccarat.core import RuleSet, ShufflePolicy
 from baccarat.server.currencies import HOME
 from baccarat.server.kinds.banked import check as own_check
 from baccarat.server.kinds.banked.terms import BankedTerms
-from baccarat.server.play.kind import KindRoutes, TableKind
+from baccarat.server.play.kind import Given, KindRoutes, Runtime, TableKind
 from baccarat.server.settings import BankedSettings, Settings
 from baccarat.server.tables import Limits, TableConfigError, money_amount
 
@@ -31,6 +31,12 @@ class BankedKind(TableKind):
     holds = "the seats"
     check = staticmethod(own_check.check)
     held = staticmethod(own_check.held)
+
+    @staticmethod
+    def runtime(given: Given) -> Runtime:
+        from baccarat.server.kinds.banked.runtime import BankedDesk
+
+        return BankedDesk(given.host, given.bus, given.worker)
 
     @staticmethod
     def routes() -> KindRoutes:

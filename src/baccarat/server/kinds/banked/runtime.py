@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -21,7 +20,7 @@ from typing import Any, TypeVar
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.kinds.banked import seats, service, timing
 from baccarat.server.kinds.banked.service import SeatServices
-from baccarat.server.play.events import Hub, LocalEvents, PostgresEvents, SeatEvents
+from baccarat.server.play.events import CHANNEL, Hub, PostgresEvents, SeatEvents
 from baccarat.server.play.host import Host
 
 log = logging.getLogger("baccarat.server.kinds.banked")
@@ -29,20 +28,17 @@ T = TypeVar("T")
 
 
 class BankedDesk:
-    def __init__(self, casino: Host):
+    def __init__(self, casino: Host, events: SeatEvents, worker: str):
+        """``events``: the worker's event bus (``play.events.open_bus``), its seats' channel
+        heard by this desk's hub; ``worker``: the worker's id (its bus's listening session
+        names it: ``timing``)."""
         self.casino = casino
         self.settings = casino.settings.banked
         self.hub = Hub()
         self.hub.refresh = self._refresh
-        self.worker = secrets.token_hex(6)
-        db = casino.db
-        # One writer is one worker: its events stay in the process; many hear each other
-        # through the database.
-        self.events: SeatEvents = (
-            LocalEvents(self.hub)
-            if db.url.one_writer
-            else PostgresEvents(self.hub, db.url.target, timing.WORKER_APPLICATION + self.worker)
-        )
+        self.worker = worker
+        self.events = events
+        events.add(CHANNEL, self.hub)
         self._ctx: SeatServices | None = None
         self._resolver: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -68,7 +64,6 @@ class BankedDesk:
             self.settings.reconnect_grace, self.settings.waiting_s,
         )  # fmt: skip
         self._wake = asyncio.Event()
-        await self.events.start()
         one_worker = casino.db.url.one_writer
 
         def prepare(uow: UnitOfWork) -> None:
@@ -92,7 +87,6 @@ class BankedDesk:
             close = getattr(client, "close_soon", None)
             if close is not None:
                 close(1012, "server restarting")
-        await self.events.stop()
         worker = self.worker
         with contextlib.suppress(Exception):
             await self.casino.db.write(lambda uow: timing.forget_worker(uow, worker))

@@ -21,6 +21,7 @@ from baccarat.server.errors import ServiceError
 from baccarat.server.kinds.banked.seats import ROLES, Seat, load
 from baccarat.server.kinds.banked.service import SeatServices, _commit, _depart, _expired, _seat_for
 from baccarat.server.kinds.banked.terms import is_banked
+from baccarat.server.play.events import WORKER_APPLICATION
 
 
 def _next_due(uow: UnitOfWork, seat: Seat) -> str | None:
@@ -123,7 +124,6 @@ def disconnected(uow: UnitOfWork, ctx: SeatServices, conn_id: str, *, depart: bo
 # A worker is alive while its own PostgreSQL session is: the connection that LISTENs for
 # seat events carries this application name (``events.PostgresEvents``). A worker killed
 # with kill -9 (or whose machine died) loses that session, and with it its presence rows.
-WORKER_APPLICATION = "baccarat-worker "
 
 
 def dead_workers(uow: UnitOfWork) -> list[str]:

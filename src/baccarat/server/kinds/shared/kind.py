@@ -9,7 +9,7 @@ from baccarat.core import RuleSet
 from baccarat.server.currencies import HOME
 from baccarat.server.kinds.shared import check as own_check
 from baccarat.server.kinds.shared import terms
-from baccarat.server.play.kind import TableKind
+from baccarat.server.play.kind import Given, Runtime, TableKind
 from baccarat.server.settings import Settings
 from baccarat.server.tables import Limits
 
@@ -28,6 +28,12 @@ class SharedKind(TableKind):
     holds = "the shared coups"
     check = staticmethod(own_check.check)
     held = staticmethod(own_check.held)
+
+    @staticmethod
+    def runtime(given: Given) -> Runtime:
+        from baccarat.server.kinds.shared.runtime import SharedDesk
+
+        return SharedDesk(given.host, given.bus, given.elsewhere)
 
     @classmethod
     def terms(

@@ -10,7 +10,8 @@ and the servers it starts), and each figure's ratio after / before is of the med
 The benchmarks and the figures compared (higher is better for all):
 
 * ``bench/server.py``: house rounds/s and with side bets (``--seconds 4``);
-* ``bench/banked.py``: player-banked rounds/s over the seats' sockets (``--seconds 6``);
+* ``bench/banked.py``: player-banked rounds/s over the seats' sockets (``--seconds 6``, 64
+  seats: each seat's socket then stays below its message rate);
 * ``bench/shared.py``: bets settled per second by one coup's settlement, on SQLite (a small
   crowd: 100 bettors, 100 watchers, 4 coups).
 """

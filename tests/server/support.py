@@ -8,6 +8,7 @@ from typing import Any
 
 from baccarat.core import Card, RuleSet, Shoe
 from baccarat.server import wallet
+from baccarat.server.history import iso_time
 
 from ..harness import Api
 
@@ -70,3 +71,28 @@ async def funded(api: Api, nickname: str = "alice", real: int = 1_000_000) -> st
 
 async def put(api: Api, token: str, path: str, body: Any) -> Any:
     return await api.client.put(f"/api/responsible{path}", json=body, headers=api.auth(token, None))
+
+
+async def operator_session(api: Api, currency: str) -> Any:
+    """A game session of ours for an operator's player (``u7`` of ``acme``, whose wallet is
+    nowhere: its calls go unanswered), launched and redeemed in process."""
+    import uuid
+
+    from baccarat.server.wallets.operator import launch
+    from baccarat.server.wallets.operator.config import Operator
+
+    acme = Operator("acme", "sixteen-chars-or-more", "http://127.0.0.1:9/wallet", (currency,),
+                    None, 1)  # fmt: skip
+    casino = api.casino
+    body = {
+        "request_uuid": str(uuid.uuid4()),
+        "timestamp": iso_time(api.clock()),
+        "player": "u7",
+        "token": "t",
+        "currency": currency,
+        "language": "en",
+        "demo": False,
+    }
+    code = await casino.db.write(lambda uow: launch.create(uow, acme, casino.tables, body))
+    started = await casino.db.write(lambda uow: launch.redeem(uow, code, casino.system, 3600))
+    return started.session

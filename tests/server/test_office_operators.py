@@ -4,28 +4,24 @@ call of one: what ``baccarat admin operators`` shows, for staff in the browser."
 from __future__ import annotations
 
 import json
-import uuid
 
 import pytest
 
 from baccarat.cli import main
 from baccarat.core import Bets
 from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.history import iso_time
 from baccarat.server.kinds.house import service as rounds
 from baccarat.server.play.round import Dealer
 from baccarat.server.settings import DatabaseUrl
-from baccarat.server.wallets.operator import launch, outbox
-from baccarat.server.wallets.operator.config import Operator
+from baccarat.server.wallets.operator import outbox
 from baccarat.server.wallets.operator.outbox import Answer, Call, OperatorWallet
 
 from ..harness import Api
 from .office import logged_in
-from .support import BANKER_WINS, StackedShoes
+from .support import BANKER_WINS, StackedShoes, operator_session
 
 pytestmark = [pytest.mark.anyio, pytest.mark.parametrize("database_url", ["sqlite"],
                                                          indirect=True)]  # fmt: skip
-ACME = Operator("acme", "sixteen-chars-or-more", "http://127.0.0.1:9/wallet", ("JPY",), None, 1)
 
 
 TIMED_OUT = Answer("RS_ERROR_UNKNOWN", error="timeout")
@@ -35,18 +31,7 @@ async def operator_round(api: Api, answer: Answer = TIMED_OUT) -> Call:
     """A round on the operator's wallet in yen whose bet was answered so (by default it
     went unanswered: a timeout)."""
     casino = api.casino
-    body = {
-        "request_uuid": str(uuid.uuid4()),
-        "timestamp": iso_time(api.clock()),
-        "player": "u7",
-        "token": "t",
-        "currency": "JPY",
-        "language": "en",
-        "demo": False,
-    }
-    code = await casino.db.write(lambda uow: launch.create(uow, ACME, casino.tables, body))
-    session = (await casino.db.write(
-        lambda uow: launch.redeem(uow, code, casino.system, 3600))).session  # fmt: skip
+    session = await operator_session(api, "JPY")
     table = casino.tables["table-i"].for_currency("JPY")
     bets = Bets({"banker": 1000})
 

@@ -4,7 +4,6 @@ batch of its bettors (fun money, real money, an operator's wallet) settles on th
 from __future__ import annotations
 
 import sys
-import uuid
 from typing import Any
 
 import pytest
@@ -12,36 +11,22 @@ import pytest
 from baccarat import core
 from baccarat.core import Bets, Shoe
 from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.history import iso_time
-from baccarat.server.wallets.operator import launch, outbox
+from baccarat.server.wallets.operator import outbox
 from baccarat.server.wallets.operator import shared as operator_coups
-from baccarat.server.wallets.operator.config import Operator
 from baccarat.server.wallets.operator.outbox import Answer
 
 from .conftest import Api, both_backends
 from .sharedtables import TABLE, close_and_deal, open_window, put_bets
-from .support import funded
+from .support import funded, operator_session
 
 pytestmark = pytest.mark.anyio
-ACME = Operator("acme", "sixteen-chars-or-more", "http://127.0.0.1:9/wallet", ("USD",), None, 1)
 
 
 async def operator_bettor(api: Api, coup: int, bets: Bets) -> str:
     """An operator's player whose bets on the coup its wallet applied (``placed``): their
     round on the operator's wallet."""
     casino = api.casino
-    body = {
-        "request_uuid": str(uuid.uuid4()),
-        "timestamp": iso_time(api.clock()),
-        "player": "u7",
-        "token": "t",
-        "currency": "USD",
-        "language": "en",
-        "demo": False,
-    }
-    code = await casino.db.write(lambda uow: launch.create(uow, ACME, casino.tables, body))
-    started = await casino.db.write(lambda uow: launch.redeem(uow, code, casino.system, 3600))
-    session, table = started.session, casino.tables[TABLE]
+    session, table = await operator_session(api, "USD"), casino.tables[TABLE]
 
     def place(uow: UnitOfWork) -> tuple[dict[str, Any], list[outbox.Call]]:
         return operator_coups.place(uow, session, table, session.player_id, 5.0,

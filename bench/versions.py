@@ -50,7 +50,7 @@ BENCHES = {
     ),
     "banked": Bench(
         "bench/banked.py",
-        ("--seconds", "6", "--seats", "16"),
+        ("--seconds", "6", "--seats", "64"),
         {"banked rounds/s": r"^rounds/s: (\d+)"},
     ),
     "shared": Bench(

@@ -14,9 +14,7 @@ betting on the same coup.
 - ``views``: what anyone sees (the table's state, a coup, the roads, a finished shoe's
   record for the verifier);
 - ``check``: ``baccarat admin check`` of the shared rounds and what they hold in escrow;
-- ``events``: what a transition did, as typed events on the event bus; ``feed``: the
-  sockets told from them; ``runtime``: the per-worker clock and watchers; ``kind``,
-  ``terms``: the kind and its terms in the tables file;
+- ``kind``, ``terms``: the kind as the registry lists it, and its terms in the tables file;
 - ``beacon``: the public randomness beacon (a port, and drand's HTTP API) each shoe waits
   for when one is configured; ``tablelog``: each table's hash-chained log of its shoes.
 """

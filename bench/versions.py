@@ -11,7 +11,8 @@ The benchmarks and the figures compared (higher is better for all):
 
 * ``bench/server.py``: house rounds/s and with side bets (``--seconds 4``);
 * ``bench/banked.py``: player-banked rounds/s over the seats' sockets (``--seconds 6``, 64
-  seats: each seat's socket then stays below its message rate);
+  seats, so that each seat's socket stays below its message rate, and as many connections
+  from one address as they take);
 * ``bench/shared.py``: bets settled per second by one coup's settlement, on SQLite (a small
   crowd: 100 bettors, 100 watchers, 4 coups).
 """
@@ -37,6 +38,8 @@ class Bench:
     args: tuple[str, ...]
     # figure name -> a pattern whose first group is the figure
     figures: dict[str, str]
+    # settings of the servers it starts (BACCARAT_*), the same for both versions
+    env: tuple[tuple[str, str], ...] = ()
 
 
 BENCHES = {
@@ -52,6 +55,8 @@ BENCHES = {
         "bench/banked.py",
         ("--seconds", "6", "--seats", "64"),
         {"banked rounds/s": r"^rounds/s: (\d+)"},
+        # Two sockets a seat, all from 127.0.0.1: more than one address may hold.
+        (("BACCARAT_CONNECTIONS_PER_ADDRESS", "1000"),),
     ),
     "shared": Bench(
         "bench/shared.py",
@@ -76,7 +81,7 @@ BENCHES = {
 
 def run(tree: Path, bench: Bench) -> dict[str, float]:
     """One run of the benchmark from this source tree: its figures."""
-    env = os.environ | {"PYTHONPATH": str(tree / "src")}
+    env = os.environ | dict(bench.env) | {"PYTHONPATH": str(tree / "src")}
     done = subprocess.run(
         [sys.executable, str(tree / bench.script), *bench.args],
         cwd=tree,

@@ -40,9 +40,10 @@ typecheck: install
 imports: install
 	$(BIN)/lint-imports
 
-# Two processes (pytest-xdist), each running whole test files: a file's fixtures stay in one.
+# Two processes (pytest-xdist), each running whole test files: a file's fixtures stay in one;
+# the longest files first (tests/conftest.py, LONGEST_FIRST), not pytest-xdist's reordering.
 test: install lint jslint typecheck imports
-	$(BIN)/pytest -n 2 --dist loadfile
+	$(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder
 
 # The game server on http://127.0.0.1:8000/ (SQLite in ./data unless BACCARAT_DATABASE_URL).
 HOST ?= 127.0.0.1

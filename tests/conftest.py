@@ -7,7 +7,46 @@ import pytest
 
 from .harness import cheap_password_hashing
 
-DATA = Path(__file__).parent / "data"
+TESTS = Path(__file__).parent
+DATA = TESTS / "data"
+
+# The files that take longest (pytest --durations, run alone), longest first. `make test`
+# hands whole files to two processes (pytest-xdist --dist loadfile, --no-loadscope-reorder:
+# in the order collected), each taking the next file when it is nearly done: these are
+# collected first, so the end of a run is short files that even the two out. A file not
+# named here keeps its place after them; a name no longer here is only a missed head start.
+LONGEST_FIRST = [
+    "web/test_web_polish.py",
+    "operators/test_operator_shared.py",
+    "server/test_server_postgres_restart.py",
+    "server/test_server_postgres_crash.py",
+    "server/test_server_races.py",
+    "server/test_server_fuzz.py",
+    "web/test_web_screen.py",
+    "web/test_web_truth.py",
+    "web/test_web_table.py",
+    "operators/test_operator_proof.py",
+    "web/test_web_office.py",
+    "web/test_web_smaller.py",
+    "server/test_server_crowding.py",
+    "server/test_responsible.py",
+    "web/test_web_shared.py",
+    "web/test_web_a11y.py",
+    "web/test_web_actions.py",
+    "server/test_banked_workers.py",
+    "server/test_server_limits.py",
+    "server/test_server_processes.py",
+    "deploy/test_deploy_nginx.py",
+    "analysis/test_simulate.py",
+    "fairness/test_fair_page.py",
+    "server/test_shared_workers.py",
+    "operators/test_operator_flow.py",
+    "web/test_web_operator.py",
+    "web/test_web_words.py",
+    "fairness/test_fair_rng_quality.py",
+    "server/test_shared_tables.py",
+    "deploy/test_deploy_backup.py",
+]
 
 # The server's keys for the whole suite, as an operator sets them: every database, server
 # process and admin command of a test agrees on them, and none is made in the working
@@ -23,3 +62,16 @@ cheap_password_hashing()
 def golden() -> dict[str, Any]:
     data: dict[str, Any] = json.loads((DATA / "golden_odds.json").read_text())
     return data
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a pytest-xdist worker: the files of LONGEST_FIRST first, in its order (the same in
+    every worker, as pytest-xdist requires); a run in one process keeps the collected order."""
+    if not hasattr(config, "workerinput"):
+        return
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+
+    def place(item: pytest.Item) -> int:
+        return rank.get(item.path.relative_to(TESTS).as_posix(), len(rank))
+
+    items.sort(key=place)  # stable: each file's tests keep their order

@@ -14,8 +14,9 @@ The two in-process ways build their settings with ``server_settings``; the proce
 theirs from the environment, which ``cheap_password_hashing`` (run by tests/conftest.py
 before any test) sets for every server the suite starts.
 
-``until`` (and ``until_async`` in a coroutine) polls a condition to a deadline: the one wait
-of the suite that is not a fixed sleep.
+``until`` (and ``until_async`` in a coroutine) polls a condition to a deadline: every wait of
+the suite for something to happen (the few fixed sleeps left let time itself pass: a window
+that must stay open, a grace that must not yet have run out).
 
 This is tests/harness.py, beside tests/conftest.py, rather than under tests/server: the
 browser, deploy and operator tests start servers too, and import it as ``tests.harness``.

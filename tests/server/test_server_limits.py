@@ -26,11 +26,12 @@ RSS_GROWTH_BOUND = 40 * MB
 WAIT_S = 60
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    port = free_port()
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for the tests of one connection each (each closes its own)."""
+    folder, port = tmp_path_factory.mktemp("limits"), free_port()
     env = {"BACCARAT_HEAD_TIMEOUT": "2", "BACCARAT_MAX_CONNECTIONS": "50"}
-    with live(serve_argv(port, tmp_path / "data"), env, tmp_path / "server.log", port) as s:
+    with live(serve_argv(port, folder / "data"), env, folder / "server.log", port) as s:
         yield s
 
 

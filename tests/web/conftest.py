@@ -90,8 +90,10 @@ def make_player(browser: Any, base_url: str) -> Iterator[Any]:
         locale: str = "en-US",
         viewport: dict[str, int] | None = None,
         reduced_motion: str = "reduce",
+        at: str | None = None,
         **options: Any,
     ) -> Player:
+        """A player in a fresh browser context, on the session's server or the one ``at``."""
         context = browser.new_context(
             locale=locale,
             viewport=viewport or {"width": 1366, "height": 900},
@@ -99,7 +101,7 @@ def make_player(browser: Any, base_url: str) -> Iterator[Any]:
             **options,
         )
         contexts.append(context)
-        player = Player(context, base_url, new_nickname())
+        player = Player(context, at or base_url, new_nickname())
         if login:
             player.register_and_login()
         return player

@@ -4,12 +4,14 @@ without a console error (issue 11, sections 1, 3 and 5)."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ..harness import until
+from ..harness import free_port, live, until, uvicorn_argv
+from ..server.support import TIE
 from .webtools import (
     PASSWORD,
     Player,
@@ -167,14 +169,26 @@ def test_a_squeeze_peels_the_cards_by_drag_and_holds_back_win_and_balance(
     assert player.errors == []
 
 
+@pytest.fixture(scope="module")
+def ties(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose every shoe deals a tie of naturals (tests.server.apps:stacked)."""
+    data, port = tmp_path_factory.mktemp("ties"), free_port()
+    env = {"BACCARAT_DATABASE_URL": f"sqlite:///{data / 'ties.db'}",
+           "BACCARAT_DATA_DIR": str(data), "BACCARAT_TEST_STACK": TIE}  # fmt: skip
+    with live(uvicorn_argv("tests.server.apps:stacked", port), env, data / "server.log", port,
+              cwd=data) as server:  # fmt: skip
+        yield server.url
+
+
 def test_a_tie_with_main_bets_says_they_are_returned(
-    make_player: Any, tables: list[dict[str, Any]], catalogs: dict[str, dict[str, str]]
+    make_player: Any, ties: str, tables: list[dict[str, Any]], catalogs: dict[str, dict[str, str]]
 ) -> None:
-    player: Player = make_player()
+    player: Player = make_player(at=ties)
     page = player.page
     table = fresh_table(tables)
     open_table(player, table)
-    # Deal until a tie comes (about one round in ten), with Player and Banker bets on it.
+    # Deal until a tie comes (the first: every shoe of this server is a tie), with Player and
+    # Banker bets on it.
     for _ in range(80):
         place(player, 500, "player")
         place(player, 500, "banker")

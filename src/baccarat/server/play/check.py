@@ -9,9 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from baccarat.server.db.uow import UnitOfWork
-
-# The modes whose money is checked.
-MODES = ("fun", "real")
+from baccarat.server.ledger import MODES
 
 
 @dataclass

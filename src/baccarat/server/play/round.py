@@ -251,13 +251,9 @@ class _Course(Protocol):
         self, uow: UnitOfWork, dealer: Dealer, bank: Bank, settled: list[Settled]
     ) -> list[Posted]: ...
     def record(
-        self,
-        uow: UnitOfWork,
-        bank: Bank,
-        dealt: Dealt,
-        settled: list[Settled],
+        self, uow: UnitOfWork, bank: Bank, dealt: Dealt, settled: list[Settled],
         posted: list[Posted],
-    ) -> list[StoredRound]: ...
+    ) -> list[StoredRound]: ...  # fmt: skip
 
 
 def _run(uow: UnitOfWork, dealer: Dealer, bank: Bank, course: _Course) -> list[StoredRound]:
@@ -393,13 +389,9 @@ class _Playing:
         ]
 
     def record(
-        self,
-        uow: UnitOfWork,
-        bank: Bank,
-        dealt: Dealt,
-        settled: list[Settled],
+        self, uow: UnitOfWork, bank: Bank, dealt: Dealt, settled: list[Settled],
         posted: list[Posted],
-    ) -> list[StoredRound]:
+    ) -> list[StoredRound]:  # fmt: skip
         if len(settled) > 1:
             rounds = _insert_rounds(uow, self.round_ids, self.table_id, self.mode, self.rules,
                                     dealt, settled, posted)  # fmt: skip
@@ -461,13 +453,9 @@ class _Voiding:
             ) from None
 
     def record(
-        self,
-        uow: UnitOfWork,
-        bank: Bank,
-        dealt: Dealt,
-        settled: list[Settled],
+        self, uow: UnitOfWork, bank: Bank, dealt: Dealt, settled: list[Settled],
         posted: list[Posted],
-    ) -> list[StoredRound]:
+    ) -> list[StoredRound]:  # fmt: skip
         r, (done,) = self.recorded, posted
         uow.run(
             "UPDATE rounds SET void_reason = :r, voided_us = :now, void_transaction_id = :tx "

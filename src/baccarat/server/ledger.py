@@ -241,10 +241,8 @@ def _balance_kept(uow: UnitOfWork, key: tuple[int, str]) -> bool:
 POSTING: Lookup[tuple[int, str]] = Lookup(
     "SELECT balance, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) "
     "FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player' FOR UPDATE",
-    "p",
-    "m",
-    kept=_balance_kept,
-)
+    "p", "m", kept=_balance_kept,
+)  # fmt: skip
 
 
 def held_balance(uow: UnitOfWork, player_id: int, mode: str) -> int | None:

@@ -35,6 +35,7 @@ STAFF_CSRF_COOKIE = "baccarat_staff_csrf"
 COOKIE_PATH = "/admin"
 STAFF_COOKIES = SessionCookies(STAFF_COOKIE, STAFF_CSRF_COOKIE, COOKIE_PATH, "staff")
 T = TypeVar("T")
+READ = documented("not_authenticated", "forbidden")
 
 
 class StaffLogin(Body):
@@ -169,11 +170,7 @@ def _day_us(day: date | None, end: bool = False) -> int | None:
     return int(start.timestamp()) * 1_000_000
 
 
-@router.get(
-    "/events",
-    responses=documented("not_authenticated", "forbidden"),
-    summary="Significant events, newest first, filtered",
-)
+@router.get("/events", responses=READ, summary="Significant events, newest first, filtered")
 async def listed_events(
     request: Request,
     kind: Annotated[str | None, Query(max_length=40)] = None,
@@ -196,7 +193,7 @@ async def listed_events(
 
 @router.get(
     "/audit",
-    responses=documented("not_authenticated", "forbidden"),
+    responses=READ,
     summary="The staff audit log: who did what, when and why (admins)",
 )
 async def audit_log(
@@ -208,11 +205,7 @@ async def audit_log(
     return json_response({"audit": found})
 
 
-@router.get(
-    "/staff",
-    responses=documented("not_authenticated", "forbidden"),
-    summary="The staff accounts (admins)",
-)
+@router.get("/staff", responses=READ, summary="The staff accounts (admins)")
 async def staff_list(request: Request) -> Response:
     return json_response({"staff": await as_staff(request, "staff", lambda uow, s:
                                                   staffing.listed(uow))})  # fmt: skip
@@ -370,7 +363,7 @@ def _days(first: date | None, last: date | None, casino: Casino) -> tuple[int, i
 
 @router.get(
     "/reports/ggr",
-    responses=documented("not_authenticated", "forbidden"),
+    responses=READ,
     summary="Gross gaming revenue and rounds by day, table, bet, mode or currency, each row of "
     "one mode and currency (default: 30 days)",
 )
@@ -389,7 +382,7 @@ async def report_ggr(
 
 @router.get(
     "/reports/rtp",
-    responses=documented("not_authenticated", "forbidden"),
+    responses=READ,
     summary="RTP actual against theoretical per table and bet, with the band and alarms",
 )
 async def report_rtp(
@@ -408,7 +401,7 @@ async def report_rtp(
 
 @router.get(
     "/reports/liability",
-    responses=documented("not_authenticated", "forbidden"),
+    responses=READ,
     summary="Players' balances, withdrawals reserved, deposits pending, bets in play",
 )
 async def report_liability(request: Request, format: Format = "json") -> Response:
@@ -437,7 +430,7 @@ async def report_events(
 
 @router.get(
     "/software",
-    responses=documented("not_authenticated", "forbidden"),
+    responses=READ,
     summary="The software id and the last verification of the installed files",
 )
 async def software_state(request: Request, casino: CasinoDep) -> Response:
@@ -452,7 +445,7 @@ async def software_state(request: Request, casino: CasinoDep) -> Response:
 
 @router.get(
     "/operators/rounds",
-    responses=documented("not_authenticated", "forbidden"),
+    responses=READ,
     summary="Rounds on operators' wallets still to finish: stuck, retried or rolling back",
 )
 async def operator_rounds(

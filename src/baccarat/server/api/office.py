@@ -212,7 +212,9 @@ async def staff_list(request: Request) -> Response:
 
 
 StaffName = Annotated[str, Path(min_length=1, max_length=64)]
-Reason = Annotated[str, Field(min_length=1, max_length=200, description="why (audited)")]
+Reason = Annotated[
+    str, Field(min_length=1, max_length=staffing.MAX_REASON, description="why (audited)")
+]
 STAFF_CHANGE = documented("not_authenticated", "forbidden", "csrf_failed", "invalid_body",
                           "reason_required", "unknown_staff")  # fmt: skip
 

@@ -14,7 +14,7 @@ from baccarat.server.api.deps import json_response
 from baccarat.server.api.errors import documented
 from baccarat.server.api.ids import Id
 from baccarat.server.api.models import Body
-from baccarat.server.api.office import READ, RoundId, as_staff, role_first, staff_change
+from baccarat.server.api.office import READ, Reason, RoundId, as_staff, role_first, staff_change
 from baccarat.server.casino import Casino
 from baccarat.server.currencies import HOME
 from baccarat.server.db.uow import UnitOfWork
@@ -23,7 +23,6 @@ from baccarat.server.office.staff import Staff, audit
 
 router = APIRouter(prefix="/admin/api", tags=["back office"])
 
-Reason = Annotated[str, Field(min_length=1, max_length=200, description="why (audited)")]
 CHANGE = documented("not_authenticated", "forbidden", "csrf_failed", "invalid_body",
                     "reason_required")  # fmt: skip
 

@@ -36,6 +36,8 @@ COOKIE_PATH = "/admin"
 STAFF_COOKIES = SessionCookies(STAFF_COOKIE, STAFF_CSRF_COOKIE, COOKIE_PATH, "staff")
 T = TypeVar("T")
 READ = documented("not_authenticated", "forbidden")
+# What every staff change may answer; each route adds its own: documented(*CHANGE, ...).
+CHANGE = ("not_authenticated", "forbidden", "csrf_failed", "invalid_body", "reason_required")
 
 
 class StaffLogin(Body):
@@ -215,8 +217,7 @@ StaffName = Annotated[str, Path(min_length=1, max_length=64)]
 Reason = Annotated[
     str, Field(min_length=1, max_length=staffing.MAX_REASON, description="why (audited)")
 ]
-STAFF_CHANGE = documented("not_authenticated", "forbidden", "csrf_failed", "invalid_body",
-                          "reason_required", "unknown_staff")  # fmt: skip
+STAFF_CHANGE = (*CHANGE, "unknown_staff")
 
 
 class StaffSwitchIn(Body):
@@ -235,7 +236,7 @@ class StaffResetIn(Body):
 
 @router.put(
     "/staff/{name}/switch",
-    responses=STAFF_CHANGE | documented("staff_unchanged", "last_admin"),
+    responses=documented(*STAFF_CHANGE, "staff_unchanged", "last_admin"),
     dependencies=[role_first("staff")],
     summary="Disable a staff account (its sessions end at once) or enable it again (admins)",
 )
@@ -248,7 +249,7 @@ async def switch_staff(request: Request, name: StaffName, body: StaffSwitchIn) -
 
 @router.put(
     "/staff/{name}/role",
-    responses=STAFF_CHANGE | documented("staff_unchanged", "last_admin", "invalid_role"),
+    responses=documented(*STAFF_CHANGE, "staff_unchanged", "last_admin", "invalid_role"),
     dependencies=[role_first("staff")],
     summary="Give a staff account another role, from its next request (admins)",
 )
@@ -260,7 +261,7 @@ async def staff_role(request: Request, name: StaffName, body: StaffRoleIn) -> Re
 
 @router.post(
     "/staff/{name}/password",
-    responses=STAFF_CHANGE | documented("rate_limited"),
+    responses=documented(*STAFF_CHANGE, "rate_limited"),
     dependencies=[role_first("staff")],
     summary="Reset a staff password: a new one, shown once; the account's sessions end",
 )
@@ -279,7 +280,7 @@ async def reset_staff_password(
 
 @router.post(
     "/staff/{name}/second-factor",
-    responses=STAFF_CHANGE,
+    responses=documented(*STAFF_CHANGE),
     dependencies=[role_first("staff")],
     summary="Reset a second factor: a new TOTP secret and recovery codes, shown once",
 )
@@ -296,7 +297,7 @@ async def reset_staff_second_factor(
 @router.put(
     "/me/password",
     status_code=204,
-    responses=STAFF_CHANGE | documented("invalid_password", "invalid_credentials", "rate_limited"),
+    responses=documented(*STAFF_CHANGE, "invalid_password", "invalid_credentials", "rate_limited"),
     dependencies=[role_first("own_password")],
     summary="Change your own password: your other sessions end (this one stays)",
 )

@@ -66,6 +66,14 @@ class RoadResult:
         """``B``, ``P`` or ``T``."""
         return self.winner.value[0].upper()
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winner": self.letter,
+            "player_pair": self.player_pair,
+            "banker_pair": self.banker_pair,
+            "natural": self.natural,
+        }
+
     @classmethod
     def parse_many(cls, text: str) -> tuple[RoadResult, ...]:
         """Results from letters, spaces and commas ignored.
@@ -89,6 +97,9 @@ class Cell:
 
     col: int
     row: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"col": self.col, "row": self.row}
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,18 +154,18 @@ class Roads:
         return {
             "rows": ROWS,
             "bead": [
-                {"col": i // ROWS, "row": i % ROWS, **result_json(r)}
+                {**Cell(i // ROWS, i % ROWS).to_json(), **r.to_json()}
                 for i, r in enumerate(self.bead)
             ],
             "big_road": [
-                {"col": e.cell.col, "row": e.cell.row, "ties": e.ties, **result_json(e.result)}
+                {**e.cell.to_json(), "ties": e.ties, **e.result.to_json()}
                 for column in self.big_road
                 for e in column
             ],
             "leading_ties": leading_ties(self.bead) if not self.big_road else 0,
             **{
                 road.name: [
-                    {"col": cell.col, "row": cell.row, "colour": mark.value}
+                    {**cell.to_json(), "colour": mark.value}
                     for mark, cell in zip(road.marks, road.cells, strict=True)
                 ]
                 for road in self.derived
@@ -171,23 +182,14 @@ class Roads:
         """
         after = compute_roads((*self.bead, RoadResult(outcome)))
         last = after.big_road[-1][-1].cell
-        cells: dict[str, dict[str, Any] | None] = {"big_road": {"col": last.col, "row": last.row}}
+        cells: dict[str, dict[str, Any] | None] = {"big_road": last.to_json()}
         for old, new in zip(self.derived, after.derived, strict=True):
             if len(new.marks) == len(old.marks):
                 cells[new.name] = None
                 continue
             cell = new.cells[-1]
-            cells[new.name] = {"col": cell.col, "row": cell.row, "colour": new.marks[-1].value}
+            cells[new.name] = {**cell.to_json(), "colour": new.marks[-1].value}
         return cells
-
-
-def result_json(result: RoadResult) -> dict[str, Any]:
-    return {
-        "winner": result.letter,
-        "player_pair": result.player_pair,
-        "banker_pair": result.banker_pair,
-        "natural": result.natural,
-    }
 
 
 def leading_ties(results: Sequence[RoadResult]) -> int:

@@ -98,20 +98,30 @@ def _balances(uow: UnitOfWork, report: Report) -> None:
         report.add(f"account {account_id} ({kind}) is negative: {balance}")
 
 
+# The rounds, each with the transaction (``t``) in a column of its own (``{column}``: its
+# round's, or its void's), that transaction's entries (``e``) and their accounts (``a``).
+_ROUND_ENTRIES = (
+    "FROM rounds r LEFT JOIN ledger_transactions t ON t.id = r.{column} "
+    "LEFT JOIN ledger_entries e ON e.transaction_id = t.id "
+    "LEFT JOIN accounts a ON a.id = e.account_id "
+)
+# What those entries move to the round's player.
+_TO_PLAYER = (
+    "COALESCE(SUM(CASE WHEN a.kind = 'player' AND a.player_id = r.player_id "
+    "THEN e.amount ELSE 0 END), 0)"
+)
+
+
 def _rounds(uow: UnitOfWork, report: Report) -> None:
     # Each round's transaction moves exactly (win - stake) to the player's account of the
     # round's mode and the opposite to the house (player-banked rounds: banked.audit;
     # shared tables' rounds: shared.audit).
     rows = uow.all(
-        "SELECT r.id, r.stake, r.win, t.kind, "
-        "COALESCE(SUM(CASE WHEN a.kind = 'player' AND a.player_id = r.player_id "
-        "THEN e.amount ELSE 0 END), 0), "
+        f"SELECT r.id, r.stake, r.win, t.kind, {_TO_PLAYER}, "
         "COALESCE(SUM(CASE WHEN a.kind = 'house' THEN e.amount ELSE 0 END), 0), "
         "COUNT(e.id), t.mode, r.mode "
-        "FROM rounds r LEFT JOIN ledger_transactions t ON t.id = r.transaction_id "
-        "LEFT JOIN ledger_entries e ON e.transaction_id = t.id "
-        "LEFT JOIN accounts a ON a.id = e.account_id "
-        "WHERE NOT EXISTS (SELECT 1 FROM banked_rounds b WHERE b.round_id = r.id) "
+        + _ROUND_ENTRIES.format(column="transaction_id")
+        + "WHERE NOT EXISTS (SELECT 1 FROM banked_rounds b WHERE b.round_id = r.id) "
         f"AND (t.kind IS NULL OR t.kind <> '{ELSEWHERE_KIND}') "
         "AND NOT EXISTS (SELECT 1 FROM shared_bets sb WHERE sb.round_id = r.id) "
         "GROUP BY r.seq, r.id, r.stake, r.win, t.kind, t.mode, r.mode"
@@ -142,13 +152,9 @@ def _rounds(uow: UnitOfWork, report: Report) -> None:
 
 def _voids(uow: UnitOfWork, report: Report) -> None:
     rows = uow.all(
-        "SELECT r.id, r.stake, r.win, r.void_reason, t.kind, "
-        "COALESCE(SUM(CASE WHEN a.kind = 'player' AND a.player_id = r.player_id "
-        "THEN e.amount ELSE 0 END), 0) "
-        "FROM rounds r LEFT JOIN ledger_transactions t ON t.id = r.void_transaction_id "
-        "LEFT JOIN ledger_entries e ON e.transaction_id = t.id "
-        "LEFT JOIN accounts a ON a.id = e.account_id "
-        "WHERE r.void_reason IS NOT NULL OR r.void_transaction_id IS NOT NULL "
+        f"SELECT r.id, r.stake, r.win, r.void_reason, t.kind, {_TO_PLAYER} "
+        + _ROUND_ENTRIES.format(column="void_transaction_id")
+        + "WHERE r.void_reason IS NOT NULL OR r.void_transaction_id IS NOT NULL "
         "GROUP BY r.seq, r.id, r.stake, r.win, r.void_reason, t.kind"
     )
     for round_id, stake, win, reason, kind, to_player in rows:

@@ -169,14 +169,9 @@ def _check(kind: str, amounts: Sequence[int]) -> None:
 
 
 def _insert_transaction(
-    uow: UnitOfWork,
-    kind: str,
-    mode: str,
-    postings: Sequence[Posting],
-    *,
-    reference: str | None = None,
-    memo: str | None = None,
-) -> int:
+    uow: UnitOfWork, kind: str, mode: str, postings: Sequence[Posting], *,
+    reference: str | None = None, memo: str | None = None,
+) -> int:  # fmt: skip
     """Record a balanced transaction and its entries (balances are the caller's business)."""
     _check(kind, [p.amount for p in postings])
     tx_id = int(
@@ -246,10 +241,8 @@ def _balance_kept(uow: UnitOfWork, key: tuple[int, str]) -> bool:
 POSTING: Lookup[tuple[int, str]] = Lookup(
     "SELECT balance, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) "
     "FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player' FOR UPDATE",
-    "p",
-    "m",
-    kept=_balance_kept,
-)
+    "p", "m", kept=_balance_kept,
+)  # fmt: skip
 
 
 def held_balance(uow: UnitOfWork, player_id: int, mode: str) -> int | None:
@@ -404,15 +397,9 @@ def _apply(uow: UnitOfWork, postings: Sequence[Posting], system: SystemAccounts 
 
 
 def post(
-    uow: UnitOfWork,
-    kind: str,
-    mode: str,
-    postings: Sequence[Posting],
-    *,
-    reference: str | None = None,
-    memo: str | None = None,
-    system: SystemAccounts | None = None,
-) -> int:
+    uow: UnitOfWork, kind: str, mode: str, postings: Sequence[Posting], *,
+    reference: str | None = None, memo: str | None = None, system: SystemAccounts | None = None,
+) -> int:  # fmt: skip
     """Post a balanced transaction and update the cached balances; refuses to overdraw."""
     if kind in ROUND_KINDS:
         raise LedgerError(f"a {kind} transaction is posted by post_money")
@@ -427,16 +414,9 @@ ROUND_KINDS = ("round", "banked_round", "shared_round")
 
 
 def post_money(
-    uow: UnitOfWork,
-    kind: str,
-    mode: str,
-    reference: str,
-    money: Money,
-    *,
-    system: SystemAccounts,
-    memo: str | None = None,
-    with_id: bool = True,
-) -> Posted:
+    uow: UnitOfWork, kind: str, mode: str, reference: str, money: Money, *,
+    system: SystemAccounts, memo: str | None = None, with_id: bool = True,
+) -> Posted:  # fmt: skip
     """Post ``money`` (moves between parties) as one balanced transaction (``with_id``
     False: its id is not asked for, and may be given as 0).
 

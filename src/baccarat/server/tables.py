@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from baccarat.core import (
     BET_TYPES,
@@ -29,6 +29,8 @@ from baccarat.core import (
 from baccarat.server.currencies import HOME, digits, parse_amount
 from baccarat.server.errors import ServiceError
 from baccarat.server.settings import Settings
+
+T = TypeVar("T")
 
 # How many bet sets a table remembers it takes (``Table.takes``) before it forgets them all.
 _TAKEN_MAX = 4096
@@ -127,6 +129,13 @@ class Table:
     def in_currency(self, code: str) -> Table | None:
         """The table with its chips and limits in ``code`` (None: it has none in it)."""
         return self if code == HOME else self.currencies.get(code)
+
+    def terms_as(self, kind: type[T]) -> T:
+        """Its kind's terms, as that kind reads them (``kind``: their type; a table of
+        another kind is a bug: AssertionError)."""
+        terms = self.terms
+        assert isinstance(terms, kind), f"table {self.id} has no {kind.__name__}"
+        return terms
 
     # The currency its chips and limits are in (a variant of ``currencies``: not HOME).
     currency: str = HOME

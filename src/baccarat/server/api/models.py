@@ -276,12 +276,14 @@ class BetOut(BaseModel):
 
 
 class FairnessRecordOut(BaseModel):
-    server_seed: str | None
-    commitment: str
+    """What re-derives the round's shuffle (docs/history-format.md)."""
+
+    server_seed: str | None = Field(description="null while the seed is not yet revealed")
+    commitment: str = Field(description="the SHA-256 of the server seed, shown before play")
     client_seed: str
     nonce: int
-    cut: int | None
-    position: int
+    cut: int | None = Field(description="the player's cut on cut-shoe tables, else null")
+    position: int = Field(description="where the coup starts in the shoe, after the cut")
 
 
 HouseAction = Literal["deal", "rebet", "double", "new_game", "cut"]

@@ -35,6 +35,9 @@ STAFF_CSRF_COOKIE = "baccarat_staff_csrf"
 COOKIE_PATH = "/admin"
 STAFF_COOKIES = SessionCookies(STAFF_COOKIE, STAFF_CSRF_COOKIE, COOKIE_PATH, "staff")
 T = TypeVar("T")
+READ = documented("not_authenticated", "forbidden")
+# What every staff change may answer; each route adds its own: documented(*CHANGE, ...).
+CHANGE = ("not_authenticated", "forbidden", "csrf_failed", "invalid_body", "reason_required")
 
 
 class StaffLogin(Body):
@@ -169,11 +172,7 @@ def _day_us(day: date | None, end: bool = False) -> int | None:
     return int(start.timestamp()) * 1_000_000
 
 
-@router.get(
-    "/events",
-    responses=documented("not_authenticated", "forbidden"),
-    summary="Significant events, newest first, filtered",
-)
+@router.get("/events", responses=READ, summary="Significant events, newest first, filtered")
 async def listed_events(
     request: Request,
     kind: Annotated[str | None, Query(max_length=40)] = None,
@@ -196,7 +195,7 @@ async def listed_events(
 
 @router.get(
     "/audit",
-    responses=documented("not_authenticated", "forbidden"),
+    responses=READ,
     summary="The staff audit log: who did what, when and why (admins)",
 )
 async def audit_log(
@@ -208,20 +207,17 @@ async def audit_log(
     return json_response({"audit": found})
 
 
-@router.get(
-    "/staff",
-    responses=documented("not_authenticated", "forbidden"),
-    summary="The staff accounts (admins)",
-)
+@router.get("/staff", responses=READ, summary="The staff accounts (admins)")
 async def staff_list(request: Request) -> Response:
     return json_response({"staff": await as_staff(request, "staff", lambda uow, s:
                                                   staffing.listed(uow))})  # fmt: skip
 
 
 StaffName = Annotated[str, Path(min_length=1, max_length=64)]
-Reason = Annotated[str, Field(min_length=1, max_length=200, description="why (audited)")]
-STAFF_CHANGE = documented("not_authenticated", "forbidden", "csrf_failed", "invalid_body",
-                          "reason_required", "unknown_staff")  # fmt: skip
+Reason = Annotated[
+    str, Field(min_length=1, max_length=staffing.MAX_REASON, description="why (audited)")
+]
+STAFF_CHANGE = (*CHANGE, "unknown_staff")
 
 
 class StaffSwitchIn(Body):
@@ -240,7 +236,7 @@ class StaffResetIn(Body):
 
 @router.put(
     "/staff/{name}/switch",
-    responses=STAFF_CHANGE | documented("staff_unchanged", "last_admin"),
+    responses=documented(*STAFF_CHANGE, "staff_unchanged", "last_admin"),
     dependencies=[role_first("staff")],
     summary="Disable a staff account (its sessions end at once) or enable it again (admins)",
 )
@@ -253,7 +249,7 @@ async def switch_staff(request: Request, name: StaffName, body: StaffSwitchIn) -
 
 @router.put(
     "/staff/{name}/role",
-    responses=STAFF_CHANGE | documented("staff_unchanged", "last_admin", "invalid_role"),
+    responses=documented(*STAFF_CHANGE, "staff_unchanged", "last_admin", "invalid_role"),
     dependencies=[role_first("staff")],
     summary="Give a staff account another role, from its next request (admins)",
 )
@@ -265,7 +261,7 @@ async def staff_role(request: Request, name: StaffName, body: StaffRoleIn) -> Re
 
 @router.post(
     "/staff/{name}/password",
-    responses=STAFF_CHANGE | documented("rate_limited"),
+    responses=documented(*STAFF_CHANGE, "rate_limited"),
     dependencies=[role_first("staff")],
     summary="Reset a staff password: a new one, shown once; the account's sessions end",
 )
@@ -284,7 +280,7 @@ async def reset_staff_password(
 
 @router.post(
     "/staff/{name}/second-factor",
-    responses=STAFF_CHANGE,
+    responses=documented(*STAFF_CHANGE),
     dependencies=[role_first("staff")],
     summary="Reset a second factor: a new TOTP secret and recovery codes, shown once",
 )
@@ -301,7 +297,7 @@ async def reset_staff_second_factor(
 @router.put(
     "/me/password",
     status_code=204,
-    responses=STAFF_CHANGE | documented("invalid_password", "invalid_credentials", "rate_limited"),
+    responses=documented(*STAFF_CHANGE, "invalid_password", "invalid_credentials", "rate_limited"),
     dependencies=[role_first("own_password")],
     summary="Change your own password: your other sessions end (this one stays)",
 )
@@ -370,7 +366,7 @@ def _days(first: date | None, last: date | None, casino: Casino) -> tuple[int, i
 
 @router.get(
     "/reports/ggr",
-    responses=documented("not_authenticated", "forbidden"),
+    responses=READ,
     summary="Gross gaming revenue and rounds by day, table, bet, mode or currency, each row of "
     "one mode and currency (default: 30 days)",
 )
@@ -389,7 +385,7 @@ async def report_ggr(
 
 @router.get(
     "/reports/rtp",
-    responses=documented("not_authenticated", "forbidden"),
+    responses=READ,
     summary="RTP actual against theoretical per table and bet, with the band and alarms",
 )
 async def report_rtp(
@@ -408,7 +404,7 @@ async def report_rtp(
 
 @router.get(
     "/reports/liability",
-    responses=documented("not_authenticated", "forbidden"),
+    responses=READ,
     summary="Players' balances, withdrawals reserved, deposits pending, bets in play",
 )
 async def report_liability(request: Request, format: Format = "json") -> Response:
@@ -437,7 +433,7 @@ async def report_events(
 
 @router.get(
     "/software",
-    responses=documented("not_authenticated", "forbidden"),
+    responses=READ,
     summary="The software id and the last verification of the installed files",
 )
 async def software_state(request: Request, casino: CasinoDep) -> Response:
@@ -452,7 +448,7 @@ async def software_state(request: Request, casino: CasinoDep) -> Response:
 
 @router.get(
     "/operators/rounds",
-    responses=documented("not_authenticated", "forbidden"),
+    responses=READ,
     summary="Rounds on operators' wallets still to finish: stuck, retried or rolling back",
 )
 async def operator_rounds(

@@ -14,7 +14,15 @@ from baccarat.server.api.deps import json_response
 from baccarat.server.api.errors import documented
 from baccarat.server.api.ids import Id
 from baccarat.server.api.models import Body
-from baccarat.server.api.office import RoundId, as_staff, role_first, staff_change
+from baccarat.server.api.office import (
+    CHANGE,
+    READ,
+    Reason,
+    RoundId,
+    as_staff,
+    role_first,
+    staff_change,
+)
 from baccarat.server.casino import Casino
 from baccarat.server.currencies import HOME
 from baccarat.server.db.uow import UnitOfWork
@@ -22,11 +30,6 @@ from baccarat.server.office import actions, players
 from baccarat.server.office.staff import Staff, audit
 
 router = APIRouter(prefix="/admin/api", tags=["back office"])
-
-Reason = Annotated[str, Field(min_length=1, max_length=200, description="why (audited)")]
-READ = documented("not_authenticated", "forbidden")
-CHANGE = documented("not_authenticated", "forbidden", "csrf_failed", "invalid_body",
-                    "reason_required")  # fmt: skip
 
 
 class ReasonIn(Body):
@@ -107,7 +110,7 @@ async def round_card(request: Request, round_id: RoundId) -> Response:
 
 @router.post(
     "/rounds/{round_id}/void",
-    responses=CHANGE | documented("unknown_round", "void_not_possible"),
+    responses=documented(*CHANGE, "unknown_round", "void_not_possible"),
     dependencies=[role_first("void_propose")],
     summary="Void a round (play money at once; real money: proposed for a second admin)",
 )
@@ -127,7 +130,7 @@ async def pending_voids(request: Request) -> Response:
 
 @router.post(
     "/voids/{proposal_id}",
-    responses=CHANGE | documented("not_found", "same_person", "void_not_possible"),
+    responses=documented(*CHANGE, "not_found", "same_person", "void_not_possible"),
     dependencies=[role_first("void_approve")],
     summary="Approve (the round is voided) or reject a proposed void: another admin",
 )
@@ -155,8 +158,9 @@ async def cashier_requests(
 
 @router.post(
     "/cashier/{request_id}",
-    responses=CHANGE
-    | documented("unknown_request", "request_not_pending", "player_excluded", "not_found"),
+    responses=documented(
+        *CHANGE, "unknown_request", "request_not_pending", "player_excluded", "not_found"
+    ),
     dependencies=[role_first("cashier")],
     summary="Approve or reject a deposit or withdrawal request, with the reason",
 )
@@ -178,7 +182,7 @@ async def tables(request: Request) -> Response:
 
 @router.put(
     "/tables/{table_id}/switch",
-    responses=CHANGE | documented("unknown_table"),
+    responses=documented(*CHANGE, "unknown_table"),
     dependencies=[role_first("tables_change")],
     summary="The kill switch: no new rounds while off (rounds in flight finish)",
 )
@@ -192,7 +196,7 @@ async def switch_table(request: Request, table_id: str, body: SwitchIn) -> Respo
 
 @router.put(
     "/tables/{table_id}/limits",
-    responses=CHANGE | documented("unknown_table", "invalid_limit"),
+    responses=documented(*CHANGE, "unknown_table", "invalid_limit"),
     dependencies=[role_first("tables_change")],
     summary="Change a table's main limits from its next round (a significant event)",
 )
@@ -224,7 +228,7 @@ def _offered(request: Request) -> set[str]:
 
 @router.put(
     "/settings",
-    responses=CHANGE | documented("invalid_limit", "unsupported_currency"),
+    responses=documented(*CHANGE, "invalid_limit", "unsupported_currency"),
     dependencies=[role_first("settings")],
     summary="Change the thresholds of a currency (a configuration change: a significant event)",
 )

@@ -135,12 +135,10 @@ class Dealt:
     shuffle: Shuffle
 
     @property
-    def player_cards(self) -> str:
-        return format_cards(self.coup.player.cards)
-
-    @property
-    def banker_cards(self) -> str:
-        return format_cards(self.coup.banker.cards)
+    def recorded(self) -> tuple[str, str, str]:
+        """The coup as a round's row records it: both hands' cards, and the winner."""
+        coup = self.coup
+        return format_cards(coup.player.cards), format_cards(coup.banker.cards), coup.winner.value
 
 
 # -- settlement ----------------------------------------------------------------------------
@@ -251,13 +249,9 @@ class _Course(Protocol):
         self, uow: UnitOfWork, dealer: Dealer, bank: Bank, settled: list[Settled]
     ) -> list[Posted]: ...
     def record(
-        self,
-        uow: UnitOfWork,
-        bank: Bank,
-        dealt: Dealt,
-        settled: list[Settled],
+        self, uow: UnitOfWork, bank: Bank, dealt: Dealt, settled: list[Settled],
         posted: list[Posted],
-    ) -> list[StoredRound]: ...
+    ) -> list[StoredRound]: ...  # fmt: skip
 
 
 def _run(uow: UnitOfWork, dealer: Dealer, bank: Bank, course: _Course) -> list[StoredRound]:
@@ -393,13 +387,9 @@ class _Playing:
         ]
 
     def record(
-        self,
-        uow: UnitOfWork,
-        bank: Bank,
-        dealt: Dealt,
-        settled: list[Settled],
+        self, uow: UnitOfWork, bank: Bank, dealt: Dealt, settled: list[Settled],
         posted: list[Posted],
-    ) -> list[StoredRound]:
+    ) -> list[StoredRound]:  # fmt: skip
         if len(settled) > 1:
             rounds = _insert_rounds(uow, self.round_ids, self.table_id, self.mode, self.rules,
                                     dealt, settled, posted)  # fmt: skip
@@ -461,13 +451,9 @@ class _Voiding:
             ) from None
 
     def record(
-        self,
-        uow: UnitOfWork,
-        bank: Bank,
-        dealt: Dealt,
-        settled: list[Settled],
+        self, uow: UnitOfWork, bank: Bank, dealt: Dealt, settled: list[Settled],
         posted: list[Posted],
-    ) -> list[StoredRound]:
+    ) -> list[StoredRound]:  # fmt: skip
         r, (done,) = self.recorded, posted
         uow.run(
             "UPDATE rounds SET void_reason = :r, voided_us = :now, void_transaction_id = :tx "
@@ -511,7 +497,7 @@ def _insert_round(
     round as stored."""
     shuffle, after = dealt.shuffle, posted.balances[settled.player_id]
     before = after - settled.net
-    pc, bc, winner = dealt.player_cards, dealt.banker_cards, dealt.coup.winner.value
+    pc, bc, winner = dealt.recorded
     values = {
         "id": round_id, "p": settled.player_id, "t": table_id, "m": mode,
         "now": uow.now, "rules": rules.name, "seed": shuffle.seed_id,
@@ -559,7 +545,7 @@ def _insert_rounds(
     """Write the rows of ``rounds`` of a coup's many bettors (one INSERT for them all, of
     ``ROUNDS_BATCH`` at most) and count them in the daily aggregates; the rounds as stored."""
     shuffle = dealt.shuffle
-    pc, bc, winner = dealt.player_cards, dealt.banker_cards, dealt.coup.winner.value
+    pc, bc, winner = dealt.recorded
     common = {
         "t": table_id, "m": mode, "now": uow.now, "rules": rules.name, "seed": shuffle.seed_id,
         "c": shuffle.commitment, "cs": shuffle.client_seed, "nonce": shuffle.nonce,

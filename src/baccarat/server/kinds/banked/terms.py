@@ -157,9 +157,7 @@ def _percent_text(rate: Fraction) -> str:
 
 def terms_of(table: Table) -> BankedTerms:
     """A player-banked table's terms (the table is one: ``BankedKind.of``)."""
-    terms = table.terms
-    assert isinstance(terms, BankedTerms), f"table {table.id} is not player-banked"
-    return terms
+    return table.terms_as(BankedTerms)
 
 
 def is_banked(table: Table) -> bool:

@@ -43,9 +43,7 @@ def read(raw: Any, rules: RuleSet, where: str) -> SharedTerms:
 
 def terms_of(table: Table) -> SharedTerms:
     """A shared table's terms (the table is one: ``SharedKind.of``)."""
-    terms = table.terms
-    assert isinstance(terms, SharedTerms), f"table {table.id} is not shared"
-    return terms
+    return table.terms_as(SharedTerms)
 
 
 def is_shared(table: Table) -> bool:

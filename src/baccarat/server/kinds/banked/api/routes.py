@@ -7,7 +7,8 @@ carries ``allowed_actions``: what the caller may do now.
 from __future__ import annotations
 
 import contextlib
-from typing import Annotated, Any
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Path, Request, Response
 
@@ -43,9 +44,21 @@ from baccarat.server.tables import bets_from
 router = APIRouter(prefix="/api", tags=["player-banked"])
 router.include_router(seat_socket.router)
 
+Handler = TypeVar("Handler", bound=Callable[..., Awaitable[Response]])
 SeatId = Annotated[str, Path(max_length=80, description="a seat id, such as banked-ii.1")]
 AUTH = ("not_authenticated", "csrf_failed")
 SEAT = (*AUTH, "unknown_seat", "not_seated", "not_your_turn")
+
+
+def _seat_action(
+    method: str, action: str, summary: str, *errors: str
+) -> Callable[[Handler], Handler]:
+    """The route of a seat action (``/seats/{seat_id}/<action>``): the seat as you see it
+    after it, or the error codes every action has and its own."""
+    return router.api_route(
+        f"/seats/{{seat_id}}/{action}", methods=[method], response_model=SeatStateOut,
+        responses=documented(*SEAT, *errors), summary=summary,
+    )  # fmt: skip
 
 
 async def _act(request: Request, work: Any, status: int = 200) -> Response:
@@ -161,51 +174,33 @@ async def get_seat(seat_id: SeatId, request: Request) -> Response:
     return json_response(await banked_desk(request.app).read(read))
 
 
-@router.post(
-    "/seats/{seat_id}/leave",
-    response_model=SeatStateOut,
-    responses=documented(*SEAT),
-    summary="Stand up (bets not dealt come back; a banker who approved stays to the round's end)",
-)
+@_seat_action(
+    "POST", "leave",
+    "Stand up (bets not dealt come back; a banker who approved stays to the round's end)",
+)  # fmt: skip
 async def leave(seat_id: SeatId, request: Request) -> Response:
     return await _perform(request, seat_id, "leave", Params())
 
 
-@router.post(
-    "/seats/{seat_id}/approve",
-    response_model=SeatStateOut,
-    responses=documented(
-        *SEAT,
-        "deadline_passed",
-        "banker_points_too_low",
-        "banker_balance_too_low",
-        *RESPONSIBLE_ERRORS,
-    ),
-    summary="APPROVE the next round (bankers; reserves the round's exposure)",
-)
+@_seat_action(
+    "POST", "approve", "APPROVE the next round (bankers; reserves the round's exposure)",
+    "deadline_passed", "banker_points_too_low", "banker_balance_too_low", *RESPONSIBLE_ERRORS,
+)  # fmt: skip
 async def approve(seat_id: SeatId, request: Request) -> Response:
     return await _perform(request, seat_id, "approve", Params())
 
 
-@router.put(
-    "/seats/{seat_id}/auto-approve",
-    response_model=SeatStateOut,
-    responses=documented(*SEAT, "invalid_body"),
-    summary="AUTO-APPROVE on or off (bankers)",
-)
+@_seat_action("PUT", "auto-approve", "AUTO-APPROVE on or off (bankers)", "invalid_body")
 async def auto_approve(seat_id: SeatId, body: AutoApproveIn, request: Request) -> Response:
     return await _perform(request, seat_id, "auto_approve", Params(on=body.on))
 
 
-@router.put(
-    "/seats/{seat_id}/client-seed",
-    response_model=SeatStateOut,
-    responses=documented(
-        *SEAT, "invalid_body", "invalid_client_seed", "no_seat_seed", "client_seed_fixed"
-    ),
-    summary="Your client seed for the pair's rounds (after the seat's commitment, before "
-    "its first deal)",
-)
+@_seat_action(
+    "PUT", "client-seed",
+    "Your client seed for the pair's rounds (after the seat's commitment, before its first "
+    "deal)",
+    "invalid_body", "invalid_client_seed", "no_seat_seed", "client_seed_fixed",
+)  # fmt: skip
 async def client_seed(seat_id: SeatId, body: SeatClientSeedIn, request: Request) -> Response:
     return await _perform(request, seat_id, "client_seed", Params(client_seed=body.client_seed))
 
@@ -215,12 +210,11 @@ BET_ERRORS = ("invalid_body", "no_bets", "bet_not_offered", "bet_below_table_min
               "insufficient_funds", "deadline_passed")  # fmt: skip
 
 
-@router.put(
-    "/seats/{seat_id}/bets",
-    response_model=SeatStateOut,
-    responses=documented(*SEAT, *BET_ERRORS, *RESPONSIBLE_ERRORS),
-    summary="Place your bets (players; held until dealt, returned if not); no bets clears them",
-)
+@_seat_action(
+    "PUT", "bets",
+    "Place your bets (players; held until dealt, returned if not); no bets clears them",
+    *BET_ERRORS, *RESPONSIBLE_ERRORS,
+)  # fmt: skip
 async def place_bets(seat_id: SeatId, body: PlaceBetsIn, request: Request) -> Response:
     return await _perform(request, seat_id, "bets", Params(bets=_bets(body.bets)))
 

@@ -152,11 +152,12 @@ class TableOut(BaseModel):
     )
     currencies: list[str] = Field(
         default_factory=lambda: ["USD"],
-        description="ISO 4217: the currencies the table has chips and limits in (a session "
-        "an operator launched lists the table's chips and limits in its own currency)",
+        description="ISO 4217: the currencies the table has chips and limits in",
     )
-    currency: str | None = Field(
-        default=None, description="in a session an operator launched: the session's currency"
+    currency: str = Field(
+        "USD",
+        description="ISO 4217: the currency of its chips and limits here, in its minor unit: "
+        "the caller's (their accounts', an operator's session's); USD for a visitor",
     )
     open: bool = Field(
         default=True,
@@ -337,6 +338,10 @@ class RoundOut(BaseModel):
         default="player", description="banker: a player-banked round you banked"
     )
     banked: BankedRoundOut | None = None
+    currency: str | None = Field(
+        default=None,
+        description="at a house table, the answer to the round: the currency of its amounts",
+    )
 
 
 class HistoryOut(BaseModel):
@@ -528,6 +533,9 @@ class HouseTableOut(BaseModel):
     table_id: str
     mode: str
     open: bool = Field(description="false while the back office has the table closed")
+    currency: str = Field(
+        description="ISO 4217: the currency of the limits, bets and balance (your accounts')"
+    )
     limits: LimitsOut = Field(description="the limits the next round plays by")
     bets: dict[str, TableBetOut] = Field(description="every bet the table takes, as now")
     allowed_actions: list[HouseAction] = Field(

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from baccarat.server import check as audit
-from baccarat.server import ledger
+from baccarat.server import ledger, wallet
 
 from ..harness import Api
 from .support import operator_launched
@@ -128,6 +128,21 @@ def test_the_migration_puts_the_accounts_of_before_in_dollars(tmp_path: Path) ->
     conn = sqlite3.connect(url.target)
     assert {c for (c,) in conn.execute("SELECT DISTINCT currency FROM accounts")} == {"USD"}
     conn.close()
+
+
+@SQLITE
+async def test_a_yen_players_cashier_request_is_in_yen_and_says_so(api: Api) -> None:
+    token = await api.player("kaito", currency="JPY")
+    asked = await api.client.post("/api/wallet/deposits", json={"amount": 100},
+                                  headers=api.auth(token))  # fmt: skip
+    assert asked.status_code == 201, asked.text
+    assert (asked.json()["amount"], asked.json()["currency"]) == (100, "JPY")
+    listed = (await api.client.get("/api/wallet/deposits", headers=api.auth(token, None))).json()
+    assert [(r["amount"], r["currency"]) for r in listed] == [(100, "JPY")]
+    system = api.casino.system
+    await api.casino.db.write(lambda uow: wallet.decide(uow, asked.json()["id"], True, system))
+    held = (await api.client.get("/api/wallet", headers=api.auth(token, None))).json()
+    assert (held["real"], held["currency"]) == (100, "JPY")  # one hundred yen, not 10,000
 
 
 @SQLITE

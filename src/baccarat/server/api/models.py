@@ -417,6 +417,7 @@ class CashierRequestOut(BaseModel):
     id: int
     kind: Literal["deposit", "withdrawal"]
     amount: int
+    currency: str = Field(description="ISO 4217: the amount's (your accounts'), in its minor unit")
     status: Literal["pending", "approved", "rejected"]
     time: str
     decided: str | None

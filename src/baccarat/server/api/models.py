@@ -342,6 +342,11 @@ class RoundOut(BaseModel):
         default=None,
         description="at a house table, the answer to the round: the currency of its amounts",
     )
+    payout: Literal["none", "pending", "paid"] | None = Field(
+        default=None,
+        description="a round on an operator's wallet: its win is on its way (pending), landed "
+        "(paid), or the round returned nothing (none)",
+    )
 
 
 class HistoryOut(BaseModel):

@@ -193,3 +193,13 @@ async def test_an_operators_yen_session_reads_the_table_in_yen(api: Api) -> None
     for answer in (one, state):
         assert answer["currency"] == "JPY"
         assert (answer["limits"]["min"], answer["limits"]["max"]) == (300, 3000)
+
+
+@SQLITE
+async def test_a_yen_top_up_says_what_it_fills_up_to_in_yen(api: Api) -> None:
+    token = await api.player("sora", currency="JPY")
+    full = await api.client.post("/api/wallet/fun/top-up", headers=api.auth(token))
+    assert full.status_code == 200, full.text
+    answer = full.json()
+    assert (answer["added"], answer["fun"], answer["up_to"], answer["currency"]) == (
+        0, 100_000, 100_000, "JPY")  # fmt: skip

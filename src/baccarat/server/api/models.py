@@ -263,6 +263,7 @@ class WalletOut(BaseModel):
 
 class TopUpOut(WalletOut):
     added: int
+    up_to: int = Field(description="the play-money balance a top-up brings it back up to")
 
 
 class HandOut(BaseModel):

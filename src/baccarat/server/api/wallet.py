@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from baccarat.server import ledger, wallet
+from baccarat.server.accounts import FUN_START
 from baccarat.server.api.deps import (
     IDEMPOTENT,
     RequestContext,
@@ -54,14 +55,15 @@ async def get_wallet(ctx: RequestDep) -> Response:
     response_model=TopUpOut,
     openapi_extra=IDEMPOTENT,
     responses=documented(*WRITE_ERRORS),
-    summary="Bring the play-money balance back up to 1,000.00",
+    summary="Bring the play-money balance back up to its start (`up_to`: 100,000 of the "
+    "currency's minor unit, 1,000.00 dollars or 100,000 yen)",
 )
 async def top_up(ctx: RequestDep) -> Response:
     system = ctx.casino.system
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
         added = wallet.top_up_fun(uow, player_id, system)
-        return _wallet(uow, player_id) | {"added": added}
+        return _wallet(uow, player_id) | {"added": added, "up_to": FUN_START}
 
     return await idempotent_write(ctx, None, 200, work)
 

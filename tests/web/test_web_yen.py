@@ -1,5 +1,6 @@
 """A player whose accounts are in yen (no minor unit) in Chromium: the cashier takes the
-amounts typed in yen, the table shows and checks its yen limits."""
+amounts typed in yen, the table shows and checks its yen limits, and the chips' labels fit
+the chips."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pytest
 from .webtools import Player, is_state, place
 
 pytestmark = pytest.mark.browser
+
+SIZES = [(1280, 720), (1920, 1080), (390, 844), (844, 390)]
 
 
 def yen(amount: int) -> str:
@@ -78,4 +81,34 @@ def test_the_table_shows_and_checks_its_yen_limits(make_player: Any, screenshots
     assert answer.value.status == 201, answer.value.text()
     assert answer.value.json()["stake"] == 2500
     player.wait_round()
+    assert not player.errors
+
+
+def test_the_chips_labels_lie_inside_the_chips(make_player: Any, screenshots: Path) -> None:
+    player = at_table_i(make_player, SIZES[0])
+    page = player.page
+    for size in SIZES:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.wait_for_timeout(100)  # (a layout of the new size)
+        # Each label's box, its corners from the chip's centre, against the radius of the
+        # chip's face (inside its dashed edge): a label is inside the round chip if every
+        # corner is.
+        found = page.evaluate("""() => [...document.querySelectorAll('.rack [data-chip]')]
+            .map((chip) => {
+              const range = document.createRange();
+              range.selectNodeContents(chip);
+              const text = range.getBoundingClientRect();
+              const box = chip.getBoundingClientRect();
+              const edge = parseFloat(getComputedStyle(chip).borderTopWidth);
+              const x = box.left + box.width / 2, y = box.top + box.height / 2;
+              const far = Math.hypot(Math.max(x - text.left, text.right - x),
+                                     Math.max(y - text.top, text.bottom - y));
+              return { label: chip.textContent, far, radius: box.width / 2 - edge };
+            })""")
+        assert [chip["label"] for chip in found] == ["100", "500", "2,500", "10,000"]
+        for chip in found:
+            assert chip["far"] <= chip["radius"], (size, chip)
+        page.locator(".rack").screenshot(
+            path=str(screenshots / f"yen-chips-{size[0]}x{size[1]}.png")
+        )
     assert not player.errors

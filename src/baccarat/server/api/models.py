@@ -221,6 +221,7 @@ class SharedStateOut(BaseModel):
     totals: dict[str, SharedSpotOut]
     shoe: SharedShoeOut | None
     log: SharedLogHeadOut | None = Field(description="the head of the table's hash-chained log")
+    currency: str = Field("USD", description="ISO 4217: the currency of the pot's amounts")
 
 
 class SharedBetsOut(BaseModel):

@@ -76,6 +76,12 @@ async def put(api: Api, token: str, path: str, body: Any) -> Any:
 async def operator_session(api: Api, currency: str) -> Any:
     """A game session of ours for an operator's player (``u7`` of ``acme``, whose wallet is
     nowhere: its calls go unanswered), launched and redeemed in process."""
+    return (await operator_launched(api, currency)).session
+
+
+async def operator_launched(api: Api, currency: str, *, demo: bool = False) -> Any:
+    """``operator_session``'s launch exchanged (``launch.Started``: the session's token and
+    the session); ``demo``: a session playing our play money in the currency."""
     import uuid
 
     from baccarat.server.wallets.operator import launch
@@ -91,8 +97,7 @@ async def operator_session(api: Api, currency: str) -> Any:
         "token": "t",
         "currency": currency,
         "language": "en",
-        "demo": False,
+        "demo": demo,
     }
     code = await casino.db.write(lambda uow: launch.create(uow, acme, casino.tables, body))
-    started = await casino.db.write(lambda uow: launch.redeem(uow, code, casino.system, 3600))
-    return started.session
+    return await casino.db.write(lambda uow: launch.redeem(uow, code, casino.system, 3600))

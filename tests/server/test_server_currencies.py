@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from baccarat.server import check as audit
-from baccarat.server import ledger
+from baccarat.server import ledger, wallet
 
 from ..harness import Api
+from .support import operator_launched
 
 pytestmark = pytest.mark.anyio
 SQLITE = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
@@ -75,7 +76,8 @@ async def test_a_player_of_before_is_in_dollars_and_sees_every_table(api: Api) -
     wallet = (await api.client.get("/api/wallet", headers=api.auth(token, None))).json()
     assert wallet["currency"] == "USD"
     listed = (await api.client.get("/api/tables", headers=api.auth(token, None))).json()
-    assert len(listed) == len(api.casino.tables) and "currency" not in listed[0]
+    assert len(listed) == len(api.casino.tables)
+    assert {t["currency"] for t in listed} == {"USD"}
     assert (await api.play(token, banker=3000)).json()["error"]["code"] == "bet_above_table_max"
 
 
@@ -126,3 +128,78 @@ def test_the_migration_puts_the_accounts_of_before_in_dollars(tmp_path: Path) ->
     conn = sqlite3.connect(url.target)
     assert {c for (c,) in conn.execute("SELECT DISTINCT currency FROM accounts")} == {"USD"}
     conn.close()
+
+
+@SQLITE
+async def test_a_yen_players_cashier_request_is_in_yen_and_says_so(api: Api) -> None:
+    token = await api.player("kaito", currency="JPY")
+    asked = await api.client.post("/api/wallet/deposits", json={"amount": 100},
+                                  headers=api.auth(token))  # fmt: skip
+    assert asked.status_code == 201, asked.text
+    assert (asked.json()["amount"], asked.json()["currency"]) == (100, "JPY")
+    listed = (await api.client.get("/api/wallet/deposits", headers=api.auth(token, None))).json()
+    assert [(r["amount"], r["currency"]) for r in listed] == [(100, "JPY")]
+    system = api.casino.system
+    await api.casino.db.write(lambda uow: wallet.decide(uow, asked.json()["id"], True, system))
+    held = (await api.client.get("/api/wallet", headers=api.auth(token, None))).json()
+    assert (held["real"], held["currency"]) == (100, "JPY")  # one hundred yen, not 10,000
+
+
+@SQLITE
+async def test_every_answer_about_a_table_is_in_the_players_currency_and_they_agree(
+    api: Api,
+) -> None:
+    token = await api.player("yui", currency="JPY")
+    headers = api.auth(token, None)
+    listed = next(t for t in (await api.client.get("/api/tables", headers=headers)).json()
+                  if t["id"] == "table-i")  # fmt: skip
+    one = (await api.client.get("/api/tables/table-i", headers=headers)).json()
+    state = (await api.client.get("/api/tables/table-i/state?mode=fun", headers=headers)).json()
+    for answer in (listed, one, state):
+        assert answer["currency"] == "JPY"
+        assert (answer["limits"]["min"], answer["limits"]["max"]) == (300, 3000)
+        assert (answer["bets"]["banker"]["min"], answer["bets"]["banker"]["max"]) == (300, 3000)
+    assert one["chips"] == listed["chips"] == [100, 500, 2500, 10000]
+    # The bet check is the same table's: 2,500 yen is a bet, 200 yen is not (said in yen).
+    played = await api.play(token, banker=2500)
+    assert played.status_code == 201, played.text
+    assert played.json()["currency"] == "JPY"
+    error = (await api.play(token, banker=200)).json()["error"]
+    assert error["details"] == {"bet": "banker", "stake": 200, "min": 300, "currency": "JPY"}
+    assert error["message"] == "the banker bet ¥200 is below the table minimum ¥300"
+    error = (await api.play(token, banker=300, tie=4000)).json()["error"]
+    assert error["message"] == "the tie bet ¥4,000 is above the maximum ¥3,000"
+    error = (await api.play(token, mode="real", banker=300)).json()["error"]
+    assert error["message"] == "the stake ¥300 exceeds the real balance ¥0"
+    # A table without limits in yen is not shown to a yen player in dollars.
+    other = await api.client.get("/api/tables/table-iii", headers=headers)
+    assert (other.status_code, other.json()["error"]["code"]) == (422, "unsupported_currency")
+    # A visitor sees the table in dollars, and is told so; the lobby's answers vary by caller.
+    api.client.cookies.clear()  # (the client kept the session's cookie)
+    seen = await api.client.get("/api/tables/table-i")
+    assert (seen.json()["currency"], seen.json()["limits"]["min"]) == ("USD", 200)
+    assert "Cookie" in seen.headers["vary"] and "Authorization" in seen.headers["vary"]
+    dollars = await api.player("dan")
+    error = (await api.play(dollars, banker=100)).json()["error"]
+    assert error["message"] == "the banker bet $1.00 is below the table minimum $2.00"
+
+
+@SQLITE
+async def test_an_operators_yen_session_reads_the_table_in_yen(api: Api) -> None:
+    started = await operator_launched(api, "JPY", demo=True)
+    headers = {"Authorization": f"Bearer {started.token}"}
+    one = (await api.client.get("/api/tables/table-i", headers=headers)).json()
+    state = (await api.client.get("/api/tables/table-i/state?mode=fun", headers=headers)).json()
+    for answer in (one, state):
+        assert answer["currency"] == "JPY"
+        assert (answer["limits"]["min"], answer["limits"]["max"]) == (300, 3000)
+
+
+@SQLITE
+async def test_a_yen_top_up_says_what_it_fills_up_to_in_yen(api: Api) -> None:
+    token = await api.player("sora", currency="JPY")
+    full = await api.client.post("/api/wallet/fun/top-up", headers=api.auth(token))
+    assert full.status_code == 200, full.text
+    answer = full.json()
+    assert (answer["added"], answer["fun"], answer["up_to"], answer["currency"]) == (
+        0, 100_000, 100_000, "JPY")  # fmt: skip

@@ -152,7 +152,7 @@ def test_a_stake_above_the_balance_is_refused_without_using_a_nonce(
     with pytest.raises(ServiceError) as refused:
         play(db, StackedShoes(BANKER_WINS), system, tables, alice, mode="real", player=500)
     assert refused.value.code == "insufficient_funds"
-    assert refused.value.details == {"stake": 500, "balance": 0}
+    assert refused.value.details == {"stake": 500, "balance": 0, "currency": "USD"}
     assert db.run_read(lambda uow: seeds.state(uow, alice, "real")).next_nonce == 0
     db.run_write(lambda uow: wallet.deposit(uow, alice, 500, system))
     played = play(db, StackedShoes(BANKER_WINS), system, tables, alice, mode="real", player=500)

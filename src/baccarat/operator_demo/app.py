@@ -20,6 +20,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from baccarat.operator_demo.wallet import DemoWallet
+from baccarat.server.currencies import format_amount
 from baccarat.server.wallets.operator.signing import (
     OPERATOR_HEADER,
     SIGNATURE_HEADER,
@@ -143,9 +144,9 @@ def create_demo(settings: DemoSettings) -> FastAPI:
         player = wallet.player_of(request.cookies.get(COOKIE))
         if player is None:
             return RedirectResponse("/", 303)
-        balance = next(b for p, b, *_ in wallet.players() if p == player)
+        balance, currency = next((b, c) for p, b, c, _ in wallet.players() if p == player)
         return _page("Demo Casino: lobby", f"<p>Logged in as <b>{html.escape(player)}</b>. "
-                     f"Balance {balance // 100}.{balance % 100:02d} {settings.currency}.</p>"
+                     f"Balance {html.escape(format_amount(balance, currency))}.</p>"
                      "<form method=post action=/launch><button name=demo value=0>"
                      "Play baccarat</button> <button name=demo value=1>Play for fun</button>"
                      "</form>")  # fmt: skip

@@ -21,7 +21,7 @@ from typing import Any
 OK = "RS_OK"
 PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",
            "mallory", "niaj")  # fmt: skip
-START_BALANCE = 100_000  # 1,000.00
+START_BALANCE = 100_000  # of the currency's minor unit: 1,000.00 dollars, 100,000 yen
 TOKEN_TTL_US = 3600 * 1_000_000
 
 SCHEMA = """

@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from baccarat.core import format_money
-from baccarat.server.currencies import HOME
+from baccarat.server.currencies import HOME, format_amount
 from baccarat.server.db.lookup import Lookup
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
@@ -562,20 +561,19 @@ def record_elsewhere(uow: UnitOfWork, mode: str, reference: str, memo: str) -> i
 
 def _short(uow: UnitOfWork, player_id: int, mode: str, cover: int, net: int) -> ServiceError:
     """The refusal of a posting the player's balance does not cover."""
-    balance = int(
-        uow.scalar(
-            "SELECT balance FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'",
-            {"p": player_id, "m": mode},
-        )
-        or 0
+    row = uow.one(
+        "SELECT balance, currency FROM accounts "
+        "WHERE player_id = :p AND mode = :m AND kind = 'player'",
+        {"p": player_id, "m": mode},
     )
+    balance, code = (0, HOME) if row is None else (int(row[0]), str(row[1]))
     if cover > balance:
         return ServiceError(
             "insufficient_funds",
-            f"the stake {format_money(cover)} exceeds the {mode} balance {format_money(balance)}",
-            stake=cover,
-            balance=balance,
-        )
+            f"the stake {format_amount(cover, code)} exceeds the {mode} balance "
+            f"{format_amount(balance, code)}",
+            stake=cover, balance=balance, currency=code,
+        )  # fmt: skip
     return ServiceError(
         "insufficient_funds",
         "the balance does not cover this movement",

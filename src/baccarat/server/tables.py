@@ -22,11 +22,10 @@ from baccarat.core import (
     Bets,
     RuleSet,
     ShufflePolicy,
-    format_money,
     get_rules,
     parse_money,
 )
-from baccarat.server.currencies import HOME, digits, parse_amount
+from baccarat.server.currencies import HOME, digits, format_amount, parse_amount
 from baccarat.server.errors import ServiceError
 from baccarat.server.settings import Settings
 
@@ -177,7 +176,11 @@ class Table:
         """Refuse bets outside the table's limits (nothing is debited then)."""
         if bets.total == 0:
             raise ServiceError("no_bets", "place at least one bet")
-        limits = self.limits
+        limits, code = self.limits, self.currency
+
+        def money(minor: int) -> str:
+            return format_amount(minor, code)
+
         for bet, _ in bets.placed():
             if bet not in MAIN_BETS and bet not in self.side_bets:
                 raise ServiceError(
@@ -186,9 +189,9 @@ class Table:
                     bet=bet, offered=list(self.bets),
                 )  # fmt: skip
         for bet, bounds in self.side_bets.items():
-            _check_limits(bet, bets.stake(bet), bounds.min, bounds.max)
+            _check_limits(bet, bets.stake(bet), bounds.min, bounds.max, code)
         for kind in ("player", "banker"):
-            _check_limits(kind, bets.stake(kind), limits.min, limits.max)
+            _check_limits(kind, bets.stake(kind), limits.min, limits.max, code)
         tie = bets.stake("tie")
         if tie:
             alone = not (bets.stake("player") or bets.stake("banker"))
@@ -197,25 +200,23 @@ class Table:
             if tie < minimum:
                 raise ServiceError(
                     "tie_below_min",
-                    f"the tie bet {format_money(tie)} is below the minimum "
-                    f"{format_money(minimum)} {which}",
-                    bet="tie", stake=tie, min=minimum, alone=alone,
+                    f"the tie bet {money(tie)} is below the minimum {money(minimum)} {which}",
+                    bet="tie", stake=tie, min=minimum, alone=alone, currency=code,
                 )  # fmt: skip
             if tie > limits.tie_max:
                 raise ServiceError(
                     "tie_above_max",
-                    f"the tie bet {format_money(tie)} is above the maximum "
-                    f"{format_money(limits.tie_max)}",
-                    bet="tie", stake=tie, max=limits.tie_max,
+                    f"the tie bet {money(tie)} is above the maximum {money(limits.tie_max)}",
+                    bet="tie", stake=tie, max=limits.tie_max, currency=code,
                 )  # fmt: skip
         unit = self.unit
         for kind, stake in bets.placed():
             if stake % unit:
                 raise ServiceError(
                     "not_a_chip_multiple",
-                    f"the {kind} bet {format_money(stake)} cannot be made of this "
-                    f"table's chips: stakes are multiples of {format_money(unit)}",
-                    bet=kind, stake=stake, unit=unit,
+                    f"the {kind} bet {money(stake)} cannot be made of this "
+                    f"table's chips: stakes are multiples of {money(unit)}",
+                    bet=kind, stake=stake, unit=unit, currency=code,
                 )  # fmt: skip
 
     def bet_limits(self, bet: str) -> BetLimits:
@@ -257,6 +258,7 @@ class Table:
             "cut_shoe": self.is_cut_shoe,
             "source": self.source,
             "currencies": list(self.offered_currencies),
+            "currency": self.currency,
             "banked": None,
             "shared": None,
         } | ({} if self.terms is None else {self.kind: self.terms.to_json()})
@@ -273,20 +275,24 @@ def bets_from(stakes: Mapping[str, int]) -> Bets:
     return Bets(stakes)
 
 
-def _check_limits(bet: str, stake: int, low: int, high: int) -> None:
+def _check_limits(bet: str, stake: int, low: int, high: int, code: str) -> None:
+    """A bet's stake between its limits (amounts of the currency ``code``), or a refusal
+    that writes them in it."""
     if not stake:
         return
     if stake < low:
         raise ServiceError(
             "bet_below_table_min",
-            f"the {bet} bet {format_money(stake)} is below the table minimum {format_money(low)}",
-            bet=bet, stake=stake, min=low,
+            f"the {bet} bet {format_amount(stake, code)} is below the table minimum "
+            f"{format_amount(low, code)}",
+            bet=bet, stake=stake, min=low, currency=code,
         )  # fmt: skip
     if stake > high:
         raise ServiceError(
             "bet_above_table_max",
-            f"the {bet} bet {format_money(stake)} is above the table maximum {format_money(high)}",
-            bet=bet, stake=stake, max=high,
+            f"the {bet} bet {format_amount(stake, code)} is above the table maximum "
+            f"{format_amount(high, code)}",
+            bet=bet, stake=stake, max=high, currency=code,
         )  # fmt: skip
 
 

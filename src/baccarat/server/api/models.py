@@ -152,11 +152,12 @@ class TableOut(BaseModel):
     )
     currencies: list[str] = Field(
         default_factory=lambda: ["USD"],
-        description="ISO 4217: the currencies the table has chips and limits in (a session "
-        "an operator launched lists the table's chips and limits in its own currency)",
+        description="ISO 4217: the currencies the table has chips and limits in",
     )
-    currency: str | None = Field(
-        default=None, description="in a session an operator launched: the session's currency"
+    currency: str = Field(
+        "USD",
+        description="ISO 4217: the currency of its chips and limits here, in its minor unit: "
+        "the caller's (their accounts', an operator's session's); USD for a visitor",
     )
     open: bool = Field(
         default=True,
@@ -220,6 +221,7 @@ class SharedStateOut(BaseModel):
     totals: dict[str, SharedSpotOut]
     shoe: SharedShoeOut | None
     log: SharedLogHeadOut | None = Field(description="the head of the table's hash-chained log")
+    currency: str = Field("USD", description="ISO 4217: the currency of the pot's amounts")
 
 
 class SharedBetsOut(BaseModel):
@@ -262,6 +264,7 @@ class WalletOut(BaseModel):
 
 class TopUpOut(WalletOut):
     added: int
+    up_to: int = Field(description="the play-money balance a top-up brings it back up to")
 
 
 class HandOut(BaseModel):
@@ -339,6 +342,15 @@ class RoundOut(BaseModel):
         default="player", description="banker: a player-banked round you banked"
     )
     banked: BankedRoundOut | None = None
+    currency: str | None = Field(
+        default=None,
+        description="at a house table, the answer to the round: the currency of its amounts",
+    )
+    payout: Literal["none", "pending", "paid"] | None = Field(
+        default=None,
+        description="a round on an operator's wallet: its win is on its way (pending), landed "
+        "(paid), or the round returned nothing (none)",
+    )
 
 
 class HistoryOut(BaseModel):
@@ -414,6 +426,7 @@ class CashierRequestOut(BaseModel):
     id: int
     kind: Literal["deposit", "withdrawal"]
     amount: int
+    currency: str = Field(description="ISO 4217: the amount's (your accounts'), in its minor unit")
     status: Literal["pending", "approved", "rejected"]
     time: str
     decided: str | None
@@ -530,6 +543,9 @@ class HouseTableOut(BaseModel):
     table_id: str
     mode: str
     open: bool = Field(description="false while the back office has the table closed")
+    currency: str = Field(
+        description="ISO 4217: the currency of the limits, bets and balance (your accounts')"
+    )
     limits: LimitsOut = Field(description="the limits the next round plays by")
     bets: dict[str, TableBetOut] = Field(description="every bet the table takes, as now")
     allowed_actions: list[HouseAction] = Field(

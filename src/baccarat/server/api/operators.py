@@ -179,8 +179,7 @@ async def operator_tables(ctx: RequestContext) -> list[dict[str, Any]]:
     if operator is None:
         return []
     offered = launch.offered(operator, ctx.casino.tables, session.currency)
-    shown = await ctx.casino.db.read(lambda uow: switches.lobby(uow, offered))
-    return [t | {"currency": session.currency} for t in shown]
+    return await ctx.casino.db.read(lambda uow: switches.lobby(uow, offered))
 
 
 def _real(ctx: RequestContext, mode: str) -> bool:

@@ -6,14 +6,13 @@ import contextlib
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Query, Response
 
 from baccarat.server import auth, ledger, roads, switches
 from baccarat.server.api import pacing
 from baccarat.server.api.deps import (
     IDEMPOTENT,
     NOT_MODIFIED,
-    CasinoDep,
     RequestContext,
     RequestDep,
     idempotent_write,
@@ -41,7 +40,6 @@ from baccarat.server.api.operators import (
     operator_round,
     operator_tables,
 )
-from baccarat.server.casino import Casino
 from baccarat.server.currencies import HOME
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
@@ -88,33 +86,49 @@ async def list_tables(ctx: RequestDep) -> Response:
 async def _tables_of(ctx: RequestContext) -> list[dict[str, Any]]:
     if ctx.caller.operator:
         return await operator_tables(ctx)
-    tables = list(ctx.casino.tables.values())
-    currency = HOME
-    if ctx.caller.token_hash is not None:  # a player's: the tables in their currency
-        with contextlib.suppress(ServiceError):
-            currency = await ctx.casino.db.read(
-                lambda uow: ledger.currency_of(uow, ctx.caller.player_id(uow))
-            )
-    if currency == HOME:
-        return await _lobby(ctx.casino, tables)
-    offered = [t.for_currency(currency) for t in tables
-               if currency in t.offered_currencies]  # fmt: skip
-    return [t | {"currency": currency} for t in await _lobby(ctx.casino, offered)]
+
+    def read(uow: UnitOfWork) -> list[dict[str, Any]]:
+        currency = currency_of(ctx, uow, _player_or_visitor(ctx, uow))
+        return switches.lobby(uow, [t.for_currency(currency) for t in ctx.casino.tables.values()
+                                    if currency in t.offered_currencies])  # fmt: skip
+
+    return await ctx.casino.db.read(read)
 
 
-async def _lobby(casino: Casino, tables: list[Table]) -> list[dict[str, Any]]:
-    return await casino.db.read(lambda uow: switches.lobby(uow, tables))
+def currency_of(ctx: RequestContext, uow: UnitOfWork, player_id: int | None) -> str:
+    """The currency of a player's amounts, their accounts' (a session an operator launched
+    has its accounts in the session's currency); ``HOME`` for a visitor. A table's chips and
+    limits are read in it (``Table.for_currency``) wherever the player sees or plays it:
+    the lobby, the table, their state at it, their rounds."""
+    if player_id is None:
+        return HOME
+    return ledger.player_currency(uow, ctx.casino.system, player_id)
+
+
+def _player_or_visitor(ctx: RequestContext, uow: UnitOfWork) -> int | None:
+    """The caller's player, or None for a visitor (a session no longer live reads as one)."""
+    if ctx.caller.token_hash is None:
+        return None
+    with contextlib.suppress(ServiceError):
+        return ctx.caller.player_id(uow)
+    return None
 
 
 @router.get(
     "/tables/{table_id}",
     response_model=TableOut,
-    responses=documented("unknown_table") | NOT_MODIFIED,
-    summary="One table",
+    responses=documented("unknown_table", "unsupported_currency") | NOT_MODIFIED,
+    summary="One table (in the caller's currency)",
 )
-async def get_table(table_id: str, request: Request, casino: CasinoDep) -> Response:
-    (table,) = await _lobby(casino, [casino.tables.require(table_id)])
-    return revalidated_json_response(request, table)
+async def get_table(table_id: str, ctx: RequestDep) -> Response:
+    table = ctx.casino.tables.require(table_id)
+
+    def read(uow: UnitOfWork) -> list[dict[str, Any]]:
+        currency = currency_of(ctx, uow, _player_or_visitor(ctx, uow))
+        return switches.lobby(uow, [table.for_currency(currency)])
+
+    (found,) = await ctx.casino.db.read(read)
+    return revalidated_json_response(ctx.request, found, LOBBY_VARY)
 
 
 @router.post(
@@ -142,8 +156,7 @@ async def play_round(
             return answer
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
-        # The table's limits in the player's currency.
-        here = table.for_currency(ledger.player_currency(uow, ctx.casino.system, player_id))
+        here = table.for_currency(currency_of(ctx, uow, player_id))
         played = rounds.play_round(uow, dealer, player_id, here, mode, bets)
         return rounds.round_answer(uow, player_id, here, played, bets)
 
@@ -154,7 +167,11 @@ async def play_round(
     "/tables/{table_id}/state",
     response_model=HouseTableOut | SharedStateOut,
     responses=documented(
-        "not_authenticated", "invalid_mode", "unknown_table", "player_banked_table"
+        "not_authenticated",
+        "invalid_mode",
+        "unknown_table",
+        "player_banked_table",
+        "unsupported_currency",
     ),
     summary="You at a house table: the actions allowed now, your balance, last round and "
     "shoe; a shared table's phase, countdown, totals and shoe (no session needed)",
@@ -165,19 +182,18 @@ async def get_table_state(
     table = ctx.casino.tables.require(table_id)
     if SharedKind.of(table):
         _desk(ctx).watch(table.id)
-        return json_response(
-            await ctx.casino.db.read(
-                lambda uow: shared.state(uow, table, _maybe_player(ctx, uow), mode)
-            )
+        found = await ctx.casino.db.read(
+            lambda uow: shared.state(uow, table, _maybe_player(ctx, uow), mode)
         )
+        return json_response(found | {"currency": table.currency})  # one pot, in HOME
     # An operator's session plays real money on the operator's wallet: its balance is there.
-    balance, currency = None, None
+    balance = None
     if ctx.caller.operator and mode == "real":
-        balance, currency = await operator_balance(ctx)
+        balance, _ = await operator_balance(ctx)
 
     def view(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> dict[str, Any]:
         find_kind(table.kind).refuse_house_round(table)  # a player-banked one: take a seat
-        here = (table.in_currency(currency) if currency else None) or table
+        here = table.for_currency(currency_of(ctx, uow, player_id))
         return rounds.table_state(uow, player_id, here, mode, balance)
 
     return json_response(await _read_at_table(ctx, table_id, mode, view))
@@ -213,8 +229,7 @@ async def put_coup_bets(table_id: str, coup: Id, body: RoundIn, ctx: RequestDep)
             return answer
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
-        # One pot: in HOME alone.
-        table.for_currency(ledger.player_currency(uow, ctx.casino.system, player_id))
+        table.for_currency(currency_of(ctx, uow, player_id))  # one pot: in HOME alone
         placed = shared_bets.place(uow, dealer, table, coup, player_id, mode, bets)
         desk.tell(uow, table.id)  # the totals changed: every worker's sockets hear of it
         return placed

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from baccarat.server import ledger, wallet
+from baccarat.server.accounts import FUN_START
 from baccarat.server.api.deps import (
     IDEMPOTENT,
     RequestContext,
@@ -54,14 +55,15 @@ async def get_wallet(ctx: RequestDep) -> Response:
     response_model=TopUpOut,
     openapi_extra=IDEMPOTENT,
     responses=documented(*WRITE_ERRORS),
-    summary="Bring the play-money balance back up to 1,000.00",
+    summary="Bring the play-money balance back up to its start (`up_to`: 100,000 of the "
+    "currency's minor unit, 1,000.00 dollars or 100,000 yen)",
 )
 async def top_up(ctx: RequestDep) -> Response:
     system = ctx.casino.system
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
         added = wallet.top_up_fun(uow, player_id, system)
-        return _wallet(uow, player_id) | {"added": added}
+        return _wallet(uow, player_id) | {"added": added, "up_to": FUN_START}
 
     return await idempotent_write(ctx, None, 200, work)
 
@@ -81,7 +83,8 @@ async def request_deposit(
     ctx: RequestDep,
 ) -> Response:
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
-        return wallet.request_deposit(uow, player_id, body.amount).to_json()
+        found = wallet.request_deposit(uow, player_id, body.amount)
+        return found.to_json() | {"currency": ledger.currency_of(uow, player_id)}
 
     return await idempotent_write(ctx, body.model_dump(), 201, work)
 
@@ -101,19 +104,20 @@ async def request_withdrawal(
     system = ctx.casino.system
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
-        return wallet.request_withdrawal(uow, player_id, body.amount, system).to_json()
+        found = wallet.request_withdrawal(uow, player_id, body.amount, system)
+        return found.to_json() | {"currency": ledger.currency_of(uow, player_id)}
 
     return await idempotent_write(ctx, body.model_dump(), 201, work)
 
 
 async def _requests(ctx: RequestContext, kind: str) -> Response:
-    items = await ctx.casino.db.read(
-        lambda uow: [
-            r.to_json()
-            for r in wallet.list_requests(uow, player_id=ctx.caller.player_id(uow), kind=kind)
-        ]
-    )
-    return json_response(items)
+    def read(uow: UnitOfWork) -> list[dict[str, Any]]:
+        player_id = ctx.caller.player_id(uow)
+        currency = ledger.currency_of(uow, player_id)  # the amounts' (the accounts')
+        return [r.to_json() | {"currency": currency}
+                for r in wallet.list_requests(uow, player_id=player_id, kind=kind)]  # fmt: skip
+
+    return json_response(await ctx.casino.db.read(read))
 
 
 @router.get("/deposits", response_model=list[CashierRequestOut],

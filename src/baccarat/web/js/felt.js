@@ -38,6 +38,8 @@ export function rackView(chips, selected, choose) {
       h("button", {
         class: `chip chip-${chipColour(value)}`,
         "data-chip": value,
+        // Its label's length: a long one ("10,000") is set smaller, inside the chip.
+        style: `--chars:${chipLabel(value).length}`,
         role: "radio",
         "aria-checked": String(value === selected),
         "aria-label": t("table.chip", { amount: money(value) }),

@@ -158,16 +158,21 @@ export function dateTime(iso) {
   return new Intl.DateTimeFormat(locale(), { dateStyle: "short", timeStyle: "medium" }).format(date);
 }
 
-/** Parse a money amount typed by the player in their locale ("12,50" or "12.50") to cents. */
+/**
+ * Parse an amount typed by the player in their locale, in units of the session's currency
+ * ("12,50" or "12.50" dollars, "1,000" yen), to its minor units (1250 cents, 1000 yen); at
+ * most the currency's decimals (none for yen). null if it is no amount.
+ */
 export function parseMoney(text) {
   const cleaned = String(text)
     .trim()
     .replace(/[^\d.,]/g, "");
   if (!cleaned) return null;
-  const match = cleaned.match(/^(\d+(?:[.,\s]\d{3})*|\d+)(?:[.,](\d{1,2}))?$/);
+  const decimals = DIGITS ? `(?:[.,](\\d{1,${DIGITS}}))?` : "";
+  const match = cleaned.match(new RegExp(`^(\\d+(?:[.,]\\d{3})*|\\d+)${decimals}$`));
   if (!match) return null;
-  const whole = match[1].replace(/[.,\s]/g, "");
-  const frac = (match[2] || "").padEnd(2, "0");
-  const cents = Number(whole) * 100 + Number(frac || 0);
-  return Number.isSafeInteger(cents) ? cents : null;
+  const whole = match[1].replace(/[.,]/g, "");
+  const frac = (match[2] || "").padEnd(DIGITS, "0");
+  const minor = Number(whole) * MINOR + Number(frac || 0);
+  return Number.isSafeInteger(minor) ? minor : null;
 }

@@ -104,7 +104,7 @@ function walletPanel(redraw) {
             walletNote =
               added > 0
                 ? t("lobby.topped_up_by", { added: money(added), amount: money(data.fun) })
-                : t("lobby.top_up_full", { amount: money(data.fun) });
+                : t("lobby.top_up_full", { amount: money(data.fun), target: money(data.up_to) });
             if (data && typeof data.fun === "number") store.setBalance("fun", data.fun);
             else await store.refreshWallet();
             redraw();

@@ -247,6 +247,7 @@ def table_state(
         "table_id": table.id,
         "mode": mode,
         "open": open_,
+        "currency": table.currency,
         "limits": table.limits.to_json(),
         "bets": table.bets_json(),
         "allowed_actions": allowed if open_ else [a for a in allowed if a == "new_game"],
@@ -267,6 +268,7 @@ def round_answer(
     if shoe is not None:
         answer["shoe"] = shoe.to_json()
     answer["allowed_actions"] = allowed_actions(table, bets, played.balance_after, shoe)
+    answer["currency"] = table.currency
     return answer
 
 

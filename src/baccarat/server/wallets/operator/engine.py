@@ -59,6 +59,15 @@ WAIT_POLL_S = 0.05
 MAX_IN_FLIGHT = 200  # rounds whose calls one process sends at once
 
 
+def payout(state: str, win: int) -> str:
+    """What the player is told of the win of a round whose bet the operator applied: "none"
+    (the round returned nothing: the win call that closes it credits nothing), "pending"
+    (the win call is on its way) or "paid" (it landed)."""
+    if win == 0:
+        return "none"
+    return "paid" if state == "settled" else "pending"
+
+
 def _not_played(
     state: str, status: str | None, round_id: str, rolled_back: str, contract: WalletProtocol
 ) -> ServiceError:
@@ -276,7 +285,7 @@ class OperatorDesk:
             if played is None:
                 played = history.get_round(uow, None, round_id)
             answer = rounds.round_answer(uow, player_id, table, played, bets)
-            answer["payout"] = "paid" if state == "settled" else "pending"
+            answer["payout"] = payout(state, played.win)
             return answer
         return _not_played(state, status, round_id, "the casino's wallet did not answer: the "
                            "bet is rolled back (nothing was lost)", contract)  # fmt: skip

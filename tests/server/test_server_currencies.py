@@ -30,6 +30,18 @@ def entries_by_currency(api: Api) -> dict[tuple[str, str, str], int]:
 
 
 @SQLITE
+async def test_a_yen_player_has_three_tables_a_cut_shoe_among_them(api: Api) -> None:
+    token = await api.player("kenji", currency="JPY")
+    listed = (await api.client.get("/api/tables", headers=api.auth(token, None))).json()
+    offered = {t["id"]: t for t in listed}
+    assert {"table-i", "table-ii", "mini"} <= set(offered), sorted(offered)
+    assert offered["mini"]["limits"]["min"] == 100 and offered["table-ii"]["limits"]["min"] == 500
+    for table in ("table-i", "table-ii"):
+        played = await api.play(token, table=table, banker=500)
+        assert (played.status_code, played.json()["currency"]) == (201, "JPY"), played.text
+
+
+@SQLITE
 async def test_a_player_in_yen_plays_at_the_tables_yen_limits_with_the_casinos_yen(
     api: Api,
 ) -> None:

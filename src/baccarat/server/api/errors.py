@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -45,6 +46,25 @@ def documented(*codes: str) -> dict[int | str, dict[str, Any]]:
         lines = "; ".join(f"`{c}`: {ERRORS[c].description}" for c in sorted(set(listed)))
         responses[status] = {"model": ErrorBody, "description": lines}
     return responses
+
+
+Handler = TypeVar("Handler", bound=Callable[..., Awaitable[Response]])
+
+
+def routes(
+    router: APIRouter, *common: str, **shared: Any
+) -> Callable[..., Callable[[Handler], Handler]]:
+    """Routes of ``router`` declared alike: each ``route(method, path, summary, *codes)``
+    takes the ``shared`` keyword arguments (a response model, dependencies) and documents
+    the ``common`` error codes with its own."""
+
+    def route(method: str, path: str, summary: str, *codes: str) -> Callable[[Handler], Handler]:
+        return router.api_route(
+            path, methods=[method], responses=documented(*common, *codes), summary=summary,
+            **shared,
+        )  # fmt: skip
+
+    return route
 
 
 # A path's integer beyond its bounds (``ids.Id``: the database's BIGINT) names no resource.

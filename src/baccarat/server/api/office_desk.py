@@ -4,6 +4,7 @@ thresholds. Each route checks the caller's role; each change is audited."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -11,7 +12,7 @@ from pydantic import Field
 
 from baccarat.server import switches, wallet
 from baccarat.server.api.deps import json_response
-from baccarat.server.api.errors import documented
+from baccarat.server.api.errors import Handler, documented, routes
 from baccarat.server.api.ids import Id
 from baccarat.server.api.models import Body
 from baccarat.server.api.office import (
@@ -30,6 +31,14 @@ from baccarat.server.office import actions, players
 from baccarat.server.office.staff import Staff, audit
 
 router = APIRouter(prefix="/admin/api", tags=["back office"])
+
+
+def _change(
+    method: str, path: str, role: str, summary: str, *codes: str
+) -> Callable[[Handler], Handler]:
+    """A staff change's route: for staff of ``role`` (checked first), with the error codes
+    every change has and its own."""
+    return routes(router, *CHANGE, dependencies=[role_first(role)])(method, path, summary, *codes)
 
 
 class ReasonIn(Body):
@@ -108,12 +117,11 @@ async def round_card(request: Request, round_id: RoundId) -> Response:
     return json_response(found)
 
 
-@router.post(
-    "/rounds/{round_id}/void",
-    responses=documented(*CHANGE, "unknown_round", "void_not_possible"),
-    dependencies=[role_first("void_propose")],
-    summary="Void a round (play money at once; real money: proposed for a second admin)",
-)
+@_change(
+    "POST", "/rounds/{round_id}/void", "void_propose",
+    "Void a round (play money at once; real money: proposed for a second admin)",
+    "unknown_round", "void_not_possible",
+)  # fmt: skip
 async def void_round(request: Request, round_id: RoundId, body: ReasonIn) -> Response:
     dealer = _casino(request).dealer
     return await staff_change(
@@ -128,12 +136,11 @@ async def pending_voids(request: Request) -> Response:
     return json_response({"proposals": found})
 
 
-@router.post(
-    "/voids/{proposal_id}",
-    responses=documented(*CHANGE, "not_found", "same_person", "void_not_possible"),
-    dependencies=[role_first("void_approve")],
-    summary="Approve (the round is voided) or reject a proposed void: another admin",
-)
+@_change(
+    "POST", "/voids/{proposal_id}", "void_approve",
+    "Approve (the round is voided) or reject a proposed void: another admin",
+    "not_found", "same_person", "void_not_possible",
+)  # fmt: skip
 async def decide_void(request: Request, proposal_id: Id, body: DecisionIn) -> Response:
     dealer = _casino(request).dealer
     return await staff_change(
@@ -156,14 +163,11 @@ async def cashier_requests(
     return json_response({"requests": await as_staff(request, "cashier", read)})
 
 
-@router.post(
-    "/cashier/{request_id}",
-    responses=documented(
-        *CHANGE, "unknown_request", "request_not_pending", "player_excluded", "not_found"
-    ),
-    dependencies=[role_first("cashier")],
-    summary="Approve or reject a deposit or withdrawal request, with the reason",
-)
+@_change(
+    "POST", "/cashier/{request_id}", "cashier",
+    "Approve or reject a deposit or withdrawal request, with the reason",
+    "unknown_request", "request_not_pending", "player_excluded", "not_found",
+)  # fmt: skip
 async def decide_request(request: Request, request_id: Id, body: DecisionIn) -> Response:
     system = _casino(request).system
     return await staff_change(
@@ -180,12 +184,11 @@ async def tables(request: Request) -> Response:
     return json_response({"tables": found})
 
 
-@router.put(
-    "/tables/{table_id}/switch",
-    responses=documented(*CHANGE, "unknown_table"),
-    dependencies=[role_first("tables_change")],
-    summary="The kill switch: no new rounds while off (rounds in flight finish)",
-)
+@_change(
+    "PUT", "/tables/{table_id}/switch", "tables_change",
+    "The kill switch: no new rounds while off (rounds in flight finish)",
+    "unknown_table",
+)  # fmt: skip
 async def switch_table(request: Request, table_id: str, body: SwitchIn) -> Response:
     table = _casino(request).tables.require(table_id)
     return await staff_change(
@@ -194,12 +197,11 @@ async def switch_table(request: Request, table_id: str, body: SwitchIn) -> Respo
     )  # fmt: skip
 
 
-@router.put(
-    "/tables/{table_id}/limits",
-    responses=documented(*CHANGE, "unknown_table", "invalid_limit"),
-    dependencies=[role_first("tables_change")],
-    summary="Change a table's main limits from its next round (a significant event)",
-)
+@_change(
+    "PUT", "/tables/{table_id}/limits", "tables_change",
+    "Change a table's main limits from its next round (a significant event)",
+    "unknown_table", "invalid_limit",
+)  # fmt: skip
 async def table_limits(request: Request, table_id: str, body: LimitsIn) -> Response:
     table = _casino(request).tables.require(table_id)
     return await staff_change(
@@ -226,12 +228,11 @@ def _offered(request: Request) -> set[str]:
     return {code for t in _casino(request).tables.values() for code in t.offered_currencies}
 
 
-@router.put(
-    "/settings",
-    responses=documented(*CHANGE, "invalid_limit", "unsupported_currency"),
-    dependencies=[role_first("settings")],
-    summary="Change the thresholds of a currency (a configuration change: a significant event)",
-)
+@_change(
+    "PUT", "/settings", "settings",
+    "Change the thresholds of a currency (a configuration change: a significant event)",
+    "invalid_limit", "unsupported_currency",
+)  # fmt: skip
 async def change_settings(request: Request, body: ThresholdsIn) -> Response:
     values = {k: v for k, v in (("large_win", body.large_win),
                                 ("large_wager", body.large_wager)) if v is not None}  # fmt: skip

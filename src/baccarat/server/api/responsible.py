@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field, StrictInt
 
 from baccarat.server import responsible
 from baccarat.server.api.deps import RequestContext, RequestDep, banked_desk, json_response
-from baccarat.server.api.errors import documented
+from baccarat.server.api.errors import documented, routes
 from baccarat.server.api.models import Body
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.kinds.banked import service
@@ -109,6 +109,10 @@ class ResponsibleOut(BaseModel):
     server_time: str
 
 
+# A change of your own: your limits, reality check and exclusion as they are after it.
+_change = routes(router, *WRITE_ERRORS, response_model=ResponsibleOut)
+
+
 async def _write(ctx: RequestContext, work: Callable[[UnitOfWork, int], Any]) -> Response:
     answer = await ctx.casino.db.write(lambda uow: work(uow, ctx.caller.player_id(uow)))
     return json_response(answer)
@@ -128,12 +132,11 @@ async def get_responsible(ctx: RequestDep) -> Response:
     return json_response(answer)
 
 
-@router.put(
-    "/limits",
-    response_model=ResponsibleOut,
-    responses=documented(*WRITE_ERRORS, "invalid_limit"),
-    summary="Set limits: lower ones apply at once, higher ones (or none) after 24 hours",
-)
+@_change(
+    "PUT", "/limits",
+    "Set limits: lower ones apply at once, higher ones (or none) after 24 hours",
+    "invalid_limit",
+)  # fmt: skip
 async def put_limits(body: LimitsIn, ctx: RequestDep) -> Response:
     changes: dict[str, int | None] = {}
     for kind in ("deposit", "loss", "wager"):
@@ -147,42 +150,35 @@ async def put_limits(body: LimitsIn, ctx: RequestDep) -> Response:
     return await _write(ctx, lambda uow, p: responsible.set_limits(uow, p, changes))
 
 
-@router.put(
-    "/reality-check",
-    response_model=ResponsibleOut,
-    responses=documented(*WRITE_ERRORS, "invalid_reality_check"),
-    summary="How often (minutes) the reality check comes",
+@_change(
+    "PUT", "/reality-check", "How often (minutes) the reality check comes", "invalid_reality_check"
 )
 async def put_reality_check(body: RealityCheckIn, ctx: RequestDep) -> Response:
     return await _write(ctx, lambda uow, p: responsible.set_reality_check(uow, p, body.minutes))
 
 
-@router.post(
-    "/reality-check/ack",
-    response_model=ResponsibleOut,
-    responses=documented(*WRITE_ERRORS),
-    summary="Acknowledge the reality check (time played, net result): play may go on",
-)
+@_change(
+    "POST", "/reality-check/ack",
+    "Acknowledge the reality check (time played, net result): play may go on",
+)  # fmt: skip
 async def ack_reality_check(ctx: RequestDep) -> Response:
     return await _write(ctx, responsible.acknowledge)
 
 
-@router.post(
-    "/time-out",
-    response_model=ResponsibleOut,
-    responses=documented(*WRITE_ERRORS, "invalid_exclusion"),
-    summary="Take a time-out of 1, 7 or 30 days: no play, no deposit; nobody can end it early",
-)
+@_change(
+    "POST", "/time-out",
+    "Take a time-out of 1, 7 or 30 days: no play, no deposit; nobody can end it early",
+    "invalid_exclusion",
+)  # fmt: skip
 async def post_time_out(body: TimeOutIn, ctx: RequestDep) -> Response:
     return await _exclude(ctx, lambda uow, p: responsible.time_out(uow, p, body.days))
 
 
-@router.post(
-    "/self-exclusion",
-    response_model=ResponsibleOut,
-    responses=documented(*WRITE_ERRORS, "invalid_exclusion"),
-    summary="Exclude yourself for 6, 12 or 60 months: no play, no deposit; it cannot end early",
-)
+@_change(
+    "POST", "/self-exclusion",
+    "Exclude yourself for 6, 12 or 60 months: no play, no deposit; it cannot end early",
+    "invalid_exclusion",
+)  # fmt: skip
 async def post_self_exclusion(body: SelfExclusionIn, ctx: RequestDep) -> Response:
     return await _exclude(ctx, lambda uow, p: responsible.self_exclude(uow, p, body.months))
 

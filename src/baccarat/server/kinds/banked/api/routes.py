@@ -7,8 +7,7 @@ carries ``allowed_actions``: what the caller may do now.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request, Response
 
@@ -21,7 +20,7 @@ from baccarat.server.api.deps import (
     caller_of,
     json_response,
 )
-from baccarat.server.api.errors import RESPONSIBLE_ERRORS, documented
+from baccarat.server.api.errors import RESPONSIBLE_ERRORS, documented, routes
 from baccarat.server.api.models import BetsIn, RoundOut
 from baccarat.server.currencies import HOME
 from baccarat.server.db.uow import UnitOfWork
@@ -44,21 +43,13 @@ from baccarat.server.tables import bets_from
 router = APIRouter(prefix="/api", tags=["player-banked"])
 router.include_router(seat_socket.router)
 
-Handler = TypeVar("Handler", bound=Callable[..., Awaitable[Response]])
 SeatId = Annotated[str, Path(max_length=80, description="a seat id, such as banked-ii.1")]
 AUTH = ("not_authenticated", "csrf_failed")
 SEAT = (*AUTH, "unknown_seat", "not_seated", "not_your_turn")
 
 
-def _seat_action(
-    method: str, action: str, summary: str, *errors: str
-) -> Callable[[Handler], Handler]:
-    """The route of a seat action (``/seats/{seat_id}/<action>``): the seat as you see it
-    after it, or the error codes every action has and its own."""
-    return router.api_route(
-        f"/seats/{{seat_id}}/{action}", methods=[method], response_model=SeatStateOut,
-        responses=documented(*SEAT, *errors), summary=summary,
-    )  # fmt: skip
+# A seat action's route (``/seats/{seat_id}/<action>``): the seat as you see it after it.
+_action = routes(router, *SEAT, response_model=SeatStateOut)
 
 
 async def _act(request: Request, work: Any, status: int = 200) -> Response:
@@ -174,29 +165,30 @@ async def get_seat(seat_id: SeatId, request: Request) -> Response:
     return json_response(await banked_desk(request.app).read(read))
 
 
-@_seat_action(
-    "POST", "leave",
+@_action(
+    "POST", "/seats/{seat_id}/leave",
     "Stand up (bets not dealt come back; a banker who approved stays to the round's end)",
 )  # fmt: skip
 async def leave(seat_id: SeatId, request: Request) -> Response:
     return await _perform(request, seat_id, "leave", Params())
 
 
-@_seat_action(
-    "POST", "approve", "APPROVE the next round (bankers; reserves the round's exposure)",
+@_action(
+    "POST", "/seats/{seat_id}/approve",
+    "APPROVE the next round (bankers; reserves the round's exposure)",
     "deadline_passed", "banker_points_too_low", "banker_balance_too_low", *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 async def approve(seat_id: SeatId, request: Request) -> Response:
     return await _perform(request, seat_id, "approve", Params())
 
 
-@_seat_action("PUT", "auto-approve", "AUTO-APPROVE on or off (bankers)", "invalid_body")
+@_action("PUT", "/seats/{seat_id}/auto-approve", "AUTO-APPROVE on or off (bankers)", "invalid_body")
 async def auto_approve(seat_id: SeatId, body: AutoApproveIn, request: Request) -> Response:
     return await _perform(request, seat_id, "auto_approve", Params(on=body.on))
 
 
-@_seat_action(
-    "PUT", "client-seed",
+@_action(
+    "PUT", "/seats/{seat_id}/client-seed",
     "Your client seed for the pair's rounds (after the seat's commitment, before its first "
     "deal)",
     "invalid_body", "invalid_client_seed", "no_seat_seed", "client_seed_fixed",
@@ -210,8 +202,8 @@ BET_ERRORS = ("invalid_body", "no_bets", "bet_not_offered", "bet_below_table_min
               "insufficient_funds", "deadline_passed")  # fmt: skip
 
 
-@_seat_action(
-    "PUT", "bets",
+@_action(
+    "PUT", "/seats/{seat_id}/bets",
     "Place your bets (players; held until dealt, returned if not); no bets clears them",
     *BET_ERRORS, *RESPONSIBLE_ERRORS,
 )  # fmt: skip

@@ -372,7 +372,8 @@ def _days(first: date | None, last: date | None, casino: Casino) -> tuple[int, i
     "/reports/ggr",
     responses=documented("not_authenticated", "forbidden"),
     summary="Gross gaming revenue and rounds by day, table, bet, mode or currency, each row of "
-    "one mode and currency (default: 30 days)",
+    "one mode, currency and banker: the house's (GGR: stakes - returns) or a player's (GGR: "
+    "the casino's fees) (default: 30 days)",
 )
 async def report_ggr(
     request: Request,
@@ -383,14 +384,17 @@ async def report_ggr(
     format: Format = "json",
 ) -> Response:
     low, high = _days(first, last, casino)
-    rows = await as_staff(request, "reports", lambda uow, s: reports.ggr(uow, low, high, by))
+    rows = await as_staff(
+        request, "reports", lambda uow, s: reports.ggr(uow, casino.tables, low, high, by)
+    )
     return _table(f"ggr-by-{by}", rows, format)
 
 
 @router.get(
     "/reports/rtp",
     responses=documented("not_authenticated", "forbidden"),
-    summary="RTP actual against theoretical per table and bet, with the band and alarms",
+    summary="RTP actual against theoretical per table, bet, mode and currency, with the band "
+    "and alarms: the bets the house covers (player-banked tables' are left out)",
 )
 async def report_rtp(
     request: Request,

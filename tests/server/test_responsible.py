@@ -328,6 +328,39 @@ async def test_the_reality_check_is_enforced_by_the_server_until_acknowledged(ap
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_voided_round_leaves_the_sessions_figures_and_its_reality_check(api: Api) -> None:
+    api.shoes.current = StackedShoes(BANKER_WINS)  # the player's bets lose to the banker
+    alice, bob = await funded(api, "alice"), await funded(api, "bob")
+    await put(api, alice, "/reality-check", {"minutes": 10})
+    played = [(await api.play(alice, mode="real", player=cents)).json()["id"]
+              for cents in (1_000, 2_000, 700)]  # fmt: skip
+    # Bob banks a real round against Alice; it is voided too.
+    seat = {"table_id": "banked-i", "mode": "real"}
+    joined = await api.client.post("/api/seats", json=seat | {"role": "banker",
+                                   "auto_approve": True}, headers=api.auth(bob, None))  # fmt: skip
+    assert joined.status_code == 201, joined.text
+    sat = await api.client.post("/api/seats", json=seat | {"role": "player"},
+                                headers=api.auth(alice, None))  # fmt: skip
+    seat_id = sat.json()["seat"]["id"]
+    banked = await api.client.post(f"/api/seats/{seat_id}/deal", json={"bets": {"player": 500}},
+                                   headers=api.auth(alice))  # fmt: skip
+    assert banked.status_code == 201, banked.text
+    dealer = api.casino.dealer
+    for round_id in (played[1], banked.json()["id"]):
+        void = functools.partial(voids.void_round, dealer=dealer, round_id=round_id, reason="x")
+        await api.casino.db.write(void)
+    state = await status(api, alice)
+    assert (state["session"]["rounds"], state["session"]["net"]) == (2, -1_700)
+    assert state["usage"]["day"]["loss"] == 1_700  # the same figure as the day's loss
+    bob_session = (await status(api, bob))["session"]
+    assert (bob_session["rounds"], bob_session["net"]) == (0, 0)
+    api.clock.advance(10 * 60)
+    due = await api.play(alice, mode="real", player=200)
+    assert code(due) == "reality_check_due"
+    assert (details(due)["rounds"], details(due)["net"]) == (2, -1_700)
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_a_self_excluded_player_is_refused_everywhere_but_can_log_in_read_and_withdraw(
     api: Api,
 ) -> None:

@@ -394,17 +394,20 @@ def run_requests(args: argparse.Namespace) -> int:
     request_id = inputs.request_id(args.id)
     approve = args.action == "approve"
 
-    def work(uow: UnitOfWork) -> wallet.CashierRequest:
+    def work(uow: UnitOfWork) -> dict[str, Any]:
+        from baccarat.server.office import actions
+
         request = wallet.get_request(uow, request_id)
         if request.kind != kind:
             raise UsageError(f"request {request_id} is a {request.kind}, not a {kind}")
         confirmed = getattr(args, "confirm_excluded", False)
-        return wallet.decide(uow, request_id, approve, SystemAccounts.load(uow), note,
-                             confirm_excluded=confirmed)  # fmt: skip
+        # The back office's decision, audited and an adjustment event, as at the command line.
+        return actions.decide_request(uow, None, SystemAccounts.load(uow), request_id, approve,
+                                      note, confirm_excluded=confirmed)  # fmt: skip
 
     decided = _write(args, work)
-    print(f"{kind} request {decided.id} of {decided.nickname} for "
-          f"{format_money(decided.amount)}: {decided.status}")  # fmt: skip
+    print(f"{kind} request {decided['id']} of {decided['nickname']} for "
+          f"{format_money(decided['amount'])}: {decided['status']}")  # fmt: skip
     return 0
 
 

@@ -244,6 +244,34 @@ async def test_a_session_limit_holds_across_logins_until_its_break_has_passed(ap
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_session_limit_set_when_the_session_is_longer_ends_play_when_it_is_set(
+    api: Api,
+) -> None:
+    token = await funded(api)
+    started = (await status(api, token))["session"]["started"]
+    api.clock.advance(10 * 60)
+    # Set 10 minutes in, a limit counts from the session's start: 60 minutes of it.
+    shown = (await put(api, token, "/limits", {"session_minutes": 60})).json()["session"]
+    assert shown["ends"] == iso_time(api.clock.now + 50 * 60 * 1_000_000)
+    api.clock.advance(22 * 60)
+    assert (await api.play(token, mode="real", player=200)).status_code == 201
+    # 32 minutes in, a limit of 3 has passed already: it ends play now, not 29 minutes ago.
+    now = api.clock.now
+    shown = (await put(api, token, "/limits", {"session_minutes": 3})).json()["session"]
+    resumes = iso_time(now + 30 * 60 * 1_000_000)
+    assert (shown["started"], shown["ends"]) == (started, iso_time(now))
+    assert shown["resumes"] == resumes
+    refused = await api.play(token, mode="real", player=200)
+    assert code(refused) == "session_limit_reached"
+    assert (details(refused)["ended"], details(refused)["resumes"]) == (iso_time(now), resumes)
+    api.clock.advance(30 * 60 - 1)
+    assert code(await api.play(token, mode="real", player=200)) == "session_limit_reached"
+    api.clock.advance(1)  # the break is over: a new session, of 3 minutes
+    assert (await api.play(token, mode="real", player=200)).status_code == 201
+    assert (await status(api, token))["session"]["started"] == resumes
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_a_login_during_play_does_not_restart_the_session_clock(api: Api) -> None:
     token = await funded(api)
     await put(api, token, "/limits", {"session_minutes": 30})

@@ -165,3 +165,52 @@ def test_a_time_out_or_a_self_exclusion_is_asked_again_and_then_sent(
     page.wait_for_selector(f'[data-exclusion="{kind}"]')
     assert sent == [(f"{player.base_url}/api/responsible/{action}", {unit: span})]
     assert player.errors == []
+
+
+def test_a_session_limit_the_session_has_passed_ends_play_now_and_says_until_when(
+    browser: Any, shifted: Shifted, screenshots: Path, catalogs: dict[str, dict[str, str]]
+) -> None:
+    en = catalogs["en"]
+    context = browser.new_context(
+        locale="en-US", viewport={"width": 1280, "height": 720}, reduced_motion="reduce"
+    )
+    try:
+        player = Player(context, shifted.url, new_nickname())
+        player.register_and_login()
+        assert cli(["admin", "--data-dir", str(shifted.data), "deposit", player.nickname,
+                    "100.00"]) == 0  # fmt: skip
+        page = player.page
+        shifted.advance(32 * 60)  # 32 minutes into the session
+        player.goto("responsible")
+        page.fill("#limit-session", "3")
+        page.click('[data-action="save-limits"]')
+        page.wait_for_selector("[data-session-ended]")
+        session = player.api("GET", "/api/responsible")["session"]
+        shown = page.evaluate(
+            "times => import('/js/i18n.js').then((m) => times.map((t) => m.dateTime(t)))",
+            [session["ends"], session["resumes"]],
+        )
+        ended, resumes = shown
+        assert page.text_content("[data-rg-message]") == en["rg.session_ends_now"].replace(
+            "{resumes}", resumes
+        )
+        assert page.text_content("[data-session-ended]") == en["rg.session_ended"].replace(
+            "{ended}", ended
+        ).replace("{resumes}", resumes)
+        page.screenshot(path=str(screenshots / "responsible-session-ended-1280x720.png"))
+        # At a table, a real-money round is refused with the time the break ends.
+        tables = httpx.get(f"{shifted.url}/api/tables").json()
+        open_table(player, fresh_table(tables))
+        page.click('.topbar [data-mode="real"]')
+        place(player, 500, "player")
+        with page.expect_response(lambda r: "/rounds" in r.url) as refused:
+            page.click('[data-action="deal"]')
+        assert refused.value.status == 409
+        expected = en["error.session_limit_reached"].replace("{ended}", ended)
+        expected = expected.replace("{resumes}", resumes)
+        page.wait_for_function(
+            "text => document.querySelector('#table-message').textContent === text", arg=expected
+        )
+        assert player.errors == []
+    finally:
+        context.close()

@@ -214,3 +214,28 @@ def test_a_session_limit_the_session_has_passed_ends_play_now_and_says_until_whe
         assert player.errors == []
     finally:
         context.close()
+
+
+def test_the_lobby_of_a_player_in_a_time_out_says_so_and_offers_no_play_or_top_up(
+    make_player: Any, screenshots: Path, catalogs: dict[str, dict[str, str]]
+) -> None:
+    player: Player = make_player(viewport={"width": 1280, "height": 720})
+    page = player.page
+    play = ".table-card .row .btn.primary"  # each open table's Play
+    link = ".table-card .row a.btn.primary"
+    player.goto("")
+    page.wait_for_selector(link)
+    assert page.is_enabled("#top-up") and page.locator("[data-exclusion]").count() == 0
+    until = player.api("POST", "/api/responsible/time-out", {"days": 1})["exclusion"]["until"]
+    player.goto("responsible")
+    player.goto("")  # back to the lobby, as after taking the time-out
+    note = page.wait_for_selector('[data-exclusion="time_out"]')
+    shown = page.evaluate("t => import('/js/i18n.js').then((m) => m.dateTime(t))", until)
+    assert catalogs["en"]["rg.excluded_time_out"].replace("{time}", shown) in note.inner_text()
+    page.wait_for_selector(f"{play}[disabled]")
+    assert page.locator(link).count() == 0
+    plays = page.locator(play)
+    assert plays.count() > 0 and all(not plays.nth(i).is_enabled() for i in range(plays.count()))
+    assert not page.is_enabled("#top-up")
+    page.screenshot(path=str(screenshots / "lobby-time-out-1280x720.png"))
+    assert player.errors == []

@@ -372,8 +372,7 @@ def _days(first: date | None, last: date | None, casino: Casino) -> tuple[int, i
     "/reports/ggr",
     responses=documented("not_authenticated", "forbidden"),
     summary="Gross gaming revenue and rounds by day, table, bet, mode or currency, each row of "
-    "one mode, currency and banker: the house's (GGR: stakes - returns) or a player's (GGR: "
-    "the casino's fees) (default: 30 days)",
+    "one mode and currency (default: 30 days)",
 )
 async def report_ggr(
     request: Request,
@@ -383,6 +382,8 @@ async def report_ggr(
     last: Annotated[date | None, Query(alias="to")] = None,
     format: Format = "json",
 ) -> Response:
+    """Each row is also of one banker: the house (GGR: stakes - returns) or a player, at a
+    player-banked table (the stakes and returns are the players'; GGR: the casino's fees)."""
     low, high = _days(first, last, casino)
     rows = await as_staff(
         request, "reports", lambda uow, s: reports.ggr(uow, casino.tables, low, high, by)
@@ -393,8 +394,7 @@ async def report_ggr(
 @router.get(
     "/reports/rtp",
     responses=documented("not_authenticated", "forbidden"),
-    summary="RTP actual against theoretical per table, bet, mode and currency, with the band "
-    "and alarms: the bets the house covers (player-banked tables' are left out)",
+    summary="RTP actual against theoretical per table and bet, with the band and alarms",
 )
 async def report_rtp(
     request: Request,
@@ -403,6 +403,8 @@ async def report_rtp(
     mode: Annotated[str | None, Query(pattern="^(fun|real)$")] = None,
     format: Format = "json",
 ) -> Response:
+    """Per mode and currency, of the bets the house covers: the player-banked tables' are
+    left out (a player covers them; the casino's revenue there is its fee, in GGR)."""
     low, high = reports.period_days(period, casino.settings.clock() // DAY_US)
     rows = await as_staff(
         request, "reports", lambda uow, s: reports.rtp(uow, casino.tables, low, high, mode)

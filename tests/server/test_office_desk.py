@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from baccarat.server import significant
+from baccarat.server.settings import DatabaseUrl
 
 from ..harness import Api
 from .conftest import both_backends
@@ -124,6 +125,35 @@ async def test_finance_decides_deposits_with_a_reason_and_support_cannot(api: Ap
                        {"approve": False, "reason": "oops"})  # fmt: skip
     assert code(again) == "request_not_pending"
     assert "adjustment" in await kinds(api)
+
+
+async def test_the_command_line_approves_a_deposit_as_the_back_office_does(
+    api: Api, database_url: DatabaseUrl, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from baccarat.cli import main
+
+    token = await api.player("alice")
+    asked = await api.client.post(
+        "/api/wallet/deposits", json={"amount": 25_000}, headers=api.auth(token)
+    )
+    request_id = str(asked.json()["id"])
+    database = ["admin", "--database", f"sqlite:///{database_url.target}"]
+    assert main([*database, "deposits", "approve", request_id, "--note", "wire 42"]) == 0
+    assert "approved" in capsys.readouterr().out
+    wallet = await api.client.get("/api/wallet", headers=api.auth(token, None))
+    assert wallet.json()["real"] == 25_000
+    # The same significant event and audit entry as a decision in the back office.
+    assert main([*database, "events", "--kind", "adjustment", "--json"]) == 0
+    (event,) = json.loads(capsys.readouterr().out)
+    assert event["actor"] == "system" and event["subject"].startswith("player:")
+    expected = {"request": int(request_id), "status": "approved", "amount": 25_000,
+                "by": "command line"}  # fmt: skip
+    assert event["details"] | expected == event["details"]
+    ada = await logged_in(api, "ada", "admin")
+    (entry,) = (await get(api, ada, f"audit?target={event['subject']}")).json()["audit"]
+    assert (entry["staff"], entry["action"], entry["reason"]) == (
+        "command line", "deposit_approved", "wire 42",
+    )  # fmt: skip
 
 
 @both_backends

@@ -77,6 +77,10 @@ async def test_the_admin_command_shows_no_win_for_a_round_that_paid_none(
     wins = {r["round"]: (r["state"], r["win"]) for r in json.loads(capsys.readouterr().out)}
     assert wins == {refused.round_id: ("refused", None), played.round_id: ("win", 1950)}
     assert main(["admin", "--database", str(database_url), "operators", "rounds"]) == 0
-    assert refused.round_id is not None
-    (line,) = [line for line in capsys.readouterr().out.splitlines() if refused.round_id in line]
-    assert "1950" not in line and " - " in line
+    assert refused.round_id is not None and played.round_id is not None
+    lines = capsys.readouterr().out.splitlines()
+    (line,) = [line for line in lines if refused.round_id in line]
+    assert "1,950" not in line and " - " in line
+    # Amounts in the session's currency: yen have no minor unit.
+    (line,) = [line for line in lines if played.round_id in line]
+    assert " ¥1,000 " in line and " ¥1,950 " in line

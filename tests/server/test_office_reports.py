@@ -9,12 +9,14 @@ import json
 from fractions import Fraction
 from typing import Any
 
+import anyio
 import pytest
 
 from baccarat.analysis.exact import analyse
 from baccarat.core import Outcome, get_rules
 from baccarat.server import daily, significant, voids
 from baccarat.server.office import reports
+from baccarat.server.settings import DatabaseUrl
 
 from ..harness import Api
 from .conftest import both_backends
@@ -227,3 +229,120 @@ async def test_amounts_of_different_currencies_are_never_added_together(api: Api
     kept = await api.casino.db.read(snapshot)
     await api.casino.db.write(daily.rebuild)
     assert await api.casino.db.read(snapshot) == kept
+
+
+async def _ggr(api: Api, headers: dict[str, str], by: str) -> list[dict[str, Any]]:
+    answer = await get(api, headers, f"/admin/api/reports/ggr?by={by}")
+    rows: list[dict[str, Any]] = answer.json()[f"ggr-by-{by}"]
+    return rows
+
+
+@both_backends
+async def test_the_ggr_report_is_what_the_ledger_gave_the_house_at_every_kind_of_table(
+    api: Api, database_url: DatabaseUrl
+) -> None:
+    """House rounds, a shared table's coup and player-banked rounds (one voided): the GGR of
+    every view is, to the cent, what ``baccarat admin check`` finds in the house's account;
+    at the player-banked table that is the casino's fee, not the bettor's losses."""
+    from baccarat.server import check as audit
+    from baccarat.server.kinds.banked.terms import fee_for
+
+    from .sharedtables import bet, close_and_deal, open_window
+
+    alice, bob = await api.player("alice"), await api.player("bob")
+    carol = await api.player("carol")
+    api.shoes.current = StackedShoes(BANKER_WINS)
+    assert (await api.play(alice, banker=1_000, player=500)).status_code == 201
+    assert (await api.play(alice, player=700)).status_code == 201
+    coup = await open_window(api)
+    assert (await bet(api, alice, coup, player=1_000)).status_code == 200
+    assert (await bet(api, bob, coup, banker=2_000)).status_code == 200
+    await close_and_deal(api)
+
+    async def join(token: str, role: str, **extra: Any) -> Any:
+        body = {"table_id": "banked-i", "role": role, "mode": "fun"} | extra
+        answer = await api.client.post("/api/seats", json=body, headers=api.auth(token, None))
+        assert answer.status_code == 201, answer.text
+        return answer.json()["seat"]["id"]
+
+    await join(carol, "banker", auto_approve=True)
+    seat = await join(bob, "player")
+    dealt = []
+    for stake in (2_000, 1_000, 1_500):  # the player's bets lose to the banker
+        answer = await api.client.post(f"/api/seats/{seat}/deal", json={"bets": {"player": stake}},
+                                       headers=api.auth(bob))  # fmt: skip
+        assert answer.status_code == 201, answer.text
+        dealt.append(answer.json()["id"])
+    await api.casino.db.write(
+        lambda uow: voids.void_round(uow, api.casino.dealer, dealt[-1], "misdeal")
+    )
+    ledger = (await api.casino.db.read(audit.check)).totals["fun"]["house"]
+    finance = await logged_in(api, "fiona", "finance")
+    for by in ("day", "table", "bet", "mode", "currency"):
+        rows = await _ggr(api, finance.headers, by)
+        assert sum(r["ggr"] for r in rows) == ledger, (by, rows)
+    banked = {r["table"]: r for r in await _ggr(api, finance.headers, "table")}["banked-i"]
+    fees = fee_for(2_000) + fee_for(1_000)
+    assert (banked["banker"], banked["rounds"], banked["voided"]) == ("player", 2, 1)
+    assert (banked["stake"], banked["returned"]) == (3_000, 0)  # the players' own, apart
+    assert banked["fees"] == banked["ggr"] == fees
+    by_bet = {(r["bet"], r["banker"]): r for r in await _ggr(api, finance.headers, "bet")}
+    assert by_bet[("fee", "player")]["ggr"] == fees
+    assert by_bet[("player", "player")]["ggr"] == 0  # a bet the casino does not cover
+    by_mode = await _ggr(api, finance.headers, "mode")
+    assert {(r["mode"], r["banker"]) for r in by_mode} == {("fun", "house"), ("fun", "player")}
+    # The house's RTP: the tables whose bets it covers, never the player-banked ones.
+    rtp = (await get(api, finance.headers, "/admin/api/reports/rtp?period=day")).json()
+    assert {r["table"] for r in rtp["rtp-day"]} == {"table-i", "speed"}
+    # Rebuilt from the rounds, the aggregates hold the same fees; and so does a casino whose
+    # rounds were played before the aggregates kept fees (migration 0022 adds them).
+    kept = await _ggr(api, finance.headers, "table")
+    await api.casino.db.write(daily.rebuild)
+    assert await _ggr(api, finance.headers, "table") == kept
+    await anyio.to_thread.run_sync(_migrate_again, database_url, "0021")
+    assert await _ggr(api, finance.headers, "table") == kept
+
+
+def _migrate_again(url: DatabaseUrl, since: str) -> None:
+    """Back to revision ``since``, then up to this version's again."""
+    import sqlalchemy as sa
+    from alembic import command
+
+    from baccarat.server.db import migrate
+    from baccarat.server.vault import default_vault
+
+    engine = sa.create_engine(url.sqlalchemy_url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            config = migrate._config(connection, default_vault(url.file))
+            command.downgrade(config, since)  # type: ignore[arg-type]
+            connection.commit()
+    finally:
+        engine.dispose()
+    migrate.upgrade(url)
+
+
+async def test_the_rtp_report_splits_play_money_from_real_money(api: Api) -> None:
+    from .support import funded
+
+    token = await funded(api)
+    api.shoes.current = StackedShoes(BANKER_WINS)
+    assert (await api.play(token, mode="real", banker=1_000)).status_code == 201
+    assert (await api.play(token, mode="fun", banker=500)).status_code == 201
+    assert (await api.play(token, mode="fun", banker=500)).status_code == 201
+    finance = await logged_in(api, "fiona", "finance")
+    rtp = (await get(api, finance.headers, "/admin/api/reports/rtp?period=day")).json()
+    rows = {(r["mode"], r["currency"]): (r["bets"], r["stake"]) for r in rtp["rtp-day"]}
+    assert rows == {("real", "USD"): (1, 1_000), ("fun", "USD"): (2, 1_000)}
+
+
+async def test_the_liability_leaves_out_the_play_money_of_operators_players(api: Api) -> None:
+    from .support import operator_session
+
+    await api.player("alice")
+    await operator_session(api, "JPY")  # a player of an operator's, in yen
+    finance = await logged_in(api, "fiona", "finance")
+    held = (await get(api, finance.headers, "/admin/api/reports/liability")).json()["liability"]
+    balances = {(r["mode"], r["currency"]): r["balances"] for r in held}
+    assert balances[("fun", "USD")] == 100_000  # alice's 1,000.00 of play money
+    assert balances.get(("fun", "JPY"), 0) == 0  # never playable: not the casino's to owe

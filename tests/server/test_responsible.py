@@ -244,6 +244,34 @@ async def test_a_session_limit_holds_across_logins_until_its_break_has_passed(ap
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_session_limit_set_when_the_session_is_longer_ends_play_when_it_is_set(
+    api: Api,
+) -> None:
+    token = await funded(api)
+    started = (await status(api, token))["session"]["started"]
+    api.clock.advance(10 * 60)
+    # Set 10 minutes in, a limit counts from the session's start: 60 minutes of it.
+    shown = (await put(api, token, "/limits", {"session_minutes": 60})).json()["session"]
+    assert shown["ends"] == iso_time(api.clock.now + 50 * 60 * 1_000_000)
+    api.clock.advance(22 * 60)
+    assert (await api.play(token, mode="real", player=200)).status_code == 201
+    # 32 minutes in, a limit of 3 has passed already: it ends play now, not 29 minutes ago.
+    now = api.clock.now
+    shown = (await put(api, token, "/limits", {"session_minutes": 3})).json()["session"]
+    resumes = iso_time(now + 30 * 60 * 1_000_000)
+    assert (shown["started"], shown["ends"]) == (started, iso_time(now))
+    assert shown["resumes"] == resumes
+    refused = await api.play(token, mode="real", player=200)
+    assert code(refused) == "session_limit_reached"
+    assert (details(refused)["ended"], details(refused)["resumes"]) == (iso_time(now), resumes)
+    api.clock.advance(30 * 60 - 1)
+    assert code(await api.play(token, mode="real", player=200)) == "session_limit_reached"
+    api.clock.advance(1)  # the break is over: a new session, of 3 minutes
+    assert (await api.play(token, mode="real", player=200)).status_code == 201
+    assert (await status(api, token))["session"]["started"] == resumes
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_a_login_during_play_does_not_restart_the_session_clock(api: Api) -> None:
     token = await funded(api)
     await put(api, token, "/limits", {"session_minutes": 30})
@@ -325,6 +353,39 @@ async def test_the_reality_check_is_enforced_by_the_server_until_acknowledged(ap
     assert (await api.play(token, mode="real", player=200)).status_code == 201
     api.clock.advance(1)
     assert code(await api.play(token, mode="real", player=200)) == "reality_check_due"
+
+
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
+async def test_a_voided_round_leaves_the_sessions_figures_and_its_reality_check(api: Api) -> None:
+    api.shoes.current = StackedShoes(BANKER_WINS)  # the player's bets lose to the banker
+    alice, bob = await funded(api, "alice"), await funded(api, "bob")
+    await put(api, alice, "/reality-check", {"minutes": 10})
+    played = [(await api.play(alice, mode="real", player=cents)).json()["id"]
+              for cents in (1_000, 2_000, 700)]  # fmt: skip
+    # Bob banks a real round against Alice; it is voided too.
+    seat = {"table_id": "banked-i", "mode": "real"}
+    joined = await api.client.post("/api/seats", json=seat | {"role": "banker",
+                                   "auto_approve": True}, headers=api.auth(bob, None))  # fmt: skip
+    assert joined.status_code == 201, joined.text
+    sat = await api.client.post("/api/seats", json=seat | {"role": "player"},
+                                headers=api.auth(alice, None))  # fmt: skip
+    seat_id = sat.json()["seat"]["id"]
+    banked = await api.client.post(f"/api/seats/{seat_id}/deal", json={"bets": {"player": 500}},
+                                   headers=api.auth(alice))  # fmt: skip
+    assert banked.status_code == 201, banked.text
+    dealer = api.casino.dealer
+    for round_id in (played[1], banked.json()["id"]):
+        void = functools.partial(voids.void_round, dealer=dealer, round_id=round_id, reason="x")
+        await api.casino.db.write(void)
+    state = await status(api, alice)
+    assert (state["session"]["rounds"], state["session"]["net"]) == (2, -1_700)
+    assert state["usage"]["day"]["loss"] == 1_700  # the same figure as the day's loss
+    bob_session = (await status(api, bob))["session"]
+    assert (bob_session["rounds"], bob_session["net"]) == (0, 0)
+    api.clock.advance(10 * 60)
+    due = await api.play(alice, mode="real", player=200)
+    assert code(due) == "reality_check_due"
+    assert (details(due)["rounds"], details(due)["net"]) == (2, -1_700)
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)

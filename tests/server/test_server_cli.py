@@ -48,7 +48,8 @@ def test_operators_move_real_money_and_the_ledger_checks_out(
     assert "real balance 200.00" in capsys.readouterr().out
     assert admin(data_dir, "accounts", "list", "--json") == 0
     listed = json.loads(capsys.readouterr().out)
-    assert listed == [{"id": 1, "nickname": "olga", "fun": 100_000, "real": 20_000, "rounds": 0}]
+    assert listed == [{"id": 1, "nickname": "olga", "currency": "USD", "fun": 100_000,
+                       "real": 20_000, "rounds": 0}]  # fmt: skip
     assert admin(data_dir, "check") == 0
     assert "ledger OK" in capsys.readouterr().out
 
@@ -70,6 +71,11 @@ def test_a_deposit_is_in_the_players_currency(
     assert admin(data_dir, "deposit", "kenji", "2500.50") == 2
     assert "at most 0 decimals" in capsys.readouterr().err
     assert admin(data_dir, "check") == 0
+    capsys.readouterr()
+    # The list shows each balance in its player's currency.
+    assert admin(data_dir, "accounts", "list") == 0
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if "kenji" in line]
+    assert line.split()[2:5] == ["JPY", "¥100,000", "¥2,500"]
 
 
 def test_bad_operator_input_exits_2_with_one_line(

@@ -61,8 +61,46 @@ def office(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             deposit = client.post("/api/wallet/deposits", json={"amount": 10_000},
                                   headers=auth | {"Idempotency-Key": "d1"})  # fmt: skip
             assert deposit.status_code == 201
+            limits = {"loss": {"day": 5_000}, "wager": {"week": 20_000}, "session_minutes": 90}
+            assert client.put("/api/responsible/limits", json=limits, headers=auth).is_success
+            _play_around(client)
         yield {"url": url, "staff": staff, "codes": {n: list(s["recovery_codes"])
                                                       for n, s in staff.items()}}  # fmt: skip
+
+
+def _play_around(client: Any) -> None:
+    """Another player's rounds at a table of many side bets and a few others, and two rounds
+    at a player-banked table: reports of many rows and of both bankers."""
+    tokens = {}
+    for nickname in ("bobby", "carol", "dave"):
+        body = {"nickname": nickname, "password": "a good password"}
+        assert client.post("/api/accounts", json=body).status_code == 201
+        tokens[nickname] = {
+            "Authorization": f"Bearer {client.post('/api/sessions', json=body).json()['token']}"
+        }
+    side = {"banker": 500, "big": 500} | dict.fromkeys(
+        ("player_pair", "banker_pair", "either_pair", "perfect_pair", "player_dragon",
+         "banker_dragon"), 100,
+    )  # fmt: skip
+    rounds = [
+        ("deluxe", side), ("ez", {"player": 500, "dragon7": 100, "panda8": 100}),
+        ("no-commission", {"banker": 500, "super6": 100}),
+        ("table-ii", {"player": 500, "tie": 500}), ("table-iii", {"banker": 2_500}),
+    ]  # fmt: skip
+    for key, (table_id, bets) in enumerate(rounds):
+        played = client.post(f"/api/tables/{table_id}/rounds", json={"mode": "fun", "bets": bets},
+                             headers=tokens["bobby"] | {"Idempotency-Key": f"b{key}"})  # fmt: skip
+        assert played.status_code == 201, played.text
+    seat = {"table_id": "banked-i", "mode": "fun"}
+    joined = client.post("/api/seats", json=seat | {"role": "banker", "auto_approve": True},
+                         headers=tokens["carol"])  # fmt: skip
+    assert joined.status_code == 201, joined.text
+    seat_id = client.post("/api/seats", json=seat | {"role": "player"},
+                          headers=tokens["dave"]).json()["seat"]["id"]  # fmt: skip
+    for key in range(2):
+        dealt = client.post(f"/api/seats/{seat_id}/deal", json={"bets": {"player": 1_000}},
+                            headers=tokens["dave"] | {"Idempotency-Key": f"s{key}"})  # fmt: skip
+        assert dealt.status_code == 201, dealt.text
 
 
 def open_office(browser: Any, office: dict[str, Any], name: str, size: tuple[int, int]) -> Any:
@@ -202,5 +240,64 @@ def test_a_member_changes_their_own_password(
     page.screenshot(path=str(screenshots / "office-account-390x844.png"))
     page.goto(f"{office['url']}/admin/#events")  # still logged in
     page.wait_for_selector('#office-view[data-page="events"][data-ready="true"]')
+    assert page.problems == []
+    page.context.close()
+
+
+# Every table of the reports page: its columns all within its box (none cut, no sideways
+# scrolling) and no box of its own to scroll in (the page scrolls); the GGR column's right
+# edge on the screen.
+REPORT_TABLES = """() => [...document.querySelectorAll('#office-view .office-table-wrap')]
+.map((wrap) => {
+  const ggr = [...wrap.querySelectorAll('th')].find((th) => th.textContent === 'GGR');
+  return {
+    title: wrap.closest('section').querySelector('h2').firstChild.textContent,
+    wider: wrap.scrollWidth - wrap.clientWidth,
+    taller: wrap.scrollHeight - wrap.clientHeight,
+    ggrRight: ggr ? ggr.getBoundingClientRect().right : null,
+  };
+})"""
+
+
+def test_the_reports_show_every_column_of_their_tables_at_1280(
+    browser: Any, office: dict[str, Any], screenshots: Path
+) -> None:
+    page = open_office(browser, office, "fin", (1280, 720))
+    page.wait_for_selector('#office-view[data-page="reports"][data-ready="true"]')
+    page.wait_for_load_state("networkidle")
+    page.screenshot(path=str(screenshots / "office-reports-1280x720.png"), full_page=True)
+    shown = page.evaluate(REPORT_TABLES)
+    titles = [t["title"] for t in shown]
+    assert "By table" in titles and any(t.startswith("RTP") for t in titles), titles
+    for table in shown:
+        assert table["wider"] <= 0 and table["taller"] <= 0, table
+        assert table["ggrRight"] is None or table["ggrRight"] <= 1280, table
+    # The player-banked table's row: its banker a player, its GGR the casino's fees.
+    row = page.locator(
+        "section:has(h2:text-is('By table')) tr", has=page.locator("td >> text=banked-i")
+    )
+    assert row.locator("td[data-label=Banker]").inner_text() == "Player"
+    assert (
+        row.locator("td[data-label=GGR]").inner_text()
+        == row.locator("td[data-label=Fees]").inner_text()
+    )
+    assert page.problems == []
+    page.context.close()
+
+
+def test_a_players_card_shows_their_limits_as_text(
+    browser: Any, office: dict[str, Any], screenshots: Path
+) -> None:
+    page = open_office(browser, office, "ada", (1280, 720))
+    page.goto(f"{office['url']}/admin/#players")
+    page.wait_for_selector('#office-view[data-page="players"][data-ready="true"]')
+    page.fill("input[name=q]", "alice")
+    page.click("#office-view form button[type=submit]")
+    limits = page.wait_for_selector("[data-limits]")
+    page.screenshot(path=str(screenshots / "office-player-limits-1280x720.png"))
+    assert limits.inner_text().splitlines() == [
+        "Deposits: no limit", "Net loss: $50.00 a day", "Wagered: $200.00 a week",
+        "Session: 90 minutes",
+    ]  # fmt: skip
     assert page.problems == []
     page.context.close()

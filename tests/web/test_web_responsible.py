@@ -165,3 +165,77 @@ def test_a_time_out_or_a_self_exclusion_is_asked_again_and_then_sent(
     page.wait_for_selector(f'[data-exclusion="{kind}"]')
     assert sent == [(f"{player.base_url}/api/responsible/{action}", {unit: span})]
     assert player.errors == []
+
+
+def test_a_session_limit_the_session_has_passed_ends_play_now_and_says_until_when(
+    browser: Any, shifted: Shifted, screenshots: Path, catalogs: dict[str, dict[str, str]]
+) -> None:
+    en = catalogs["en"]
+    context = browser.new_context(
+        locale="en-US", viewport={"width": 1280, "height": 720}, reduced_motion="reduce"
+    )
+    try:
+        player = Player(context, shifted.url, new_nickname())
+        player.register_and_login()
+        assert cli(["admin", "--data-dir", str(shifted.data), "deposit", player.nickname,
+                    "100.00"]) == 0  # fmt: skip
+        page = player.page
+        shifted.advance(32 * 60)  # 32 minutes into the session
+        player.goto("responsible")
+        page.fill("#limit-session", "3")
+        page.click('[data-action="save-limits"]')
+        page.wait_for_selector("[data-session-ended]")
+        session = player.api("GET", "/api/responsible")["session"]
+        shown = page.evaluate(
+            "times => import('/js/i18n.js').then((m) => times.map((t) => m.dateTime(t)))",
+            [session["ends"], session["resumes"]],
+        )
+        ended, resumes = shown
+        assert page.text_content("[data-rg-message]") == en["rg.session_ends_now"].replace(
+            "{resumes}", resumes
+        )
+        assert page.text_content("[data-session-ended]") == en["rg.session_ended"].replace(
+            "{ended}", ended
+        ).replace("{resumes}", resumes)
+        page.screenshot(path=str(screenshots / "responsible-session-ended-1280x720.png"))
+        # At a table, a real-money round is refused with the time the break ends.
+        tables = httpx.get(f"{shifted.url}/api/tables").json()
+        open_table(player, fresh_table(tables))
+        page.click('.topbar [data-mode="real"]')
+        place(player, 500, "player")
+        with page.expect_response(lambda r: "/rounds" in r.url) as refused:
+            page.click('[data-action="deal"]')
+        assert refused.value.status == 409
+        expected = en["error.session_limit_reached"].replace("{ended}", ended)
+        expected = expected.replace("{resumes}", resumes)
+        page.wait_for_function(
+            "text => document.querySelector('#table-message').textContent === text", arg=expected
+        )
+        assert player.errors == []
+    finally:
+        context.close()
+
+
+def test_the_lobby_of_a_player_in_a_time_out_says_so_and_offers_no_play_or_top_up(
+    make_player: Any, screenshots: Path, catalogs: dict[str, dict[str, str]]
+) -> None:
+    player: Player = make_player(viewport={"width": 1280, "height": 720})
+    page = player.page
+    play = ".table-card .row .btn.primary"  # each open table's Play
+    link = ".table-card .row a.btn.primary"
+    player.goto("")
+    page.wait_for_selector(link)
+    assert page.is_enabled("#top-up") and page.locator("[data-exclusion]").count() == 0
+    until = player.api("POST", "/api/responsible/time-out", {"days": 1})["exclusion"]["until"]
+    player.goto("responsible")
+    player.goto("")  # back to the lobby, as after taking the time-out
+    note = page.wait_for_selector('[data-exclusion="time_out"]')
+    shown = page.evaluate("t => import('/js/i18n.js').then((m) => m.dateTime(t))", until)
+    assert catalogs["en"]["rg.excluded_time_out"].replace("{time}", shown) in note.inner_text()
+    page.wait_for_selector(f"{play}[disabled]")
+    assert page.locator(link).count() == 0
+    plays = page.locator(play)
+    assert plays.count() > 0 and all(not plays.nth(i).is_enabled() for i in range(plays.count()))
+    assert not page.is_enabled("#top-up")
+    page.screenshot(path=str(screenshots / "lobby-time-out-1280x720.png"))
+    assert player.errors == []

@@ -67,6 +67,7 @@ def _time(us: int | None) -> str:
 
 def run_rounds(args: argparse.Namespace) -> int:
     from baccarat.cli import inputs
+    from baccarat.server.currencies import format_amount
     from baccarat.server.wallets.operator import report
 
     limit = inputs.whole(args.limit, "--limit", 1, 10_000)
@@ -82,8 +83,11 @@ def run_rounds(args: argparse.Namespace) -> int:
     print(table(
         ("round", "operator", "player", "currency", "state", "stake", "win", "attempt",
          "calls", "created", "next attempt"),
-        [(r["round"], r["operator"], r["player"], r["currency"], r["state"], r["stake"],
-          "-" if r["win"] is None else r["win"], r["attempts"], r["calls"], _time(r["created_us"]),
+        # Amounts in the session's currency (--json gives its minor units).
+        [(r["round"], r["operator"], r["player"], r["currency"], r["state"],
+          format_amount(r["stake"], r["currency"]),
+          "-" if r["win"] is None else format_amount(r["win"], r["currency"]), r["attempts"],
+          r["calls"], _time(r["created_us"]),
           _time(r["next_us"]) if r["state"] in ("bet", "win", "rollback") else "-")
          for r in found],
     ))  # fmt: skip

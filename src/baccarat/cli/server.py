@@ -302,24 +302,27 @@ def run_accounts_create(args: argparse.Namespace) -> int:
 
 
 def run_accounts_list(args: argparse.Namespace) -> int:
-    from baccarat.core import format_money
     from baccarat.server import accounts
+    from baccarat.server.currencies import format_amount
 
     players = _read(args, accounts.list_players)
     if args.json:
         print_json(
             [
-                {"id": s.player.id, "nickname": s.player.nickname, "fun": s.fun, "real": s.real,
-                 "rounds": s.rounds}
+                {"id": s.player.id, "nickname": s.player.nickname, "currency": s.currency,
+                 "fun": s.fun, "real": s.real, "rounds": s.rounds}
                 for s in players
             ]
         )  # fmt: skip
         return 0
+    # Each balance in its player's currency (minor units of it: a yen has none).
     rows = [
-        (s.player.nickname, s.player.id, format_money(s.fun), format_money(s.real), s.rounds)
+        (s.player.nickname, s.player.id, s.currency, format_amount(s.fun, s.currency),
+         format_amount(s.real, s.currency), s.rounds)
         for s in players
-    ]
-    print(table(("nickname", "id", "fun", "real", "rounds"), rows) if rows else "no players")
+    ]  # fmt: skip
+    print(table(("nickname", "id", "currency", "fun", "real", "rounds"), rows)
+          if rows else "no players")  # fmt: skip
     return 0
 
 
@@ -394,17 +397,20 @@ def run_requests(args: argparse.Namespace) -> int:
     request_id = inputs.request_id(args.id)
     approve = args.action == "approve"
 
-    def work(uow: UnitOfWork) -> wallet.CashierRequest:
+    def work(uow: UnitOfWork) -> dict[str, Any]:
+        from baccarat.server.office import actions
+
         request = wallet.get_request(uow, request_id)
         if request.kind != kind:
             raise UsageError(f"request {request_id} is a {request.kind}, not a {kind}")
         confirmed = getattr(args, "confirm_excluded", False)
-        return wallet.decide(uow, request_id, approve, SystemAccounts.load(uow), note,
-                             confirm_excluded=confirmed)  # fmt: skip
+        # The back office's decision, audited and an adjustment event, as at the command line.
+        return actions.decide_request(uow, None, SystemAccounts.load(uow), request_id, approve,
+                                      note, confirm_excluded=confirmed)  # fmt: skip
 
     decided = _write(args, work)
-    print(f"{kind} request {decided.id} of {decided.nickname} for "
-          f"{format_money(decided.amount)}: {decided.status}")  # fmt: skip
+    print(f"{kind} request {decided['id']} of {decided['nickname']} for "
+          f"{format_money(decided['amount'])}: {decided['status']}")  # fmt: skip
     return 0
 
 

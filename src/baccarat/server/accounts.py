@@ -263,6 +263,7 @@ class PlayerSummary:
     fun: int
     real: int
     rounds: int
+    currency: str  # of both balances (minor units of it)
 
 
 def list_players(uow: UnitOfWork) -> list[PlayerSummary]:
@@ -270,11 +271,11 @@ def list_players(uow: UnitOfWork) -> list[PlayerSummary]:
         "SELECT p.id, p.nickname, p.created_us, "
         "SUM(CASE WHEN a.mode = 'fun' THEN a.balance ELSE 0 END), "
         "SUM(CASE WHEN a.mode = 'real' THEN a.balance ELSE 0 END), "
-        "(SELECT COUNT(*) FROM rounds r WHERE r.player_id = p.id) "
+        "(SELECT COUNT(*) FROM rounds r WHERE r.player_id = p.id), MAX(a.currency) "
         "FROM players p JOIN accounts a ON a.player_id = p.id "
         "GROUP BY p.id, p.nickname, p.created_us ORDER BY p.id"
     )
     return [
-        PlayerSummary(Player(int(r[0]), r[1], int(r[2])), int(r[3]), int(r[4]), int(r[5]))
-        for r in rows
+        PlayerSummary(Player(int(r[0]), r[1], int(r[2])), int(fun), int(real), int(n), str(c))
+        for *r, fun, real, n, c in rows
     ]

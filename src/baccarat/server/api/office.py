@@ -378,8 +378,12 @@ async def report_ggr(
     last: Annotated[date | None, Query(alias="to")] = None,
     format: Format = "json",
 ) -> Response:
+    """Each row is also of one banker: the house (GGR: stakes - returns) or a player, at a
+    player-banked table (the stakes and returns are the players'; GGR: the casino's fees)."""
     low, high = _days(first, last, casino)
-    rows = await as_staff(request, "reports", lambda uow, s: reports.ggr(uow, low, high, by))
+    rows = await as_staff(
+        request, "reports", lambda uow, s: reports.ggr(uow, casino.tables, low, high, by)
+    )
     return _table(f"ggr-by-{by}", rows, format)
 
 
@@ -395,6 +399,8 @@ async def report_rtp(
     mode: Annotated[str | None, Query(pattern="^(fun|real)$")] = None,
     format: Format = "json",
 ) -> Response:
+    """Per mode and currency, of the bets the house covers: the player-banked tables' are
+    left out (a player covers them; the casino's revenue there is its fee, in GGR)."""
     low, high = reports.period_days(period, casino.settings.clock() // DAY_US)
     rows = await as_staff(
         request, "reports", lambda uow, s: reports.rtp(uow, casino.tables, low, high, mode)

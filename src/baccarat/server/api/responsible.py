@@ -91,7 +91,11 @@ class SessionOut(BaseModel):
     wagered: int
     net: int = Field(description="cents won (positive) or lost (negative) in this session")
     limit_minutes: int | None
-    ends: str | None
+    ends: str | None = Field(
+        description="when the session limit ends play: its minutes after the session's start, "
+        "or the moment it was set if the session was longer already"
+    )
+    resumes: str | None = Field(description="when a new session may begin, after the break")
 
 
 class ExclusionOut(BaseModel):

@@ -397,6 +397,8 @@ responsible_players = sa.Table(
     sa.Column("session_seq", sa.BigInteger, nullable=True),
     sa.Column("checked_us", sa.BigInteger, nullable=True),
     sa.Column("updated_us", sa.BigInteger, nullable=False),
+    # When the session limit in force took effect (migration 0022).
+    sa.Column("session_limit_us", sa.BigInteger, nullable=True),
     sa.CheckConstraint(
         "exclusion IS NULL OR exclusion IN ('time_out', 'self_exclusion')", name="exclusion"
     ),
@@ -614,6 +616,8 @@ daily_stats = sa.Table(
     sa.Column("returned", sa.BigInteger, nullable=False),
     sa.Column("stake_sq", sa.BigInteger, nullable=False),
     sa.Column("voided", sa.BigInteger, nullable=False),
+    # The casino's fees on the row's rounds (player-banked; migration 0022).
+    sa.Column("fees", sa.BigInteger, nullable=False, server_default="0"),
 )
 
 office_settings = sa.Table(

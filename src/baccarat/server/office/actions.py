@@ -20,20 +20,26 @@ from baccarat.server.tables import Table
 
 
 def decide_request(
-    uow: UnitOfWork, staff: Staff, system: SystemAccounts, request_id: int, approve: bool,
-    reason: str, *, confirm_excluded: bool = False,
+    uow: UnitOfWork, staff: Staff | None, system: SystemAccounts, request_id: int,
+    approve: bool, reason: str | None, *, confirm_excluded: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
-    """Approve or reject a pending deposit or withdrawal, with the reason."""
-    staff.require("cashier")
-    reason = check_reason(reason)
+    """Approve or reject a pending deposit or withdrawal, with the reason: by staff in the
+    back office, or (``staff`` None) by the operator at the command line, whose note is
+    optional. Either way audited and an ``adjustment`` event."""
+    where: dict[str, str] = {}
+    if staff is not None:
+        staff.require("cashier")
+        reason = check_reason(reason)
+    else:
+        where = {"by": "command line"}
     decided = wallet.decide(uow, request_id, approve, system, reason,
                             confirm_excluded=confirm_excluded)  # fmt: skip
     target = f"player:{decided.player_id}"
     action = f"{decided.kind}_{decided.status}"
-    audit(uow, staff, action, target, reason, request=request_id, amount=decided.amount)
-    significant.record(uow, "adjustment", staff.actor, target, request=request_id,
-                  request_kind=decided.kind, status=decided.status,
-                  amount=decided.amount)  # fmt: skip
+    audit(uow, staff, action, target, reason, request=request_id, amount=decided.amount, **where)
+    significant.record(uow, "adjustment", staff.actor if staff is not None else "system",
+                       target, request=request_id, request_kind=decided.kind,
+                       status=decided.status, amount=decided.amount, **where)  # fmt: skip
     return decided.to_json() | {"nickname": decided.nickname}
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from baccarat.server import auth, responsible, wallet
+from baccarat.server import auth, ledger, responsible, wallet
 from baccarat.server.accounts import get as get_player
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
@@ -56,6 +56,7 @@ def _card(uow: UnitOfWork, player_id: int, limits: dict[str, Any]) -> dict[str, 
     return {
         "player": player.to_json() | {"created": iso_time(player.created_us)},
         "balances": wallet.balances(uow, player_id),
+        "currency": ledger.currency_of(uow, player_id),  # of the balances and the limits
         "withdrawals_pending": wallet.pending_withdrawals(uow, player_id),
         "responsible": limits,
         "sessions": [

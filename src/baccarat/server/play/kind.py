@@ -73,6 +73,9 @@ class TableKind:
     own_rounds: ClassVar[tuple[str, str] | None] = None
     # What it holds in the escrow, as ``baccarat admin check`` says it ("the seats").
     holds: ClassVar[str] = "nothing"
+    # Who covers its tables' bets: "house" (the casino, whose revenue is what they lose) or
+    # "player" (a player; the casino's revenue is its fee), as the reports split them.
+    banker: ClassVar[str] = "house"
 
     @classmethod
     def terms(

@@ -20,6 +20,7 @@ from baccarat.server.responsible.checks import (
     MINUTE_US,
     RAISE_DELAY_US,
     SELF_EXCLUSION_MONTHS,
+    SESSION_BREAK_US,
     TIME_OUT_DAYS,
     Profile,
     Session,
@@ -61,13 +62,14 @@ def set_limits(uow: UnitOfWork, player_id: int, changes: dict[str, int | None]) 
             raise ServiceError("invalid_limit", f"there is no limit {name!r}", limit=name)
     wanted = {name: _check_limit(name, value) for name, value in changes.items()}
     profile = locked_profile(uow, player_id)
-    limits = dict(profile.limits)
+    limits, since = dict(profile.limits), profile.session_limit_us
     pending = {name for name, _, _ in pending_changes(uow, player_id)}
     for name, value in wanted.items():
         current = limits[name]
         if value == current or (value is not None and (current is None or value < current)):
             if value != current:
                 limits[name] = value
+                since = uow.now if name == "session_minutes" else since
                 audit(uow, player_id, "limit_set", limit=name, before=current, amount=value)
             if name in pending:
                 uow.run(
@@ -88,8 +90,8 @@ def set_limits(uow: UnitOfWork, player_id: int, changes: dict[str, int | None]) 
         )
         audit(uow, player_id, "limit_raise_requested", limit=name, before=current, amount=value,
               applies=iso_time(applies))  # fmt: skip
-    save_profile(uow, player_id, replace(profile, limits=limits,
-                                  pending_us=next_pending(uow, player_id)))  # fmt: skip
+    save_profile(uow, player_id, replace(profile, limits=limits, session_limit_us=since,
+                                         pending_us=next_pending(uow, player_id)))  # fmt: skip
     return overview(uow, player_id)
 
 
@@ -178,7 +180,7 @@ def _overview(
             "limit": name, "kind": kind, "period": None if name == "session_minutes" else period,
             "amount": amount, "applies": iso_time(applies),
         })  # fmt: skip
-    minutes = profile.limits["session_minutes"]
+    minutes, ends = profile.limits["session_minutes"], profile.limit_ends(session.started_us)
     due = session.checked_us + profile.reality_minutes * MINUTE_US
     exclusion = None
     if profile.excluded(uow.now):
@@ -205,7 +207,9 @@ def _overview(
         "session": session_result(uow, player_id, session)
         | {
             "limit_minutes": minutes,
-            "ends": None if minutes is None else iso_time(session.started_us + minutes * MINUTE_US),
+            # When the limit ends play, and when a new session may begin after its break.
+            "ends": None if ends is None else iso_time(ends),
+            "resumes": None if ends is None else iso_time(ends + SESSION_BREAK_US),
         },
         "exclusion": exclusion,
         "server_time": iso_time(uow.now),

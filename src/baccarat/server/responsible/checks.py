@@ -47,7 +47,7 @@ TIME_OUT_DAYS = (1, 7, 30)
 SELF_EXCLUSION_MONTHS = (6, 12, 60)
 
 _COLUMNS = (*LIMITS, "reality_minutes", "pending_us", "excluded_until_us", "exclusion",
-            "session_us", "session_seq", "checked_us")  # fmt: skip
+            "session_us", "session_seq", "checked_us", "session_limit_us")  # fmt: skip
 # The player's row and, in the same round trip, the start of their newest live session.
 _SELECT = (
     f"SELECT {', '.join(_COLUMNS)}, (SELECT MAX(created_us) FROM sessions s "
@@ -68,6 +68,7 @@ class Profile:
     session_us: int | None = None
     session_seq: int | None = None
     checked_us: int | None = None
+    session_limit_us: int | None = None  # when the session limit in force took effect
     login_us: int | None = None  # the newest live login session's start, as read
 
     @classmethod
@@ -81,10 +82,19 @@ class Profile:
         limits = {name: None if v is None else int(v) for name, v in values}
         rest = [None if v is None or isinstance(v, str) else int(v) for v in row[n:]]
         return cls(limits, int(row[n]), rest[1], rest[2], row[n + 3], rest[4], rest[5], rest[6],
-                   rest[7])  # fmt: skip
+                   rest[7], rest[8])  # fmt: skip
 
     def excluded(self, now_us: int) -> bool:
         return self.excluded_until_us is not None and now_us < self.excluded_until_us
+
+    def limit_ends(self, started_us: int) -> int | None:
+        """When the session limit ends play in a session that began at ``started_us``: its
+        minutes after the start, but never before the limit took effect (a limit set when
+        the session is longer already ends play then, not in the past)."""
+        minutes = self.limits["session_minutes"]
+        if minutes is None:
+            return None
+        return max(started_us + minutes * MINUTE_US, self.session_limit_us or 0)
 
 
 # -- storage -------------------------------------------------------------------------------
@@ -128,7 +138,7 @@ def save_profile(uow: UnitOfWork, player_id: int, profile: Profile) -> None:
         "reality_minutes": profile.reality_minutes, "pending_us": profile.pending_us,
         "excluded_until_us": profile.excluded_until_us, "exclusion": profile.exclusion,
         "session_us": profile.session_us, "session_seq": profile.session_seq,
-        "checked_us": profile.checked_us,
+        "checked_us": profile.checked_us, "session_limit_us": profile.session_limit_us,
     }  # fmt: skip
     sets = ", ".join(f"{name} = :{name}" for name in values)
     uow.run(
@@ -154,17 +164,19 @@ def next_pending(uow: UnitOfWork, player_id: int) -> int | None:
 
 
 def _apply_due(uow: UnitOfWork, player_id: int, profile: Profile) -> Profile:
-    limits = dict(profile.limits)
+    limits, since = dict(profile.limits), profile.session_limit_us
     for name, amount, applies in pending_changes(uow, player_id):
         if applies <= uow.now:
             limits[name] = amount
+            since = uow.now if name == "session_minutes" else since
             audit(uow, player_id, "pending_applied", limit=name, amount=amount,
                   applies=iso_time(applies))  # fmt: skip
     uow.run(
         "DELETE FROM responsible_pending WHERE player_id = :p AND applies_us <= :now",
         {"p": player_id, "now": uow.now},
     )
-    profile = replace(profile, limits=limits, pending_us=next_pending(uow, player_id))
+    profile = replace(profile, limits=limits, pending_us=next_pending(uow, player_id),
+                      session_limit_us=since)  # fmt: skip
     save_profile(uow, player_id, profile)
     return profile
 
@@ -299,8 +311,7 @@ def _session_start(uow: UnitOfWork, player_id: int, profile: Profile) -> int:
         return newest if newest is not None else uow.now
     if uow.now >= profile.checked_us + profile.reality_minutes * MINUTE_US:
         return current  # the reality check is due: the same session until acknowledged
-    minutes = profile.limits["session_minutes"]
-    limit_end = None if minutes is None else current + minutes * MINUTE_US
+    limit_end = profile.limit_ends(current)
     if limit_end is not None and uow.now >= limit_end:
         resumes = limit_end + SESSION_BREAK_US
         return max(resumes, newest or 0) if uow.now >= resumes else current
@@ -348,15 +359,18 @@ def settled_profile(uow: UnitOfWork, player_id: int) -> tuple[Profile, Session] 
 
 
 def session_result(uow: UnitOfWork, player_id: int, session: Session) -> dict[str, Any]:
-    """Time played and the net result of the session's real-money rounds (as player or banker)."""
+    """Time played and the net result of the session's real-money rounds (as player or
+    banker); a voided round is not among them (its money went back, as it leaves the
+    day's usage)."""
     played = uow.one(
         "SELECT COUNT(*), COALESCE(SUM(stake), 0), COALESCE(SUM(win - stake), 0) FROM rounds "
-        "WHERE player_id = :p AND mode = 'real' AND seq > :s",
+        "WHERE player_id = :p AND mode = 'real' AND seq > :s AND void_reason IS NULL",
         {"p": player_id, "s": session.seq},
     )
     banked = uow.one(
-        "SELECT COUNT(*), COALESCE(SUM(banker_after - banker_before), 0) FROM banked_rounds "
-        "WHERE banker_id = :p AND mode = 'real' AND round_seq > :s",
+        "SELECT COUNT(*), COALESCE(SUM(b.banker_after - b.banker_before), 0) "
+        "FROM banked_rounds b JOIN rounds r ON r.id = b.round_id WHERE b.banker_id = :p "
+        "AND b.mode = 'real' AND b.round_seq > :s AND r.void_reason IS NULL",
         {"p": player_id, "s": session.seq},
     )
     assert played is not None and banked is not None
@@ -371,9 +385,8 @@ def session_result(uow: UnitOfWork, player_id: int, session: Session) -> dict[st
 
 def _check_session(uow: UnitOfWork, player_id: int, profile: Profile) -> Profile:
     profile, session = current_session(uow, player_id, profile)
-    minutes = profile.limits["session_minutes"]
-    if minutes is not None and uow.now >= session.started_us + minutes * MINUTE_US:
-        ended_us = session.started_us + minutes * MINUTE_US
+    minutes, ended_us = profile.limits["session_minutes"], profile.limit_ends(session.started_us)
+    if ended_us is not None and uow.now >= ended_us:
         ended, resumes = iso_time(ended_us), iso_time(ended_us + SESSION_BREAK_US)
         raise ServiceError(
             "session_limit_reached",

@@ -3,7 +3,7 @@
 import { dateTime, has, money, t } from "./i18n.js";
 
 const MONEY_KEYS = /amount|limit|min|max|balance|stake|total|available|left|used|requested|net|wagered/i;
-const TIME_KEYS = /^(resets|until|ended|started)$/;
+const TIME_KEYS = /^(resets|until|ended|started|resumes)$/;
 
 function formatDetails(details) {
   const out = {};

@@ -3,7 +3,7 @@
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { errorText, orRefusal } from "./errors.js";
-import { money, percent, t } from "./i18n.js";
+import { dateTime, money, percent, t } from "./i18n.js";
 import { describeRules, limitsText, tableName, tieLimitsText } from "./rulesinfo.js";
 import * as store from "./state.js";
 
@@ -69,6 +69,29 @@ function authForm(onDone) {
 // What the last top-up did: kept across redraws (the balance change redraws the panel).
 let walletNote = "";
 
+// The player's time-out or self-exclusion as the server has it (GET /api/responsible), or
+// null: while it lasts the lobby says so, and offers no Play and no top-up.
+let exclusion = null;
+
+async function readExclusion() {
+  if (!store.state.user) {
+    exclusion = null;
+    return;
+  }
+  const [state] = await orRefusal(api.get("/api/responsible"), null);
+  exclusion = state ? state.exclusion : null;
+}
+
+function exclusionNote() {
+  if (!exclusion) return null;
+  return h(
+    "div",
+    { class: "panel rg-excluded", "data-exclusion": exclusion.kind, role: "status" },
+    h("p", { text: t(`rg.excluded_${exclusion.kind}`, { time: dateTime(exclusion.until) }) }),
+    h("p", { class: "muted", text: t("lobby.excluded_note") }),
+  );
+}
+
 function walletPanel(redraw) {
   const { wallet, mode, user } = store.state;
   const message = h("p", { class: "message", role: "status", "data-message": "top-up", text: walletNote });
@@ -97,6 +120,7 @@ function walletPanel(redraw) {
         class: "btn",
         id: "top-up",
         text: t("lobby.top_up"),
+        disabled: Boolean(exclusion),
         onclick: async () => {
           try {
             const data = await api.postOnce("/api/wallet/fun/top-up");
@@ -145,6 +169,12 @@ function sideBets(tbl) {
   );
 }
 
+function playButton(tbl) {
+  // In a time-out or a self-exclusion: shown, but it opens nothing (the note says until when).
+  if (exclusion) return h("button", { class: "btn primary", type: "button", disabled: true, text: t("lobby.play") });
+  return h("a", { class: "btn primary", href: `#/table/${encodeURIComponent(tbl.id)}`, text: t("lobby.play") });
+}
+
 function tableCard(tbl) {
   // Closed by the casino for now (GET /api/tables says so): no Play, and the reason.
   const open = tbl.open !== false;
@@ -164,7 +194,7 @@ function tableCard(tbl) {
     h(
       "div",
       { class: "row" },
-      open ? h("a", { class: "btn primary", href: `#/table/${encodeURIComponent(tbl.id)}`, text: t("lobby.play") }) : null,
+      open ? playButton(tbl) : null,
       h("a", { class: "btn", href: `#/rules/${encodeURIComponent(tbl.id)}`, text: t("nav.rules") }),
     ),
   );
@@ -206,8 +236,15 @@ export async function render(root) {
     banked = await new BankedLobby(tables).start();
     draw();
   }
+  await readExclusion();
+  let reader = store.state.user;
   if (store.state.user && tables.some((tbl) => tbl.banked)) await loadBanked();
   function draw() {
+    if (store.state.user !== reader) {
+      // Logged in or out: the exclusion is read again (its answer redraws).
+      reader = store.state.user;
+      readExclusion().then(() => section.isConnected && draw());
+    }
     if (store.state.user && !loading && tables.some((tbl) => tbl.banked)) loadBanked();
     if (!store.state.user && banked) {
       banked.destroy();
@@ -217,6 +254,7 @@ export async function render(root) {
     fill(
       section,
       h("h1", { class: "page-title", text: t("lobby.title") }),
+      store.state.user ? exclusionNote() : null,
       h("div", { class: "lobby-top" }, store.state.user ? walletPanel(draw) : authForm(draw)),
       h("h2", { class: "section-title", text: t("lobby.tables") }),
       loadError ? h("p", { class: "message", role: "alert", text: loadError }) : null,

@@ -50,6 +50,9 @@ function limitRow(kind, period, state) {
   );
 }
 
+/** Whether the session limit has ended play (the server's time against its end). */
+const sessionEnded = (state) => Boolean(state.session.ends) && Date.parse(state.server_time) >= Date.parse(state.session.ends);
+
 function pendingText(change) {
   const name =
     change.limit === "session_minutes" ? t("rg.session_limit") : `${t(`rg.kind_${change.kind}`)} (${t(`rg.period_${change.period}`)})`;
@@ -171,7 +174,11 @@ export async function render(root) {
     const minutes = page.querySelector("#limit-session").value.trim();
     const sessionValue = minutes === "" ? null : Number(minutes);
     if (sessionValue !== state.limits.session_minutes) body.session_minutes = sessionValue;
-    send("PUT", "/limits", body, (s) => (s.pending.length ? t("rg.saved_pending") : t("rg.saved")));
+    send("PUT", "/limits", body, (s) => {
+      // A session limit the session has passed already ends play now: say until when.
+      if ("session_minutes" in body && sessionEnded(s)) return t("rg.session_ends_now", { resumes: dateTime(s.session.resumes) });
+      return s.pending.length ? t("rg.saved_pending") : t("rg.saved");
+    });
   }
 
   function draw() {
@@ -190,6 +197,13 @@ export async function render(root) {
             class: "panel rg-excluded",
             "data-exclusion": exclusion.kind,
             text: t(`rg.excluded_${exclusion.kind}`, { time: dateTime(exclusion.until) }),
+          })
+        : null,
+      sessionEnded(state)
+        ? h("p", {
+            class: "panel rg-excluded",
+            "data-session-ended": "",
+            text: t("rg.session_ended", { ended: dateTime(session.ends), resumes: dateTime(session.resumes) }),
           })
         : null,
       h("p", { class: "message", role: "status", "data-rg-message": "", text: problem || note }),
@@ -271,6 +285,14 @@ export async function render(root) {
             h("div", { class: "kv" }, h("dt", { text: t("rg.session_played") }), h("dd", { text: duration(session.played_seconds) })),
             h("div", { class: "kv" }, h("dt", { text: t("rg.session_net") }), h("dd", { text: signedMoney(session.net) })),
             h("div", { class: "kv" }, h("dt", { text: t("rg.session_wagered") }), h("dd", { text: money(session.wagered) })),
+            session.ends
+              ? h(
+                  "div",
+                  { class: "kv" },
+                  h("dt", { text: t("rg.session_ends") }),
+                  h("dd", { "data-session-ends": "", text: dateTime(session.ends) }),
+                )
+              : null,
           ),
         ),
         h(

@@ -7,7 +7,8 @@ back and every stake; the banker pays each bettor what their bets return (core's
 settlement on the dealt cards, whatever the bet: the banker's result is the negation of the
 bettors') and the casino its fee, 1.5% of each bettor's stakes rounded up. Loyalty points
 go from the banker to the bettor, one per whole dollar staked. A void reverses what the
-round moved in the end, fee and points included.
+round moved in the end, fee and points included. The fee is the casino's revenue from the
+round: it enters the daily aggregates (``daily.fee``), its void takes it off again.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from baccarat.server import responsible
+from baccarat.server import daily, responsible
+from baccarat.server.currencies import HOME
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.history import StoredRound
 from baccarat.server.kinds.banked.seats import add_points
@@ -96,7 +98,8 @@ class PlayerBank:
         after = played[-1].posted.balances[banker]
         before = after - self.banker_net([p.settled for p in played])
         earned = lost = 0
-        for r, one in ((p.round, p.settled) for p in played):
+        for r, one, posted in ((p.round, p.settled, p.posted) for p in played):
+            daily.fee(uow, r.created_us, r.table_id, mode, self.fee(one), posted.currency)
             bettor = one.player_id
             points = points_for(one.stake)
             earned = add_points(uow, bettor, mode, points)
@@ -116,7 +119,10 @@ class PlayerBank:
         self.recorded = BankedResult(after, after - before, earned, -lost)
 
     def unrecord(self, uow: UnitOfWork, mode: str, rounds: Sequence[StoredRound]) -> None:
-        assert self.points is not None
+        assert self.points is not None and self.fees is not None
+        for r, fee in zip(rounds, self.fees.values(), strict=True):
+            # A player-banked table plays in HOME alone (``BankedKind.one_currency``).
+            daily.fee(uow, r.created_us, r.table_id, mode, fee, HOME, sign=-1)
         for player_id, (player_points, banker_points) in self.points.items():
             add_points(uow, player_id, mode, -player_points)
             add_points(uow, self.banker_id, mode, banker_points)

@@ -29,6 +29,7 @@ class BankedKind(TableKind):
     )
 
     holds = "the seats"
+    banker = "player"
     check = staticmethod(own_check.check)
     held = staticmethod(own_check.held)
 

@@ -6,7 +6,7 @@ import { cardElement } from "../cards.js";
 import { fill, h } from "../dom.js";
 import { verifyLink } from "../history.js";
 import * as api from "./api.js";
-import { cents, keyValues, panel, reasonForm, table } from "./ui.js";
+import { cents, keyValues, minor, panel, reasonForm, table } from "./ui.js";
 
 function hand(label, side) {
   return h(
@@ -73,10 +73,25 @@ export function recalled(round, staff, onChange) {
   return box;
 }
 
+const LIMIT_KINDS = { deposit: "Deposits", loss: "Net loss", wager: "Wagered" };
+
+/** The player's own limits, a line each: the amounts in their currency, per period. */
+function limitLines(limits, currency) {
+  const lines = Object.entries(LIMIT_KINDS).map(([kind, label]) => {
+    const set = ["day", "week", "month"].filter((period) => (limits[kind] || {})[period] != null);
+    const shown = set.map((period) => `${minor(limits[kind][period], currency)} a ${period}`);
+    return `${label}: ${shown.length ? shown.join(", ") : "no limit"}`;
+  });
+  const minutes = limits.session_minutes;
+  lines.push(`Session: ${minutes == null ? "no limit" : `${minutes} minutes`}`);
+  return h("ul", { class: "office-limits", "data-limits": "" }, ...lines.map((line) => h("li", { text: line })));
+}
+
 async function showCard(target, playerId, staff) {
   const card = await api.get(`players/${playerId}`);
   const r = card.responsible || {};
   const exclusion = r.exclusion ? `${r.exclusion.kind} until ${r.exclusion.until}` : "none";
+  const inCurrency = (value) => minor(value, card.currency);
   fill(
     target,
     panel(
@@ -84,11 +99,11 @@ async function showCard(target, playerId, staff) {
       null,
       keyValues([
         ["Registered", card.player.created],
-        ["Fun balance", cents(card.balances.fun)],
-        ["Real balance", cents(card.balances.real)],
-        ["Withdrawals pending", cents(card.withdrawals_pending)],
+        ["Fun balance", inCurrency(card.balances.fun)],
+        ["Real balance", inCurrency(card.balances.real)],
+        ["Withdrawals pending", inCurrency(card.withdrawals_pending)],
         ["Exclusion", exclusion],
-        ["Limits", JSON.stringify(r.limits || {})],
+        ["Limits", limitLines(r.limits || {}, card.currency)],
       ]),
     ),
     h(
@@ -109,7 +124,7 @@ async function showCard(target, playerId, staff) {
         table(card.requests, [
           ["id", "Id"],
           ["kind", "Kind"],
-          ["amount", "Amount", cents],
+          ["amount", "Amount", inCurrency],
           ["status", "Status"],
           ["time", "Time"],
         ]),

@@ -9,15 +9,22 @@ import { minor, panel, pct, table } from "./ui.js";
 // Every row is of one mode and one currency: amounts are shown in it (the events of before
 // currencies were recorded are in USD).
 const inCurrency = (value, row) => minor(value, row.currency || "USD");
+// And of one banker: the house (GGR: stakes - returns) or a player (the stakes and returns
+// are the players' between themselves; GGR: the casino's fees).
+const BANKERS = { house: "House", player: "Player" };
 const GGR_COLUMNS = [
   ["mode", "Mode"],
   ["currency", "Currency"],
+  ["banker", "Banker", (who) => BANKERS[who] || who],
   ["rounds", "Rounds"],
   ["stake", "Stakes", inCurrency],
   ["returned", "Returns", inCurrency],
+  ["fees", "Fees", inCurrency],
   ["ggr", "GGR", inCurrency],
   ["voided", "Voided"],
 ];
+const GGR_NOTE =
+  "GGR is the casino's revenue: stakes − returns where the house banks; at player-banked tables (banker: Player) the stakes and returns are the players' between themselves and GGR is the casino's fee.";
 
 /** How many minor units make a unit of ``code`` (100 for EUR, 1 for JPY). */
 const unitOf = (code) =>
@@ -43,7 +50,12 @@ function ggrChart(rows, first, last) {
   const lines = [...new Set(rows.map((r) => `${r.mode} ${r.currency}`))].sort();
   for (const line of lines) {
     const [mode, currency] = line.split(" ");
-    const byDay = new Map(rows.filter((r) => r.mode === mode && r.currency === currency).map((r) => [r.day, r]));
+    // A day's rows of both bankers (the house's tables, the player-banked ones) added up.
+    const byDay = new Map();
+    for (const r of rows.filter((row) => row.mode === mode && row.currency === currency)) {
+      const sum = byDay.get(r.day) || { ggr: 0, rounds: 0 };
+      byDay.set(r.day, { ggr: sum.ggr + r.ggr, rounds: sum.rounds + r.rounds });
+    }
     const unit = unitOf(currency);
     data.push(days.map((d) => (byDay.has(d) ? byDay.get(d).ggr / unit : 0)));
     series.push({ label: `GGR ${line}`, stroke: mode === "real" ? "#f2c94c" : "#7db7ff", width: 2, scale: "money" });
@@ -75,13 +87,6 @@ function ggrChart(rows, first, last) {
   };
   requestAnimationFrame(draw);
   return holder;
-}
-
-/** A panel of the grid that takes two of its columns when the screen has room for them. */
-function wide(...args) {
-  const shown = panel(...args);
-  shown.classList.add("wide");
-  return shown;
 }
 
 // Rounds on operators' wallets whose win or rollback has not landed yet (stuck, retried),
@@ -164,39 +169,41 @@ export async function show(view, staff) {
       panel(
         "GGR and rounds per day",
         `reports/ggr?by=day${q}`,
+        h("p", { class: "muted", text: GGR_NOTE }),
         ggrChart(byDay["ggr-by-day"], first, to.value || today),
         table(byDay["ggr-by-day"], [["day", "Day"], ...GGR_COLUMNS], null, { figures: true }),
       ),
+      // Tables of many columns: side by side only where both have room for every column.
       h(
         "div",
-        { class: "office-grid" },
+        { class: "office-grid office-figures" },
         panel(
           "By table",
           `reports/ggr?by=table${q}`,
           table(byTable["ggr-by-table"], [["table", "Table"], ...GGR_COLUMNS], null, { figures: true }),
         ),
         panel(
-          "By bet (rounds: bets placed)",
+          "By bet (rounds: bets placed; fee: the casino's fees at player-banked tables)",
           `reports/ggr?by=bet${q}`,
           table(byBet["ggr-by-bet"], [["bet", "Bet"], ...GGR_COLUMNS], null, { figures: true }),
         ),
         panel("By mode and currency", `reports/ggr?by=mode${q}`, table(byMode["ggr-by-mode"], GGR_COLUMNS, null, { figures: true })),
-        wide(
-          "Liability",
-          "reports/liability",
-          table(
-            liability.liability,
-            [
-              ["mode", "Mode"],
-              ["currency", "Currency"],
-              ["balances", "Players' balances", inCurrency],
-              ["withdrawals_pending", "Withdrawals reserved", inCurrency],
-              ["deposits_pending", "Deposits pending", inCurrency],
-              ["in_play", "Held at seats", inCurrency],
-            ],
-            null,
-            { figures: true },
-          ),
+      ),
+      panel(
+        "Liability",
+        "reports/liability",
+        table(
+          liability.liability,
+          [
+            ["mode", "Mode"],
+            ["currency", "Currency"],
+            ["balances", "Players' balances", inCurrency],
+            ["withdrawals_pending", "Withdrawals reserved", inCurrency],
+            ["deposits_pending", "Deposits pending", inCurrency],
+            ["in_play", "Held at seats", inCurrency],
+          ],
+          null,
+          { figures: true },
         ),
       ),
       panel(
@@ -204,13 +211,14 @@ export async function show(view, staff) {
         `reports/rtp?period=${period.value}`,
         h("p", {
           class: "muted",
-          text: "Band: theoretical ± 3 standard deviations of the actual for the stakes played (docs/back-office.md).",
+          text: "Band: theoretical ± 3 standard deviations of the actual for the stakes played (docs/back-office.md). The bets the house covers only: player-banked tables are left out (a player covers their bets; the casino's revenue there is its fee, in GGR).",
         }),
         table(
           rtpRows,
           [
             ["table", "Table"],
             ["bet", "Bet"],
+            ["mode", "Mode"],
             ["currency", "Currency"],
             ["bets", "Bets"],
             ["stake", "Stakes", inCurrency],

@@ -24,7 +24,8 @@ export function panel(title, csvPath, ...children) {
 /**
  * A table of rows: columns are [key, label, format?]; rowClass(row) may mark a row. On a
  * narrow screen each row becomes a card of "label value" lines, except a table of
- * ``figures`` (the reports), which scrolls sideways inside its box.
+ * ``figures`` (the reports), shown whole (only a screen too narrow for its columns scrolls
+ * it sideways).
  */
 export function table(rows, columns, rowClass, { figures = false } = {}) {
   if (!rows.length) return h("p", { class: "muted", text: "Nothing to show." });
@@ -41,7 +42,7 @@ export function table(rows, columns, rowClass, { figures = false } = {}) {
     ),
   );
   const shown = h("table", { class: figures ? null : "records" }, h("thead", null, head), h("tbody", null, ...body));
-  return h("div", { class: "office-table-wrap" }, shown);
+  return h("div", { class: figures ? "office-table-wrap figures" : "office-table-wrap" }, shown);
 }
 
 /** A small form: a reason (required) and a button; ``act(reason)`` runs on submit. */

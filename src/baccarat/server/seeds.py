@@ -443,11 +443,12 @@ def rounds_left(cards_left: int) -> tuple[int, int]:
 def pending(uow: UnitOfWork, player_id: int, mode: str) -> list[dict[str, Any]]:
     """The player's retired seeds not revealed yet: each waits for its cut shoes to end,
     each shoe with the cards left before its cut card and the coups those deal."""
+    # From the player's shoes in play (one a cut-shoe table at most), not from their seeds.
     rows = uow.all(
         "SELECT s.commitment, sh.table_id, COALESCE(sh.cut_card, sh.cards) - sh.position "
-        "FROM fairness_seeds s JOIN shoes sh ON sh.seed_id = s.id AND sh.finished = 0 "
-        "WHERE s.player_id = :p AND s.mode = :m AND s.retired_us IS NOT NULL "
-        "AND s.revealed_us IS NULL AND s.seat_id IS NULL ORDER BY s.id, sh.table_id",
+        "FROM shoes sh JOIN fairness_seeds s ON s.id = sh.seed_id "
+        "WHERE sh.player_id = :p AND sh.mode = :m AND sh.finished = 0 "
+        "AND s.retired_us IS NOT NULL AND s.revealed_us IS NULL ORDER BY s.id, sh.table_id",
         {"p": player_id, "m": mode},
     )
     found: dict[str, list[dict[str, Any]]] = {}

@@ -200,6 +200,15 @@ async def play_mixed(server: SeatServer) -> dict[str, Any]:
     """The honest mixed export, as described above: its lines, the browser's receipts, and
     what each line must verify as."""
     ann, banker = await server.player("ann"), await server.player("bob")
+    try:
+        return await _play_mixed(server, ann, banker)
+    finally:
+        for who in (ann, banker):
+            await who.disconnect()
+
+
+async def _play_mixed(server: SeatServer, ann: Participant, banker: Participant
+                      ) -> dict[str, Any]:  # fmt: skip
     browser = Browser(server.clock)
     player = Player(ann, browser)
     shared = Shared(server, player)

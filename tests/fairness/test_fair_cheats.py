@@ -349,6 +349,18 @@ def test_the_cli_names_a_commitment_swapped_after_the_receipt_was_kept(
     assert "finding: receipt 1 (commitment" in capsys.readouterr().out
 
 
+def test_the_cli_clears_an_honest_mixed_export_with_its_receipts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mixed = json.loads(cheats.MIXED_EXPORT_PATH.read_text(encoding="utf-8"))
+    receipts = write_json(tmp_path / "receipts.json", mixed["receipts"])
+    status, out = run_cli(tmp_path, mixed["lines"], capsys, "--receipts", receipts)
+    waiting = mixed["statuses"].count("unverifiable")
+    assert status == 0, out
+    assert out.startswith("VERIFIED: ")
+    assert out.splitlines()[-1].endswith(f"{waiting} unverifiable (seed not revealed), 0 differ")
+
+
 def test_without_keys_a_signed_export_says_what_was_not_checked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

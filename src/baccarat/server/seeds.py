@@ -206,30 +206,25 @@ def check_vault(uow: UnitOfWork) -> None:
 
 
 def new_seed(
-    uow: UnitOfWork, player_id: int, mode: str, seat_id: str | None = None
-) -> tuple[int, str, str]:
+    uow: UnitOfWork, player_id: int, mode: str, seat_id: str | None = None,
+    nonces_used: int | None = None,
+) -> tuple[int, str, str]:  # fmt: skip
     """A new server seed, committed: its id, the seed sealed (as stored) and its commitment
-    (a seat's seed is recorded under the seat's player, with the seat)."""
+    (a seat's seed is recorded under the seat's player, with the seat; a seed that counts
+    its nonces as it gives them out, the cut shoes', starts ``nonces_used`` at 0)."""
     server_seed = new_server_seed()
     committed = commitment(server_seed)
     sealed = _vault(uow).seal(server_seed, committed)
     seed_id = int(
         uow.scalar(
             "INSERT INTO fairness_seeds "
-            "(player_id, mode, server_seed, commitment, created_us, seat_id) "
-            "VALUES (:p, :m, :s, :c, :now, :seat) RETURNING id",
+            "(player_id, mode, server_seed, commitment, created_us, seat_id, nonces_used) "
+            "VALUES (:p, :m, :s, :c, :now, :seat, :used) RETURNING id",
             {"p": player_id, "m": mode, "s": sealed, "c": committed, "now": uow.now,
-             "seat": seat_id},
+             "seat": seat_id, "used": nonces_used},
         )
     )  # fmt: skip
     return seed_id, sealed, committed
-
-
-def _new_shoe_seed(uow: UnitOfWork, player_id: int, mode: str) -> int:
-    """A new seed for the cut shoes, committed: its id (its nonces counted from 0)."""
-    seed_id = new_seed(uow, player_id, mode)[0]
-    uow.run("UPDATE fairness_seeds SET nonces_used = 0 WHERE id = :id", {"id": seed_id})
-    return seed_id
 
 
 def open_states(uow: UnitOfWork, player_id: int) -> None:
@@ -246,7 +241,7 @@ def open_states(uow: UnitOfWork, player_id: int) -> None:
                 "s": server_seed,
                 "c": committed,
                 "cs": new_client_seed(),
-                "shoe": _new_shoe_seed(uow, player_id, mode),
+                "shoe": new_seed(uow, player_id, mode, nonces_used=0)[0],
             },
         )
 
@@ -423,7 +418,8 @@ def rotate(uow: UnitOfWork, player_id: int, mode: str) -> Rotation:
         "next_nonce = 0, client_seed = :cs, client_seed_source = 'server', "
         "shoe_seed_id = :shoe WHERE player_id = :p AND mode = :m",
         {"id": seed_id, "s": server_seed, "c": committed, "cs": new_client_seed(),
-         "shoe": _new_shoe_seed(uow, player_id, mode), "p": player_id, "m": mode},
+         "shoe": new_seed(uow, player_id, mode, nonces_used=0)[0], "p": player_id,
+         "m": mode},
     )  # fmt: skip
     _forget(uow, player_id, mode)
     revealed = reveal_if_done(uow, int(old_id))

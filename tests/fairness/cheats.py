@@ -6,6 +6,8 @@ shuffles and cards the player was dealt, which lines the export holds, or what a
 ``cases()`` is also the source of ``tests/data/export_vectors.json``, which the browser's
 verifier reads too (regenerate it with ``python -m tests.fairness.cheats``): each case has
 the lines of the export and what a verifier must say, known from how the case was built.
+Beside them, ``mixed_cases()`` reads an honest export played on a game server
+(``mixed.py``, tests/data/mixed_export.json) and what becomes of it in a cheat's hands.
 """
 
 from __future__ import annotations

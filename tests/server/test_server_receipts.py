@@ -11,6 +11,7 @@ import pytest
 from baccarat.fairness.signing import PublicKeys, Receipt, parse_keys
 
 from ..harness import Api
+from .conftest import BACKENDS
 from .sharedtables import open_window, state
 from .support import error_code
 
@@ -24,6 +25,7 @@ async def receipt(api: Api, token: str, commitment: str, mode: str = "fun") -> A
     )  # fmt: skip
 
 
+@pytest.mark.parametrize("database_url", BACKENDS, indirect=True)
 async def test_a_shared_shoes_and_the_players_commitments_are_signed_as_receipts(
     api: Api,
 ) -> None:

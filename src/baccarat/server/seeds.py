@@ -509,23 +509,22 @@ def revealed_seeds(
     ]
 
 
+# Where a commitment shown to a player is made: their own seeds of the mode, the seed of a
+# seat whose pair they are in, a shared table's shoe (every bettor's, in either mode).
+_SHOWN = (
+    "SELECT created_us FROM fairness_seeds WHERE player_id = :p AND mode = :m "
+    "AND seat_id IS NULL AND commitment = :c",
+    "SELECT s.created_us FROM banked_seats st JOIN fairness_seeds s ON s.id = st.seed_id "
+    "WHERE (st.player_id = :p OR st.banker_id = :p) AND s.mode = :m AND s.commitment = :c",
+    "SELECT created_us FROM shared_shoes WHERE commitment = :c",
+)
+
+
 def shown_time(uow: UnitOfWork, player_id: int, committed: str, mode: str) -> int | None:
     """When a commitment the player is shown was made (microseconds), for their receipt of
-    it in ``mode``: one of their own seeds of that mode, the seed of a seat whose pair they
-    are in, or a shared table's shoe (every bettor's, in either mode). None: none of them."""
-    own = uow.scalar(
-        "SELECT created_us FROM fairness_seeds WHERE player_id = :p AND mode = :m "
-        "AND seat_id IS NULL AND commitment = :c",
-        {"p": player_id, "m": mode, "c": committed},
-    )
-    if own is not None:
-        return int(own)
-    seat = uow.scalar(
-        "SELECT s.created_us FROM banked_seats st JOIN fairness_seeds s ON s.id = st.seed_id "
-        "WHERE (st.player_id = :p OR st.banker_id = :p) AND s.mode = :m AND s.commitment = :c",
-        {"p": player_id, "m": mode, "c": committed},
-    )
-    if seat is not None:
-        return int(seat)
-    shoe = uow.scalar("SELECT created_us FROM shared_shoes WHERE commitment = :c", {"c": committed})
-    return None if shoe is None else int(shoe)
+    it in ``mode`` (``_SHOWN``); None: it is none of those."""
+    for sql in _SHOWN:
+        made = uow.scalar(sql, {"p": player_id, "m": mode, "c": committed})
+        if made is not None:
+            return int(made)
+    return None

@@ -6,6 +6,8 @@ shuffles and cards the player was dealt, which lines the export holds, or what a
 ``cases()`` is also the source of ``tests/data/export_vectors.json``, which the browser's
 verifier reads too (regenerate it with ``python -m tests.fairness.cheats``): each case has
 the lines of the export and what a verifier must say, known from how the case was built.
+Beside them, ``mixed_cases()`` reads an honest export played on a game server
+(``mixed.py``, tests/data/mixed_export.json) and what becomes of it in a cheat's hands.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -52,11 +55,14 @@ __all__ = [
 ]
 
 EXPORT_VECTORS_PATH = Path(__file__).resolve().parents[1] / "data" / "export_vectors.json"
+# An honest export played on a server (tests/fairness/mixed.py), with its browser's receipts.
+MIXED_EXPORT_PATH = EXPORT_VECTORS_PATH.with_name("mixed_export.json")
 SEED = "5eed" * 16
 CLIENT = "auditor"
 STAKE = 1_000
 # The casino's signing key, and a key that is not the casino's (any 32 bytes, base64).
-CASINO = Signer(private_key("Y2FzaW5vLXNpZ25pbmcta2V5LW9mLXRoZS12ZWN0b3Q="))
+CASINO_KEY = "Y2FzaW5vLXNpZ25pbmcta2V5LW9mLXRoZS12ZWN0b3Q="
+CASINO = Signer(private_key(CASINO_KEY))
 FORGER = Signer(private_key("Zm9yZ2VyLXNpZ25pbmcta2V5LW9mLXRoZS12ZWN0b3I="))
 
 
@@ -160,13 +166,14 @@ _NAMED_IN_TIME = object()  # ``shared_shoe``'s commit entry: 1.5 s before the ro
 
 def shared_shoe(
     coups: int = 6, *, beacon: dict[str, Any] | None = STANDIN, signature: str | None = None,
-    named_at: Any = _NAMED_IN_TIME,
+    named_at: Any = _NAMED_IN_TIME, nonce: int = 0,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """A shared table's shoe record (``GET /api/tables/{id}/shoes/{shoe}``) as the server
     makes it: the coups from the end of the burn, no bets, the table's log of the shoe on
     every line (its commitment; with a ``beacon`` (the commit entry's), the round named
     before it was out (or at the commit entry's ``named_at``), with its ``signature``, by
-    default the stand-in's; the reveal)."""
+    default the stand-in's; the reveal). A cheat deals it from another ``nonce`` than the
+    seed's one shuffle, 0."""
     rules = get_rules("classic-8deck")
     published = beacon["published_us"] if beacon else BEACON_PUBLISHED_US
     committed, base, time_us = commitment(SEED), "speed/1", published - 1_500_000
@@ -183,14 +190,14 @@ def shared_shoe(
                                 "round": beacon["round"], "signature": signature,
                                 "randomness": randomness(signature), "client_seed": client},
                                log[-1]["hash"]))  # fmt: skip
-    order = shuffled_order(SEED, client, 0, rules.decks, 0)
+    order = shuffled_order(SEED, client, nonce, rules.decks, 0)
     position = 1 + burn_count(order[0])
     records = []
     for number in range(1, coups + 1):
         coup = play_coup(order[position:])
         records.append(RoundRecord(
             line=0, id=f"speed/shoe-1/coup-{number}", rules=rules, rules_name=rules.name,
-            fairness=FairnessRecord(SEED, committed, client, 0, 0, position, None, None),
+            fairness=FairnessRecord(SEED, committed, client, nonce, 0, position, None, None),
             player=HandRecord(coup.player.cards, coup.player.scores),
             banker=HandRecord(coup.banker.cards, coup.banker.scores), winner=coup.winner,
             bets=(), win=0, balance_before=0, balance_after=0, void_reason=None,
@@ -370,6 +377,10 @@ def cases() -> list[dict[str, Any]]:
         return {"ok": False, "statuses": ["differs"] * len(shoe),
                 "differences": {line: list(fields) for line in lines}}  # fmt: skip
 
+    # The operator picks, once the beacon is out, which shuffle of the shoe's seed to deal.
+    chosen = shared_shoe(nonce=1)
+    case("a shared shoe dealt from another shuffle of its seed than its one (nonce 1)", chosen,
+         **every_line(chosen, "fairness.nonce"))  # fmt: skip
     quicknet = shared_shoe(beacon=QUICKNET_NAMED, signature=QUICKNET_SIGNATURE)
     case("a shared shoe with drand quicknet's round, its log whole", quicknet)
     # The operator chooses the shoe's randomness: a signature of its own (the real one with a
@@ -483,6 +494,66 @@ def signature_cases() -> list[dict[str, Any]]:
     return out
 
 
+def redealt(lines: list[dict[str, Any]], seed: str) -> list[dict[str, Any]]:
+    """Rounds dealt again from another server seed (and its commitment), their bets settled
+    on the new cards and the balance carried from line to line, each signed by the casino:
+    consistent in itself, but under a commitment nobody was shown before play."""
+    out: list[dict[str, Any]] = []
+    balance = lines[0]["balance_before"]
+    for line in lines:
+        record = parse_record(line)
+        fairness = replace(record.fairness, server_seed=seed, commitment=commitment(seed))
+        order = shuffled_order(seed, fairness.client_seed, fairness.nonce, record.rules.decks)
+        coup = play_coup(order)
+        bets = Bets(**{bet.bet: bet.stake for bet in record.bets})
+        again = export_round(
+            round_id=record.id, rules=record.rules, fairness=fairness, coup=coup,
+            settlement=settle(record.rules, bets, coup), balance_before=balance,
+            table_id=record.table_id, mode=record.mode, time=record.time,
+        ).to_json()  # fmt: skip
+        balance = again["balance_after"]
+        out.append(line | again)
+    return signed(out)
+
+
+def mixed_cases() -> list[dict[str, Any]]:
+    """The honest mixed export played on a server (``mixed.py``) against its browser's
+    receipts, and what becomes of it: a seat's rounds dealt again from a seed nobody was
+    shown, and receipts that lack the seats' and shared shoes' commitments."""
+    data = json.loads(MIXED_EXPORT_PATH.read_text(encoding="utf-8"))
+    lines, receipts_kept, statuses = data["lines"], data["receipts"], data["statuses"]
+    out: list[dict[str, Any]] = []
+
+    def case(name: str, lines: list[dict[str, Any]], receipts: dict[str, Any],
+             statuses: list[str], differences: dict[str, list[str]] | None = None,
+             ) -> None:  # fmt: skip
+        ok = not differences
+        out.append({"name": name, "lines": lines, "receipts": receipts, "expect": {
+            "ok": ok, "verdict": "verified" if ok else "fails", "statuses": statuses,
+            "differences": differences or {}, "findings": [], "voided_after_win": 0,
+            "balance_breaks": 0, "server_client_seeds": 0}})  # fmt: skip
+
+    case("an honest mixed export (house, cut shoes, shared, seats; rotated and not) against "
+         "its browser's receipts", lines, receipts_kept, statuses)  # fmt: skip
+    # The first pair's rounds at the seat (revealed), dealt from a seed of the casino's choice.
+    seat = [line for line, status in zip(lines, statuses, strict=True)
+            if "banked" in line and status == "verified"]  # fmt: skip
+    case("a seat's rounds dealt again from a seed never shown, signed by the casino",
+         redealt(seat, "c0de" * 16), receipts_kept, ["differs"] * len(seat),
+         {str(i + 1): ["fairness.commitment"] for i in range(len(seat))})  # fmt: skip
+    # A browser that kept only the player's own commitments: the rounds not revealed yet
+    # are not verifiable yet, whatever their commitment.
+    pending = [line for line, status in zip(lines, statuses, strict=True)
+               if status == "unverifiable"]  # fmt: skip
+    shown = {line["fairness"]["commitment"] for line in lines if "banked" not in line
+             and "shared" not in line}  # fmt: skip
+    own = receipts_kept | {"receipts": [r for r in receipts_kept["receipts"]
+                                        if r["commitment"] in shown]}  # fmt: skip
+    case("rounds not revealed yet, against receipts without their seat's or shoe's "
+         "commitment", pending, own, ["unverifiable"] * len(pending))  # fmt: skip
+    return out
+
+
 def inputs(case: dict[str, Any]) -> tuple[PublicKeys | None, list[Receipt] | None]:
     """What a case gives the verifier beside its lines: the casino's public keys (given, or
     those of the receipts file) and the receipts, as ``baccarat verify --keys --receipts``."""
@@ -500,7 +571,7 @@ def build() -> dict[str, Any]:
         "about": "Whole exports (baccarat-history/1) and what a verifier must say of each: "
         "the Python verifier (baccarat verify) and the browser's (verify.html) both read "
         "this file. Built by tests/fairness/cheats.py.",
-        "cases": cases() + signature_cases(),
+        "cases": cases() + signature_cases() + mixed_cases(),
     }
 
 

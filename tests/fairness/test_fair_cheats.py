@@ -126,6 +126,20 @@ def test_an_export_without_nonces_used_verifies_and_says_what_it_could_not_check
     assert "without nonces_used" in out and "could not be checked" in out
 
 
+def test_a_shared_shoe_is_the_one_shuffle_of_its_seed_not_a_commitment_missing_its_count() -> None:
+    # The shoe's own record, and a bettor's export of shared, house, cut-shoe and seat rounds.
+    mixed = json.loads(cheats.MIXED_EXPORT_PATH.read_text(encoding="utf-8"))["lines"]
+    assert any("shared" in line for line in mixed)
+    for lines in (cheats.shared_shoe(beacon=None), mixed):
+        report = verify(lines)
+        assert report.ok, [str(f) for f in report.findings]
+        assert not [n for n in report.notes if "without nonces_used" in n.message]
+    # Its seed is shuffled once: a shoe dealt from another of its shuffles is named.
+    chosen = verify(cheats.shared_shoe(beacon=None, nonce=1))
+    assert {d.field for r in chosen.rounds for d in r.differences} == {"fairness.nonce"}
+    assert "shuffled once (nonce 0, cut 0)" in chosen.rounds[0].differences[0].note
+
+
 def test_a_shoe_cut_and_never_dealt_accounts_for_its_nonce() -> None:
     lines = cheats.honest("single-deck", 6)
     # The player cut a shoe at mini with nonce 6 and rotated before dealing from it.
@@ -333,6 +347,18 @@ def test_the_cli_names_a_commitment_swapped_after_the_receipt_was_kept(
     capsys.readouterr()
     assert cli(["verify", str(path), "--receipts", forged]) == 1
     assert "finding: receipt 1 (commitment" in capsys.readouterr().out
+
+
+def test_the_cli_clears_an_honest_mixed_export_with_its_receipts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mixed = json.loads(cheats.MIXED_EXPORT_PATH.read_text(encoding="utf-8"))
+    receipts = write_json(tmp_path / "receipts.json", mixed["receipts"])
+    status, out = run_cli(tmp_path, mixed["lines"], capsys, "--receipts", receipts)
+    waiting = mixed["statuses"].count("unverifiable")
+    assert status == 0, out
+    assert out.startswith("VERIFIED: ")
+    assert out.splitlines()[-1].endswith(f"{waiting} unverifiable (seed not revealed), 0 differ")
 
 
 def test_without_keys_a_signed_export_says_what_was_not_checked(

@@ -449,6 +449,24 @@ def test_with_receipts_a_fabricated_history_and_a_swapped_commitment_are_named(
     page.wait_for_selector("body[data-export-ok='true']")
 
 
+def test_an_honest_mixed_export_checks_out_with_its_receipts_and_not_one_round_differs(
+    page: Any, base_url: str, tmp_path: Path
+) -> None:
+    mixed = json.loads(cheats.MIXED_EXPORT_PATH.read_text(encoding="utf-8"))
+    page.goto(f"{base_url}/verify.html")
+    page.wait_for_selector("body[data-ready='true']")
+    load_receipts(page, tmp_path / "receipts.json", mixed["receipts"])
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(export_text(mixed["lines"]))
+    load_export(page, path)
+    assert page.get_attribute("body", "data-export-verdict") == "verified"
+    assert page.get_attribute("#export-verdict", "class") == "check ok"
+    shown = page.locator("#export-rounds tr").evaluate_all(
+        "rows => rows.map(r => r.dataset.status).filter(Boolean)"
+    )
+    assert shown == mixed["statuses"] and "unverifiable" in shown
+
+
 @pytest.mark.parametrize("lang", ["en", "de", "da", "sv"])
 def test_a_tie_reads_like_the_other_results_and_the_rules_menu_fits_a_phone(
     browser: Any, base_url: str, lang: str

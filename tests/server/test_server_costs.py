@@ -32,10 +32,11 @@ async def test_revealed_seeds_carry_the_nonces_recorded_at_rotation(api: Api) ->
             assert (await api.play(token, player=200)).status_code == 201
         answer = await rotate(api, token)
         assert answer.json()["revealed"]["nonces_used"] == rounds
+    # Each rotation revealed the fresh shuffles' seed and the cut shoes' (no shoe was cut).
     listed = await api.client.get("/api/fairness/seeds", headers=api.auth(token, None))
-    assert [s["nonces_used"] for s in listed.json()] == [3, 0, 2]
-    newest = await api.client.get("/api/fairness/seeds?limit=2", headers=api.auth(token, None))
-    assert [s["nonces_used"] for s in newest.json()] == [0, 2]  # the newest two, oldest first
+    assert [s["nonces_used"] for s in listed.json()] == [3, 0, 0, 0, 2, 0]
+    newest = await api.client.get("/api/fairness/seeds?limit=3", headers=api.auth(token, None))
+    assert [s["nonces_used"] for s in newest.json()] == [0, 2, 0]  # the newest, oldest first
 
 
 async def test_rotations_are_limited_per_hour(api: Api) -> None:

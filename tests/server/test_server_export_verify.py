@@ -1,7 +1,8 @@
 """Real exports of every kind of house table verify, with their nonces checked for gaps;
 the same exports, cut by a cheat, do not.
 
-Fresh shuffles and a cut shoe share one player's nonces per mode; a rotation takes effect at
+Fresh shuffles take the nonces of one seed per mode and cut shoes those of another, both
+committed together; a rotation reveals the fresh shuffles' seed at once and takes effect at
 the next shoe (the seed of a shoe in play is revealed when the shoe ends); a void keeps its
 nonce; an export for one mode holds that mode's commitments only.
 """
@@ -59,8 +60,8 @@ class Casino:
             lambda uow: rounds.cut_shoe(uow, self.dealer, self.player, mini, mode, at)
         )
 
-    def rotate(self, mode: str = "fun") -> seeds.RevealedSeed | None:
-        return self.db.run_write(lambda uow: seeds.rotate(uow, self.player, mode))[0]
+    def rotate(self, mode: str = "fun") -> seeds.Rotation:
+        return self.db.run_write(lambda uow: seeds.rotate(uow, self.player, mode))
 
     def finish_shoe(self) -> list[history.StoredRound]:
         mini = self.tables.require("mini")
@@ -104,9 +105,9 @@ def checked_commitments(report: HistoryReport) -> bool:
 
 
 def play_every_kind(casino: Casino, system: SystemAccounts) -> dict[str, Any]:
-    """Fresh rounds, a cut shoe dealt from (a rotation while it is dealt: its seed is
-    revealed when it ends), voids, a shoe cut and not dealt yet at a rotation, in both
-    modes; returns what was played."""
+    """Fresh rounds, a cut shoe dealt from (a rotation while it is dealt: the fresh rounds'
+    seed is revealed at once, the shoe's when it ends), voids, a shoe cut and not dealt yet
+    at a rotation, in both modes; returns what was played."""
     casino.db.run_write(lambda uow: wallet.deposit(uow, casino.player, 50_000, system))
     fresh = [casino.play("table-i", player=500, tie=200) for _ in range(3)]
     casino.cut(at=123)
@@ -115,11 +116,14 @@ def play_every_kind(casino: Casino, system: SystemAccounts) -> dict[str, Any]:
     casino.void(fresh[1].id)
     casino.void(shoe[2].id)
     real = [casino.play("table-i", "real", player=400) for _ in range(2)]
-    rotated = casino.rotate()  # the shoe in play keeps its seed
-    assert rotated is None and casino.revealed() == []
+    rotated = casino.rotate()  # the shoe in play keeps its seed; the fresh rounds' is revealed
+    assert rotated.shoe_revealed is None and casino.revealed() == [rotated.revealed]
     shoe += casino.finish_shoe()  # the shoe ends: its seed is revealed
-    (first,) = casino.revealed()
-    assert casino.rotate("real") is not None  # no shoe in play: revealed at once
+    first, shoe_seed = casino.revealed()
+    assert first == rotated.revealed and shoe_seed.nonces_used == 1
+    # No shoe in play: both revealed at once.
+    real_rotated = casino.rotate("real")
+    assert real_rotated.revealed is not None and real_rotated.shoe_revealed is not None
     # Under the next seed: a shoe cut, a fresh round, a rotation (the shoe waits to be dealt).
     undealt = casino.cut(at=7)
     after_cut = casino.play("table-i", player=200)
@@ -138,24 +142,27 @@ def test_an_export_of_every_kind_of_house_table_verifies_with_its_nonces_checked
 ) -> None:  # fmt: skip
     casino = Casino(db, system, tables)
     played = play_every_kind(casino, system)
-    assert played["undealt"].nonce == 0 and played["after_cut"].nonce == 1
-    assert played["second"] is None  # the shoe cut at 7 is in play
+    assert played["undealt"].nonce == 0 and played["after_cut"].nonce == 0
+    # The shoe cut at 7 is in play: its seed waits, the fresh rounds' is revealed.
+    assert played["second"].revealed is not None and played["second"].shoe_revealed is None
     assert played["first"].undealt_shoes == ()
     text = casino.export()
     report = report_of(text)
     assert report.ok, (report.summary(), [str(f) for f in report.findings])
     assert report.counts[Status.VOIDED] == 2
-    # The round beside the shoe in play, and the one under the current seed.
-    assert report.counts[Status.UNVERIFIABLE] == 2
+    # The round under the current seed (the one beside the shoe in play was revealed).
+    assert report.counts[Status.UNVERIFIABLE] == 1
     assert checked_commitments(report)
     assert not [n for n in report.notes if n.kind is Kind.UNDEALT]
     # Every round was dealt with the server's placeholder client seed (never set): named.
     assert report.server_client_seeds == len(report.rounds)
     lines = [json.loads(line) for line in text.splitlines()]
     first = next(line for line in lines if line["id"] == played["fresh"][0].id)
-    # Nonces per mode: the fresh rounds, one for the shoe's cut (all its coups), the later.
-    used = len(played["fresh"]) + 1 + len(played["later"])
+    # The fresh rounds' seed: a nonce each; the shoe's: one for the cut (all its coups).
+    used = len(played["fresh"]) + len(played["later"])
     assert first["fairness"]["nonces_used"] == played["first"].nonces_used == used
+    coup = next(line for line in lines if line["id"] == played["shoe"][0].id)
+    assert coup["fairness"]["nonces_used"] == 1 and coup["fairness"]["nonce"] == 0
     path = tmp_path / "export.jsonl"
     path.write_text(text)
     keys = tmp_path / "keys.json"

@@ -172,7 +172,8 @@ def test_fresh_tables_take_one_nonce_per_round_under_the_committed_seed(
     assert {(r.commitment, r.client_seed, r.cut, r.position) for r in played} == {
         (state.commitment, state.client_seed, None, 0)
     }
-    revealed, new_state = db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))
+    rotation = db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))
+    revealed, new_state = rotation.revealed, rotation.state
     assert revealed is not None and commitment(revealed.server_seed) == state.commitment
     assert new_state.next_nonce == 0 and new_state.commitment != state.commitment
     for rec in played:
@@ -204,13 +205,14 @@ def test_a_cut_shoe_waits_for_the_cut_and_deals_on_from_where_it_stopped(
     with pytest.raises(ServiceError) as busy:
         db.run_write(lambda uow: rounds.cut_shoe(uow, dealer, alice, mini, "fun", 5))
     assert busy.value.code == "shoe_in_progress"
-    # Rotation takes effect at the next shoe: the shoe in play is dealt on from its seed,
-    # which is revealed when the shoe ends (a player cannot end a shoe at will).
-    revealed, new = db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))
-    assert revealed is None
-    assert db.run_read(lambda uow: seeds.pending(uow, alice, "fun")) == [
-        {"commitment": first.commitment, "tables": ["mini"]}
-    ]
+    # Rotation takes effect at the next shoe: the shoe in play is dealt on from its seed
+    # (the cut shoes'), which is revealed when the shoe ends (a player cannot end a shoe at
+    # will); the fresh shuffles' seed is revealed at once.
+    rotation = db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))
+    new = rotation.state
+    assert rotation.revealed is not None and rotation.shoe_revealed is None
+    (waiting,) = db.run_read(lambda uow: seeds.pending(uow, alice, "fun"))
+    assert (waiting["commitment"], waiting["tables"]) == (first.commitment, ["mini"])
     after = play(db, dealer.shoes, system, tables, alice, "mini", player=100)
     assert (after.commitment, after.nonce) == (first.commitment, 0)
     assert after.position == second.position + len(second.player_cards.split()) + len(
@@ -374,7 +376,7 @@ def test_a_shuffle_takes_the_nonce_and_seeds_the_database_has_when_they_change_e
     db.run_write(lambda uow: seeds.set_client_seed(uow, alice, "fun", "mine"))
     played = play(db, shoes, system, tables, alice, player=500)
     assert (played.nonce, played.client_seed) == (2, "mine")
-    _, rotated = db.run_write(lambda uow: seeds.rotate(uow, alice, "fun"))
+    rotated = db.run_write(lambda uow: seeds.rotate(uow, alice, "fun")).state
     played = play(db, shoes, system, tables, alice, player=500)
     assert (played.nonce, played.commitment) == (0, rotated.commitment)
     assert play(db, shoes, system, tables, alice, player=500).nonce == 1

@@ -78,7 +78,7 @@ def test_the_database_file_holds_no_unrevealed_seed(data_dir: Path) -> None:
         db.run_write(lambda uow: rounds.cut_shoe(uow, dealer, player, mini, "fun", 40))
         play(db, "mini")
         secret = current_seeds(db)
-        assert len(secret) == 2  # fun and real
+        assert len(secret) == 4  # fun and real, each the fresh shuffles' and the cut shoes'
         stored = db.run_read(lambda uow: uow.all("SELECT server_seed FROM fairness_states"))
         assert all(is_sealed(text) for (text,) in stored)
     finally:

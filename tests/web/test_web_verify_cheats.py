@@ -145,7 +145,8 @@ def test_the_table_keeps_the_signed_commitment_and_the_verifier_checks_the_expor
         player.api("POST", "/api/fairness/rotate", {"mode": "fun"})
         text = export(player)
         page = open_verifier(player, text, tmp_path / "signed.jsonl")
-        assert "Using the 2 receipts" in str(page.text_content("#receipts-status"))
+        # Both modes' commitments: the fresh shuffles' seed and the cut shoes'.
+        assert "Using the 4 receipts" in str(page.text_content("#receipts-status"))
         assert page.get_attribute("body", "data-export-ok") == "true", page.text_content(
             "#export-text"
         )

@@ -42,6 +42,9 @@ ERRORS: dict[str, ErrorSpec] = {
     "not_a_shared_table": ErrorSpec(409, "this table has no shared coups"),
     "unknown_coup": ErrorSpec(404, "the table has no such coup"),
     "unknown_shoe": ErrorSpec(404, "the table has no such shoe"),
+    "unknown_commitment": ErrorSpec(
+        404, "no commitment of yours, of a seat of yours or of a shared table's shoe"
+    ),
     "betting_closed": ErrorSpec(409, "the coup's betting window has closed: nothing was taken"),
     "not_authenticated": ErrorSpec(401, "no valid session token or cookie"),
     "invalid_credentials": ErrorSpec(401, "wrong nickname or password"),

@@ -101,7 +101,8 @@ def rotate_for_replay(uow: UnitOfWork, round_id: str) -> bool:
     waits for its cut shoes to end), or a cut shoe is still dealt from it (it is revealed
     when that shoe ends, as after any rotation)."""
     row = uow.one(
-        "SELECT r.player_id, r.mode, s.revealed_us, s.commitment, f.seed_id = r.seed_id "
+        "SELECT r.player_id, r.mode, s.revealed_us, s.commitment, "
+        "r.seed_id IN (f.seed_id, f.shoe_seed_id) "
         "FROM rounds r JOIN fairness_seeds s ON s.id = r.seed_id "
         "JOIN fairness_states f ON f.player_id = r.player_id AND f.mode = r.mode "
         "WHERE r.id = :id",
@@ -113,11 +114,13 @@ def rotate_for_replay(uow: UnitOfWork, round_id: str) -> bool:
     player_id, mode, revealed_us, committed, current = row
     if revealed_us is not None or not current:
         return False
-    revealed, state = seeds.rotate(uow, int(player_id), mode)
+    rotation = seeds.rotate(uow, int(player_id), mode)
+    revealed = any(seed is not None and seed.commitment == committed
+                   for seed in (rotation.revealed, rotation.shoe_revealed))  # fmt: skip
     audit(uow, int(player_id), "operator_revealed_seed", round=round_id, mode=mode,
-          commitment=committed, next_commitment=state.commitment,
-          revealed=revealed is not None)  # fmt: skip
-    return revealed is not None
+          commitment=committed, next_commitment=rotation.state.commitment,
+          revealed=revealed)  # fmt: skip
+    return revealed
 
 
 def _resettled(stored: StoredRound) -> tuple[Difference, ...]:

@@ -1,14 +1,17 @@
-"""Each player's provably fair state per mode: a committed server seed, a client seed, a nonce.
+"""Each player's provably fair state per mode: two committed server seeds, a client seed,
+their nonces.
 
-The server seed is secret until the player rotates it; its commitment (sha256) is shown
-before any round uses it, and before the client seed it is used with is known: at
-registration and at every rotation the server commits the next seed and puts a placeholder
+The server seeds are secret until the player rotates them; their commitments (sha256) are
+shown before any round uses them, and before the client seed they are used with is known: at
+registration and at every rotation the server commits the next two and puts a placeholder
 client seed of its own (``client_seed_source`` "server") until the player sets theirs
-("client"). Every shuffle takes the next nonce: one per round on fresh-shuffle tables, one
-per shoe on cut-shoe tables. Rotating retires the old seed and commits a new one at once;
-the old seed is revealed (so every round dealt from it can be verified) at once, or, while
-a cut shoe is still dealt from it, when the last such shoe ends: rotation takes effect at
-the next shoe, so that nobody ends a shoe at will.
+("client"). The first seed deals the fresh-shuffle tables, a nonce a round; the second (the
+state's ``shoe``) the cut shoes, a nonce a shoe. Rotating retires both and commits two new
+ones at once: the fresh-shuffle tables' seed is revealed (so every round dealt from it can
+be verified) at once, the cut shoes' at once too, or, while a cut shoe is still dealt from
+it, when the last such shoe ends: rotation takes effect at the next shoe, so that nobody
+ends a shoe at will, and holds back no other table's rounds. (A state made before the shoe
+seeds has none until its next rotation: its cut shoes take the first seed's nonces.)
 
 Until it is revealed the seed is stored sealed (``vault``): opened only to deal from it
 (``take_nonce``, a cut shoe's next coup, a seat's coup) and to reveal it
@@ -66,6 +69,16 @@ def _first_wrong(client_seed: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class ShoeSeed:
+    """The cut shoes' seed of a state: every cut shoe takes its next nonce."""
+
+    seed_id: int
+    commitment: str
+    next_nonce: int
+    created_us: int
+
+
+@dataclass(frozen=True, slots=True)
 class FairnessState:
     mode: str
     seed_id: int
@@ -73,6 +86,7 @@ class FairnessState:
     client_seed: str
     next_nonce: int
     client_seed_source: str = "client"
+    shoe: ShoeSeed | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -192,20 +206,22 @@ def check_vault(uow: UnitOfWork) -> None:
 
 
 def new_seed(
-    uow: UnitOfWork, player_id: int, mode: str, seat_id: str | None = None
-) -> tuple[int, str, str]:
+    uow: UnitOfWork, player_id: int, mode: str, seat_id: str | None = None,
+    nonces_used: int | None = None,
+) -> tuple[int, str, str]:  # fmt: skip
     """A new server seed, committed: its id, the seed sealed (as stored) and its commitment
-    (a seat's seed is recorded under the seat's player, with the seat)."""
+    (a seat's seed is recorded under the seat's player, with the seat; a seed that counts
+    its nonces as it gives them out, the cut shoes', starts ``nonces_used`` at 0)."""
     server_seed = new_server_seed()
     committed = commitment(server_seed)
     sealed = _vault(uow).seal(server_seed, committed)
     seed_id = int(
         uow.scalar(
             "INSERT INTO fairness_seeds "
-            "(player_id, mode, server_seed, commitment, created_us, seat_id) "
-            "VALUES (:p, :m, :s, :c, :now, :seat) RETURNING id",
+            "(player_id, mode, server_seed, commitment, created_us, seat_id, nonces_used) "
+            "VALUES (:p, :m, :s, :c, :now, :seat, :used) RETURNING id",
             {"p": player_id, "m": mode, "s": sealed, "c": committed, "now": uow.now,
-             "seat": seat_id},
+             "seat": seat_id, "used": nonces_used},
         )
     )  # fmt: skip
     return seed_id, sealed, committed
@@ -216,8 +232,8 @@ def open_states(uow: UnitOfWork, player_id: int) -> None:
         seed_id, server_seed, committed = new_seed(uow, player_id, mode)
         uow.run(
             "INSERT INTO fairness_states (player_id, mode, seed_id, server_seed, commitment, "
-            "client_seed, next_nonce, client_seed_source) "
-            "VALUES (:p, :m, :id, :s, :c, :cs, 0, 'server')",
+            "client_seed, next_nonce, client_seed_source, shoe_seed_id) "
+            "VALUES (:p, :m, :id, :s, :c, :cs, 0, 'server', :shoe)",
             {
                 "p": player_id,
                 "m": mode,
@@ -225,19 +241,23 @@ def open_states(uow: UnitOfWork, player_id: int) -> None:
                 "s": server_seed,
                 "c": committed,
                 "cs": new_client_seed(),
+                "shoe": new_seed(uow, player_id, mode, nonces_used=0)[0],
             },
         )
 
 
 def state(uow: UnitOfWork, player_id: int, mode: str) -> FairnessState:
     row = uow.one(
-        "SELECT seed_id, commitment, client_seed, next_nonce, client_seed_source "
-        "FROM fairness_states WHERE player_id = :p AND mode = :m",
+        "SELECT f.seed_id, f.commitment, f.client_seed, f.next_nonce, f.client_seed_source, "
+        "s.id, s.commitment, s.nonces_used, s.created_us FROM fairness_states f "
+        "LEFT JOIN fairness_seeds s ON s.id = f.shoe_seed_id "
+        "WHERE f.player_id = :p AND f.mode = :m",
         {"p": player_id, "m": mode},
     )
     if row is None:
         raise ServiceError("unknown_player", "the player has no fairness state")
-    return FairnessState(mode, int(row[0]), row[1], row[2], int(row[3]), row[4])
+    shoe = None if row[5] is None else ShoeSeed(int(row[5]), row[6], int(row[7] or 0), int(row[8]))
+    return FairnessState(mode, int(row[0]), row[1], row[2], int(row[3]), row[4], shoe)
 
 
 # Where statements pipeline (``UnitOfWork.pipelines``: PostgreSQL), each player's seeds and
@@ -314,6 +334,37 @@ def _forget(uow: UnitOfWork, player_id: int, mode: str) -> None:
     uow.after_commit(forgotten)
 
 
+def _locked(uow: UnitOfWork, player_id: int, mode: str, columns: str) -> tuple[Any, ...]:
+    """``columns`` of the player's state in a mode, its row locked until the commit."""
+    row = uow.one(
+        f"SELECT {columns} FROM fairness_states WHERE player_id = :p AND mode = :m"
+        + uow.for_update,
+        {"p": player_id, "m": mode},
+    )
+    if row is None:
+        raise ServiceError("unknown_player", "the player has no fairness state")
+    return tuple(row)
+
+
+def take_shoe_nonce(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
+    """The next nonce of the cut shoes' seed, for a shoe being cut, with the client seed now
+    in force (a state made before the shoe seeds: the next nonce of its one seed)."""
+    shoe_seed_id, client_seed, source = _locked(
+        uow, player_id, mode, "shoe_seed_id, client_seed, client_seed_source"
+    )
+    if shoe_seed_id is None:
+        return take_nonce(uow, player_id, mode)
+    taken = uow.one(
+        "UPDATE fairness_seeds SET nonces_used = COALESCE(nonces_used, 0) + 1 WHERE id = :id "
+        "RETURNING server_seed, commitment, nonces_used",
+        {"id": shoe_seed_id},
+    )
+    assert taken is not None
+    sealed, committed, used = taken
+    return Nonce(int(shoe_seed_id), open_seed(uow, sealed, committed), committed, client_seed,
+                 int(used) - 1, source)  # fmt: skip
+
+
 def _take(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
     row = NONCE.one(uow, (player_id, mode))
     if row is None:
@@ -335,48 +386,78 @@ def set_client_seed(uow: UnitOfWork, player_id: int, mode: str, client_seed: str
     return state(uow, player_id, mode)
 
 
-def rotate(uow: UnitOfWork, player_id: int, mode: str) -> tuple[RevealedSeed | None, FairnessState]:
-    """Retire the current server seed and commit a new one, with a placeholder client seed
-    of the server's until the player sets theirs. The old seed is revealed now (returned),
-    or None: a cut shoe is still dealt from it, and it is revealed when the last one ends."""
-    row = uow.one(
-        "SELECT s.id, f.next_nonce FROM fairness_states f "
-        "JOIN fairness_seeds s ON s.id = f.seed_id "
-        "WHERE f.player_id = :p AND f.mode = :m" + uow.lock("f"),
-        {"p": player_id, "m": mode},
-    )
-    if row is None:
-        raise ServiceError("unknown_player", "the player has no fairness state")
-    old_id, used = row
+@dataclass(frozen=True, slots=True)
+class Rotation:
+    """What a rotation did: the retired seeds revealed now, and the state it committed."""
+
+    # The fresh-shuffle tables' seed (None only for a state made before the shoe seeds
+    # whose cut shoe is still dealt from it).
+    revealed: RevealedSeed | None
+    # The cut shoes' seed, revealed now; None while a cut shoe is still dealt from it (it is
+    # revealed when the last one ends: ``pending``), or when the state had none.
+    shoe_revealed: RevealedSeed | None
+    state: FairnessState
+
+
+def rotate(uow: UnitOfWork, player_id: int, mode: str) -> Rotation:
+    """Retire the current server seeds and commit two new ones, with a placeholder client
+    seed of the server's until the player sets theirs. Each old seed is revealed now, or
+    when the last cut shoe still dealt from it ends."""
+    old_id, used, old_shoe_id = _locked(uow, player_id, mode, "seed_id, next_nonce, shoe_seed_id")
     uow.run(
         "UPDATE fairness_seeds SET retired_us = :now, nonces_used = :used WHERE id = :id",
         {"now": uow.now, "used": used, "id": old_id},
     )
+    if old_shoe_id is not None:
+        # Its nonces were counted as the shoes were cut.
+        uow.run("UPDATE fairness_seeds SET retired_us = :now WHERE id = :id",
+                {"now": uow.now, "id": old_shoe_id})  # fmt: skip
     seed_id, server_seed, committed = new_seed(uow, player_id, mode)
     uow.run(
         "UPDATE fairness_states SET seed_id = :id, server_seed = :s, commitment = :c, "
-        "next_nonce = 0, client_seed = :cs, client_seed_source = 'server' "
-        "WHERE player_id = :p AND mode = :m",
+        "next_nonce = 0, client_seed = :cs, client_seed_source = 'server', "
+        "shoe_seed_id = :shoe WHERE player_id = :p AND mode = :m",
         {"id": seed_id, "s": server_seed, "c": committed, "cs": new_client_seed(),
-         "p": player_id, "m": mode},
+         "shoe": new_seed(uow, player_id, mode, nonces_used=0)[0], "p": player_id,
+         "m": mode},
     )  # fmt: skip
     _forget(uow, player_id, mode)
-    return reveal_if_done(uow, int(old_id)), state(uow, player_id, mode)
+    revealed = reveal_if_done(uow, int(old_id))
+    shoe_revealed = None if old_shoe_id is None else reveal_if_done(uow, int(old_shoe_id))
+    return Rotation(revealed, shoe_revealed, state(uow, player_id, mode))
+
+
+def rounds_left(cards_left: int) -> tuple[int, int]:
+    """How many more coups a cut shoe deals with ``cards_left`` cards before its cut card:
+    each takes 4 to 6 cards, and the coup under way when the cut card comes out is
+    completed. A range: the exact number would tell the player something of the cards."""
+    if cards_left <= 0:
+        return 0, 0
+    return -(-cards_left // 6), -(-cards_left // 4)
 
 
 def pending(uow: UnitOfWork, player_id: int, mode: str) -> list[dict[str, Any]]:
-    """The player's retired seeds not revealed yet: each waits for its cut shoes to end."""
+    """The player's retired seeds not revealed yet: each waits for its cut shoes to end,
+    each shoe with the cards left before its cut card and the coups those deal."""
+    # From the player's shoes in play (one a cut-shoe table at most), not from their seeds.
     rows = uow.all(
-        "SELECT s.commitment, sh.table_id FROM fairness_seeds s "
-        "JOIN shoes sh ON sh.seed_id = s.id AND sh.finished = 0 "
-        "WHERE s.player_id = :p AND s.mode = :m AND s.retired_us IS NOT NULL "
-        "AND s.revealed_us IS NULL AND s.seat_id IS NULL ORDER BY s.id, sh.table_id",
+        "SELECT s.commitment, sh.table_id, COALESCE(sh.cut_card, sh.cards) - sh.position "
+        "FROM shoes sh JOIN fairness_seeds s ON s.id = sh.seed_id "
+        "WHERE sh.player_id = :p AND sh.mode = :m AND sh.finished = 0 "
+        "AND s.retired_us IS NOT NULL AND s.revealed_us IS NULL ORDER BY s.id, sh.table_id",
         {"p": player_id, "m": mode},
     )
-    found: dict[str, list[str]] = {}
-    for committed, table_id in rows:
-        found.setdefault(committed, []).append(table_id)
-    return [{"commitment": c, "tables": tables} for c, tables in found.items()]
+    found: dict[str, list[dict[str, Any]]] = {}
+    for committed, table_id, cards_left in rows:
+        fewest, most = rounds_left(int(cards_left))
+        found.setdefault(committed, []).append(
+            {"table_id": table_id, "cards_left": max(0, int(cards_left)),
+             "rounds_at_least": fewest, "rounds_at_most": most}
+        )  # fmt: skip
+    return [
+        {"commitment": c, "tables": [s["table_id"] for s in shoes], "shoes": shoes}
+        for c, shoes in found.items()
+    ]
 
 
 def reveal_if_done(uow: UnitOfWork, seed_id: int) -> RevealedSeed | None:
@@ -426,3 +507,24 @@ def revealed_seeds(
         RevealedSeed(mode, r[0], r[1], int(r[2]), int(r[3]), int(r[4] or 0), _undealt_of(r[5]))
         for r in reversed(rows)
     ]
+
+
+# Where a commitment shown to a player is made: their own seeds of the mode, the seed of a
+# seat whose pair they are in, a shared table's shoe (every bettor's, in either mode).
+_SHOWN = (
+    "SELECT created_us FROM fairness_seeds WHERE player_id = :p AND mode = :m "
+    "AND seat_id IS NULL AND commitment = :c",
+    "SELECT s.created_us FROM banked_seats st JOIN fairness_seeds s ON s.id = st.seed_id "
+    "WHERE (st.player_id = :p OR st.banker_id = :p) AND s.mode = :m AND s.commitment = :c",
+    "SELECT created_us FROM shared_shoes WHERE commitment = :c",
+)
+
+
+def shown_time(uow: UnitOfWork, player_id: int, committed: str, mode: str) -> int | None:
+    """When a commitment the player is shown was made (microseconds), for their receipt of
+    it in ``mode`` (``_SHOWN``); None: it is none of those."""
+    for sql in _SHOWN:
+        made = uow.scalar(sql, {"p": player_id, "m": mode, "c": committed})
+        if made is not None:
+            return int(made)
+    return None

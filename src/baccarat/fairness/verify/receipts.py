@@ -13,7 +13,7 @@ from datetime import datetime
 from ..history import RoundRecord
 from ..signing import PublicKeys, Receipt
 from .report import Difference, Finding, Kind
-from .seeds import _own, _short
+from .seeds import _own, _ranges, _short
 
 # A browser's clock may run ahead of the server's: a receipt seen up to this long after a
 # round was dealt still counts as shown before it.
@@ -61,7 +61,8 @@ def check_receipts(
     """Against the commitments the player was shown before play (their receipts, each
     signed by the casino): each of the player's own rounds was dealt under a commitment of
     a receipt of its mode; one that was not, played after a receipt of its mode, differs
-    (its commitment, and the seed revealed for it, are not what was shown). Returns
+    once its seed is revealed (its commitment, and the seed revealed for it, are not what
+    was shown); until then it is not verifiable yet, and named in a note. Returns
     differences by index, findings (receipts whose signature is not the casino's) and
     notes."""
     findings: list[Finding] = []
@@ -91,6 +92,7 @@ def check_receipts(
         )
     diffs: dict[int, list[Difference]] = {}
     before_first = 0
+    unshown: list[int] = []  # lines not revealed yet, under a commitment of no receipt
     late: list[tuple[RoundRecord, Receipt]] = []
     for index, record in enumerate(records):
         if not _own(record):
@@ -106,18 +108,16 @@ def check_receipts(
         if not earlier:
             before_first += 1
             continue
+        if not record.fairness.is_revealed:
+            unshown.append(record.line)
+            continue
         shown = earlier[0]
         for r in earlier[1:]:
             if r.time > shown.time:
                 shown = r
-        what = (
-            "the revealed server seed does not hash to it"
-            if record.fairness.is_revealed
-            else "this round's was never shown to you"
-        )
         note = (
             f"not the commitment shown before play, in your receipt {shown.index} of "
-            f"{shown.time}: {what}"
+            f"{shown.time}: the revealed server seed does not hash to it"
         )
         diffs[index] = [
             Difference("fairness.commitment", shown.commitment, record.fairness.commitment, note)
@@ -132,6 +132,16 @@ def check_receipts(
                 f"receipt {receipt.index} seen {receipt.seen}): those receipts do not show "
                 "what was shown before play",
                 tuple(r.line for r, _ in late),
+            )
+        )
+    if unshown:
+        notes.append(
+            Finding(
+                Kind.UNCHECKED,
+                f"{len(unshown)} line(s) not revealed yet were dealt under a commitment none "
+                f"of your receipts shows (line(s) {_ranges(unshown)}): not verifiable yet, "
+                "they are compared with your receipts once their seed is revealed",
+                tuple(unshown),
             )
         )
     if before_first:

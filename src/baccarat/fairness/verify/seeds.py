@@ -1,7 +1,8 @@
 """What the seeds say across rounds: the server seed revealed on one line of a commitment
 serves every line of it; under a revealed commitment the exporter's own rounds and undealt
-shoes use its nonces 0 .. nonces_used-1 without a gap (``check_nonces``); and the rounds
-whose client seed the server set are named (``check_sources``).
+shoes use its nonces 0 .. nonces_used-1 without a gap, and a shared table's shoe, whose
+seed is its own, its one shuffle (``check_nonces``); and the rounds whose client seed the
+server set are named (``check_sources``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,23 @@ def _own(record: RoundRecord) -> bool:
     participants' (a round banked before seats had seeds was dealt from the other player's,
     whose other nonces this export cannot hold)."""
     return record.role != "banker" or record.fairness.client_seeds is not None
+
+
+def _table_shoe(record: RoundRecord) -> bool:
+    """A shared table's coup (a bettor's line, or the shoe's own record): dealt from the
+    shoe's own seed, not from the exporter's nonces."""
+    return record.shared is not None or record.table_log is not None
+
+
+def _one_shuffle(record: RoundRecord) -> list[Difference]:
+    """A shared table's shoe is the one shuffle of its seed: nonce 0, and nobody cuts it."""
+    fair = record.fairness
+    note = "a shared table's shoe has a seed of its own, shuffled once (nonce 0, cut 0)"
+    return [
+        Difference(name, 0, value, note)
+        for name, value in (("fairness.nonce", fair.nonce), ("fairness.cut", fair.cut))
+        if value != 0
+    ]
 
 
 def revealed_seeds(records: Sequence[RoundRecord]) -> dict[str, tuple[str, int]]:
@@ -84,9 +102,15 @@ def check_nonces(
     records: Sequence[RoundRecord],
 ) -> tuple[dict[int, list[Difference]], list[Finding], list[Finding]]:
     """Per revealed commitment: the player's own rounds and undealt shoes use the nonces
-    0 .. nonces_used-1 without a gap. Returns differences by index, findings and notes."""
+    0 .. nonces_used-1 without a gap; a shared table's coups, the one shuffle of their
+    shoe's seed. Returns differences by index, findings and notes."""
     commits: dict[str, _Nonces] = {}
+    diffs: dict[int, list[Difference]] = {}
     for index, record in enumerate(records):
+        if _table_shoe(record):
+            if shoe_diffs := _one_shuffle(record):
+                diffs[index] = shoe_diffs
+            continue
         if not _own(record):
             continue
         fair = record.fairness
@@ -99,7 +123,6 @@ def check_nonces(
             seen.counts.setdefault(fair.nonces_used, record.line)
         for shoe in fair.undealt_shoes or ():
             seen.undealt.setdefault(shoe.nonce, shoe)
-    diffs: dict[int, list[Difference]] = {}
     findings: list[Finding] = []
     notes: list[Finding] = []
     unrevealed = [c for c, seen in commits.items() if not seen.revealed]

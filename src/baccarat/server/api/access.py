@@ -83,6 +83,7 @@ SESSION_KINDS: dict[str, frozenset[str]] = {
     "GET /api/history/export": PLAY,
     "GET /api/fairness": PLAY,
     "GET /api/fairness/keys": NO_PLAYER_SESSION,  # the casino's public keys, to anyone
+    "GET /api/fairness/receipt": PLAY,
     "PUT /api/fairness/client-seed": PLAY,
     "POST /api/fairness/rotate": PLAY,
     "GET /api/fairness/seeds": PLAY,

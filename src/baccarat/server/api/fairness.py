@@ -1,5 +1,6 @@
-"""Provably fair: the commitments, client seeds and nonces; set the client seed; rotate; the
-casino's public signing keys, published to anyone (no session: a verifier needs them)."""
+"""Provably fair: the commitments, client seeds and nonces; set the client seed; rotate; a
+signed receipt of a commitment shown at a seat or a shared table; the casino's public
+signing keys, published to anyone (no session: a verifier needs them)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
 
+from baccarat.fairness.signing import Signer
 from baccarat.server import auth, keys, seeds
 from baccarat.server.api import pacing
 from baccarat.server.api.deps import (
@@ -25,28 +27,81 @@ from baccarat.server.api.models import (
     ModeIn,
     RevealedSeedOut,
     RotationOut,
+    ShownCommitmentOut,
     SigningKeyOut,
 )
 from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.history import iso_time
 from baccarat.server.ledger import MODES
 
 router = APIRouter(prefix="/api/fairness", tags=["fairness"])
+
+
+def _signed(signer: Signer, committed: str, mode: str, created_us: int) -> dict[str, Any]:
+    """A commitment as the casino shows it: signed, with the time it was made."""
+    return {"commitment": committed, "mode": mode,
+            **signer.sign_commitment(committed, mode, iso_time(created_us))}  # fmt: skip
+
+
+def _shown(
+    uow: UnitOfWork, signer: Signer, player_id: int, state: seeds.FairnessState
+) -> dict[str, Any]:
+    """A state as its player is shown it: both commitments signed (the browser keeps them as
+    receipts), and the rotated seeds that wait for their cut shoes to end."""
+    shoe = state.shoe
+    return keys.signed_state(uow, signer, state) | {
+        "shoe": None if shoe is None else
+        _signed(signer, shoe.commitment, state.mode, shoe.created_us)
+        | {"next_nonce": shoe.next_nonce},
+        "pending": seeds.pending(uow, player_id, state.mode),
+    }  # fmt: skip
 
 
 @router.get(
     "",
     response_model=FairnessOut,
     responses=documented("not_authenticated"),
-    summary="Per mode: the server seed's commitment, the client seed and the next nonce",
+    summary="Per mode: the server seeds' commitments, the client seed and the next nonces",
 )
 async def get_fairness(ctx: RequestDep) -> Response:
     signer = ctx.casino.signer
 
     def read(uow: UnitOfWork) -> dict[str, Any]:
         player_id = ctx.caller.player_id(uow)
-        shown = {mode: keys.signed_state(uow, signer, seeds.state(uow, player_id, mode))
+        shown = {mode: _shown(uow, signer, player_id, seeds.state(uow, player_id, mode))
                  for mode in MODES}  # fmt: skip
         return shown | {"signing_keys": signer.keys_json()}
+
+    return json_response(await ctx.casino.db.read(read))
+
+
+@router.get(
+    "/receipt",
+    response_model=ShownCommitmentOut,
+    responses=documented("not_authenticated", "invalid_mode", "unknown_commitment"),
+    summary="A commitment you are shown, signed, to keep as a receipt: your own, a seat's "
+    "whose pair you are in, or a shared table's shoe's",
+)
+async def receipt(
+    ctx: RequestDep,
+    commitment: Annotated[str, Query(pattern="^[0-9a-f]{64}$")],
+    mode: Annotated[Mode, Query()],
+) -> Response:
+    """The browser asks for it as it shows a seat's or a shared shoe's commitment, before the
+    first deal from it (docs/fairness.md, "Receipts")."""
+
+    def read(uow: UnitOfWork) -> dict[str, Any]:
+        player_id = ctx.caller.player_id(uow)
+        made = seeds.shown_time(uow, player_id, commitment, mode)
+        if made is None:
+            raise ServiceError(
+                "unknown_commitment",
+                f"{commitment} is not a commitment you are shown in {mode} mode: none of "
+                "yours, of a seat whose pair you are in, or of a shared table's shoe",
+                commitment=commitment, mode=mode,
+            )  # fmt: skip
+        return _signed(ctx.casino.signer, commitment, mode, made)
 
     return json_response(await ctx.casino.db.read(read))
 
@@ -80,7 +135,7 @@ async def set_client_seed(body: ClientSeedIn, ctx: RequestDep) -> Response:
     def work(uow: UnitOfWork) -> dict[str, Any]:
         player_id = ctx.caller.player_id(uow)
         state = seeds.set_client_seed(uow, player_id, body.mode, body.client_seed)
-        return keys.signed_state(uow, ctx.casino.signer, state)
+        return _shown(uow, ctx.casino.signer, player_id, state)
 
     return json_response(await ctx.casino.db.write(work))
 
@@ -91,18 +146,23 @@ async def set_client_seed(body: ClientSeedIn, ctx: RequestDep) -> Response:
     responses=documented(
         "invalid_body", "invalid_mode", "not_authenticated", "csrf_failed", "rate_limited"
     ),
-    summary="Commit a new server seed and retire the current one: revealed now, or when the "
-    "cut shoes dealt from it end (30 an hour at most)",
+    summary="Commit new server seeds and retire the current ones: the fresh-shuffle tables' "
+    "revealed now, the cut shoes' now or when the cut shoes dealt from it end (30 an hour at "
+    "most)",
 )
 async def rotate(body: ModeIn, ctx: RequestDep) -> Response:
     def work(uow: UnitOfWork) -> dict[str, Any]:
         player_id = ctx.caller.player_id(uow)
         auth.admit_hourly(uow, f"rotate:{player_id}", seeds.ROTATIONS_PER_HOUR, "rotations")
-        revealed, state = seeds.rotate(uow, player_id, body.mode)
+        rotation = seeds.rotate(uow, player_id, body.mode)
+        shown = _shown(uow, ctx.casino.signer, player_id, rotation.state)
         return {
-            "revealed": None if revealed is None else revealed.to_json(),
-            "pending": seeds.pending(uow, player_id, body.mode),
-            "current": keys.signed_state(uow, ctx.casino.signer, state),
+            "revealed": None if rotation.revealed is None else rotation.revealed.to_json(),
+            "revealed_shoe_seed": None
+            if rotation.shoe_revealed is None
+            else rotation.shoe_revealed.to_json(),
+            "pending": shown["pending"],
+            "current": shown,
         }
 
     return json_response(await ctx.casino.db.write(work))

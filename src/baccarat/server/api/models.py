@@ -358,9 +358,41 @@ class HistoryOut(BaseModel):
     next: str | None
 
 
-class FairnessStateOut(BaseModel):
-    mode: str
+class ShownCommitmentOut(BaseModel):
+    """A commitment as the casino shows it, signed: what the browser keeps as a receipt."""
+
     commitment: str
+    mode: str
+    time: str = Field(description="when the commitment was made (UTC)")
+    signature: str = Field(
+        description="the casino's Ed25519 signature (base64) of the canonical JSON "
+        '{"commitment", "mode", "time", "type": "baccarat-commitment/1"} (docs/fairness.md)'
+    )
+    key_id: str = Field(description="the id of the key that signed it (see signing_keys)")
+
+
+class ShoeSeedOut(ShownCommitmentOut):
+    next_nonce: int = Field(description="the nonce the next cut shoe takes")
+
+
+class PendingShoeOut(BaseModel):
+    table_id: str
+    cards_left: int = Field(description="the cards dealt before the shoe's cut card comes out")
+    rounds_at_least: int
+    rounds_at_most: int = Field(
+        description="the coups those cards deal: 4 to 6 cards a coup, the last completed"
+    )
+
+
+class PendingSeedOut(BaseModel):
+    commitment: str
+    tables: list[str] = Field(description="the cut-shoe tables whose shoe in play is dealt from it")
+    shoes: list[PendingShoeOut] = Field(description="those shoes, each with what is left of it")
+
+
+class FairnessStateOut(ShownCommitmentOut):
+    """The fresh-shuffle tables' seed's commitment, signed, with the client seed and nonces."""
+
     client_seed: str
     client_seed_source: Literal["client", "server"] = Field(
         description="who set the client seed: the player (after this commitment was shown), "
@@ -368,12 +400,15 @@ class FairnessStateOut(BaseModel):
         "one (PUT /api/fairness/client-seed before the first deal)"
     )
     next_nonce: int
-    time: str = Field(description="when the commitment was made (UTC)")
-    signature: str = Field(
-        description="the casino's Ed25519 signature (base64) of the canonical JSON "
-        '{"commitment", "mode", "time", "type": "baccarat-commitment/1"} (docs/fairness.md)'
+    shoe: ShoeSeedOut | None = Field(
+        default=None,
+        description="the cut shoes' seed, committed with the first (null: an account made "
+        "before the cut shoes had a seed of their own, until its next rotation)",
     )
-    key_id: str = Field(description="the id of the key that signed it (see signing_keys)")
+    pending: list[PendingSeedOut] = Field(
+        default_factory=list,
+        description="your rotated seeds not revealed yet: each waits for its cut shoes to end",
+    )
 
 
 class SigningKeyOut(BaseModel):
@@ -406,15 +441,16 @@ class RevealedSeedOut(BaseModel):
     )
 
 
-class PendingSeedOut(BaseModel):
-    commitment: str
-    tables: list[str] = Field(description="the cut-shoe tables whose shoe in play is dealt from it")
-
-
 class RotationOut(BaseModel):
     revealed: RevealedSeedOut | None = Field(
-        description="the retired seed, revealed now; null while a cut shoe is still dealt from "
-        "it (it is revealed when the last such shoe ends: see pending)"
+        description="the fresh-shuffle tables' retired seed, revealed now (null only for an "
+        "account made before the cut shoes had a seed of their own, while a cut shoe is "
+        "still dealt from it: see pending)"
+    )
+    revealed_shoe_seed: RevealedSeedOut | None = Field(
+        default=None,
+        description="the cut shoes' retired seed, revealed now; null while a cut shoe is "
+        "still dealt from it (it is revealed when the last such shoe ends: see pending)",
     )
     pending: list[PendingSeedOut] = Field(
         description="your retired seeds not revealed yet, each with the tables whose shoe ends it"

@@ -143,8 +143,20 @@ function detail(round, tables) {
   );
 }
 
+/** The rotated seeds that wait for a cut shoe to end: which tables, how much is left. */
+function waitingItems(pending, tables) {
+  return (pending || []).flatMap((p) =>
+    (p.shoes || []).map((shoe) => {
+      const tbl = tables.find((x) => x.id === shoe.table_id);
+      const table = tbl ? tableName(tbl) : shoe.table_id;
+      const text = t("fair.waiting", { table, cards: shoe.cards_left, least: shoe.rounds_at_least, most: shoe.rounds_at_most });
+      return h("li", { "data-waiting": shoe.table_id, text });
+    }),
+  );
+}
+
 /** The fairness settings; `rotated()` runs after a rotation (the open round's details). */
-async function fairnessPanel(mode, rotated) {
+async function fairnessPanel(mode, rotated, tables) {
   const box = h("section", { class: "panel fairness", "aria-labelledby": "fair-title" });
   const message = h("p", { class: "message", role: "status" });
   let data;
@@ -159,10 +171,14 @@ async function fairnessPanel(mode, rotated) {
   const info = data[mode] || data;
   const seed = h("input", { id: "client-seed", value: info.client_seed || "", maxlength: 64 });
   const commitmentText = h("dd", { "data-fair": "commitment" });
+  const shoeText = h("dd", { "data-fair": "shoe-commitment" });
   const nonceText = h("dd", { "data-fair": "nonce" });
   const sourceText = h("p", { class: "muted", "data-fair": "source" });
+  const waiting = h("ul", { class: "muted waiting", "data-fair": "waiting" });
   const show = (state) => {
     commitmentText.textContent = state.commitment || "";
+    shoeText.textContent = state.shoe ? state.shoe.commitment : "\u2013";
+    fill(waiting, waitingItems(state.pending, tables));
     nonceText.textContent = String(state.next_nonce ?? state.nonce ?? "");
     seed.value = state.client_seed || "";
     sourceText.dataset.source = clientSeed.sourceOf(state.client_seed, state.client_seed_source);
@@ -174,6 +190,7 @@ async function fairnessPanel(mode, rotated) {
     { class: "kvs mono" },
     h("div", { class: "kv" }, h("dt", { text: t("fair.commitment") }), commitmentText),
     h("div", { class: "kv" }, h("dt", { text: t("fair.nonce") }), nonceText),
+    h("div", { class: "kv" }, h("dt", { text: t("fair.shoe_commitment") }), shoeText),
   );
   const revealed = h("p", { class: "mono revealed" });
   box.append(
@@ -199,6 +216,7 @@ async function fairnessPanel(mode, rotated) {
       h("button", { class: "btn", type: "submit", text: t("fair.save_seed") }),
     ),
     sourceText,
+    waiting,
     h("button", {
       class: "btn",
       "data-rotate": "",
@@ -210,10 +228,14 @@ async function fairnessPanel(mode, rotated) {
           const out = await api.post("/api/fairness/rotate", { mode });
           keep([out.current]);
           show((await clientSeed.ensure({ [mode]: out.current }))[mode]);
-          const tables = (out.pending || []).flatMap((p) => p.tables);
-          revealed.textContent = out.revealed
-            ? t("fair.revealed", { seed: out.revealed.server_seed })
-            : t("fair.pending", { tables: tables.join(", ") });
+          const waits = (out.pending || []).flatMap((p) => p.tables);
+          revealed.textContent = [
+            out.revealed ? t("fair.revealed", { seed: out.revealed.server_seed }) : "",
+            out.revealed_shoe_seed ? t("fair.revealed_shoe", { seed: out.revealed_shoe_seed.server_seed }) : "",
+            out.revealed || !waits.length ? "" : t("fair.pending", { tables: waits.join(", ") }),
+          ]
+            .filter(Boolean)
+            .join(" ");
           message.textContent = t("fair.rotated");
           await rotated();
         } catch (error) {
@@ -404,7 +426,7 @@ export async function render(root) {
         }),
       ),
       opened ? detail(opened, tables) : null,
-      await fairnessPanel(mode, rotated),
+      await fairnessPanel(mode, rotated, tables),
     );
   }
 

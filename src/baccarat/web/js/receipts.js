@@ -3,6 +3,8 @@
 // baccarat-receipts/1 object, which the verifier page (verify.html) reads, or saves to a file
 // for `baccarat verify --receipts`. A receipt is what proves, later, which commitment the
 // casino showed before the rounds were dealt: a seed revealed for them must hash to it.
+// Every commitment a page shows before play is kept: the player's two (the fresh-shuffle
+// tables' and the cut shoes'), a player-banked seat's and a shared table's shoe's.
 
 import * as api from "./api.js";
 
@@ -24,12 +26,13 @@ export function stored() {
   return { format: FORMAT, signing_keys: [], receipts: [] };
 }
 
-/** Keep the signed commitments of `states` (answers of /api/fairness), and the public keys. */
+/** Keep the signed commitments of `states` (answers of /api/fairness, with their cut shoes'
+ * seed, or of /api/fairness/receipt), and the public keys. */
 export function keep(states, { table = null, keys = null } = {}) {
   const data = stored();
   const seen = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   let changed = false;
-  for (const state of states) {
+  for (const state of states.flatMap((s) => [s, s && s.shoe])) {
     if (!state || !state.commitment || !state.signature) continue;
     if (data.receipts.some((r) => r.commitment === state.commitment && r.mode === state.mode)) continue;
     const { commitment, mode, time, signature, key_id } = state;
@@ -57,6 +60,23 @@ export function keepFairness(answer, table = null) {
     MODES.map((mode) => answer[mode]),
     { table, keys: answer.signing_keys },
   );
+}
+
+const asked = new Set();
+
+/** Keep a commitment shown at a player-banked seat or a shared table (its shoe's) in `mode`,
+ * signed by the casino on request: once, as the page first shows it, before play. */
+export async function keepShown(commitment, mode, table = null) {
+  const key = `${commitment}:${mode}`;
+  if (!commitment || !mode || asked.has(key)) return;
+  asked.add(key);
+  if (stored().receipts.some((r) => r.commitment === commitment && r.mode === mode)) return;
+  try {
+    keep([await api.get("/api/fairness/receipt", { commitment, mode })], { table });
+  } catch (error) {
+    // Offline: asked again at the next state that shows it (refused: not again).
+    if (!(error instanceof api.ApiError) || error.status === 0) asked.delete(key);
+  }
 }
 
 /** Ask for the commitments now in force and keep them (before play at a table). */

@@ -28,7 +28,7 @@ import { checkText, errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import { money, number, signedMoney, t } from "./i18n.js";
 import { keyOf, shortcutOf } from "./keys.js";
-import { refresh as keepReceipts } from "./receipts.js";
+import { refresh as keepReceipts, keepShown } from "./receipts.js";
 import { resultText, revealRound, showBanner } from "./reveal.js";
 import { limitsText, tableName } from "./rulesinfo.js";
 import { ensureStyles, percentText } from "./seats-lobby.js";
@@ -161,6 +161,7 @@ class SeatView {
 
   // The pair's seed is committed as it forms: this browser gives it a fresh client seed.
   giveSeed() {
+    keepShown(this.msg.seat.fairness?.commitment, this.msg.seat.mode, this.tbl.id);
     const seed = seatSeedDue(this.msg.seat.fairness, this.msg.you, this.seedsSent);
     if (seed !== null) this.send("client_seed", { client_seed: seed }).catch(() => {});
   }

@@ -13,6 +13,7 @@ import { drawStake, feltView, limitsLine, markChip, rackView, setControls, showL
 import { checkText, errorText } from "./errors.js";
 import { money, t } from "./i18n.js";
 import { option } from "./options.js";
+import { keepShown } from "./receipts.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
 import { showRoads } from "./roads.js";
 import { tableName } from "./rulesinfo.js";
@@ -355,6 +356,8 @@ class SharedView {
     if (!this.el) return;
     const $ = (selector) => this.el.querySelector(selector);
     const s = this.state || { phase: "idle", totals: {}, players: 0 };
+    // The shoe's commitment, shown before any bet on it: kept as a receipt.
+    keepShown(s.shoe?.commitment, this.mode, this.tbl.id);
     const amounts = this.bets.amounts();
     for (const name of this.bets.spots) {
       drawStake(this.el, name, this.bets.stacks[name], amounts[name] || 0, this.chip);

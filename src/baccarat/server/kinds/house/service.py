@@ -102,7 +102,8 @@ def shoe_state(uow: UnitOfWork, player_id: int, table: Table, mode: str) -> Shoe
 def cut_shoe(
     uow: UnitOfWork, dealer: Dealer, player_id: int, table: Table, mode: str, cut: int
 ) -> ShoeState:
-    """The player cuts a new shoe: it takes the next nonce and is dealt to its cut card."""
+    """The player cuts a new shoe: it takes the next nonce of the cut shoes' seed and is
+    dealt to its cut card."""
     check_mode(mode)
     _require_cut_shoe(table)
     size = table.rules.cards_per_shoe
@@ -120,7 +121,7 @@ def cut_shoe(
         raise ServiceError(
             "shoe_in_progress", "this shoe is still being dealt: no cut is due", table=table.id
         )
-    drawn = seeds.take_nonce(uow, player_id, mode)
+    drawn = seeds.take_shoe_nonce(uow, player_id, mode)
     shoe = dealer.shoes(table.rules, drawn.server_seed, drawn.client_seed, drawn.nonce, cut)
     values = key | {
         "seed": drawn.seed_id,

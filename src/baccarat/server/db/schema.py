@@ -150,7 +150,7 @@ fairness_states = sa.Table(
     # Who set the client seed (migration 0010): "client" or "server" (the placeholder made
     # at registration and at every rotation, until the player sets one).
     sa.Column("client_seed_source", sa.Text, nullable=False, server_default="server"),
-    # The cut shoes' own seed (migration 0022), committed with the first: every cut shoe
+    # The cut shoes' own seed (migration 0023), committed with the first: every cut shoe
     # takes its next nonce (its ``nonces_used``). NULL for a state made before: its cut
     # shoes take the first seed's nonces until the next rotation commits both.
     sa.Column("shoe_seed_id", Id, nullable=True),

@@ -5,8 +5,8 @@ then reveals the fresh-shuffle tables' seed at once, and the cut shoes' seed whe
 dealt from it end. The states made before have none (NULL): their cut shoes take the first
 seed's nonces, as before, until the player's next rotation commits both.
 
-Revision ID: 0022
-Revises: 0021
+Revision ID: 0023
+Revises: 0022
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0022"
-down_revision: str | None = "0021"
+revision: str = "0023"
+down_revision: str | None = "0022"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -184,6 +184,12 @@ class RoundRecord:
     table_log: tuple[Mapping[str, Any], ...] | None = None
 
     @property
+    def table_shoe(self) -> bool:
+        """A shared table's coup (a bettor's line, or the shoe's own record): dealt from the
+        shoe's own seed, not from the exporter's nonces."""
+        return bool(self.shared) or self.table_log is not None
+
+    @property
     def is_void(self) -> bool:
         return self.void_reason is not None
 
@@ -215,11 +221,11 @@ class RoundRecord:
             "void_reason": self.void_reason,
             "fairness": self.fairness.to_json(),
         }
-        if self.shared is not None:
+        if self.shared:
             line["shared"] = dict(self.shared)
         if self.table_log is not None:
             line["table_log"] = [dict(entry) for entry in self.table_log]
-        if self.banked is not None:
+        if self.banked:
             line |= {"role": self.role, "banked": dict(self.banked), "fee": self.fee}
         elif self.role != "player" or self.fee:
             line |= {"role": self.role, "fee": self.fee}

@@ -22,12 +22,6 @@ def _own(record: RoundRecord) -> bool:
     return record.role != "banker" or record.fairness.client_seeds is not None
 
 
-def _table_shoe(record: RoundRecord) -> bool:
-    """A shared table's coup (a bettor's line, or the shoe's own record): dealt from the
-    shoe's own seed, not from the exporter's nonces."""
-    return record.shared is not None or record.table_log is not None
-
-
 def _one_shuffle(record: RoundRecord) -> list[Difference]:
     """A shared table's shoe is the one shuffle of its seed: nonce 0, and nobody cuts it."""
     fair = record.fairness
@@ -107,7 +101,7 @@ def check_nonces(
     commits: dict[str, _Nonces] = {}
     diffs: dict[int, list[Difference]] = {}
     for index, record in enumerate(records):
-        if _table_shoe(record):
+        if record.table_shoe:
             if shoe_diffs := _one_shuffle(record):
                 diffs[index] = shoe_diffs
             continue

@@ -48,7 +48,7 @@ def check_shuffles(records: Sequence[RoundRecord]) -> dict[int, list[Difference]
             for i in indices[1:]:
                 found.setdefault(i, []).append(Difference("fairness.nonce", expected, nonce, note))
             continue
-        if any(records[i].shared is not None for i in indices):
+        if any(records[i].shared for i in indices):
             # A shared table's shoe is dealt to every bettor: a player's rounds are the
             # coups they bet on, and the shoe's own record shows it whole (contiguous).
             continue

@@ -153,7 +153,7 @@ function tableCard(tbl) {
     { class: "table-card", "data-table": tbl.id, "data-open": String(open), "aria-labelledby": `tc-${tbl.id}` },
     h("div", { class: "mini-felt", "aria-hidden": "true" }, h("span", { text: tableName(tbl) })),
     h("h3", { id: `tc-${tbl.id}`, text: tableName(tbl) }),
-    h("p", { class: "summary", text: describeRules(tbl.rules) }),
+    h("p", { class: "summary", text: describeRules(tbl) }),
     h("p", { class: "limits" }, h("strong", { text: t("lobby.limits") }), " ", limitsText(tbl.limits)),
     tieLimitsText(tbl.limits) ? h("p", { class: "limits tie" }, tieLimitsText(tbl.limits)) : null,
     h("p", { class: "rtp-title", text: t("lobby.rtp") }),

@@ -328,9 +328,11 @@ class SharedView {
       className: "table-view shared-view",
       name: [h("h1", { id: "table-title", text: tableName(tbl) }), limitsLine(tbl.limits, ` \u00b7 ${t("shared.live")}`)],
       rack,
-      felt: feltView(tbl, on, { top: h("div", { class: "shared-top" }, live, h("div", { class: "shoe-box", "data-shoe": "" })) }),
+      felt: feltView(tbl, on),
       buttons: BUTTONS,
       act: (action) => this.act(action),
+      // Beside the felt, never on it: on it, the clock and the totals covered the hands.
+      aside: [live, h("div", { class: "shoe-box", "data-shoe": "" })],
     });
     fill(this.root, this.el);
     if (this.state) this.fromState(this.state);

@@ -30,6 +30,13 @@ async function show() {
   const module = await views[name]();
   if (current && current.destroy) current.destroy();
   clear(main);
+  // A view's dialogs go with it (a confirmation left open, or one closed with Esc and still
+  // in the page): open, it would stay over the next view and take its clicks. The app's own
+  // (the reality check, data-app) stay.
+  for (const dialog of document.querySelectorAll("dialog:not([data-app])")) {
+    dialog.close();
+    dialog.remove();
+  }
   document.body.dataset.view = name || "lobby";
   for (const link of document.querySelectorAll(".nav a")) {
     const target = link.getAttribute("href").replace(/^#\/?/, "");

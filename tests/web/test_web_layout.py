@@ -1,8 +1,8 @@
 """What covered what (issue 37): a shared table's clock and totals beside its felt, never on
-the Player's hand; a phone on its side shows every spot's words clear of the stake and the
-WIN/LOSE tags, and the history without a sideways scroll; a pair's dot inside the bead
-plate; a dialog left open goes with its page. Measured in Chromium at the sizes named, with
-screenshots."""
+the Player's hand, and a reload during its result showing the player's own; a phone on its
+side shows every spot's words clear of the stake and the WIN/LOSE tags, and the history
+without a sideways scroll; a pair's dot inside the bead plate; a dialog left open goes with
+its page. Measured in Chromium at the sizes named, with screenshots."""
 
 from __future__ import annotations
 
@@ -36,10 +36,15 @@ HANDS = (".hand-title", ".hand-marker", ".hands .score", ".hands .card")
 
 @pytest.fixture(scope="module")
 def quick_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The shipped tables, their shared ones on a quick clock (4 s to bet, 4 s of result)."""
+    """The shipped tables, their shared ones on a quick clock (4 s to bet, 4 s of result;
+    speed's result 10 s: a page reloads in it)."""
     data = tmp_path_factory.mktemp("quick-live")
-    quick = "shared = { betting_s = 4, result_s = 4 }"
-    (data / "tables.toml").write_text(re.sub(r"shared = \{[^}]*\}", quick, SHIPPED.read_text()))
+    quick = re.sub(r"shared = \{[^}]*\}", "shared = { betting_s = 4, result_s = 4 }",
+                   SHIPPED.read_text())  # fmt: skip
+    quick = re.sub(r'(id = "speed"(?:(?!\[\[table).)*?)shared = \{[^}]*\}',
+                   r"\1shared = { betting_s = 4, result_s = 10 }", quick, flags=re.S)  # fmt: skip
+    assert quick.count("result_s = 10") == 1
+    (data / "tables.toml").write_text(quick)
     with serving(data, BACCARAT_TABLES=str(data / "tables.toml")) as url:
         yield url
 
@@ -81,6 +86,49 @@ def test_the_live_panel_leaves_the_players_hand_clear(
             page.wait_for_selector(".hand-player .card:not(.down) >> nth=1")
             page.screenshot(path=str(screenshots / f"live-panel-{table}-{locale}-1280x720.png"))
             assert covered(page, LIVE, HANDS) == [], f"{table} in {locale}"
+        assert player.errors == []
+    finally:
+        context.close()
+
+
+def betting_coup(page: Any) -> str:
+    """Wait for a betting window with time to bet; its coup."""
+    page.wait_for_function(
+        "() => { const v = document.querySelector('.shared-view');"
+        " const s = parseInt(document.querySelector('[data-countdown]').textContent);"
+        " return v && v.dataset.phase === 'betting' && s >= 2; }",
+        timeout=30_000,
+    )
+    return str(page.get_attribute(".shared-view", "data-coup"))
+
+
+def test_a_reload_during_the_result_shows_the_players_own_result(
+    browser: Any, quick_live: str, screenshots: Path
+) -> None:
+    context = browser.new_context(locale="en-US", reduced_motion="reduce", **device(1280, 720))
+    try:
+        player = Player(context, quick_live, new_nickname())
+        player.register_and_login()
+        page = player.page
+        player.goto("table/speed")
+        coup = betting_coup(page)
+        place(player, 500, "banker")
+        place(player, 500, "player")
+        page.wait_for_selector("#table-message:has-text('Your bets are placed')")
+        page.wait_for_selector(f'.shared-view[data-phase="dealt"][data-coup="{coup}"]')
+        net = page.locator("[data-banner-net]:not(:empty)").text_content()
+        seen = {name: player.meter(name) for name in ("bet", "win", "last")}
+        page.reload()
+        page.wait_for_selector(f'.shared-view[data-phase="dealt"][data-coup="{coup}"]')
+        shown = page.locator("[data-banner-net]")
+        page.wait_for_function("e => e.textContent !== ''", arg=shown.element_handle(),
+                               timeout=5_000)  # fmt: skip
+        page.screenshot(path=str(screenshots / "shared-reloaded-result-1280x720.png"))
+        assert shown.text_content() == net
+        assert {name: player.meter(name) for name in ("bet", "win", "last")} == seen
+        assert seen["last"] != "\u2013"
+        for spot in ("banker", "player"):  # the chips stay on the felt until the next window
+            assert page.text_content(f'[data-spot="{spot}"] .stack-total') == "$5.00"
         assert player.errors == []
     finally:
         context.close()

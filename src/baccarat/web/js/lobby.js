@@ -70,7 +70,10 @@ function authForm(onDone) {
 let walletNote = "";
 
 function walletPanel(redraw) {
-  const { wallet, mode, user } = store.state;
+  const { wallet, mode, user, operator } = store.state;
+  // A session an operator launched plays in its mode alone: the operator's money, or play
+  // money of ours for a demo (which it may top up); our cashier is none of its tools.
+  const modes = operator ? [operator.mode] : ["fun", "real"];
   const message = h("p", { class: "message", role: "status", "data-message": "top-up", text: walletNote });
   const balanceCard = (m) =>
     h(
@@ -88,14 +91,15 @@ function walletPanel(redraw) {
     "section",
     { class: "panel wallet", "aria-labelledby": "wallet-title" },
     h("h2", { id: "wallet-title", text: t("lobby.welcome", { name: user.nickname }) }),
-    h("p", { class: "muted", text: t("lobby.mode_help") }),
-    h("div", { class: "balances" }, balanceCard("fun"), balanceCard("real")),
+    operator ? null : h("p", { class: "muted", text: t("lobby.mode_help") }),
+    h("div", { class: "balances" }, modes.map(balanceCard)),
     h(
       "div",
       { class: "row" },
       h("button", {
         class: "btn",
         id: "top-up",
+        hidden: Boolean(operator) && operator.mode !== "fun",
         text: t("lobby.top_up"),
         onclick: async () => {
           try {
@@ -114,7 +118,7 @@ function walletPanel(redraw) {
           }
         },
       }),
-      h("a", { class: "btn", href: "#/cashier", text: t("nav.cashier") }),
+      operator ? null : h("a", { class: "btn", href: "#/cashier", text: t("nav.cashier") }),
       h("a", { class: "btn", href: "#/history", text: t("nav.history") }),
     ),
     message,

@@ -170,6 +170,12 @@ def test_a_session_opened_again_without_the_links_query_plays_the_operators_mone
         page.wait_for_selector('.table-view[data-phase="result"][data-busy="false"]')
         (round_,) = [r for r in both.report("player=judy") if r["table"] == "table-ii"]
         assert round_["stake"] == 500  # played on the operator's wallet
+        page.evaluate("location.hash = '#/history'")
+        page.wait_for_selector("[data-open]")
+        tabs = page.locator("[data-history-mode]").evaluate_all(
+            "els => els.map(e => e.dataset.historyMode)"
+        )
+        assert tabs == ["real"]
         assert errors == []
     finally:
         context.close()

@@ -147,3 +147,17 @@ def test_shoe_shows_the_edges_of_the_bets_asked_for(capsys):
     assert status == 0
     assert "dragon7 edge" in out and "panda8 edge" in out and "banker edge" not in out
     assert run(capsys, "shoe", "--rules", "ez-8deck", "--seed", "3", "--bets", "big")[0] == 2
+
+
+def test_odds_of_one_deck_says_one_deck(capsys):
+    status, out, _ = run(capsys, "odds", "--decks", "1")
+    assert status == 0
+    assert out.splitlines()[0] == "rules: 1-deck (1 deck, tie 8:1)"
+
+
+@pytest.mark.parametrize("rounds", ["-5", "0", "1.5", "ten"])
+def test_a_count_that_is_not_one_or_more_says_what_a_count_is(capsys, rounds):
+    status, out, err = run(capsys, "simulate", "--rounds", rounds)
+    assert status == 2 and out == ""
+    said = "a count is a whole number from 1 (1000000, 1_000_000, 1,000,000 or 1e6)"
+    assert f"{said}, not {rounds!r}" in err

@@ -244,3 +244,37 @@ def test_a_round_in_another_currency_is_sent_in_its_minor_units(both: Pair) -> N
     assert refused.json()["error"]["details"]["status"] == "RS_ERROR_WRONG_CURRENCY"
     (line,) = [r for r in both.report("player=judy") if r["currency"] == "JPY"]
     assert (line["stake"], line["state"]) == (300, "refused")
+
+
+def test_the_session_tells_the_page_it_plays_the_operators_money(both: Pair) -> None:
+    """GET /api/session tells the page what a session an operator launched is (the page takes
+    its mode from it, not from its address): its mode, currency and the operator's lobby."""
+
+    def session(token: str) -> dict[str, object]:
+        answer = httpx.get(f"{both.game.url}/api/session", timeout=10,
+                           headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+        assert answer.status_code == 200, answer.text
+        found: dict[str, object] = answer.json()
+        return found
+
+    real = session(both.session("grace", table="table-i", currency="EUR"))
+    assert real["logged_in"] and real["operator"] == {
+        "operator": OPERATOR, "mode": "real", "currency": "EUR", "language": "en",
+        "table": "table-i", "lobby_url": "http://lobby.example/",
+    }  # fmt: skip
+    demo = session(both.session("grace", demo=True, lobby_url=None))
+    assert demo["operator"] == {"operator": OPERATOR, "mode": "fun", "currency": "USD",
+                                "language": "en", "table": None, "lobby_url": None}  # fmt: skip
+    account = {"nickname": "ownplayer", "password": "a good password"}
+    assert httpx.post(f"{both.game.url}/api/accounts", json=account).status_code == 201
+    own = httpx.post(f"{both.game.url}/api/sessions", json=account).json()["token"]
+    assert "operator" not in session(own)
+
+
+@pytest.mark.parametrize("lobby", ["javascript:alert(1)", "ftp://casino.example/", "/lobby",
+                                   "https://"])  # fmt: skip
+def test_a_launch_with_a_lobby_that_is_no_web_address_is_refused(both: Pair, lobby: str) -> None:
+    refused = both.launch("grace", lobby_url=lobby)
+    assert refused.status_code == 422
+    error = refused.json()["error"]
+    assert (error["code"], error["details"]["field"]) == ("invalid_body", "lobby_url")

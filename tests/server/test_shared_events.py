@@ -115,10 +115,10 @@ async def test_the_sockets_are_told_from_the_events_without_reading_the_table(
         mine = await received(own, typed("settled"))
         assert mine["you"]["stake"] == 500 and mine["you"]["returned"] is not None
         # Events may have been lost (the listening session came back): every socket gets
-        # the table's state again, each with its own bets.
+        # the table's state again, each with its own bets and result (as settled told it).
         desk.feed.refresh_all()
         again = await received(own, typed("state"))
-        assert again["coup"] == coup and again["you"] == {"bets": {"player": 500}, "stake": 500}
+        assert again["coup"] == coup and again["you"] == {"bets": {"player": 500}} | mine["you"]
         assert "you" not in await received(anonymous, typed("state"))
         assert reads == [[], [bettor.id]]  # one read for every socket
 

@@ -233,6 +233,27 @@ async def test_a_player_who_leaves_after_betting_finds_the_round_in_the_history(
     check_ledger(api)
 
 
+async def test_the_state_during_the_result_carries_the_players_own_result(api: Api) -> None:
+    """A page that opens (or reloads) while a coup's result shows finds the player's own bets
+    and result in the state: their round and what it returned, as the socket's ``settled``
+    said; nothing of it before the deal, and an empty ``you`` for a player who did not bet."""
+    token, other = await api.player(), await api.player("bob")
+    coup = await open_window(api)
+    assert (await bet(api, token, coup, player=500, tie=100)).status_code == 200
+    betting = (await state(api, token))["you"]
+    assert betting == {"bets": {"player": 500, "tie": 100}, "stake": 600, "round_id": None,
+                       "returned": None}  # fmt: skip
+    await close_and_deal(api)
+    you = (await state(api, token))["you"]
+    (played,) = (await api.client.get("/api/history", headers=api.auth(token, None))).json()[
+        "items"
+    ]
+    assert you == {"bets": {"player": 500, "tie": 100}, "stake": 600, "round_id": played["id"],
+                   "returned": played["win"]}  # fmt: skip
+    assert (await state(api, other))["you"] == {"bets": {}, "stake": 0, "round_id": None,
+                                               "returned": None}  # fmt: skip
+
+
 async def test_a_shared_table_takes_no_house_round_nor_a_cut(api: Api) -> None:
     token = await api.player()
     refused = await api.play(token, table=TABLE, banker=500)

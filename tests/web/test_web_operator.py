@@ -128,3 +128,54 @@ def test_a_session_in_yen_shows_the_tables_chips_and_amounts_in_yen(
         page.screenshot(path=str(screenshots / "operator-yen-844x390.png"))
     finally:
         context.close()
+
+
+def test_a_session_opened_again_without_the_links_query_plays_the_operators_money(
+    browser: Any, both: Pair, screenshots: Path
+) -> None:
+    """The game's address without the launch link's ?mode=real (a bookmark, a reload of the
+    lobby): still the operator's money, none of our own casino's tools (top-up, cashier,
+    its account panel), and the way back to the operator's lobby."""
+    url = both.launch("judy", table="table-ii").json()["url"]
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US",
+                                  reduced_motion="reduce")  # fmt: skip
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_selector('.table-view[data-table="table-ii"]')
+        page.goto(both.game.url + "/#/")
+        page.wait_for_selector("html[data-ready=true]")
+        page.wait_for_selector(".panel.wallet")
+        assert page.get_attribute('.topbar [data-mode="real"]', "aria-pressed") == "true"
+        assert page.is_hidden('.topbar [data-mode="fun"]')
+        assert [
+            c.get_attribute("data-wallet") for c in page.query_selector_all("[data-wallet]")
+        ] == ["real"]
+        assert page.is_hidden("#top-up")
+        assert page.locator('a[href="#/cashier"]:visible').count() == 0
+        back = page.get_by_role("link", name="Back to your casino")
+        assert back.get_attribute("href") == "http://lobby.example/"
+        page.screenshot(path=str(screenshots / "operator-lobby-again-1280x720.png"))
+        page.evaluate("location.hash = '#/cashier'")
+        page.wait_for_selector(".panel.wallet")  # the lobby, not our cashier
+        assert page.locator("[data-form=password], [data-action=logout-everywhere]").count() == 0
+        page.evaluate("location.hash = '#/table/table-ii'")
+        page.wait_for_selector('.table-view[data-table="table-ii"]')
+        assert page.locator('a[href="#/cashier"]:visible').count() == 0
+        page.click('[data-chip="500"]')
+        page.click('[data-spot="banker"]')
+        page.click('[data-action="deal"]')
+        page.wait_for_selector('.table-view[data-phase="result"][data-busy="false"]')
+        (round_,) = [r for r in both.report("player=judy") if r["table"] == "table-ii"]
+        assert round_["stake"] == 500  # played on the operator's wallet
+        page.evaluate("location.hash = '#/history'")
+        page.wait_for_selector("[data-open]")
+        tabs = page.locator("[data-history-mode]").evaluate_all(
+            "els => els.map(e => e.dataset.historyMode)"
+        )
+        assert tabs == ["real"]
+        assert errors == []
+    finally:
+        context.close()

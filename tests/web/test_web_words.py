@@ -137,3 +137,54 @@ def test_every_page_shows_only_words_of_its_language(
     page.wait_for_selector('[data-banked-table="banked-i"]')
     assert found == {}, f"English in {lang}: {found}"
     assert guest.errors == [] and player.errors == [] and logged == []
+
+
+# Each language's help for gambling problems is its market's: the national helpline (with
+# its number) and the national self-exclusion register (checked against their own pages).
+MARKETS = {
+    "en": ("https://www.begambleaware.org/", "https://www.gamcare.org.uk/", "0808 8020 133"),
+    "da": ("https://stopspillet.dk/", "https://www.rofus.nu/", "70 22 28 25"),
+    "sv": ("https://www.stodlinjen.se/", "https://www.spelpaus.se/", "020-81 91 00"),
+    "de": ("https://www.check-dein-spiel.de/", "https://rp-darmstadt.hessen.de/",
+           "0800 1 37 27 00"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", MARKETS)
+def test_each_language_names_the_help_of_its_own_market(
+    catalogs: dict[str, dict[str, str]], lang: str
+) -> None:
+    catalog = catalogs[lang]
+    helpline, register, number = MARKETS[lang]
+    assert (catalog["rg.help1_url"], catalog["rg.help2_url"]) == (helpline, register)
+    assert number in catalog["rg.help1_what"] + catalog["rg.help2_what"]
+
+
+@pytest.mark.parametrize("lang", ["da", "sv"])
+def test_the_road_statistics_count_naturals_in_the_language_of_the_page(
+    catalogs: dict[str, dict[str, str]], lang: str
+) -> None:
+    english = words(catalogs["en"]["roads.pairs"])
+    assert words(catalogs[lang]["roads.pairs"]) & english == set()
+
+
+def test_a_shared_table_is_dealt_from_one_shoe_nobody_cuts(
+    make_player: Any, catalogs: dict[str, dict[str, str]]
+) -> None:
+    """The lobby and the rules say a shared table's shoe is everyone's; only Mini's is cut
+    by the player, and only its rules page shows how to cut."""
+    en = catalogs["en"]
+    guest: Player = make_player(login=False)
+    page = guest.page
+    guest.goto()
+    page.wait_for_selector('[data-table="speed"] .summary')
+    for shared in ("speed", "live", "live-deluxe"):
+        summary = str(page.text_content(f'[data-table="{shared}"] .summary'))
+        assert en["rules.shared_shoe"] in summary and en["rules.cut_shoe"] not in summary
+    assert en["rules.cut_shoe"] in str(page.text_content('[data-table="mini"] .summary'))
+    for table, cut in (("speed", False), ("mini", True)):
+        guest.goto(f"rules/{table}")
+        page.wait_for_selector(".rules-page .summary")
+        text = str(page.text_content(".rules-page"))
+        assert (en["rules.cut_help"] in text) is cut, table
+    assert guest.errors == []

@@ -227,3 +227,27 @@ def serving(data: Path, **env: str) -> Iterator[str]:
     env = {"BACCARAT_DATA_DIR": str(data), "BACCARAT_REGISTRATIONS_PER_HOUR": "10000", **env}
     with live(argv, env, data / "server.log", port, cwd=data) as server:
         yield server.url
+
+
+# Boxes on the page: [left, top, right, bottom] in CSS pixels.
+BOX_OF = "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+
+
+def boxes_of(page: Any, selector: str) -> list[list[float]]:
+    """The boxes of what ``selector`` matches and is drawn (an element of no size is not)."""
+    found: list[list[float]] = page.locator(selector).evaluate_all(f"els => els.map({BOX_OF})")
+    return [b for b in found if b[2] > b[0] and b[3] > b[1]]
+
+
+def overlapping(a: list[float], b: list[float], slack: float = 0.5) -> bool:
+    """Whether two boxes share more than ``slack`` pixels either way."""
+    return min(a[2], b[2]) - max(a[0], b[0]) > slack and min(a[3], b[3]) - max(a[1], b[1]) > slack
+
+
+def within(inner: list[float], outer: list[float], slack: float = 0.5) -> bool:
+    return (
+        inner[0] >= outer[0] - slack
+        and inner[1] >= outer[1] - slack
+        and inner[2] <= outer[2] + slack
+        and inner[3] <= outer[3] + slack
+    )

@@ -16,11 +16,14 @@ _COUNT = re.compile(r"^\d[\d_,]*$|^\d+(\.\d+)?e\d+$", re.IGNORECASE)
 def count(text: str) -> int:
     """A whole number from 1: ``1000000``, ``1_000_000``, ``1,000,000`` or ``1e6``."""
     token = text.strip()
-    if not _COUNT.match(token):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
-    value = float(token) if "e" in token.lower() else int(token.replace(",", "").replace("_", ""))
-    if value != int(value) or value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1")
+    value = None
+    if _COUNT.match(token):
+        number = token.replace(",", "").replace("_", "")
+        value = float(number) if "e" in number.lower() else int(number)
+    if value is None or value != int(value) or value < 1:
+        raise argparse.ArgumentTypeError(
+            f"a count is a whole number from 1 (1000000, 1_000_000, 1,000,000 or 1e6), not {text!r}"
+        )
     return int(value)
 
 

@@ -265,6 +265,6 @@ def rules_for_decks(decks: int) -> RuleSet:
     return RuleSet(
         name=f"{decks}-deck",
         decks=decks,
-        description=f"{decks} decks, tie 8:1",
+        description=f"{decks} deck{'' if decks == 1 else 's'}, tie 8:1",
         side_bets=SINGLE_DECK_SIDE_BETS if decks == 1 else CLASSIC_SIDE_BETS,
     )

@@ -25,6 +25,7 @@ from baccarat.server.casino import Casino
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import iso_time
+from baccarat.server.wallets.operator import launch
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -248,7 +249,10 @@ async def session_state(ctx: RequestDep) -> Response:
             if error.code != "not_authenticated":
                 raise
             return {"logged_in": False}
-        return {"logged_in": True, "player": player.to_json()}
+        answer: dict[str, object] = {"logged_in": True, "player": player.to_json()}
+        if ctx.caller.operator:  # the page plays in the session's mode alone
+            answer["operator"] = launch.page_session(launch.session_of(uow, ctx.caller.token_hash))
+        return answer
 
     if ctx.caller.token_hash is None:
         return json_response({"logged_in": False})

@@ -9,13 +9,12 @@ import functools
 import html
 import json
 from importlib import resources
-from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
 from baccarat.server.errors import ServiceError
-from baccarat.server.wallets.operator.launch import LANGUAGES
+from baccarat.server.wallets.operator.launch import LANGUAGES, web_address
 
 STYLE = (
     "body{margin:0;min-height:100vh;display:grid;place-items:center;background:#0d1411;"
@@ -50,19 +49,11 @@ def browser_language(request: Request) -> str:
     return "en"
 
 
-def safe_lobby(url: str | None) -> str | None:
-    """The lobby address if it is a web address (never a ``javascript:`` one)."""
-    if url is None:
-        return None
-    parts = urlsplit(url)
-    return url if parts.scheme in ("http", "https") and parts.netloc else None
-
-
 def ended_page(error: ServiceError, language: str, lobby_url: str | None) -> HTMLResponse:
     words = catalog(language if language in LANGUAGES else "en")
     reason = str(error.details.get("reason") or "unknown")
     text = words.get(f"launch.{reason}", words["launch.unknown"])
-    lobby = safe_lobby(lobby_url)
+    lobby = web_address(lobby_url)  # a launch before the address was checked at launch
     back = (
         f'<p><a class="back" href="{html.escape(lobby)}">{html.escape(words["launch.back"])}</a>'
         if lobby else ""

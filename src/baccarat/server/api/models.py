@@ -91,6 +91,11 @@ class PlayerOut(BaseModel):
 class SessionStateOut(BaseModel):
     logged_in: bool
     player: PlayerOut | None = Field(default=None, description="present when logged in")
+    operator: dict[str, Any] | None = Field(
+        default=None,
+        description="a session an operator launched: its operator, mode (real; fun for a demo), "
+        "currency, language, table and lobby_url (docs/operator-api.md)",
+    )
 
 
 class SessionOut(BaseModel):

@@ -353,9 +353,10 @@ export const headLinks = (tbl, ...more) =>
  * A casino table's page (the house table's, a shared table's), in the keyboard's order: the
  * head (back, the table's name and limits: `name`, the options, the links), the chip rack,
  * the `felt`, the buttons (DEAL after the spots; `act(action)` runs one), the scoreboard, the
- * displays and the message line; the grid places them where they show.
+ * displays, an `aside` (a shared table's clock, totals and shoe) and the message line; the
+ * grid places them where they show.
  */
-export const tableView = (tbl, { className, name, rack, felt, buttons, act }) =>
+export const tableView = (tbl, { className, name, rack, felt, buttons, act, aside = null }) =>
   h(
     "section",
     { class: className, "data-table": tbl.id, "aria-labelledby": "table-title", tabindex: "-1" },
@@ -372,5 +373,6 @@ export const tableView = (tbl, { className, name, rack, felt, buttons, act }) =>
     controlsView(buttons, act),
     roadsSlot(),
     metersView(),
+    aside,
     messageView(),
   );

@@ -371,7 +371,8 @@ export async function render(root) {
     const modeTabs = h(
       "div",
       { class: "row", role: "group", "aria-label": t("history.mode") },
-      ["fun", "real"].map((m) =>
+      // A session an operator launched plays in one mode: its history is of that mode.
+      (store.state.operator ? [store.state.operator.mode] : ["fun", "real"]).map((m) =>
         h("button", {
           class: "btn small",
           "aria-pressed": String(m === mode),

@@ -93,7 +93,10 @@ function exclusionNote() {
 }
 
 function walletPanel(redraw) {
-  const { wallet, mode, user } = store.state;
+  const { wallet, mode, user, operator } = store.state;
+  // A session an operator launched plays in its mode alone: the operator's money, or play
+  // money of ours for a demo (which it may top up); our cashier is none of its tools.
+  const modes = operator ? [operator.mode] : ["fun", "real"];
   const message = h("p", { class: "message", role: "status", "data-message": "top-up", text: walletNote });
   const balanceCard = (m) =>
     h(
@@ -111,14 +114,15 @@ function walletPanel(redraw) {
     "section",
     { class: "panel wallet", "aria-labelledby": "wallet-title" },
     h("h2", { id: "wallet-title", text: t("lobby.welcome", { name: user.nickname }) }),
-    h("p", { class: "muted", text: t("lobby.mode_help") }),
-    h("div", { class: "balances" }, balanceCard("fun"), balanceCard("real")),
+    operator ? null : h("p", { class: "muted", text: t("lobby.mode_help") }),
+    h("div", { class: "balances" }, modes.map(balanceCard)),
     h(
       "div",
       { class: "row" },
       h("button", {
         class: "btn",
         id: "top-up",
+        hidden: Boolean(operator) && operator.mode !== "fun",
         text: t("lobby.top_up"),
         disabled: Boolean(exclusion),
         onclick: async () => {
@@ -138,7 +142,7 @@ function walletPanel(redraw) {
           }
         },
       }),
-      h("a", { class: "btn", href: "#/cashier", text: t("nav.cashier") }),
+      operator ? null : h("a", { class: "btn", href: "#/cashier", text: t("nav.cashier") }),
       h("a", { class: "btn", href: "#/history", text: t("nav.history") }),
     ),
     message,
@@ -183,7 +187,7 @@ function tableCard(tbl) {
     { class: "table-card", "data-table": tbl.id, "data-open": String(open), "aria-labelledby": `tc-${tbl.id}` },
     h("div", { class: "mini-felt", "aria-hidden": "true" }, h("span", { text: tableName(tbl) })),
     h("h3", { id: `tc-${tbl.id}`, text: tableName(tbl) }),
-    h("p", { class: "summary", text: describeRules(tbl.rules) }),
+    h("p", { class: "summary", text: describeRules(tbl) }),
     h("p", { class: "limits" }, h("strong", { text: t("lobby.limits") }), " ", limitsText(tbl.limits)),
     tieLimitsText(tbl.limits) ? h("p", { class: "limits tie" }, tieLimitsText(tbl.limits)) : null,
     h("p", { class: "rtp-title", text: t("lobby.rtp") }),

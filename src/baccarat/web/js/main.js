@@ -19,10 +19,25 @@ const views = {
 const main = document.getElementById("main");
 let current = null;
 
+// Our own casino's pages an operator's session does not show: its money is the operator's
+// (the cashier, and the account panel in it: password, sessions).
+const OURS_ONLY = new Set(["cashier"]);
+
 function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
-  const name = views[parts[0]] ? parts[0] : "";
+  const known = views[parts[0]] && !(store.state.operator && OURS_ONLY.has(parts[0]));
+  const name = known ? parts[0] : "";
   return { name, arg: parts[1] || null };
+}
+
+/** A web address a link may lead to (http or https), else null. */
+function webAddress(text) {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  } catch {
+    return null;
+  }
 }
 
 async function show() {
@@ -30,6 +45,13 @@ async function show() {
   const module = await views[name]();
   if (current && current.destroy) current.destroy();
   clear(main);
+  // A view's dialogs go with it (a confirmation left open, or one closed with Esc and still
+  // in the page): open, it would stay over the next view and take its clicks. The app's own
+  // (the reality check, data-app) stay.
+  for (const dialog of document.querySelectorAll("dialog:not([data-app])")) {
+    dialog.close();
+    dialog.remove();
+  }
   document.body.dataset.view = name || "lobby";
   for (const link of document.querySelectorAll(".nav a")) {
     const target = link.getAttribute("href").replace(/^#\/?/, "");
@@ -41,14 +63,22 @@ async function show() {
 }
 
 function drawHeader() {
-  const { user, mode, online } = store.state;
+  const { user, mode, online, operator } = store.state;
   document.body.classList.toggle("logged-in", Boolean(user));
+  // A session an operator launched: its mode alone, none of our own casino's tools, and the
+  // way back to the operator's lobby.
+  document.body.classList.toggle("operator-session", Boolean(operator));
+  const lobby = operator && operator.lobby_url ? webAddress(operator.lobby_url) : null;
+  const back = document.getElementById("casino-back");
+  back.hidden = !lobby;
+  if (lobby) back.href = lobby;
   const net = document.getElementById("net-state");
   net.hidden = online;
   net.textContent = online ? "" : t("net.offline");
   document.getElementById("who").textContent = user ? user.nickname : "";
   for (const button of document.querySelectorAll("[data-mode]")) {
     const m = button.dataset.mode;
+    button.hidden = Boolean(operator) && m !== operator.mode;
     button.setAttribute("aria-pressed", String(m === mode));
     button.querySelector(".amount").textContent = user ? money(store.shownBalance(m)) : "";
   }

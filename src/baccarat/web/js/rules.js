@@ -6,7 +6,7 @@ import { orRefusal } from "./errors.js";
 import { money, number, percent, t } from "./i18n.js";
 import { setShortcuts, shortcutList, shortcutsOn } from "./keys.js";
 import { SPOTS, spotsOf } from "./betting.js";
-import { describeRules, fraction, isCutShoe, pays, tableName, toOne } from "./rulesinfo.js";
+import { describeRules, fraction, pays, playerCuts, tableName, toOne } from "./rulesinfo.js";
 import * as store from "./state.js";
 
 // The banker's tableau (SPEC §1): score -> player third-card values on which banker draws.
@@ -242,8 +242,8 @@ export async function render(root, tableId) {
         { class: "panel" },
         h("label", { for: "rules-table", text: t("rules.choose_table") }),
         select,
-        current ? h("p", { class: "summary", text: describeRules(current.rules) }) : null,
-        current && isCutShoe(current.rules) ? h("p", { text: t("rules.cut_help") }) : null,
+        current ? h("p", { class: "summary", text: describeRules(current) }) : null,
+        playerCuts(current) ? h("p", { text: t("rules.cut_help") }) : null,
       ),
       h(
         "section",

@@ -49,9 +49,14 @@ export function isCutShoe(rules) {
   return rules && rules.shuffle === "cut-shoe";
 }
 
-export function describeRules(rules) {
+/** Whether the player cuts the table's shoe (Mini): a shared table's shoe is everyone's. */
+export const playerCuts = (tbl) => Boolean(tbl && isCutShoe(tbl.rules) && !tbl.shared);
+
+/** A table's rules in one line: decks, how its shoe is dealt, the tie's pay, the commission. */
+export function describeRules(tbl) {
+  const rules = tbl && tbl.rules;
   if (!rules) return "";
-  const shuffle = isCutShoe(rules) ? t("rules.cut_shoe") : t("rules.fresh_shuffle");
+  const shuffle = tbl.shared ? t("rules.shared_shoe") : isCutShoe(rules) ? t("rules.cut_shoe") : t("rules.fresh_shuffle");
   return t("rules.summary", {
     decks: rules.decks === 1 ? t("rules.decks_one") : t("rules.decks_many", { n: rules.decks }),
     shuffle,

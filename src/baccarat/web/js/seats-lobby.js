@@ -144,7 +144,7 @@ export class BankedLobby {
       "article",
       { class: "banked-card", "data-banked-table": tbl.id, "data-open": String(tbl.open !== false) },
       h("h3", { text: tableName(tbl) }),
-      h("p", { class: "summary", text: describeRules(tbl.rules) }),
+      h("p", { class: "summary", text: describeRules(tbl) }),
       h("p", { class: "limits" }, h("strong", { text: t("lobby.limits") }), " ", limitsText(tbl.limits)),
       h("p", {
         class: "requirements",

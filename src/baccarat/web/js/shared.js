@@ -66,6 +66,7 @@ class SharedView {
     this.placed = {}; // the stakes the server holds for this player on the coup
     this.lastBets = null; // the stakes of the player's last settled coup (REBET)
     this.lastNet = null;
+    this.outcome = null; // the player's own result of the coup shown: {round, net}
     this.win = 0;
     this.sending = null;
     this.queued = false;
@@ -167,18 +168,30 @@ class SharedView {
   fromState(state) {
     this.sync(state.server_time);
     this.state = state;
-    const mine = state.you ? state.you.bets : {};
-    this.placed = state.phase === "betting" ? { ...mine } : {};
+    // The player's own bets on the coup stay on the felt until the next window opens, as
+    // when they were placed: a page opened during the result shows them, and (once the coup
+    // is settled) the player's own result, as the socket's `settled` told it.
+    const you = state.you || null;
+    this.placed = { ...(you ? you.bets : {}) };
     this.bets.reset();
-    if (state.phase === "betting") this.bets.set(this.placed);
+    this.bets.set(this.placed);
     this.bets.history = [];
-    if (this.el) clearRound(this.el);
-    if (state.result && state.phase !== "betting") {
-      revealRound(this.el, this.roundOf(state.result), "instant");
-      showBanner(this.el, this.roundOf(state.result), null);
-    }
+    this.outcome = null;
+    this.showCoup();
     this.say(state.phase === "betting" ? t("shared.place_bets") : t("shared.wait_next"));
     this.showRoads();
+    if (state.phase !== "betting" && state.result && you && you.round_id) this.settled(you);
+  }
+
+  /** The coup's result on the felt (none while betting), with the player's own once known. */
+  showCoup() {
+    if (!this.el) return;
+    clearRound(this.el);
+    const result = this.state && this.state.phase !== "betting" ? this.state.result : null;
+    if (!result) return;
+    const round = this.outcome ? this.outcome.round : this.roundOf(result);
+    revealRound(this.el, round, "instant");
+    showBanner(this.el, round, this.outcome ? this.outcome.net : null);
   }
 
   /** A coup's result as the felt shows a round: the hands, the winner, the player's bets. */
@@ -190,6 +203,7 @@ class SharedView {
     this.placed = {};
     this.bets.reset();
     this.win = 0;
+    this.outcome = null;
     if (this.el) clearRound(this.el);
   }
 
@@ -222,8 +236,8 @@ class SharedView {
     this.win = you.returned ?? 0;
     this.lastNet = this.win - you.stake;
     this.lastBets = round ? Object.fromEntries(Object.entries(round.bets).map(([name, bet]) => [name, bet.stake])) : this.lastBets;
-    revealRound(this.el, shown, "instant");
-    showBanner(this.el, shown, this.lastNet);
+    this.outcome = { round: shown, net: this.lastNet };
+    this.showCoup();
     announce(resultText(shown, this.lastNet));
     store.refreshWallet();
     this.update();
@@ -329,12 +343,17 @@ class SharedView {
       className: "table-view shared-view",
       name: [h("h1", { id: "table-title", text: tableName(tbl) }), limitsLine(tbl.limits, ` \u00b7 ${t("shared.live")}`)],
       rack,
-      felt: feltView(tbl, on, { top: h("div", { class: "shared-top" }, live, h("div", { class: "shoe-box", "data-shoe": "" })) }),
+      felt: feltView(tbl, on),
       buttons: BUTTONS,
       act: (action) => this.act(action),
+      // Beside the felt, never on it: on it, the clock and the totals covered the hands.
+      aside: [live, h("div", { class: "shoe-box", "data-shoe": "" })],
     });
     fill(this.root, this.el);
-    if (this.state) this.fromState(this.state);
+    if (this.state) {
+      this.showCoup();
+      this.showRoads();
+    }
     this.update();
   }
 

@@ -7,11 +7,16 @@ import { ASKED_CURRENCY, setCurrency } from "./i18n.js";
 const MODE = "baccarat.mode";
 const NICK = "baccarat.nickname";
 
+const savedMode = () => (localStorage.getItem(MODE) === "real" ? "real" : "fun");
+
 export const state = {
   user: null,
+  // A session an operator launched (GET /api/session says so): {operator, mode, currency,
+  // language, table, lobby_url}. It plays in its mode alone, the operator's money (play
+  // money of ours for a demo), whatever the address or the browser's last choice says.
+  operator: null,
   wallet: { fun: 0, real: 0 },
-  // A game an operator launched opens in its session's mode (docs/operator-api.md).
-  mode: (new URLSearchParams(location.search).get("mode") || localStorage.getItem(MODE)) === "real" ? "real" : "fun",
+  mode: savedMode(),
   tables: null,
   version: null,
   online: navigator.onLine !== false,
@@ -25,9 +30,19 @@ export function changed() {
 }
 
 export function setMode(mode) {
-  state.mode = mode === "real" ? "real" : "fun";
-  localStorage.setItem(MODE, state.mode);
+  if (state.operator) {
+    state.mode = state.operator.mode; // the session's, and not the browser's choice
+  } else {
+    state.mode = mode === "real" ? "real" : "fun";
+    localStorage.setItem(MODE, state.mode);
+  }
   changed();
+}
+
+/** The session as GET /api/session (or a login) says: an operator's plays in its mode. */
+function setSession(operator) {
+  state.operator = operator && (operator.mode === "real" || operator.mode === "fun") ? operator : null;
+  state.mode = state.operator ? state.operator.mode : savedMode();
 }
 
 export const balance = () => state.wallet[state.mode] ?? 0;
@@ -89,6 +104,7 @@ export async function restore() {
   try {
     const session = await api.get("/api/session");
     if (session && session.logged_in) {
+      setSession(session.operator);
       state.user = { nickname: session.player.nickname };
       localStorage.setItem(NICK, session.player.nickname);
       setWallet(await api.get("/api/wallet"));
@@ -142,6 +158,7 @@ export async function login(nickname, password) {
   const body = await api.post("/api/sessions", { nickname, password });
   api.setSession(body);
   localStorage.setItem(NICK, nickname);
+  setSession(null);
   state.user = { nickname };
   await refreshWallet();
   clientSeed.ensure().catch(() => {});
@@ -167,6 +184,7 @@ export async function logout(path = "/api/sessions") {
   } finally {
     api.setSession(null);
     state.user = null;
+    setSession(null);
     state.wallet = { fun: 0, real: 0 };
     if (setCurrency(ASKED_CURRENCY)) state.tables = null;
     changed();

@@ -52,7 +52,7 @@ function showCheck(session) {
   const message = h("p", { class: "message", role: "status" });
   dialog = h(
     "dialog",
-    { class: "rg-dialog", id: "reality-check", "aria-labelledby": "reality-check-title" },
+    { class: "rg-dialog", id: "reality-check", "data-app": "", "aria-labelledby": "reality-check-title" },
     h("h2", { id: "reality-check-title", text: t("rg.check_title") }),
     h("p", { "data-rg": "played", text: t("rg.check_played", { time: played }) }),
     h("p", { "data-rg": "net", text: t("rg.check_net", { net: signedMoney(session.net || 0) }) }),

@@ -32,13 +32,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from baccarat.core import Bets
 from baccarat.server.db.database import Database
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.jsontext import compact
@@ -76,43 +74,15 @@ class Resync:
     table_id: str | None  # None: every table
 
 
-def own_results(
-    uow: UnitOfWork, coup_id: int, mode: str, player_ids: list[int]
-) -> dict[int, dict[str, Any]]:
-    """The watchers' own bets on a dealt coup in a mode, with what they returned."""
-    found: dict[int, dict[str, Any]] = {}
-    for start in range(0, len(player_ids), 500):
-        chunk = player_ids[start : start + 500]
-        names = ", ".join(f":p{i}" for i in range(len(chunk)))
-        for player, stake, round_id, returned in uow.all(
-            "SELECT b.player_id, b.stake, b.round_id, r.win FROM shared_bets b "
-            "LEFT JOIN rounds r ON r.id = b.round_id WHERE b.coup_id = :c AND b.mode = :m "
-            f"AND b.player_id IN ({names})",
-            {"c": coup_id, "m": mode, **{f"p{i}": p for i, p in enumerate(chunk)}},
-        ):
-            back = None if returned is None else int(returned)
-            found[int(player)] = {"stake": int(stake), "round_id": round_id, "returned": back}
-    return found
-
-
 def states(
     uow: UnitOfWork, table: Table, mode: str, player_ids: list[int]
 ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """The table's state as a watcher without a session sees it, and each player's own bets
     on its coup (the state's ``you``): the state of every socket, in one read."""
     seen = views.state(uow, table, None, mode)
-    coup, yours = seen["coup"], {p: {"bets": {}, "stake": 0} for p in player_ids}
-    for start in range(0, len(player_ids) if coup is not None else 0, 500):
-        chunk = player_ids[start : start + 500]
-        names = ", ".join(f":p{i}" for i in range(len(chunk)))
-        for player, bets, stake in uow.all(
-            "SELECT player_id, bets, stake FROM shared_bets WHERE coup_id = :c AND mode = :m "
-            f"AND player_id IN ({names})",
-            {"c": coup, "m": mode, **{f"p{i}": p for i, p in enumerate(chunk)}},
-        ):
-            placed = Bets(json.loads(bets)).placed()
-            yours[int(player)] = {"bets": dict(placed), "stake": int(stake)}
-    return seen, yours
+    coup = seen["coup"]
+    mine = {} if coup is None else views.own_bets(uow, coup, mode, player_ids)
+    return seen, {p: mine.get(p) or views.no_bets() for p in player_ids}
 
 
 @dataclass(slots=True)
@@ -363,7 +333,7 @@ class _Follower:
         clients = list(self.feed.clients.get((self.table.id, mode), ()))
         ids = sorted({c.player_id for c in clients if c.player_id is not None})
         mine = {} if not ids else await self.feed.db.read(
-            lambda uow: own_results(uow, coup, mode, ids))  # fmt: skip
+            lambda uow: views.own_bets(uow, coup, mode, ids))  # fmt: skip
         message = {"type": "settled", "table_id": self.table.id, "coup": coup, "mode": mode}
         anonymous = compact(message | {"you": None})
         for client in clients:

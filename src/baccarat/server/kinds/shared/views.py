@@ -20,7 +20,6 @@ from baccarat.server.history import _hand as hand_record
 from baccarat.server.history import iso_time
 from baccarat.server.kinds.shared import tablelog
 from baccarat.server.kinds.shared.bank import CUT, NONCE
-from baccarat.server.kinds.shared.bets import placed
 from baccarat.server.kinds.shared.clock import (
     SHOE_COLUMNS,
     CoupRow,
@@ -108,9 +107,38 @@ def state(uow: UnitOfWork, table: Table, player_id: int | None, mode: str) -> di
     if coup is not None:
         answer |= totals(uow, table, coup.id, mode)
     if player_id is not None:  # the caller's own bets on the coup (none before the first)
-        bets, stake = (Bets({}), 0) if coup is None else placed(uow, coup.id, player_id, mode)
-        answer["you"] = {"bets": dict(bets.placed()), "stake": stake}
+        mine = {} if coup is None else own_bets(uow, coup.id, mode, [player_id])
+        answer["you"] = mine.get(player_id) or no_bets()
     return answer
+
+
+def no_bets() -> dict[str, Any]:
+    """The ``you`` of a player who has no bets on the coup."""
+    return {"bets": {}, "stake": 0, "round_id": None, "returned": None}
+
+
+def own_bets(
+    uow: UnitOfWork, coup_id: int, mode: str, player_ids: list[int]
+) -> dict[int, dict[str, Any]]:
+    """Each of these players' own bets on the coup in a mode (the players who placed some):
+    ``{"bets", "stake", "round_id", "returned"}``, the round and what it returned once the
+    coup is settled (None before). A page that opens during the result shows the player's
+    own result from it, as the socket's ``settled`` told it."""
+    found: dict[int, dict[str, Any]] = {}
+    for start in range(0, len(player_ids), 500):
+        chunk = player_ids[start : start + 500]
+        names = ", ".join(f":p{i}" for i in range(len(chunk)))
+        for player, bets, stake, round_id, returned in uow.all(
+            "SELECT b.player_id, b.bets, b.stake, b.round_id, r.win FROM shared_bets b "
+            "LEFT JOIN rounds r ON r.id = b.round_id WHERE b.coup_id = :c AND b.mode = :m "
+            f"AND b.player_id IN ({names})",
+            {"c": coup_id, "m": mode, **{f"p{i}": p for i, p in enumerate(chunk)}},
+        ):
+            found[int(player)] = {
+                "bets": dict(Bets(json.loads(bets)).placed()), "stake": int(stake),
+                "round_id": round_id, "returned": None if returned is None else int(returned),
+            }  # fmt: skip
+    return found
 
 
 def last_results(uow: UnitOfWork, table: Table, count: int = 10) -> list[str]:

@@ -15,6 +15,7 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from baccarat.server import auth, responsible
 from baccarat.server.accounts import open_player
@@ -50,6 +51,26 @@ SESSION_PREFIXES = {"opr.": "real", "opd.": "demo"}
 def session_kind(token: str) -> str:
     """ "real" or "demo" for a session an operator launched, else "" (one of ours)."""
     return SESSION_PREFIXES.get(token[:4], "")
+
+
+def web_address(url: str | None) -> str | None:
+    """The address if it is a web address (``http`` or ``https``, with a host): a lobby the
+    game's pages may link to (never a ``javascript:`` one); else None."""
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    return url if parts.scheme in ("http", "https") and parts.netloc else None
+
+
+def page_session(session: OperatorSession) -> dict[str, Any]:
+    """What the game's page is told of a session an operator launched (``GET /api/session``):
+    it plays in the session's mode alone (the operator's money, or play money for a demo),
+    in its currency, and leads back to the operator's lobby when the launch gave one."""
+    return {
+        "operator": session.operator_id, "mode": "fun" if session.demo else "real",
+        "currency": session.currency, "language": session.language, "table": session.table_id,
+        "lobby_url": web_address(session.lobby_url),
+    }  # fmt: skip
 
 
 def offer(operator: Operator, table: Table, currency: str) -> Table | None:
@@ -140,6 +161,9 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
     language = _text(body, "language", 2)
     table_id = _text(body, "table", 64, required=False)
     lobby_url = _text(body, "lobby_url", 2000, required=False)
+    if lobby_url is not None and web_address(lobby_url) is None:
+        raise ServiceError("invalid_body", "lobby_url is an http or https address, like "
+                           "https://casino.example/lobby", field="lobby_url")  # fmt: skip
     demo = body.get("demo", False)
     if not isinstance(demo, bool):
         raise ServiceError("invalid_body", "demo is true or false", field="demo")

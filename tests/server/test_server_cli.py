@@ -9,7 +9,7 @@ import pytest
 
 from baccarat.cli import main
 from baccarat.core import Bets
-from baccarat.server import accounts, seeds
+from baccarat.server import accounts, seeds, wallet
 from baccarat.server.db.database import Database
 from baccarat.server.kinds import load_tables
 from baccarat.server.kinds.house import service as rounds
@@ -76,6 +76,17 @@ def test_a_deposit_is_in_the_players_currency(
     assert admin(data_dir, "accounts", "list") == 0
     (line,) = [line for line in capsys.readouterr().out.splitlines() if "kenji" in line]
     assert line.split()[2:5] == ["JPY", "¥100,000", "¥2,500"]
+    # A yen request is listed and decided in yen (100000 is ¥100,000, not 1000.00).
+    db = Database(DatabaseUrl.sqlite_in(data_dir), clock=system_clock_us)
+    try:
+        kenji = db.run_read(lambda uow: accounts.require(uow, "kenji").id)
+        asked = db.run_write(lambda uow: wallet.request_deposit(uow, kenji, 100_000))
+    finally:
+        db.close()
+    assert admin(data_dir, "deposits", "list") == 0
+    assert "¥100,000" in capsys.readouterr().out
+    assert admin(data_dir, "deposits", "approve", str(asked.id)) == 0
+    assert f"deposit request {asked.id} of kenji for ¥100,000: approved" in capsys.readouterr().out
 
 
 def test_bad_operator_input_exits_2_with_one_line(

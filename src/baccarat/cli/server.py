@@ -326,11 +326,18 @@ def run_accounts_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _money(minor: int, currency: str) -> str:
+    """An amount of a player's currency: dollars as they always were (1000.00), another
+    currency with its sign (¥100,000)."""
+    from baccarat.core import format_money
+    from baccarat.server.currencies import HOME, format_amount
+
+    return format_money(minor) if currency == HOME else format_amount(minor, currency)
+
+
 def _move(args: argparse.Namespace, deposit: bool) -> int:
     from baccarat.cli import inputs
-    from baccarat.core import format_money
     from baccarat.server import accounts, ledger, wallet
-    from baccarat.server.currencies import HOME, format_amount
     from baccarat.server.ledger import SystemAccounts
 
     nickname = inputs.nickname(args.nickname)
@@ -352,10 +359,8 @@ def _move(args: argparse.Namespace, deposit: bool) -> int:
     balances = _write(args, work)
     verb = "deposited" if deposit else "withdrew"
 
-    def shown(minor: int) -> str:  # dollars as before; another currency with its symbol
-        return format_money(minor) if currency == HOME else format_amount(minor, currency)
-
-    print(f"{verb} {shown(amount)} for {nickname}: real balance {shown(balances['real'])}")
+    print(f"{verb} {_money(amount, currency)} for {nickname}: real balance "
+          f"{_money(balances['real'], currency)}")  # fmt: skip
     return 0
 
 
@@ -369,8 +374,7 @@ def run_withdraw(args: argparse.Namespace) -> int:
 
 def run_requests(args: argparse.Namespace) -> int:
     from baccarat.cli import UsageError, inputs
-    from baccarat.core import format_money
-    from baccarat.server import wallet
+    from baccarat.server import ledger, wallet
     from baccarat.server.history import iso_time
     from baccarat.server.ledger import SystemAccounts
 
@@ -380,14 +384,16 @@ def run_requests(args: argparse.Namespace) -> int:
         if args.id is not None:
             raise UsageError("list takes no request id (approve or reject do)")
         status = None if args.all else "pending"
-        found = _read(args, lambda uow: wallet.list_requests(uow, kind=kind, status=status))
+        found = _read(args, lambda uow: [
+            (r, ledger.currency_of(uow, r.player_id))
+            for r in wallet.list_requests(uow, kind=kind, status=status)
+        ])  # fmt: skip
         if args.json:
-            print_json([r.to_json() | {"nickname": r.nickname} for r in found])
+            print_json([r.to_json() | {"nickname": r.nickname, "currency": c} for r, c in found])
             return 0
         rows = [
-            (r.id, r.nickname, format_money(r.amount), r.status, iso_time(r.created_us),
-             r.note or "")
-            for r in found
+            (r.id, r.nickname, _money(r.amount, c), r.status, iso_time(r.created_us), r.note or "")
+            for r, c in found
         ]  # fmt: skip
         print(table(("id", "nickname", "amount", "status", "time", "note"), rows)
               if rows else f"no {'' if args.all else 'pending '}{kind} requests")  # fmt: skip
@@ -405,12 +411,13 @@ def run_requests(args: argparse.Namespace) -> int:
             raise UsageError(f"request {request_id} is a {request.kind}, not a {kind}")
         confirmed = getattr(args, "confirm_excluded", False)
         # The back office's decision, audited and an adjustment event, as at the command line.
-        return actions.decide_request(uow, None, SystemAccounts.load(uow), request_id, approve,
-                                      note, confirm_excluded=confirmed)  # fmt: skip
+        decided = actions.decide_request(uow, None, SystemAccounts.load(uow), request_id,
+                                         approve, note, confirm_excluded=confirmed)  # fmt: skip
+        return decided | {"currency": ledger.currency_of(uow, request.player_id)}
 
     decided = _write(args, work)
     print(f"{kind} request {decided['id']} of {decided['nickname']} for "
-          f"{format_money(decided['amount'])}: {decided['status']}")  # fmt: skip
+          f"{_money(decided['amount'], decided['currency'])}: {decided['status']}")  # fmt: skip
     return 0
 
 

@@ -39,6 +39,9 @@ async def test_a_yen_player_has_three_tables_a_cut_shoe_among_them(api: Api) -> 
     for table in ("table-i", "table-ii"):
         played = await api.play(token, table=table, banker=500)
         assert (played.status_code, played.json()["currency"]) == (201, "JPY"), played.text
+    # The history's amounts are the player's yen, and the page says so.
+    page = (await api.client.get("/api/history", headers=api.auth(token, None))).json()
+    assert (page["currency"], len(page["items"])) == ("JPY", 2)
 
 
 @SQLITE

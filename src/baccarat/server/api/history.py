@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 from fastapi.responses import StreamingResponse
 
-from baccarat.server import accounts, history
+from baccarat.server import accounts, history, ledger
 from baccarat.server.api import pacing
 from baccarat.server.api.deps import RequestDep, json_response
 from baccarat.server.api.errors import documented
@@ -44,7 +44,8 @@ async def get_history(
         player = ctx.caller.player_id(uow)
         rate.take(player)
         records, following = history.page(uow, player, mode, limit, before, table)
-        return {"items": [r.to_json() for r in records], "next": following}
+        return {"items": [r.to_json() for r in records], "next": following,
+                "currency": ledger.currency_of(uow, player)}  # fmt: skip
 
     return json_response(await ctx.casino.db.read(read))
 

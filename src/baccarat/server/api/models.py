@@ -361,6 +361,7 @@ class RoundOut(BaseModel):
 class HistoryOut(BaseModel):
     items: list[RoundOut]
     next: str | None
+    currency: str = Field(description="ISO 4217: the currency of every amount of the items")
 
 
 class ShownCommitmentOut(BaseModel):

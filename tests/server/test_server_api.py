@@ -160,7 +160,7 @@ async def test_the_history_of_one_table(api: Api) -> None:
     two = (await api.client.get("/api/history?table=table-ii&mode=fun", headers=auth)).json()
     assert [r["id"] for r in two["items"]] == [at_two]
     none = (await api.client.get("/api/history?table=mini", headers=auth)).json()
-    assert none == {"items": [], "next": None}
+    assert none == {"items": [], "next": None, "currency": "USD"}
 
 
 async def test_a_player_sees_only_their_own_rounds(api: Api) -> None:
@@ -171,7 +171,7 @@ async def test_a_player_sees_only_their_own_rounds(api: Api) -> None:
     theirs = await api.client.get(f"/api/rounds/{played['id']}", headers=api.auth(bob, None))
     assert (theirs.status_code, error_code(theirs)) == (404, "unknown_round")
     empty = await api.client.get("/api/history", headers=api.auth(bob, None))
-    assert empty.json() == {"items": [], "next": None}
+    assert empty.json() == {"items": [], "next": None, "currency": "USD"}
 
 
 async def test_failed_logins_back_off_exponentially(api: Api) -> None:

@@ -51,6 +51,7 @@ def _page(title: str, body: str) -> HTMLResponse:
     return HTMLResponse(
         f"<!doctype html><html lang=en><meta charset=utf-8><title>{html.escape(title)}</title>"
         "<meta name=viewport content='width=device-width, initial-scale=1'>"
+        "<link rel=icon href='data:,'>"  # no icon: no request for /favicon.ico, no 404
         "<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;"
         "padding:0 1rem}button{font-size:1.1rem;padding:.5rem 1rem;margin:.25rem 0}</style>"
         f"<h1>Demo Casino</h1>{body}</html>"

@@ -62,6 +62,7 @@ def ended_page(error: ServiceError, language: str, lobby_url: str | None) -> HTM
     body = (
         f'<!doctype html><html lang="{language}"><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<link rel="icon" href="data:,">'
         f"<title>{title}</title><style>{STYLE}</style><main><h1>{title}</h1>"
         f"<p>{html.escape(text)}</p><p>{html.escape(words['launch.again'])}</p>{back}</main>"
         "</html>"

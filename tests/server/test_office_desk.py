@@ -156,6 +156,23 @@ async def test_the_command_line_approves_a_deposit_as_the_back_office_does(
     )  # fmt: skip
 
 
+async def test_a_deposit_and_a_withdrawal_made_at_the_command_line_are_events_too(
+    api: Api, database_url: DatabaseUrl, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from baccarat.cli import main
+
+    await api.player("bruno")
+    database = ["admin", "--database", f"sqlite:///{database_url.target}"]
+    assert main([*database, "deposit", "bruno", "30", "--memo", "wire 7"]) == 0
+    assert main([*database, "withdraw", "bruno", "10"]) == 0
+    capsys.readouterr()
+    assert main([*database, "events", "--kind", "adjustment", "--json"]) == 0
+    events = json.loads(capsys.readouterr().out)
+    made = sorted((e["details"]["request_kind"], e["details"]["amount"]) for e in events)
+    assert made == [("deposit", 3000), ("withdrawal", 1000)], events
+    assert all(e["details"]["by"] == "command line" for e in events)
+
+
 @both_backends
 async def test_the_kill_switch_stops_new_rounds_until_the_table_is_on_again(api: Api) -> None:
     token = await api.player("alice")

@@ -347,13 +347,11 @@ def _move(args: argparse.Namespace, deposit: bool) -> int:
     amount = inputs.amount(args.amount, currency)
 
     def work(uow: UnitOfWork) -> dict[str, int]:
+        from baccarat.server.office import actions
+
         player = accounts.require(uow, nickname)
-        system = SystemAccounts.load(uow)
-        if deposit:
-            wallet.deposit(uow, player.id, amount, system, memo,
-                           confirm_excluded=args.confirm_excluded)  # fmt: skip
-        else:
-            wallet.withdraw(uow, player.id, amount, system, memo)
+        actions.move_money(uow, SystemAccounts.load(uow), player.id, amount, deposit, memo,
+                           confirm_excluded=getattr(args, "confirm_excluded", False))  # fmt: skip
         return wallet.balances(uow, player.id)
 
     balances = _write(args, work)

@@ -43,6 +43,23 @@ def decide_request(
     return decided.to_json() | {"nickname": decided.nickname}
 
 
+def move_money(
+    uow: UnitOfWork, system: SystemAccounts, player_id: int, amount: int, deposit: bool,
+    memo: str | None, *, confirm_excluded: bool = False,
+) -> None:  # fmt: skip
+    """A deposit or a withdrawal made by the operator at the command line (no request):
+    audited and an ``adjustment`` event, as a cashier decision is."""
+    if deposit:
+        wallet.deposit(uow, player_id, amount, system, memo, confirm_excluded=confirm_excluded)
+    else:
+        wallet.withdraw(uow, player_id, amount, system, memo)
+    kind = "deposit" if deposit else "withdrawal"
+    target = f"player:{player_id}"
+    audit(uow, None, f"{kind}_made", target, memo, amount=amount, by="command line")
+    significant.record(uow, "adjustment", "system", target, request_kind=kind,
+                       status="made", amount=amount, by="command line")  # fmt: skip
+
+
 def void(
     uow: UnitOfWork, staff: Staff, dealer: Dealer, round_id: str, reason: str
 ) -> dict[str, Any]:

@@ -43,6 +43,15 @@ def shifted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shifted]:
         yield Shifted(server.url, data, shift)
 
 
+def funded(context: Any, shifted: Shifted) -> Player:
+    """A new player, logged in, with $100.00 of real money."""
+    player = Player(context, shifted.url, new_nickname())
+    player.register_and_login()
+    assert cli(["admin", "--data-dir", str(shifted.data), "deposit", player.nickname,
+                "100.00"]) == 0  # fmt: skip
+    return player
+
+
 def test_a_player_sets_a_limit_hits_it_and_answers_a_reality_check(
     browser: Any, shifted: Shifted, screenshots: Path, catalogs: dict[str, dict[str, str]]
 ) -> None:
@@ -50,10 +59,7 @@ def test_a_player_sets_a_limit_hits_it_and_answers_a_reality_check(
         locale="en-US", viewport={"width": 1366, "height": 900}, reduced_motion="reduce"
     )
     try:
-        player = Player(context, shifted.url, new_nickname())
-        player.register_and_login()
-        assert cli(["admin", "--data-dir", str(shifted.data), "deposit", player.nickname,
-                    "100.00"]) == 0  # fmt: skip
+        player = funded(context, shifted)
         page = player.page
         player.goto("responsible")
         page.fill("#limit-wager-day", "10.00")
@@ -175,10 +181,7 @@ def test_a_session_limit_the_session_has_passed_ends_play_now_and_says_until_whe
         locale="en-US", viewport={"width": 1280, "height": 720}, reduced_motion="reduce"
     )
     try:
-        player = Player(context, shifted.url, new_nickname())
-        player.register_and_login()
-        assert cli(["admin", "--data-dir", str(shifted.data), "deposit", player.nickname,
-                    "100.00"]) == 0  # fmt: skip
+        player = funded(context, shifted)
         page = player.page
         shifted.advance(32 * 60)  # 32 minutes into the session
         player.goto("responsible")

@@ -1566,6 +1566,14 @@
     return a !== null && b !== null && a > b + SEEN_SLACK_S;
   }
 
+  /** Whether `receipt` was shown before the round of line `index` (Python's _shown_before):
+   * times are whole seconds, so a receipt of the round's second (a rotation in that second)
+   * is known to be older only if a line before the round was dealt under it. */
+  function shownBefore(receipt, record, index, firstLine) {
+    if (record.time === null || receipt.time < record.time) return true;
+    return receipt.time === record.time && (firstLine.get(receipt.commitment) ?? index) < index;
+  }
+
   const RECEIPT_WHY = { missing: "missing", invalid: "invalid", "unknown key": "by a key that is not the casino's" };
 
   /** Each own round against the commitments shown before play (Python's check_receipts). */
@@ -1593,6 +1601,10 @@
       notes.push(finding("unchecked", `the signatures of the ${receipts.length} receipts are not checked: no public key`));
     }
     const diffs = new Map();
+    const firstLine = new Map(); // each commitment's first line (the server's order)
+    records.forEach((record, index) => {
+      if (!firstLine.has(record.fairness.commitment)) firstLine.set(record.fairness.commitment, index);
+    });
     let beforeFirst = 0;
     const unshown = []; // lines not revealed yet, under a commitment of no receipt
     const late = [];
@@ -1605,7 +1617,7 @@
         if (first !== null && seenAfter(first.seen, record.time)) late.push([record, first]);
         continue;
       }
-      const earlier = mine.filter((r) => record.time === null || r.time <= record.time);
+      const earlier = mine.filter((r) => shownBefore(r, record, index, firstLine));
       if (!earlier.length) {
         beforeFirst += 1;
         continue;

@@ -1883,6 +1883,13 @@
 
     const $ = (id) => document.getElementById(id);
 
+    /** Say `text` to a screen reader, in the page's one live region (the same words again
+     * are said again). */
+    function say(text) {
+      const region = $("announcer");
+      region.textContent = region.textContent === text ? `${text}\u00a0` : text;
+    }
+
     function t(key, params) {
       let text = STRINGS[lang]?.[key] ?? STRINGS.en[key] ?? key;
       if (params) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
@@ -2063,20 +2070,21 @@
       return t(`verify.status_${r.status}`);
     }
 
+    /** The export's verdict in words, with its mark and its class. */
+    function verdictOf(report) {
+      if (report.verdict === "verified") return { text: t("verify.export_ok"), mark: "\u2713", className: "check ok" };
+      if (report.verdict === "signatures_not_checked") {
+        return { text: t("verify.export_unsigned", { why: keysWhy() }), mark: "\u26a0", className: "check warn" };
+      }
+      const unsigned = report.signatures_checked ? "" : ` ${t("verify.export_bad_unsigned", { why: keysWhy() })}`;
+      return { text: `${t("verify.export_bad")}${unsigned}`, mark: "\u2717", className: "check bad" };
+    }
+
     function renderExport(report) {
       const ok = report.ok;
-      const verdictLine = $("export-verdict");
-      if (report.verdict === "verified") {
-        verdictLine.textContent = `\u2713 ${t("verify.export_ok")}`;
-        verdictLine.className = "check ok";
-      } else if (report.verdict === "signatures_not_checked") {
-        verdictLine.textContent = `\u26a0 ${t("verify.export_unsigned", { why: keysWhy() })}`;
-        verdictLine.className = "check warn";
-      } else {
-        const unsigned = report.signatures_checked ? "" : ` ${t("verify.export_bad_unsigned", { why: keysWhy() })}`;
-        verdictLine.textContent = `\u2717 ${t("verify.export_bad")}${unsigned}`;
-        verdictLine.className = "check bad";
-      }
+      const verdict = verdictOf(report);
+      $("export-verdict").textContent = `${verdict.mark} ${verdict.text}`;
+      $("export-verdict").className = verdict.className;
       const s = report.summary;
       $("export-summary").textContent = t("verify.export_counts", {
         rounds: s.rounds,
@@ -2134,6 +2142,8 @@
       }
       lastReport = report;
       renderExport(report);
+      // The verdict and the counts, not the report: that is read where it is.
+      say(`${verdictOf(report).text} ${$("export-summary").textContent}`);
     }
 
     // -- the casino's public keys: every line's signature ---------------------------------------
@@ -2314,7 +2324,12 @@
       });
       $("verify-form").addEventListener("submit", (event) => {
         event.preventDefault();
-        verify().catch((error) => showError(error.message));
+        verify()
+          .then(() => {
+            // The commitment's check and the coup's winner, not the shoe.
+            if (!$("result").hidden) say(`${$("commitment-check").textContent} ${$("coup-winner").textContent}`);
+          })
+          .catch((error) => showError(error.message));
       });
       $("export-file").addEventListener("change", () => {
         const [file] = $("export-file").files;

@@ -457,8 +457,9 @@ def signature_cases() -> list[dict[str, Any]]:
     def case(name: str, lines: list[dict[str, Any]], **expect: Any) -> None:
         inputs: dict[str, Any] = {k: expect.pop(k) for k in ("keys", "receipts") if k in expect}
         differing = expect.pop("differing", {})
-        statuses = ["differs" if str(i + 1) in differing else "verified"
-                    for i in range(len(lines))]  # fmt: skip
+        statuses = ["differs" if str(i + 1) in differing else
+                    "unverifiable" if line["fairness"]["server_seed"] is None else "verified"
+                    for i, line in enumerate(lines)]  # fmt: skip
         ok = not differing and not expect.get("findings")
         # Keys in every case here (given, or the receipts'): the signatures are checked.
         out.append({"name": name, "lines": lines, **inputs, "expect": {
@@ -491,7 +492,49 @@ def signature_cases() -> list[dict[str, Any]]:
     forged = receipts((commitment(SEED), before), signer=FORGER)
     case("a receipt not signed by the casino", signed(fresh), receipts=forged,
          findings=["receipt"])  # fmt: skip
+    # Times are whole seconds: a receipt stamped in a round's second was shown before it
+    # only if a line before the round was dealt under it.
+    shown = receipts((commitment(NEXT_SEED), ROTATED))
+    case("a rotation in the second of a round, by a client whose seed this browser never "
+         "kept: the new commitment's receipt, stamped that second, came after the round",
+         rotated_in_a_rounds_second(), receipts=shown)  # fmt: skip
+    unshown = rotated_in_a_rounds_second(cheat=True)
+    case("a round dealt from a seed never shown, in the second of the rotation, after a "
+         "round under the new commitment", unshown, receipts=shown,
+         differing={str(len(unshown)): ["fairness.commitment"]})  # fmt: skip
     return out
+
+
+NEXT_SEED = "7e57" * 16  # the seed a rotation makes
+ROTATED = "2026-01-01T12:01:30Z"  # the second of honest()'s fourth round
+
+
+def _dealt(seed: str, rounds: int, after: list[dict[str, Any]], times: list[str],
+           revealed: bool = True) -> list[dict[str, Any]]:  # fmt: skip
+    """``rounds`` fresh shuffles of ``seed`` (nonces from 0) at ``times``, the rounds
+    ``after`` continued: their ids and balance."""
+    lines = example_history(get_rules("single-deck"), rounds, server_seed=seed,
+                            client_seed=CLIENT, random=random.Random(seed),
+                            balance=after[-1]["balance_after"], revealed=revealed)  # fmt: skip
+    for number, (line, time) in enumerate(zip(lines, times, strict=True), len(after) + 1):
+        line |= {"id": f"r_{number:06d}", "time": time}
+    return after + lines
+
+
+def rotated_in_a_rounds_second(cheat: bool = False) -> list[dict[str, Any]]:
+    """Fresh shuffles played by an API client, then a rotation in the second of the last of
+    them (``ROTATED``), which reveals their seed; the player's browser, which never kept that
+    seed's commitment, keeps the new one's (stamped that second) and plays two rounds under
+    it. The cheat: in that second, after the first round under the new commitment, a round
+    dealt from a seed nobody was shown. Signed by the casino."""
+    if cheat:
+        before = honest("single-deck", 3)
+        under_new = _dealt(NEXT_SEED, 1, before, [ROTATED], revealed=False)
+        return signed(_dealt("c0de" * 16, 1, under_new, [ROTATED]))
+    before = honest("single-deck", 4)
+    assert before[-1]["time"] == ROTATED
+    later = ["2026-01-01T12:02:00Z", "2026-01-01T12:02:30Z"]
+    return signed(_dealt(NEXT_SEED, 2, before, later, revealed=False))
 
 
 def redealt(lines: list[dict[str, Any]], seed: str) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from ..fairness.samples import history, jsonl
 from ..harness import ROOT
 from .webtools import TAKEN, Player, fresh_table, last_round, open_table, place, usd
 
@@ -291,6 +292,70 @@ def test_axe_finds_nothing_at_a_player_banked_seat_in_any_phase(
         audit(page, axe_source, f"{who} after the round", found)
     assert found == [], "\n".join(found)
     assert banker.errors == [] and player.errors == []
+
+
+def test_axe_finds_nothing_on_the_verifier_empty_and_with_a_long_export(
+    make_player: Any, axe_source: Path, base_url: str, tmp_path: Path
+) -> None:
+    # Unsigned, so that every round differs (a signature missing): the report's lines are
+    # wider than its box, and the verdict, the findings and the rounds all show.
+    path = tmp_path / "export.jsonl"
+    path.write_text(jsonl(history("mini", 30)))
+    found: list[str] = []
+    for locale, lang in (("en-US", "en"), ("de-DE", "de")):
+        player: Player = make_player(login=False, locale=locale, bypass_csp=True,
+                                     viewport={"width": 1280, "height": 720})  # fmt: skip
+        page = player.page
+        page.goto(f"{base_url}/verify.html")
+        page.wait_for_selector("body[data-ready='true'][data-keys='fetched']")
+        assert page.evaluate("document.documentElement.lang") == lang
+        audit(page, axe_source, f"verifier ({lang})", found)
+        page.set_viewport_size({"width": 1280, "height": 720})
+        page.set_input_files("#export-file", str(path))
+        page.wait_for_selector("body[data-export-verified='true']")
+        report = page.locator("#export-text")
+        assert report.evaluate("e => e.scrollWidth > e.clientWidth"), "the report fits its box"
+        audit(page, axe_source, f"verifier with an export ({lang})", found)
+        # The report scrolls from the keyboard: it takes the focus, and the arrows move it.
+        report.focus()
+        assert ring(page)
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("document.getElementById('export-text').scrollLeft > 0")
+        assert player.errors == []
+    assert found == [], "\n".join(found)
+
+
+def test_the_verifier_says_its_verdict_and_counts_and_leaves_the_report_to_be_read(
+    make_player: Any, base_url: str, tmp_path: Path, catalogs: dict[str, dict[str, str]]
+) -> None:
+    path = tmp_path / "export.jsonl"
+    path.write_text(jsonl(history("mini", 30)))
+    player: Player = make_player(login=False)
+    page = player.page
+    page.goto(f"{base_url}/verify.html")
+    page.wait_for_selector("body[data-ready='true'][data-keys='fetched']")
+    page.evaluate(LISTEN)
+    page.set_input_files("#export-file", str(path))
+    page.wait_for_selector("body[data-export-verified='true']")
+    page.wait_for_function("window.__said.length > 0")
+    verdict = catalogs["en"]["verify.export_bad"]
+    counts = str(page.text_content("#export-summary"))
+    assert counts.startswith("30 rounds: 0 verified") and "30 differ" in counts
+    assert said(page) == [f"{verdict} {counts}"]
+    # The report, the findings and the rounds are read where they are: not live.
+    live = "[aria-live]:not([aria-live='off']), [role=status], [role=alert], [role=log]"
+    for part in ("#export-text", "#export-rounds", "#export-findings", "#export-verdict"):
+        assert page.locator(part).evaluate("(e, s) => e.closest(s) === null", live), part
+    # One shuffle: its commitment's check and the coup's winner, not the shoe.
+    page.fill("#server_seed", "00" * 32)
+    page.fill("#client_seed", "tie")
+    page.fill("#decks", "1")
+    page.click("#verify-button")
+    page.wait_for_selector("body[data-verified='true']")
+    page.wait_for_function("window.__said.length > 0")
+    shown = f"{page.text_content('#commitment-check')} {page.text_content('#coup-winner')}"
+    assert said(page) == [shown]
+    assert player.errors == []
 
 
 # ---- the keyboard ------------------------------------------------------------------------

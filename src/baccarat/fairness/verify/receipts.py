@@ -51,6 +51,17 @@ def _after(seen: str | None, played: str | None) -> bool:
     return a is not None and b is not None and a > b + SEEN_SLACK_S
 
 
+def _shown_before(receipt: Receipt, record: RoundRecord, index: int,
+                  first_line: dict[str, int]) -> bool:  # fmt: skip
+    """Whether ``receipt`` was shown before the round of line ``index``. Times are whole
+    seconds: a receipt of the round's second (a rotation in that second) is known to be
+    older only if a line before the round was dealt under it (``first_line``: each
+    commitment's first, in the server's order); otherwise it may have come after it."""
+    if record.time is None or receipt.time < record.time:
+        return True
+    return receipt.time == record.time and first_line.get(receipt.commitment, index) < index
+
+
 _RECEIPT_WHY = {"missing": "missing", "invalid": "invalid",
                 "unknown key": "by a key that is not the casino's"}  # fmt: skip
 
@@ -60,11 +71,11 @@ def check_receipts(
 ) -> tuple[dict[int, list[Difference]], list[Finding], list[Finding]]:
     """Against the commitments the player was shown before play (their receipts, each
     signed by the casino): each of the player's own rounds was dealt under a commitment of
-    a receipt of its mode; one that was not, played after a receipt of its mode, differs
-    once its seed is revealed (its commitment, and the seed revealed for it, are not what
-    was shown); until then it is not verifiable yet, and named in a note. Returns
-    differences by index, findings (receipts whose signature is not the casino's) and
-    notes."""
+    a receipt of its mode; one that was not, played after a receipt of its mode was shown
+    (``_shown_before``), differs once its seed is revealed (its commitment, and the seed
+    revealed for it, are not what was shown); until then it is not verifiable yet, and
+    named in a note. Returns differences by index, findings (receipts whose signature is
+    not the casino's) and notes."""
     findings: list[Finding] = []
     notes: list[Finding] = []
     valid: list[Receipt] = []
@@ -91,6 +102,9 @@ def check_receipts(
             )
         )
     diffs: dict[int, list[Difference]] = {}
+    first_line: dict[str, int] = {}  # each commitment's first line (the server's order)
+    for index, record in enumerate(records):
+        first_line.setdefault(record.fairness.commitment, index)
     before_first = 0
     unshown: list[int] = []  # lines not revealed yet, under a commitment of no receipt
     late: list[tuple[RoundRecord, Receipt]] = []
@@ -104,7 +118,7 @@ def check_receipts(
             if first is not None and _after(first.seen, record.time):
                 late.append((record, first))
             continue
-        earlier = [r for r in mine if record.time is None or r.time <= record.time]
+        earlier = [r for r in mine if _shown_before(r, record, index, first_line)]
         if not earlier:
             before_first += 1
             continue

@@ -1566,6 +1566,14 @@
     return a !== null && b !== null && a > b + SEEN_SLACK_S;
   }
 
+  /** Whether `receipt` was shown before the round of line `index` (Python's _shown_before):
+   * times are whole seconds, so a receipt of the round's second (a rotation in that second)
+   * is known to be older only if a line before the round was dealt under it. */
+  function shownBefore(receipt, record, index, firstLine) {
+    if (record.time === null || receipt.time < record.time) return true;
+    return receipt.time === record.time && (firstLine.get(receipt.commitment) ?? index) < index;
+  }
+
   const RECEIPT_WHY = { missing: "missing", invalid: "invalid", "unknown key": "by a key that is not the casino's" };
 
   /** Each own round against the commitments shown before play (Python's check_receipts). */
@@ -1593,6 +1601,10 @@
       notes.push(finding("unchecked", `the signatures of the ${receipts.length} receipts are not checked: no public key`));
     }
     const diffs = new Map();
+    const firstLine = new Map(); // each commitment's first line (the server's order)
+    records.forEach((record, index) => {
+      if (!firstLine.has(record.fairness.commitment)) firstLine.set(record.fairness.commitment, index);
+    });
     let beforeFirst = 0;
     const unshown = []; // lines not revealed yet, under a commitment of no receipt
     const late = [];
@@ -1605,7 +1617,7 @@
         if (first !== null && seenAfter(first.seen, record.time)) late.push([record, first]);
         continue;
       }
-      const earlier = mine.filter((r) => record.time === null || r.time <= record.time);
+      const earlier = mine.filter((r) => shownBefore(r, record, index, firstLine));
       if (!earlier.length) {
         beforeFirst += 1;
         continue;
@@ -1871,6 +1883,13 @@
 
     const $ = (id) => document.getElementById(id);
 
+    /** Say `text` to a screen reader, in the page's one live region (the same words again
+     * are said again). */
+    function say(text) {
+      const region = $("announcer");
+      region.textContent = region.textContent === text ? `${text}\u00a0` : text;
+    }
+
     function t(key, params) {
       let text = STRINGS[lang]?.[key] ?? STRINGS.en[key] ?? key;
       if (params) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
@@ -2051,20 +2070,21 @@
       return t(`verify.status_${r.status}`);
     }
 
+    /** The export's verdict in words, with its mark and its class. */
+    function verdictOf(report) {
+      if (report.verdict === "verified") return { text: t("verify.export_ok"), mark: "\u2713", className: "check ok" };
+      if (report.verdict === "signatures_not_checked") {
+        return { text: t("verify.export_unsigned", { why: keysWhy() }), mark: "\u26a0", className: "check warn" };
+      }
+      const unsigned = report.signatures_checked ? "" : ` ${t("verify.export_bad_unsigned", { why: keysWhy() })}`;
+      return { text: `${t("verify.export_bad")}${unsigned}`, mark: "\u2717", className: "check bad" };
+    }
+
     function renderExport(report) {
       const ok = report.ok;
-      const verdictLine = $("export-verdict");
-      if (report.verdict === "verified") {
-        verdictLine.textContent = `\u2713 ${t("verify.export_ok")}`;
-        verdictLine.className = "check ok";
-      } else if (report.verdict === "signatures_not_checked") {
-        verdictLine.textContent = `\u26a0 ${t("verify.export_unsigned", { why: keysWhy() })}`;
-        verdictLine.className = "check warn";
-      } else {
-        const unsigned = report.signatures_checked ? "" : ` ${t("verify.export_bad_unsigned", { why: keysWhy() })}`;
-        verdictLine.textContent = `\u2717 ${t("verify.export_bad")}${unsigned}`;
-        verdictLine.className = "check bad";
-      }
+      const verdict = verdictOf(report);
+      $("export-verdict").textContent = `${verdict.mark} ${verdict.text}`;
+      $("export-verdict").className = verdict.className;
       const s = report.summary;
       $("export-summary").textContent = t("verify.export_counts", {
         rounds: s.rounds,
@@ -2122,6 +2142,8 @@
       }
       lastReport = report;
       renderExport(report);
+      // The verdict and the counts, not the report: that is read where it is.
+      say(`${verdictOf(report).text} ${$("export-summary").textContent}`);
     }
 
     // -- the casino's public keys: every line's signature ---------------------------------------
@@ -2302,7 +2324,12 @@
       });
       $("verify-form").addEventListener("submit", (event) => {
         event.preventDefault();
-        verify().catch((error) => showError(error.message));
+        verify()
+          .then(() => {
+            // The commitment's check and the coup's winner, not the shoe.
+            if (!$("result").hidden) say(`${$("commitment-check").textContent} ${$("coup-winner").textContent}`);
+          })
+          .catch((error) => showError(error.message));
       });
       $("export-file").addEventListener("change", () => {
         const [file] = $("export-file").files;

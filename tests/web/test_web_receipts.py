@@ -52,8 +52,8 @@ def test_the_pages_keep_every_commitment_shown_and_an_honest_export_checks_out(
     page = ann.page
     page.wait_for_function(
         "() => { const v = document.querySelector('.shared-view');"
-        " const s = parseInt(document.querySelector('[data-countdown]').textContent);"
-        " return v && v.dataset.phase === 'betting' && s >= 2; }",
+        " const c = document.querySelector('[data-countdown]');"
+        " return v && c && v.dataset.phase === 'betting' && parseInt(c.textContent) >= 2; }",
         timeout=30_000,
     )
     shoe = ann.api("GET", f"/api/tables/{SHARED}/state?mode=fun")["shoe"]["commitment"]

@@ -58,6 +58,33 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+# Shared tables with short windows, one for each test that plays at one: a table nobody has
+# watched rests, so its first window opens whole for the test's page. Its windows are long
+# enough for the warning before the close (5 s) and a few bets by keys before it.
+SHARED_TABLES = "\n".join(
+    f"""
+[[table]]
+id = "{name}"
+name = "{name.title()} Live"
+rules = "classic-8deck"
+chips = ["1", "5", "25", "100"]
+min = "5"
+max = "500"
+shared = {{ betting_s = 8, result_s = 2 }}
+"""
+    for name in ("keys", "axe")
+)
+
+
+@pytest.fixture(scope="package")
+def shared_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A game server whose tables are SHARED_TABLES."""
+    data = tmp_path_factory.mktemp("shared-tables")
+    (data / "tables.toml").write_text(SHARED_TABLES)
+    with serving(data, BACCARAT_TABLES=str(data / "tables.toml")) as url:
+        yield url
+
+
 @pytest.fixture(scope="session")
 def tables(base_url: str) -> list[dict[str, Any]]:
     data = _get(f"{base_url}/api/tables")

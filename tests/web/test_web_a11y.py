@@ -19,7 +19,18 @@ import pytest
 
 from ..fairness.samples import history, jsonl
 from ..harness import ROOT
-from .webtools import TAKEN, Player, fresh_table, last_round, open_table, place, usd
+from .webtools import (
+    ANNOUNCED,
+    TAKEN,
+    HeldSocket,
+    Player,
+    announced,
+    fresh_table,
+    last_round,
+    open_table,
+    place,
+    usd,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("stand_up_after")]
 
@@ -856,3 +867,331 @@ def test_a_seat_warns_before_the_time_runs_out_and_the_help_says_why_it_cannot_w
     player.goto("rules/banked-i")
     help_text = str(ppage.text_content("[data-banked-help]"))
     assert catalogs["en"]["banked.help_time_why"] in help_text
+
+
+# ---- a shared table: what it says, its keys, axe ------------------------------------------
+
+
+def fill_in(text: str, **params: Any) -> str:
+    """A catalog's text with its {placeholders} filled in."""
+    return re.sub(r"\{(\w+)\}", lambda m: str(params[m[1]]), text)
+
+
+def press(page: Any, key: str, pressed: set[str]) -> None:
+    """Press a key as aria-keyshortcuts names it ("B", "3", "Shift+R", "Escape")."""
+    page.keyboard.press(key.lower() if len(key) == 1 else key)
+    pressed.add(key)
+
+
+def advertised(page: Any, view: str) -> set[str]:
+    """Every key the controls of a view that show promise (aria-keyshortcuts)."""
+    keys: list[str] = page.eval_on_selector_all(
+        f"{view} [aria-keyshortcuts]",
+        "els => els.filter(e => !e.closest('[hidden]'))"
+        ".flatMap(e => e.getAttribute('aria-keyshortcuts').split(' '))",
+    )
+    return set(keys)
+
+
+def bet_is(page: Any, cents: int) -> None:
+    """Wait until the BET display shows this amount."""
+    page.wait_for_function(
+        "t => document.querySelector('[data-meter=bet]').textContent.trim() === t", arg=usd(cents)
+    )
+
+
+def chip_is(page: Any, chip: int) -> None:
+    assert page.get_attribute(f'[data-chip="{chip}"]', "aria-checked") == "true", chip
+
+
+def new_window(page: Any, after: str | None = None) -> str:
+    """Wait for a shared table's betting window (another coup than ``after``); its coup."""
+    page.wait_for_function(
+        "c => { const v = document.querySelector('.shared-view');"
+        " return v.dataset.phase === 'betting' && v.dataset.coup !== c; }",
+        arg=after or "",
+        timeout=20_000,
+    )
+    return str(page.get_attribute(".shared-view", "data-coup"))
+
+
+def test_a_shared_coup_played_by_keys_says_each_event_once_and_every_key_does_its_action(
+    make_player: Any, shared_url: str, catalogs: dict[str, dict[str, str]]
+) -> None:
+    en = catalogs["en"]
+    player: Player = make_player(at=shared_url)
+    page = player.page
+    page.add_init_script(ANNOUNCED)
+    player.goto("table/keys")
+    # A table nobody watched: its first window opens, whole, for this page.
+    coup = new_window(page)
+    pressed: set[str] = set()
+    # The keys alone: the $5 chip on BANKER, taken; the $1 chip on TIE, refused (below the
+    # table's minimum); a key after the close.
+    press(page, "2", pressed)
+    press(page, "B", pressed)
+    bet_is(page, 500)
+    press(page, "1", pressed)
+    press(page, "T", pressed)
+    page.wait_for_selector('#table-message[data-kind="error"]')
+    refusal = " ".join(str(page.text_content("#table-message")).split())
+    page.wait_for_function(
+        "() => document.querySelector('.shared-view').dataset.phase !== 'betting'",
+        timeout=15_000,
+    )
+    press(page, "B", pressed)
+    page.wait_for_selector("[data-banner]:not([hidden]) [data-banner-net]:not(:empty)")
+    texts = announced(page)
+    round_ = last_round(player)
+    assert round_["shared"]["coup"] == int(coup)
+    result = expected_announcement(round_, en, signed_usd)
+    warning = re.compile(re.escape(en["announce.time_left_shared"]).replace(r"\{seconds\}", r"\d"))
+    close = texts.index(en["shared.no_more_bets"]) if en["shared.no_more_bets"] in texts else 0
+    counts = {
+        "the window's opening": texts.count(en["shared.place_bets"]),
+        "the warning before the close": len([t for t in texts if warning.fullmatch(t)]),
+        "the bet taken": texts.count(fill_in(en["shared.placed"], amount=usd(500))),
+        "the refusal": texts.count(refusal),
+        "the close": texts.count(en["shared.no_more_bets"]),
+        "a key after the close": texts[close:].count(en["shared.wait_next"]),
+        "the result": texts.count(result),
+    }
+    assert counts == dict.fromkeys(counts, 1), texts
+    # Nothing of that coup is said again later: the next window says its opening.
+    coup = new_window(page, coup)
+    later = announced(page)
+    again = [t for t in later if t in texts and t != en["shared.place_bets"]]
+    assert later.count(en["shared.place_bets"]) == 1 and again == [], later
+
+    # Every key the table promises does what its control does, in the next window.
+    for index, chip in enumerate([100, 500, 2500, 10000]):
+        press(page, str(index + 1), pressed)
+        chip_is(page, chip)
+    press(page, "2", pressed)
+    for key, cents in (("R", 500), ("X", 1000), ("U", 500), ("P", 1000), ("T", 1500), ("C", 0)):
+        press(page, key, pressed)
+        bet_is(page, cents)
+    assert page.get_attribute(".shared-view", "data-coup") == coup
+    assert announced(page).count(en["shared.withdrawn"]) == 1
+    assert advertised(page, ".shared-view") == pressed
+    assert player.errors == []
+
+
+def test_every_key_the_house_table_promises_does_its_action(
+    make_player: Any, tables: list[dict[str, Any]]
+) -> None:
+    player: Player = make_player()
+    page = player.page
+    table = fresh_table(tables)
+    open_table(player, table)
+    page.focus("body")
+    pressed: set[str] = set()
+    for index, chip in enumerate(table["chips"][:9]):
+        press(page, str(index + 1), pressed)
+        chip_is(page, chip)
+    press(page, str(table["chips"].index(500) + 1), pressed)
+    for spot, cents in (("P", 500), ("B", 1000), ("T", 1500)):
+        press(page, spot, pressed)
+        bet_is(page, cents)
+    for key, cents in (("U", 1000), ("X", 2000), ("C", 0), ("P", 500)):
+        press(page, key, pressed)
+        bet_is(page, cents)
+
+    def dealt(key: str, cents: int) -> None:
+        before = page.get_attribute(".table-view", "data-round") or ""
+        press(page, key, pressed)
+        page.wait_for_function(
+            "id => { const v = document.querySelector('.table-view');"
+            " return v.dataset.phase === 'result' && v.dataset.busy === 'false'"
+            " && (v.dataset.round || '') !== id; }",
+            arg=before,
+        )
+        assert {k: b["stake"] for k, b in last_round(player)["bets"].items()} == {"player": cents}
+
+    def cleared(key: str) -> None:
+        press(page, key, pressed)
+        page.wait_for_selector('.table-view[data-phase="betting"]')
+        bet_is(page, 0)
+
+    dealt("D", 500)
+    cleared("N")
+    for key, cents in (("R", 500), ("C", 0)):
+        press(page, key, pressed)
+        bet_is(page, cents)
+    dealt("Shift+X", 1000)  # the last bets doubled, dealt
+    cleared("Escape")
+    dealt("Shift+R", 1000)  # the last bets again, dealt
+    assert advertised(page, ".table-view") == pressed
+    assert player.errors == []
+
+
+def test_every_key_a_seat_promises_does_its_action_in_either_role(make_player: Any) -> None:
+    banker, player, _ = seat_up(make_player, make_player)
+    bpage, ppage = banker.page, player.page
+    on_banker: set[str] = set()
+    on_player: set[str] = set()
+    for page in (bpage, ppage):
+        page.focus("body")
+    # The banker's one key (their spots promise none): APPROVE.
+    press(bpage, "A", on_banker)
+    ppage.wait_for_selector('.seat-view[data-phase="betting"]')
+    chips = [100, 500, 2500, 10000]
+    for index, chip in enumerate(chips):
+        press(ppage, str(index + 1), on_player)
+        chip_is(ppage, chip)
+    press(ppage, "2", on_player)
+    for key, cents in (("P", 500), ("B", 1000), ("T", 1500), ("U", 1000), ("C", 0), ("B", 500)):
+        press(ppage, key, on_player)
+        bet_is(ppage, cents)
+    press(ppage, "D", on_player)
+    ppage.wait_for_selector(".seat-view[data-round]")
+    bpage.wait_for_selector('.seat-view[data-phase="approval"]')
+    press(bpage, "A", on_banker)
+    ppage.wait_for_selector('.seat-view[data-phase="betting"]')
+    press(ppage, "R", on_player)
+    bet_is(ppage, 500)
+    assert advertised(bpage, ".seat-view") == on_banker
+    assert advertised(ppage, ".seat-view") == on_player
+    assert banker.errors == [] and player.errors == []
+
+
+def test_axe_finds_nothing_at_a_shared_table_in_english_and_german(
+    make_player: Any, shared_url: str, axe_source: Path
+) -> None:
+    player: Player = make_player(at=shared_url, bypass_csp=True)
+    page = player.page
+    held = HeldSocket(page)
+    found: list[str] = []
+    player.goto("table/axe")
+    new_window(page)
+    place(player, 500, "banker")
+    bet_is(page, 500)
+    # The page stays in each phase while axe looks: the table's messages wait meanwhile.
+    held.hold()
+    for lang in ("en", "de"):
+        page.select_option("#lang", lang)
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+        audit(page, axe_source, f"shared table betting ({lang})", found)
+    held.release()
+    page.wait_for_selector("[data-banner]:not([hidden]) [data-banner-net]:not(:empty)")
+    held.hold()
+    for lang in ("de", "en"):
+        page.select_option("#lang", lang)
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+        audit(page, axe_source, f"shared table result ({lang})", found)
+    held.release()
+    assert found == [], "\n".join(found)
+    assert player.errors == []
+
+
+def test_axe_finds_nothing_at_a_seat_through_a_round_in_german(
+    make_player: Any, axe_source: Path
+) -> None:
+    def german() -> Player:
+        who: Player = make_player(bypass_csp=True, locale="de-DE")
+        return who
+
+    banker, player, _ = seat_up(german, german)
+    found: list[str] = []
+    pages = {"banker": banker.page, "player": player.page}
+    for who, page in pages.items():
+        assert page.evaluate("document.documentElement.lang") == "de"
+        audit(page, axe_source, f"{who} at approval", found)
+    pages["banker"].click('[data-action="approve"]')
+    pages["player"].wait_for_selector('.seat-view[data-phase="betting"]')
+    place(player, 500, "player")
+    pages["banker"].wait_for_function(
+        "document.querySelector('[data-spot=player] .stack-total').textContent !== ''"
+    )
+    for who, page in pages.items():
+        audit(page, axe_source, f"{who} at betting", found)
+    pages["player"].click('[data-action="deal"]')
+    for who, page in pages.items():
+        page.wait_for_selector(".seat-view[data-round]")
+        page.wait_for_selector("[data-banner]:not([hidden])")
+        audit(page, axe_source, f"{who} after the round", found)
+    assert found == [], "\n".join(found)
+    assert banker.errors == [] and player.errors == []
+
+
+# ---- a new view: its heading, its name; sitting down ------------------------------------
+
+
+def heading_focused(page: Any, selector: str) -> None:
+    page.wait_for_function(
+        "s => document.activeElement && document.activeElement.matches(s)", arg=selector
+    )
+
+
+def test_a_new_view_takes_the_focus_to_its_heading_and_is_named_in_the_title(
+    make_player: Any, tables: list[dict[str, Any]], catalogs: dict[str, dict[str, str]]
+) -> None:
+    player: Player = make_player()
+    page = player.page
+    table = fresh_table(tables)
+    player.goto()
+    for lang in ("en", "de"):
+        cat = catalogs[lang]
+        page.select_option("#lang", lang)
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+        assert page.title() == f"{cat['lobby.title']} · Baccarat"
+        # The lobby to the table, by keys: the table's name has the focus and the title.
+        page.focus(f'[data-table="{table["id"]}"] a[href^="#/table/"]')
+        page.keyboard.press("Enter")
+        heading_focused(page, "h1#table-title")
+        name = str(page.text_content("#table-title"))
+        assert name == cat.get(f"tablename.{table['id']}", table["name"])
+        assert page.title() == f"{name} · Baccarat"
+        # And back to the lobby.
+        page.focus("[data-back]")
+        page.keyboard.press("Enter")
+        heading_focused(page, "h1.page-title")
+        assert page.text_content("h1.page-title") == cat["lobby.title"]
+        assert page.title() == f"{cat['lobby.title']} · Baccarat"
+    assert player.errors == []
+
+
+def test_sitting_down_is_said_and_focused_and_standing_up_goes_back_to_the_lobby(
+    make_player: Any, catalogs: dict[str, dict[str, str]]
+) -> None:
+    en = catalogs["en"]
+    banker: Player = make_player()
+    player: Player = make_player()
+    bpage, ppage = banker.page, player.page
+    banker.goto()
+    bpage.evaluate(LISTEN)
+    bpage.focus('[data-join-table="banked-i:banker"]')
+    bpage.keyboard.press("Enter")
+    heading_focused(bpage, "h1#seat-title")
+    seat = str(bpage.get_attribute(".seat-view", "data-seat"))
+    TAKEN.append((banker, seat))
+    title = fill_in(
+        en["banked.seat_title"],
+        table=en.get("tablename.banked-i", "Table I (player-banked)"),
+        n=seat.rsplit(".", 1)[1],
+    )
+    assert bpage.text_content("#seat-title") == title
+    assert bpage.title() == f"{title} · Baccarat"
+    bpage.wait_for_function("window.__said.length > 0")
+    assert said(bpage) == [f"{en['banked.you_banker']}. {en['banked.status.waiting_banker']}"]
+    player.goto()
+    row = f'[data-seat-row="{seat}"]'
+    ppage.wait_for_selector(f'{row}[data-needs="player"]')
+    ppage.evaluate(LISTEN)
+    ppage.focus(f'{row} [data-join="player"]')
+    ppage.keyboard.press("Enter")
+    TAKEN.append((player, seat))
+    heading_focused(ppage, "h1#seat-title")
+    assert ppage.title() == f"{title} · Baccarat"
+    # The player hears where they sat down and what the seat waits for; the banker, who came.
+    ppage.wait_for_function("window.__said.length > 0")
+    bpage.wait_for_function("window.__said.length > 0")
+    ppage.wait_for_timeout(300)
+    assert said(ppage) == [f"{en['banked.you_player']}. {en['banked.status.approval_player']}"]
+    assert said(bpage) == [fill_in(en["banked.notice.joined"], nickname=player.nickname)]
+    # Standing up: the lobby's heading has the focus.
+    ppage.focus('[data-action="leave"]')
+    ppage.keyboard.press("Enter")
+    heading_focused(ppage, "h1.page-title")
+    assert ppage.title() == f"{en['lobby.title']} · Baccarat"
+    assert banker.errors == [] and player.errors == []

@@ -198,6 +198,58 @@ def altered_tables(page: Any, change: Callable[[dict[str, Any]], None]) -> None:
     page.route("**/api/tables", handle)
 
 
+class HeldSocket:
+    """A page's shared-table sockets through Playwright's route: the server's messages pass
+    to the page until ``hold()``, wait from then on, and go on, in order, at ``release()``
+    (the page stays in a phase as long as a test looks at it). Made before the page opens."""
+
+    def __init__(self, page: Any) -> None:
+        self.held: list[tuple[Any, Any]] | None = None
+        page.route_web_socket("**/api/tables/*/ws", self._through)
+
+    def _through(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda message: self._pass(ws, message))
+
+    def _pass(self, ws: Any, message: Any) -> None:
+        if self.held is None:
+            ws.send(message)
+        else:
+            self.held.append((ws, message))
+
+    def hold(self) -> None:
+        self.held = []
+
+    def release(self) -> None:
+        held, self.held = self.held or [], None
+        for ws, message in held:
+            ws.send(message)
+
+
+# Every text given to the page's one live region (#announcer: each announce() puts one),
+# from the page's start (an init script): ``announced(page)`` takes them.
+ANNOUNCED = """(() => {
+  window.__announced = [];
+  document.addEventListener('DOMContentLoaded', () => {
+    const region = document.getElementById('announcer');
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          const text = node.textContent.replace(/\\s+/g, ' ').trim();
+          if (text) window.__announced.push(text);
+        }
+      }
+    }).observe(region, {childList: true});
+  });
+})()"""
+
+
+def announced(page: Any) -> list[str]:
+    """The texts announced since the last call (ANNOUNCED is in the page)."""
+    texts: list[str] = page.evaluate("window.__announced.splice(0)")
+    return texts
+
+
 def device(width: int, height: int) -> dict[str, Any]:
     phone = width < 900 or height < 500
     return {"viewport": {"width": width, "height": height}, "is_mobile": phone, "has_touch": phone}

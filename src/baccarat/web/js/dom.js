@@ -72,3 +72,18 @@ export function announce(text) {
   if (!region || !text) return;
   region.textContent = region.textContent === text ? `${text}\u00a0` : text;
 }
+
+/**
+ * A view was put in `root`: the document's title names it (its heading's words, else
+ * `fallback`, then `site`), and with `focus` the focus goes to that heading (focusable by
+ * script alone), or to `root` without one, so that a screen reader says where the player
+ * is now and the keyboard goes on from there.
+ */
+export function enterView(root, site, { focus = true, fallback = "" } = {}) {
+  const heading = root.querySelector("h1");
+  const name = (heading && heading.textContent.trim()) || fallback;
+  document.title = name ? `${name} \u00b7 ${site}` : site;
+  if (!focus) return;
+  if (heading) heading.tabIndex = -1;
+  (heading || root).focus();
+}

@@ -1,6 +1,6 @@
 // Pieces of the felt that the casino tables (house, shared) and the player-banked seat draw alike.
 
-import { fill, h } from "./dom.js";
+import { announce, fill, h } from "./dom.js";
 import { chipLabel, currencySymbol, money, signedMoney, t } from "./i18n.js";
 import { keyOf } from "./keys.js";
 import { optionsView } from "./options.js";
@@ -258,9 +258,6 @@ export function showLast(el, net) {
   last.dataset.sign = net > 0 ? "plus" : net < 0 ? "minus" : "zero";
 }
 
-// The message line under the table, and what it says ({text, kind}). It is not a live
-// region: the views announce what needs saying (announce()), and not the "Dealing…" of
-// every round. A refusal or a warning is scrolled into view (a zoomed page scrolls).
 /** The table's limits under its name (``extra`` after the main ones); the tie's last, in a
  * span a phone on its side hides (they are on the rules page). */
 export function limitsLine(limits, ...extra) {
@@ -268,8 +265,27 @@ export function limitsLine(limits, ...extra) {
   return h("p", { class: "muted" }, limitsText(limits), ...extra, tie ? h("span", { class: "tie-limits", text: ` \u00b7 ${tie}` }) : null);
 }
 
+// The message line under the table, and what it says ({text, kind}). It is not a live
+// region: what it shows is said through the page's one live region (sayMessage), but not
+// the "Dealing…" of every round. A refusal or a warning is scrolled into view (a zoomed
+// page scrolls).
 export const messageView = () => h("p", { id: "table-message", class: "message" });
 
+// The kinds of message shown and not said: "progress" (the "Dealing…" of every round) and
+// "result" (the round's one sentence says it, reveal.js resultText).
+const UNSAID = new Set(["progress", "result"]);
+
+/**
+ * A felt's message, shown on its line (`el`: the view, if drawn) and said (announce()) as it
+ * is shown, once: what the table did, a warning, a refusal. Every felt says its messages
+ * through here.
+ */
+export function sayMessage(el, message) {
+  if (el) showMessage(el, message);
+  if (message.text && !UNSAID.has(message.kind)) announce(message.text);
+}
+
+/** Show a message on the line (a redraw shows it again, without saying it). */
 export function showMessage(el, { text, kind }) {
   const message = el.querySelector("#table-message");
   const changed = message.textContent !== text;

@@ -3,7 +3,7 @@
 import { applyStatic, LANGUAGES, language, money, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import { isOn, setOn } from "./sound.js";
 import * as store from "./state.js";
-import { clear } from "./dom.js";
+import { clear, enterView } from "./dom.js";
 import * as watch from "./watch.js";
 
 const views = {
@@ -40,7 +40,12 @@ function webAddress(text) {
   }
 }
 
-async function show() {
+/**
+ * Show the view the address names. A view the player went to (`moved`: not the page's first,
+ * nor the same one drawn again in another language) takes the focus to its heading; every
+ * view is named in the title.
+ */
+async function show({ moved = true } = {}) {
   const { name, arg } = route();
   const module = await views[name]();
   if (current && current.destroy) current.destroy();
@@ -59,7 +64,12 @@ async function show() {
     if (target === name) link.setAttribute("aria-current", "page");
   }
   current = (await module.render(main, arg)) || null;
-  document.title = `${t(`nav.${name || "lobby"}`)} · ${t("app.title")}`;
+  named({ focus: moved });
+}
+
+/** The view shown is named in the title (its heading's words), and focused with `focus`. */
+function named({ focus = false } = {}) {
+  enterView(main, t("app.title"), { focus, fallback: t(`nav.${route().name || "lobby"}`) });
 }
 
 function drawHeader() {
@@ -133,8 +143,10 @@ function wireHeader() {
   onLanguage(() => {
     select.value = language();
     drawHeader();
-    if (current && current.relabel) current.relabel();
-    else show();
+    if (current && current.relabel) {
+      current.relabel();
+      named();
+    } else show({ moved: false });
   });
 }
 
@@ -144,9 +156,9 @@ async function boot() {
   wireHeader();
   applyStatic(document);
   drawHeader();
-  window.addEventListener("hashchange", show);
+  window.addEventListener("hashchange", () => show());
   watch.start();
-  await show();
+  await show({ moved: false });
   document.documentElement.dataset.ready = "true";
   performance.mark("baccarat-ready");
 }

@@ -8,7 +8,7 @@
 import * as api from "./api.js";
 import { Bets, checkBets, chipsFor, SPOTS } from "./betting.js";
 import { seatSeedDue } from "./clientseed.js";
-import { announce, fill, h, reducedMotion } from "./dom.js";
+import { announce, enterView, fill, h, reducedMotion } from "./dom.js";
 import {
   BACK_ICON,
   controlsView,
@@ -20,6 +20,7 @@ import {
   messageView,
   metersView,
   rackView,
+  sayMessage,
   setControls,
   showLast,
   showMessage,
@@ -27,7 +28,7 @@ import {
 import { checkText, errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import { money, number, signedMoney, t } from "./i18n.js";
-import { keyOf, shortcutOf } from "./keys.js";
+import { keyOf, listenKeys } from "./keys.js";
 import { refresh as keepReceipts, keepShown } from "./receipts.js";
 import { resultText, revealRound, showBanner } from "./reveal.js";
 import { limitsText, tableName } from "./rulesinfo.js";
@@ -66,8 +67,8 @@ class SeatView {
     this.note = { text: "", kind: "" };
     this.warned = false; // the time's warning was said for the current decision
     this.ticker = setInterval(() => this.tick(), 200);
-    this.onKey = (event) => this.shortcut(event);
-    document.addEventListener("keydown", this.onKey);
+    // The keys press the player's chips, spots and buttons, the banker's APPROVE.
+    this.stopKeys = listenKeys(() => this.el);
   }
 
   // ---- the socket ------------------------------------------------------------------------
@@ -169,11 +170,15 @@ class SeatView {
   stateChanged(before) {
     const seat = this.msg.seat;
     const notice = seat.notice;
+    // Sitting down (or back, after a reload): who the player is here and what the seat
+    // waits for, said once; then what changed (another sat down, approved, left...).
+    const said = before ? [] : [this.statusText()];
     if (notice && (!before || before.seat.version !== seat.version)) {
-      const text = noticeText(notice, this.msg.you, seat.reserved);
-      if (text) this.say(text, "info");
+      said.push(noticeText(notice, this.msg.you, seat.reserved));
       if (notice.code === "approved" && this.msg.you === "player") sounds.chip();
     }
+    const text = said.filter(Boolean).join(" ");
+    if (text) this.say(text, "info");
     // A new round for the player: the felt is cleared when betting opens.
     if (this.msg.you === "player" && seat.phase === "betting" && before && before.seat.phase !== "betting") {
       if (seat.stake === 0) this.bets.reset();
@@ -198,7 +203,12 @@ class SeatView {
           icon(BACK_ICON),
           h("span", { class: "link-text", text: t("banked.back") }),
         ),
-        h("div", { class: "table-name" }, h("h1", { id: "seat-title" }), h("p", { class: "muted", text: limitsText(tbl.limits) })),
+        h(
+          "div",
+          { class: "table-name" },
+          h("h1", { id: "seat-title", text: this.title() }),
+          h("p", { class: "muted", text: limitsText(tbl.limits) }),
+        ),
         headLinks(tbl),
       ),
       // The keyboard's order: the rack, the spots, then the buttons (DEAL after the spots).
@@ -309,7 +319,7 @@ class SeatView {
     this.el.dataset.role = you || "";
     this.el.dataset.phase = seat.phase;
     this.el.dataset.busy = String(this.busy);
-    this.$("#seat-title").textContent = t("banked.seat_title", { table: tableName(this.tbl), n: seat.number });
+    this.$("#seat-title").textContent = this.title();
     this.$(".felt").classList.toggle("dealer-view", banker);
     this.$("[data-dealer-view]").textContent = banker ? t("banked.dealer_view") : "";
     // The bets on the felt.
@@ -321,8 +331,7 @@ class SeatView {
       drawStake(this.el, name, chips, amount, this.chip);
     }
     // The information fields of the help page.
-    const status = seat.phase === "waiting" ? `waiting_${you}` : `${seat.phase}_${you}`;
-    this.info("message", `${t(banker ? "banked.you_banker" : "banked.you_player")}. ${t(`banked.status.${status}`)}`);
+    this.info("message", this.statusText());
     this.info("opponent", other ? other.nickname : t("banked.nobody"));
     const myPoints = you === "player" ? seat.player?.points : seat.banker?.points;
     this.info("points", t("banked.points_text", { you: number(myPoints ?? 0), them: other ? number(other.points) : t("banked.nobody") }));
@@ -363,7 +372,12 @@ class SeatView {
     const controls = Object.entries(on)
       .filter(([action]) => action !== "bets")
       .map(([action, yes]) => [this.$(`[data-action="${action}"]`), yes]);
-    for (const name of SPOTS) controls.push([this.$(`[data-spot="${name}"]`), on.bets]);
+    for (const name of SPOTS) {
+      const spot = this.$(`[data-spot="${name}"]`);
+      controls.push([spot, on.bets]);
+      // The banker bets nothing: their spots promise no key.
+      if (banker) spot.removeAttribute("aria-keyshortcuts");
+    }
     markChip(this.el, this.chip);
     setControls(controls, { hold: this.busy || banker, next: () => this.nextControl() });
     const auto = this.$('[data-action="auto-approve"]');
@@ -436,38 +450,23 @@ class SeatView {
     box.setAttribute("aria-label", t("banked.timer_label", { role: t(`banked.as_${timer.role}`), seconds }));
   }
 
+  /** The seat's name: its table's and its number (the id's, until the server's state says). */
+  title() {
+    const n = this.msg ? this.msg.seat.number : (/\.(\d+)$/.exec(this.seatId) || [])[1];
+    return t("banked.seat_title", { table: tableName(this.tbl), n });
+  }
+
+  /** Who the player is here and what the seat waits for (the help page's "message" field). */
+  statusText() {
+    const { seat, you } = this.msg;
+    const status = seat.phase === "waiting" ? `waiting_${you}` : `${seat.phase}_${you}`;
+    return `${t(you === "banker" ? "banked.you_banker" : "banked.you_player")}. ${t(`banked.status.${status}`)}`;
+  }
+
   /** The message line; a screen reader hears it too, but not a round's result (the banner's sentence says it). */
   say(text, kind = "info") {
     this.note = { text, kind };
-    if (this.el) showMessage(this.el, this.note);
-    if (text && kind !== "result") announce(text);
-  }
-
-  /** The seat's keyboard shortcuts (keys.js): the player's chips, spots and buttons, the banker's APPROVE. */
-  shortcut(event) {
-    const asked = shortcutOf(event);
-    if (!asked || !this.el || !this.el.isConnected) return;
-    const on = this.enabled();
-    if (asked.chip != null && this.you === "player") {
-      const value = this.tbl.chips[asked.chip];
-      if (value == null) return;
-      event.preventDefault();
-      this.chip = value;
-      sounds.chip();
-      this.update();
-      announce(t("table.chip", { amount: money(value) }));
-    } else if (asked.spot && this.you === "player" && on.bets) {
-      event.preventDefault();
-      this.addChip(asked.spot);
-      announce(t("announce.stake", { bet: t(`bet.${asked.spot}`), amount: money(this.bets.total(asked.spot)) }));
-    } else if (asked.action && on[asked.action] && this.$(`[data-action="${asked.action}"]`)) {
-      event.preventDefault();
-      if (asked.action === "approve") this.approve();
-      else {
-        this.act(asked.action);
-        if (asked.action !== "deal") announce(`${t("meter.bet")}: ${money(this.bets.total())}`);
-      }
-    }
+    sayMessage(this.el, this.note);
   }
 
   // ---- actions -----------------------------------------------------------------------------
@@ -611,7 +610,7 @@ class SeatView {
     this.left = true;
     store.setOnFelt(null, 0);
     clearInterval(this.ticker);
-    document.removeEventListener("keydown", this.onKey);
+    this.stopKeys();
     const notice = this.msg && this.msg.seat.notice;
     fill(
       this.root,
@@ -623,6 +622,8 @@ class SeatView {
         h("a", { class: "btn primary", href: "#/", text: t("nav.lobby") }),
       ),
     );
+    // A view of its own: named in the title, its heading focused (the seat's controls went).
+    enterView(this.root, t("app.title"));
     if (this.socket) this.socket.close();
     store.refreshWallet().catch(() => {});
   }
@@ -631,7 +632,7 @@ class SeatView {
     this.closed = true;
     store.setOnFelt(null, 0);
     clearInterval(this.ticker);
-    document.removeEventListener("keydown", this.onKey);
+    this.stopKeys();
     clearTimeout(this.syncTimer);
     if (this.socket) this.socket.close();
   }

@@ -4,14 +4,16 @@
 // totals on each spot, the cards once dealt and the player's own result. The chips a player
 // puts on the felt are sent at once (PUT .../coups/{coup}/bets, the stake taken then); they
 // are live when the window closes, without a confirmation. A page that reconnects starts
-// from the table's state.
+// from the table's state. What happens is said as it is shown (the window opening, closing
+// soon, closed; the bets taken or refused; the result), and the keys are the house table's.
 
 import * as api from "./api.js";
-import { Bets, checkBets, spotsOf } from "./betting.js";
+import { Bets, spotsOf } from "./betting.js";
 import { announce, fill, h, loadStyles, reducedMotion } from "./dom.js";
-import { drawStake, feltView, limitsLine, markChip, rackView, setControls, showLast, showMessage, tableView } from "./felt.js";
-import { checkText, errorText } from "./errors.js";
+import { drawStake, feltView, limitsLine, markChip, rackView, sayMessage, setControls, showLast, showMessage, tableView } from "./felt.js";
+import { errorText } from "./errors.js";
 import { money, t } from "./i18n.js";
+import { listenKeys } from "./keys.js";
 import { option } from "./options.js";
 import { keepShown } from "./receipts.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
@@ -28,6 +30,8 @@ const BUTTONS = [
 ];
 const SEND_MS = 250; // chips put down within this time go to the server together
 const RECONNECT_MS = 1000;
+// Seconds left in a window when a player who may bet hears that it is closing.
+const WARN_S = 5;
 
 const sum = (amounts) => Object.values(amounts || {}).reduce((a, b) => a + b, 0);
 const tablePath = (tbl) => `/api/tables/${encodeURIComponent(tbl.id)}`;
@@ -71,6 +75,7 @@ class SharedView {
     this.sending = null;
     this.queued = false;
     this.msg = { text: "", kind: "" };
+    this.warned = true; // the window's closing was said (warnFrom)
     this.alive = true;
     this.socket = null;
     this.onStore = () => this.storeChanged();
@@ -80,6 +85,9 @@ class SharedView {
     this.draw();
     store.onChange(this.onStore);
     this.timer = setInterval(() => this.drawClock(), 250);
+    // The keys press the chips, the spots and the buttons; the bets they change are said as
+    // the casino takes them ("Your bets are placed"), and a key that may not bet now says why.
+    this.stopKeys = listenKeys(() => this.el, { quiet: true, refused: () => this.closedNow() });
     this.connect();
     return this;
   }
@@ -87,6 +95,7 @@ class SharedView {
   destroy() {
     this.alive = false;
     clearInterval(this.timer);
+    this.stopKeys();
     store.offChange(this.onStore);
     if (this.socket) this.socket.close();
   }
@@ -137,11 +146,11 @@ class SharedView {
         Object.assign(s, { players: message.players, totals: message.totals });
         break;
       case "closed":
-        s.phase = "closed";
-        this.say(t("shared.no_more_bets"));
+        this.closeWindow();
         break;
       case "dealt":
         this.sync(message.server_time);
+        this.closeWindow(); // a close not told apart (the coup was dealt as it closed)
         Object.assign(s, { phase: "dealt", result: message.result, next_at: message.next_at });
         this.reveal(message.result);
         break;
@@ -161,6 +170,13 @@ class SharedView {
     this.update();
   }
 
+  /** The window closed: said once, whether the socket told the close or only the deal. */
+  closeWindow() {
+    if (this.state.phase !== "betting") return;
+    this.state.phase = "closed";
+    this.say(t("shared.no_more_bets"));
+  }
+
   sync(serverTime) {
     if (typeof serverTime === "number") this.offset = serverTime - Date.now() * 1000;
   }
@@ -177,6 +193,7 @@ class SharedView {
     this.bets.set(this.placed);
     this.bets.history = [];
     this.outcome = null;
+    this.warnFrom();
     this.showCoup();
     this.say(state.phase === "betting" ? t("shared.place_bets") : t("shared.wait_next"));
     this.showRoads();
@@ -200,6 +217,7 @@ class SharedView {
   }
 
   newCoup() {
+    this.warnFrom();
     this.placed = {};
     this.bets.reset();
     this.win = 0;
@@ -249,19 +267,19 @@ class SharedView {
     return Boolean(this.state && this.state.phase === "betting");
   }
 
+  /** Why the felt takes no change now, said (betting is closed, no one is logged in), or false. */
+  closedNow() {
+    if (!this.betting) this.say(t("shared.wait_next"), "warn");
+    else if (!store.state.user) this.say(t("table.login_first"), "warn");
+    else return false;
+    return true;
+  }
+
+  /** A change of the felt's bets, sent to the casino; what it takes or refuses is said then. */
   change(edit) {
-    if (!this.betting) {
-      this.say(t("shared.wait_next"), "warn");
-      return;
-    }
-    if (!store.state.user) {
-      this.say(t("table.login_first"), "warn");
-      return;
-    }
+    if (this.closedNow()) return;
     edit();
     sounds.chip();
-    const problem = checkBets(this.bets.amounts(), this.tbl, store.balance() + sum(this.placed));
-    if (problem && /above|balance|funds/.test(problem.key)) this.say(checkText(problem), "warn");
     this.update();
     this.send();
   }
@@ -284,9 +302,11 @@ class SharedView {
         headers: { "Idempotency-Key": api.newKey() },
       });
       if (!this.alive || !this.state || this.state.coup !== coup) return;
+      const had = sum(this.placed);
       this.placed = answer.bets;
       store.setBalance(this.mode, answer.balance);
       if (sum(answer.bets)) this.say(t("shared.placed", { amount: money(answer.stake) }));
+      else if (had) this.say(t("shared.withdrawn"));
     } catch (error) {
       if (!this.alive) return;
       // Refused: the server holds what it held; the felt shows that again.
@@ -361,14 +381,29 @@ class SharedView {
     if (this.el) showRoads(this.el.querySelector("[data-roads]"), this.tbl.id, this.mode);
   }
 
+  /**
+   * The window's warning is due once, WARN_S before its close, to a player who may bet: not
+   * for a window that has no more than that left when it opens or the page comes to it (its
+   * opening is said then, and the time is short already).
+   */
+  warnFrom() {
+    const s = this.state;
+    this.warned = !(s && s.phase === "betting" && secondsLeft(s.closes_at, this.offset) > WARN_S);
+  }
+
   drawClock() {
     if (!this.el || !this.state) return;
     const s = this.state;
     const $ = (selector) => this.el.querySelector(selector);
     $("[data-phase-text]").textContent = t(`shared.phase.${s.phase}`);
     const at = s.phase === "betting" ? s.closes_at : s.phase === "dealt" ? s.next_at : null;
-    $("[data-countdown]").textContent = at ? t("shared.seconds", { n: secondsLeft(at, this.offset) }) : "";
+    const left = at ? secondsLeft(at, this.offset) : 0;
+    $("[data-countdown]").textContent = at ? t("shared.seconds", { n: left }) : "";
     this.el.dataset.phase = s.phase;
+    if (s.phase === "betting" && left <= WARN_S && left > 0 && !this.warned && store.state.user) {
+      this.warned = true;
+      announce(t("announce.time_left_shared", { seconds: left }));
+    }
   }
 
   update() {
@@ -418,9 +453,10 @@ class SharedView {
     this.drawClock();
   }
 
+  /** The message line; a screen reader hears it too (sayMessage). */
   say(text, kind = "info") {
     this.msg = { text, kind };
-    if (this.el) showMessage(this.el, this.msg);
+    sayMessage(this.el, this.msg);
   }
 }
 

@@ -3,12 +3,24 @@
 import * as api from "./api.js";
 import { Bets, checkBets, chipsFor, spotsOf } from "./betting.js";
 import { announce, fill, h, reducedMotion } from "./dom.js";
-import { drawStake, feltView, focusLost, limitsLine, markChip, rackView, setControls, showLast, showMessage, tableView } from "./felt.js";
+import {
+  drawStake,
+  feltView,
+  focusLost,
+  limitsLine,
+  markChip,
+  rackView,
+  sayMessage,
+  setControls,
+  showLast,
+  showMessage,
+  tableView,
+} from "./felt.js";
 import { checkText, errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import { refresh as keepReceipts } from "./receipts.js";
 import { money, t } from "./i18n.js";
-import { shortcutOf } from "./keys.js";
+import { listenKeys } from "./keys.js";
 import { isCutShoe, tableName } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
 import * as store from "./state.js";
@@ -64,7 +76,6 @@ class TableView {
     this.alive = true;
     this.closed = false; // the casino closed the table (GET .../state): no new rounds
     this.onStore = () => this.storeChanged();
-    this.onKey = (event) => this.shortcut(event);
     this.onFocus = () => {
       if (document.visibilityState === "visible") this.refresh();
     };
@@ -73,7 +84,8 @@ class TableView {
   async start() {
     this.draw();
     store.onChange(this.onStore);
-    document.addEventListener("keydown", this.onKey);
+    // The keys press the buttons; Escape (NEW GAME) clears a shown round, never the bets.
+    this.stopKeys = listenKeys(() => this.el, { allow: (key) => key !== "Escape" || Boolean(this.round) });
     window.addEventListener("focus", this.onFocus);
     document.addEventListener("visibilitychange", this.onFocus);
     await this.refresh();
@@ -83,7 +95,7 @@ class TableView {
     this.alive = false;
     store.offChange(this.onStore);
     store.setOnFelt(null, 0);
-    document.removeEventListener("keydown", this.onKey);
+    this.stopKeys();
     window.removeEventListener("focus", this.onFocus);
     document.removeEventListener("visibilitychange", this.onFocus);
   }
@@ -308,8 +320,7 @@ class TableView {
   /** The message line; a screen reader hears it too, but not the "Dealing…" ("progress"). */
   say(text, kind = "info") {
     this.msg = { text, kind };
-    if (this.el) showMessage(this.el, this.msg);
-    if (text && kind !== "progress") announce(text);
+    sayMessage(this.el, this.msg);
   }
 
   /**
@@ -337,34 +348,6 @@ class TableView {
     memory.set(this.tbl.id, value);
     sounds.chip();
     this.update();
-  }
-
-  /**
-   * A keyboard shortcut (keys.js): 1-9 choose a chip, P, B and T put one on a spot, the
-   * buttons' keys press them (Escape: NEW GAME). What a key did that shows nowhere near
-   * the focus is said.
-   */
-  shortcut(event) {
-    const asked = shortcutOf(event);
-    if (!asked || (event.key === "Escape" && !this.round)) return;
-    if (asked.chip != null) {
-      const value = this.tbl.chips[asked.chip];
-      if (value == null) return;
-      event.preventDefault();
-      this.selectChip(value);
-      announce(t("table.chip", { amount: money(value) }));
-    } else if (asked.spot) {
-      if (!this.bets.spots.includes(asked.spot) || this.busy) return;
-      event.preventDefault();
-      this.addChip(asked.spot);
-      announce(t("announce.stake", { bet: t(`bet.${asked.spot}`), amount: money(this.bets.total(asked.spot)) }));
-    } else if (this.$(`[data-action="${asked.action}"]`)) {
-      if (!this.enabled()[asked.action]) return;
-      event.preventDefault();
-      const betting = ["undo", "clear", "double", "rebet"].includes(asked.action);
-      this.act(asked.action);
-      if (betting) announce(`${t("meter.bet")}: ${money(this.bets.total())}`);
-    }
   }
 
   /** Clear a shown round from the felt before new chips go on it. */

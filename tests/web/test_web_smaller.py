@@ -116,8 +116,10 @@ def test_the_verifier_speaks_the_players_language_and_shows_a_mini_shoes_burn(
     page.click('[data-action="deal"]')
     player.wait_round()
     first = last_round(player)
-    # A rotation takes effect at the next shoe: the seed is revealed when this one ends.
-    assert player.api("POST", "/api/fairness/rotate", {"mode": "fun"})["revealed"] is None
+    # A rotation reveals the fresh shuffles' seed at once; the cut shoes' seed is revealed
+    # when this shoe ends.
+    rotated = player.api("POST", "/api/fairness/rotate", {"mode": "fun"})
+    assert rotated["revealed"] is not None and rotated["revealed_shoe_seed"] is None
     assert player.finish_shoe(table["id"], {"banker": 500}) > 0
     # The shoe's last round (on the history's first page), dealt from the same seed.
     round_ = player.api("GET", "/api/history?mode=fun&limit=1")["items"][0]

@@ -89,7 +89,8 @@ def test_every_back_office_page_of_an_admin_draws_in_its_language_and_passes_axe
     )  # the GGR chart (uPlot, from our own files)
     assert page.query_selector_all("h2 a[download]")  # every report table has its CSV link
     for name in PAGES:
-        page.goto(f"{office['url']}/admin/#{name}")
+        if name != "reports":  # (the reports are shown already, the first page)
+            page.goto(f"{office['url']}/admin/#{name}")
         page.wait_for_selector(f'#office-view[data-page="{name}"][data-ready="true"]')
         assert page.title().startswith(both[lang][f"office.page.{name}"])
         if name == "players":

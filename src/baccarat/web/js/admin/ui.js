@@ -83,7 +83,11 @@ function scrollable(box) {
   }
 }
 const resized = new ResizeObserver((entries) => {
-  for (const entry of entries) scrollable(entry.target.closest(".office-table-wrap"));
+  for (const { target } of entries) {
+    // A table taken off the page (another page drawn) is watched no more.
+    if (target.isConnected) scrollable(target.closest(".office-table-wrap"));
+    else resized.unobserve(target);
+  }
 });
 
 /** A panel: a title (with a CSV link when given the report's path) and its content; the

@@ -115,7 +115,7 @@ function operatorRounds(rows) {
           ["attempt", t("office.operators.attempt"), count],
           ["sent", t("office.operators.sent"), when],
           ["answered", t("office.operators.answered"), when],
-          ["http_status", "HTTP"],
+          ["http_status", t("office.operators.http")],
           ["status", t("office.col.status"), code],
           ["error", t("office.operators.error"), code],
         ],

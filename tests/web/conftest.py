@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from .audits import AXE
 from .webtools import TAKEN, Player, new_nickname, serving, unavailable
 
 CHROMIUM = os.environ.get("BACCARAT_CHROMIUM", "/usr/bin/chromium")
@@ -39,12 +40,31 @@ def _get(url: str) -> Any:
         return json.loads(response.read())
 
 
-@pytest.fixture(scope="session")
-def catalogs() -> dict[str, dict[str, str]]:
+def _catalogs(folder: Path) -> dict[str, dict[str, str]]:
     return {
-        lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        lang: json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
         for lang in ("en", "de", "da", "sv")
     }
+
+
+@pytest.fixture(scope="session")
+def catalogs() -> dict[str, dict[str, str]]:
+    """The table's catalogs (i18n/LANG.json) by language."""
+    return _catalogs(WEB / "i18n")
+
+
+@pytest.fixture(scope="session")
+def office_catalogs() -> dict[str, dict[str, str]]:
+    """The back office's own catalogs (i18n/admin/LANG.json), which it reads besides the
+    table's, by language."""
+    return _catalogs(WEB / "i18n" / "admin")
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> Path:
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `npm ci` (package-lock.json lists axe-core)")
+    return AXE
 
 
 @pytest.fixture(scope="session")

@@ -3,8 +3,7 @@ desktop and a phone size, the keyboard alone through a round, a squeeze and a se
 (with where the focus is after each step), one announcement per round, the contrast of the
 felt's texts, the table at 200% zoom, and the warning before a seat's time runs out.
 
-axe-core comes from the npm registry (package-lock.json, beside Biome): the tests put
-node_modules/axe-core/axe.min.js into the page; nothing is fetched from elsewhere."""
+axe and what it checks: tests/web/audits.py (the back office's pages: test_web_office.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ from typing import Any
 import pytest
 
 from ..fairness.samples import history, jsonl
-from ..harness import ROOT
+from .audits import SIZES, audit
 from .webtools import (
     ANNOUNCED,
     TAKEN,
@@ -33,41 +32,6 @@ from .webtools import (
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("stand_up_after")]
-
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-SIZES = [(1280, 720), (390, 844)]
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> Path:
-    if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run `npm ci` (package-lock.json lists axe-core)")
-    return AXE
-
-
-def axe(page: Any, source: Path) -> list[str]:
-    """axe-core's violations of the WCAG 2.1 A and AA rules on the page as it is now."""
-    if not page.evaluate("typeof window.axe === 'object'"):
-        page.add_script_tag(path=str(source))
-    found: list[str] = page.evaluate(
-        """tags => axe.run(document, {runOnly: {type: 'tag', values: tags},
-                                     resultTypes: ['violations']})
-            .then(r => r.violations.map(v => v.id + ': '
-                + v.nodes.map(n => n.target.join(' ')).join(', ')))""",
-        TAGS,
-    )
-    return found
-
-
-def audit(
-    page: Any, source: Path, where: str, found: list[str], sizes: list[tuple[int, int]] = SIZES
-) -> None:
-    """axe at 1280x720 and at 390x844 (the same page, resized); what it finds goes to found."""
-    for width, height in sizes:
-        page.set_viewport_size({"width": width, "height": height})
-        page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        found.extend(f"{where} at {width}x{height}: {v}" for v in axe(page, source))
 
 
 def focused(page: Any) -> str:

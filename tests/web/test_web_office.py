@@ -1,28 +1,29 @@
 """The back office in Chromium at 1280x720, 1920x1080 and on phones (390x844, 844x390):
 staff login with a TOTP code, every page its role may open (screenshots in
-test-artifacts/screenshots) with nothing wider than the screen, the console clean, a
-support agent's page without what their role may not see, an admin administering staff
-and a member changing their own password."""
+test-artifacts/screenshots) with nothing wider than the screen, the console clean, axe-core
+finding nothing (WCAG 2.1 A and AA) at 1280x720 and 390x844 in English and in German, no
+English left in German, a support agent's page without what their role may not see, an admin
+administering staff and a member changing their own password."""
 
 from __future__ import annotations
 
-import io
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from baccarat.cli import main
-
+from .audits import SIZES, axe, english_on, english_only
+from .officetools import PASSWORD, fill_casino, log_in_as, open_office
 from .webtools import serving
 
 pytestmark = pytest.mark.browser
-PASSWORD = "staff password 1"
 VIEWPORTS = [(1280, 720), (1920, 1080), (390, 844), (844, 390)]
-PAGES = ["reports", "players", "rounds", "voids", "cashier", "tables", "events", "staff",
-         "account"]  # fmt: skip
+PAGES = ["reports", "players", "rounds", "voids", "cashier", "tables", "events", "settings",
+         "staff", "account"]  # fmt: skip
+LOCALES = {"en": "en-US", "de": "de-DE"}
+# Every page at every size in English; in German at the two sizes axe checks.
+RUNS = [("en", size) for size in VIEWPORTS] + [("de", size) for size in SIZES]
 # The page wider than the screen, in CSS pixels (0: nothing is cut off or scrolls sideways;
 # a wide table scrolls inside its own box).
 OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
@@ -30,104 +31,57 @@ OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clie
 
 @pytest.fixture(scope="module")
 def office(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """A server with a player who played, a pending deposit, an admin, a support agent and
-    two finance members (one to be administered, one to change their own password)."""
-    import httpx
-
+    """A server with a player who played, a pending deposit, a proposed void, an admin, a
+    support agent and two finance members (one to be administered, one to change their own
+    password): officetools.fill_casino."""
     data = tmp_path_factory.mktemp("office")
     with serving(data) as url:
-        staff = {}
-        for name, role in (("ada", "admin"), ("sam", "support"), ("fin", "finance"),
-                           ("fay", "viewer")):  # fmt: skip
-            stdin, stdout = io.StringIO(PASSWORD + "\n"), io.StringIO()
-            with pytest.MonkeyPatch.context() as patch:
-                patch.setattr("sys.stdin", stdin)
-                patch.setattr("sys.stdout", stdout)
-                argv = ["admin", "--database", f"sqlite:///{data / 'web.db'}", "staff",
-                        "create", name, "--role", role, "--password-stdin", "--json"]  # fmt: skip
-                assert main(argv) == 0
-            staff[name] = json.loads(stdout.getvalue())
-        with httpx.Client(base_url=url) as client:
-            body = {"nickname": "alice", "password": "a good password"}
-            assert client.post("/api/accounts", json=body).status_code == 201
-            token = client.post("/api/sessions", json=body).json()["token"]
-            auth = {"Authorization": f"Bearer {token}"}
-            for key in range(6):
-                played = client.post(
-                    "/api/tables/table-i/rounds", json={"mode": "fun", "bets": {"banker": 500}},
-                    headers=auth | {"Idempotency-Key": f"k{key}"},
-                )  # fmt: skip
-                assert played.status_code == 201, played.text
-            deposit = client.post("/api/wallet/deposits", json={"amount": 10_000},
-                                  headers=auth | {"Idempotency-Key": "d1"})  # fmt: skip
-            assert deposit.status_code == 201
-            limits = {"loss": {"day": 5_000}, "wager": {"week": 20_000}, "session_minutes": 90}
-            assert client.put("/api/responsible/limits", json=limits, headers=auth).is_success
-            _play_around(client)
-        yield {"url": url, "staff": staff, "codes": {n: list(s["recovery_codes"])
-                                                      for n, s in staff.items()}}  # fmt: skip
+        yield fill_casino(data, url)
 
 
-def _play_around(client: Any) -> None:
-    """Another player's rounds at a table of many side bets and a few others, and two rounds
-    at a player-banked table: reports of many rows and of both bankers."""
-    tokens = {}
-    for nickname in ("bobby", "carol", "dave"):
-        body = {"nickname": nickname, "password": "a good password"}
-        assert client.post("/api/accounts", json=body).status_code == 201
-        tokens[nickname] = {
-            "Authorization": f"Bearer {client.post('/api/sessions', json=body).json()['token']}"
-        }
-    side = {"banker": 500, "big": 500} | dict.fromkeys(
-        ("player_pair", "banker_pair", "either_pair", "perfect_pair", "player_dragon",
-         "banker_dragon"), 100,
-    )  # fmt: skip
-    rounds = [
-        ("deluxe", side), ("ez", {"player": 500, "dragon7": 100, "panda8": 100}),
-        ("no-commission", {"banker": 500, "super6": 100}),
-        ("table-ii", {"player": 500, "tie": 500}), ("table-iii", {"banker": 2_500}),
-    ]  # fmt: skip
-    for key, (table_id, bets) in enumerate(rounds):
-        played = client.post(f"/api/tables/{table_id}/rounds", json={"mode": "fun", "bets": bets},
-                             headers=tokens["bobby"] | {"Idempotency-Key": f"b{key}"})  # fmt: skip
-        assert played.status_code == 201, played.text
-    seat = {"table_id": "banked-i", "mode": "fun"}
-    joined = client.post("/api/seats", json=seat | {"role": "banker", "auto_approve": True},
-                         headers=tokens["carol"])  # fmt: skip
-    assert joined.status_code == 201, joined.text
-    seat_id = client.post("/api/seats", json=seat | {"role": "player"},
-                          headers=tokens["dave"]).json()["seat"]["id"]  # fmt: skip
-    for key in range(2):
-        dealt = client.post(f"/api/seats/{seat_id}/deal", json={"bets": {"player": 1_000}},
-                            headers=tokens["dave"] | {"Idempotency-Key": f"s{key}"})  # fmt: skip
-        assert dealt.status_code == 201, dealt.text
-
-
-def open_office(browser: Any, office: dict[str, Any], name: str, size: tuple[int, int]) -> Any:
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.on(
-        "console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None
-    )
-    page.problems = problems
-    page.goto(f"{office['url']}/admin/")
-    page.wait_for_selector("#office-login:not([hidden])")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", PASSWORD)
-    # A recovery code: each login of the test needs a code of its own.
-    page.fill("input[name=code]", office["codes"][name].pop())
-    page.click("#office-login-form button[type=submit]")
-    page.wait_for_selector("#office-nav:not([hidden]) a")
-    return page
-
-
-@pytest.mark.parametrize("size", VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_every_back_office_page_of_an_admin_draws_with_a_clean_console(
-    browser: Any, office: dict[str, Any], size: tuple[int, int], screenshots: Path
+@pytest.mark.parametrize(("lang", "size"), RUNS, ids=lambda v: v if isinstance(v, str) else
+                         f"{v[0]}x{v[1]}")  # fmt: skip
+def test_every_back_office_page_of_an_admin_draws_in_its_language_and_passes_axe(
+    browser: Any,
+    office: dict[str, Any],
+    lang: str,
+    size: tuple[int, int],
+    screenshots: Path,
+    axe_source: Path,
+    catalogs: dict[str, dict[str, str]],
+    office_catalogs: dict[str, dict[str, str]],
 ) -> None:
-    page = open_office(browser, office, "ada", size)
+    """Each page and state (the login, refused; the reports with data; a player's card and
+    game recall; a round by id; a proposed void; a pending deposit; the tables; the events;
+    the settings; the staff; the account): drawn whole on the screen, and where axe checks
+    (1280x720, 390x844) nothing found, nor (in German) a word of English."""
+    page = open_office(browser, office, "ada", size, LOCALES[lang], log_in=False)
+    assert page.evaluate("document.documentElement.lang") == lang
+    both = {code: catalogs[code] | office_catalogs[code] for code in ("en", lang)}
+    en_only = english_only(both[lang], both["en"]) if lang != "en" else set()
+    found: list[str] = []
+    tag = f"{size[0]}x{size[1]}" + ("" if lang == "en" else f"-{lang}")
+
+    def check(where: str) -> None:
+        # (Each page has its data in when it says it is ready: drawn two frames later.)
+        page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        page.screenshot(path=str(screenshots / f"office-{where}-{tag}.png"), full_page=True)
+        assert page.evaluate(OVERFLOW) <= 0, (where, size)
+        if size in SIZES:
+            found.extend(f"{where}: {violation}" for violation in axe(page, axe_source))
+        english = english_on(page, en_only)
+        if english:
+            found.append(f"{where}: English {english}")
+
+    check("login")
+    page.fill("input[name=name]", "nobody")
+    page.fill("input[name=password]", "not the password")
+    page.fill("input[name=code]", "000000")
+    page.click("#office-login-form button[type=submit]")
+    refused = both[lang]["office.error.invalid_credentials"]
+    page.wait_for_selector(f"#office-login-error:text-is('{refused}')")
+    check("login-refused")
+    log_in_as(page, office, "ada")
     nav = [link.get_attribute("data-page") for link in page.query_selector_all("#office-nav a")]
     assert nav == PAGES
     page.wait_for_selector(
@@ -135,27 +89,34 @@ def test_every_back_office_page_of_an_admin_draws_with_a_clean_console(
     )  # the GGR chart (uPlot, from our own files)
     assert page.query_selector_all("h2 a[download]")  # every report table has its CSV link
     for name in PAGES:
-        page.goto(f"{office['url']}/admin/#{name}")
+        if name != "reports":  # (the reports are shown already, the first page)
+            page.goto(f"{office['url']}/admin/#{name}")
         page.wait_for_selector(f'#office-view[data-page="{name}"][data-ready="true"]')
+        assert page.title().startswith(both[lang][f"office.page.{name}"])
         if name == "players":
             page.fill("input[name=q]", "alice")
             page.click("#office-view form button[type=submit]")
             page.wait_for_selector(".recall-round .card")
-            page.screenshot(path=str(screenshots / f"office-player-{size[0]}x{size[1]}.png"),
-                            full_page=True)  # fmt: skip
             rounds = page.query_selector_all(".recall-round")
             assert len(rounds) == 6
             verify = rounds[0].query_selector("a[href^='/verify.html?']")
             assert verify is not None
+        if name == "rounds":
+            page.fill("input[name=round]", office["proposed"])
+            page.click("#office-view form button[type=submit]")
+            page.wait_for_selector(f'.recall-round[data-round="{office["proposed"]}"]')
+        if name == "voids":
+            page.wait_for_selector(f"td code:text-is('{office['proposed']}')")
         if name == "cashier":
             page.wait_for_selector("td >> text=alice")
         if name == "tables":
-            page.wait_for_selector("text=Close table")
-        page.wait_for_load_state("networkidle")
-        page.screenshot(path=str(screenshots / f"office-{name}-{size[0]}x{size[1]}.png"),
-                        full_page=True)  # fmt: skip
-        assert page.evaluate(OVERFLOW) <= 0, (name, size)
-    assert page.problems == []
+            page.wait_for_selector(f"text={both[lang]['office.tables.close']}")
+        check(name)
+    assert found == [], "\n".join(found)
+    # The browser logs the refused login asked for above (401); nothing else.
+    assert page.problems == [
+        "Failed to load resource: the server responded with a status of 401 (Unauthorized)"
+    ]
     page.context.close()
 
 
@@ -188,19 +149,19 @@ def test_an_admin_disables_and_resets_a_staff_account_on_the_staff_page(
     role.locator("select[name=role]").select_option("viewer")
     role.locator("input[name=reason]").fill("moved teams")
     role.locator("button").click()
-    page.wait_for_selector("select[name=staff] option:text-is('fin (viewer)')", state="attached")
+    page.wait_for_selector("select[name=staff] option:text-is('fin (Viewer)')", state="attached")
     disable = manage.locator("form", has=page.locator("button", has_text="Disable"))
     disable.locator("input[name=reason]").fill("on leave")
     disable.locator("button").click()
     page.wait_for_selector("td >> text=disabled")
-    # Disabling it again is refused with the server's message, on the form.
+    # Disabling it again is refused, the refusal said on the form.
     disable.locator("input[name=reason]").fill("again")
     disable.locator("button").click()
-    page.wait_for_selector(".office-manage .office-error >> text=disabled already")
+    page.wait_for_selector(".office-manage .office-error >> text=like that already")
     enable = manage.locator("form", has=page.locator("button", has_text="Enable"))
     enable.locator("input[name=reason]").fill("back")
     enable.locator("button").click()
-    page.wait_for_selector("td >> text=staff_enabled")
+    page.wait_for_selector("td >> text=Account enabled")
     reset = manage.locator("form", has=page.locator("button", has_text="Reset second factor"))
     reset.locator("input[name=reason]").fill("lost phone")
     reset.locator("button").click()
@@ -223,23 +184,35 @@ def test_an_admin_disables_and_resets_a_staff_account_on_the_staff_page(
     page.context.close()
 
 
-def test_a_member_changes_their_own_password(
-    browser: Any, office: dict[str, Any], screenshots: Path
+def test_a_member_changes_their_own_password_in_the_language_they_choose(
+    browser: Any,
+    office: dict[str, Any],
+    screenshots: Path,
+    office_catalogs: dict[str, dict[str, str]],
 ) -> None:
+    """In Swedish, chosen in the header (the browser's language is English): the page and
+    what it says after each try, and the choice kept for the next visit."""
     page = open_office(browser, office, "fay", (390, 844))
     page.goto(f"{office['url']}/admin/#account")
     page.wait_for_selector('#office-view[data-page="account"][data-ready="true"]')
+    sv = office_catalogs["sv"]
+    page.select_option("#office-lang", "sv")
+    page.wait_for_selector(f"#office-view h1:text-is('{sv['office.page.account']}')")
+    assert page.evaluate("document.documentElement.lang") == "sv"
+    assert page.inner_text("#office-logout") == sv["office.logout"]
+    assert page.inner_text("#office-nav [aria-current=page]") == sv["office.page.account"]
     page.fill("input[name=current]", PASSWORD)
     page.fill("input[name=new]", "a brand new password")
     page.fill("input[name=again]", "a brand new passwort")
-    page.click("text=Change password")
-    page.wait_for_selector("text=The two new passwords differ.")
+    page.click(f"text={sv['office.account.change']}")
+    page.wait_for_selector(f"text={sv['office.account.differ']}")
     page.fill("input[name=again]", "a brand new password")
-    page.click("text=Change password")
-    page.wait_for_selector("text=your other sessions have ended")
-    page.screenshot(path=str(screenshots / "office-account-390x844.png"))
-    page.goto(f"{office['url']}/admin/#events")  # still logged in
+    page.click(f"text={sv['office.account.change']}")
+    page.wait_for_selector(f"text={sv['office.account.changed']}")
+    page.screenshot(path=str(screenshots / "office-account-390x844-sv.png"))
+    page.goto(f"{office['url']}/admin/#events")  # still logged in, still in Swedish
     page.wait_for_selector('#office-view[data-page="events"][data-ready="true"]')
+    assert page.inner_text("#office-view h1") == sv["office.events.title"]
     assert page.problems == []
     page.context.close()
 
@@ -255,6 +228,7 @@ REPORT_TABLES = """() => [...document.querySelectorAll('#office-view .office-tab
     wider: wrap.scrollWidth - wrap.clientWidth,
     taller: wrap.scrollHeight - wrap.clientHeight,
     ggrRight: ggr ? ggr.getBoundingClientRect().right : null,
+    focusable: wrap.getAttribute('tabindex'),
   };
 })"""
 
@@ -272,6 +246,7 @@ def test_the_reports_show_every_column_of_their_tables_at_1280(
     for table in shown:
         assert table["wider"] <= 0 and table["taller"] <= 0, table
         assert table["ggrRight"] is None or table["ggrRight"] <= 1280, table
+        assert table["focusable"] is None, table  # no box to scroll: no stop for the keyboard
     # The player-banked table's row: its banker a player, its GGR the casino's fees.
     row = page.locator(
         "section:has(h2:text-is('By table')) tr", has=page.locator("td >> text=banked-i")
@@ -285,19 +260,78 @@ def test_the_reports_show_every_column_of_their_tables_at_1280(
     page.context.close()
 
 
-def test_a_players_card_shows_their_limits_as_text(
+def test_a_report_table_wider_than_a_phone_is_a_named_region_the_keyboard_scrolls(
+    browser: Any, office: dict[str, Any]
+) -> None:
+    """At 390 wide the reports' tables scroll sideways in their boxes: each such box is
+    reached with Tab, says which table it holds, and scrolls with the arrow keys."""
+    page = open_office(browser, office, "fin", (390, 844))
+    page.wait_for_selector('#office-view[data-page="reports"][data-ready="true"]')
+    page.wait_for_load_state("networkidle")
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('.office-table-wrap')]
+            .filter((box) => box.scrollWidth > box.clientWidth)
+            .map((box) => [box.getAttribute('role'), box.getAttribute('tabindex'),
+                           box.getAttribute('aria-label'),
+                           box.closest('section').querySelector('h2').firstChild.textContent])"""
+    )
+    assert len(boxes) >= 6, boxes  # GGR per day, by table, bet, mode; liability; RTP
+    for role, tabindex, name, title in boxes:
+        assert (role, tabindex, name) == ("region", "0", title)
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('.office-table-wrap')"):
+            break
+    name = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert name == boxes[0][2]  # the first table that scrolls: GGR per day
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.activeElement.scrollLeft > 0")
+    assert page.problems == []
+    page.context.close()
+
+
+def test_an_admin_sets_a_currencys_thresholds_on_the_settings_page(
     browser: Any, office: dict[str, Any], screenshots: Path
 ) -> None:
     page = open_office(browser, office, "ada", (1280, 720))
+    page.goto(f"{office['url']}/admin/#settings")
+    page.wait_for_selector('#office-view[data-page="settings"][data-ready="true"]')
+    sek = page.locator("tr", has=page.locator("td:text-is('SEK')"))
+    assert sek.locator("td").last.inner_text() == "no: USD's figures"
+    page.select_option("select[name=currency]", "SEK")
+    assert page.input_value("input[name=large_win]") == "1000000"  # USD's, standing for it
+    page.fill("input[name=large_win]", "15000000")
+    page.fill("input[name=large_wager]", "7500000")
+    page.fill("#office-view input[name=reason]", "SEK thresholds of their own")
+    page.click("text=Set thresholds")
+    page.wait_for_selector("tr:has(td:text-is('SEK')) td:text-is('yes')")
+    assert sek.locator("td").nth(1).inner_text() == "SEK\xa0150,000.00"
+    assert sek.locator("td").nth(2).inner_text() == "SEK\xa075,000.00"
+    page.screenshot(path=str(screenshots / "office-settings-changed-1280x720.png"))
+    assert page.problems == []
+    page.context.close()
+
+
+# A player's limits as the card says them, in the staff member's language and its formats.
+LIMIT_LINES = {
+    "en": ["Deposits: no limit", "Net loss: $50.00 a day", "Wagered: $200.00 a week",
+           "Session: 90 minutes"],
+    "de": ["Einzahlungen: kein Limit", "Nettoverlust: 50,00\xa0$ pro Tag",
+           "Gesamteinsatz: 200,00\xa0$ pro Woche", "Sitzung: 90 Minuten"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", LIMIT_LINES)
+def test_a_players_card_shows_their_limits_as_text(
+    browser: Any, office: dict[str, Any], screenshots: Path, lang: str
+) -> None:
+    page = open_office(browser, office, "sam", (1280, 720), LOCALES[lang])
     page.goto(f"{office['url']}/admin/#players")
     page.wait_for_selector('#office-view[data-page="players"][data-ready="true"]')
     page.fill("input[name=q]", "alice")
     page.click("#office-view form button[type=submit]")
     limits = page.wait_for_selector("[data-limits]")
-    page.screenshot(path=str(screenshots / "office-player-limits-1280x720.png"))
-    assert limits.inner_text().splitlines() == [
-        "Deposits: no limit", "Net loss: $50.00 a day", "Wagered: $200.00 a week",
-        "Session: 90 minutes",
-    ]  # fmt: skip
+    page.screenshot(path=str(screenshots / f"office-player-limits-1280x720-{lang}.png"))
+    assert limits.inner_text().splitlines() == LIMIT_LINES[lang]
     assert page.problems == []
     page.context.close()

@@ -1,62 +1,22 @@
 """Every word a player sees in German, Danish or Swedish comes from that language's catalog:
-on every page, in every state the test reaches, no English is left (issue 26, item 6).
-
-A word counts as English when the English catalog has it and the page's language's catalog
-does not. A catalog value that is the same as the English one is allowed only for the names
-the catalog keeps on purpose (its ``i18n.kept`` entry: Baccarat, Punto Banco, Nonce...).
+on every page, in every state the test reaches, no English is left (issue 26, item 6); the
+back office's catalogs (i18n/admin) have the same entries in the four languages, each
+translated (its pages in German: tests/web/test_web_office.py). What counts as English:
+tests/web/audits.py.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 
+from .audits import english_on, english_only, kept, untranslated, words
 from .webtools import TAKEN, Player, console_errors, fresh_table, open_table, place
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("stand_up_after")]
 
 LANGUAGES = {"de": "de-DE", "da": "da-DK", "sv": "sv-SE"}
-# Hexadecimal runs (seeds, commitments, round ids) are no words, even when all letters.
-HEX = re.compile(r"^[a-f]+$")
-
-# Every text node of the page that is rendered (a screen reader's .sr-only text too), and
-# the names, titles and placeholders of its elements; not the seeds and hashes (.mono).
-VISIBLE_TEXT = """() => {
-  const out = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const el = node.parentElement;
-    const text = node.textContent.trim();
-    if (!text || !el || el.closest('.mono, script, style, [hidden]')) continue;
-    if (el.getClientRects().length === 0 && !el.closest('.sr-only')) continue;
-    out.push(text);
-  }
-  for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
-    if (el.closest('.mono, [hidden]')) continue;
-    for (const name of ['aria-label', 'title', 'placeholder']) {
-      const value = el.getAttribute(name);
-      if (value && value.trim()) out.push(value.trim());
-    }
-  }
-  out.push(document.title);
-  return out;
-}"""
-
-
-def words(text: str) -> set[str]:
-    """The words of a text (three letters or more), not its {placeholders}."""
-    found = re.findall(r"\w+", re.sub(r"\{\w+\}", " ", text))
-    return {w.lower() for w in found if w.isalpha() and len(w) >= 3 and not HEX.match(w.lower())}
-
-
-def kept(catalog: dict[str, str]) -> set[str]:
-    return words(catalog["i18n.kept"])
-
-
-def catalog_words(catalog: dict[str, str]) -> set[str]:
-    return set().union(*(words(value) for value in catalog.values()))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -65,21 +25,23 @@ def test_a_catalog_keeps_english_only_for_the_names_it_lists(
 ) -> None:
     en, catalog = catalogs["en"], catalogs[lang]
     assert set(catalog) == set(en), set(catalog) ^ set(en)
-    allowed = kept(catalog)
-    assert allowed, f"{lang}.json lists no names kept on purpose (i18n.kept)"
-    same = {
-        key: value
-        for key, value in catalog.items()
-        if key != "i18n.kept" and value.strip().lower() == en[key].strip().lower()
-    }
-    untranslated = {key: value for key, value in same.items() if words(value) - allowed}
-    assert untranslated == {}, f"{lang}.json has English that is no kept name: {untranslated}"
+    assert kept(catalog), f"{lang}.json lists no names kept on purpose (i18n.kept)"
+    found = untranslated(catalog, en)
+    assert found == {}, f"{lang}.json has English that is no kept name: {found}"
 
 
-def english_on(page: Any, en_only: set[str]) -> list[str]:
-    return sorted(
-        {text for text in page.evaluate(VISIBLE_TEXT) if words(text) & en_only},
-    )
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_back_office_catalogs_have_every_entry_translated(
+    office_catalogs: dict[str, dict[str, str]], lang: str
+) -> None:
+    """i18n/admin/LANG.json: the entries of the English one, every one of them office.* (the
+    page reads the table's catalog too: none of its entries is replaced), and translated."""
+    en, catalog = office_catalogs["en"], office_catalogs[lang]
+    assert set(catalog) == set(en), set(catalog) ^ set(en)
+    assert all(key.startswith("office.") for key in en), [k for k in en if "office." not in k]
+    assert kept(catalog), f"admin/{lang}.json lists no names kept on purpose (office.kept)"
+    found = untranslated(catalog, en)
+    assert found == {}, f"admin/{lang}.json has English that is no kept name: {found}"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -90,8 +52,7 @@ def test_every_page_shows_only_words_of_its_language(
     base_url: str,
     lang: str,
 ) -> None:
-    catalog = catalogs[lang]
-    en_only = catalog_words(catalogs["en"]) - catalog_words(catalog) - kept(catalog)
+    en_only = english_only(catalogs[lang], catalogs["en"])
     found: dict[str, list[str]] = {}
 
     def check(where: str, page: Any) -> None:

@@ -1,4 +1,5 @@
-// Message catalogs (i18n/{lang}.json), the player's language, money and number formats.
+// Message catalogs (i18n/{lang}.json; the back office's besides), the player's language, money
+// and number formats.
 
 export const LANGUAGES = {
   en: { locale: "en-US", name: "English" },
@@ -32,6 +33,15 @@ let catalog = {};
 let fallback = {};
 const listeners = new Set();
 const cache = new Map();
+// The folders of i18n/ a page reads its catalogs from, merged in this order: the table's
+// (i18n/{lang}.json), and then the back office's own (i18n/admin/{lang}.json).
+const folders = [""];
+
+/** Read the catalogs of i18n/NAME/ too, over the table's (before the first setLanguage). */
+export function addCatalogs(name) {
+  folders.push(`${name}/`);
+  cache.clear();
+}
 
 export function pickLanguage() {
   // A game an operator launched opens in the language it asked for (docs/operator-api.md).
@@ -49,12 +59,15 @@ export function pickLanguage() {
 
 async function load(code) {
   if (!cache.has(code)) {
-    cache.set(
-      code,
-      fetch(`i18n/${code}.json`).then((r) => {
-        if (!r.ok) throw new Error(`catalog ${code}: ${r.status}`);
+    const parts = folders.map((folder) =>
+      fetch(`i18n/${folder}${code}.json`).then((r) => {
+        if (!r.ok) throw new Error(`catalog ${folder}${code}: ${r.status}`);
         return r.json();
       }),
+    );
+    cache.set(
+      code,
+      Promise.all(parts).then((found) => Object.assign({}, ...found)),
     );
   }
   return cache.get(code);

@@ -11,6 +11,7 @@ export class ApiError extends Error {
     super(error.message || `HTTP ${status}`);
     this.status = status;
     this.code = error.code || "http_error";
+    this.details = error.details || {};
   }
 }
 

@@ -1,32 +1,35 @@
 // The back office (/admin/): staff login with a second factor, then the pages the role
-// may open. Each page asks the API, which checks the role again.
+// may open. Each page asks the API, which checks the role again. It speaks the staff
+// member's language (the table's four: the browser's, or the one chosen in the header).
 
 import { fill, h } from "../dom.js";
-import { setLanguage } from "../i18n.js";
+import { addCatalogs, LANGUAGES, language, onLanguage, pickLanguage, setLanguage, t } from "../i18n.js";
 import * as api from "./api.js";
-import { showCashier, showEvents, showTables, showVoids } from "./desk.js";
+import { showCashier, showEvents, showSettings, showTables, showVoids } from "./desk.js";
 import { show as showPlayers, showRound } from "./players.js";
 import { show as showReports } from "./reports.js";
 import { showAccount, showStaff } from "./staff.js";
+import { named, refusal } from "./ui.js";
 
-// Page, its label, the permission it needs and what draws it.
+// Page, the permission it needs and what draws it (its name: the catalog's office.page.*).
 const PAGES = [
-  ["reports", "Reports", "reports", showReports],
-  ["players", "Players", "players", showPlayers],
-  ["rounds", "Rounds", "rounds", showRound],
-  ["voids", "Voids", "void_propose", showVoids],
-  ["cashier", "Cashier", "cashier", showCashier],
-  ["tables", "Tables", "tables", showTables],
-  ["events", "Events", "events", showEvents],
-  ["staff", "Staff", "staff", showStaff],
-  ["account", "My account", "own_password", showAccount],
+  ["reports", "reports", showReports],
+  ["players", "players", showPlayers],
+  ["rounds", "rounds", showRound],
+  ["voids", "void_propose", showVoids],
+  ["cashier", "cashier", showCashier],
+  ["tables", "tables", showTables],
+  ["events", "events", showEvents],
+  ["settings", "settings", showSettings],
+  ["staff", "staff", showStaff],
+  ["account", "own_password", showAccount],
 ];
 
 const $ = (id) => document.getElementById(id);
 let staff = null;
 
 function allowed() {
-  return PAGES.filter(([, , permission]) => staff.permissions.includes(permission));
+  return PAGES.filter(([, permission]) => staff.permissions.includes(permission));
 }
 
 async function route() {
@@ -37,27 +40,34 @@ async function route() {
     if (link.dataset.page === page[0]) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
+  document.title = `${t(`office.page.${page[0]}`)} · ${t("office.title")}`;
   const view = $("office-view");
   // The page drawn and its data in (the browser tests wait for it).
   view.dataset.page = page[0];
   view.dataset.ready = "false";
   try {
-    await page[3](view, staff);
+    await page[2](view, staff);
   } catch (failure) {
     if (failure.status === 401) return loggedOut();
-    fill(view, h("p", { class: "office-error", role: "alert", text: failure.message }));
+    fill(view, h("p", { class: "office-error", role: "alert", text: refusal(failure) }));
   }
   if (view.dataset.page === page[0]) view.dataset.ready = "true";
+}
+
+function drawHeader() {
+  $("office-name").textContent = staff ? t("office.who", { name: staff.name, role: named("role", staff.role) }) : "";
+  const links = staff
+    ? allowed().map(([name]) => h("a", { href: `/admin/#${name}`, "data-page": name, text: t(`office.page.${name}`) }))
+    : [];
+  fill($("office-nav"), ...links);
 }
 
 function loggedIn(who) {
   staff = who;
   $("office-login").hidden = true;
   $("office-who").hidden = false;
-  $("office-name").textContent = `${who.name} (${who.role})`;
-  const nav = $("office-nav");
-  fill(nav, ...allowed().map(([name, label]) => h("a", { href: `/admin/#${name}`, "data-page": name, text: label })));
-  nav.hidden = false;
+  drawHeader();
+  $("office-nav").hidden = false;
   return route();
 }
 
@@ -66,6 +76,7 @@ function loggedOut() {
   $("office-nav").hidden = true;
   $("office-who").hidden = true;
   fill($("office-view"));
+  document.title = t("office.title");
   $("office-login").hidden = false;
   $("office-login-form").elements.name.focus();
 }
@@ -83,12 +94,29 @@ async function logIn(event) {
     form.reset();
     await loggedIn(answer.staff);
   } catch (failure) {
-    $("office-login-error").textContent = failure.message;
+    $("office-login-error").textContent = refusal(failure);
   }
 }
 
+/** The header's language picker: each language by its own name. */
+function languagePicker() {
+  const select = $("office-lang");
+  for (const [code, info] of Object.entries(LANGUAGES)) select.append(h("option", { value: code, lang: code, text: info.name }));
+  select.value = language();
+  select.addEventListener("change", () => setLanguage(select.value, { remember: true }));
+  onLanguage(() => {
+    select.value = language();
+    $("office-login-error").textContent = "";
+    drawHeader();
+    if (staff) route();
+    else document.title = t("office.title");
+  });
+}
+
 async function start() {
-  await setLanguage("en");
+  addCatalogs("admin");
+  await setLanguage(pickLanguage());
+  languagePicker();
   $("office-login-form").addEventListener("submit", logIn);
   $("office-logout").addEventListener("click", async () => {
     await api.request("DELETE", "sessions").catch(() => null);

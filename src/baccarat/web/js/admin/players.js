@@ -5,63 +5,65 @@
 import { cardElement } from "../cards.js";
 import { fill, h } from "../dom.js";
 import { verifyLink } from "../history.js";
+import { t } from "../i18n.js";
 import * as api from "./api.js";
-import { cents, keyValues, minor, panel, reasonForm, table } from "./ui.js";
+import { actor, askForm, betName, cents, code, keyValues, minor, named, panel, reasonForm, table, when } from "./ui.js";
 
-function hand(label, side) {
+function hand(side, cards) {
   return h(
     "div",
     { class: "hand" },
-    h("b", { text: label }),
-    ...(side.cards || []).map((card) => cardElement(card)),
+    h("b", { text: t(`bet.${side}`) }),
+    ...(cards.cards || []).map((card) => cardElement(card)),
     h("span", {
       class: "muted",
-      text: ` ${(side.scores || []).join(" → ")}`,
-      title: "the total after the first two cards, then after each drawn card",
+      text: ` ${(cards.scores || []).join(" → ")}`,
+      title: t("office.recall.scores"),
     }),
   );
 }
 
-/** A round as it was played: cards in deal order, each bet and its return, balances. */
-export function recalled(round, staff, onChange) {
+/** A round as it was played: cards in deal order, each bet and its return, balances (in
+ * ``money``: the player's currency). */
+export function recalled(round, staff, onChange, money = cents) {
   const bets = Object.entries(round.bets || {}).map(([bet, b]) => ({ bet, ...b }));
   const f = round.fairness || {};
   const box = h(
     "article",
     { class: `recall-round${round.void_reason ? " void" : ""}`, "data-round": round.id },
-    h("h3", { class: "mono", text: `${round.id} · ${round.table_id} · ${round.mode} · ${round.time}` }),
-    h("div", { class: "hands" }, hand("P", round.player), hand("B", round.banker)),
+    h("h3", null, code(round.id), " · ", code(round.table_id), ` · ${named("mode", round.mode)} · ${when(round.time)}`),
+    h("div", { class: "hands" }, hand("player", round.player), hand("banker", round.banker)),
     table(
       bets,
       [
-        ["bet", "Bet"],
-        ["stake", "Stake", cents],
-        ["result", "Result"],
-        ["returned", "Returned", cents],
+        ["bet", t("office.col.bet"), betName],
+        ["stake", t("office.col.stake"), money],
+        ["result", t("office.col.result"), (result) => named("result", result)],
+        ["returned", t("office.col.returned"), money],
       ],
       null,
-      { figures: true },
+      { figures: true, name: t("office.recall.bets", { round: round.id }) },
     ),
     keyValues([
-      ["Winner", round.winner],
-      ["Balance", `${cents(round.balance_before)} → ${cents(round.balance_after)}`],
-      ["Commitment", f.commitment],
-      ["Server seed", f.server_seed || "not revealed yet"],
-      ["Client seed · nonce", `${f.client_seed} · ${f.nonce}`],
-      ["Void", round.void_reason || ""],
+      [t("office.recall.winner"), betName(round.winner)],
+      [t("office.recall.balance"), `${money(round.balance_before)} → ${money(round.balance_after)}`],
+      [t("office.recall.commitment"), code(f.commitment)],
+      [t("office.recall.server_seed"), f.server_seed ? code(f.server_seed) : t("office.recall.not_revealed")],
+      [t("office.recall.client_seed"), code(`${f.client_seed} · ${f.nonce}`)],
+      [t("office.recall.void"), round.void_reason || ""],
     ]),
-    h("a", { href: `/${verifyLink(round, [])}`, target: "_blank", rel: "noopener", text: "Verify this round" }),
+    h("a", { href: `/${verifyLink(round, [])}`, target: "_blank", rel: "noopener", text: t("office.recall.verify") }),
   );
   if (!round.void_reason && staff.permissions.includes("void_propose")) {
     box.append(
       reasonForm(
-        round.mode === "real" ? "Propose void" : "Void",
+        t(round.mode === "real" ? "office.recall.propose_void" : "office.recall.void_now"),
         async (reason) => {
           const done = await api.post(`rounds/${round.id}/void`, { reason });
           box.append(
             h("p", {
               role: "status",
-              text: done.status === "proposed" ? `Void proposed (#${done.proposal}): another admin approves it.` : "Voided.",
+              text: done.status === "proposed" ? t("office.recall.proposed", { proposal: done.proposal }) : t("office.recall.voided"),
             }),
           );
           onChange?.();
@@ -73,113 +75,133 @@ export function recalled(round, staff, onChange) {
   return box;
 }
 
-const LIMIT_KINDS = { deposit: "Deposits", loss: "Net loss", wager: "Wagered" };
+const LIMIT_KINDS = ["deposit", "loss", "wager"];
 
 /** The player's own limits, a line each: the amounts in their currency, per period. */
 function limitLines(limits, currency) {
-  const lines = Object.entries(LIMIT_KINDS).map(([kind, label]) => {
+  const lines = LIMIT_KINDS.map((kind) => {
     const set = ["day", "week", "month"].filter((period) => (limits[kind] || {})[period] != null);
-    const shown = set.map((period) => `${minor(limits[kind][period], currency)} a ${period}`);
-    return `${label}: ${shown.length ? shown.join(", ") : "no limit"}`;
+    const shown = set.map((period) => t(`office.limits.per_${period}`, { amount: minor(limits[kind][period], currency) }));
+    return t("office.limits.line", { kind: t(`office.limits.${kind}`), limits: shown.length ? shown.join(", ") : t("office.limits.none") });
   });
   const minutes = limits.session_minutes;
-  lines.push(`Session: ${minutes == null ? "no limit" : `${minutes} minutes`}`);
+  lines.push(
+    t("office.limits.line", {
+      kind: t("office.limits.session"),
+      limits: minutes == null ? t("office.limits.none") : t("office.limits.minutes", { minutes }),
+    }),
+  );
   return h("ul", { class: "office-limits", "data-limits": "" }, ...lines.map((line) => h("li", { text: line })));
 }
 
 async function showCard(target, playerId, staff) {
   const card = await api.get(`players/${playerId}`);
   const r = card.responsible || {};
-  const exclusion = r.exclusion ? `${r.exclusion.kind} until ${r.exclusion.until}` : "none";
+  const exclusion = r.exclusion
+    ? t("office.card.excluded", { kind: named("exclusion", r.exclusion.kind), until: when(r.exclusion.until) })
+    : t("office.none");
   const inCurrency = (value) => minor(value, card.currency);
   fill(
     target,
     panel(
-      `${card.player.nickname} (id ${card.player.id})`,
+      t("office.card.title", { nickname: card.player.nickname, id: card.player.id }),
       null,
       keyValues([
-        ["Registered", card.player.created],
-        ["Fun balance", inCurrency(card.balances.fun)],
-        ["Real balance", inCurrency(card.balances.real)],
-        ["Withdrawals pending", inCurrency(card.withdrawals_pending)],
-        ["Exclusion", exclusion],
-        ["Limits", limitLines(r.limits || {}, card.currency)],
+        [t("office.card.registered"), when(card.player.created)],
+        [t("office.card.fun_balance"), inCurrency(card.balances.fun)],
+        [t("office.card.real_balance"), inCurrency(card.balances.real)],
+        [t("office.card.withdrawals_pending"), inCurrency(card.withdrawals_pending)],
+        [t("office.card.exclusion"), exclusion],
+        [t("office.card.limits"), limitLines(r.limits || {}, card.currency)],
       ]),
     ),
     h(
       "div",
       { class: "office-grid" },
       panel(
-        "Sessions",
+        t("office.card.sessions"),
         null,
         table(card.sessions, [
-          ["id", "Session"],
-          ["created", "Started"],
-          ["expires", "Expires"],
+          ["id", t("office.col.session"), code],
+          ["created", t("office.col.started"), when],
+          ["expires", t("office.col.expires"), when],
         ]),
       ),
       panel(
-        "Cashier requests",
+        t("office.card.requests"),
         null,
         table(card.requests, [
-          ["id", "Id"],
-          ["kind", "Kind"],
-          ["amount", "Amount", inCurrency],
-          ["status", "Status"],
-          ["time", "Time"],
+          ["id", t("office.col.id")],
+          ["kind", t("office.col.kind"), (kind) => named("kind", kind)],
+          ["amount", t("office.col.amount"), inCurrency],
+          ["status", t("office.col.status"), (status) => named("status", status)],
+          ["time", t("office.col.time"), when],
         ]),
       ),
       panel(
-        "Responsible-gaming audit",
+        t("office.card.responsible_audit"),
         null,
         table(card.responsible_audit, [
-          ["time", "Time"],
-          ["action", "Action"],
-          ["details", "Details", (d) => JSON.stringify(d)],
+          ["time", t("office.col.time"), when],
+          ["action", t("office.col.action"), (action) => named("rg", action)],
+          ["details", t("office.col.details"), code],
         ]),
       ),
       panel(
-        "Staff audit",
+        t("office.card.staff_audit"),
         null,
         table(card.staff_audit, [
-          ["time", "Time"],
-          ["staff", "Staff"],
-          ["action", "Action"],
-          ["reason", "Reason"],
+          ["time", t("office.col.time"), when],
+          ["staff", t("office.col.staff"), actor],
+          ["action", t("office.col.action"), (action) => named("action", action)],
+          ["reason", t("office.col.reason")],
         ]),
       ),
     ),
     panel(
-      "Game recall: the last 10 rounds",
+      t("office.card.recall"),
       null,
-      h("div", { class: "recall" }, ...card.recall.map((round) => recalled(round, staff, () => showCard(target, playerId, staff)))),
+      h(
+        "div",
+        { class: "recall" },
+        ...card.recall.map((round) => recalled(round, staff, () => showCard(target, playerId, staff), inCurrency)),
+      ),
     ),
   );
 }
 
 export async function show(view, staff) {
-  const query = h("input", { name: "q", required: true, maxlength: "24", placeholder: "nickname or id", "aria-label": "Find a player" });
+  const query = h("input", {
+    name: "q",
+    required: true,
+    maxlength: "24",
+    placeholder: t("office.players.query"),
+    "aria-label": t("office.players.find_label"),
+  });
   const results = h("div");
   const card = h("div");
-  const form = h("form", { class: "toolbar panel" }, query, h("button", { class: "btn primary", type: "submit", text: "Find" }));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  const form = askForm(query, t("office.players.find"), async () => {
     const found = await api.get(`players?q=${encodeURIComponent(query.value)}`);
     fill(
       results,
-      table(found.players, [
+      table(
+        found.players,
         [
-          "nickname",
-          "Player",
-          (nickname, row) => h("button", { type: "button", class: "btn", text: nickname, onclick: () => showCard(card, row.id, staff) }),
+          [
+            "nickname",
+            t("office.col.player"),
+            (nickname, row) => h("button", { type: "button", class: "btn", text: nickname, onclick: () => showCard(card, row.id, staff) }),
+          ],
+          ["id", t("office.col.id")],
+          ["created", t("office.col.registered"), when],
         ],
-        ["id", "Id"],
-        ["created", "Registered"],
-      ]),
+        null,
+        { name: t("office.players.found") },
+      ),
     );
     if (found.players.length === 1) await showCard(card, found.players[0].id, staff);
   });
-  fill(view, h("h1", { text: "Players" }), form, results, card);
+  fill(view, h("h1", { text: t("office.page.players") }), form, results, card);
 }
 
 export async function showRound(view, staff) {
@@ -188,43 +210,28 @@ export async function showRound(view, staff) {
     required: true,
     pattern: "r_[0-9a-f]{20}",
     placeholder: "r_…",
-    "aria-label": "Round id",
+    "aria-label": t("office.rounds.id"),
     class: "mono",
   });
   const target = h("div");
-  const form = h(
-    "form",
-    { class: "toolbar panel" },
-    id,
-    h("button", { class: "btn primary", type: "submit", text: "Show" }),
-    h("span", { class: "office-error", role: "alert" }),
-  );
   const load = async () => {
     const found = await api.get(`rounds/${id.value.trim()}`);
     fill(
       target,
-      panel(`Round of ${found.player.nickname} (player ${found.player.id})`, null, recalled(found.round, staff, load)),
+      panel(t("office.rounds.of", { nickname: found.player.nickname, id: found.player.id }), null, recalled(found.round, staff, load)),
       panel(
-        "Void proposals",
+        t("office.rounds.proposals"),
         null,
         table(found.void_proposals, [
-          ["id", "Id"],
-          ["proposed", "Time"],
-          ["proposed_by", "By"],
-          ["reason", "Reason"],
-          ["status", "Status"],
+          ["id", t("office.col.id")],
+          ["proposed", t("office.col.time"), when],
+          ["proposed_by", t("office.col.by")],
+          ["reason", t("office.col.reason")],
+          ["status", t("office.col.status"), (status) => named("status", status)],
         ]),
       ),
     );
   };
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    form.lastChild.textContent = "";
-    try {
-      await load();
-    } catch (failure) {
-      form.lastChild.textContent = failure.message;
-    }
-  });
-  fill(view, h("h1", { text: "Rounds" }), form, target);
+  const form = askForm(id, t("office.show"), load);
+  fill(view, h("h1", { text: t("office.page.rounds") }), form, target);
 }

@@ -3,28 +3,27 @@
 // its CSV download. All of it is read from the daily aggregates.
 
 import { fill, h } from "../dom.js";
+import { locale, number, t } from "../i18n.js";
 import * as api from "./api.js";
-import { minor, panel, pct, table } from "./ui.js";
+import { askForm, betName, code, count, day, minor, named, panel, pct, table, when } from "./ui.js";
 
 // Every row is of one mode and one currency: amounts are shown in it (the events of before
 // currencies were recorded are in USD).
 const inCurrency = (value, row) => minor(value, row.currency || "USD");
+const modeName = (value) => named("mode", value);
 // And of one banker: the house (GGR: stakes - returns) or a player (the stakes and returns
 // are the players' between themselves; GGR: the casino's fees).
-const BANKERS = { house: "House", player: "Player" };
-const GGR_COLUMNS = [
-  ["mode", "Mode"],
-  ["currency", "Currency"],
-  ["banker", "Banker", (who) => BANKERS[who] || who],
-  ["rounds", "Rounds"],
-  ["stake", "Stakes", inCurrency],
-  ["returned", "Returns", inCurrency],
-  ["fees", "Fees", inCurrency],
-  ["ggr", "GGR", inCurrency],
-  ["voided", "Voided"],
+const ggrColumns = () => [
+  ["mode", t("office.col.mode"), modeName],
+  ["currency", t("office.col.currency")],
+  ["banker", t("office.col.banker"), (who) => named("banker", who)],
+  ["rounds", t("office.col.rounds"), count],
+  ["stake", t("office.col.stakes"), inCurrency],
+  ["returned", t("office.col.returns"), inCurrency],
+  ["fees", t("office.col.fees"), inCurrency],
+  ["ggr", t("office.col.ggr"), inCurrency],
+  ["voided", t("office.col.voided"), count],
 ];
-const GGR_NOTE =
-  "GGR is the casino's revenue: stakes − returns where the house banks; at player-banked tables (banker: Player) the stakes and returns are the players' between themselves and GGR is the casino's fee.";
 
 /** How many minor units make a unit of ``code`` (100 for EUR, 1 for JPY). */
 const unitOf = (code) =>
@@ -58,13 +57,25 @@ function ggrChart(rows, first, last) {
     }
     const unit = unitOf(currency);
     data.push(days.map((d) => (byDay.has(d) ? byDay.get(d).ggr / unit : 0)));
-    series.push({ label: `GGR ${line}`, stroke: mode === "real" ? "#f2c94c" : "#7db7ff", width: 2, scale: "money" });
+    const which = { mode: named("mode", mode), currency };
+    series.push({ label: t("office.chart.ggr", which), stroke: mode === "real" ? "#f2c94c" : "#7db7ff", width: 2, scale: "money" });
     data.push(days.map((d) => (byDay.has(d) ? byDay.get(d).rounds : 0)));
-    series.push({ label: `rounds ${line}`, stroke: mode === "real" ? "#c9962b" : "#62d98b", dash: [6, 4], scale: "rounds" });
+    series.push({ label: t("office.chart.rounds", which), stroke: mode === "real" ? "#c9962b" : "#62d98b", dash: [6, 4], scale: "rounds" });
   }
-  const holder = h("div", { class: "chart", role: "img", "aria-label": "GGR and rounds per day" });
+  const holder = h("div", { class: "chart", role: "img", "aria-label": t("office.chart.label") });
   if (data.length === 1) return holder;
-  const axis = { stroke: "#b9c2b8", grid: { stroke: "#34493e" }, ticks: { stroke: "#34493e" } };
+  // The days and figures in the page's language (uPlot's own are English): the legend's and
+  // the axes'.
+  const dayOf = new Intl.DateTimeFormat(locale(), { month: "short", day: "numeric", timeZone: "UTC" });
+  const isoDay = (seconds) => new Date(seconds * 1000).toISOString().slice(0, 10);
+  series[0] = { label: t("office.col.day"), value: (_plot, x) => (x == null ? "" : day(isoDay(x))) };
+  for (const line of series.slice(1)) line.value = (_plot, v) => (v == null ? "" : number(v));
+  const axis = {
+    stroke: "#b9c2b8",
+    grid: { stroke: "#34493e" },
+    ticks: { stroke: "#34493e" },
+    values: (_plot, splits) => splits.map((v) => number(v)),
+  };
   const draw = () => {
     const width = Math.max(320, holder.clientWidth || 600);
     holder.replaceChildren();
@@ -76,9 +87,9 @@ function ggrChart(rows, first, last) {
         series,
         scales: { x: { time: true } },
         axes: [
-          axis,
-          { ...axis, scale: "money", label: "GGR" },
-          { ...axis, scale: "rounds", side: 1, label: "rounds", grid: { show: false } },
+          { ...axis, values: (_plot, splits) => splits.map((x) => dayOf.format(new Date(x * 1000))) },
+          { ...axis, scale: "money", label: t("office.col.ggr") },
+          { ...axis, scale: "rounds", side: 1, label: t("office.chart.rounds_axis"), grid: { show: false } },
         ],
       },
       data,
@@ -96,37 +107,42 @@ function operatorRounds(rows) {
   const showCalls = async (round) => {
     const found = await api.get(`operators/rounds/${round}/calls`);
     calls.replaceChildren(
-      h("h3", { text: `Calls of ${round}` }),
-      table(found.operator_calls, [
-        ["call", "Call"],
-        ["attempt", "Attempt"],
-        ["sent", "Sent"],
-        ["answered", "Answered"],
-        ["http_status", "HTTP"],
-        ["status", "Status"],
-        ["error", "Error"],
-      ]),
+      h("h3", { text: t("office.operators.calls_of", { round }) }),
+      table(
+        found.operator_calls,
+        [
+          ["call", t("office.operators.call"), code],
+          ["attempt", t("office.operators.attempt"), count],
+          ["sent", t("office.operators.sent"), when],
+          ["answered", t("office.operators.answered"), when],
+          ["http_status", t("office.operators.http")],
+          ["status", t("office.col.status"), code],
+          ["error", t("office.operators.error"), code],
+        ],
+        null,
+        { name: t("office.operators.calls_of", { round }) },
+      ),
     );
   };
   const button = (row) => {
-    const open = h("button", { class: "btn small", type: "button", text: "Calls" });
+    const open = h("button", { class: "btn small", type: "button", text: t("office.operators.calls") });
     open.addEventListener("click", () => showCalls(row.round));
     return open;
   };
   return panel(
-    "Rounds on operators' wallets still to finish",
+    t("office.operators.title"),
     "operators/rounds",
     table(rows, [
-      ["round", "Round"],
-      ["operator", "Operator"],
-      ["player", "Player"],
-      ["state", "State"],
-      ["stake", "Stake", (v, row) => minor(v, row.currency)],
-      ["win", "Win", (v, row) => minor(v, row.currency)],
-      ["attempts", "Attempt"],
-      ["calls", "Calls sent"],
-      ["created", "Created"],
-      ["next_attempt", "Next attempt"],
+      ["round", t("office.col.round"), code],
+      ["operator", t("office.operators.operator"), code],
+      ["player", t("office.col.player")],
+      ["state", t("office.col.state"), code],
+      ["stake", t("office.col.stake"), inCurrency],
+      ["win", t("office.operators.win"), inCurrency],
+      ["attempts", t("office.operators.attempt"), count],
+      ["calls", t("office.operators.calls_sent"), count],
+      ["created", t("office.operators.created"), when],
+      ["next_attempt", t("office.operators.next_attempt"), when],
       [button, ""],
     ]),
     calls,
@@ -134,14 +150,12 @@ function operatorRounds(rows) {
 }
 
 export async function show(view, staff) {
-  const from = h("input", { type: "date", name: "from", "aria-label": "From" });
-  const to = h("input", { type: "date", name: "to", "aria-label": "To" });
+  const from = h("input", { type: "date", name: "from" });
+  const to = h("input", { type: "date", name: "to" });
   const period = h(
     "select",
-    { name: "period", "aria-label": "RTP period" },
-    ...["day", "month", "life"].map((p) =>
-      h("option", { value: p, text: p === "day" ? "today" : p === "month" ? "month to date" : "life to date", selected: p === "month" }),
-    ),
+    { name: "period" },
+    ...["day", "month", "life"].map((p) => h("option", { value: p, text: t(`office.period.${p}`), selected: p === "month" })),
   );
   const body = h("div");
   const load = async () => {
@@ -164,70 +178,68 @@ export async function show(view, staff) {
     const first = from.value || new Date(Date.now() - 29 * DAY_MS).toISOString().slice(0, 10);
     const rtpRows = Object.values(rtp)[0];
     const alarms = rtpRows.filter((r) => r.alarm).length;
+    const GGR_COLUMNS = ggrColumns();
     fill(
       body,
       panel(
-        "GGR and rounds per day",
+        t("office.reports.by_day"),
         `reports/ggr?by=day${q}`,
-        h("p", { class: "muted", text: GGR_NOTE }),
+        h("p", { class: "muted", text: t("office.reports.ggr_note") }),
         ggrChart(byDay["ggr-by-day"], first, to.value || today),
-        table(byDay["ggr-by-day"], [["day", "Day"], ...GGR_COLUMNS], null, { figures: true }),
+        table(byDay["ggr-by-day"], [["day", t("office.col.day"), day], ...GGR_COLUMNS], null, { figures: true }),
       ),
       // Tables of many columns: side by side only where both have room for every column.
       h(
         "div",
         { class: "office-grid office-figures" },
         panel(
-          "By table",
+          t("office.reports.by_table"),
           `reports/ggr?by=table${q}`,
-          table(byTable["ggr-by-table"], [["table", "Table"], ...GGR_COLUMNS], null, { figures: true }),
+          table(byTable["ggr-by-table"], [["table", t("office.col.table"), code], ...GGR_COLUMNS], null, { figures: true }),
         ),
         panel(
-          "By bet (rounds: bets placed; fee: the casino's fees at player-banked tables)",
+          t("office.reports.by_bet"),
           `reports/ggr?by=bet${q}`,
-          table(byBet["ggr-by-bet"], [["bet", "Bet"], ...GGR_COLUMNS], null, { figures: true }),
+          table(byBet["ggr-by-bet"], [["bet", t("office.col.bet"), betName], ...GGR_COLUMNS], null, { figures: true }),
         ),
-        panel("By mode and currency", `reports/ggr?by=mode${q}`, table(byMode["ggr-by-mode"], GGR_COLUMNS, null, { figures: true })),
+        panel(t("office.reports.by_mode"), `reports/ggr?by=mode${q}`, table(byMode["ggr-by-mode"], GGR_COLUMNS, null, { figures: true })),
       ),
       panel(
-        "Liability",
+        t("office.reports.liability"),
         "reports/liability",
         table(
           liability.liability,
           [
-            ["mode", "Mode"],
-            ["currency", "Currency"],
-            ["balances", "Players' balances", inCurrency],
-            ["withdrawals_pending", "Withdrawals reserved", inCurrency],
-            ["deposits_pending", "Deposits pending", inCurrency],
-            ["in_play", "Held at seats", inCurrency],
+            ["mode", t("office.col.mode"), modeName],
+            ["currency", t("office.col.currency")],
+            ["balances", t("office.reports.balances"), inCurrency],
+            ["withdrawals_pending", t("office.reports.withdrawals_reserved"), inCurrency],
+            ["deposits_pending", t("office.reports.deposits_pending"), inCurrency],
+            ["in_play", t("office.reports.in_play"), inCurrency],
           ],
           null,
           { figures: true },
         ),
       ),
       panel(
-        `RTP actual against theoretical (${alarms} alarm${alarms === 1 ? "" : "s"})`,
+        t(alarms === 1 ? "office.reports.rtp_one" : "office.reports.rtp", { alarms: number(alarms) }),
         `reports/rtp?period=${period.value}`,
-        h("p", {
-          class: "muted",
-          text: "Band: theoretical ± 3 standard deviations of the actual for the stakes played (docs/back-office.md). The bets the house covers only: player-banked tables are left out (a player covers their bets; the casino's revenue there is its fee, in GGR).",
-        }),
+        h("p", { class: "muted", text: t("office.reports.rtp_note") }),
         table(
           rtpRows,
           [
-            ["table", "Table"],
-            ["bet", "Bet"],
-            ["mode", "Mode"],
-            ["currency", "Currency"],
-            ["bets", "Bets"],
-            ["stake", "Stakes", inCurrency],
-            ["returned", "Returns", inCurrency],
-            ["actual", "Actual", pct],
-            ["theoretical", "Theoretical", pct],
-            ["low", "Band low", pct],
-            ["high", "Band high", pct],
-            ["alarm", "Alarm", (a) => (a ? "ALARM" : "")],
+            ["table", t("office.col.table"), code],
+            ["bet", t("office.col.bet"), betName],
+            ["mode", t("office.col.mode"), modeName],
+            ["currency", t("office.col.currency")],
+            ["bets", t("office.col.bets"), count],
+            ["stake", t("office.col.stakes"), inCurrency],
+            ["returned", t("office.col.returns"), inCurrency],
+            ["actual", t("office.reports.actual"), pct],
+            ["theoretical", t("office.reports.theoretical"), pct],
+            ["low", t("office.reports.band_low"), pct],
+            ["high", t("office.reports.band_high"), pct],
+            ["alarm", t("office.reports.alarm"), (a) => (a ? t("office.reports.alarm_on") : "")],
           ],
           (row) => (row.alarm ? "alarm" : null),
           { figures: true },
@@ -237,45 +249,42 @@ export async function show(view, staff) {
         "div",
         { class: "office-grid" },
         panel(
-          "Large wins",
+          t("office.reports.large_wins"),
           "reports/events/large_win",
           table(wins.large_win, [
-            ["time", "Time"],
-            ["subject", "Round"],
-            ["actor", "Player"],
-            ["table", "Table"],
-            ["stake", "Stake", inCurrency],
-            ["returned", "Returned", inCurrency],
+            ["time", t("office.col.time"), when],
+            ["subject", t("office.col.round"), code],
+            ["actor", t("office.col.player"), code],
+            ["table", t("office.col.table"), code],
+            ["stake", t("office.col.stake"), inCurrency],
+            ["returned", t("office.col.returned"), inCurrency],
           ]),
         ),
         panel(
-          "Voided rounds",
+          t("office.reports.voided"),
           "reports/events/void",
           table(voids.void, [
-            ["time", "Time"],
-            ["subject", "Round"],
-            ["actor", "By"],
-            ["mode", "Mode"],
-            ["stake", "Stake", inCurrency],
-            ["returned", "Returned", inCurrency],
+            ["time", t("office.col.time"), when],
+            ["subject", t("office.col.round"), code],
+            ["actor", t("office.col.by"), code],
+            ["mode", t("office.col.mode"), modeName],
+            ["stake", t("office.col.stake"), inCurrency],
+            ["returned", t("office.col.returned"), inCurrency],
           ]),
         ),
       ),
       operatorRounds(unfinished.operator_rounds),
     );
   };
-  const controls = h(
-    "form",
-    { class: "toolbar panel" },
-    h("label", null, "From", from),
-    h("label", null, "To", to),
-    h("label", null, "RTP period", period),
-    h("button", { class: "btn", type: "submit", text: "Show" }),
+  const controls = askForm(
+    [
+      h("label", null, t("office.reports.from"), from),
+      h("label", null, t("office.reports.to"), to),
+      h("label", null, t("office.reports.rtp_period"), period),
+    ],
+    t("office.show"),
+    load,
   );
-  controls.addEventListener("submit", (event) => {
-    event.preventDefault();
-    load();
-  });
-  fill(view, h("h1", { text: `Reports${staff.role === "viewer" ? " (read only)" : ""}` }), controls, body);
+  fill(view, h("h1", { text: t(staff.role === "viewer" ? "office.reports.title_read_only" : "office.page.reports") }), controls, body);
   await load();
 }

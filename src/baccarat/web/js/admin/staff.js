@@ -3,19 +3,15 @@
 // every member's own password.
 
 import { fill, h } from "../dom.js";
+import { t } from "../i18n.js";
 import * as api from "./api.js";
-import { keyValues, panel, reasonForm, table } from "./ui.js";
+import { actor, code, keyValues, named, panel, reasonForm, refusal, table, when } from "./ui.js";
 
 const ROLES = ["viewer", "support", "finance", "admin"];
 
 /** What a reset gives once (a password, a TOTP secret and codes): shown, never stored. */
 function showOnce(place, title, pairs) {
-  fill(
-    place,
-    h("h3", { text: title }),
-    h("p", { class: "muted", text: "Shown once: hand it on now, then leave this page." }),
-    keyValues(pairs),
-  );
+  fill(place, h("h3", { text: title }), h("p", { class: "muted", text: t("office.staff.once") }), keyValues(pairs));
 }
 
 export async function showStaff(view) {
@@ -27,9 +23,13 @@ export async function showStaff(view) {
     if (!accounts.some((s) => s.name === selected)) selected = accounts.length ? accounts[0].name : null;
     const who = h(
       "select",
-      { name: "staff", "aria-label": "Staff account" },
+      { name: "staff" },
       ...accounts.map((s) =>
-        h("option", { value: s.name, selected: s.name === selected, text: `${s.name} (${s.role}${s.disabled ? ", disabled" : ""})` }),
+        h("option", {
+          value: s.name,
+          selected: s.name === selected,
+          text: t(s.disabled ? "office.staff.option_disabled" : "office.staff.option", { name: s.name, role: named("role", s.role) }),
+        }),
       ),
     );
     who.addEventListener("change", () => {
@@ -37,7 +37,11 @@ export async function showStaff(view) {
       fill(once);
     });
     const path = (what) => `staff/${encodeURIComponent(who.value)}/${what}`;
-    const role = h("select", { name: "role", "aria-label": "New role" }, ...ROLES.map((r) => h("option", { value: r, text: r })));
+    const role = h(
+      "select",
+      { name: "role", "aria-label": t("office.staff.new_role") },
+      ...ROLES.map((r) => h("option", { value: r, text: named("role", r) })),
+    );
     const change = (label, act, options) =>
       reasonForm(
         label,
@@ -51,52 +55,58 @@ export async function showStaff(view) {
     const manage = h(
       "div",
       { class: "office-manage" },
-      h("label", null, "Account", who),
-      change("Set role", (reason) => api.put(path("role"), { role: role.value, reason }), { extra: [role] }),
-      change("Disable", (reason) => api.put(path("switch"), { enabled: false, reason }), { danger: true }),
-      change("Enable", (reason) => api.put(path("switch"), { enabled: true, reason })),
-      change("Reset password", async (reason) => {
+      h("label", null, t("office.staff.account"), who),
+      change(t("office.staff.set_role"), (reason) => api.put(path("role"), { role: role.value, reason }), { extra: [role] }),
+      change(t("office.staff.disable"), (reason) => api.put(path("switch"), { enabled: false, reason }), { danger: true }),
+      change(t("office.staff.enable"), (reason) => api.put(path("switch"), { enabled: true, reason })),
+      change(t("office.staff.reset_password"), async (reason) => {
         const answer = await api.post(path("password"), { reason });
-        showOnce(once, `New password of ${answer.staff.name} (their sessions ended)`, [["Password", answer.password]]);
+        showOnce(once, t("office.staff.new_password_of", { name: answer.staff.name }), [
+          [t("office.staff.password"), code(answer.password)],
+        ]);
       }),
-      change("Reset second factor", async (reason) => {
+      change(t("office.staff.reset_second_factor"), async (reason) => {
         const answer = await api.post(path("second-factor"), { reason });
-        showOnce(once, `New second factor of ${answer.staff.name} (their sessions ended)`, [
-          ["TOTP secret", answer.totp_secret],
-          ["Authenticator URI", answer.totp_uri],
-          ["Recovery codes", answer.recovery_codes.join(" ")],
+        showOnce(once, t("office.staff.new_second_factor_of", { name: answer.staff.name }), [
+          [t("office.staff.totp_secret"), code(answer.totp_secret)],
+          [t("office.staff.totp_uri"), code(answer.totp_uri)],
+          [t("office.staff.recovery_codes"), code(answer.recovery_codes.join(" "))],
         ]);
       }),
     );
     fill(
       view,
-      h("h1", { text: "Staff" }),
+      h("h1", { text: t("office.page.staff") }),
       panel(
-        "Staff accounts",
+        t("office.staff.accounts"),
         null,
         table(
           accounts,
           [
-            ["name", "Name"],
-            ["id", "Id"],
-            ["role", "Role"],
-            ["created", "Created"],
-            ["disabled", "State", (d) => h("span", { class: d ? "status-off" : "status-on", text: d ? "disabled" : "active" })],
+            ["name", t("office.col.name")],
+            ["id", t("office.col.id")],
+            ["role", t("office.col.role"), (r) => named("role", r)],
+            ["created", t("office.col.created"), when],
+            [
+              "disabled",
+              t("office.col.state"),
+              (d) => h("span", { class: d ? "status-off" : "status-on", text: t(d ? "office.staff.disabled" : "office.staff.active") }),
+            ],
           ],
           (row) => (row.disabled ? "muted" : null),
         ),
       ),
-      panel("Change an account (each change needs a reason and is audited)", null, manage, once),
+      panel(t("office.staff.change"), null, manage, once),
       panel(
-        "Staff audit log (append-only)",
+        t("office.staff.audit"),
         null,
         table(audit.audit, [
-          ["time", "Time"],
-          ["staff", "Staff"],
-          ["action", "Action"],
-          ["target", "Target"],
-          ["reason", "Reason"],
-          ["details", "Details", (d) => JSON.stringify(d)],
+          ["time", t("office.col.time"), when],
+          ["staff", t("office.col.staff"), actor],
+          ["action", t("office.col.action"), (a) => named("action", a)],
+          ["target", t("office.col.target"), code],
+          ["reason", t("office.col.reason")],
+          ["details", t("office.col.details"), code],
         ]),
       ),
     );
@@ -112,10 +122,10 @@ export async function showAccount(view, me) {
     "form",
     { class: "office-password" },
     h("input", { name: "username", autocomplete: "username", value: me.name, hidden: true }),
-    field("current", "Current password", "current-password"),
-    field("new", "New password (10 or more characters)", "new-password"),
-    field("again", "New password again", "new-password"),
-    h("button", { type: "submit", class: "btn primary", text: "Change password" }),
+    field("current", t("office.account.current"), "current-password"),
+    field("new", t("office.account.new"), "new-password"),
+    field("again", t("office.account.again"), "new-password"),
+    h("button", { type: "submit", class: "btn primary", text: t("office.account.change") }),
     message,
   );
   form.addEventListener("submit", async (event) => {
@@ -124,17 +134,21 @@ export async function showAccount(view, me) {
     const fresh = form.elements.new;
     message.className = "office-error";
     if (fresh.value !== again.value) {
-      message.textContent = "The two new passwords differ.";
+      message.textContent = t("office.account.differ");
       return;
     }
     try {
       await api.put("me/password", { current: current.value, new: fresh.value });
       form.reset();
       message.className = "status-on";
-      message.textContent = "Password changed: your other sessions have ended.";
+      message.textContent = t("office.account.changed");
     } catch (failure) {
-      message.textContent = failure.message;
+      message.textContent = refusal(failure);
     }
   });
-  fill(view, h("h1", { text: "My account" }), panel(`${me.name} (${me.role})`, null, form));
+  fill(
+    view,
+    h("h1", { text: t("office.page.account") }),
+    panel(t("office.who", { name: me.name, role: named("role", me.role) }), null, form),
+  );
 }

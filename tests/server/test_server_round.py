@@ -86,7 +86,7 @@ def test_a_posting_the_balance_does_not_cover_writes_nothing(
     with pytest.raises(ServiceError) as short:
         db.run_write(lambda uow: wallet.settle(uow, "round", "fun", "r_x", too_much))
     assert short.value.code == "insufficient_funds"
-    assert short.value.details == {"stake": 100_001, "balance": 100_000}
+    assert short.value.details == {"stake": 100_001, "balance": 100_000, "currency": "USD"}
     refused: dict[str, tuple[str, Money]] = {
         "nothing moves": ("round", Money((Move(player, "house", 0),))),
         "not a round's kind": ("deposit", Money((Move(player, "house", 5),))),

@@ -45,10 +45,17 @@ function webAddress(text) {
  * nor the same one drawn again in another language) takes the focus to its heading; every
  * view is named in the title.
  */
+let shown = 0;
+
 async function show({ moved = true } = {}) {
+  // Addresses changed quickly (a view still reading the server when the next is asked for):
+  // the last one asked for is shown, and an earlier view finishing late draws nowhere.
+  const mine = ++shown;
   const { name, arg } = route();
   const module = await views[name]();
+  if (mine !== shown) return;
   if (current && current.destroy) current.destroy();
+  current = null;
   clear(main);
   // A view's dialogs go with it (a confirmation left open, or one closed with Esc and still
   // in the page): open, it would stay over the next view and take its clicks. The app's own
@@ -63,7 +70,16 @@ async function show({ moved = true } = {}) {
     link.toggleAttribute("aria-current", target === name);
     if (target === name) link.setAttribute("aria-current", "page");
   }
-  current = (await module.render(main, arg)) || null;
+  // Each view draws in a box of its own (display: contents), dropped by the next view.
+  const root = document.createElement("div");
+  root.className = "view-root";
+  main.append(root);
+  const view = (await module.render(root, arg)) || null;
+  if (mine !== shown) {
+    if (view && view.destroy) view.destroy();
+    return;
+  }
+  current = view;
   named({ focus: moved });
 }
 

@@ -40,8 +40,11 @@ function requestForm(kind, onDone) {
         try {
           await api.postOnce(`${BASE}/${kind}s`, { amount });
           input.value = "";
-          say(t(`cashier.${kind}_sent`, { amount: money(amount) }));
+          // Said once the page is drawn again with the request listed (the form drawn anew
+          // shows the note): an amount typed meanwhile is not wiped by that drawing.
+          notes[kind] = t(`cashier.${kind}_sent`, { amount: money(amount) });
           await onDone();
+          say(notes[kind]);
         } catch (error) {
           say(errorText(error));
         }

@@ -40,20 +40,27 @@ function webAddress(text) {
   }
 }
 
+let shown = 0;
+let latest = Promise.resolve();
+
 /**
  * Show the view the address names. A view the player went to (`moved`: not the page's first,
  * nor the same one drawn again in another language) takes the focus to its heading; every
- * view is named in the title.
+ * view is named in the title. Addresses changed quickly (a view still reading the server when
+ * the next is asked for): the last one asked for is shown, an earlier view finishing late
+ * draws nowhere, and the promise of any of them is kept when the last one is drawn (the page
+ * is ready then).
  */
-let shown = 0;
-
-async function show({ moved = true } = {}) {
-  // Addresses changed quickly (a view still reading the server when the next is asked for):
-  // the last one asked for is shown, and an earlier view finishing late draws nowhere.
+function show(options) {
   const mine = ++shown;
+  latest = draw(mine, options);
+  return latest;
+}
+
+async function draw(mine, { moved = true } = {}) {
   const { name, arg } = route();
   const module = await views[name]();
-  if (mine !== shown) return;
+  if (mine !== shown) return latest;
   if (current && current.destroy) current.destroy();
   current = null;
   clear(main);
@@ -77,7 +84,7 @@ async function show({ moved = true } = {}) {
   const view = (await module.render(root, arg)) || null;
   if (mine !== shown) {
     if (view && view.destroy) view.destroy();
-    return;
+    return latest;
   }
   current = view;
   named({ focus: moved });

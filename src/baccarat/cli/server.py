@@ -183,6 +183,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from baccarat.server.api.guard import uvicorn_options
     from baccarat.server.db import migrate
     from baccarat.server.kinds import load_tables
+    from baccarat.server.observe import directory
     from baccarat.server.settings import parse_forwarded_allow_ips
     from baccarat.server.wallets.operator.config import (
         OperatorConfigError,
@@ -237,6 +238,8 @@ def run_serve(args: argparse.Namespace) -> int:
               "process on another machine needs the same, set as BACCARAT_SIGNING_KEY and "
               "BACCARAT_SEED_KEY (docs/fairness.md, Keys)", file=sys.stderr)  # fmt: skip
     os.environ.update(settings.to_env())
+    if settings.metrics_token and (workers > 1 or directory.shared()):
+        directory.prepare()  # the workers' metrics are summed through it
     print(
         f"baccarat: serving on http://{args.host}:{port}/ "
         f"(API docs http://{args.host}:{port}/docs), database {url}, "

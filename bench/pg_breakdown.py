@@ -45,6 +45,8 @@ sys.path.insert(0, str(ROOT))
 from tests.server import postgres  # noqa: E402
 
 HZ = sampling.HZ
+# The cluster's postmaster (its processes are PostgreSQL's CPU; other clusters' are not).
+POSTMASTER: list[int | None] = [None]
 
 
 def _threads(pids: list[int]) -> dict[tuple[int, str], int]:
@@ -78,7 +80,7 @@ class _Sample:
 
     def __enter__(self) -> _Sample:
         self.workers = sampling.descendants(self.server_pid)
-        self.database = sampling.postgres_pids()
+        self.database = sampling.postgres_pids(POSTMASTER[0])
         self.before = _threads(self.workers)
         self.pg_before = {pid: sampling.ticks(f"/proc/{pid}/stat") for pid in self.database}
         self.mine, self.started = os.times(), time.perf_counter()
@@ -182,6 +184,7 @@ def main() -> int:
     cluster = postgres.Cluster(durable=True)
     cluster.options += " -c shared_preload_libraries=pg_stat_statements"
     cluster.start()
+    POSTMASTER[0] = cluster.postmaster_pid()
     try:
         url = postgres.create_database(cluster.url, "breakdown")
         with psycopg.connect(cluster.url, autocommit=True) as conn:
@@ -235,8 +238,9 @@ def main() -> int:
         if args.pgbench_seconds > 0:
             clients = (server.parser().parse_args([]).concurrency if args.phase == "house"
                        else banked.parser().parse_args([]).seats)  # fmt: skip
-            tps, pg_tx, bench_tx = sampling.pgbench_cpu(cluster.url, clients,
-                                                        args.pgbench_seconds)  # fmt: skip
+            seconds = args.pgbench_seconds
+            tps, pg_tx, bench_tx = sampling.pgbench_cpu(cluster.url, clients, seconds,
+                                                        POSTMASTER[0])  # fmt: skip
             print(f"pgbench (TPC-B-like, {clients} clients): {tps:,.0f} transactions/s; CPU per "
                   f"transaction: PostgreSQL {pg_tx:.3f} ms, pgbench {bench_tx:.3f} ms; a round "
                   f"costs PostgreSQL {pg / pg_tx:.2f} transactions' CPU")  # fmt: skip

@@ -50,7 +50,12 @@ def descendants(root: int) -> list[int]:
     return found
 
 
-def postgres_pids() -> list[int]:
+def postgres_pids(postmaster: int | None = None) -> list[int]:
+    """The processes of the cluster whose postmaster is ``postmaster`` (its backends are its
+    children), or without one every process named postgres (on a machine shared with other
+    clusters, their CPU counts too)."""
+    if postmaster is not None:
+        return descendants(postmaster)
     return [pid for pid, (_, name) in processes().items() if name == "postgres"]
 
 
@@ -107,7 +112,8 @@ class Activity:
         return lines
 
 
-def pgbench_cpu(admin: str, clients: int, seconds: float) -> tuple[float, float, float]:
+def pgbench_cpu(admin: str, clients: int, seconds: float, postmaster: int | None = None
+                ) -> tuple[float, float, float]:  # fmt: skip
     """pgbench's TPC-B-like transaction on the cluster with ``clients`` clients for
     ``seconds``: its transactions/s and the CPU per transaction of PostgreSQL's processes and
     of pgbench, sampled from its second second to its last but one (once every client is
@@ -120,7 +126,7 @@ def pgbench_cpu(admin: str, clients: int, seconds: float) -> tuple[float, float,
     )  # fmt: skip
     window = max(4, round(seconds)) - 3
     time.sleep(2)
-    database = postgres_pids()
+    database = postgres_pids(postmaster)
     before = {pid: ticks(f"/proc/{pid}/stat") for pid in [*database, run.pid]}
     time.sleep(window)
     after = {pid: ticks(f"/proc/{pid}/stat") for pid in [*database, run.pid]}

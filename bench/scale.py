@@ -29,6 +29,7 @@ import multiprocessing
 import os
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -112,7 +113,7 @@ def drive(port: int, tokens: list[str], clients: int, seconds: float
 
 
 def measure(args: argparse.Namespace, name: str, url: str | None, workers: int,
-            admin: str | None) -> Figures:  # fmt: skip
+            admin: str | None, postmaster: int | None = None) -> Figures:  # fmt: skip
     """A server on ``url`` (None: SQLite in a fresh folder) with ``workers``, its players
     registered, warmed up, then driven for ``args.seconds`` while its CPU and PostgreSQL's
     (and ``pg_stat_activity``) are sampled."""
@@ -126,7 +127,7 @@ def measure(args: argparse.Namespace, name: str, url: str | None, workers: int,
         server.top_up(port, tokens)
         activity = None if url is None or admin is None else sampling.Activity(admin, DATABASE)
         serving_pids = sampling.descendants(process.pid)
-        pg_pids = sampling.postgres_pids() if url is not None else []
+        pg_pids = sampling.postgres_pids(postmaster) if url is not None else []
         before = sampling.total_ticks(serving_pids), sampling.total_ticks(pg_pids)
         with activity or contextlib.nullcontext():
             phase, client_s, _ = drive(port, tokens, args.clients, args.seconds)
@@ -141,6 +142,21 @@ def measure(args: argparse.Namespace, name: str, url: str | None, workers: int,
         {k: v for k, v in phase.statuses.items() if k != 201},
         [] if activity is None else activity.report(),
     )  # fmt: skip
+
+
+@contextlib.contextmanager
+def _cluster(existing: str | None) -> Iterator[tuple[str, int | None]]:
+    """A durable throwaway cluster (``bench/databases.py``'s) and its postmaster, or an
+    existing server (its CPU then counted as every postgres process's of the machine)."""
+    if existing:
+        yield existing, None
+        return
+    cluster = postgres.Cluster(durable=True)
+    try:
+        cluster.start()
+        yield cluster.url, cluster.postmaster_pid()
+    finally:
+        cluster.remove()
 
 
 def _progress(f: Figures) -> str:
@@ -184,7 +200,7 @@ def main() -> int:
     load = os.getloadavg()
     found: list[Figures] = []
     bench = None
-    with databases.durable_postgres(args.database) as admin:
+    with _cluster(args.database) as (admin, postmaster):
         if not args.no_sqlite:
             found.append(measure(args, "SQLite, 1 worker", None, 1, None))
             print(_progress(found[-1]), flush=True)
@@ -192,12 +208,13 @@ def main() -> int:
             url = postgres.create_database(admin, DATABASE)
             try:
                 found.append(measure(args, f"PostgreSQL, {count} worker{'s' * (count > 1)}",
-                                     url, count, admin))  # fmt: skip
+                                     url, count, admin, postmaster))  # fmt: skip
             finally:
                 postgres.drop_database(admin, DATABASE)
             print(_progress(found[-1]), flush=True)
         if args.pgbench_seconds > 0:
-            tps, pg_tx, bench_tx = sampling.pgbench_cpu(admin, args.players, args.pgbench_seconds)
+            tps, pg_tx, bench_tx = sampling.pgbench_cpu(admin, args.players, args.pgbench_seconds,
+                                                        postmaster)  # fmt: skip
             bench = (args.players, tps, pg_tx, bench_tx)
             postgres.drop_database(admin, databases.PGBENCH_DATABASE)
     print(f"\nbaccarat capacity: house rounds (table I, a Banker bet, fun money), {args.players} "

@@ -88,16 +88,28 @@ _KINDS: dict[str, str] = {}
 def know_tables(kinds: dict[str, str]) -> None:
     """The kind of each table (its rounds are counted under it)."""
     _KINDS.update(kinds)
+    _ROUNDS.clear()
+
+
+# The series of each set of labels met so far (``labels`` builds its key and takes a lock
+# every call): a bounded set, as the labels are.
+_ROUNDS: dict[tuple[str, str], tuple[Any, Any]] = {}
+_ANSWERS: dict[tuple[str, str, int], tuple[Any, Any]] = {}
 
 
 def round_started(uow: Any, table_id: str, mode: str, bettors: int) -> None:
     """A round's unit of work plays ``bettors`` rounds at a table: counted once committed."""
     started = time.perf_counter()
-    kind = _KINDS.get(table_id, "other")
+    series = _ROUNDS.get((table_id, mode))
+    if series is None:
+        kind = _KINDS.get(table_id, "other")
+        series = _ROUNDS[(table_id, mode)] = (ROUNDS.labels(table_id, kind, mode),
+                                              ROUND_SECONDS.labels(kind))  # fmt: skip
+    count, seconds = series
 
     def committed() -> None:
-        ROUNDS.labels(table_id, kind, mode).inc(bettors)
-        ROUND_SECONDS.labels(kind).observe(time.perf_counter() - started)
+        count.inc(bettors)
+        seconds.observe(time.perf_counter() - started)
 
     uow.after_commit(committed)
 
@@ -115,8 +127,13 @@ def coup_started(uow: Any, table_id: str, bettors: Callable[[], int]) -> None:
 
 
 def answered(route: str, method: str, status: int, seconds: float) -> None:
-    REQUESTS.labels(route, method, str(status)).inc()
-    REQUEST_SECONDS.labels(route, method).observe(seconds)
+    series = _ANSWERS.get((route, method, status))
+    if series is None:
+        series = _ANSWERS[(route, method, status)] = (
+            REQUESTS.labels(route, method, str(status)), REQUEST_SECONDS.labels(route, method)
+        )  # fmt: skip
+    series[0].inc()
+    series[1].observe(seconds)
 
 
 def refused(code: str) -> None:

@@ -94,7 +94,12 @@ def place(
                 stake=bets.total, placed=before, balance=balance,
             ) from None  # fmt: skip
     if not bets.total:
-        uow.run("DELETE FROM shared_bets WHERE coup_id = :c AND player_id = :p AND mode = :m", key)
+        # Only the row read (and locked) above: where none was read, a placement committed
+        # since on another connection is not this one's to delete (its stake is in escrow).
+        if before:
+            uow.run(
+                "DELETE FROM shared_bets WHERE coup_id = :c AND player_id = :p AND mode = :m", key
+            )
     elif before:
         uow.run(
             "UPDATE shared_bets SET bets = :b, stake = :s, updated_us = :now "

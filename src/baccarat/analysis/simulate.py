@@ -49,8 +49,10 @@ import numpy.typing as npt
 from ..core import (
     MAX_DECKS,
     Card,
+    Lightning,
     MultiplierTerms,
     Outcome,
+    Rank,
     RuleSet,
     ShufflePolicy,
     Suit,
@@ -670,6 +672,46 @@ def kernel_deal_stacked(cards: Sequence[Card], coups: int, decks: int = 8) -> li
     if stream.position[0] > len(cards) or (np.diff(record[:, 0]) <= 0).any():
         raise SimulationError("the stack holds fewer coups than asked")
     return _kernel_coups(record)
+
+
+@dataclass(frozen=True, slots=True)
+class KernelMultiplierCoup:
+    """One coup of a multiplier game as the kernel dealt it: where it started, the six cards
+    from there (the coup uses the first ``cards_used``), its multiplier cards, and the
+    multiplier each bet got (``kernel.MULTIPLIER_ROWS``)."""
+
+    position: int
+    cards_used: int
+    cards: tuple[Card, ...]
+    lightning: tuple[Lightning, ...]
+    multipliers: Mapping[str, int]
+
+
+def kernel_multiplier_coups(
+    rules: RuleSet, seed: int, rounds: int
+) -> tuple[list[KernelMultiplierCoup], CountArray]:
+    """The first coups of a multiplier game's stream (one worker), and the stream's counts."""
+    stream = Stream(kernel_config(rules), stream_states(seed, 1)[0])
+    record = np.zeros((rounds, kernel.MULTIPLIER_RECORD), dtype=np.int64)
+    stream.run(rounds, record)
+    order = new_shoe_order(rules.decks)
+    suits = tuple(Suit)
+    coups = []
+    for row in record:
+        k = int(row[2])
+        identities = (Card(Rank(int(face) // 4), suits[int(face) % 4]) for face in row[9 : 9 + k])
+        coups.append(
+            KernelMultiplierCoup(
+                int(row[0]),
+                int(row[1]),
+                tuple(order[int(i)] for i in row[3:9]),
+                tuple(
+                    Lightning(c, int(m)) for c, m in zip(identities, row[14 : 14 + k], strict=True)
+                ),
+                dict(zip(kernel.MULTIPLIER_ROWS, (int(m) for m in row[19:24]), strict=True)),
+            )
+        )
+    return coups, stream.counts
 
 
 def dealt_shoes(

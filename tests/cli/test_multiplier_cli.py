@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from baccarat.analysis.multiplier import exact, one_in
+from baccarat.cli.game import multiplier_rows
 from baccarat.core import get_rules
+from baccarat.core.rules import MULTIPLIER_TERMS
 
 from .support import run
 
@@ -75,3 +78,17 @@ def test_simulate_a_multiplier_game_prints_its_rtp_beside_the_exact_one(
     for bet in data["bets"].values():
         lo, hi = bet["ci95"]
         assert lo < bet["mean"] < hi and -1 < bet["exact"] < 0
+
+
+def test_the_documented_figures_are_the_analysis() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "multiplier.md").read_text()
+    analysis = exact(MULTIPLIER)
+    shown = {row[0]: row for row in multiplier_rows(analysis)}
+    for name, bet in analysis.bets.items():
+        _, pays, rtp, edge, sd, largest, one_in_n, big = shown[name]
+        row = f"| {name} | {pays} | `{bet.rtp}` | {rtp} | {edge} | {sd} | {largest} | "
+        assert f"{row}{one_in_n} | {big} |" in doc, name
+    for k, chance in MULTIPLIER_TERMS.counts:
+        assert f'"{k}": "{chance}"' in doc
+    for v, chance in MULTIPLIER_TERMS.values:
+        assert f'"{v}": "{chance}"' in doc

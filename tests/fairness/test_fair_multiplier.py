@@ -3,12 +3,16 @@ and the verifier, which re-derives them and names a changed one."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import hmac
+import io
+import re
 import struct
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -229,3 +233,27 @@ def test_unreadable_multiplier_cards_name_the_line(value: Any, message: str) -> 
     with pytest.raises(HistoryFormatError, match=message):
         parse_record(line, 3)
     assert Lightning(Card.parse("Ah"), 2) == Lightning.from_json({"card": "Ah", "multiplier": 2})
+
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text()
+VECTOR_SEED = bytes(range(32)).hex()
+
+
+def test_the_docs_python_and_vectors_are_the_derivation() -> None:
+    section = DOC[DOC.index("## Multiplier cards") : DOC.index("## What you can check")]
+    (code,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(code, {})
+    rows = re.findall(
+        r"^\| `([^`]*)` \| (\d+) \| (\d+) \| `([0-9a-f]{64})` \| `([^`]+)` \|$", section, re.M
+    )
+    assert len(rows) == 3
+    for client_seed, nonce, position, block, shown in rows:
+        args = (VECTOR_SEED, client_seed, int(nonce), int(position))
+        assert next(lightning_stream(*args)).hex() == block
+        assert " ".join(map(str, lightning(*args[:3], TERMS, int(position)))) == shown
+    printed = out.getvalue().splitlines()
+    assert printed == [rows[0][4], rows[2][4]]
+    key = hmac.new(bytes.fromhex(VECTOR_SEED), b"baccarat-lightning/1", hashlib.sha256)
+    assert f"`{key.hexdigest()}`" in section

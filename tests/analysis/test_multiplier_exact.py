@@ -15,6 +15,7 @@ import itertools
 import math
 import random
 from collections import Counter, defaultdict
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -39,14 +40,13 @@ from baccarat.core import (
     Card,
     MultiplierTerms,
     Rank,
-    RuleSet,
     Suit,
     banker_draws,
     get_rules,
     paid_cards,
     play_coup,
 )
-from baccarat.core.rules import MULTIPLIER_SIDE_BETS, MULTIPLIER_TERMS
+from baccarat.core.rules import MULTIPLIER_TERMS
 
 MULTIPLIER = get_rules("multiplier")
 TERMS = MULTIPLIER_TERMS
@@ -215,13 +215,7 @@ def one_deck_by_values() -> tuple[dict[tuple[str, int], int], int, int]:
 
 
 def test_a_one_deck_game_by_a_second_enumeration_has_the_same_fractions() -> None:
-    rules = RuleSet(
-        name="multiplier-one-deck",
-        decks=1,
-        tie_pays=Fraction(5),
-        side_bets=MULTIPLIER_SIDE_BETS,
-        multipliers=TERMS,
-    )
+    rules = replace(MULTIPLIER, name="multiplier-one-deck", decks=1, aliases=())
     wins, ties, total = one_deck_by_values()
     # One deck: every card is its own identity, so n paid cards are n distinct identities.
     by_cards = {n: drawn_one_by_one((1,) * n, TERMS) for n in range(2, 7)}

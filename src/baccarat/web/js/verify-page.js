@@ -39,6 +39,8 @@
   const CLASSIC_SIDE_BETS = { ...PAIRS, perfect_pair: { one: "25", both: "200" }, ...DRAGONS, ...BIG_SMALL };
   // One deck holds no two identical cards: no perfect pair there.
   const SINGLE_DECK_SIDE_BETS = { ...PAIRS, ...DRAGONS, ...BIG_SMALL };
+  // Multiplier baccarat's pairs pay 9:1 (times the pair's multiplier).
+  const MULTIPLIER_PAIRS = { player_pair: { pair: "9" }, banker_pair: { pair: "9" } };
   const COMMISSION = { win: "19/20", win_with_6: "19/20", win_three_card_7: "19/20", tie: "push" };
 
   function game(decks, tie, sides, extra = {}) {
@@ -75,6 +77,8 @@
       { super6: { win_with_6: "12" } },
       { banker: { win: "1", win_with_6: "1/2", win_three_card_7: "1", tie: "push" }, aliases: ["no-commission", "super6"] },
     ),
+    multiplier: game(8, "5", MULTIPLIER_PAIRS, { aliases: ["lightning"] }),
+    "multiplier-shoe": game(8, "5", MULTIPLIER_PAIRS, { shuffle: "cut-shoe" }),
   };
 
   // What a shoe needs of a preset (the single-shuffle form and its links).

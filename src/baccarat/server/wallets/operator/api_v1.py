@@ -1,8 +1,9 @@
-"""The operators' API v1 (docs/operator-api.md), the wallet contract every operator speaks
-so far: the seamless-wallet model of the industry's aggregators (Hub88's wallet API, whose
-``RS_`` statuses it takes). Its calls are signed JSON POSTs to ``{wallet_url}/{call}``,
-each with a new ``request_uuid`` and, a round's, a ``transaction_uuid`` that makes it safe
-to repeat: the round's id behind a letter of its kind (``b-``, ``w-``, ``x-``).
+"""The operators' API v1 (docs/operator-api.md, ``protocol = "v1"``): the seamless-wallet
+model of the industry's aggregators (Hub88's wallet API, whose ``RS_`` statuses it takes).
+Its calls are signed JSON POSTs to ``{wallet_url}/{call}``, each with a new
+``request_uuid`` and, a round's, a ``transaction_uuid`` that makes it safe to repeat: the
+round's id behind a letter of its kind (``b-``, ``w-``, ``x-``). A round is two calls, its
+bet and its win (or the bet's rollback).
 """
 
 from __future__ import annotations
@@ -20,11 +21,17 @@ from baccarat.server.wallets.operator.contract import (
     Request,
     RoundCall,
     Wager,
+    read_message,
+    words,
 )
 
 OK = "RS_OK"
 UNKNOWN = "RS_ERROR_UNKNOWN"
 NOT_APPLIED = "RS_ERROR_TRANSACTION_DOES_NOT_EXIST"
+# A repeat of a transaction applied before, answered so rather than with its first answer:
+# applied (the balance is the one the operator kept with it).
+ALREADY = "RS_ERROR_ALREADY_PROCESSED"
+LIMIT = "RS_ERROR_GAMBLING_LIMIT_EXCEEDED"  # the operator's responsible-gaming limit
 # A bet refused with any of these is refused for good (the others: rolled back); what the
 # player is told.
 REASONS = {
@@ -35,10 +42,11 @@ REASONS = {
     "RS_ERROR_INVALID_SIGNATURE": "the casino could not check the game's request",
     "RS_ERROR_USER_DISABLED": "your casino account may not play now",
     "RS_ERROR_DUPLICATE_TRANSACTION": "the casino refused the bet as a duplicate",
+    LIMIT: "your casino's gambling limit does not allow this bet",
 }
 REFUSALS = tuple(REASONS)
-STATUSES = (OK, *REFUSALS, NOT_APPLIED, UNKNOWN)
-_OUTCOMES: dict[str, Outcome] = {OK: "ok", NOT_APPLIED: "not_applied"}
+STATUSES = (OK, ALREADY, *REFUSALS, NOT_APPLIED, UNKNOWN)
+_OUTCOMES: dict[str, Outcome] = {OK: "ok", ALREADY: "ok", NOT_APPLIED: "not_applied"}
 _OUTCOMES |= {status: "refused" for status in REFUSALS}
 _PREFIXES = {"bet": "b-", "win": "w-", "rollback": "x-"}
 
@@ -46,7 +54,8 @@ _PREFIXES = {"bet": "b-", "win": "w-", "rollback": "x-"}
 class OperatorApiV1:
     """The contract of docs/operator-api.md (``contract.WalletProtocol``)."""
 
-    name = "operator-api-v1"
+    name = "v1"
+    refusals = REFUSALS
     signature_header = signing.SIGNATURE_HEADER
 
     def outcome(self, status: str) -> Outcome:
@@ -54,6 +63,12 @@ class OperatorApiV1:
 
     def reason(self, status: str) -> str:
         return REASONS.get(status, status)
+
+    def limited(self, status: str) -> bool:
+        return status == LIMIT
+
+    def closes_with_bet(self, wager: Wager) -> bool:
+        return False  # a bet, then its win: two calls
 
     def no_answer(self, error: str, http_status: int | None = None) -> Answer:
         return Answer(UNKNOWN, http_status=http_status, error=error)
@@ -66,6 +81,12 @@ class OperatorApiV1:
         body = {"request_uuid": request_id, "player": player, "token": token,
                 "currency": currency}  # fmt: skip
         return Request(body, request_id)
+
+    def choice_request(self, player: str, token: str, currency: str, message: str,
+                       choice: str) -> Request:  # fmt: skip
+        request = self.balance_request(player, token, currency)
+        request.body.update(message_id=message, choice=choice)
+        return request
 
     def round_request(self, call: RoundCall, wager: Wager) -> Request:
         request_id, transaction = _request_id(), self.transaction_id(call, wager.round_id)
@@ -110,7 +131,8 @@ class OperatorApiV1:
         balance = data.get("balance")
         if isinstance(balance, bool) or not isinstance(balance, int):
             balance = None
-        return Answer(status, balance, http_status)
+        return Answer(status, balance, http_status, reason=words(data.get("reason")),
+                      message=read_message(data.get("message")))  # fmt: skip
 
 
 def _request_id() -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from baccarat.server.wallets.operator.signing import headers, timestamp
 
@@ -108,6 +110,13 @@ class Pair:
         token: str = started.json()["token"]
         return token
 
+    def admin_check(self) -> subprocess.CompletedProcess[str]:
+        """``baccarat admin check`` of the game's database."""
+        argv = self.game.argv
+        flag = "--data-dir" if "--data-dir" in argv else "--database"
+        return subprocess.run([BACCARAT, "admin", flag, argv[argv.index(flag) + 1], "check"],
+                              capture_output=True, text=True)  # fmt: skip
+
     def report(self, query: str = "") -> list[dict[str, Any]]:
         """Every round of the report, page after page."""
         found: list[dict[str, Any]] = []
@@ -148,12 +157,36 @@ def pair(folder: Path, *, timeout_s: float = 2.0, tables: Path | None = None,
         operator.stop()
 
 
+@contextlib.contextmanager
+def database(store: str, name: str) -> Iterator[str | None]:
+    """The game's database: None for SQLite (in its data folder), or for "postgresql" the
+    address of a new database on a throwaway cluster (the test skips without PostgreSQL,
+    or fails with BACCARAT_REQUIRE_POSTGRES=1)."""
+    if store == "sqlite":
+        yield None
+        return
+    from ..server import postgres
+
+    try:
+        cluster = postgres.throwaway_cluster()
+        admin_url = cluster.__enter__()
+    except (FileNotFoundError, OSError) as error:
+        if postgres.REQUIRE:
+            pytest.fail(f"BACCARAT_REQUIRE_POSTGRES=1 but PostgreSQL is unavailable: {error}")
+        pytest.skip(f"PostgreSQL is unavailable: {error}")
+    try:
+        yield postgres.create_database(admin_url, name)
+    finally:
+        cluster.__exit__(None, None, None)
+
+
 class Pairs:
     """Pairs started when first asked for, one per protocol, in a folder each (a module's
     tests that run for both contracts share them); stopped together (``close``)."""
 
-    def __init__(self, folder: Path, **options: Any) -> None:
-        self.folder, self.options = folder, options
+    def __init__(self, folder: Path, tables: str | None = None, **options: Any) -> None:
+        """``tables``: the text of the tables file (each pair has its own copy)."""
+        self.folder, self.tables, self.options = folder, tables, options
         self.stack = contextlib.ExitStack()
         self.started: dict[str, Pair] = {}
 
@@ -161,8 +194,12 @@ class Pairs:
         if protocol not in self.started:
             folder = self.folder / protocol
             folder.mkdir(exist_ok=True)
+            options = dict(self.options)
+            if self.tables is not None:
+                options["tables"] = folder / "tables.toml"
+                options["tables"].write_text(self.tables)
             self.started[protocol] = self.stack.enter_context(
-                pair(folder, protocol=protocol, **self.options)
+                pair(folder, protocol=protocol, **options)
             )
         return self.started[protocol]
 

@@ -9,7 +9,6 @@ import json
 import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -312,20 +311,35 @@ def test_a_demo_launch_plays_fun_money_and_never_calls_the_wallet(both: Pair) ->
     assert not [t for t in both.admin("ledger", {})["transactions"] if t["player"] == "frank"]
 
 
-def test_the_admin_command_shows_the_rounds_and_their_calls(both: Pair, tmp_path: Path) -> None:
-    import subprocess
-
-    from .support import BACCARAT
+def test_the_admin_command_shows_the_rounds_and_their_calls(
+    both: Pair, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ..cli.support import run
 
     token = both.session("grace")
+    before = time.time()
     played = play(both.game.url, token, key()).json()
     data_dir = both.game.argv[both.game.argv.index("--data-dir") + 1]
-    shown = subprocess.run([BACCARAT, "admin", "--data-dir", data_dir, "operators", "calls",
-                            played["id"]], capture_output=True, text=True, check=True)  # fmt: skip
-    assert "bet" in shown.stdout and "RS_OK" in shown.stdout
-    listed = subprocess.run([BACCARAT, "admin", "--data-dir", data_dir, "operators", "rounds",
-                             "--json"], capture_output=True, text=True, check=True)  # fmt: skip
-    assert played["id"] in [r["round"] for r in json.loads(listed.stdout)]
+    admin = ("admin", "--data-dir", data_dir, "operators")
+    status, shown, _ = run(capsys, *admin, "calls", played["id"])
+    assert status == 0 and "bet" in shown and "RS_OK" in shown
+    status, listed, _ = run(capsys, *admin, "rounds", "--json")
+    assert played["id"] in [r["round"] for r in json.loads(listed)]
+    # Every call and its answer are kept, with their bodies, found by player and time.
+    status, found, _ = run(capsys, *admin, "calls", "--player", "grace", "--json")
+    calls = json.loads(found)
+    assert status == 0 and {c["player"] for c in calls} == {"grace"}
+    bet = next(c for c in calls if c["round"] == played["id"] and c["call"] == "bet")
+    assert json.loads(bet["body"])["transaction_uuid"] == bet["transaction_uuid"]
+    assert json.loads(bet["answer"])["status"] == "RS_OK"
+    since = timestamp(before - 1)
+    status, recent, _ = run(capsys, *admin, "calls", "--player", "grace", "--from", since,
+                            "--json")  # fmt: skip
+    assert played["id"] in {c["round"] for c in json.loads(recent)}
+    status, older, _ = run(capsys, *admin, "calls", "--player", "grace", "--to", since, "--json")
+    assert played["id"] not in {c["round"] for c in json.loads(older)}
+    status, _, err = run(capsys, *admin, "calls", "--from", "yesterday")
+    assert status == 2 and "--from is a time in ISO 8601" in err
 
 
 def test_a_round_in_another_currency_is_sent_in_its_minor_units(both: Pair) -> None:

@@ -203,7 +203,10 @@ class Pairs:
             )
         return self.started[protocol]
 
-    def close(self) -> None:
+    def __enter__(self) -> Pairs:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
         self.stack.close()
 
 

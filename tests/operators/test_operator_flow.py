@@ -16,28 +16,13 @@ import pytest
 from baccarat.server.wallets.operator.signing import headers, timestamp
 
 from ..harness import until
-from .support import OPERATOR, PROTOCOLS, SECRET, Pair, Pairs, play
+from .support import OPERATOR, SECRET, Pair, Pairs, play
 
 
 @pytest.fixture(scope="module")
 def pairs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pairs]:
-    started = Pairs(tmp_path_factory.mktemp("operators"))
-    try:
+    with Pairs(tmp_path_factory.mktemp("operators")) as started:
         yield started
-    finally:
-        started.close()
-
-
-@pytest.fixture
-def both(pairs: Pairs) -> Pair:
-    """The pair speaking API v1."""
-    return pairs("v1")
-
-
-@pytest.fixture(params=PROTOCOLS)
-def either(pairs: Pairs, request: pytest.FixtureRequest) -> Pair:
-    """The pair speaking each contract in turn."""
-    return pairs(request.param)
 
 
 def operator_balance(both: Pair, player: str) -> int:

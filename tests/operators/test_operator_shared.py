@@ -20,7 +20,7 @@ import pytest
 from websockets.sync.client import connect
 
 from ..harness import until
-from .support import PROTOCOLS, Pair, Pairs, database, pair, play
+from .support import Pair, Pairs, database, pair, play
 
 TABLE = "fast"
 TABLES = f"""
@@ -47,23 +47,9 @@ FINISH_S = 90  # how long a test waits for what must happen (a hang fails, never
 
 @pytest.fixture(scope="module")
 def pairs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pairs]:
-    started = Pairs(tmp_path_factory.mktemp("operators-shared"), TABLES, timeout_s=0.5)
-    try:
+    folder = tmp_path_factory.mktemp("operators-shared")
+    with Pairs(folder, TABLES, timeout_s=0.5) as started:
         yield started
-    finally:
-        started.close()
-
-
-@pytest.fixture
-def both(pairs: Pairs) -> Pair:
-    """The pair speaking API v1."""
-    return pairs("v1")
-
-
-@pytest.fixture(params=PROTOCOLS)
-def either(pairs: Pairs, request: pytest.FixtureRequest) -> Pair:
-    """The pair speaking each contract in turn."""
-    return pairs(request.param)
 
 
 @pytest.fixture(scope="module")

@@ -7,28 +7,20 @@ What both contracts share is tested for both (``CONTRACTS``)."""
 from __future__ import annotations
 
 import json
-import uuid
 
 import pytest
 
-from baccarat.core import Bets
 from baccarat.server import check as audit
 from baccarat.server.db.database import Database
-from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.dealing import FairShoes
-from baccarat.server.history import iso_time
 from baccarat.server.kinds import load_tables
-from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
-from baccarat.server.play.round import Dealer
-from baccarat.server.wallets.operator import launch, messages, outbox, report, signing
-from baccarat.server.wallets.operator.config import Operator
+from baccarat.server.wallets.operator import launch, messages, report, signing
 from baccarat.server.wallets.operator.contract import Answer, Wager, WalletProtocol
-from baccarat.server.wallets.operator.outbox import Call, OperatorWallet
 from baccarat.server.wallets.operator.protocols import CONTRACTS
 
 from ..harness import FakeClock
 from .conftest import both_backends
+from .support import operator_answer, operator_player, operator_round
 
 SECRET = "sixteen-chars-or-more"
 TABLES = load_tables()
@@ -127,49 +119,17 @@ def test_the_actions_contract_sends_a_house_rounds_bet_and_win_in_one_request() 
 # -- the outbox driven by each contract ------------------------------------------------------
 
 
-def operator(protocol: str) -> Operator:
-    return Operator("acme", SECRET, "http://127.0.0.1:9/wallet", ("USD",), None, 0.5,
-                    CONTRACTS[protocol])  # fmt: skip
-
-
-def session(db: Database, system: SystemAccounts, player: str = "u42") -> outbox.OperatorSession:
-    body = {"request_uuid": str(uuid.uuid4()), "timestamp": iso_time(db.clock()),
-            "player": player, "token": "t", "currency": "USD", "language": "en",
-            "demo": False}  # fmt: skip
-    code = db.run_write(lambda uow: launch.create(uow, operator("v1"), TABLES, body))
-    return db.run_write(lambda uow: launch.redeem(uow, code, system, 3600)).session
-
-
-def new_round(db: Database, s: outbox.OperatorSession, protocol: str) -> Call:
-    bets = Bets({"banker": 1000})
-
-    def work(uow: UnitOfWork) -> Call:
-        wallet = OperatorWallet(s, TABLE.id, bets.to_json(), outbox.lease_for(0.5),
-                                CONTRACTS[protocol])  # fmt: skip
-        rounds.play_round(uow, Dealer(FairShoes(), wallet), s.player_id, TABLE, "real", bets)
-        assert wallet.first is not None
-        return wallet.first
-
-    return db.run_write(work)
-
-
-def answer(db: Database, call: Call, status: str, balance: int | None = 5000,
-           **more: object) -> tuple[str, Call | None]:  # fmt: skip
-    given = Answer(status, balance, 200, **more)  # type: ignore[arg-type]
-    return db.run_write(lambda uow: outbox.answered(uow, call, given, 0.5, 2.0))
-
-
 @both_backends
 def test_a_house_round_on_the_actions_contract_is_one_call_settled_by_its_answer(
     db: Database, system: SystemAccounts
 ) -> None:
-    s = session(db, system)
-    bet = new_round(db, s, "actions")
+    s = operator_player(db, system)
+    bet = operator_round(db, s, "actions")
     assert bet.closes and [a["action"] for a in bet.body["actions"]] == ["bet", "win"]
     win = db.run_read(lambda uow: uow.scalar("SELECT win FROM rounds WHERE id = :r",
                                              {"r": bet.round_id}))  # fmt: skip
     # The operator answers the balance after the bet and the win.
-    assert answer(db, bet, "ok", 5000 + win - 1000) == ("settled", None)
+    assert operator_answer(db, bet, "ok", 5000 + win - 1000) == ("settled", None)
     (line,) = db.run_read(lambda uow: report.rounds(uow, "acme", None, None, None, None))[
         "rounds"]  # fmt: skip
     rid = bet.round_id
@@ -183,12 +143,12 @@ def test_a_house_round_on_the_actions_contract_is_one_call_settled_by_its_answer
     )
     assert tuple(shown or ()) == (5000, 5000 + win - 1000)  # fmt: skip
     # Unanswered: rolled back whole, the bet and the win it carried.
-    unanswered = new_round(db, s, "actions")
-    state, rollback = answer(db, unanswered, "unknown", None)
+    unanswered = operator_round(db, s, "actions")
+    state, rollback = operator_answer(db, unanswered, "unknown", None)
     assert state == "rollback" and rollback is not None
     assert [a["original_action_id"] for a in rollback.body["actions"]] == [
         f"{unanswered.round_id}:bet", f"{unanswered.round_id}:win"]  # fmt: skip
-    assert answer(db, rollback, "ok") == ("rolled_back", None)
+    assert operator_answer(db, rollback, "ok") == ("rolled_back", None)
     assert db.run_read(audit.check).ok
 
 
@@ -196,12 +156,12 @@ def test_a_house_round_on_the_actions_contract_is_one_call_settled_by_its_answer
 def test_an_answer_already_processed_is_applied_with_the_operators_balance(
     db: Database, system: SystemAccounts
 ) -> None:
-    s = session(db, system)
-    bet = new_round(db, s, "v1")
-    state, win = answer(db, bet, "RS_ERROR_ALREADY_PROCESSED", 4000)
+    s = operator_player(db, system)
+    bet = operator_round(db, s, "v1")
+    state, win = operator_answer(db, bet, "RS_ERROR_ALREADY_PROCESSED", 4000)
     assert state == "win" and win is not None  # the bet is applied: its win goes on
     assert db.run_read(lambda uow: launch.session_of(uow, s.token_hash)).balance is not None
-    assert answer(db, win, "RS_ERROR_ALREADY_PROCESSED", 6000) == ("settled", None)
+    assert operator_answer(db, win, "RS_ERROR_ALREADY_PROCESSED", 6000) == ("settled", None)
     assert db.run_read(lambda uow: launch.session_of(uow, s.token_hash)).balance == 6000
     assert db.run_read(audit.check).ok
 
@@ -210,12 +170,12 @@ def test_an_answer_already_processed_is_applied_with_the_operators_balance(
 def test_every_call_is_kept_with_its_bodies_and_found_by_round_player_and_time(
     db: Database, system: SystemAccounts, clock: FakeClock
 ) -> None:
-    s, other = session(db, system, "u42"), session(db, system, "u43")
-    first = new_round(db, s, "actions")
-    answer(db, first, "ok", 9000, body='{"balance":9000}', reason=None)
+    s, other = operator_player(db, system, "u42"), operator_player(db, system, "u43")
+    first = operator_round(db, s, "actions")
+    operator_answer(db, first, "ok", 9000, body='{"balance":9000}', reason=None)
     clock.advance(3600)
-    second = new_round(db, other, "v1")
-    answer(db, second, "RS_ERROR_NOT_ENOUGH_MONEY", 10, reason="no money", body="{}")
+    second = operator_round(db, other, "v1")
+    operator_answer(db, second, "RS_ERROR_NOT_ENOUGH_MONEY", 10, reason="no money", body="{}")
     # Kept well past four months: the game deletes none (launch codes are purged, not these).
     clock.advance(130 * 24 * 3600)
     db.run_write(lambda uow: launch.purge(uow, 1000))
@@ -243,12 +203,14 @@ def test_a_message_of_the_operator_is_kept_once_until_the_player_chooses(
     from baccarat.server.errors import ServiceError
     from baccarat.server.wallets.operator.contract import read_message
 
-    s = session(db, system)
+    s = operator_player(db, system)
     note = read_message(MESSAGE)
-    bet = new_round(db, s, "v1")
-    _, win = answer(db, bet, "RS_OK", message=note)
+    bet = operator_round(db, s, "v1")
+    _, win = operator_answer(db, bet, "RS_OK", message=note)
     assert win is not None
-    answer(db, win, "RS_OK", message=note)  # the same message again (a first answer resent)
+    operator_answer(
+        db, win, "RS_OK", message=note
+    )  # the same message again (a first answer resent)
     waiting = db.run_read(lambda uow: messages.waiting(uow, s.player_id))
     assert waiting is not None and waiting["text"] == MESSAGE["text"]
     count = db.run_read(lambda uow: uow.scalar("SELECT COUNT(*) FROM operator_messages"))

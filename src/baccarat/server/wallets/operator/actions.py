@@ -17,16 +17,15 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Mapping
 from typing import Any
 
-from baccarat.server.jsontext import compact
 from baccarat.server.wallets.operator import signing
 from baccarat.server.wallets.operator.contract import (
     Answer,
     Outcome,
     Request,
     RoundCall,
+    StatusTables,
     Wager,
     read_message,
     words,
@@ -56,24 +55,12 @@ _SUFFIXES = {"bet": ":bet", "win": ":win", "rollback": ":rollback"}
 WIN_ROLLBACK = ":rollback-win"  # the rollback of a win sent with its bet
 
 
-class Actions:
+class Actions(StatusTables):
     """The actions contract (``contract.WalletProtocol``)."""
 
     name = "actions"
-    refusals = REFUSALS
     signature_header = SIGNATURE_HEADER
-
-    def outcome(self, status: str) -> Outcome:
-        return _OUTCOMES.get(status, "unknown")
-
-    def reason(self, status: str) -> str:
-        return REASONS.get(status, status)
-
-    def limited(self, status: str) -> bool:
-        return status == LIMIT
-
-    def no_answer(self, error: str, http_status: int | None = None) -> Answer:
-        return Answer(UNKNOWN, http_status=http_status, error=error)
+    outcomes, reasons, limit, unknown = _OUTCOMES, REASONS, LIMIT, UNKNOWN
 
     def closes_with_bet(self, wager: Wager) -> bool:
         return wager.dealt
@@ -84,12 +71,6 @@ class Actions:
     def balance_request(self, player: str, token: str, currency: str) -> Request:
         body = {"user_id": player, "session_token": token, "currency": currency}
         return Request(body, _attempt_id())
-
-    def choice_request(self, player: str, token: str, currency: str, message: str,
-                       choice: str) -> Request:  # fmt: skip
-        request = self.balance_request(player, token, currency)
-        request.body.update(message_id=message, choice=choice)
-        return request
 
     def round_request(self, call: RoundCall, wager: Wager) -> Request:
         """A ``play`` request: the bet (with its win, for a round dealt already), the win,
@@ -119,14 +100,8 @@ class Actions:
     def url(self, wallet_url: str, call: str) -> str:
         return f"{wallet_url}/{'play' if call in _SUFFIXES else call}"
 
-    def encode(self, body: Mapping[str, Any]) -> bytes:
-        return compact(body).encode()
-
     def headers(self, operator_id: str, secret: str, message: bytes) -> dict[str, str]:
         return {SIGNATURE_HEADER: signing.sign(secret, message)}
-
-    def signs(self, secret: str, message: bytes, signature: str | None) -> bool:
-        return signing.matches(secret, message, signature)
 
     def read_answer(self, http_status: int, content: bytes, signed: bool) -> Answer:
         if http_status != 200 and not 400 <= http_status < 500:

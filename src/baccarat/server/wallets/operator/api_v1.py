@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Mapping
 from typing import Any
 
-from baccarat.server.jsontext import compact
 from baccarat.server.wallets.operator import signing
 from baccarat.server.wallets.operator.contract import (
     Answer,
     Outcome,
     Request,
     RoundCall,
+    StatusTables,
     Wager,
     read_message,
     words,
@@ -51,27 +50,15 @@ _OUTCOMES |= {status: "refused" for status in REFUSALS}
 _PREFIXES = {"bet": "b-", "win": "w-", "rollback": "x-"}
 
 
-class OperatorApiV1:
+class OperatorApiV1(StatusTables):
     """The contract of docs/operator-api.md (``contract.WalletProtocol``)."""
 
     name = "v1"
-    refusals = REFUSALS
     signature_header = signing.SIGNATURE_HEADER
-
-    def outcome(self, status: str) -> Outcome:
-        return _OUTCOMES.get(status, "unknown")
-
-    def reason(self, status: str) -> str:
-        return REASONS.get(status, status)
-
-    def limited(self, status: str) -> bool:
-        return status == LIMIT
+    outcomes, reasons, limit, unknown = _OUTCOMES, REASONS, LIMIT, UNKNOWN
 
     def closes_with_bet(self, wager: Wager) -> bool:
         return False  # a bet, then its win: two calls
-
-    def no_answer(self, error: str, http_status: int | None = None) -> Answer:
-        return Answer(UNKNOWN, http_status=http_status, error=error)
 
     def transaction_id(self, call: RoundCall, round_id: str) -> str:
         return _PREFIXES[call] + round_id
@@ -81,12 +68,6 @@ class OperatorApiV1:
         body = {"request_uuid": request_id, "player": player, "token": token,
                 "currency": currency}  # fmt: skip
         return Request(body, request_id)
-
-    def choice_request(self, player: str, token: str, currency: str, message: str,
-                       choice: str) -> Request:  # fmt: skip
-        request = self.balance_request(player, token, currency)
-        request.body.update(message_id=message, choice=choice)
-        return request
 
     def round_request(self, call: RoundCall, wager: Wager) -> Request:
         request_id, transaction = _request_id(), self.transaction_id(call, wager.round_id)
@@ -107,14 +88,8 @@ class OperatorApiV1:
     def url(self, wallet_url: str, call: str) -> str:
         return f"{wallet_url}/{call}"
 
-    def encode(self, body: Mapping[str, Any]) -> bytes:
-        return compact(body).encode()
-
     def headers(self, operator_id: str, secret: str, message: bytes) -> dict[str, str]:
         return signing.headers(operator_id, secret, message)
-
-    def signs(self, secret: str, message: bytes, signature: str | None) -> bool:
-        return signing.matches(secret, message, signature)
 
     def read_answer(self, http_status: int, content: bytes, signed: bool) -> Answer:
         if http_status != 200:

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 from urllib.parse import urlsplit
+
+from baccarat.server.jsontext import compact
+from baccarat.server.wallets.operator import signing
 
 RoundCall = Literal["bet", "win", "rollback"]
 # What an answer means for the round, whatever the contract's word for it:
@@ -172,6 +175,48 @@ class WalletProtocol(Protocol):
         """An answer as the contract has it (``signed``: its signature checked), or its
         "no answer" saying what was wrong."""
         ...
+
+
+class StatusTables:
+    """What a contract's statuses mean, read from its tables, and what every contract so
+    far does alike (a JSON body, its HMAC-SHA256, a choice written as a balance call with
+    two fields more): the part of ``WalletProtocol`` its modules share."""
+
+    outcomes: ClassVar[Mapping[str, Outcome]]  # the statuses that are not "unknown"
+    reasons: ClassVar[Mapping[str, str]]  # a refusal -> what the player is told
+    limit: ClassVar[str]  # the operator's gambling limit
+    unknown: ClassVar[str]  # no answer, in the contract's word
+
+    @property
+    def refusals(self) -> tuple[str, ...]:
+        return tuple(self.reasons)
+
+    def outcome(self, status: str) -> Outcome:
+        return self.outcomes.get(status, "unknown")
+
+    def reason(self, status: str) -> str:
+        return self.reasons.get(status, status)
+
+    def limited(self, status: str) -> bool:
+        return status == self.limit
+
+    def no_answer(self, error: str, http_status: int | None = None) -> Answer:
+        return Answer(self.unknown, http_status=http_status, error=error)
+
+    def balance_request(self, player: str, token: str, currency: str) -> Request:
+        raise NotImplementedError
+
+    def choice_request(self, player: str, token: str, currency: str, message: str,
+                       choice: str) -> Request:  # fmt: skip
+        request = self.balance_request(player, token, currency)
+        request.body.update(message_id=message, choice=choice)
+        return request
+
+    def encode(self, body: Mapping[str, Any]) -> bytes:
+        return compact(body).encode()
+
+    def signs(self, secret: str, message: bytes, signature: str | None) -> bool:
+        return signing.matches(secret, message, signature)
 
 
 def words(value: Any) -> str | None:

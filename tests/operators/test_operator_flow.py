@@ -270,8 +270,10 @@ def test_a_message_the_operator_attaches_reaches_the_player_and_the_choice_goes_
     message = first.json()["operator_message"]
     assert (message["text"], message["choices"], message["history_url"]) == (
         text, ["continue", "close", "view_history"], history)  # fmt: skip
-    # Every answer of play tells it until the player chooses.
+    # Every answer of play tells it until the player chooses, and the session's.
     assert play(both.game.url, token, key()).json()["operator_message"] == message
+    session = httpx.get(f"{both.game.url}/api/operator/session", headers=auth(token), timeout=10)
+    assert session.json()["operator_message"] == message
     url = f"{both.game.url}/api/operator/messages/{message['id']}"
     wrong = httpx.post(url, json={"choice": "later"}, headers=auth(token), timeout=10)
     assert (wrong.status_code, wrong.json()["error"]["details"]["field"]) == (422, "choice")

@@ -30,8 +30,8 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--data-dir", default="data/operator-demo",
                       help="folder of its SQLite wallet (data/operator-demo)")  # fmt: skip
     demo.add_argument("--currency", default="USD", help="its players' currency (USD)")
-    demo.add_argument("--protocol", default="v1", choices=("v1", "actions"),
-                      help="the wallet contract it speaks (v1)")  # fmt: skip
+    demo.add_argument("--protocol", default="v1",
+                      help="the wallet contract it speaks: v1 or actions (v1)")  # fmt: skip
     for name, what in (("late", "answered late (after --late-s)"),
                        ("fail", "answered 500, not applied"),
                        ("drop", "applied and never answered")):  # fmt: skip
@@ -173,9 +173,13 @@ def run_demo(args: argparse.Namespace) -> int:
     import uvicorn
 
     from baccarat.cli import UsageError, inputs
-    from baccarat.operator_demo.app import DemoSettings, create_demo
+    from baccarat.operator_demo.app import SIDES, DemoSettings, create_demo
 
     port = inputs.whole(args.port, "--port", 1, 65535)
+    if args.protocol not in SIDES:
+        raise UsageError(
+            f"--protocol is one of {', '.join(SIDES)}, not {inputs.shown(args.protocol)}"
+        )
     shares = {}
     for name in ("late", "fail", "drop"):
         try:

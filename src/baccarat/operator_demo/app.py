@@ -32,6 +32,8 @@ from baccarat.server.wallets.operator.signing import (
 )
 
 COOKIE = "demo_operator"
+# The operator's side of each contract it speaks (``--protocol``).
+SIDES: dict[str, type[V1 | ActionsWallet]] = {"v1": V1, "actions": ActionsWallet}
 DROPPED_S = 600  # an answer "never" sent: held until the game has long given up
 
 
@@ -62,7 +64,7 @@ def _page(title: str, body: str) -> HTMLResponse:
 
 def create_demo(settings: DemoSettings) -> FastAPI:
     wallet = DemoWallet(settings.data_dir, settings.currency)
-    side = ActionsWallet(wallet) if settings.protocol == "actions" else V1(wallet)
+    side = SIDES[settings.protocol](wallet)
     contract = CONTRACTS[settings.protocol]
     chance = random.Random()
     # The faults injected now: the flags' at start, changed by ``POST /admin/faults``.

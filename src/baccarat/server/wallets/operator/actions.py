@@ -15,9 +15,7 @@ A refusal is an HTTP 4xx answer whose body names its ``code`` (and may give the 
 
 from __future__ import annotations
 
-import json
 import uuid
-from typing import Any
 
 from baccarat.server.wallets.operator import signing
 from baccarat.server.wallets.operator.contract import (
@@ -27,8 +25,6 @@ from baccarat.server.wallets.operator.contract import (
     RoundCall,
     StatusTables,
     Wager,
-    read_message,
-    words,
 )
 
 SIGNATURE_HEADER = "X-Request-Sign"
@@ -106,24 +102,16 @@ class Actions(StatusTables):
     def read_answer(self, http_status: int, content: bytes, signed: bool) -> Answer:
         if http_status != 200 and not 400 <= http_status < 500:
             return self.no_answer(f"HTTP {http_status}", http_status)
-        if not signed:
-            return self.no_answer("the answer's signature is bad", http_status)
-        try:
-            data: Any = json.loads(content)
-        except ValueError:
-            return self.no_answer("the answer is not JSON", http_status)
-        if not isinstance(data, dict):
-            return self.no_answer("the answer is not a JSON object", http_status)
-        balance = data.get("balance")
-        if isinstance(balance, bool) or not isinstance(balance, int):
-            balance = None
+        data = self.body_of(http_status, content, signed)
+        if isinstance(data, Answer):
+            return data
         status = OK if http_status == 200 else data.get("code")
-        if status == OK and balance is None:
-            return self.no_answer("the answer has no balance", http_status)
         if status not in _OUTCOMES:
             return self.no_answer(f"HTTP {http_status}, code {status!r}"[:200], http_status)
-        return Answer(str(status), balance, http_status, reason=words(data.get("reason")),
-                      message=read_message(data.get("message")))  # fmt: skip
+        found = self.answer(str(status), data, http_status)
+        if status == OK and found.balance is None:
+            return self.no_answer("the answer has no balance", http_status)
+        return found
 
 
 def _attempt_id() -> str:

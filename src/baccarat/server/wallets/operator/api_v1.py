@@ -8,7 +8,6 @@ bet and its win (or the bet's rollback).
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
@@ -20,8 +19,6 @@ from baccarat.server.wallets.operator.contract import (
     RoundCall,
     StatusTables,
     Wager,
-    read_message,
-    words,
 )
 
 OK = "RS_OK"
@@ -94,20 +91,13 @@ class OperatorApiV1(StatusTables):
     def read_answer(self, http_status: int, content: bytes, signed: bool) -> Answer:
         if http_status != 200:
             return self.no_answer(f"HTTP {http_status}", http_status)
-        if not signed:
-            return self.no_answer("the answer's signature is bad", http_status)
-        try:
-            data: Any = json.loads(content)
-        except ValueError:
-            return self.no_answer("the answer is not JSON", http_status)
-        status = data.get("status") if isinstance(data, dict) else None
+        data = self.body_of(http_status, content, signed)
+        if isinstance(data, Answer):
+            return data
+        status = data.get("status")
         if status not in STATUSES:
             return self.no_answer(f"unknown status {status!r}"[:200], http_status)
-        balance = data.get("balance")
-        if isinstance(balance, bool) or not isinstance(balance, int):
-            balance = None
-        return Answer(status, balance, http_status, reason=words(data.get("reason")),
-                      message=read_message(data.get("message")))  # fmt: skip
+        return self.answer(status, data, http_status)
 
 
 def _request_id() -> str:

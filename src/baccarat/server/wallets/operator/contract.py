@@ -14,6 +14,7 @@ the round is then settled by the bet's answer. The contracts are named in ``prot
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol
@@ -217,6 +218,27 @@ class StatusTables:
 
     def signs(self, secret: str, message: bytes, signature: str | None) -> bool:
         return signing.matches(secret, message, signature)
+
+    def body_of(self, http_status: int, content: bytes, signed: bool) -> dict[str, Any] | Answer:
+        """A signed answer's JSON object, or the "no answer" saying what is wrong with it."""
+        if not signed:
+            return self.no_answer("the answer's signature is bad", http_status)
+        try:
+            data: Any = json.loads(content)
+        except ValueError:
+            return self.no_answer("the answer is not JSON", http_status)
+        if not isinstance(data, dict):
+            return self.no_answer("the answer is not a JSON object", http_status)
+        return data
+
+    def answer(self, status: str, data: Mapping[str, Any], http_status: int) -> Answer:
+        """The answer of that status with what its body gives besides (both contracts write
+        them alike): the balance, the operator's reason, a message for the player."""
+        balance = data.get("balance")
+        if isinstance(balance, bool) or not isinstance(balance, int):
+            balance = None
+        return Answer(status, balance, http_status, reason=words(data.get("reason")),
+                      message=read_message(data.get("message")))  # fmt: skip
 
 
 def words(value: Any) -> str | None:

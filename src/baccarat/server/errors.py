@@ -88,6 +88,8 @@ ERRORS: dict[str, ErrorSpec] = {
         403, "an operator's session plays on the operator's wallet only: not this route"
     ),
     "operator_refused": ErrorSpec(402, "the operator's wallet refused the bet"),
+    "operator_limit": ErrorSpec(403, "the operator refused the bet for its gambling limits"),
+    "unknown_message": ErrorSpec(404, "the session's player has no such message of the operator"),
     "operator_unavailable": ErrorSpec(503, "the operator's wallet did not answer"),
     "not_a_banked_table": ErrorSpec(409, "this table is banked by the casino, not by players"),
     "unknown_seat": ErrorSpec(404, "no player-banked seat with this id"),

@@ -519,6 +519,8 @@ operator_rounds = sa.Table(
     # once the bet was applied (the round is dealt later, with the coup).
     sa.Column("coup_id", sa.BigInteger, nullable=True),
     sa.Column("balance", sa.BigInteger, nullable=True),
+    # The wallet contract it is played in (revision 0024; ``wallets.operator.protocols``).
+    sa.Column("protocol", sa.Text, nullable=False, server_default="v1"),
     sa.CheckConstraint(
         "state IN ('bet', 'placed', 'win', 'settled', 'refused', 'rollback', 'rolled_back')",
         name="state",
@@ -545,7 +547,35 @@ operator_calls = sa.Table(
     sa.Column("status", sa.Text, nullable=True),
     sa.Column("balance", sa.BigInteger, nullable=True),
     sa.Column("error", sa.Text, nullable=True),
+    # Revision 0024: the operator's player, the body as sent, the answer's body as received
+    # and the operator's reason for a refusal; found by time and by player.
+    sa.Column("player", sa.Text, nullable=True),
+    sa.Column("body", sa.Text, nullable=True),
+    sa.Column("answer", sa.Text, nullable=True),
+    sa.Column("reason", sa.Text, nullable=True),
     sa.Index("ix_operator_calls_round", "round_id", "id"),
+    sa.Index("ix_operator_calls_sent", "sent_us"),
+    sa.Index("ix_operator_calls_player", "player", "sent_us"),
+)
+
+# A message an operator attached to an answer (a reality check), shown to its player until
+# they choose one of its choices (revision 0024).
+operator_messages = sa.Table(
+    "operator_messages",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("operator_id", sa.Text, nullable=False),
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("message_id", sa.Text, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("choices", sa.Text, nullable=False),
+    sa.Column("history_url", sa.Text, nullable=True),
+    sa.Column("call_id", Id, nullable=True),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("chosen_us", sa.BigInteger, nullable=True),
+    sa.Column("choice", sa.Text, nullable=True),
+    sa.UniqueConstraint("operator_id", "player_id", "message_id"),
+    sa.Index("ix_operator_messages_player", "player_id", "chosen_us"),
 )
 
 

@@ -105,6 +105,8 @@ class Table:
     side_bets: Mapping[str, BetLimits] = field(default_factory=dict)
     # The table in other currencies than HOME: its chips and limits in each (minor units).
     currencies: Mapping[str, Table] = field(default_factory=dict)
+    # The most one round pays a player, their winnings (minor units; None: no cap).
+    pay_cap: int | None = None
 
     @property
     def offered_currencies(self) -> tuple[str, ...]:
@@ -209,6 +211,16 @@ class Table:
                     f"the tie bet {money(tie)} is above the maximum {money(limits.tie_max)}",
                     bet="tie", stake=tie, max=limits.tie_max, currency=code,
                 )  # fmt: skip
+        fee_unit = self.fee_unit
+        for kind, stake in bets.placed():
+            if stake % fee_unit:
+                raise ServiceError(
+                    "not_a_fee_multiple",
+                    f"the {kind} bet {money(stake)} is not a whole multiple of "
+                    f"{money(fee_unit)}: at this table a fee of {self.fee_text} of each stake "
+                    "is taken with it, and stakes are multiples of what makes it exact",
+                    bet=kind, stake=stake, unit=fee_unit, currency=code,
+                )  # fmt: skip
         unit = self.unit
         for kind, stake in bets.placed():
             if stake % unit:
@@ -218,6 +230,23 @@ class Table:
                     f"table's chips: stakes are multiples of {money(unit)}",
                     bet=kind, stake=stake, unit=unit, currency=code,
                 )  # fmt: skip
+
+    @property
+    def fee_unit(self) -> int:
+        """Every stake is a multiple of this so that its fee is whole minor units (1 where
+        no fee is taken)."""
+        terms = self.rules.multipliers
+        return 1 if terms is None else terms.fee_unit
+
+    @property
+    def fee_text(self) -> str:
+        """The fee taken with each stake, as a fraction ("1/5"; "0" where none is)."""
+        terms = self.rules.multipliers
+        return "0" if terms is None else str(terms.fee)
+
+    def wagered(self, bets: Bets) -> int:
+        """What the bets take from the balance: their stakes and the fee taken with them."""
+        return bets.total + fees_of(self.rules, bets)
 
     def bet_limits(self, bet: str) -> BetLimits:
         """The least and the most one bet takes (the tie's least is the lone tie bet's)."""

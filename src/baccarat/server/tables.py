@@ -22,6 +22,7 @@ from baccarat.core import (
     Bets,
     RuleSet,
     ShufflePolicy,
+    fee_of,
     get_rules,
     parse_money,
 )
@@ -97,6 +98,9 @@ class Table:
     limits: Limits
     source: str = ""
     rtp: Mapping[str, Fraction] = field(default_factory=dict)
+    # A multiplier table's exact figures per bet besides its RTP (``analysis.multiplier``:
+    # the standard deviation, the largest multiplier and how rare it is, ...).
+    figures: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # Its kind (``kinds.KINDS``: house, shared, banked) and the kind's own terms (none for a
     # house table), which only the kind's package reads.
     kind: str = "house"
@@ -257,9 +261,12 @@ class Table:
         return self.side_bets[bet]
 
     def bets_json(self) -> dict[str, dict[str, Any]]:
-        """``{name: {"min", "max", "unit", "pays", "rtp"}}`` for every bet the table takes:
-        its limits and the multiple its stakes are made of (the chips' unit), the pay table's
-        lines (pays "to one", or "push") and the exact RTP (null if not known)."""
+        """``{name: {"min", "max", "unit", "pays", "rtp", "rtp_exact", "rtp_percent"}}`` for
+        every bet the table takes: its limits and the multiple its stakes are made of (the
+        chips' unit), the pay table's lines (pays "to one", or "push") and the exact RTP
+        (null if not known), as a fraction ("n/d") beside its percentage; at a multiplier
+        table its RTP per unit wagered (the stake and its fee) and its other exact figures
+        (``multiplier``)."""
         answer = {}
         for bet in self.bets:
             bounds = self.bet_limits(bet)
@@ -270,7 +277,11 @@ class Table:
                 "unit": self.unit,
                 "pays": self.rules.paytable(bet).to_json(),
                 "rtp": None if rtp is None else float(rtp),
+                "rtp_exact": None if rtp is None else f"{rtp.numerator}/{rtp.denominator}",
+                "rtp_percent": None if rtp is None else f"{float(rtp) * 100:.4f}",
             }
+            if bet in self.figures:
+                answer[bet]["multiplier"] = dict(self.figures[bet])
         if "tie" in answer:
             answer["tie"]["min_beside"] = self.limits.tie_min
         return answer
@@ -290,7 +301,16 @@ class Table:
             "currency": self.currency,
             "banked": None,
             "shared": None,
+            "pay_cap": self.pay_cap,
         } | ({} if self.terms is None else {self.kind: self.terms.to_json()})
+
+
+def fees_of(rules: RuleSet, bets: Bets) -> int:
+    """The fee taken with these bets' stakes: each bet's (``core.fee_of``; 0 where no fee
+    is taken). Its stakes are whole multiples of the fee's unit (``Table.check_bets``)."""
+    if rules.multipliers is None:
+        return 0
+    return sum(fee_of(rules, stake) for _, stake in bets.placed())
 
 
 def bets_from(stakes: Mapping[str, int]) -> Bets:
@@ -399,13 +419,29 @@ def _table(
         raise TableConfigError(f"{where}: a {kind.name} table takes the three main bets only")
     if kind is not None and kind.one_currency is not None and "currencies" in raw:
         raise TableConfigError(f"{where}: {kind.one_currency}")
+    pay_cap = None if "pay_cap" not in raw else amount(raw["pay_cap"], f"{where} pay_cap")
+    _check_fee_unit(rules, chips, where)
     variants = _currencies(raw, index, kinds, settings, where, side)
+    if pay_cap is not None and any(v.pay_cap is None for v in variants.values()):
+        raise TableConfigError(f"{where}: give the pay_cap in every currency of the table")
     return Table(table_id, str(raw.get("name", table_id)), rules, chips, limits,
                  str(raw.get("source", "")), kind="house" if kind is None else kind.name,
-                 terms=terms, side_bets=side, currencies=variants)  # fmt: skip
+                 terms=terms, side_bets=side, currencies=variants,
+                 pay_cap=pay_cap)  # fmt: skip
 
 
-_TERMS = ("chips", "min", "max", "tie_min", "tie_min_alone", "tie_max", "bets")
+def _check_fee_unit(rules: RuleSet, chips: tuple[int, ...], where: str) -> None:
+    """At a multiplier table every stake's fee is whole minor units: the chips make only
+    multiples of the fee's unit (5 minor units for a fee of 1/5)."""
+    terms = rules.multipliers
+    if terms is not None and math.gcd(*chips) % terms.fee_unit:
+        raise TableConfigError(
+            f"{where}: rules {rules.name!r} take a fee of {terms.fee} of each stake: the "
+            f"chips must make whole multiples of {terms.fee_unit} minor units only"
+        )
+
+
+_TERMS = ("chips", "min", "max", "tie_min", "tie_min_alone", "tie_max", "bets", "pay_cap")
 
 
 def _currencies(
@@ -487,8 +523,6 @@ def read_tables(
     """The tables of a TOML file (default: the package's own), with exact RTPs computed;
     each table's kind (``kinds``, by the name of its section) reads its own terms (a
     player-banked table's decision times are the settings')."""
-    from baccarat.analysis import analyse
-
     if path is None:
         text = resources.files("baccarat.server").joinpath("tables.toml").read_text("utf-8")
     else:
@@ -504,13 +538,32 @@ def read_tables(
     if len({t.id for t in tables}) != len(tables):
         raise TableConfigError("two tables have the same id")
     # The exact analysis is done once per distinct rule set.
-    rtps: dict[RuleSet, dict[str, Fraction]] = {}
+    exact: dict[RuleSet, dict[str, Any]] = {}
     for table in tables:
-        if table.rules not in rtps:
-            analysis = analyse(table.rules)
-            rtps[table.rules] = {kind: odds.rtp for kind, odds in analysis.bets.items()}
+        if table.rules not in exact:
+            exact[table.rules] = _exact(table.rules)
     return TableSet([
-        replace(t, rtp=rtps[t.rules],
-                currencies={c: replace(v, rtp=rtps[t.rules]) for c, v in t.currencies.items()})
+        replace(t, **exact[t.rules],
+                currencies={c: replace(v, **exact[t.rules]) for c, v in t.currencies.items()})
         for t in tables
     ])  # fmt: skip
+
+
+def _exact(rules: RuleSet) -> dict[str, Any]:
+    """A rule set's exact figures, as a table keeps them (``rtp``, ``figures``): the exact
+    analyser's, or at a multiplier table the multiplier analysis's (RTP per unit wagered)."""
+    from baccarat.analysis import analyse
+    from baccarat.analysis.multiplier import exact
+
+    if rules.multipliers is None:
+        return {"rtp": {kind: odds.rtp for kind, odds in analyse(rules).bets.items()}}
+    found = exact(rules).bets
+    return {
+        "rtp": {kind: bet.rtp for kind, bet in found.items()},
+        "figures": {kind: _figures(bet.to_json()) for kind, bet in found.items()},
+    }
+
+
+def _figures(figures: Mapping[str, Any]) -> dict[str, Any]:
+    """A multiplier bet's exact figures besides its RTP (said once, in ``bets_json``)."""
+    return {k: v for k, v in figures.items() if k not in ("rtp", "rtp_percent", "pays")}

@@ -160,7 +160,7 @@ class OperatorDesk:
             here = self._offered(operator, table, session.currency)
             lease = outbox.lease_for(operator.timeout_s)
             wallet = OperatorWallet(session, table.id, bets.to_json(), lease, operator.contract)
-            dealer = Dealer(self.casino.shoes, wallet)
+            dealer = Dealer(self.casino.shoes, wallet, lightning=self.casino.dealer.lightning)
             played = rounds.play_round(uow, dealer, player_id, here, "real", bets)
             assert wallet.first is not None
             created.append((wallet.first, here, player_id, played))
@@ -179,7 +179,9 @@ class OperatorDesk:
             timeout, cap = operator.timeout_s, self.cap_s
 
             if sent.balance is not None:
-                before, after_round = outbox.shown_balances(sent.balance, played.stake, played.win)
+                before, after_round = outbox.shown_balances(
+                    sent.balance, played.stake + played.fee, played.win
+                )
                 played = replace(played, balance_before=before, balance_after=after_round)
 
             def record(uow: UnitOfWork) -> tuple[Call | None, dict[str, Any] | ServiceError]:

@@ -180,11 +180,17 @@ SINGLE_DECK_SIDE_BETS = tuple(t for t in CLASSIC_SIDE_BETS if t.bet != "perfect_
 # and each one's multiplier (docs/multiplier.md derives each bet's exact RTP from them).
 MULTIPLIER_TERMS = multiplier_terms(
     Fraction(1, 5),
-    counts={k: Fraction(1, 5) for k in range(1, 6)},
-    values={
-        2: Fraction(2, 5),
-        3: Fraction(1, 5),
+    counts={
+        1: Fraction(1, 10),
+        2: Fraction(1, 5),
+        3: Fraction(2, 5),
         4: Fraction(1, 5),
+        5: Fraction(1, 10),
+    },
+    values={
+        2: Fraction(1, 4),
+        3: Fraction(1, 4),
+        4: Fraction(3, 10),
         5: Fraction(1, 10),
         8: Fraction(1, 10),
     },

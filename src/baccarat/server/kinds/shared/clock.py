@@ -206,7 +206,7 @@ def retire(
             if elsewhere is not None:
                 elsewhere.cancel(uow, int(coup_id))
             for player, mode, stake in uow.all(
-                "SELECT player_id, mode, stake FROM shared_bets WHERE coup_id = :c "
+                "SELECT player_id, mode, stake + fee FROM shared_bets WHERE coup_id = :c "
                 "AND operator_round IS NULL ORDER BY player_id, mode",
                 {"c": coup_id},
             ):

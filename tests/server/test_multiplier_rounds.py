@@ -1,0 +1,132 @@
+"""Multiplier baccarat at the house table, through the API: stacked cards and stacked
+multiplier cards, the fee taken with the stakes, the money exact and the ledger balanced."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from baccarat.fairness.history import parse_record
+from baccarat.server import check as audit
+
+from ..harness import Api
+from .support import BANKER_WINS, TIE, StackedLightning, StackedShoes, error_code
+
+TABLE = "lightning"
+# Player Ah Ah 7s (9), banker Kd Qc 2c (2): the player wins with the ace of hearts twice.
+ACE_TWICE = "Ah Kd Ah Qc 7s 2c"
+
+
+async def play(api: Api, token: str, cards: str, lightning: str, **bets: int) -> dict[str, Any]:
+    """A round at the multiplier table on these cards and multiplier cards; its answer."""
+    api.shoes.current = StackedShoes(cards)
+    api.lightning.current = StackedLightning(lightning)
+    answer = await api.play(token, TABLE, **bets)
+    assert answer.status_code == 201, answer.text
+    played: dict[str, Any] = answer.json()
+    return played
+
+
+async def moved(api: Api, transaction: int) -> dict[str, int]:
+    """What a ledger transaction moved, by kind of account."""
+    rows = await api.read(
+        lambda uow: uow.all(
+            "SELECT a.kind, SUM(e.amount) FROM ledger_entries e JOIN accounts a "
+            "ON a.id = e.account_id WHERE e.transaction_id = :t GROUP BY a.kind",
+            {"t": transaction},
+        )
+    )
+    return {str(kind): int(amount) for kind, amount in rows}
+
+
+async def checked(api: Api, played: dict[str, Any]) -> None:
+    """The round's arithmetic (its fee taken, never returned), its ledger transaction (the
+    player's net, the house the opposite) and the whole ledger are right."""
+    fee = sum(bet.get("fee", 0) for bet in played["bets"].values())
+    assert fee == played["fee"] == played["stake"] // 5
+    net = played["win"] - played["stake"] - fee
+    assert played["balance_after"] == played["balance_before"] + net
+    query = "SELECT transaction_id FROM rounds WHERE id = :r"
+    transaction = await api.read(lambda uow: uow.scalar(query, {"r": played["id"]}))
+    assert await moved(api, int(transaction)) == {"player": net, "house": -net}
+    report = await api.read(audit.check)
+    assert report.ok, report.problems
+
+
+@pytest.mark.anyio
+async def test_a_multiplier_card_twice_in_the_winning_hand_multiplies_twice(api: Api) -> None:
+    token = await api.player()
+    played = await play(api, token, ACE_TWICE, "Ah:3 Kd:8", player=500)
+    assert played["lightning"] == [{"card": "Ah", "multiplier": 3},
+                                   {"card": "Kd", "multiplier": 8}]  # fmt: skip
+    # 3 x 3 on the player's hand (the banker's Kd is not the player bet's): 1:1 x 9.
+    assert played["bets"] == {
+        "player": {"stake": 500, "fee": 100, "result": "win", "returned": 500 + 9 * 500,
+                   "multiplier": 9},
+    }  # fmt: skip
+    assert played["balance_after"] - played["balance_before"] == 9 * 500 - 100
+    await checked(api, played)
+    # The history and its export carry the multiplier cards, and the line verifies as
+    # written (the fee, the multiplier).
+    history = (await api.client.get("/api/history", headers=api.auth(token, None))).json()
+    assert history["items"][0]["lightning"] == played["lightning"]
+    export = await api.client.get("/api/history/export", headers=api.auth(token, None))
+    record = parse_record(json.loads(export.text.splitlines()[0]))
+    assert [str(one) for one in record.lightning] == ["Ah x3", "Kd x8"]
+    assert record.fees == 100 and record.bets[0].multiplier == 9
+
+
+@pytest.mark.anyio
+async def test_a_tie_with_a_multiplier_card_in_each_hand_and_a_push_that_keeps_its_fee(
+    api: Api,
+) -> None:
+    token = await api.player()
+    # Player 8h Kd, banker 8s Qc: a tie of naturals; 8h on the player's side, Qc the banker's.
+    played = await play(api, token, TIE, "8h:2 Qc:4 As:5", tie=500, player=1000)
+    assert played["winner"] == "tie"
+    # The tie is paid on both hands: 5:1 x (2 x 4). The player bet pushes: its stake comes
+    # back, its fee does not.
+    assert played["bets"] == {
+        "player": {"stake": 1000, "fee": 200, "result": "push", "returned": 1000},
+        "tie": {"stake": 500, "fee": 100, "result": "win", "returned": 500 + 5 * 8 * 500,
+                "multiplier": 8},
+    }  # fmt: skip
+    assert played["balance_after"] - played["balance_before"] == 5 * 8 * 500 - 300
+    await checked(api, played)
+    # A push alone: the balance is down by its fee.
+    alone = await play(api, token, TIE, "As:5", banker=500)
+    assert alone["bets"]["banker"] == {"stake": 500, "fee": 100, "result": "push",
+                                       "returned": 500}  # fmt: skip
+    assert alone["balance_after"] == alone["balance_before"] - 100
+    await checked(api, alone)
+
+
+@pytest.mark.anyio
+async def test_a_banker_win_pays_19_to_20_times_its_multiplier_and_a_loss_keeps_nothing(
+    api: Api,
+) -> None:
+    token = await api.player()
+    # Player Kh Qd (0), banker 9s Kc (a natural 9): the banker's 9s is a 5x card.
+    played = await play(api, token, BANKER_WINS, "9s:5 Kh:8", banker=1500, player=500)
+    assert played["bets"] == {
+        # The player's Kh is an 8x card, but the player bet lost: no multiplier.
+        "player": {"stake": 500, "fee": 100, "result": "lose", "returned": 0},
+        "banker": {"stake": 1500, "fee": 300, "result": "win",
+                   "returned": 1500 + 1500 * 19 * 5 // 20, "multiplier": 5},
+    }  # fmt: skip
+    await checked(api, played)
+
+
+@pytest.mark.anyio
+async def test_a_stake_whose_fee_is_not_whole_cents_is_refused_and_nothing_moves(
+    api: Api,
+) -> None:
+    token = await api.player()
+    before = (await api.client.get("/api/wallet", headers=api.auth(token, None))).json()["fun"]
+    refused = await api.play(token, TABLE, player=502)
+    assert refused.status_code == 422 and error_code(refused) == "not_a_fee_multiple"
+    assert "0.05" in refused.json()["error"]["message"]
+    after = (await api.client.get("/api/wallet", headers=api.auth(token, None))).json()["fun"]
+    assert after == before

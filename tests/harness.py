@@ -169,8 +169,10 @@ class SwitchableLightning:
 
         self.current: Any = fair_lightning
 
-    def __call__(self, *args: Any) -> Any:
-        return self.current(*args)
+    def __call__(
+        self, terms: Any, server_seed: str, client_seed: str, nonce: int, position: int
+    ) -> Any:
+        return self.current(terms, server_seed, client_seed, nonce, position)
 
 
 def server_settings(url: Any, tmp_path: Path, clock: FakeClock, shoes: Any, **changes: Any

@@ -19,7 +19,7 @@ TABLE = "lightning"
 ACE_TWICE = "Ah Kd Ah Qc 7s 2c"
 
 
-async def play(api: Api, token: str, cards: str, lightning: str, **bets: int) -> dict[str, Any]:
+async def play(api: Api, token: str, cards: str, lightning: str, **bets: Any) -> dict[str, Any]:
     """A round at the multiplier table on these cards and multiplier cards; its answer."""
     api.shoes.current = StackedShoes(cards)
     api.lightning.current = StackedLightning(lightning)

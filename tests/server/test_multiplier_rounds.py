@@ -4,14 +4,18 @@ multiplier cards, the fee taken with the stakes, the money exact and the ledger 
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
+from baccarat.analysis.multiplier import exact
+from baccarat.core import get_rules
 from baccarat.fairness.history import parse_record
 from baccarat.server import check as audit
 
 from ..harness import Api
+from .office import logged_in
 from .support import BANKER_WINS, TIE, StackedLightning, StackedShoes, error_code
 
 TABLE = "lightning"
@@ -130,3 +134,36 @@ async def test_a_stake_whose_fee_is_not_whole_cents_is_refused_and_nothing_moves
     assert "0.05" in refused.json()["error"]["message"]
     after = (await api.client.get("/api/wallet", headers=api.auth(token, None))).json()["fun"]
     assert after == before
+
+
+@pytest.mark.anyio
+async def test_the_rules_publish_the_terms_and_the_monitor_tracks_rtp_per_unit_wagered(
+    api: Api,
+) -> None:
+    rules = get_rules("multiplier")
+    analysis = exact(rules)
+    table = (await api.client.get(f"/api/tables/{TABLE}")).json()
+    assert table["rules"]["multipliers"] == rules.multipliers.to_json()  # type: ignore[union-attr]
+    assert table["rules"]["multipliers"]["fee"] == "1/5"
+    for name, bet in table["bets"].items():
+        exactly = analysis.bets[name].rtp
+        assert bet["rtp_exact"] == f"{exactly.numerator}/{exactly.denominator}"
+        assert Fraction(bet["rtp_exact"]) == exactly and bet["rtp"] == float(exactly)
+        assert bet["rtp_percent"] == f"{float(exactly) * 100:.4f}"
+        assert bet["multiplier"]["max_multiplier"] == analysis.bets[name].max_multiplier
+    assert table["pay_cap"] == 25_000_000
+    # A classic table's bets say their RTP the same way, and have no multiplier figures.
+    classic = (await api.client.get("/api/tables/table-i")).json()
+    assert Fraction(classic["bets"]["banker"]["rtp_exact"]) > Fraction(98, 100)
+    assert "multiplier" not in classic["bets"]["banker"] and classic["pay_cap"] is None
+
+    token = await api.player()
+    for _ in range(2):  # a lost banker bet, twice: 2 x (500 + 100) wagered, nothing back
+        await play(api, token, ACE_TWICE, "Ah:3", banker=500)
+    finance = await logged_in(api, "fiona", "finance")
+    answer = await api.client.get("/admin/api/reports/rtp?period=day", headers=finance.headers)
+    (row,) = [r for r in answer.json()["rtp-day"] if r["table"] == TABLE]
+    wagered_sd = analysis.bets["banker"].sd / 1.2
+    assert (row["bet"], row["bets"], row["stake"], row["returned"]) == ("banker", 2, 1200, 0)
+    assert row["theoretical"] == pytest.approx(float(analysis.bets["banker"].rtp))
+    assert row["high"] - row["theoretical"] == pytest.approx(3 * wagered_sd / 2**0.5)

@@ -12,8 +12,9 @@ the rounds: what a page costs is bounded by the days, tables and bets it shows.
   stakes, not on any one bet, and the bets at player-banked tables win the casino nothing.
 * RTP actual (returns / stakes) against theoretical (the exact analyser's, per table and
   bet; at a multiplier table the multiplier analysis's, per unit wagered: a bet's stake in
-  the aggregates there is its stake and the fee taken with it) for a day, the month to date and life to date, per mode and currency, with its
-  confidence band and an alarm when the actual leaves it. Only the bets the house covers:
+  the aggregates there is its stake and the fee taken with it) for a day, the month to
+  date and life to date, per mode and currency, with its confidence band and an alarm when
+  the actual leaves it. Only the bets the house covers:
   player-banked tables' bets are left out (the casino pays none of their returns). The
   band: a bet of stake s returns s·X, where X per unit staked has the exact mean μ (the
   theoretical RTP) and standard deviation σ of the bet's pay table under the table's rules.

@@ -118,26 +118,20 @@ class MultiplierAnalysis:
         }
 
 
-def _by_shape(
-    rows: npt.NDArray[np.bool_],
-    cards: list[npt.NDArray[np.int8]],
-    present: list[npt.NDArray[np.bool_]],
-    weights: npt.NDArray[np.int64],
-) -> dict[Shape, int]:
-    """The weights of the chosen rows summed by the shape of the given card columns (those
-    ``present`` in the row). A row's shape key is the sum of ``BASE ** a`` over its cards, a
-    the number of its cards of that card's rank."""
-    cards = [card[rows] for card in cards]
-    present = [here[rows] for here in present]
+Column = npt.NDArray[np.int8]
+Mask = npt.NDArray[np.bool_]
+
+
+def shape_keys(cards: list[Column], present: list[Mask]) -> npt.NDArray[np.int32]:
+    """Each row's shape key over the given card columns (those ``present`` in the row): the
+    sum of ``BASE ** a`` over its cards, a the number of its cards of that card's rank."""
     key = np.zeros(len(cards[0]), dtype=np.int32)
     for i, card in enumerate(cards):
         same = np.zeros(len(card), dtype=np.int32)
         for j, other in enumerate(cards):
             same += (card == other) & present[j]
         key += np.where(present[i], BASE**same, 0)
-    # Summed in float64, exactly: every partial sum is a whole number below 2^53.
-    sums = np.bincount(key, weights=weights[rows])
-    return {shape_of_key(int(k)): int(sums[k]) for k in np.flatnonzero(sums)}
+    return key
 
 
 def shape_of_key(key: int) -> Shape:
@@ -171,22 +165,87 @@ class BetShapes:
     total: int
 
 
-@functools.cache
-def rank_shapes(decks: int) -> Mapping[str, BetShapes]:
-    """Each multiplier bet's winning sequences by the shape of its paid cards, for a full
-    shoe of ``decks`` decks: every ordered sequence of six ranks, weighted by the ways to
-    draw it (exact in int64: the total is 416^(6) < 2^63)."""
-    if falling(SUITS * RANKS * decks, 6) >= 2**53:
-        raise ValueError(f"{decks} decks are more than the enumeration sums exactly")
-    ranks = np.indices((RANKS,) * 6, dtype=np.int8).reshape(6, -1)
+@dataclass(frozen=True, slots=True)
+class RankCoups:
+    """The coups dealt from rows of six ranks (0 ace .. 12 king; p1 b1 p2 b2 fifth sixth):
+    each hand's cards and whether each is dealt, and the final scores."""
+
+    player: list[Column]
+    player_in: list[Mask]
+    banker: list[Column]
+    banker_in: list[Mask]
+    player_score: Column
+    banker_score: Column
+
+    def paid(self, bet: str) -> tuple[list[Column], list[Mask]]:
+        """The card columns a bet is paid on (``core.multiplier.PAID_CARDS``), and whether
+        each is dealt."""
+        if bet == "player":
+            return self.player, self.player_in
+        if bet == "banker":
+            return self.banker, self.banker_in
+        if bet == "tie":
+            return self.player + self.banker, self.player_in + self.banker_in
+        if bet == "player_pair":
+            return self.player[:2], self.player_in[:2]
+        if bet == "banker_pair":
+            return self.banker[:2], self.banker_in[:2]
+        raise ValueError(f"{bet} has no multiplier")
+
+    def select(self, rows: Mask) -> RankCoups:
+        """The coups of the chosen rows."""
+        return RankCoups(
+            [column[rows] for column in self.player],
+            [column[rows] for column in self.player_in],
+            [column[rows] for column in self.banker],
+            [column[rows] for column in self.banker_in],
+            self.player_score[rows],
+            self.banker_score[rows],
+        )
+
+
+def rank_coups(ranks: npt.NDArray[np.int8]) -> RankCoups:
+    """The coups dealt from rows of six ranks (6 x N), by their values' coups
+    (``sequences.value_sequences``, the tableau's)."""
     value_of_rank = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0], dtype=np.int32)
     index = np.zeros(ranks.shape[1], dtype=np.int32)
     for column in ranks:
         index = index * 10 + value_of_rank[column]
     seq = value_sequences()
     pdraw, bdraw = seq["p3"][index] != NONE, seq["b3"][index] != NONE
-    pf, bf = seq["pf"][index], seq["bf"][index]
-    del index
+    p1, b1, p2, b2, c5, c6 = ranks
+    always = np.ones(ranks.shape[1], dtype=np.bool_)
+    # The fifth card is the player's third when the player draws, else the banker's.
+    banker_third = np.where(pdraw, c6, c5)
+    return RankCoups(
+        [p1, p2, c5],
+        [always, always, pdraw],
+        [b1, b2, banker_third],
+        [always, always, bdraw],
+        seq["pf"][index],
+        seq["bf"][index],
+    )
+
+
+def _by_shape(
+    coups: RankCoups, bet: str, rows: Mask, weights: npt.NDArray[np.int64]
+) -> dict[Shape, int]:
+    """The weights of the chosen rows summed by the shape of the bet's paid cards."""
+    key = shape_keys(*coups.select(rows).paid(bet))
+    # Summed in float64, exactly: every partial sum is a whole number below 2^53.
+    sums = np.bincount(key, weights=weights[rows])
+    return {shape_of_key(int(k)): int(sums[k]) for k in np.flatnonzero(sums)}
+
+
+@functools.cache
+def rank_shapes(decks: int) -> Mapping[str, BetShapes]:
+    """Each multiplier bet's winning sequences by the shape of its paid cards, for a full
+    shoe of ``decks`` decks: every ordered sequence of six ranks, weighted by the ways to
+    draw it (their total, 416^(6) with 8 decks, is below 2^53)."""
+    total = falling(SUITS * RANKS * decks, 6)
+    if total >= 2**53:
+        raise ValueError(f"{decks} decks are more than the enumeration sums exactly")
+    ranks = np.indices((RANKS,) * 6, dtype=np.int8).reshape(6, -1)
     each = SUITS * decks
     weights = np.full(ranks.shape[1], each, dtype=np.int64)
     for i in range(1, 6):
@@ -194,23 +253,17 @@ def rank_shapes(decks: int) -> Mapping[str, BetShapes]:
         for j in range(i):
             before += ranks[j] == ranks[i]
         weights *= each - before
-    p1, b1, p2, b2, c5, c6 = ranks
-    always = np.ones(ranks.shape[1], dtype=np.bool_)
-    # The fifth card is the player's third when the player draws, else the banker's.
-    banker_third = np.where(pdraw, c6, c5)
-    player, player_in = [p1, p2, c5], [always, always, pdraw]
-    banker, banker_in = [b1, b2, banker_third], [always, always, bdraw]
-    player_wins, banker_wins, ties = pf > bf, bf > pf, pf == bf
-    total = int(weights.sum())
-    if total != falling(SUITS * RANKS * decks, 6):
+    if int(weights.sum()) != total:
         raise ArithmeticError("the sequences do not add up to the shoe's")
+    coups = rank_coups(ranks)
+    pf, bf = coups.player_score, coups.banker_score
+    ties = pf == bf
     pushes = int(weights[ties].sum())
+    (p1, p2, _), (b1, b2, _) = coups.player, coups.banker
     return {
-        "player": BetShapes(_by_shape(player_wins, player, player_in, weights), pushes, total),
-        "banker": BetShapes(_by_shape(banker_wins, banker, banker_in, weights), pushes, total),
-        "tie": BetShapes(
-            _by_shape(ties, player + banker, player_in + banker_in, weights), 0, total
-        ),
+        "player": BetShapes(_by_shape(coups, "player", pf > bf, weights), pushes, total),
+        "banker": BetShapes(_by_shape(coups, "banker", bf > pf, weights), pushes, total),
+        "tie": BetShapes(_by_shape(coups, "tie", ties, weights), 0, total),
         # A pair's two cards are of one rank: its shape is (2,).
         "player_pair": BetShapes({(2,): int(weights[p1 == p2].sum())}, 0, total),
         "banker_pair": BetShapes({(2,): int(weights[b1 == b2].sum())}, 0, total),

@@ -6,9 +6,13 @@ import argparse
 import re
 import secrets
 import sys
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from baccarat.cli.output import percent, print_json, table
+
+if TYPE_CHECKING:
+    from baccarat.analysis.outcomes import BetEstimate
 
 _COUNT = re.compile(r"^\d[\d_,]*$|^\d+(\.\d+)?e\d+$", re.IGNORECASE)
 
@@ -94,6 +98,9 @@ def run_simulate(args: argparse.Namespace) -> int:
         )
         + "\n"
     )
+    if rules.multipliers is not None:
+        print(multiplier_table(result.estimates))
+        return status
     rows = []
     for name, e in result.estimates.items():
         lo, hi = e.ci95
@@ -113,6 +120,30 @@ def run_simulate(args: argparse.Namespace) -> int:
         note += " (this game deals a cut shoe, with burn)" if rules.burn else " (a cut shoe)"
     print(f"\n{note}; z = (mean - exact) / stderr")
     return status
+
+
+def multiplier_table(estimates: Mapping[str, BetEstimate]) -> str:
+    """A multiplier game's simulated RTP per bet, with its 95% interval and the exact RTP."""
+    rows = []
+    for name, e in estimates.items():
+        lo, hi = e.ci95
+        rows.append(
+            (
+                name,
+                percent(1 + e.mean, 4),
+                f"{e.stderr * 100:.4f}%",
+                f"[{percent(1 + lo, 4)}, {percent(1 + hi, 4)}]",
+                "-" if e.exact is None else percent(1 + e.exact, 4),
+                "-" if e.z is None else f"{e.z:+.2f}",
+                "yes" if e.exact is not None and lo <= e.exact <= hi else "no",
+            )
+        )
+    header = ("bet", "RTP", "stderr", "95% CI", "exact RTP", "z", "exact in CI")
+    return (
+        table(header, rows)
+        + "\n\nRTP per unit wagered (the stake and its fee); exact: the exact RTP for a fresh "
+        "full shoe, its pays before rounding; z = (RTP - exact) / stderr"
+    )
 
 
 def run_shoe(args: argparse.Namespace) -> int:

@@ -11,8 +11,10 @@ import pytest
 
 from baccarat.analysis.multiplier import exact
 from baccarat.core import get_rules
-from baccarat.fairness.history import parse_record
+from baccarat.fairness.history import parse_history, parse_record
+from baccarat.fairness.verify import Status, verify_history
 from baccarat.server import check as audit
+from baccarat.server import replay
 
 from ..harness import Api
 from .office import logged_in
@@ -167,3 +169,27 @@ async def test_the_rules_publish_the_terms_and_the_monitor_tracks_rtp_per_unit_w
     assert (row["bet"], row["bets"], row["stake"], row["returned"]) == ("banker", 2, 1200, 0)
     assert row["theoretical"] == pytest.approx(float(analysis.bets["banker"].rtp))
     assert row["high"] - row["theoretical"] == pytest.approx(3 * wagered_sd / 2**0.5)
+
+
+@pytest.mark.anyio
+async def test_fair_rounds_verify_from_their_export_and_a_changed_multiplier_is_named(
+    api: Api,
+) -> None:
+    token = await api.player()
+    auth = api.auth(token, None)
+    played = [(await api.play(token, TABLE, player=500, tie=500)).json() for _ in range(3)]
+    assert all(1 <= len(one["lightning"]) <= 5 for one in played)
+    replayed = await api.read(lambda uow: replay.replay_round(uow, played[0]["id"]))
+    assert replayed.ok, replayed.mismatches
+    await api.client.post("/api/fairness/rotate", json={"mode": "fun"}, headers=auth)
+    lines = (await api.client.get("/api/history/export?mode=fun", headers=auth)).text
+    report = verify_history(parse_history(lines.splitlines()))
+    assert [r.status for r in report.rounds] == [Status.VERIFIED] * 3, report.summary()
+    # The first round's first multiplier card told with another multiplier: named.
+    first = json.loads(lines.splitlines()[0])
+    card = first["lightning"][0]
+    card["multiplier"] = 8 if card["multiplier"] != 8 else 2
+    changed = [json.dumps(first), *lines.splitlines()[1:]]
+    report = verify_history(parse_history(changed))
+    assert report.rounds[0].status is Status.DIFFERS
+    assert any(str(d).startswith("lightning.0") for d in report.rounds[0].differences)

@@ -18,7 +18,7 @@ from baccarat.server import replay
 
 from ..harness import Api
 from .office import logged_in
-from .support import BANKER_WINS, TIE, StackedLightning, StackedShoes, error_code
+from .support import BANKER_WINS, TIE, StackedLightning, StackedShoes, error_code, funded
 
 TABLE = "lightning"
 # Player Ah Ah 7s (9), banker Kd Qc 2c (2): the player wins with the ace of hearts twice.
@@ -193,3 +193,18 @@ async def test_fair_rounds_verify_from_their_export_and_a_changed_multiplier_is_
     report = verify_history(parse_history(changed))
     assert report.rounds[0].status is Status.DIFFERS
     assert any(str(d).startswith("lightning.0") for d in report.rounds[0].differences)
+
+
+@pytest.mark.anyio
+async def test_responsible_gaming_counts_the_stake_and_its_fee_as_wagered(api: Api) -> None:
+    token = await funded(api)
+    limits = await api.client.put("/api/responsible/limits", json={"wager": {"day": 1_100}},
+                                  headers=api.auth(token, None))  # fmt: skip
+    assert limits.status_code == 200, limits.text
+    api.shoes.current = StackedShoes(BANKER_WINS)
+    assert (await api.play(token, TABLE, mode="real", player=500)).status_code == 201
+    usage = (await api.client.get("/api/responsible", headers=api.auth(token, None))).json()
+    assert (usage["usage"]["day"]["wager"], usage["usage"]["day"]["loss"]) == (600, 600)
+    # 1,000 staked would be within the limit; with their fees the stakes wager 1,200.
+    refused = await api.play(token, TABLE, mode="real", player=500)
+    assert error_code(refused) == "wager_limit_reached"

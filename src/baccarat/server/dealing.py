@@ -59,7 +59,7 @@ class FairShoes:
 
 class LightningSource(Protocol):
     """Draws the multiplier cards of the coup that starts at ``position`` of the shoe of
-    these seeds and nonce (``position`` 0 on fresh-shuffle tables: ``lightning_position``)."""
+    these seeds and nonce (the position a round records: 0 on fresh-shuffle tables)."""
 
     def __call__(
         self, terms: MultiplierTerms, server_seed: str, client_seed: str, nonce: int,
@@ -72,9 +72,3 @@ def fair_lightning(
 ) -> tuple[Lightning, ...]:
     """The production source: the fair derivation (``fairness.lightning``)."""
     return lightning(server_seed, client_seed, nonce, terms, position)
-
-
-def lightning_position(rules: RuleSet, position: int) -> int:
-    """Where the coup starts, as the multiplier cards' derivation takes it: its position in
-    a shoe that deals many coups (a cut shoe, a shared table's), 0 for a fresh shuffle."""
-    return position if rules.shuffle is ShufflePolicy.CUT_SHOE else 0

@@ -48,12 +48,7 @@ from baccarat.core import (
 )
 from baccarat.server import daily, seeds
 from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.dealing import (
-    LightningSource,
-    ShoeFactory,
-    fair_lightning,
-    lightning_position,
-)
+from baccarat.server.dealing import LightningSource, ShoeFactory, fair_lightning
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import StoredRound, get_round, lightning_of, lightning_text
 from baccarat.server.money import Money, Posted, Reversing, Wallet
@@ -120,8 +115,10 @@ class Shuffle:
         if terms is None or self.lightning is not None:
             return self
         assert self.server_seed is not None, "a multiplier table's shuffle needs its seed"
-        position = lightning_position(rules, self.position)
-        drawn = dealer.lightning(terms, self.server_seed, self.client_seed, self.nonce, position)
+        # At the coup's position in the shoe, as the round records it (the verifier's).
+        drawn = dealer.lightning(
+            terms, self.server_seed, self.client_seed, self.nonce, self.position
+        )
         return replace(self, lightning=drawn)
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from baccarat.core import Lightning, RuleSet, Shoe, deal_coup
 from baccarat.server import responsible
 from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.dealing import ShoeFactory, lightning_position
+from baccarat.server.dealing import ShoeFactory
 from baccarat.server.history import StoredRound
 from baccarat.server.money import Money, Move
 from baccarat.server.play.banks import house_posting, uncount
@@ -88,8 +88,7 @@ class TableShoe:
         terms = rules.multipliers
         if terms is None:
             return ()
-        position = lightning_position(rules, self.position)
-        return dealer.lightning(terms, self.server_seed, self.client_seed, NONCE, position)
+        return dealer.lightning(terms, self.server_seed, self.client_seed, NONCE, self.position)
 
     def deal(
         self, shoes: ShoeFactory, rules: RuleSet, lightning: tuple[Lightning, ...] = ()

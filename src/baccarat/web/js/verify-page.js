@@ -2203,9 +2203,28 @@
       };
     }
 
-    function renderHand(name, h) {
-      $(`${name}-cards`).replaceChildren(...h.cards.map((card) => cardElement(card)));
+    function renderHand(name, h, multipliers = new Map()) {
+      $(`${name}-cards`).replaceChildren(...h.cards.map((card) => marked(cardElement(card), multipliers.get(card))));
       $(`${name}-score`).textContent = `${h.scores[0]}:${h.scores[1]}`;
+    }
+
+    /** A multiplier card of the coup, marked with its multiplier (none: the card as it is). */
+    function marked(el, multiplier) {
+      if (!multiplier) return el;
+      el.classList.add("lightning");
+      el.dataset.multiplier = String(multiplier);
+      el.append(element("b", { class: "times" }, `\u00d7${multiplier}`));
+      return el;
+    }
+
+    /** A multiplier game's multiplier cards of the coup at the position, re-derived. */
+    async function showLightning(input) {
+      const terms = input.rules ? fair.RULES[input.rules].multipliers : null;
+      $("lightning-box").hidden = !terms;
+      if (!terms) return [];
+      const cards = await fair.deriveLightning(input.serverSeed, input.clientSeed, input.nonce, terms, input.position);
+      $("lightning").replaceChildren(...cards.map((one) => marked(cardElement(one.card, "li"), one.multiplier)));
+      return cards;
     }
 
     function permalink(input) {
@@ -2261,8 +2280,10 @@
         return;
       }
       $("coup-position").textContent = String(input.position);
-      renderHand("player", coup.player);
-      renderHand("banker", coup.banker);
+      const lightning = await showLightning(input);
+      const multipliers = new Map(lightning.map((one) => [one.card, one.multiplier]));
+      renderHand("player", coup.player, multipliers);
+      renderHand("banker", coup.banker, multipliers);
       $("coup-winner").textContent = coup.winner === "tie" ? t("verify.tie") : t("result.wins", { winner: t(`spot.${coup.winner}`) });
       $("coup-winner").dataset.winner = coup.winner;
       const items = order.map((card, index) => {

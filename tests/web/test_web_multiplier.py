@@ -6,6 +6,7 @@ each bet's exact RTP."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -51,9 +52,7 @@ min = "5"
 max = "500"
 shared = { betting_s = 4, result_s = 4 }
 """
-SAID_CARDS = (
-    "Multiplier cards: Ace of hearts, multiplier ×3, King of diamonds, multiplier ×8."
-)
+SAID_CARDS = "Multiplier cards: Ace of hearts, multiplier ×3, King of diamonds, multiplier ×8."
 SAID_WIN = "Your Player bet won ×9: +$44.00."
 
 
@@ -92,9 +91,7 @@ def marked_cards(page: Any) -> list[list[str]]:
 
 def shown_round(page: Any) -> None:
     """The strip, the marked cards and the banner of the stacked round."""
-    strip = page.locator("[data-lightning-card]").evaluate_all(
-        "els => els.map(e => e.textContent)"
-    )
+    strip = page.locator("[data-lightning-card]").evaluate_all("els => els.map(e => e.textContent)")
     assert [text[-2:] for text in strip] == ["×3", "×8"], strip
     assert marked_cards(page) == [["Ah", "3"], ["Ah", "3"], ["Kd", "8"]]
     assert page.get_attribute('.hands [data-card="Ah"]', "aria-label") == (
@@ -189,3 +186,40 @@ def test_a_shared_coup_shows_its_multiplier_cards_when_betting_closes(
         assert player.errors == []
     finally:
         player.context.close()
+
+
+def test_the_verifier_page_rederives_the_multiplier_cards_and_names_a_changed_one(
+    make_player: Any, tmp_path: Path
+) -> None:
+    player: Player = make_player()
+    for _ in range(3):
+        player.api("POST", "/api/tables/lightning/rounds",
+                   {"mode": "fun", "bets": {"player": 500, "tie": 500}},
+                   {"Idempotency-Key": new_nickname()})  # fmt: skip
+    player.api("POST", "/api/fairness/rotate", {"mode": "fun"})
+    response = player.context.request.get(f"{player.base_url}/api/history/export")
+    lines = response.text().splitlines()
+    assert len(lines) == 3 and all(json.loads(line)["lightning"] for line in lines)
+
+    def verified(text: str, name: str) -> Any:
+        (tmp_path / name).write_text(text)
+        page = player.page
+        page.goto(f"{player.base_url}/verify.html")
+        page.wait_for_selector("body[data-ready='true']")
+        page.set_input_files("#export-file", str(tmp_path / name))
+        page.wait_for_selector("body[data-export-verified='true']", timeout=30_000)
+        return page
+
+    page = verified("\n".join(lines) + "\n", "honest.jsonl")
+    assert page.get_attribute("body", "data-export-verdict") == "verified"
+    # The first round's first multiplier card told with another multiplier: named.
+    first = json.loads(lines[0])
+    card = first["lightning"][0]
+    was, card["multiplier"] = card["multiplier"], 8 if card["multiplier"] != 8 else 2
+    page = verified("\n".join([json.dumps(first), *lines[1:]]) + "\n", "changed.jsonl")
+    assert page.get_attribute("body", "data-export-ok") == "false"
+    report = " ".join(str(page.text_content("#export-rounds")).split())
+    name, now = card["card"], card["multiplier"]
+    expected = f"lightning.0: expected {name} x{was}, recorded {name} x{now}"
+    assert expected in report, report
+    assert player.errors == []

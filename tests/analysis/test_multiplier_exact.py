@@ -15,6 +15,7 @@ import itertools
 import math
 import random
 from collections import Counter, defaultdict
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -39,18 +40,17 @@ from baccarat.core import (
     Card,
     MultiplierTerms,
     Rank,
-    RuleSet,
     Suit,
     banker_draws,
     get_rules,
     paid_cards,
     play_coup,
 )
-from baccarat.core.rules import MULTIPLIER_SIDE_BETS
+from baccarat.core.rules import MULTIPLIER_TERMS
 
 MULTIPLIER = get_rules("multiplier")
-TERMS = MULTIPLIER.multipliers
-assert TERMS is not None
+TERMS = MULTIPLIER_TERMS
+assert MULTIPLIER.multipliers == TERMS
 SUITS = tuple(Suit)
 
 
@@ -215,13 +215,7 @@ def one_deck_by_values() -> tuple[dict[tuple[str, int], int], int, int]:
 
 
 def test_a_one_deck_game_by_a_second_enumeration_has_the_same_fractions() -> None:
-    rules = RuleSet(
-        name="multiplier-one-deck",
-        decks=1,
-        tie_pays=Fraction(5),
-        side_bets=MULTIPLIER_SIDE_BETS,
-        multipliers=TERMS,
-    )
+    rules = replace(MULTIPLIER, name="multiplier-one-deck", decks=1, aliases=())
     wins, ties, total = one_deck_by_values()
     # One deck: every card is its own identity, so n paid cards are n distinct identities.
     by_cards = {n: drawn_one_by_one((1,) * n, TERMS) for n in range(2, 7)}
@@ -234,8 +228,13 @@ def test_a_one_deck_game_by_a_second_enumeration_has_the_same_fractions() -> Non
         "player_pair": {2: pair},
         "banker_pair": {2: pair},
     }
-    pays = {"player": 1, "banker": Fraction(19, 20), "tie": 5, "player_pair": 9}
-    pays["banker_pair"] = 9
+    pays = {
+        "player": Fraction(1),
+        "banker": Fraction(19, 20),
+        "tie": Fraction(5),
+        "player_pair": Fraction(9),
+        "banker_pair": Fraction(9),
+    }
     analysis = exact(rules)
     for bet, chance_of in chances.items():
         push = Fraction(ties, total) if bet in ("player", "banker") else Fraction(0)
@@ -250,7 +249,10 @@ def test_a_one_deck_game_by_a_second_enumeration_has_the_same_fractions() -> Non
             for m, p in by_cards[n].items()
         )
         top = max(m for n in chance_of for m in by_cards[n])
-        top_chance = sum(chance * by_cards[n].get(top, 0) for n, chance in chance_of.items())
+        top_chance = sum(
+            (chance * by_cards[n].get(top, Fraction(0)) for n, chance in chance_of.items()),
+            Fraction(0),
+        )
         big = sum(
             chance * p
             for n, chance in chance_of.items()

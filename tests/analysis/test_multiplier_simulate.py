@@ -11,9 +11,14 @@ import pytest
 from baccarat.analysis import kernel
 from baccarat.analysis.simulate import (
     SimulationError,
+    Stream,
+    dealt_shoes,
+    kernel_config,
+    kernel_coups,
     kernel_multiplier_coups,
     multiplier_tables,
     simulate,
+    stream_states,
 )
 from baccarat.core import (
     BetResult,
@@ -75,3 +80,16 @@ def test_a_short_run_agrees_with_the_exact_rtp() -> None:
         assert abs(estimate.z) < 4, name
     with pytest.raises(SimulationError, match="settles its own bets"):
         simulate(rules, 10, bets=(), workers=1)
+
+
+def test_the_classic_kernels_readers_refuse_a_multiplier_game_and_a_record_of_another_width() -> (
+    None
+):
+    rules = get_rules("multiplier-shoe")
+    for read in (kernel_coups, dealt_shoes):
+        with pytest.raises(SimulationError, match="kernel_multiplier_coups"):
+            read(rules, 1, 3)
+    # The kernel writes its record unchecked: a record of the classic width is refused.
+    stream = Stream(kernel_config(rules), stream_states(1, 1)[0])
+    with pytest.raises(SimulationError, match="k x 24"):
+        stream.run(3, np.zeros((3, kernel.RECORD_FIELDS), dtype=np.int64))

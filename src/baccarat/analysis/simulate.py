@@ -228,6 +228,10 @@ def split_rounds(rounds: int, workers: int) -> list[int]:
     return [share + (i < extra) for i in range(workers)]
 
 
+# What both kernels take first (``Stream._deal_arguments``), item by item.
+DealArguments = tuple[Any, Any, Any, int, Any, Any, Any, Any, Any, bool, int, bool, int]
+
+
 def empty_counts(config: KernelConfig) -> CountArray:
     """A stream's counters: coups by outcome class; in a multiplier game, each bet's rounds
     lost, pushed and won by multiplier (``kernel.MULTIPLIER_ROWS``)."""
@@ -235,6 +239,15 @@ def empty_counts(config: KernelConfig) -> CountArray:
         return np.zeros(kernel.N_CLASSES, dtype=np.int64)
     columns = kernel.WON + len(config.multipliers.products)
     return np.zeros((len(kernel.MULTIPLIER_ROWS), columns), dtype=np.int64)
+
+
+def _record(record: npt.NDArray[np.int64] | None, fields: int) -> npt.NDArray[np.int64]:
+    """A kernel's record: none, or one of its width (the kernel writes it unchecked)."""
+    if record is None:
+        return np.zeros((0, fields), dtype=np.int64)
+    if record.ndim != 2 or record.shape[1] != fields or record.dtype != np.int64:
+        raise SimulationError(f"a record of this kernel is k x {fields} int64")
+    return record
 
 
 def _int64(values: tuple[int, ...]) -> npt.NDArray[np.int64]:
@@ -259,10 +272,14 @@ class Stream:
         ``kernel.MULTIPLIER_RECORD``) receives the first k coups' details."""
         if self.config.multipliers is not None:
             return self._run_multiplier(rounds, record)
-        if record is None:
-            record = np.zeros((0, kernel.RECORD_FIELDS), dtype=np.int64)
+        done: int = kernel.run(*self._deal_arguments(rounds), _record(record, kernel.RECORD_FIELDS))
+        return done
+
+    def _deal_arguments(self, rounds: int) -> DealArguments:
+        """What both kernels take first: the stream, the rounds, the counts, the card and
+        tableau tables and the shoe's terms."""
         value, rank, face = card_tables(self.config.decks)
-        done: int = kernel.run(
+        return (
             self.state,
             self.shoe,
             self.position,
@@ -276,30 +293,14 @@ class Stream:
             int(self.config.cut),
             bool(self.config.burn),
             int(self.config.steps),
-            record,
         )
-        return done
 
     def _run_multiplier(self, rounds: int, record: npt.NDArray[np.int64] | None) -> int:
         tables = self.config.multipliers
         assert tables is not None
-        if record is None:
-            record = np.zeros((0, kernel.MULTIPLIER_RECORD), dtype=np.int64)
-        value, rank, face = card_tables(self.config.decks)
+        record = _record(record, kernel.MULTIPLIER_RECORD)
         done: int = kernel.run_multiplier(
-            self.state,
-            self.shoe,
-            self.position,
-            int(rounds),
-            self.counts,
-            value,
-            rank,
-            face,
-            tableau_table(),
-            bool(self.config.fresh),
-            int(self.config.cut),
-            bool(self.config.burn),
-            int(self.config.steps),
+            *self._deal_arguments(rounds),
             self.identities,
             _int64(tables.count_cumulative),
             _int64(tables.count_keys),
@@ -644,8 +645,9 @@ class KernelCoup:
 def kernel_coups(
     rules: RuleSet, seed: int, rounds: int, *, workers: int = 1, worker: int = 0
 ) -> list[KernelCoup]:
-    """The first coups of one worker's stream, as ``simulate`` with this seed deals them."""
-    stream = Stream(kernel_config(rules), stream_states(seed, workers)[worker])
+    """The first coups of one worker's stream, as ``simulate`` with this seed deals them (a
+    multiplier game's: ``kernel_multiplier_coups``)."""
+    stream = Stream(_classic(rules), stream_states(seed, workers)[worker])
     record = np.zeros((rounds, kernel.RECORD_FIELDS), dtype=np.int64)
     stream.run(rounds, record)
     return _kernel_coups(record)
@@ -672,6 +674,12 @@ def kernel_deal_stacked(cards: Sequence[Card], coups: int, decks: int = 8) -> li
     if stream.position[0] > len(cards) or (np.diff(record[:, 0]) <= 0).any():
         raise SimulationError("the stack holds fewer coups than asked")
     return _kernel_coups(record)
+
+
+def _classic(rules: RuleSet) -> KernelConfig:
+    if rules.multipliers is not None:
+        raise SimulationError(f"{rules.name} is a multiplier game: see kernel_multiplier_coups")
+    return kernel_config(rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -720,9 +728,10 @@ def dealt_shoes(
     """The shoes one worker's stream deals from, in order: the cards a coup can reach.
 
     For a cut shoe that is the cut card position plus five (the rest of the shoe is never
-    looked at); for a fresh shuffle, the six cards of each round.
+    looked at); for a fresh shuffle, the six cards of each round. (A multiplier game's stream
+    draws its multiplier cards between shuffles: ``kernel_multiplier_coups`` gives its coups.)
     """
-    config = kernel_config(rules)
+    config = _classic(rules)
     stream = Stream(config, stream_states(seed, workers)[worker])
     order = new_shoe_order(config.decks)
     return [tuple(order[i] for i in stream.next_shoe()) for _ in range(shoes)]

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from baccarat.cli.output import percent, print_json, table
+from baccarat.core import RuleSet, ShufflePolicy
 
 if TYPE_CHECKING:
     from baccarat.analysis.outcomes import BetEstimate
@@ -66,7 +67,7 @@ def register(subparsers: Any) -> None:
 def run_simulate(args: argparse.Namespace) -> int:
     from baccarat.analysis.simulate import simulate
     from baccarat.cli.progress import progress
-    from baccarat.core import ShufflePolicy, get_rules
+    from baccarat.core import get_rules
 
     rules = get_rules(args.rules)
     with progress(args.rounds, unit="rounds") as update:
@@ -99,7 +100,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         + "\n"
     )
     if rules.multipliers is not None:
-        print(multiplier_table(result.estimates))
+        print(multiplier_table(result.estimates, _cut_shoe(rules)))
         return status
     rows = []
     for name, e in result.estimates.items():
@@ -115,14 +116,19 @@ def run_simulate(args: argparse.Namespace) -> int:
             )
         )
     print(table(("bet", "mean net/unit", "stderr", "95% CI", "exact", "z"), rows))
-    note = "exact: the exact expectation for a fresh full shoe"
-    if rules.shuffle is ShufflePolicy.CUT_SHOE:
-        note += " (this game deals a cut shoe, with burn)" if rules.burn else " (a cut shoe)"
+    note = "exact: the exact expectation for a fresh full shoe" + _cut_shoe(rules)
     print(f"\n{note}; z = (mean - exact) / stderr")
     return status
 
 
-def multiplier_table(estimates: Mapping[str, BetEstimate]) -> str:
+def _cut_shoe(rules: RuleSet) -> str:
+    """What the exact figures leave out when the game deals a cut shoe."""
+    if rules.shuffle is not ShufflePolicy.CUT_SHOE:
+        return ""
+    return " (this game deals a cut shoe, with burn)" if rules.burn else " (a cut shoe)"
+
+
+def multiplier_table(estimates: Mapping[str, BetEstimate], cut_shoe: str = "") -> str:
     """A multiplier game's simulated RTP per bet, with its 95% interval and the exact RTP."""
     rows = []
     for name, e in estimates.items():
@@ -142,7 +148,7 @@ def multiplier_table(estimates: Mapping[str, BetEstimate]) -> str:
     return (
         table(header, rows)
         + "\n\nRTP per unit wagered (the stake and its fee); exact: the exact RTP for a fresh "
-        "full shoe, its pays before rounding; z = (RTP - exact) / stderr"
+        f"full shoe{cut_shoe}, its pays before rounding; z = (RTP - exact) / stderr"
     )
 
 

@@ -3,6 +3,7 @@
 from .bets import (
     Bets,
     BetSettlement,
+    MultipliedSettlement,
     Settlement,
     fee_of,
     judge,
@@ -58,6 +59,7 @@ __all__ = [
     "Hand",
     "Lightning",
     "MoneyError",
+    "MultipliedSettlement",
     "MultiplierError",
     "MultiplierTerms",
     "Outcome",

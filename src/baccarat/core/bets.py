@@ -107,26 +107,44 @@ class Bets(Mapping[str, int]):
 @dataclass(frozen=True, slots=True)
 class BetSettlement:
     """One bet's fate: its stake, the pay-table line hit, result and the amount returned
-    (stake included). At a multiplier table also the multiplier its win was paid with (1
-    unless it won) and its fee, which was taken with the stake and is never returned."""
+    (stake included)."""
 
     bet: str
     stake: int
     result: BetResult
     returned: int
     line: str | None = None
-    multiplier: int = 1
-    fee: int = 0
+
+    @property
+    def multiplier(self) -> int:
+        """The multiplier the win was paid with (``MultipliedSettlement``): none here."""
+        return 1
+
+    @property
+    def fee(self) -> int:
+        """The fee taken with the stake (``MultipliedSettlement``): none here."""
+        return 0
 
     @property
     def net(self) -> int:
-        """Returned less the stake (the fee, apart from the stake, is not in it)."""
+        """Returned less the stake (a multiplier table's fee, apart from it, is not in it)."""
         return self.returned - self.stake
 
     def to_json(self) -> dict[str, Any]:
-        line = {"stake": self.stake, "result": self.result.value, "returned": self.returned}
-        if self.fee:
-            line["fee"] = self.fee
+        return {"stake": self.stake, "result": self.result.value, "returned": self.returned}
+
+
+@dataclass(frozen=True, slots=True)
+class MultipliedSettlement(BetSettlement):
+    """A multiplier table's bet: also the multiplier its win was paid with (1 unless it
+    won) and its fee, taken with the stake and never returned. (A class of its own: the
+    classic settlement, built for every bet of every round, keeps its five fields.)"""
+
+    multiplier: int = 1
+    fee: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        line = BetSettlement.to_json(self) | {"fee": self.fee}
         if self.multiplier != 1:
             line["multiplier"] = self.multiplier
         return line
@@ -190,18 +208,30 @@ def settle_line(
 ) -> BetSettlement:
     """Settle one bet given the line of its pay table that the coup hit (None: it lost) and,
     at a multiplier table, the bet's multiplier: a win's pay times it, rounded once."""
+    if rules.multipliers is not None:
+        return _multiplied(rules, bet, stake, line, multiplier)
     table = rules.paytable(bet)
-    fee = 0 if rules.multipliers is None else fee_of(rules, stake)
     if line is None or not table.pays_on(line):
-        return BetSettlement(bet, stake, BetResult.LOSE, 0, line, fee=fee)
+        return BetSettlement(bet, stake, BetResult.LOSE, 0, line)
     pay: Pay = table.pay(line)
     if pay is PUSH:
-        return BetSettlement(bet, stake, BetResult.PUSH, stake, line, fee=fee)
-    if multiplier == 1:
-        won = winnings(rules, pay, stake)
-    else:
-        won = winnings(rules, pay * multiplier, stake)
-    return BetSettlement(bet, stake, BetResult.WIN, stake + won, line, multiplier, fee)
+        return BetSettlement(bet, stake, BetResult.PUSH, stake, line)
+    return BetSettlement(bet, stake, BetResult.WIN, stake + winnings(rules, pay, stake), line)
+
+
+def _multiplied(
+    rules: RuleSet, bet: str, stake: int, line: str | None, multiplier: int
+) -> BetSettlement:
+    """A multiplier table's bet: its fee, and a win's pay times its multiplier."""
+    fee = fee_of(rules, stake)
+    table = rules.paytable(bet)
+    pay: Pay = table.pay(line) if line is not None and table.pays_on(line) else PUSH
+    if pay is not PUSH:
+        won = stake + winnings(rules, pay * multiplier, stake)
+        return MultipliedSettlement(bet, stake, BetResult.WIN, won, line, multiplier, fee)
+    if line is not None and table.pays_on(line):
+        return MultipliedSettlement(bet, stake, BetResult.PUSH, stake, line, fee=fee)
+    return MultipliedSettlement(bet, stake, BetResult.LOSE, 0, line, fee=fee)
 
 
 def judge(bets: Bets, coup: Coup) -> tuple[str | None, ...]:
@@ -224,14 +254,13 @@ def settle(
     >>> settle(get_rules("single-deck"), Bets(banker=50), coup).returned
     97
     """
-    lines = judge(bets, coup)
+    if rules.multipliers is None and not lightning:
+        return settle_judged(rules, bets, judge(bets, coup))
     if rules.multipliers is None:
-        if lightning:
-            raise BetError(f"{rules.name} has no multiplier cards")
-        return settle_judged(rules, bets, lines)
+        raise BetError(f"{rules.name} has no multiplier cards")
     cards = check_lightning(lightning)
     multipliers = tuple(bet_multiplier(name, coup, cards) for name, _ in bets.placed())
-    return settle_judged(rules, bets, lines, multipliers)
+    return settle_judged(rules, bets, judge(bets, coup), multipliers)
 
 
 def settle_judged(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -197,10 +197,21 @@ MULTIPLIER_TERMS = multiplier_terms(
 )
 # Multiplier baccarat's pairs pay 9:1 (times the pair's multiplier).
 MULTIPLIER_SIDE_BETS = (paytable("player_pair", pair=9), paytable("banker_pair", pair=9))
-_MULTIPLIER = (
+_MULTIPLIER_GAME = (
     "Multiplier baccarat: 8 decks; a fee of 1/5 of each stake; before each coup 1 to 5 "
     "multiplier cards (2x-8x) multiply the pay of a winning hand that holds them; tie 5:1, "
     "pairs 9:1"
+)
+
+MULTIPLIER = RuleSet(
+    name="multiplier",
+    decks=8,
+    tie_pays=Fraction(5),
+    side_bets=MULTIPLIER_SIDE_BETS,
+    multipliers=MULTIPLIER_TERMS,
+    description=f"{_MULTIPLIER_GAME}; fresh shuffle every round",
+    source="commercial variant (multiplier baccarat)",
+    aliases=("lightning",),
 )
 
 PRESETS: tuple[RuleSet, ...] = (
@@ -280,27 +291,15 @@ PRESETS: tuple[RuleSet, ...] = (
         source="commercial variant (no-commission, Super 6)",
         aliases=("no-commission", "super6"),
     ),
-    RuleSet(
-        name="multiplier",
-        decks=8,
-        tie_pays=Fraction(5),
-        side_bets=MULTIPLIER_SIDE_BETS,
-        multipliers=MULTIPLIER_TERMS,
-        description=f"{_MULTIPLIER}; fresh shuffle every round",
-        source="commercial variant (multiplier baccarat)",
-        aliases=("lightning",),
-    ),
-    RuleSet(
+    MULTIPLIER,
+    replace(
+        MULTIPLIER,
         name="multiplier-shoe",
-        decks=8,
         shuffle=ShufflePolicy.CUT_SHOE,
         penetration=Fraction(7, 8),
         burn=True,
-        tie_pays=Fraction(5),
-        side_bets=MULTIPLIER_SIDE_BETS,
-        multipliers=MULTIPLIER_TERMS,
-        description=f"{_MULTIPLIER}; an 8-deck shoe dealt to a cut card, burn (shared tables)",
-        source="commercial variant (multiplier baccarat)",
+        description=f"{_MULTIPLIER_GAME}; an 8-deck shoe dealt to a cut card, burn (shared tables)",
+        aliases=(),
     ),
 )
 

@@ -269,6 +269,18 @@ def _check_fees(record: RoundRecord) -> list[Difference]:
     return diffs
 
 
+def _fees(record: RoundRecord) -> int:
+    """The fees the rules take with the round's stakes (a stake whose fee is not whole,
+    named by the fee check, counts with its recorded fee)."""
+    total = 0
+    for bet in record.bets:
+        try:
+            total += fee_of(record.rules, bet.stake)
+        except BetError:
+            total += bet.fee
+    return total
+
+
 def _check_money(
     record: RoundRecord, coup: Coup | None, cards: tuple[Lightning, ...] = ()
 ) -> list[Difference]:
@@ -305,12 +317,13 @@ def _check_money(
         diffs.append(Difference("win", expected_win, record.win, note))
     expected_after = record.balance_before - record.staked + expected_win
     note = f"balance_before {record.balance_before} - stakes {record.staked} + win {expected_win}"
-    if record.fees and not record.is_void:
+    fees = _fees(record)
+    if fees and not record.is_void:
         # A multiplier table's fees, taken with the stakes (a void returns them too).
-        expected_after -= record.fees
+        expected_after -= fees
         note = (
             f"balance_before {record.balance_before} - stakes {record.staked} - fees "
-            f"{record.fees} + win {expected_win}"
+            f"{fees} + win {expected_win}"
         )
     if record.role == "banker":
         # The banker's side of a player-banked round: the stakes in, the returns and the

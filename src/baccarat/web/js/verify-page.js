@@ -44,16 +44,17 @@
   const CLASSIC_SIDE_BETS = { ...PAIRS, perfect_pair: { one: "25", both: "200" }, ...DRAGONS, ...BIG_SMALL };
   // One deck holds no two identical cards: no perfect pair there.
   const SINGLE_DECK_SIDE_BETS = { ...PAIRS, ...DRAGONS, ...BIG_SMALL };
+  // Multiplier baccarat's pairs pay 9:1 (times the pair's multiplier).
+  const MULTIPLIER_PAIRS = { player_pair: { pair: "9" }, banker_pair: { pair: "9" } };
   const COMMISSION = { win: "19/20", win_with_6: "19/20", win_three_card_7: "19/20", tie: "push" };
   // Multiplier baccarat's published terms (baccarat.core.rules.MULTIPLIER_TERMS): the fee of
   // each stake, how many multiplier cards a coup gets and each one's multiplier, with their
-  // chances; and its pairs, which pay 9:1 (times their multiplier).
+  // chances.
   const MULTIPLIER_TERMS = {
     fee: "1/5",
     counts: { 1: "1/10", 2: "1/5", 3: "2/5", 4: "1/5", 5: "1/10" },
     values: { 2: "1/4", 3: "1/4", 4: "3/10", 5: "1/10", 8: "1/10" },
   };
-  const MULTIPLIER_PAIRS = { player_pair: { pair: "9" }, banker_pair: { pair: "9" } };
 
   function game(decks, tie, sides, extra = {}) {
     const { banker = COMMISSION, shuffle = "fresh", aliases = [], multipliers = null } = extra;

@@ -105,7 +105,8 @@ def test_a_house_round_shows_its_multiplier_cards_fees_and_multiplied_win(
     browser: Any, stacked_url: str, screenshots: Path, axe_source: Path
 ) -> None:
     player = player_at(browser, stacked_url, "lightning", 1280, 720)
-    page, found = player.page, []
+    page = player.page
+    found: list[str] = []
     try:
         assert page.is_visible("[data-lightning-when]")  # when they are drawn, before it
         page.click('[data-chip="500"]')
@@ -159,7 +160,8 @@ def test_a_shared_coup_shows_its_multiplier_cards_when_betting_closes(
     browser: Any, stacked_url: str, screenshots: Path, axe_source: Path, width: int, height: int
 ) -> None:
     player = player_at(browser, stacked_url, "quick-lightning", width, height)
-    page, found = player.page, []
+    page = player.page
+    found: list[str] = []
     try:
         page.wait_for_function(
             "() => { const v = document.querySelector('.shared-view');"

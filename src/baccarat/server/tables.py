@@ -109,8 +109,6 @@ class Table:
     side_bets: Mapping[str, BetLimits] = field(default_factory=dict)
     # The table in other currencies than HOME: its chips and limits in each (minor units).
     currencies: Mapping[str, Table] = field(default_factory=dict)
-    # The most one round pays a player, their winnings (minor units; None: no cap).
-    pay_cap: int | None = None
 
     @property
     def offered_currencies(self) -> tuple[str, ...]:
@@ -301,7 +299,6 @@ class Table:
             "currency": self.currency,
             "banked": None,
             "shared": None,
-            "pay_cap": self.pay_cap,
         } | ({} if self.terms is None else {self.kind: self.terms.to_json()})
 
 
@@ -419,15 +416,11 @@ def _table(
         raise TableConfigError(f"{where}: a {kind.name} table takes the three main bets only")
     if kind is not None and kind.one_currency is not None and "currencies" in raw:
         raise TableConfigError(f"{where}: {kind.one_currency}")
-    pay_cap = None if "pay_cap" not in raw else amount(raw["pay_cap"], f"{where} pay_cap")
     _check_fee_unit(rules, chips, where)
     variants = _currencies(raw, index, kinds, settings, where, side)
-    if pay_cap is not None and any(v.pay_cap is None for v in variants.values()):
-        raise TableConfigError(f"{where}: give the pay_cap in every currency of the table")
     return Table(table_id, str(raw.get("name", table_id)), rules, chips, limits,
                  str(raw.get("source", "")), kind="house" if kind is None else kind.name,
-                 terms=terms, side_bets=side, currencies=variants,
-                 pay_cap=pay_cap)  # fmt: skip
+                 terms=terms, side_bets=side, currencies=variants)  # fmt: skip
 
 
 def _check_fee_unit(rules: RuleSet, chips: tuple[int, ...], where: str) -> None:
@@ -441,7 +434,7 @@ def _check_fee_unit(rules: RuleSet, chips: tuple[int, ...], where: str) -> None:
         )
 
 
-_TERMS = ("chips", "min", "max", "tie_min", "tie_min_alone", "tie_max", "bets", "pay_cap")
+_TERMS = ("chips", "min", "max", "tie_min", "tie_min_alone", "tie_max", "bets")
 
 
 def _currencies(

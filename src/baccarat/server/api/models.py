@@ -187,11 +187,6 @@ class TableOut(BaseModel):
         description="present on shared tables: one shoe on the server's clock, every player "
         "betting on the same coup (GET /api/tables/{id}/state)",
     )
-    pay_cap: int | None = Field(
-        default=None,
-        description="the most one round pays a player, their winnings (minor units); null: "
-        "no cap. The exact RTPs are stated without it",
-    )
 
 
 class SharedTermsOut(BaseModel):

@@ -163,7 +163,7 @@ const chanceText = (p) => `${p} (${percent(fraction(p))})`;
  * Multiplier baccarat (docs/multiplier.md): how the multiplier cards pay, the fee, when they
  * are drawn, the two published distributions as exact fractions, each bet's exact return per
  * unit wagered (as a fraction beside its percentage), its spread, its largest multiplier and
- * how rare a pay of 100 times the stake is; the table's cap on a round's pay, if it has one.
+ * how rare a pay of 100 times the stake is.
  */
 function multiplierHelp(tbl) {
   const terms = tbl.rules.multipliers;
@@ -176,7 +176,6 @@ function multiplierHelp(tbl) {
     h("p", { text: t("rules.multiplier_how") }),
     h("p", { text: t("rules.multiplier_fee", { fee: terms.fee, unit: money(unit) }) }),
     h("p", { text: t(tbl.shared ? "rules.multiplier_shared" : "rules.multiplier_house") }),
-    tbl.pay_cap ? h("p", { "data-pay-cap": "", text: t("rules.pay_cap", { amount: money(tbl.pay_cap) }) }) : null,
     h(
       "div",
       { class: "multiplier-odds" },

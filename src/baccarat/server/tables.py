@@ -213,25 +213,26 @@ class Table:
                     f"the tie bet {money(tie)} is above the maximum {money(limits.tie_max)}",
                     bet="tie", stake=tie, max=limits.tie_max, currency=code,
                 )  # fmt: skip
-        fee_unit = self.fee_unit
-        for kind, stake in bets.placed():
-            if stake % fee_unit:
-                raise ServiceError(
-                    "not_a_fee_multiple",
-                    f"the {kind} bet {money(stake)} is not a whole multiple of "
-                    f"{money(fee_unit)}: at this table a fee of {self.fee_text} of each stake "
-                    "is taken with it, and stakes are multiples of what makes it exact",
-                    bet=kind, stake=stake, unit=fee_unit, currency=code,
-                )  # fmt: skip
-        unit = self.unit
-        for kind, stake in bets.placed():
-            if stake % unit:
-                raise ServiceError(
-                    "not_a_chip_multiple",
-                    f"the {kind} bet {money(stake)} cannot be made of this "
-                    f"table's chips: stakes are multiples of {money(unit)}",
-                    bet=kind, stake=stake, unit=unit, currency=code,
-                )  # fmt: skip
+        # Every stake a whole multiple of what makes a multiplier table's fee exact, and of
+        # what the table's chips make.
+        for error, multiple in (("not_a_fee_multiple", self.fee_unit),
+                                ("not_a_chip_multiple", self.unit)):  # fmt: skip
+            for kind, stake in bets.placed():
+                if stake % multiple:
+                    raise ServiceError(
+                        error, f"the {kind} bet {money(stake)} {self._unmade(error, multiple)}",
+                        bet=kind, stake=stake, unit=multiple, currency=code,
+                    )  # fmt: skip
+
+    def _unmade(self, error: str, multiple: int) -> str:
+        """Why a stake that is no whole multiple of ``multiple`` is refused (``error``)."""
+        unit = format_amount(multiple, self.currency)
+        if error == "not_a_fee_multiple":
+            return (
+                f"is not a whole multiple of {unit}: at this table a fee of {self.fee_text} of "
+                "each stake is taken with it, and stakes are multiples of what makes it exact"
+            )
+        return f"cannot be made of this table's chips: stakes are multiples of {unit}"
 
     @property
     def fee_unit(self) -> int:

@@ -57,6 +57,17 @@ async def checked(api: Api, played: dict[str, Any]) -> None:
     query = "SELECT transaction_id FROM rounds WHERE id = :r"
     transaction = await api.read(lambda uow: uow.scalar(query, {"r": played["id"]}))
     assert await moved(api, int(transaction)) == {"player": net, "house": -net}
+    # The fee is a move of its own to the house, beside the stakes' (the one ledger writer).
+    entries = await api.read(
+        lambda uow: uow.all(
+            "SELECT a.kind, e.amount FROM ledger_entries e JOIN accounts a "
+            "ON a.id = e.account_id WHERE e.transaction_id = :t",
+            {"t": transaction},
+        )
+    )
+    pairs = [(str(kind), int(amount)) for kind, amount in entries]
+    assert ("house", fee) in pairs and ("player", -fee) in pairs
+    assert ("house", played["stake"]) in pairs
     report = await api.read(audit.check)
     assert report.ok, report.problems
 

@@ -93,6 +93,11 @@ async def test_a_multiplier_card_twice_in_the_winning_hand_multiplies_twice(api:
     record = parse_record(json.loads(export.text.splitlines()[0]))
     assert [str(one) for one in record.lightning] == ["Ah x3", "Kd x8"]
     assert record.fees == 100 and record.bets[0].multiplier == 9
+    # The back office's recall of the round has them too.
+    sam = await logged_in(api, "sam", "support")
+    recalled = await api.client.get(f"/admin/api/rounds/{played['id']}", headers=sam.headers)
+    assert recalled.json()["round"]["lightning"] == played["lightning"]
+    assert recalled.json()["round"]["fee"] == 100
 
 
 @pytest.mark.anyio

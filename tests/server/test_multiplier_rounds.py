@@ -5,16 +5,23 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from baccarat.analysis.multiplier import exact
-from baccarat.core import get_rules
+from baccarat.core import Bets, get_rules
 from baccarat.fairness.history import parse_history, parse_record
 from baccarat.fairness.verify import Status, verify_history
+from baccarat.server import accounts, replay
 from baccarat.server import check as audit
-from baccarat.server import replay
+from baccarat.server.db.database import Database
+from baccarat.server.dealing import FairShoes, fair_lightning
+from baccarat.server.kinds import load_tables
+from baccarat.server.kinds.house import service as rounds
+from baccarat.server.ledger import SystemAccounts
+from baccarat.server.wallets.ledger import LedgerWallet
 
 from ..harness import Api
 from .office import logged_in
@@ -223,3 +230,35 @@ async def test_responsible_gaming_counts_the_stake_and_its_fee_as_wagered(api: A
     # 1,000 staked would be within the limit; with their fees the stakes wager 1,200.
     refused = await api.play(token, TABLE, mode="real", player=500)
     assert error_code(refused) == "wager_limit_reached"
+
+
+def test_a_house_cut_shoe_draws_each_coups_multiplier_cards_at_its_position(
+    db: Database, system: SystemAccounts, tmp_path: Path
+) -> None:
+    (tmp_path / "tables.toml").write_text(
+        '[[table]]\nid = "shoe"\nname = "Shoe"\nrules = "multiplier-shoe"\n'
+        'chips = ["1", "5"]\nmin = "5"\nmax = "500"\n'
+    )
+    table = load_tables(tmp_path / "tables.toml").require("shoe")
+    alice = db.run_write(lambda uow: accounts.register(uow, "alice", "hash", system)).id
+    calls: list[tuple[Any, ...]] = []
+
+    def recorded(*args: Any) -> Any:
+        calls.append(args)
+        return fair_lightning(*args)
+
+    dealer = rounds.Dealer(FairShoes(), LedgerWallet(system), lightning=recorded)
+    db.run_write(lambda uow: rounds.cut_shoe(uow, dealer, alice, table, "fun", 100))
+    played = [
+        db.run_write(
+            lambda uow: rounds.play_round(uow, dealer, alice, table, "fun", Bets(player=500))
+        )
+        for _ in range(2)
+    ]
+    # One shoe, one nonce: each coup's cards are drawn at its own position in the shoe.
+    assert [args[3] for args in calls] == [played[0].nonce] * 2
+    assert [args[4] for args in calls] == [r.position for r in played]
+    assert played[0].position < played[1].position
+    assert [r.lightning is not None for r in played] == [True, True]
+    report = db.run_read(audit.check)
+    assert report.ok, report.problems

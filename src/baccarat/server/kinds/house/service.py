@@ -184,7 +184,7 @@ class CutShoe:
         shoe = shoes(rules, server_seed, client_seed, int(nonce), int(cut))
         shoe.position = int(position)
         return Shuffle(shoe, int(seed_id), committed, client_seed, int(nonce), int(cut),
-                       shoe.position, source)  # fmt: skip
+                       shoe.position, source, server_seed=server_seed)  # fmt: skip
 
     def dealt(self, uow: UnitOfWork, shoe: Shoe, mode: str) -> None:
         done = shoe.is_cut_card_reached

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from baccarat.analysis.multiplier import exact
-from baccarat.core import Bets, get_rules
+from baccarat.core import Bets, Lightning, MultiplierTerms, get_rules
 from baccarat.fairness.history import parse_history, parse_record
 from baccarat.fairness.verify import Status, verify_history
 from baccarat.server import accounts, replay
@@ -243,9 +243,11 @@ def test_a_house_cut_shoe_draws_each_coups_multiplier_cards_at_its_position(
     alice = db.run_write(lambda uow: accounts.register(uow, "alice", "hash", system)).id
     calls: list[tuple[Any, ...]] = []
 
-    def recorded(*args: Any) -> Any:
-        calls.append(args)
-        return fair_lightning(*args)
+    def recorded(
+        terms: MultiplierTerms, server_seed: str, client_seed: str, nonce: int, position: int
+    ) -> tuple[Lightning, ...]:
+        calls.append((terms, server_seed, client_seed, nonce, position))
+        return fair_lightning(terms, server_seed, client_seed, nonce, position)
 
     dealer = rounds.Dealer(FairShoes(), LedgerWallet(system), lightning=recorded)
     db.run_write(lambda uow: rounds.cut_shoe(uow, dealer, alice, table, "fun", 100))

@@ -15,7 +15,16 @@ import pytest
 
 from ..harness import free_port, live, uvicorn_argv
 from .audits import audit
-from .webtools import ANNOUNCED, Player, announced, device, new_nickname
+from .webtools import (
+    ANNOUNCED,
+    Player,
+    announced,
+    boxes_of,
+    device,
+    new_nickname,
+    overlapping,
+    within,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -51,6 +60,7 @@ min = "5"
 max = "500"
 shared = { betting_s = 4, result_s = 4 }
 """
+SIZES = [(1280, 720), (1920, 1080), (844, 390), (390, 844)]
 SAID_CARDS = "Multiplier cards: Ace of hearts, multiplier ×3, King of diamonds, multiplier ×8."
 SAID_WIN = "Your Player bet won ×9: +$44.00."
 
@@ -122,10 +132,18 @@ def test_a_house_round_shows_its_multiplier_cards_fees_and_multiplied_win(
         said = announced(page)
         assert said.count(SAID_CARDS) == 1 and sum(SAID_WIN in s for s in said) == 1, said
         assert player.meter("last") == "+$44.00"  # 9 x 5.00 won, less the 1.00 fee
-        page.screenshot(path=str(screenshots / "multiplier-house-1280x720.png"))
-        page.set_viewport_size({"width": 390, "height": 844})
-        page.wait_for_timeout(200)
-        page.screenshot(path=str(screenshots / "multiplier-house-390x844.png"))
+        # At every supported size the strip, the hands and the banner stay on the felt, the
+        # strip clear of the hands.
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(200)
+            page.screenshot(path=str(screenshots / f"multiplier-house-{width}x{height}.png"))
+            (felt,) = boxes_of(page, ".felt")
+            (strip,) = boxes_of(page, "[data-lightning]")
+            (banner,) = boxes_of(page, "[data-banner]")
+            hands = boxes_of(page, ".hand")
+            assert all(within(box, felt) for box in (strip, banner, *hands)), (width, height)
+            assert not any(overlapping(strip, hand) for hand in hands), (width, height)
         audit(page, axe_source, "multiplier table after a round", found)
         # The history's detail has the multiplier cards, each bet's fee and multiplier.
         page.set_viewport_size({"width": 1280, "height": 720})

@@ -76,6 +76,24 @@ def test_a_round_debits_the_bet_and_credits_the_win_on_the_operators_wallet(
     assert played["id"] in [r["id"] for r in history["items"]]
 
 
+def test_a_multiplier_round_bets_its_stakes_and_their_fee_on_the_operators_wallet(
+    both: Pair,
+) -> None:
+    token = both.session("niaj")
+    before = operator_balance(both, "niaj")
+    answer = play(both.game.url, token, key(), {"player": 1000, "tie": 500}, table="lightning")
+    assert answer.status_code == 201, answer.text
+    played = answer.json()
+    # The fee (1/5 of each stake) is taken with the stakes, in the bet sent to the operator.
+    assert (played["stake"], played["fee"]) == (1500, 300) and played["lightning"]
+    assert played["balance_after"] == before - 1800 + played["win"]
+    (bet,) = [t for t in both.admin("ledger", {})["transactions"]
+              if t["kind"] == "bet" and t["round"] == played["id"]]  # fmt: skip
+    assert bet["amount"] == 1800
+    (line,) = [r for r in both.report("player=niaj") if r["round"] == played["id"]]
+    assert line["stake"] == 1800 and line["win"] == played["win"]
+
+
 def test_a_round_that_returned_nothing_has_no_win_on_its_way(both: Pair) -> None:
     # A lone tie bet loses nine rounds in ten: a lost round comes within a few.
     token = both.session("mallory")

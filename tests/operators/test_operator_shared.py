@@ -23,6 +23,7 @@ from ..harness import until
 from .support import Pair, Pairs, database, pair, play
 
 TABLE = "fast"
+LIGHTNING = "fast-lightning"  # multiplier baccarat: a fee of 1/5 taken with each stake
 TABLES = f"""
 [[table]]
 id = "house"
@@ -31,6 +32,15 @@ rules = "online-6deck-tie9"
 chips = ["1", "5", "25", "100"]
 min = "5"
 max = "500"
+
+[[table]]
+id = "{LIGHTNING}"
+name = "Fast Multiplier"
+rules = "multiplier-shoe"
+chips = ["1", "5", "25", "100"]
+min = "5"
+max = "500"
+shared = {{ betting_s = 4, result_s = 1 }}
 
 [[table]]
 id = "{TABLE}"
@@ -82,11 +92,11 @@ def auth(token: str, idempotency_key: str | None = None) -> dict[str, str]:
     return found | ({"Idempotency-Key": idempotency_key} if idempotency_key else {})
 
 
-def fresh_coup(both: Pair, token: str, after: int = 0) -> int:
+def fresh_coup(both: Pair, token: str, after: int = 0, table: str = TABLE) -> int:
     """A coup whose window has just opened (after coup ``after``)."""
 
     def opened() -> int | None:
-        state = httpx.get(f"{both.game.url}/api/tables/{TABLE}/state", headers=auth(token),
+        state = httpx.get(f"{both.game.url}/api/tables/{table}/state", headers=auth(token),
                           timeout=10).json()  # fmt: skip
         fresh = state["phase"] == "betting" and state["coup"] > after
         return int(state["coup"]) if fresh else None
@@ -97,8 +107,9 @@ def fresh_coup(both: Pair, token: str, after: int = 0) -> int:
     )
 
 
-def bet(both: Pair, token: str, coup: int, bets: dict[str, int], key: str = "") -> httpx.Response:
-    return httpx.put(f"{both.game.url}/api/tables/{TABLE}/coups/{coup}/bets",
+def bet(both: Pair, token: str, coup: int, bets: dict[str, int], key: str = "",
+        table: str = TABLE) -> httpx.Response:  # fmt: skip
+    return httpx.put(f"{both.game.url}/api/tables/{table}/coups/{coup}/bets",
                      json={"mode": "real", "bets": bets},
                      headers=auth(token, key or str(uuid.uuid4())), timeout=30)  # fmt: skip
 
@@ -227,6 +238,28 @@ def bet_dealt_and_paid(both: Pair) -> None:
     shown = {r["id"] for r in history["items"]}
     assert two in shown and one not in shown
     check = both.admin_check()
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_a_multiplier_coup_bets_its_stakes_and_their_fee_on_the_operators_wallet(
+    both: Pair,
+) -> None:
+    token = both.session("ivan", table=LIGHTNING)
+    before = balance(both, "ivan")
+    coup = fresh_coup(both, token, table=LIGHTNING)
+    placed = bet(both, token, coup, {"player": 1000}, table=LIGHTNING)
+    assert placed.status_code == 200, placed.text
+    assert (placed.json()["stake"], placed.json()["fee"]) == (1000, 200)
+    assert placed.json()["balance"] == before - 1200 == balance(both, "ivan")
+    round_id = placed.json()["operator_round"]
+    settled = until(lambda: reported(both, round_id, "settled"), "the win lands", timeout=FINISH_S)
+    assert settled["stake"] == 1200  # the bet sent: the stake and its fee
+    assert [t["amount"] for t in applied(both, round_id, "bet")] == [1200]
+    history = httpx.get(f"{both.game.url}/api/history", headers=auth(token), timeout=10).json()
+    (played,) = [r for r in history["items"] if r["id"] == round_id]
+    assert played["fee"] == 200 and 1 <= len(played["lightning"]) <= 5
+    assert balance(both, "ivan") == before - 1200 + played["win"]
+    check = admin_check(both)
     assert check.returncode == 0, check.stdout + check.stderr
 
 

@@ -6,7 +6,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from baccarat.core import Card, RuleSet, Shoe
+from baccarat.core import Card, Lightning, MultiplierTerms, RuleSet, Shoe
 from baccarat.server import wallet
 from baccarat.server.history import iso_time
 
@@ -32,6 +32,25 @@ class StackedShoes:
     ) -> Shoe:
         self.calls.append((server_seed, client_seed, nonce, cut))
         return Shoe.stacked(self.cards)
+
+
+class StackedLightning:
+    """A multiplier cards' source that draws the same stacked cards for every coup (tests
+    only): ``"Ah:3 Kd:2"``, each card and its multiplier."""
+
+    def __init__(self, cards: str):
+        self.cards = tuple(
+            Lightning(Card.parse(card), int(times))
+            for card, times in (one.split(":") for one in cards.split())
+        )
+        self.calls: list[tuple[str, str, int, int]] = []
+
+    def __call__(
+        self, terms: MultiplierTerms, server_seed: str, client_seed: str, nonce: int,
+        position: int,
+    ) -> tuple[Lightning, ...]:  # fmt: skip
+        self.calls.append((server_seed, client_seed, nonce, position))
+        return self.cards
 
 
 def error_code(response: object) -> str:

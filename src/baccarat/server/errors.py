@@ -34,6 +34,9 @@ ERRORS: dict[str, ErrorSpec] = {
     "tie_below_min": ErrorSpec(422, "the tie bet is below its minimum"),
     "tie_above_max": ErrorSpec(422, "the tie bet is above its maximum"),
     "not_a_chip_multiple": ErrorSpec(422, "a stake cannot be made of the table's chips"),
+    "not_a_fee_multiple": ErrorSpec(
+        422, "a multiplier table's stake is not a whole multiple of what makes its fee exact"
+    ),
     "insufficient_funds": ErrorSpec(409, "the balance does not cover the stake"),
     "cut_required": ErrorSpec(409, "the player's shoe waits for the player's cut"),
     "shoe_in_progress": ErrorSpec(409, "the shoe is still being dealt: no cut is due"),

@@ -214,6 +214,10 @@ rounds = sa.Table(
     # Who set the client seed: "client" or "server" (migration 0010; NULL: recorded before).
     # A player-banked round: the player's (the banker's is in banked_rounds).
     sa.Column("client_seed_source", sa.Text, nullable=True),
+    # Multiplier baccarat (migration 0025): the round's multiplier cards (JSON; NULL without
+    # them) and the fee taken with the stakes (never returned; 0 elsewhere).
+    sa.Column("lightning", sa.Text, nullable=True),
+    sa.Column("fee", sa.BigInteger, nullable=False, server_default="0"),
     sa.CheckConstraint(MODES, name="mode"),
     sa.CheckConstraint("stake > 0 AND win >= 0", name="amounts"),
     sa.Index("ix_rounds_player", "player_id", "mode", "seq"),
@@ -746,6 +750,8 @@ shared_coups = sa.Table(
     sa.Column("banker_cards", sa.Text, nullable=True),
     sa.Column("winner", sa.Text, nullable=True),
     sa.Column("void_reason", sa.Text, nullable=True),
+    # Multiplier baccarat (migration 0025): the coup's multiplier cards, drawn at the close.
+    sa.Column("lightning", sa.Text, nullable=True),
     sa.Index("ix_shared_coups_table", "table_id", "id"),
     sa.Index("ix_shared_coups_shoe", "shoe_id", "number", unique=True),
 )
@@ -772,6 +778,8 @@ shared_bets = sa.Table(
     # Bets of an operator's session (revision 0020): the operator's round holding the stake
     # (not our escrow).
     sa.Column("operator_round", sa.Text, nullable=True),
+    # Multiplier baccarat (migration 0025): the fee held with the stake (never returned).
+    sa.Column("fee", sa.BigInteger, nullable=False, server_default="0"),
     sa.CheckConstraint(MODES, name="mode"),
     sa.CheckConstraint("stake >= 0", name="stake"),
     sa.Index("ix_shared_bets_round", "round_id", unique=True),

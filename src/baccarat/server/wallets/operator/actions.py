@@ -74,6 +74,8 @@ class Actions(StatusTables):
         rid = wager.round_id
         bet = {"action": "bet", "action_id": self.transaction_id("bet", rid),
                "amount": wager.stake, "bets": dict(wager.bets)}  # fmt: skip
+        if wager.fee:
+            bet["fee"] = wager.fee  # a multiplier table's: in the amount, never returned
         win = {"action": "win", "action_id": self.transaction_id("win", rid), "amount": wager.win}
         together = self.closes_with_bet(wager)
         if call == "bet":

@@ -75,6 +75,8 @@ class OperatorApiV1(StatusTables):
         if call == "bet":
             body |= {"round": wager.round_id, "table": wager.table, "amount": wager.stake,
                      "bets": dict(wager.bets)}  # fmt: skip
+            if wager.fee:
+                body["fee"] = wager.fee  # a multiplier table's: in the amount, never returned
         else:
             body["reference_transaction_uuid"] = self.transaction_id("bet", wager.round_id)
             body["round"] = wager.round_id

@@ -74,10 +74,15 @@ class Wager:
     token: str  # the operator's session token
     currency: str
     table: str
-    stake: int
+    stake: int  # what the bet takes: the stakes, and at a multiplier table their fee
     win: int  # what returns to the player, stakes included (0 on a loss)
     bets: Mapping[str, int]  # bet name -> stake
     dealt: bool = False
+
+    @property
+    def fee(self) -> int:
+        """A multiplier table's fee, taken with the stakes (0 elsewhere)."""
+        return self.stake - sum(self.bets.values())
 
 
 @dataclass(frozen=True, slots=True)

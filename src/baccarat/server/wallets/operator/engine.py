@@ -207,7 +207,7 @@ class OperatorDesk:
             here = self._offered(operator, table, session.currency)
             lease = outbox.lease_for(operator.timeout_s)
             wallet = OperatorWallet(session, table.id, bets.to_json(), lease, operator.contract)
-            dealer = Dealer(self.casino.shoes, wallet)
+            dealer = Dealer(self.casino.shoes, wallet, lightning=self.casino.dealer.lightning)
             played = rounds.play_round(uow, dealer, player_id, here, "real", bets)
             assert wallet.first is not None
             created.append((wallet.first, here, player_id, played))
@@ -227,7 +227,9 @@ class OperatorDesk:
 
             applied = outbox.bet_balance(call, sent.balance, played.win)
             if applied is not None:
-                before, after_round = outbox.shown_balances(applied, played.stake, played.win)
+                before, after_round = outbox.shown_balances(
+                    applied, played.stake + played.fee, played.win
+                )
                 played = replace(played, balance_before=before, balance_after=after_round)
 
             def record(uow: UnitOfWork) -> tuple[Call | None, dict[str, Any] | ServiceError]:

@@ -398,10 +398,11 @@ def _finish(uow: UnitOfWork, r: Mapping[str, Any], state: str, column: str, stat
 
 def coup_bet(
     uow: UnitOfWork, session: OperatorSession, table_id: str, coup_id: int, round_id: str,
-    bets: Bets, lease_s: float, contract: WalletProtocol,
+    bets: Bets, wagered: int, lease_s: float, contract: WalletProtocol,
 ) -> Call:  # fmt: skip
     """A bettor's bets on a shared coup as a round on the operator's wallet (state ``bet``)
-    and its bet call, written before it is sent."""
+    and its bet call, written before it is sent: it takes what they wager (their stakes, and
+    at a multiplier table the fee taken with them)."""
     stakes = compact(dict(bets.placed()))
     uow.run(
         "INSERT INTO operator_rounds (round_id, operator_id, player_id, external_player, "
@@ -411,13 +412,13 @@ def coup_bet(
         {
             "r": round_id, "o": session.operator_id, "p": session.player_id,
             "x": session.external_player, "tok": session.token, "c": session.currency,
-            "t": table_id, "stake": bets.total, "bets": stakes, "now": uow.now,
+            "t": table_id, "stake": wagered, "bets": stakes, "now": uow.now,
             "lease": uow.now + int(lease_s * 1_000_000), "coup": coup_id,
             "proto": contract.name,
         },
     )  # fmt: skip
     written = (round_id, session.operator_id, session.player_id, session.external_player,
-               session.token, session.currency, table_id, "bet", bets.total, 0, stakes, 1,
+               session.token, session.currency, table_id, "bet", wagered, 0, stakes, 1,
                coup_id, contract.name)  # fmt: skip
     return _write_call(uow, dict(zip(_ROUND_FIELDS, written, strict=True)), "bet", 1)
 

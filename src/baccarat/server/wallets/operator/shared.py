@@ -130,8 +130,8 @@ def place(
     round_id = None
     if bets.total:
         round_id = new_round_id(uow.now)
-        calls.append(outbox.coup_bet(uow, session, table.id, coup_id, round_id, bets, lease_s,
-                                     contract))  # fmt: skip
+        calls.append(outbox.coup_bet(uow, session, table.id, coup_id, round_id, bets,
+                                     table.wagered(bets), lease_s, contract))  # fmt: skip
         uow.run(
             "UPDATE shared_bets SET operator_round = :r WHERE coup_id = :c AND player_id = :p "
             "AND mode = 'real'",

@@ -259,7 +259,7 @@ def test_a_multiplier_coup_bets_its_stakes_and_their_fee_on_the_operators_wallet
     (played,) = [r for r in history["items"] if r["id"] == round_id]
     assert played["fee"] == 200 and 1 <= len(played["lightning"]) <= 5
     assert balance(both, "ivan") == before - 1200 + played["win"]
-    check = admin_check(both)
+    check = both.admin_check()
     assert check.returncode == 0, check.stdout + check.stderr
 
 

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from baccarat.core import Bets
 from baccarat.fairness.history import parse_history
 from baccarat.fairness.verify import Status, verify_history
 from baccarat.server import check as audit
 from baccarat.server import voids
+from baccarat.server.kinds.shared import bets as shared_bets
 from baccarat.server.kinds.shared import views
 from baccarat.server.play.check import Report
 from baccarat.server.vault import is_sealed
@@ -241,17 +244,17 @@ async def test_the_state_during_the_result_carries_the_players_own_result(api: A
     coup = await open_window(api)
     assert (await bet(api, token, coup, player=500, tie=100)).status_code == 200
     betting = (await state(api, token))["you"]
-    assert betting == {"bets": {"player": 500, "tie": 100}, "stake": 600, "round_id": None,
-                       "returned": None}  # fmt: skip
+    assert betting == {"bets": {"player": 500, "tie": 100}, "stake": 600, "fee": 0,
+                       "round_id": None, "returned": None}  # fmt: skip
     await close_and_deal(api)
     you = (await state(api, token))["you"]
     (played,) = (await api.client.get("/api/history", headers=api.auth(token, None))).json()[
         "items"
     ]
-    assert you == {"bets": {"player": 500, "tie": 100}, "stake": 600, "round_id": played["id"],
-                   "returned": played["win"]}  # fmt: skip
-    assert (await state(api, other))["you"] == {"bets": {}, "stake": 0, "round_id": None,
-                                               "returned": None}  # fmt: skip
+    assert you == {"bets": {"player": 500, "tie": 100}, "stake": 600, "fee": 0,
+                   "round_id": played["id"], "returned": played["win"]}  # fmt: skip
+    assert (await state(api, other))["you"] == {"bets": {}, "stake": 0, "fee": 0,
+                                               "round_id": None, "returned": None}  # fmt: skip
 
 
 async def test_a_shared_table_takes_no_house_round_nor_a_cut(api: Api) -> None:
@@ -453,4 +456,35 @@ async def test_a_table_no_longer_served_refunds_its_open_coup_and_reveals_its_sh
     assert await balance(api, token) == 100000
     view = (await api.client.get(f"/api/tables/{TABLE}/coups/{coup}")).json()
     assert view["void_reason"] and view["shoe"]["finished"] and view["shoe"]["server_seed"]
+    check_ledger(api)
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+async def test_a_withdrawal_that_read_no_bet_leaves_a_bet_placed_meanwhile_alone(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two placements of one bettor on two workers: a withdrawal reads no bet (none is
+    committed yet), then a bet of the same bettor commits; the withdrawal must not delete
+    that bet's row, whose stake is in escrow (it would be money held for nothing)."""
+    token = await api.player()
+    me = await api.read(lambda uow: uow.scalar("SELECT id FROM players WHERE nickname = 'alice'"))
+    coup = await open_window(api)
+    casino, table = api.casino, api.casino.tables[TABLE]
+    read = shared_bets.placed
+
+    def then_a_bet_commits(uow: Any, *args: Any, **kwargs: Any) -> Any:
+        seen = read(uow, *args, **kwargs)
+        monkeypatch.setattr(shared_bets, "placed", read)
+        with ThreadPoolExecutor(1) as other:  # another worker's placement, committed now
+            other.submit(casino.db.run_write, lambda u: shared_bets.place(
+                u, casino.dealer, table, coup, me, "fun", Bets(banker=500))).result()  # fmt: skip
+        return seen
+
+    start = await balance(api, token)
+    monkeypatch.setattr(shared_bets, "placed", then_a_bet_commits)
+    await api.write(lambda uow: shared_bets.place(
+        uow, casino.dealer, table, coup, me, "fun", Bets()))  # fmt: skip
+    assert await balance(api, token) == start - 500
+    held = await api.read(lambda uow: shared_bets.placed(uow, coup, me, "fun"))
+    assert held == (Bets(banker=500), 500)
     check_ledger(api)

@@ -16,7 +16,7 @@ from baccarat.fairness.beacon import QUICKNET
 from baccarat.server.db.url import DatabaseUrl as DatabaseUrl  # the settings' own
 
 if TYPE_CHECKING:
-    from baccarat.server.dealing import ShoeFactory
+    from baccarat.server.dealing import LightningSource, ShoeFactory
 
 ENV_PREFIX = "BACCARAT_"
 # The whole settings of a server, as JSON, for its worker processes.
@@ -192,8 +192,10 @@ class Settings:
     # The operator's token for ``GET /metrics`` (``Authorization: Bearer``; docs/operations.md).
     # None (the default): the metrics are not served.
     metrics_token: str | None = field(default=None, repr=False)
-    # Injected for tests: the deal source and the clock (microseconds since the epoch).
+    # Injected for tests: the deal source, the multiplier cards' source and the clock
+    # (microseconds since the epoch).
     shoe_factory: ShoeFactory | None = field(default=None, compare=False)
+    lightning_source: LightningSource | None = field(default=None, compare=False)
     clock: Callable[[], int] = field(default=system_clock_us, compare=False)
 
     @classmethod
@@ -313,7 +315,7 @@ def _decode(kind: Any, data: Any) -> Any:
         kind = next(k for k in typing.get_args(kind) if k is not type(None))
     if isinstance(kind, type) and is_dataclass(kind):
         # The injected fields' types are imported for type checking only.
-        hints = typing.get_type_hints(kind, localns={"ShoeFactory": Any})
+        hints = typing.get_type_hints(kind, localns={"ShoeFactory": Any, "LightningSource": Any})
         known = {f.name for f in fields(kind) if f.compare}
         return kind(**{k: _decode(hints[k], v) for k, v in data.items() if k in known})
     if kind is Path:

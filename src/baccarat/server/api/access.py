@@ -105,6 +105,7 @@ SESSION_KINDS: dict[str, frozenset[str]] = {
     "POST /api/sessions/launch": NO_PLAYER_SESSION,
     "GET /play/{code}": NO_PLAYER_SESSION,
     "GET /api/operator/session": PLAY,
+    "POST /api/operator/messages/{message_id}": PLAY,  # an operator's message answered
     # The back office: its staff's own sessions, never a player's.
     "POST /admin/api/sessions": NO_PLAYER_SESSION,
     "DELETE /admin/api/sessions": NO_PLAYER_SESSION,

@@ -17,6 +17,7 @@ import { listenKeys } from "./keys.js";
 import { option } from "./options.js";
 import { keepShown } from "./receipts.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
+import { feeOf, lightningText, wageredOf } from "./lightning.js";
 import { showRoads } from "./roads.js";
 import { tableName } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
@@ -213,7 +214,7 @@ class SharedView {
 
   /** A coup's result as the felt shows a round: the hands, the winner, the player's bets. */
   roundOf(result, bets = {}) {
-    return { player: result.player, banker: result.banker, winner: result.winner, bets };
+    return { player: result.player, banker: result.banker, winner: result.winner, lightning: result.lightning || [], bets };
   }
 
   newCoup() {
@@ -227,6 +228,8 @@ class SharedView {
 
   async reveal(result) {
     this.say("");
+    // A multiplier table's cards, drawn as betting closed: said once, before the first card.
+    if (result.lightning && result.lightning.length) announce(lightningText(result.lightning));
     const how = option("squeeze") ? "squeeze" : reducedMotion() ? "instant" : option("fast") ? "fast" : "deal";
     this.revealing = revealRound(this.el, this.roundOf(result), how);
     await this.revealing;
@@ -252,7 +255,7 @@ class SharedView {
     if (!this.alive) return;
     const shown = round || this.roundOf(result);
     this.win = you.returned ?? 0;
-    this.lastNet = this.win - you.stake;
+    this.lastNet = this.win - you.stake - (you.fee ?? 0);
     this.lastBets = round ? Object.fromEntries(Object.entries(round.bets).map(([name, bet]) => [name, bet.stake])) : this.lastBets;
     this.outcome = { round: shown, net: this.lastNet };
     this.showCoup();
@@ -414,7 +417,7 @@ class SharedView {
     keepShown(s.shoe?.commitment, this.mode, this.tbl.id);
     const amounts = this.bets.amounts();
     for (const name of this.bets.spots) {
-      drawStake(this.el, name, this.bets.stacks[name], amounts[name] || 0, this.chip);
+      drawStake(this.el, name, this.bets.stacks[name], amounts[name] || 0, this.chip, feeOf(this.tbl, amounts[name] || 0));
       $(`[data-remove="${name}"]`).hidden = !(this.betting && this.bets.total(name));
     }
     $("[data-players]").textContent = t("shared.players", { n: s.players || 0 });
@@ -434,7 +437,7 @@ class SharedView {
         ),
     );
     drawShoe($("[data-shoe]"), s.shoe);
-    $('[data-meter="bet"]').textContent = money(sum(this.placed));
+    $('[data-meter="bet"]').textContent = money(wageredOf(this.tbl, this.placed));
     $('[data-meter="balance"]').textContent = money(store.balance());
     $('[data-meter="win"]').textContent = money(this.win);
     showLast(this.el, this.lastNet);

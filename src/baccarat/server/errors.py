@@ -53,6 +53,8 @@ ERRORS: dict[str, ErrorSpec] = {
     "invalid_credentials": ErrorSpec(401, "wrong nickname or password"),
     "csrf_failed": ErrorSpec(403, "the X-CSRF-Token header does not match the session"),
     "forbidden": ErrorSpec(403, "this action is not allowed"),
+    "metrics_disabled": ErrorSpec(404, "the server serves no metrics (no metrics token is set)"),
+    "metrics_unauthorized": ErrorSpec(401, "the metrics need the operator's metrics token"),
     "not_found": ErrorSpec(404, "no such resource"),
     "unknown_table": ErrorSpec(404, "no table with this id"),
     "unknown_round": ErrorSpec(404, "no round with this id among the player's rounds"),

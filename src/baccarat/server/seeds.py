@@ -278,10 +278,16 @@ _TAKE_CACHED = (
 )
 
 
+# ``UnitOfWork.known`` of units that read before their transaction (``UnitOfWork.deferred``):
+# the next nonce a round before it in the transaction left, by (vault, player, mode).
+_FOLLOWING = "seeds.following"
+
+
 def _kept(uow: UnitOfWork, player_mode: tuple[int, str]) -> bool:
-    """This process keeps the player's next nonce (and it was not found changed elsewhere)."""
+    """This process keeps the player's next nonce (and it was not found changed elsewhere),
+    or a round before it in the transaction took one."""
     key = (id(uow.vault), *player_mode)
-    return key in _NEXT and key not in _ELSEWHERE
+    return key in uow.known.get(_FOLLOWING, {}) or (key in _NEXT and key not in _ELSEWHERE)
 
 
 # The nonce ``take_nonce`` takes by (player, mode), with the seeds it is under, taken in
@@ -293,6 +299,9 @@ NONCE: Lookup[tuple[int, str]] = Lookup(
     "p",
     "m",
     kept=_kept,
+    # Read before the transaction (as the update would answer it): taken by ``_TAKE_CACHED``.
+    deferred="SELECT seed_id, server_seed, commitment, client_seed, next_nonce + 1, "
+    "client_seed_source FROM fairness_states WHERE player_id = :p AND mode = :m",
 )
 
 
@@ -301,18 +310,19 @@ def take_nonce(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
     if not uow.pipelines:
         return _take(uow, player_id, mode)
     key = (id(uow.vault), player_id, mode)
-    kept = None
-    if key not in _ELSEWHERE and not NONCE.sent(uow, (player_id, mode)):
+    kept = uow.known.get(_FOLLOWING, {}).pop(key, None)
+    if kept is None and key not in _ELSEWHERE and not NONCE.sent(uow, (player_id, mode)):
         kept = _NEXT.pop(key, None)
-    if kept is None:
-        drawn = _take(uow, player_id, mode)
-    else:
-        drawn = kept
+    drawn = _take(uow, player_id, mode) if kept is None else kept
+    if kept is not None or uow.deferred:
+        # Kept, or read before the transaction: taken if it is still so.
         uow.expect(_TAKE_CACHED, {"p": player_id, "m": mode, "s": drawn.seed_id,
                                   "n": drawn.nonce, "cs": drawn.client_seed,
                                   "source": drawn.client_seed_source},
                    lambda: _ELSEWHERE.add(key))  # fmt: skip
     following = replace(drawn, nonce=drawn.nonce + 1)
+    if uow.deferred:
+        uow.known.setdefault(_FOLLOWING, {})[key] = following
 
     def committed() -> None:
         if len(_NEXT) >= _NEXT_MAX or len(_ELSEWHERE) >= _NEXT_MAX:

@@ -189,6 +189,9 @@ class Settings:
     beacon_url: str | None = None
     beacon_chain: str = QUICKNET.hash
     beacon_public_key: str | None = None
+    # The operator's token for ``GET /metrics`` (``Authorization: Bearer``; docs/operations.md).
+    # None (the default): the metrics are not served.
+    metrics_token: str | None = field(default=None, repr=False)
     # Injected for tests: the deal source, the multiplier cards' source and the clock
     # (microseconds since the epoch).
     shoe_factory: ShoeFactory | None = field(default=None, compare=False)
@@ -256,6 +259,7 @@ class Settings:
             beacon_url=get("BEACON_URL"),
             beacon_chain=get("BEACON_CHAIN") or QUICKNET.hash,
             beacon_public_key=get("BEACON_PUBLIC_KEY"),
+            metrics_token=get("METRICS_TOKEN"),
             session_ttl_s=int(get("SESSION_TTL") or 7 * 24 * 3600),
             cookie_secure=(get("COOKIE_SECURE") or "0") == "1",
             db_threads=int(get("DB_THREADS") or cls.db_threads),

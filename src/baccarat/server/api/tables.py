@@ -161,7 +161,10 @@ async def play_round(
         played = rounds.play_round(uow, dealer, player_id, here, mode, bets)
         return rounds.round_answer(uow, player_id, here, played, bets)
 
-    return await idempotent_write(ctx, payload, 201, work)
+    # A fresh shuffle's round of play money locks nothing it reads: its reads go before its
+    # transaction, its writes (each checked) with the commit (docs/server.md).
+    deferred = mode == "fun" and not table.is_cut_shoe
+    return await idempotent_write(ctx, payload, 201, work, deferred)
 
 
 @router.get(

@@ -52,6 +52,7 @@ from baccarat.server.db.pgwriter import PostgresWriter
 from baccarat.server.db.uow import Memo, UnitOfWork, is_unique_violation, write_totals
 from baccarat.server.db.url import DatabaseUrl
 from baccarat.server.errors import ServiceError
+from baccarat.server.observe import metrics
 from baccarat.server.vault import Vault, default_vault
 
 T = TypeVar("T")
@@ -204,6 +205,7 @@ class Database:
                 raise
             except Exception as error:
                 if attempt + 1 < RETRIES and _should_retry(error):
+                    metrics.retried()
                     continue
                 raise
         raise AssertionError("unreachable")
@@ -243,10 +245,13 @@ class Database:
                 self.connect, self.clock, self.max_batch, self.threads, self.vault
             )
 
-    async def write(self, work: Work[T], key: str | None = None) -> T:
+    async def write(self, work: Work[T], key: str | None = None, *, deferred: bool = False) -> T:
         """Run a unit of work that writes; its answer comes once it is committed. Units of
         work with the same ``key`` (a session, a seat) touch the same rows: on PostgreSQL
-        they run on the same connection, one after another."""
+        they run on the same connection, one after another. ``deferred``: on PostgreSQL the
+        unit reads before its transaction and sends its writes, each checked against what
+        it read, with the commit (``UnitOfWork.deferred``; a unit that turns out to need
+        more runs in the transaction as any other)."""
         if self._sqlite_writer is not None:
             loop = asyncio.get_running_loop()
             job: _Job[T] = _Job(work, loop, loop.create_future())
@@ -255,7 +260,7 @@ class Database:
         if self._pg_writer is None:
             raise RuntimeError("the database runner is not started")
         loop = asyncio.get_running_loop()
-        job = _Job(work, loop, loop.create_future())
+        job = _Job(work, loop, loop.create_future(), deferred=deferred)
         self._pg_writer.submit(job, key)
         return await job.future
 
@@ -281,6 +286,20 @@ class Database:
                 self._drop_thread_connection()
                 raise _unavailable(error) from error
             raise
+
+    def pool_use(self) -> metrics.PoolUse:
+        """The writer threads (SQLite: the one on the loop), how many run a batch now, the
+        units of work and the reads waiting for one."""
+        reads = 0 if self._readers is None else self._readers._work_queue.qsize()
+        writer = self._pg_writer
+        if writer is None:
+            sqlite = self._sqlite_writer
+            queued = 0 if sqlite is None else len(sqlite.pending)
+            return metrics.PoolUse(1, 0, queued, reads)
+        with writer.lock:
+            busy = sum(1 for queue in writer.queues if queue.running)
+            queued = sum(len(queue.pending) for queue in writer.queues)
+        return metrics.PoolUse(len(writer.queues), busy, queued, reads)
 
     def close(self) -> None:
         if self._closed:
@@ -357,6 +376,13 @@ class _Session:
     def exchange(self, statements: Any) -> Any:
         """Statements (``:name`` parameters) in one round trip (``pgwire``): their results."""
         return self._first(lambda idle: self._wire.exchange(statements, begin=idle))
+
+    def read_ahead(self, statements: Any) -> Any:
+        """Plain reads in one round trip outside any transaction (a deferred unit of work's,
+        ``UnitOfWork.deferred``): a snapshot of their own, committed at once."""
+        if self._conn.pgconn.transaction_status != self._idle:
+            raise RuntimeError("reads ahead of a transaction, in a transaction")
+        return self._first(lambda idle: self._wire.exchange(statements, begin=False))
 
     def _first(self, send: Callable[[bool], Any]) -> Any:
         """``send(idle)``: inside a transaction as it is; as a transaction's first, sent

@@ -52,6 +52,7 @@ from baccarat.server.dealing import LightningSource, ShoeFactory, fair_lightning
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import StoredRound, get_round, lightning_of, lightning_text
 from baccarat.server.money import Money, Posted, Reversing, Wallet
+from baccarat.server.observe import metrics
 
 STEPS = ("shoe", "deal", "settle", "admit", "money", "record")
 MAX_REASON = 200  # characters of a void's reason (as the CLI takes notes)
@@ -334,6 +335,7 @@ def play(
     new, or ``round_ids``: a round its wallet knew before the deal, an operator's)."""
     ids = tuple(new_round_id(uow.now) for _ in stakes) if round_ids is None else tuple(round_ids)
     assert len(ids) == len(stakes)
+    metrics.round_started(uow, table_id, mode, len(stakes))
     return _run(uow, dealer, bank, _Playing(table_id, rules, mode, source, tuple(stakes), ids))
 
 

@@ -43,6 +43,7 @@ from baccarat.server.kinds.shared import tablelog
 from baccarat.server.kinds.shared.bank import CUT, NONCE, SHARED, TableShoe
 from baccarat.server.kinds.shared.events import CoupDealt, SharedEvent, ShoeChanged, WindowOpened
 from baccarat.server.kinds.shared.terms import is_shared, terms_of
+from baccarat.server.observe import metrics
 from baccarat.server.play.round import Bank, Dealer, Stake, play
 from baccarat.server.tables import Table
 
@@ -424,6 +425,7 @@ def deal(
     and the coup's position in it), and shown to everyone with the coup. What it did: the
     shoe's end (``ShoeChanged``), if it ended, and the coup dealt (``CoupDealt``)."""
     others = [] if elsewhere is None else elsewhere.close(uow, coup.id)
+    metrics.coup_started(uow, table.id, lambda: sum(len(b.stakes) for b in [*batches, *others]))
     shoe = load_shoe(uow, coup.shoe_id)
     source = shoe.source(uow)
     lightning = source.lightning(dealer, table.rules)

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 import httptools
 
+from baccarat.server.observe import metrics
 from baccarat.server.wallets.operator.config import Operator
 from baccarat.server.wallets.operator.contract import Answer, WalletProtocol
 from baccarat.server.wallets.operator.outbox import Call
@@ -157,6 +158,12 @@ class WalletClient:
         self._idle.clear()
 
     async def send(self, operator: Operator, call: Call) -> Answer:
+        with metrics.wallet_call(operator.id, call.call) as outcome:
+            answer = await self._send(operator, call)
+            outcome(answer.status)
+        return answer
+
+    async def _send(self, operator: Operator, call: Call) -> Answer:
         contract = call.contract
         body = contract.encode(call.body)
         target = self._target(contract.url(operator.wallet_url, call.call))

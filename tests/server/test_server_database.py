@@ -438,30 +438,6 @@ async def test_deferred_rounds_read_before_their_transaction_and_write_with_its_
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
-async def test_a_players_deferred_rounds_in_one_batch_go_on_from_each_other(
-    database_url: DatabaseUrl, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Two rounds of one player in a batch of deferred rounds: the second goes on from the
-    nonce and the balance the first leaves (read before the transaction, neither would be
-    so yet), and both are committed in the batch's one round trip of its transaction."""
-    db = Database(database_url, clock=clock, threads=1, max_batch=16)
-    system = db.run_read(SystemAccounts.load)
-    alice, bob = (_register(db, system, name) for name in ("alice", "bob"))
-    round_of = _house_rounds(system)
-    db.start()
-    try:
-        seen = _exchanges(monkeypatch)
-        works = [round_of(alice), round_of(bob), round_of(alice), round_of(alice)]
-        played = await _one_batch(db, works, deferred=True)
-        assert [r.nonce for r in played] == [0, 0, 1, 2], played
-        assert [r.balance_before for r in played[2:]] == [r.balance_after for r in played[::2][:2]]
-        assert sum(begin for begin, _ in seen[1:]) == 1  # one transaction, one round trip
-        assert db.run_read(audit.check).ok
-    finally:
-        db.close()
-
-
-@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 async def test_a_deferred_round_whose_nonce_changed_before_its_commit_is_played_again_alone(
     database_url: DatabaseUrl, clock: FakeClock
 ) -> None:

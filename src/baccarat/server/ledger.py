@@ -237,7 +237,6 @@ def _balance_kept(uow: UnitOfWork, key: tuple[int, str]) -> bool:
 # must find the balance as read (locked, but this unit may have moved it since): else the
 # statement fails (``baccarat_stale``) and the unit is tried again, reading it then. Read
 # only if it was sent ahead (``_held``); not sent when this transaction holds the balance.
-_NEXT_ID = "SELECT nextval(pg_get_serial_sequence('ledger_transactions', 'id'))"
 _POSTING = (
     "SELECT balance, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) "
     "FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'"
@@ -315,9 +314,6 @@ def _post_pipelined(
     entries = _bigints(len(amounts), "a", "w", "x")
     known = uow.known.setdefault(_BALANCES, {})
     before, ids = _held(uow, mode, players)
-    if uow.deferred and with_id and not ids and len(before) == len(players):
-        # The balances a round before it in the transaction left: the id is read alone.
-        ids = [int(uow.scalar(_NEXT_ID))]
     if len(before) == len(players) and (ids or not with_id):
         for player in players:
             cover, net = money.covers.get(player, 0), money.net(player)

@@ -278,16 +278,10 @@ _TAKE_CACHED = (
 )
 
 
-# ``UnitOfWork.known`` of units that read before their transaction (``UnitOfWork.deferred``):
-# the next nonce a round before it in the transaction left, by (vault, player, mode).
-_FOLLOWING = "seeds.following"
-
-
 def _kept(uow: UnitOfWork, player_mode: tuple[int, str]) -> bool:
-    """This process keeps the player's next nonce (and it was not found changed elsewhere),
-    or a round before it in the transaction took one."""
+    """This process keeps the player's next nonce (and it was not found changed elsewhere)."""
     key = (id(uow.vault), *player_mode)
-    return key in uow.known.get(_FOLLOWING, {}) or (key in _NEXT and key not in _ELSEWHERE)
+    return key in _NEXT and key not in _ELSEWHERE
 
 
 # The nonce ``take_nonce`` takes by (player, mode), with the seeds it is under, taken in
@@ -310,8 +304,8 @@ def take_nonce(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
     if not uow.pipelines:
         return _take(uow, player_id, mode)
     key = (id(uow.vault), player_id, mode)
-    kept = uow.known.get(_FOLLOWING, {}).pop(key, None)
-    if kept is None and key not in _ELSEWHERE and not NONCE.sent(uow, (player_id, mode)):
+    kept = None
+    if key not in _ELSEWHERE and not NONCE.sent(uow, (player_id, mode)):
         kept = _NEXT.pop(key, None)
     drawn = _take(uow, player_id, mode) if kept is None else kept
     if kept is not None or uow.deferred:
@@ -321,8 +315,6 @@ def take_nonce(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
                                   "source": drawn.client_seed_source},
                    lambda: _ELSEWHERE.add(key))  # fmt: skip
     following = replace(drawn, nonce=drawn.nonce + 1)
-    if uow.deferred:
-        uow.known.setdefault(_FOLLOWING, {})[key] = following
 
     def committed() -> None:
         if len(_NEXT) >= _NEXT_MAX or len(_ELSEWHERE) >= _NEXT_MAX:

@@ -20,8 +20,8 @@ Units that defer their writes (``Database.write(..., deferred=True)``: a house r
 play money) run first in a batch, each reading outside any transaction; then their writes
 (each checked against what was read), each unit's in a savepoint, the counters and the
 commit go in one round trip, the transaction's only one (``_deferred``): no transaction
-is open while their Python runs. A player's second round in the batch goes on from what
-the first leaves (``UnitOfWork.known``), checked alike.
+is open while their Python runs. One unit per key goes in a batch (the next of the same
+key would read what the first is changing: it waits for the next batch).
 
 Several workers write to one database, so a batch may need a row that another batch holds
 until it commits (the same player's balance, on another worker). Only the first unit of a
@@ -39,7 +39,7 @@ import contextlib
 import logging
 import threading
 import zlib
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -186,7 +186,19 @@ class PostgresWriter:
         others after them, in the transaction of their batch."""
         again: list[_Job[Any]] = []
         if any(job.deferred for job in batch):
-            ready = [job for job in batch if job.deferred]
+            # One unit a key: the next ones of the same key (a player's) would read what the
+            # first is about to change; they wait for the next batch (no try is counted).
+            ready: list[_Job[Any]] = []
+            keys: set[str] = set()
+            for job in batch:
+                if not job.deferred:
+                    continue
+                if job.key is not None and job.key in keys:
+                    again.append(job)
+                    continue
+                ready.append(job)
+                if job.key is not None:
+                    keys.add(job.key)
             batch = [job for job in batch if not job.deferred]
             batch += self._deferred(conn, ready, again)
             if not batch:
@@ -259,13 +271,8 @@ class PostgresWriter:
         needed more (``Undeferred``), to run in the batch's transaction."""
         units: list[_Deferred] = []
         undeferred: list[_Job[Any]] = []
-        # What the units before left rows as, once committed (``UnitOfWork.known``: a
-        # balance, a next nonce): a player's second round of the batch goes on from the
-        # first's, its writes checked against them (if the first is rolled back, so is it).
-        known: dict[Hashable, Any] = {}
         for job in jobs:
             uow = UnitOfWork(conn, "postgresql", self.clock(), self.vault, deferred=True)
-            uow.known = {k: dict(v) if isinstance(v, dict) else v for k, v in known.items()}
             try:
                 job.result = job.work(uow)
                 writes = uow.deferred_writes()
@@ -278,7 +285,6 @@ class PostgresWriter:
                     raise  # the connection itself is gone
                 self._failed(job, error, again)
                 continue
-            known = uow.known
             units.append(_Deferred(job, uow, writes))
         if units:
             self._commit_deferred(conn, units, again)

@@ -10,7 +10,7 @@ transaction`` is a round's transaction waiting for the worker's Python), and is 
 on SQLite with one worker (``--sqlite-seconds``), for the workers' CPU per round on both.
 
     .venv/bin/python bench/pg_breakdown.py [--phase house|banked] [--seconds 5] [--workers 2]
-        [--statements 20] [--players 16] [--sqlite-seconds 5] [--pgbench-seconds 8]
+        [--statements 20] [--sqlite-seconds 5] [--pgbench-seconds 8]
 
 Then ``pgbench``'s TPC-B-like transaction on the same cluster with as many clients as the
 phase had (``bench/databases.py``'s), and the CPU of PostgreSQL's processes and of pgbench
@@ -47,8 +47,6 @@ from tests.server import postgres  # noqa: E402
 HZ = sampling.HZ
 # The cluster's postmaster (its processes are PostgreSQL's CPU; other clusters' are not).
 POSTMASTER: list[int | None] = [None]
-# The accounts the house phase's 64 players share (--players).
-PLAYERS = [16]
 
 
 def _threads(pids: list[int]) -> dict[tuple[int, str], int]:
@@ -113,7 +111,7 @@ Measured = tuple[_Sample, int, list[float], "sampling.Activity | None"]
 def _house(url: str | None, admin: str, seconds: float, workers: int) -> Measured:
     """The house phase on PostgreSQL (``url``; ``pg_stat_activity`` sampled meanwhile) or on
     SQLite (None: one worker, a fresh folder)."""
-    options = server.parser().parse_args(["--players", str(PLAYERS[0])])
+    options = server.parser().parse_args([])
     options.database, options.workers = url, workers
     with server.serving(options, "baccarat-breakdown-") as (serving, port):
         tokens = server.register(port, options.players, "breakdown")
@@ -171,16 +169,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--statements", type=int, default=20, help="statements listed (20)")
-    parser.add_argument("--players", type=int, default=16,
-                        help="accounts the house phase's 64 players share (16; 64: one "
-                        "each)")  # fmt: skip
     parser.add_argument("--sqlite-seconds", type=float, default=5.0,
                         help="the house phase on SQLite (1 worker) after, to compare the "
                         "workers' CPU per round (5; 0: none)")  # fmt: skip
     parser.add_argument("--pgbench-seconds", type=float, default=8.0,
                         help="pgbench's run after the phase (8; 0: none)")  # fmt: skip
     args = parser.parse_args()
-    PLAYERS[0] = args.players
     with contextlib.suppress(ImportError):
         import uvloop
 
@@ -217,10 +211,8 @@ def main() -> int:
         if activity is not None:
             idle = activity.in_state("idle in transaction")
             print(f"pg_stat_activity every {activity.every_s} s: 'idle in transaction' in "
-                  f"{idle.total()} of {sum(activity.seen.values())} busy sessions seen "
-                  "(target: none in a round's statements), after:")  # fmt: skip
-            for query, n in idle.most_common():
-                print(f"  {n:5d}  {query}")
+                  f"{idle} of {sum(activity.seen.values())} busy sessions seen "
+                  "(target: none)")  # fmt: skip
             print("\n".join(activity.report()))
         if args.phase == "house" and args.sqlite_seconds > 0:
             lite, lite_rounds, (lite_p50, lite_p99), _ = _house(None, cluster.url,

@@ -124,11 +124,9 @@ async def test_a_round_on_a_nonce_taken_elsewhere_is_played_again_whole_in_its_b
         db.close()
 
 
-async def _queued(db: Database, works: list[Any], deferred: bool = False
-                  ) -> list[asyncio.Task[Any]]:  # fmt: skip
+async def _queued(db: Database, works: list[Any]) -> list[asyncio.Task[Any]]:
     """``works`` queued to one writer while it is busy, so that they make one batch: their
-    jobs, the writer free again (``deferred``: each under a key of its own, deferring its
-    writes)."""
+    jobs, the writer free again."""
     busy, free = threading.Event(), threading.Event()
 
     def block(uow: UnitOfWork) -> None:
@@ -137,18 +135,16 @@ async def _queued(db: Database, works: list[Any], deferred: bool = False
 
     first = asyncio.ensure_future(db.write(block, key="b"))
     await until_async(busy.is_set, "the writer is busy", every=0.01)
-    jobs = [asyncio.ensure_future(db.write(work, key=f"b{i}" if deferred else "b",
-                                           deferred=deferred))
-            for i, work in enumerate(works)]  # fmt: skip
+    jobs = [asyncio.ensure_future(db.write(work, key="b")) for work in works]
     await asyncio.sleep(0.05)
     free.set()
     await first
     return jobs
 
 
-async def _one_batch(db: Database, works: list[Any], deferred: bool = False) -> list[Any]:
+async def _one_batch(db: Database, works: list[Any]) -> list[Any]:
     """Run ``works`` as one batch of a writer: their outcomes."""
-    return await asyncio.gather(*await _queued(db, works, deferred), return_exceptions=True)
+    return await asyncio.gather(*await _queued(db, works), return_exceptions=True)
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
@@ -197,6 +193,15 @@ async def test_a_batch_of_units_that_read_once_takes_a_round_trip_each_and_one_m
 ) -> None:
     """Each unit's writes go to the server with the next unit's reads, and the last one's
     with the counters and the commit: n units that read once take n + 1 round trips."""
+    from baccarat.server.db import pgwire
+
+    trips: list[int] = []
+    exchange = pgwire.Wire.exchange
+
+    def counted(self: Any, statements: Any, begin: bool) -> Any:
+        trips.append(len(statements))
+        return exchange(self, statements, begin)
+
     db = Database(database_url, clock=clock, threads=1, max_batch=16)
     system = db.run_read(SystemAccounts.load)
     players = [_register(db, system, f"trip{i}") for i in range(3)]
@@ -205,7 +210,7 @@ async def test_a_batch_of_units_that_read_once_takes_a_round_trip_each_and_one_m
     try:
         for player in players:  # each one's nonce kept, the statements prepared
             await db.write(round_of(player), key="b")
-        trips = _exchanges(monkeypatch)
+        monkeypatch.setattr(pgwire.Wire, "exchange", counted)
         played = await _one_batch(db, [round_of(players[i % 3]) for i in range(8)])
         assert sorted(r.nonce for r in played) == [1, 1, 1, 2, 2, 2, 3, 3]
         assert len(trips) == 1 + 8 + 1, trips  # the blocker's commit, one per unit, the last
@@ -391,114 +396,3 @@ async def test_a_lookup_asked_for_ahead_goes_with_the_next_round_trip_where_it_p
     assert enabled == 1 and missing is None and not still_sent
     # PostgreSQL: the read ahead and the next one in one round trip, the lookup's none.
     assert trips_then == ([2] if pipelines else [])
-
-
-def _exchanges(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, list[str]]]:
-    """From now on, every round trip to PostgreSQL: whether it began a transaction, and its
-    statements."""
-    from baccarat.server.db import pgwire
-
-    seen: list[tuple[bool, list[str]]] = []
-    exchange = pgwire.Wire.exchange
-
-    def recorded(self: Any, statements: Any, begin: bool) -> Any:
-        seen.append((begin, [sql for sql, _ in statements]))
-        return exchange(self, statements, begin)
-
-    monkeypatch.setattr(pgwire.Wire, "exchange", recorded)
-    return seen
-
-
-@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
-async def test_deferred_rounds_read_before_their_transaction_and_write_with_its_commit(
-    database_url: DatabaseUrl, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A batch of rounds that defer their writes: each one's reads go to the server outside
-    any transaction, and all their writes, the counters and the commit in one round trip,
-    the only one of the transaction: no row is locked while the rounds' Python runs."""
-    db = Database(database_url, clock=clock, threads=1, max_batch=16)
-    system = db.run_read(SystemAccounts.load)
-    players = [_register(db, system, f"deferred{i}") for i in range(3)]
-    round_of = _house_rounds(system)
-    db.start()
-    try:
-        seen = _exchanges(monkeypatch)
-        played = await _one_batch(db, [round_of(p) for p in players], deferred=True)
-        assert sorted(r.nonce for r in played) == [0, 0, 0], played
-        rounds = [(begin, sqls) for begin, sqls in seen[1:]]  # after the blocker's commit
-        in_transaction = [sqls for begin, sqls in rounds if begin]
-        (one,) = in_transaction
-        assert one[-1] == "COMMIT"
-        assert sum(sql.startswith("INSERT INTO rounds") for sql in one) == 3
-        before = [sql for begin, sqls in rounds if not begin for sql in sqls]
-        assert before and all(sql.startswith("SELECT") for sql in before), before
-        assert db.run_read(audit.check).ok
-    finally:
-        db.close()
-
-
-@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
-async def test_a_deferred_round_whose_nonce_changed_before_its_commit_is_played_again_alone(
-    database_url: DatabaseUrl, clock: FakeClock
-) -> None:
-    """Between a deferred round's reads and its batch's commit, another process takes the
-    player's nonce: that round is rolled back to its savepoint, the others of the batch are
-    committed, and it is played again on the next nonce. No nonce is dealt twice."""
-    other = Database(database_url, clock=clock)
-    db = Database(database_url, clock=clock, threads=1, max_batch=16)
-    system = db.run_read(SystemAccounts.load)
-    alice, bob, carol = (_register(db, system, name) for name in ("alice", "bob", "carol"))
-    round_of = _house_rounds(system)
-    taken: list[int] = []
-
-    def meddled(uow: UnitOfWork) -> Any:
-        played = round_of(alice)(uow)
-        if not taken:  # its first try: the nonce is taken elsewhere once it was read
-            taken.append(played.nonce)
-            other.run_write(lambda elsewhere: elsewhere.run(
-                "UPDATE fairness_states SET next_nonce = next_nonce + 1 "
-                "WHERE player_id = :p AND mode = 'fun'", {"p": alice},
-            ))  # fmt: skip
-        return played
-
-    db.start()
-    try:
-        works = [round_of(bob), meddled, round_of(carol)]
-        played = await _one_batch(db, works, deferred=True)
-        assert [r.nonce for r in played] == [0, 1, 0], played
-        dealt = db.run_read(lambda uow: uow.all(
-            "SELECT player_id, nonce FROM rounds ORDER BY player_id, nonce"
-        ))  # fmt: skip
-        assert dealt == sorted([(alice, 1), (bob, 0), (carol, 0)])
-        assert taken == [0]
-        assert db.run_read(audit.check).ok
-    finally:
-        db.close()
-        other.close()
-
-
-@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
-async def test_a_deferred_unit_that_needs_a_write_answered_runs_in_the_transaction(
-    database_url: DatabaseUrl, clock: FakeClock
-) -> None:
-    """A unit that defers its writes but asks for the answer of a write (or a row lock) is
-    run again in the transaction from its first statement, and its work is done once."""
-    db = Database(database_url, clock=clock, threads=1)
-    system = db.run_read(SystemAccounts.load)
-    player = _register(db, system, "answered")
-    version = "SELECT version FROM accounts WHERE player_id = :p AND mode = 'fun'"
-    before = db.run_read(lambda uow: uow.scalar(version, {"p": player}))
-
-    def work(uow: UnitOfWork) -> int:
-        uow.scalar(version, {"p": player})  # a read: before the transaction
-        return int(uow.scalar(
-            "UPDATE accounts SET version = version + 1 WHERE player_id = :p AND mode = 'fun' "
-            "RETURNING version", {"p": player},
-        ))  # fmt: skip
-
-    db.start()
-    try:
-        assert await db.write(work, key="w", deferred=True) == before + 1
-        assert db.run_read(lambda uow: uow.scalar(version, {"p": player})) == before + 1
-    finally:
-        db.close()

@@ -237,15 +237,11 @@ def _balance_kept(uow: UnitOfWork, key: tuple[int, str]) -> bool:
 # must find the balance as read (locked, but this unit may have moved it since): else the
 # statement fails (``baccarat_stale``) and the unit is tried again, reading it then. Read
 # only if it was sent ahead (``_held``); not sent when this transaction holds the balance.
-_POSTING = (
-    "SELECT balance, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) "
-    "FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player'"
-)
-# (A unit that reads before its transaction locks nothing: its posting finds the balance
-# as read, or it is tried again.)
 POSTING: Lookup[tuple[int, str]] = Lookup(
-    _POSTING + " FOR UPDATE", "p", "m", kept=_balance_kept, deferred=_POSTING
-)
+    "SELECT balance, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) "
+    "FROM accounts WHERE player_id = :p AND mode = :m AND kind = 'player' FOR UPDATE",
+    "p", "m", kept=_balance_kept,
+)  # fmt: skip
 
 
 def held_balance(uow: UnitOfWork, player_id: int, mode: str) -> int | None:

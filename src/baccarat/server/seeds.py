@@ -293,9 +293,6 @@ NONCE: Lookup[tuple[int, str]] = Lookup(
     "p",
     "m",
     kept=_kept,
-    # Read before the transaction (as the update would answer it): taken by ``_TAKE_CACHED``.
-    deferred="SELECT seed_id, server_seed, commitment, client_seed, next_nonce + 1, "
-    "client_seed_source FROM fairness_states WHERE player_id = :p AND mode = :m",
 )
 
 
@@ -307,9 +304,10 @@ def take_nonce(uow: UnitOfWork, player_id: int, mode: str) -> Nonce:
     kept = None
     if key not in _ELSEWHERE and not NONCE.sent(uow, (player_id, mode)):
         kept = _NEXT.pop(key, None)
-    drawn = _take(uow, player_id, mode) if kept is None else kept
-    if kept is not None or uow.deferred:
-        # Kept, or read before the transaction: taken if it is still so.
+    if kept is None:
+        drawn = _take(uow, player_id, mode)
+    else:
+        drawn = kept
         uow.expect(_TAKE_CACHED, {"p": player_id, "m": mode, "s": drawn.seed_id,
                                   "n": drawn.nonce, "cs": drawn.client_seed,
                                   "source": drawn.client_seed_source},

@@ -196,11 +196,9 @@ def revalidated_json_response(request: Request, data: Any, vary: tuple[str, ...]
 
 
 async def idempotent_write(
-    ctx: RequestContext, body: Any, status: int, work: Callable[[UnitOfWork, int], Any],
-    deferred: bool = False,
-) -> Response:  # fmt: skip
-    """Run ``work(uow, player_id)`` once per Idempotency-Key; replays get the stored answer.
-    ``deferred``: the work reads before its transaction (``Database.write``)."""
+    ctx: RequestContext, body: Any, status: int, work: Callable[[UnitOfWork, int], Any]
+) -> Response:
+    """Run ``work(uow, player_id)`` once per Idempotency-Key; replays get the stored answer."""
     request, caller = ctx.request, ctx.caller
     key = idempotency.check_key(request.headers.get(IDEMPOTENCY_HEADER))
     hashed = idempotency.request_hash(request.method, request.url.path, body)
@@ -210,7 +208,7 @@ async def idempotent_write(
         return work(uow, player_id)
 
     answer, replayed = await idempotency.written_once(
-        ctx.casino.db, caller.token_hash, key, hashed, status, noted, deferred
+        ctx.casino.db, caller.token_hash, key, hashed, status, noted
     )
     headers = {"Idempotent-Replayed": "true"} if replayed else None
     return Response(

@@ -161,10 +161,7 @@ async def play_round(
         played = rounds.play_round(uow, dealer, player_id, here, mode, bets)
         return rounds.round_answer(uow, player_id, here, played, bets)
 
-    # A fresh shuffle's round of play money locks nothing it reads: its reads go before its
-    # transaction, its writes (each checked) with the commit (docs/server.md).
-    deferred = mode == "fun" and not table.is_cut_shoe
-    return await idempotent_write(ctx, payload, 201, work, deferred)
+    return await idempotent_write(ctx, payload, 201, work)
 
 
 @router.get(

@@ -245,13 +245,10 @@ class Database:
                 self.connect, self.clock, self.max_batch, self.threads, self.vault
             )
 
-    async def write(self, work: Work[T], key: str | None = None, *, deferred: bool = False) -> T:
+    async def write(self, work: Work[T], key: str | None = None) -> T:
         """Run a unit of work that writes; its answer comes once it is committed. Units of
         work with the same ``key`` (a session, a seat) touch the same rows: on PostgreSQL
-        they run on the same connection, one after another. ``deferred``: on PostgreSQL the
-        unit reads before its transaction and sends its writes, each checked against what
-        it read, with the commit (``UnitOfWork.deferred``; a unit that turns out to need
-        more runs in the transaction as any other)."""
+        they run on the same connection, one after another."""
         if self._sqlite_writer is not None:
             loop = asyncio.get_running_loop()
             job: _Job[T] = _Job(work, loop, loop.create_future())
@@ -260,7 +257,7 @@ class Database:
         if self._pg_writer is None:
             raise RuntimeError("the database runner is not started")
         loop = asyncio.get_running_loop()
-        job = _Job(work, loop, loop.create_future(), deferred=deferred)
+        job = _Job(work, loop, loop.create_future())
         self._pg_writer.submit(job, key)
         return await job.future
 
@@ -376,13 +373,6 @@ class _Session:
     def exchange(self, statements: Any) -> Any:
         """Statements (``:name`` parameters) in one round trip (``pgwire``): their results."""
         return self._first(lambda idle: self._wire.exchange(statements, begin=idle))
-
-    def read_ahead(self, statements: Any) -> Any:
-        """Plain reads in one round trip outside any transaction (a deferred unit of work's,
-        ``UnitOfWork.deferred``): a snapshot of their own, committed at once."""
-        if self._conn.pgconn.transaction_status != self._idle:
-            raise RuntimeError("reads ahead of a transaction, in a transaction")
-        return self._first(lambda idle: self._wire.exchange(statements, begin=False))
 
     def _first(self, send: Callable[[bool], Any]) -> Any:
         """``send(idle)``: inside a transaction as it is; as a transaction's first, sent

@@ -29,11 +29,6 @@ class Job(Generic[T]):
     error: BaseException | None = None
     uow: UnitOfWork | None = field(default=None, repr=False)
     tries: int = 0
-    # PostgreSQL: its reads before its transaction, its writes in one round trip with the
-    # commit (``UnitOfWork.deferred``); cleared if the unit needs more (``Undeferred``), or
-    # once what it read changed before its commit (it then runs in the transaction).
-    deferred: bool = False
-    key: str | None = None  # the writer's key (``Database.write``)
 
     def resolve(self) -> None:
         if self.future.done():

@@ -31,22 +31,17 @@ K = TypeVar("K")
 class Lookup(Generic[K]):
     """A read by key (the module doc). ``kept(uow, key)``: the unit needs no read of this
     key (it keeps the answer: ``UnitOfWork.known``, the writer's memo): nothing is sent
-    ahead. ``lock``: the rows read are locked until the commit (``UnitOfWork.for_update``).
-    ``deferred``: the statement of a unit that reads before its transaction
-    (``UnitOfWork.deferred``): a plain read of the same columns, where ``sql`` locks or
-    takes (its caller checks the value where it writes)."""
+    ahead. ``lock``: the rows read are locked until the commit (``UnitOfWork.for_update``)."""
 
-    __slots__ = ("_deferred", "_kept", "_lock", "_names", "_params_of", "sql")
+    __slots__ = ("_kept", "_lock", "_names", "_params_of", "sql")
 
     def __init__(
         self, sql: str, *names: str, params: Callable[[K], dict[str, Any]] | None = None,
         kept: Callable[[UnitOfWork, K], bool] | None = None, lock: bool = False,
-        deferred: str | None = None,
     ) -> None:  # fmt: skip
         if names and params is not None:
             raise TypeError("a lookup's parameters are named or made by params, not both")
         self.sql = sql
-        self._deferred = deferred
         self._names = names
         self._params_of = params
         self._kept = kept
@@ -72,8 +67,6 @@ class Lookup(Generic[K]):
         return uow.all(self._statement(uow), self._params(key))
 
     def _statement(self, uow: UnitOfWork) -> str:
-        if uow.deferred and self._deferred is not None:
-            return self._deferred
         return self.sql + uow.for_update if self._lock else self.sql
 
     def _params(self, key: K) -> dict[str, Any]:

@@ -16,13 +16,6 @@ goes back to that unit's savepoint, and the next unit's statements go again.
 Units of work with the same key (the caller's session) go to the same writer, so one
 player's rounds never wait for each other's row locks inside a worker.
 
-Units that defer their writes (``Database.write(..., deferred=True)``: a house round of
-play money) run first in a batch, each reading outside any transaction; then their writes
-(each checked against what was read), each unit's in a savepoint, the counters and the
-commit go in one round trip, the transaction's only one (``_deferred``): no transaction
-is open while their Python runs. One unit per key goes in a batch (the next of the same
-key would read what the first is changing: it waits for the next batch).
-
 Several workers write to one database, so a batch may need a row that another batch holds
 until it commits (the same player's balance, on another worker). Only the first unit of a
 batch waits for a row lock as long as it takes; the others give up after ``LOCK_WAIT``
@@ -40,20 +33,11 @@ import logging
 import threading
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from baccarat.server.db.jobs import Job as _Job
 from baccarat.server.db.jobs import unavailable as _unavailable
-from baccarat.server.db.uow import (
-    Carried,
-    Pending,
-    Stale,
-    Undeferred,
-    UnitOfWork,
-    is_unique_violation,
-    write_totals,
-)
+from baccarat.server.db.uow import Carried, UnitOfWork, is_unique_violation, write_totals
 from baccarat.server.errors import ServiceError
 from baccarat.server.observe import metrics
 
@@ -65,8 +49,6 @@ LOCK_WAIT = "'20ms'"
 # failure, or a unique key taken meanwhile.
 _AGAIN = {"55P03", "40P01", "40001"}
 TRIES = 8
-# Tries of a unit that defers its writes before it runs in the transaction (``_deferred``).
-DEFERRED_TRIES = 2
 
 
 def _again(error: BaseException) -> bool:
@@ -115,7 +97,6 @@ class PostgresWriter:
                 queue = min(self.queues, key=lambda q: len(q.pending) + q.running)
             else:
                 queue = self.queues[zlib.crc32(key.encode()) % len(self.queues)]
-            job.key = key
             queue.pending.append(job)
             queue.ready.notify()
 
@@ -181,28 +162,8 @@ class PostgresWriter:
         return conn, again
 
     def _transact(self, conn: Any, batch: list[_Job[Any]]) -> list[_Job[Any]]:
-        """Run the batch and commit; the jobs to run again in the next batch. The units that
-        defer their writes go first, in a transaction of their own (``_deferred``); the
-        others after them, in the transaction of their batch."""
+        """Run the batch and commit; the jobs to run again in the next batch."""
         again: list[_Job[Any]] = []
-        if any(job.deferred for job in batch):
-            # One unit a key: the next ones of the same key (a player's) would read what the
-            # first is about to change; they wait for the next batch (no try is counted).
-            ready: list[_Job[Any]] = []
-            keys: set[str] = set()
-            for job in batch:
-                if not job.deferred:
-                    continue
-                if job.key is not None and job.key in keys:
-                    again.append(job)
-                    continue
-                ready.append(job)
-                if job.key is not None:
-                    keys.add(job.key)
-            batch = [job for job in batch if not job.deferred]
-            batch += self._deferred(conn, ready, again)
-            if not batch:
-                return again
         if len(batch) == 1:
             self._alone(conn, batch[0], again)
             return again
@@ -262,87 +223,6 @@ class PostgresWriter:
             self._settle(before, carried, again)
         return again
 
-    def _deferred(self, conn: Any, jobs: list[_Job[Any]], again: list[_Job[Any]]
-                  ) -> list[_Job[Any]]:  # fmt: skip
-        """Units that defer their writes: each runs its work, reading before any
-        transaction; then their writes go in one round trip, each unit's in a savepoint,
-        with the counters and the commit (``_commit_deferred``): no transaction is open
-        while their Python runs, and their row locks last that round trip. The jobs that
-        needed more (``Undeferred``), to run in the batch's transaction."""
-        units: list[_Deferred] = []
-        undeferred: list[_Job[Any]] = []
-        for job in jobs:
-            uow = UnitOfWork(conn, "postgresql", self.clock(), self.vault, deferred=True)
-            try:
-                job.result = job.work(uow)
-                writes = uow.deferred_writes()
-            except Undeferred:
-                job.deferred = False
-                undeferred.append(job)
-                continue
-            except Exception as error:
-                if _operational(error):
-                    raise  # the connection itself is gone
-                self._failed(job, error, again)
-                continue
-            units.append(_Deferred(job, uow, writes))
-        if units:
-            self._commit_deferred(conn, units, again)
-        return undeferred
-
-    def _commit_deferred(self, conn: Any, units: list[_Deferred], again: list[_Job[Any]]
-                         ) -> None:  # fmt: skip
-        """The units' writes, the counters of those committed and the commit, in one round
-        trip. A unit whose writes fail (a value read changed meanwhile, a lock not had in
-        time) is rolled back to its savepoint and the rest sent again after it."""
-        kept = [unit.uow.totals for unit in units]
-        done: list[_Deferred] = []
-        rest = units
-        # The first unit waits for its row locks as long as it takes; once a unit's writes
-        # are in, the others wait LOCK_WAIT (module doc).
-        statements, spans = _chain(rest, waits=True, savepoints=len(units) > 1)
-        while True:
-            for unit, sums in zip(units, kept, strict=True):
-                unit.uow.totals = sums
-            totals = UnitOfWork(conn, "postgresql", self.clock(), self.vault)
-            write_totals(totals, [unit.uow for unit in (*done, *rest)])
-            statements += [*totals.deferred_writes(), ("COMMIT", None, None)]
-            try:
-                results = conn.exchange([(sql, params) for sql, params, _ in statements])
-            except Exception as error:
-                index = getattr(error, "statement_index", None)
-                failed = next((i for i, (start, end) in enumerate(spans)
-                               if index is not None and start <= index < end), None)  # fmt: skip
-                if failed is None or index is None:
-                    raise  # not a unit's own statements: the batch fails
-                failure: BaseException = error
-                later = statements[index][2]
-                if later is not None and later.stale is not None:
-                    later.stale()
-                    failure = Stale("a value read before the transaction changed")
-                    failure.__cause__ = error
-                job = rest[failed].job
-                if job.tries + 1 >= DEFERRED_TRIES:
-                    # Tried again in the transaction: the rows it changes are then locked as
-                    # they are read (a contended row never keeps it retrying).
-                    job.deferred = False
-                self._failed(job, failure, again)
-                if len(units) == 1:
-                    conn.rollback()
-                    return
-                done += rest[:failed]
-                rest = rest[failed + 1 :]
-                statements, spans = _chain(rest, waits=not done, savepoints=True)
-                statements[:0] = [("ROLLBACK TO unit", None, None), ("RELEASE unit", None, None)]
-                spans = [(start + 2, end + 2) for start, end in spans]
-                continue
-            for (_, _, later), result in zip(statements, results, strict=True):
-                if later is not None:
-                    later.cursor = result
-            for unit in (*done, *rest):
-                unit.job.uow = unit.uow
-            return
-
     def _alone(self, conn: Any, job: _Job[Any], again: list[_Job[Any]]) -> None:
         """A unit alone in its batch: its last statements, its counters and the commit in
         one round trip."""
@@ -383,38 +263,6 @@ class PostgresWriter:
         else:
             log.warning("a unit of work gave up after %d tries: %s", job.tries, error)
             job.error = _unavailable(error)
-
-
-@dataclass(frozen=True, slots=True)
-class _Deferred:
-    """A unit that deferred its writes, done with its work: its writes to send."""
-
-    job: _Job[Any]
-    uow: UnitOfWork
-    writes: list[Pending]
-
-
-def _chain(units: list[_Deferred], waits: bool, savepoints: bool
-           ) -> tuple[list[Pending], list[tuple[int, int]]]:  # fmt: skip
-    """The units' writes one after another, each in a savepoint (if ``savepoints``), and
-    where each unit's are. ``waits``: the first unit waits for its row locks as long as it
-    takes, the others LOCK_WAIT (else all of them)."""
-    statements: list[Pending] = []
-    spans: list[tuple[int, int]] = []
-    if not waits:
-        statements.append((f"SET LOCAL lock_timeout = {LOCK_WAIT}", None, None))
-    for index, unit in enumerate(units):
-        if savepoints:
-            statements.append(("SAVEPOINT unit", None, None))
-        spans.append((len(statements), len(statements) + len(unit.writes)))
-        statements += unit.writes
-        if savepoints:
-            statements.append(("RELEASE unit", None, None))
-        if index == 0 and waits and len(units) > 1:
-            statements.append((f"SET LOCAL lock_timeout = {LOCK_WAIT}", None, None))
-    if len(units) > 1 or not waits:
-        statements.append(("SET LOCAL lock_timeout = DEFAULT", None, None))
-    return statements, spans
 
 
 def _between(index: int, last: int) -> tuple[str, ...]:

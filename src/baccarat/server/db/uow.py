@@ -54,23 +54,6 @@ class Stale(Exception):
     sqlstate = "40001"
 
 
-class Undeferred(Exception):
-    """A unit of work that defers its writes (``UnitOfWork.deferred``) asked for the answer
-    of a statement that is not a plain read (a write, a row lock): it is run again, in the
-    writer's transaction from its first statement. Nothing of it reached the database but
-    its reads."""
-
-
-# What a deferred unit of work may have answered before its transaction: a plain SELECT
-# (no row lock: it is not in a transaction, and a lock would end with the statement).
-_LOCKING = ("FOR UPDATE", "FOR NO KEY UPDATE", "FOR SHARE", "FOR KEY SHARE")
-
-
-def _plain_read(sql: str) -> bool:
-    text = sql.lstrip()
-    return text[:6].upper() == "SELECT" and not any(lock in text.upper() for lock in _LOCKING)
-
-
 class Memo:
     """What the one writer of an SQLite database read in earlier transactions, kept while
     nothing else wrote the database (module doc)."""
@@ -139,20 +122,14 @@ class UnitOfWork:
     """A transaction in progress on one connection; ``now`` is fixed for the whole of it.
     ``vault`` seals and opens the server seeds (``server.vault``): the database's."""
 
-    __slots__ = ("_after_commit", "_ahead", "_carried", "_memo", "_pending", "conn", "deferred",
-                 "dialect", "known", "now", "totals", "vault")  # fmt: skip
+    __slots__ = ("_after_commit", "_ahead", "_carried", "_memo", "_pending", "conn", "dialect",
+                 "known", "now", "totals", "vault")  # fmt: skip
 
     def __init__(
         self, conn: Any, dialect: str, now: int, vault: Vault | None = None,
-        memo: Memo | None = None, carried: Carried | None = None, deferred: bool = False,
+        memo: Memo | None = None, carried: Carried | None = None,
     ) -> None:  # fmt: skip
         self.conn = conn
-        # PostgreSQL, a writer's unit that defers its writes: what it reads is read before its
-        # transaction (each round trip a snapshot of its own, no row locked), and what it
-        # writes, each write checked in the database against what was read (``expect``, a
-        # balance's exact value), goes in one round trip with the commit (``deferred_writes``).
-        # So no transaction is open while the unit's Python runs.
-        self.deferred = deferred
         self.dialect = dialect
         self.now = now
         self.vault: Vault | None = vault
@@ -357,38 +334,9 @@ class UnitOfWork:
         if any(later is not None and later.check for _, _, later in self._pending):
             self._pipelined()
 
-    def deferred_writes(self) -> list[Pending]:
-        """A deferred unit's work is done: its reads still unanswered that check something
-        are read now (before its transaction), and its writes are handed over, for the
-        writer to send them in its transaction's one round trip."""
-        self._checked()
-        writes, self._pending = self._pending, []
-        return writes
-
-    def _read_ahead(self, last: tuple[Pending, ...]) -> Any:
-        """A deferred unit's reads (the pending ones, then ``last``) in one round trip
-        outside any transaction; its writes stay pending. ``Undeferred`` if a statement
-        whose answer is asked for is no plain read."""
-        reads: list[Pending] = []
-        writes: list[Pending] = []
-        for item in self._pending:
-            later = item[2]
-            wanted = later is not None and later.stale is None
-            if wanted and not _plain_read(item[0]):
-                raise Undeferred(item[0])
-            (reads if wanted else writes).append(item)
-        for item in last:
-            if not _plain_read(item[0]):
-                raise Undeferred(item[0])
-        self._pending = writes
-        statements = [*reads, *last]
-        return _answered(statements, self.conn.read_ahead([(s, p) for s, p, _ in statements]))
-
     def _pipelined(self, *last: Pending) -> Any:
         """What the unit before left (``Carried``), the pending statements and ``last`` in
         one round trip: the last one's result."""
-        if self.deferred:
-            return self._read_ahead(last)
         statements, self._pending = [*self._pending, *last], []
         carried, self._carried = self._carried, None
         if carried is None:
@@ -426,7 +374,12 @@ class UnitOfWork:
             if failure is error:
                 raise
             raise failure from error
-        return _answered(statements, results)
+        for (_, _, later), result in zip(statements, results, strict=True):
+            if later is not None:
+                later.cursor = result
+                if later.check is not None:
+                    later.check(result)
+        return results[-1] if results else None
 
     def one(self, sql: str, params: Params = None) -> Row | None:
         row: Row | None = self.execute(sql, params).fetchone()
@@ -457,16 +410,6 @@ class UnitOfWork:
         callbacks, self._after_commit = self._after_commit, []
         for callback in callbacks:
             callback()
-
-
-def _answered(statements: list[Pending], results: list[Any]) -> Any:
-    """Each statement's answer to its ``Later`` (checked as it comes): the last result."""
-    for (_, _, later), result in zip(statements, results, strict=True):
-        if later is not None:
-            later.cursor = result
-            if later.check is not None:
-                later.check(result)
-    return results[-1] if results else None
 
 
 class _CarriedFailed(Exception):

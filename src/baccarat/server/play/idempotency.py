@@ -154,15 +154,12 @@ async def written_once(
     hashed: str,
     status: int,
     work: Callable[[UnitOfWork, int], Any],
-    deferred: bool = False,
 ) -> tuple[StoredAnswer, bool]:
     """``once`` as a write of its own, for the caller of a session (by its token's hash):
     keyed by the session, so that one player's writes run one after another on one
-    connection (``deferred``: ``Database.write``'s). ``(answer, replayed)``, once
-    committed."""
+    connection. ``(answer, replayed)``, once committed."""
     session = Session(token_hash)
-    return await db.write(lambda uow: once(uow, session, key, hashed, status, work), token_hash,
-                          deferred=deferred)  # fmt: skip
+    return await db.write(lambda uow: once(uow, session, key, hashed, status, work), token_hash)
 
 
 def _once_known(

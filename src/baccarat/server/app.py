@@ -53,6 +53,7 @@ def create_app(settings: Settings) -> FastAPI:
         office,
         office_desk,
         operators,
+        profiles,
         responsible,
         system,
         table_socket,
@@ -122,7 +123,17 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.sockets = sockets
     errors.install(app)
     # The players' routes first: a request is matched against the routes in this order.
-    for module in (accounts, tables, table_socket, wallet, history, fairness, responsible, system):
+    for module in (
+        accounts,
+        tables,
+        table_socket,
+        wallet,
+        history,
+        fairness,
+        responsible,
+        system,
+        profiles,
+    ):
         app.include_router(module.router)
     for kind in KINDS.values():  # each kind's own routes (the player-banked seats)
         routes = kind.routes()

@@ -128,6 +128,9 @@ ERRORS: dict[str, ErrorSpec] = {
     "staff_unchanged": ErrorSpec(409, "the staff account is so already"),
     "last_admin": ErrorSpec(409, "the last active admin can be neither disabled nor demoted"),
     "table_disabled": ErrorSpec(409, "the table is closed: no new rounds start"),
+    # Jurisdiction profiles (docs/jurisdictions.md): each names the rule it enforces.
+    "unknown_market": ErrorSpec(422, "a launch's market is none of the server's profiles"),
+    "cycle_too_soon": ErrorSpec(409, "a round starts too soon after the last one's start"),
 }
 
 

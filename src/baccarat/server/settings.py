@@ -189,6 +189,10 @@ class Settings:
     beacon_url: str | None = None
     beacon_chain: str = QUICKNET.hash
     beacon_public_key: str | None = None
+    # The jurisdiction profile the deployment plays (docs/jurisdictions.md), and a file of
+    # profiles of its own besides the package's.
+    profile: str = "default"
+    profiles_file: Path | None = None
     # Injected for tests: the deal source and the clock (microseconds since the epoch).
     shoe_factory: ShoeFactory | None = field(default=None, compare=False)
     clock: Callable[[], int] = field(default=system_clock_us, compare=False)
@@ -217,6 +221,7 @@ class Settings:
         database = DatabaseUrl.parse(url) if url else DatabaseUrl.sqlite_in(data_dir)
         tables = get("TABLES")
         operators = get("OPERATORS")
+        profiles = get("PROFILES")
         web = get("WEB_DIR")
         defaults = BankedSettings()
         banked = BankedSettings(
@@ -247,6 +252,8 @@ class Settings:
             seed_key=get("SEED_KEY"),
             tables_file=Path(tables) if tables else None,
             operators_file=Path(operators) if operators else None,
+            profile=get("PROFILE") or cls.profile,
+            profiles_file=Path(profiles) if profiles else None,
             operator_poll_s=float(get("OPERATOR_POLL_S") or cls.operator_poll_s),
             operator_max_backoff_s=float(
                 get("OPERATOR_MAX_BACKOFF_S") or cls.operator_max_backoff_s

@@ -96,6 +96,11 @@ class SessionStateOut(BaseModel):
         description="a session an operator launched: its operator, mode (real; fun for a demo), "
         "currency, language, table and lobby_url (docs/operator-api.md)",
     )
+    profile: dict[str, Any] | None = Field(
+        default=None,
+        description="the jurisdiction profile in force: what the page allows and shows "
+        "(docs/jurisdictions.md; GET /api/profiles lists them)",
+    )
 
 
 class SessionOut(BaseModel):

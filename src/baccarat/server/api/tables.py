@@ -52,6 +52,7 @@ from baccarat.server.kinds.shared import views as shared
 from baccarat.server.kinds.shared.clock import require_shared
 from baccarat.server.kinds.shared.kind import SharedKind
 from baccarat.server.kinds.shared.runtime import SharedDesk
+from baccarat.server.profiles.rules import session_profile
 from baccarat.server.tables import Table, bets_from
 
 router = APIRouter(prefix="/api", tags=["tables"])
@@ -64,7 +65,7 @@ ROUND_ERRORS = (
     "bet_above_table_max", "tie_below_min", "tie_above_max", "not_a_chip_multiple",
     "insufficient_funds", "cut_required", "player_banked_table", "shared_table",
     "operator_refused", "operator_unavailable", "mode_not_in_session", "table_disabled",
-    "unsupported_currency",
+    "unsupported_currency", "cycle_too_soon",
     *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 
@@ -147,7 +148,7 @@ async def play_round(
     table = ctx.casino.tables.require(table_id)
     find_kind(table.kind).refuse_house_round(table)
     bets = bets_from(body.bets.root)
-    dealer, mode = ctx.casino.dealer, body.mode
+    dealer, mode, profiles = ctx.casino.dealer, body.mode, ctx.casino.profiles
 
     payload = {"mode": mode, "bets": bets.to_json()}
     if ctx.caller.operator:
@@ -157,7 +158,8 @@ async def play_round(
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
         here = table.for_currency(currency_of(ctx, uow, player_id))
-        played = rounds.play_round(uow, dealer, player_id, here, mode, bets)
+        profile = session_profile(uow, profiles, ctx.caller.token_hash, bool(ctx.caller.operator))
+        played = rounds.play_round(uow, dealer, player_id, here, mode, bets, profile)
         return rounds.round_answer(uow, player_id, here, played, bets)
 
     return await idempotent_write(ctx, payload, 201, work)

@@ -459,6 +459,8 @@ operator_launches = sa.Table(
     # The launch's request, remembered (revision 0021): a repeat answers the first answer.
     sa.Column("request_uuid", sa.Text, nullable=True),
     sa.Column("request_hash", sa.Text, nullable=True),
+    # The market the launch named (revision 0024): its session's jurisdiction profile.
+    sa.Column("market", sa.Text, nullable=True),
     # Codes past their time are purged a few at a launch (revision 0014).
     sa.Index("ix_operator_launches_expires_us", "expires_us"),
     sa.Index("ix_operator_launches_request", "operator_id", "request_uuid", unique=True),
@@ -489,6 +491,8 @@ operator_sessions = sa.Table(
     # The balance the operator last answered (NULL: not asked yet).
     sa.Column("balance", sa.BigInteger, nullable=True),
     sa.Column("created_us", sa.BigInteger, nullable=False),
+    # The market its launch named (revision 0024; NULL: the deployment's profile).
+    sa.Column("market", sa.Text, nullable=True),
 )
 
 # A round on an operator's wallet: its state machine (the outbox), written before every call.

@@ -1,0 +1,207 @@
+"""Jurisdiction profiles (docs/jurisdictions.md): the profiles as data, the one in force told
+by the API, an operator's launch naming its market, and GB's least time between two house
+rounds on the test's clock."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baccarat.server import profiles
+from baccarat.server.history import iso_time
+from baccarat.server.profiles import ProfileError
+from baccarat.server.settings import DatabaseUrl, Settings
+from baccarat.server.wallets.operator import signing
+
+from ..harness import Api, FakeClock, SwitchableShoes, in_process, server_settings
+
+SECRET = "sixteen-chars-or-more"
+OPERATORS = """
+[[operator]]
+id = "acme"
+secret_env = "ACME_PROFILES_SECRET"
+wallet_url = "http://127.0.0.1:9/wallet"
+currencies = ["USD"]
+"""
+
+
+@pytest.fixture
+async def gb(database_url: DatabaseUrl, tmp_path: Path, clock: FakeClock) -> AsyncIterator[Api]:
+    """A deployment that plays the GB profile."""
+    settings = server_settings(database_url, tmp_path, clock, SwitchableShoes(), profile="GB")
+    async with in_process(settings, Api) as api:
+        yield api
+
+
+@pytest.fixture
+async def operated(
+    database_url: DatabaseUrl, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[Api]:
+    """A default deployment with the operator ``acme`` (its launches may name a market)."""
+    monkeypatch.setenv("ACME_PROFILES_SECRET", SECRET)
+    (tmp_path / "operators.toml").write_text(OPERATORS)
+    settings = server_settings(database_url, tmp_path, clock, SwitchableShoes(),
+                               operators_file=tmp_path / "operators.toml")  # fmt: skip
+    async with in_process(settings, Api) as api:
+        yield api
+
+
+def test_the_package_has_the_default_and_the_three_markets_with_their_rules() -> None:
+    known = profiles.load()
+    assert list(known) == ["default", "GB", "MT", "ON"]
+    assert known.deployment.name == "default"
+    default, gb, mt, on = known.values()
+    # Every feature on by default; GB: none of what speeds play up or multiplies it.
+    assert (default.autoplay_rounds, default.fast_reveal, default.min_cycle_ms,
+            default.tables_at_once, default.screen) == (100, True, 0, 4, ())  # fmt: skip
+    assert (gb.autoplay_rounds, gb.fast_reveal, gb.min_cycle_ms, gb.tables_at_once,
+            gb.celebrate_at_most_stake, gb.screen, gb.history_months) == (
+        0, False, 5000, 1, False, ("net_position", "session_time"), 3,
+    )  # fmt: skip
+    assert (mt.autoplay_rounds, mt.autoplay_alert, mt.history_months,
+            mt.rg_before_first_wager) == (100, True, 6, True)  # fmt: skip
+    assert (on.autoplay_rounds, on.screen) == (0, ("net_position", "session_time"))
+    assert {p.recall_rounds for p in known.values()} == {10}
+
+
+def _file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "profiles.toml"
+    path.write_text(text)
+    return path
+
+
+TEST_MARKET = """
+[profile.SE]
+title = "Sweden, a test"
+autoplay_rounds = 0
+autoplay_alert = false
+fast_reveal = false
+min_cycle_ms = 3000
+tables_at_once = 2
+celebrate_at_most_stake = false
+screen = ["session_time"]
+history_months = 12
+rg_before_first_wager = true
+recall_rounds = 10
+favourites = false
+latency_meter = true
+"""
+
+
+def test_a_deployment_adds_a_market_of_its_own_and_may_play_it(tmp_path: Path) -> None:
+    known = profiles.load(_file(tmp_path, TEST_MARKET), "SE")
+    assert list(known) == ["default", "GB", "MT", "ON", "SE"]
+    assert (known.deployment.name, known.deployment.min_cycle_ms) == ("SE", 3000)
+    env = {"BACCARAT_PROFILE": "SE", "BACCARAT_PROFILES": str(tmp_path / "profiles.toml")}
+    settings = Settings.from_env(env)
+    assert (settings.profile, settings.profiles_file) == ("SE", tmp_path / "profiles.toml")
+    assert Settings.from_env(settings.to_env()).profile == "SE"  # and so in the workers
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (("favourites = false", "favourites = 0"), "favourites is true or false"),
+        (("min_cycle_ms = 3000", "min_cycle_ms = 3000.5"), "min_cycle_ms is a whole number"),
+        (("tables_at_once = 2", "tables_at_once = 0"), "tables_at_once is a whole number from 1"),
+        (('["session_time"]', '["confetti"]'), "screen is a list of net_position"),
+        (("latency_meter = true", "latency_meter = true\nturbo = true"), "unknown key turbo"),
+        (("autoplay_alert = false\n", ""), "autoplay_alert is missing"),
+        (("[profile.SE]", "[profile.Sweden]"), "two capital letters"),
+        (("[profile.SE]", "[profile.SE"), "not valid TOML"),
+    ],
+)
+def test_a_bad_profile_stops_the_server_with_its_reason(
+    tmp_path: Path, change: tuple[str, str], says: str
+) -> None:
+    with pytest.raises(ProfileError, match=says):
+        profiles.load(_file(tmp_path, TEST_MARKET.replace(*change)))
+
+
+def test_a_deployment_cannot_play_a_profile_nobody_wrote() -> None:
+    with pytest.raises(ProfileError, match="'XX' is none of default, GB, MT, ON"):
+        profiles.load(None, "XX")
+
+
+@pytest.mark.anyio
+async def test_the_session_tells_the_page_the_profile_of_the_deployment(api: Api, gb: Api) -> None:
+    visitor = (await api.client.get("/api/session")).json()
+    assert visitor == {"logged_in": False, "profile": profiles.load()["default"].to_json()}
+    token = await gb.player()
+    told = (await gb.client.get("/api/session", headers=gb.auth(token, None))).json()
+    assert (told["logged_in"], told["profile"]["name"], told["profile"]["fast_reveal"]) == (
+        True, "GB", False,
+    )  # fmt: skip
+    listed = (await gb.client.get("/api/profiles")).json()
+    assert listed["deployment"] == "GB"
+    assert [p["name"] for p in listed["profiles"]] == ["default", "GB", "MT", "ON"]
+
+
+async def _launch(api: Api, **fields: Any) -> Any:
+    body = {"request_uuid": str(uuid.uuid4()), "timestamp": iso_time(api.clock()),
+            "player": "u7", "token": "t", "currency": "USD", "language": "en", "demo": True,
+            **fields}  # fmt: skip
+    raw = json.dumps(body).encode()
+    return await api.client.post(
+        "/operator/v1/launch", content=raw, headers=signing.headers("acme", SECRET, raw)
+    )
+
+
+@pytest.mark.anyio
+async def test_an_operator_launch_with_market_gb_plays_under_gb(operated: Api) -> None:
+    api = operated
+    launched = await _launch(api, market="GB")
+    assert launched.status_code == 201, launched.text
+    started = await api.client.post("/api/sessions/launch", json={"code": launched.json()["code"]})
+    token = started.json()["token"]
+    session = (await api.client.get("/api/session", headers=api.auth(token, None))).json()
+    assert session["profile"]["name"] == "GB"
+    assert (await api.play(token, player=500)).status_code == 201
+    api.clock.advance(4.9)
+    refused = await api.play(token, player=500)
+    assert (refused.status_code, refused.json()["error"]["code"]) == (409, "cycle_too_soon")
+    # A session of the same deployment launched without a market plays its profile.
+    other = await _launch(api, player="u8")
+    code = other.json()["code"]
+    plain = (await api.client.post("/api/sessions/launch", json={"code": code})).json()["token"]
+    told = (await api.client.get("/api/session", headers=api.auth(plain, None))).json()
+    assert told["profile"]["name"] == "default"
+    assert (await api.play(plain, player=500)).status_code == 201
+    assert (await api.play(plain, player=500)).status_code == 201  # no wait by default
+
+
+@pytest.mark.anyio
+async def test_a_launch_naming_no_known_market_is_refused(operated: Api) -> None:
+    for market in ("XX", 44, "gb"):
+        refused = await _launch(operated, market=market)
+        assert refused.status_code == 422
+        error = refused.json()["error"]
+        assert (error["code"], error["details"]["field"]) == ("unknown_market", "market")
+        assert error["details"]["markets"] == ["default", "GB", "MT", "ON"]
+
+
+@pytest.mark.anyio
+async def test_gb_refuses_a_round_at_4_9_s_after_the_last_start_and_allows_it_at_5_s(
+    gb: Api,
+) -> None:
+    token = await gb.player()
+    assert (await gb.play(token, banker=500)).status_code == 201
+    gb.clock.advance(4.9)
+    refused = await gb.play(token, banker=500)
+    assert refused.status_code == 409
+    error = refused.json()["error"]
+    assert error["code"] == "cycle_too_soon"
+    assert error["details"] == {"rule": "min_cycle", "profile": "GB", "min_cycle_ms": 5000,
+                                "seconds": 5, "wait_ms": 100}  # fmt: skip
+    gb.clock.advance(0.1)
+    assert (await gb.play(token, banker=500)).status_code == 201
+    # The other mode's round counts too: a real round is no way round the wait.
+    gb.clock.advance(2)
+    again = await gb.play(token, mode="real", banker=500)
+    assert again.json()["error"]["code"] == "cycle_too_soon"
+    assert again.json()["error"]["details"]["wait_ms"] == 3000

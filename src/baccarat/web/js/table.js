@@ -27,6 +27,7 @@ import * as store from "./state.js";
 import { openCut, shoeGauge } from "./cut.js";
 import { option } from "./options.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
+import { Cycle } from "./cycle.js";
 import { showRoads } from "./roads.js";
 
 const BUTTONS = [
@@ -75,6 +76,7 @@ class TableView {
     this.held = null; // the balance shown while a round is revealed
     this.alive = true;
     this.closed = false; // the casino closed the table (GET .../state): no new rounds
+    this.cycle = new Cycle(() => this.update()); // the profile's least time between rounds
     this.onStore = () => this.storeChanged();
     this.onFocus = () => {
       if (document.visibilityState === "visible") this.refresh();
@@ -93,6 +95,7 @@ class TableView {
 
   destroy() {
     this.alive = false;
+    this.cycle.stop();
     store.offChange(this.onStore);
     store.setOnFelt(null, 0);
     this.stopKeys();
@@ -197,7 +200,7 @@ class TableView {
     const idle = !this.busy;
     const bets = this.hasBets();
     const last = Boolean(this.lastBets);
-    const can = (action) => idle && this.allows(action);
+    const can = (action) => idle && this.allows(action) && (action !== "deal" || this.cycle.ready());
     return {
       undo: idle && !this.round && !this.dealing && this.bets.history.length > 0,
       clear: idle && bets,
@@ -296,6 +299,7 @@ class TableView {
     this.$('[data-meter="win"]').textContent = money(this.win);
     showLast(this.el, this.lastNet);
     markChip(this.el, this.chip);
+    this.$('[data-action="deal"]').dataset.wait = this.cycle.label();
     const controls = Object.entries(this.enabled())
       .map(([action, on]) => [this.$(`[data-action="${action}"]`), on])
       .filter(([button]) => button);
@@ -518,12 +522,14 @@ class TableView {
       this.held = null;
       this.settled = null;
       this.say(errorText(error), "error");
+      if (error.code === "cycle_too_soon") this.cycle.start(error.details.wait_ms);
       sounds.error();
       this.update();
       // Where the player stands now (the balance, a cut due, what may be done).
       if (this.alive) await this.refresh();
       return;
     }
+    this.cycle.start(); // the round started: the next one waits the profile's time
     // What may be done after this round; a state read asked before it is stale now.
     this.asked++;
     this.allowed = Array.isArray(round.allowed_actions) ? new Set(round.allowed_actions) : null;

@@ -1,0 +1,94 @@
+"""Jurisdiction profiles in the browser (docs/jurisdictions.md): a server playing the GB
+profile beside the default one; the page reads the profile from GET /api/session and shows
+what it allows. Screenshots of both at a desktop and a phone size; axe on the GB table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .audits import audit
+from .webtools import Player, device, fresh_table, open_table, place, serving
+
+
+@pytest.fixture(scope="module")
+def gb_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A game server whose deployment plays the GB profile."""
+    with serving(tmp_path_factory.mktemp("gb-server"), BACCARAT_PROFILE="GB") as url:
+        yield url
+
+
+def _both_spots(player: Player, table: dict[str, Any]) -> None:
+    """The same stake on Player and Banker: whatever the cards, the round returns at most
+    its stake (one bet pays even money or 0.95, the other loses; a tie returns both)."""
+    place(player, 500, "player")
+    place(player, 500, "banker")
+
+
+def test_gb_counts_down_on_deal_and_offers_no_fast_reveal(
+    make_player: Any, gb_url: str, tables: list[dict[str, Any]], axe_source: Path
+) -> None:
+    player: Player = make_player(at=gb_url)
+    page = player.page
+    # FAST chosen before in this browser is not used where the profile forbids it.
+    page.add_init_script("localStorage.setItem('baccarat.fast', 'on');"
+                         "localStorage.setItem('baccarat.squeeze', 'on')")  # fmt: skip
+    table = fresh_table(tables)
+    open_table(player, table)
+    assert page.locator('[data-option="squeeze"]').count() == 1
+    assert page.locator('[data-option="fast"]').count() == 0
+    place(player, 500, "player")
+    page.click('[data-action="deal"]')
+    page.wait_for_selector("[data-squeeze]")
+    # The squeeze turns card by card: no REVEAL ALL.
+    assert page.locator('[data-action="reveal-all"]').count() == 0
+    while page.locator(".card.squeeze.down").count():
+        page.locator(".card.squeeze.down").first.press("Enter")
+    player.wait_round()
+    deal = page.locator('[data-action="deal"]')
+    place(player, 500, "player")
+    # DEAL counts the 5 seconds down from the round's start, and is off meanwhile.
+    assert deal.get_attribute("data-wait") != ""
+    assert deal.is_disabled()
+    page.wait_for_function(
+        "document.querySelector('[data-action=\"deal\"]').dataset.wait === ''", timeout=8000
+    )
+    assert deal.is_enabled()
+    found: list[str] = []
+    audit(page, axe_source, "the GB table", found)
+    assert not found, found
+    assert not player.errors
+
+
+@pytest.mark.parametrize(("where", "quiet"), [("gb", True), ("default", False)])
+def test_gb_does_not_celebrate_a_return_at_most_the_stake(
+    make_player: Any, gb_url: str, base_url: str, tables: list[dict[str, Any]], where: str,
+    quiet: bool,
+) -> None:  # fmt: skip
+    player: Player = make_player(at=gb_url if where == "gb" else base_url)
+    table = fresh_table(tables)
+    open_table(player, table)
+    _both_spots(player, table)
+    player.page.click('[data-action="deal"]')
+    player.wait_round()
+    assert player.page.locator(".felt[data-quiet]").count() == (1 if quiet else 0)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)])
+def test_the_table_in_both_profiles_at_a_desktop_and_a_phone_size(
+    make_player: Any, gb_url: str, base_url: str, tables: list[dict[str, Any]],
+    screenshots: Path, size: tuple[int, int],
+) -> None:  # fmt: skip
+    width, height = size
+    for name, url in (("default", base_url), ("gb", gb_url)):
+        player: Player = make_player(at=url, **device(width, height))
+        table = fresh_table(tables)
+        open_table(player, table)
+        place(player, 500, "player")
+        player.page.click('[data-action="deal"]')
+        player.wait_round()
+        player.page.screenshot(path=str(screenshots / f"profile-{name}-{width}x{height}.png"))
+        assert not player.errors

@@ -4,6 +4,8 @@ what it allows. Screenshots of both at a desktop and a phone size; axe on the GB
 
 from __future__ import annotations
 
+import json
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +13,7 @@ from typing import Any
 import pytest
 
 from .audits import audit
-from .webtools import Player, device, fresh_table, open_table, place, serving
+from .webtools import Player, device, fresh_table, open_table, place, serving, usd
 
 
 @pytest.fixture(scope="module")
@@ -92,3 +94,47 @@ def test_the_table_in_both_profiles_at_a_desktop_and_a_phone_size(
         player.wait_round()
         player.page.screenshot(path=str(screenshots / f"profile-{name}-{width}x{height}.png"))
         assert not player.errors
+
+
+def test_the_recall_steps_through_the_last_rounds_as_the_export_has_them(
+    make_player: Any, tables: list[dict[str, Any]], axe_source: Path, screenshots: Path
+) -> None:
+    player: Player = make_player()
+    table = fresh_table(tables)
+    for stake in (500, 1000, 1500):
+        key = {"Idempotency-Key": uuid.uuid4().hex}
+        body = {"mode": "fun", "bets": {"player": stake}}
+        player.api("POST", f"/api/tables/{table['id']}/rounds", body, key)
+    response = player.context.request.get(f"{player.base_url}/api/history/export")
+    lines = [json.loads(line) for line in response.text().splitlines()]
+    page = player.page
+    player.goto("history")
+    page.click('[data-recall="open"]')
+    page.wait_for_selector(".recall-round")
+    assert page.text_content('[data-recall="which"]') == "Round 1 of 3, newest first"
+    page.click('[data-round-go="older"]')
+    shown = lines[1]  # the second newest of three
+    assert page.get_attribute(".recall-round", "data-round") == shown["id"]
+    assert page.text_content('[data-recall="before"] dd') == usd(shown["balance_before"])
+    assert page.locator('[data-recall="after"]').count() == 0  # not before the last card
+    dealt = [*shown["player"]["cards"][:1], *shown["banker"]["cards"][:1],
+             *shown["player"]["cards"][1:2], *shown["banker"]["cards"][1:2],
+             *shown["player"]["cards"][2:], *shown["banker"]["cards"][2:]]  # fmt: skip
+    for n in range(1, len(dealt) + 1):
+        page.click('[data-step-go="next"]')
+        page.wait_for_selector(f'.recall-round[data-at="{n}"]')
+        hands = [page.get_attribute(f'[data-hand="{side}"] .card >> nth={i}', "data-card")
+                 for side in ("player", "banker")
+                 for i in range(page.locator(f'[data-hand="{side}"] .card').count())]  # fmt: skip
+        assert sorted(hands) == sorted(dealt[:n])
+    assert page.text_content('[data-recall="after"] dd') == usd(shown["balance_after"])
+    assert page.locator("[data-step]").count() == len(dealt)
+    found: list[str] = []
+    audit(page, axe_source, "the recall", found)
+    assert not found, found
+    for width, height in ((1280, 720), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator('[data-hand="banker"]').scroll_into_view_if_needed()
+        page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        page.screenshot(path=str(screenshots / f"recall-{width}x{height}.png"))
+    assert not player.errors

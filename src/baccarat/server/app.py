@@ -54,6 +54,7 @@ def create_app(settings: Settings) -> FastAPI:
         office_desk,
         operators,
         profiles,
+        recall,
         responsible,
         system,
         table_socket,
@@ -123,17 +124,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.sockets = sockets
     errors.install(app)
     # The players' routes first: a request is matched against the routes in this order.
-    for module in (
-        accounts,
-        tables,
-        table_socket,
-        wallet,
-        history,
-        fairness,
-        responsible,
-        system,
-        profiles,
-    ):
+    playing = (accounts, tables, table_socket, wallet, history, fairness, responsible, system)
+    for module in (*playing, profiles, recall):  # the profiles' (docs/jurisdictions.md)
         app.include_router(module.router)
     for kind in KINDS.values():  # each kind's own routes (the player-banked seats)
         routes = kind.routes()

@@ -81,6 +81,7 @@ SESSION_KINDS: dict[str, frozenset[str]] = {
     "GET /api/history": PLAY,
     "GET /api/rounds/{round_id}": PLAY,
     "GET /api/history/export": PLAY,
+    "GET /api/history/recall": PLAY,
     "GET /api/fairness": PLAY,
     "GET /api/fairness/keys": NO_PLAYER_SESSION,  # the casino's public keys, to anyone
     "GET /api/fairness/receipt": PLAY,

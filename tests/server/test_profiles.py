@@ -19,6 +19,7 @@ from baccarat.server.settings import DatabaseUrl, Settings
 from baccarat.server.wallets.operator import signing
 
 from ..harness import Api, FakeClock, SwitchableShoes, in_process, server_settings
+from .support import funded
 
 SECRET = "sixteen-chars-or-more"
 OPERATORS = """
@@ -205,3 +206,30 @@ async def test_gb_refuses_a_round_at_4_9_s_after_the_last_start_and_allows_it_at
     again = await gb.play(token, mode="real", banker=500)
     assert again.json()["error"]["code"] == "cycle_too_soon"
     assert again.json()["error"]["details"]["wait_ms"] == 3000
+
+
+@pytest.mark.anyio
+async def test_the_net_position_and_session_time_are_counted_per_mode(api: Api) -> None:
+    token = await funded(api, "alice")
+    auth = api.auth(token, None)
+
+    async def position(mode: str) -> Any:
+        answer = await api.client.get(f"/api/session/position?mode={mode}", headers=auth)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    start = await position("fun")
+    assert (start["rounds"], start["net"], start["currency"], start["mode"]) == (0, 0, "USD", "fun")
+    fun = [(await api.play(token, banker=500, tie=200)).json() for _ in range(2)]
+    api.clock.advance(65)
+    real = (await api.play(token, mode="real", player=700)).json()
+    in_fun, in_real = await position("fun"), await position("real")
+    assert (in_fun["rounds"], in_fun["wagered"]) == (2, 1400)
+    assert in_fun["net"] == sum(r["win"] - r["stake"] for r in fun)
+    assert (in_real["rounds"], in_real["net"]) == (1, real["win"] - real["stake"])
+    assert in_real["played_seconds"] == start["played_seconds"] + 65
+    refused = await api.client.get("/api/session/position?mode=gold", headers=auth)
+    assert refused.status_code == 422
+    yen = await api.player("kenji", currency="JPY")
+    answer = await api.client.get("/api/session/position", headers=api.auth(yen, None))
+    assert (answer.json()["currency"], answer.json()["mode"]) == ("JPY", "fun")

@@ -13,7 +13,17 @@ from typing import Any
 import pytest
 
 from .audits import audit
-from .webtools import Player, device, fresh_table, open_table, place, serving, usd
+from .webtools import (
+    Player,
+    device,
+    fresh_table,
+    last_round,
+    open_table,
+    place,
+    serving,
+    signed,
+    usd,
+)
 
 
 @pytest.fixture(scope="module")
@@ -138,3 +148,31 @@ def test_the_recall_steps_through_the_last_rounds_as_the_export_has_them(
         page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         page.screenshot(path=str(screenshots / f"recall-{width}x{height}.png"))
     assert not player.errors
+
+
+def test_gb_shows_the_net_position_and_session_time_after_every_round_and_a_reload(
+    make_player: Any, gb_url: str, base_url: str, tables: list[dict[str, Any]]
+) -> None:
+    player: Player = make_player(at=gb_url)
+    page = player.page
+    table = fresh_table(tables)
+    open_table(player, table)
+    line = page.locator("[data-position]")
+    page.wait_for_selector('[data-position][data-net="0"]')
+    assert line.text_content().startswith("Session 0:0")
+    assert line.text_content().endswith("Net position $0.00")
+    place(player, 500, "player")
+    place(player, 500, "tie")
+    page.click('[data-action="deal"]')
+    player.wait_round()
+    played = last_round(player)
+    net = played["win"] - played["stake"]
+    page.wait_for_selector(f'[data-position][data-net="{net}"]')
+    assert line.text_content().endswith(f"Net position {signed(net)}")
+    page.reload()
+    page.wait_for_selector(f'[data-position][data-net="{net}"][data-position-mode="fun"]')
+    # The default profile shows neither.
+    other: Player = make_player(at=base_url)
+    open_table(other, table)
+    assert other.page.locator("[data-position]").count() == 0
+    assert not player.errors and not other.errors

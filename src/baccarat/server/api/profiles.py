@@ -3,10 +3,15 @@ player features that depend on them."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from typing import Annotated, Any
 
-from baccarat.server.api.deps import CasinoDep, json_response
+from fastapi import APIRouter, Query, Response
+
+from baccarat.server.api.deps import CasinoDep, RequestDep, json_response
 from baccarat.server.api.errors import documented
+from baccarat.server.api.models import Mode
+from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.profiles import position
 
 router = APIRouter(prefix="/api", tags=["profiles"])
 
@@ -23,3 +28,23 @@ async def list_profiles(casino: CasinoDep) -> Response:
         "deployment": profiles.deployment.name,
         "profiles": [profile.to_json() for profile in profiles.values()],
     })  # fmt: skip
+
+
+@router.get(
+    "/session/position",
+    responses=documented("not_authenticated", "invalid_mode"),
+    summary="Your net position and the time spent in this session, in a mode (what the felt "
+    "shows where the profile says so): rounds, wagered, net (won minus lost) in the "
+    "session's currency",
+)
+async def session_position(ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun") -> Response:
+    def read(uow: UnitOfWork) -> dict[str, Any] | None:
+        return position.peek(uow, ctx.caller.player_id(uow), mode)
+
+    def write(uow: UnitOfWork) -> dict[str, Any]:
+        return position.position(uow, ctx.caller.player_id(uow), mode)
+
+    found = await ctx.casino.db.read(read)
+    if found is None:  # a new session begins: written first, as GET /api/responsible does
+        found = await ctx.casino.db.write(write)
+    return json_response(found)

@@ -17,6 +17,7 @@ import { listenKeys } from "./keys.js";
 import { option } from "./options.js";
 import { keepShown } from "./receipts.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
+import { Position } from "./position.js";
 import { showRoads } from "./roads.js";
 import { tableName } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
@@ -79,6 +80,7 @@ class SharedView {
     this.alive = true;
     this.socket = null;
     this.onStore = () => this.storeChanged();
+    this.position = new Position(); // the session's net position and time, where shown
   }
 
   start() {
@@ -95,6 +97,7 @@ class SharedView {
   destroy() {
     this.alive = false;
     clearInterval(this.timer);
+    this.position.stop();
     this.stopKeys();
     store.offChange(this.onStore);
     if (this.socket) this.socket.close();
@@ -182,6 +185,7 @@ class SharedView {
   }
 
   fromState(state) {
+    this.position.refresh(this.mode); // (the socket's state: at the start and on reconnecting)
     this.sync(state.server_time);
     this.state = state;
     // The player's own bets on the coup stay on the felt until the next window opens, as
@@ -255,6 +259,7 @@ class SharedView {
     this.lastNet = this.win - you.stake;
     this.lastBets = round ? Object.fromEntries(Object.entries(round.bets).map(([name, bet]) => [name, bet.stake])) : this.lastBets;
     this.outcome = { round: shown, net: this.lastNet };
+    this.position.refresh(this.mode);
     this.showCoup();
     announce(resultText(shown, this.lastNet));
     store.refreshWallet();
@@ -370,6 +375,7 @@ class SharedView {
       aside: [live, h("div", { class: "shoe-box", "data-shoe": "" })],
     });
     fill(this.root, this.el);
+    this.position.mount(this.el.querySelector(".table-name"));
     if (this.state) {
       this.showCoup();
       this.showRoads();

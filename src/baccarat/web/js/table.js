@@ -28,6 +28,7 @@ import { openCut, shoeGauge } from "./cut.js";
 import { option } from "./options.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
 import { Cycle } from "./cycle.js";
+import { Position } from "./position.js";
 import { showRoads } from "./roads.js";
 
 const BUTTONS = [
@@ -77,6 +78,7 @@ class TableView {
     this.alive = true;
     this.closed = false; // the casino closed the table (GET .../state): no new rounds
     this.cycle = new Cycle(() => this.update()); // the profile's least time between rounds
+    this.position = new Position(); // the session's net position and time, where shown
     this.onStore = () => this.storeChanged();
     this.onFocus = () => {
       if (document.visibilityState === "visible") this.refresh();
@@ -96,6 +98,7 @@ class TableView {
   destroy() {
     this.alive = false;
     this.cycle.stop();
+    this.position.stop();
     store.offChange(this.onStore);
     store.setOnFelt(null, 0);
     this.stopKeys();
@@ -121,6 +124,7 @@ class TableView {
       return;
     }
     if (!this.alive || asked !== this.asked || mode !== this.mode || this.busy) return;
+    this.position.refresh(mode);
     this.takeTerms(state);
     this.allowed = new Set(state.allowed_actions || []);
     if (isCutShoe(this.tbl.rules)) this.shoe = state.shoe;
@@ -149,6 +153,7 @@ class TableView {
     if (state.limits && JSON.stringify(state.limits) !== JSON.stringify(this.tbl.limits)) {
       this.tbl = { ...this.tbl, limits: state.limits, bets: state.bets || this.tbl.bets };
       this.$(".table-name").replaceChildren(...nameView(this.tbl));
+      this.position.mount(this.$(".table-name"));
     }
     // Said once, not again on every focus (a screen reader would hear it each time).
     const closed = state.open === false;
@@ -236,6 +241,7 @@ class TableView {
       act: (action) => this.act(action),
     });
     fill(this.root, this.el);
+    this.position.mount(this.$(".table-name"));
     if (this.round && !this.dealing) {
       revealRound(this.el, this.round, "instant");
       showBanner(this.el, this.round, this.lastNet);
@@ -547,6 +553,7 @@ class TableView {
     if (typeof round.balance_after === "number") store.setBalance(this.mode, round.balance_after);
     if (!this.alive) return;
     showBanner(this.el, round, this.lastNet);
+    this.position.refresh(this.mode); // the round counts in the session's net position
     // On an operator's wallet the win may still be on its way (docs/operator-api.md).
     if (round.payout === "pending") this.say(t("round.payout_pending"), "progress");
     // The round's one announcement: what the banner shows, in a sentence.

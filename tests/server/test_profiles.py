@@ -233,3 +233,60 @@ async def test_the_net_position_and_session_time_are_counted_per_mode(api: Api) 
     yen = await api.player("kenji", currency="JPY")
     answer = await api.client.get("/api/session/position", headers=api.auth(yen, None))
     assert (answer.json()["currency"], answer.json()["mode"]) == ("JPY", "fun")
+
+
+@pytest.mark.anyio
+async def test_favourite_bets_are_five_named_layouts_per_kind_of_table(api: Api) -> None:
+    token = await api.player("alice")
+    auth = api.auth(token, None)
+
+    async def put(kind: str, name: str, bets: Any) -> Any:
+        return await api.client.put(f"/api/favourites/{kind}/{name}", json={"bets": bets},
+                                    headers=auth)  # fmt: skip
+
+    for n in range(5):
+        saved = await put("house", f"layout {n}", {"player": 500 * (n + 1)})
+        assert saved.status_code == 200, saved.text
+    assert [f["name"] for f in saved.json()["favourites"]] == [f"layout {n}" for n in range(5)]
+    full = await put("house", "one more", {"banker": 500})
+    assert (full.status_code, full.json()["error"]["code"]) == (409, "favourites_full")
+    again = await put("house", "layout 2", {"banker": 700, "tie": 200})  # the same name
+    assert again.json()["favourites"][2] == {"name": "layout 2",
+                                             "bets": {"banker": 700, "tie": 200}}  # fmt: skip
+    shared = await put("shared", "live", {"player": 500})  # another kind's are its own
+    assert [f["name"] for f in shared.json()["favourites"]] == ["live"]
+    listed = (await api.client.get("/api/favourites/house", headers=auth)).json()
+    assert (len(listed["favourites"]), listed["most"], listed["kind"]) == (5, 5, "house")
+    gone = await api.client.delete("/api/favourites/house/layout 0", headers=auth)
+    assert [f["name"] for f in gone.json()["favourites"]] == [f"layout {n}" for n in (1, 2, 3, 4)]
+    missing = await api.client.delete("/api/favourites/house/layout 0", headers=auth)
+    assert missing.json()["error"]["code"] == "not_found"
+    for kind, name, bets, code in (
+        ("house", "x", {"dragon": 500}, "bet_not_offered"),
+        ("house", "x", {}, "invalid_favourite"),
+        ("house", "   ", {"player": 500}, "invalid_favourite"),
+        ("house", "x", {"player": -5}, "invalid_body"),
+        ("casino", "x", {"player": 500}, "invalid_request"),
+    ):
+        refused = await put(kind, name, bets)
+        assert refused.json()["error"]["code"] == code, (kind, name, bets)
+    # Another player sees none of them.
+    bob = await api.player("bob")
+    theirs = await api.client.get("/api/favourites/house", headers=api.auth(bob, None))
+    assert theirs.json()["favourites"] == []
+
+
+@pytest.mark.anyio
+async def test_a_profile_without_favourites_refuses_them(
+    database_url: DatabaseUrl, tmp_path: Path, clock: FakeClock
+) -> None:
+    path = _file(tmp_path, TEST_MARKET)
+    settings = server_settings(database_url, tmp_path, clock, SwitchableShoes(), profile="SE",
+                               profiles_file=path)  # fmt: skip
+    async with in_process(settings, Api) as api:
+        token = await api.player()
+        refused = await api.client.get("/api/favourites/house", headers=api.auth(token, None))
+        assert refused.status_code == 403
+        error = refused.json()["error"]
+        assert error["code"] == "favourites_not_allowed"
+        assert error["details"] == {"rule": "favourites", "profile": "SE"}

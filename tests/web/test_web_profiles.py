@@ -22,6 +22,7 @@ from .webtools import (
     place,
     serving,
     signed,
+    stack_total,
     usd,
 )
 
@@ -176,3 +177,41 @@ def test_gb_shows_the_net_position_and_session_time_after_every_round_and_a_relo
     open_table(other, table)
     assert other.page.locator("[data-position]").count() == 0
     assert not player.errors and not other.errors
+
+
+def test_a_favourite_layout_is_saved_with_the_account_and_placed_with_a_click(
+    make_player: Any, tables: list[dict[str, Any]], axe_source: Path, screenshots: Path
+) -> None:
+    player: Player = make_player()
+    page = player.page
+    table = fresh_table(tables)
+    open_table(player, table)
+    place(player, 500, "player")
+    place(player, 500, "tie")
+    page.click("[data-favourites] > summary")
+    page.wait_for_selector("[data-favourite-list] li.muted")  # none yet
+    page.fill("[data-favourite-name]", "safe one")
+    page.click("[data-favourite-save]")
+    page.wait_for_selector('[data-favourite-place="safe one"]')
+    assert page.text_content('[data-favourite-place="safe one"]') == "safe one \u00b7 $10.00"
+    found: list[str] = []
+    audit(page, axe_source, "the favourites", found)
+    assert not found, found
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.click("[data-favourites] > summary")  # closed, and opened again at this size
+    page.click("[data-favourites] > summary")
+    page.wait_for_selector("[data-favourites][open] [data-favourite-place]")
+    box = page.locator(".favourites-panel").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    page.screenshot(path=str(screenshots / "favourites-390x844.png"))
+    # Kept with the account: another page finds it, and one click puts it on the felt.
+    page.reload()
+    page.wait_for_selector(f'.table-view[data-table="{table["id"]}"]')
+    assert stack_total(player, "player") == ""
+    page.click("[data-favourites] > summary")
+    page.click('[data-favourite-place="safe one"]')
+    assert (stack_total(player, "player"), stack_total(player, "tie")) == ("$5.00", "$5.00")
+    page.click('[data-action="deal"]')
+    player.wait_round()
+    assert last_round(player)["stake"] == 1000
+    assert not player.errors

@@ -49,6 +49,7 @@ def create_app(settings: Settings) -> FastAPI:
         accounts,
         errors,
         fairness,
+        favourites,
         history,
         office,
         office_desk,
@@ -125,7 +126,7 @@ def create_app(settings: Settings) -> FastAPI:
     errors.install(app)
     # The players' routes first: a request is matched against the routes in this order.
     playing = (accounts, tables, table_socket, wallet, history, fairness, responsible, system)
-    for module in (*playing, profiles, recall):  # the profiles' (docs/jurisdictions.md)
+    for module in (*playing, profiles, recall, favourites):  # the profiles' (docs/jurisdictions.md)
         app.include_router(module.router)
     for kind in KINDS.values():  # each kind's own routes (the player-banked seats)
         routes = kind.routes()

@@ -100,6 +100,9 @@ SESSION_KINDS: dict[str, frozenset[str]] = {
     # Jurisdiction profiles (docs/jurisdictions.md) and the features they allow.
     "GET /api/profiles": NO_PLAYER_SESSION,
     "GET /api/session/position": PLAY,
+    "GET /api/favourites/{kind}": PLAY,
+    "PUT /api/favourites/{kind}/{name}": PLAY,
+    "DELETE /api/favourites/{kind}/{name}": PLAY,
     "POST /api/bench/commit": FUN,  # BACCARAT_BENCH=1 alone (moves a cent of its mode)
     # The operator API: signed by the operator; the launch code's exchange.
     "POST /operator/v1/launch": NO_PLAYER_SESSION,

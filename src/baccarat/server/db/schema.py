@@ -752,3 +752,15 @@ shared_bets = sa.Table(
     sa.Index("ix_shared_bets_player", "player_id", "coup_id"),
     sa.Index("ix_shared_bets_operator_round", "operator_round"),
 )
+
+# Favourite bets (revision 0025, docs/jurisdictions.md): a player's named bet layouts, up to
+# five per table kind.
+favourite_bets = sa.Table(
+    "favourite_bets",
+    metadata,
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("kind", sa.Text, primary_key=True),
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("bets", sa.Text, nullable=False),  # JSON: {bet: stake}
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+)

@@ -18,6 +18,7 @@ import { option } from "./options.js";
 import { keepShown } from "./receipts.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
 import { Position } from "./position.js";
+import { favouritesView } from "./favourites.js";
 import { showRoads } from "./roads.js";
 import { tableName } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
@@ -376,6 +377,11 @@ class SharedView {
     });
     fill(this.root, this.el);
     this.position.mount(this.el.querySelector(".table-name"));
+    const favourites = favouritesView(tbl, {
+      current: () => this.bets.amounts(),
+      place: (stakes) => this.change(() => this.bets.set(stakes)),
+    });
+    if (favourites) this.el.querySelector(".rack-row").append(favourites); // beside the chips
     if (this.state) {
       this.showCoup();
       this.showRoads();

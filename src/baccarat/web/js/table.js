@@ -29,6 +29,7 @@ import { option } from "./options.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
 import { Cycle } from "./cycle.js";
 import { Position } from "./position.js";
+import { favouritesView } from "./favourites.js";
 import { showRoads } from "./roads.js";
 
 const BUTTONS = [
@@ -242,6 +243,8 @@ class TableView {
     });
     fill(this.root, this.el);
     this.position.mount(this.$(".table-name"));
+    const favourites = favouritesView(tbl, { current: () => this.bets.amounts(), place: (stakes) => this.placeFavourite(stakes) });
+    if (favourites) this.$(".rack-row").append(favourites); // beside the chips
     if (this.round && !this.dealing) {
       revealRound(this.el, this.round, "instant");
       showBanner(this.el, this.round, this.lastNet);
@@ -453,6 +456,16 @@ class TableView {
     this.liveCheck();
     this.update();
     return done;
+  }
+
+  /** A favourite layout on the felt (js/favourites.js), checked as any bets. */
+  placeFavourite(stakes) {
+    if (this.busy) return;
+    this.ensureBetting();
+    this.bets.set(stakes);
+    sounds.chip();
+    this.liveCheck();
+    this.update();
   }
 
   /** REBET: the server's last round's bets on the felt again. */

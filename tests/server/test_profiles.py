@@ -290,3 +290,32 @@ async def test_a_profile_without_favourites_refuses_them(
         error = refused.json()["error"]
         assert error["code"] == "favourites_not_allowed"
         assert error["details"] == {"rule": "favourites", "profile": "SE"}
+
+
+@pytest.mark.anyio
+async def test_gb_refuses_an_autoplay_and_the_default_plays_one_of_100_rounds_at_most(
+    api: Api, gb: Api
+) -> None:
+    def body(number: int) -> dict[str, Any]:
+        return {"mode": "fun", "bets": {"player": 500}, "autoplay": number}
+
+    token = await gb.player("gbplayer")
+    refused = await gb.client.post("/api/tables/table-i/rounds", json=body(1),
+                                   headers=gb.auth(token))  # fmt: skip
+    assert refused.status_code == 403
+    error = refused.json()["error"]
+    assert error["code"] == "autoplay_not_allowed"
+    assert error["details"] == {"rule": "autoplay_rounds", "profile": "GB", "most": 0, "round": 1}
+    on_coup = await gb.client.put("/api/tables/speed/coups/1/bets", json=body(1),
+                                  headers=gb.auth(token))  # fmt: skip
+    assert on_coup.json()["error"]["code"] == "autoplay_not_allowed"
+    # The same round pressed by the player is played.
+    pressed = await gb.client.post("/api/tables/table-i/rounds", json=body(1) | {"autoplay": None},
+                                   headers=gb.auth(token))  # fmt: skip
+    assert pressed.status_code == 201, pressed.text
+    # The default plays an autoplay's rounds as any, up to its 100th.
+    mine = await api.player()
+    for number, status in ((1, 201), (100, 201), (101, 403)):
+        answer = await api.client.post("/api/tables/table-i/rounds", json=body(number),
+                                       headers=api.auth(mine))  # fmt: skip
+        assert answer.status_code == status, answer.text

@@ -53,13 +53,19 @@ def test_gb_counts_down_on_deal_and_offers_no_fast_reveal(
     open_table(player, table)
     assert page.locator('[data-option="squeeze"]').count() == 1
     assert page.locator('[data-option="fast"]').count() == 0
+    assert page.locator("[data-autoplay]").count() == 0  # each round a press of its own
     place(player, 500, "player")
     page.click('[data-action="deal"]')
     page.wait_for_selector("[data-squeeze]")
     # The squeeze turns card by card: no REVEAL ALL.
     assert page.locator('[data-action="reveal-all"]').count() == 0
-    while page.locator(".card.squeeze.down").count():
-        page.locator(".card.squeeze.down").first.press("Enter")
+    # (A third card comes face down once the first four are turned.)
+    while not page.locator('.table-view[data-phase="result"]').count():
+        down = page.locator(".card.squeeze.down")
+        if down.count():
+            down.first.press("Enter")
+        else:
+            page.wait_for_timeout(50)
     player.wait_round()
     deal = page.locator('[data-action="deal"]')
     place(player, 500, "player")

@@ -60,6 +60,12 @@ class SessionsOut(BaseModel):
 class RoundIn(Body):
     mode: Mode
     bets: BetsIn
+    autoplay: StrictInt | None = Field(
+        default=None, ge=1, le=10_000,
+        description="the round's number in an autoplay the player started (1, 2, ...): "
+        "refused where the jurisdiction profile allows no autoplay or fewer rounds "
+        "(`autoplay_not_allowed`, docs/jurisdictions.md); played as any round",
+    )  # fmt: skip
 
 
 class CutIn(Body):

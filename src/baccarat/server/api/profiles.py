@@ -7,11 +7,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
-from baccarat.server.api.deps import CasinoDep, RequestDep, json_response
+from baccarat.server.api.deps import CasinoDep, RequestContext, RequestDep, json_response
 from baccarat.server.api.errors import documented
 from baccarat.server.api.models import Mode
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.profiles import position
+from baccarat.server.profiles.rules import admit_autoplay, session_profile
 
 router = APIRouter(prefix="/api", tags=["profiles"])
 
@@ -48,3 +49,15 @@ async def session_position(ctx: RequestDep, mode: Annotated[Mode, Query()] = "fu
     if found is None:  # a new session begins: written first, as GET /api/responsible does
         found = await ctx.casino.db.write(write)
     return json_response(found)
+
+
+async def check_autoplay(ctx: RequestContext, number: int | None) -> None:
+    """A round or a coup's bets sent by an autoplay (their ``autoplay`` number): refused
+    before anything else where the session's profile does not allow it."""
+    if number is None:
+        return
+    caller, profiles = ctx.caller, ctx.casino.profiles
+    profile = await ctx.casino.db.read(
+        lambda uow: session_profile(uow, profiles, caller.token_hash, bool(caller.operator))
+    )
+    admit_autoplay(profile, number)

@@ -40,6 +40,7 @@ from baccarat.server.api.operators import (
     operator_round,
     operator_tables,
 )
+from baccarat.server.api.profiles import check_autoplay
 from baccarat.server.currencies import HOME
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
@@ -65,7 +66,7 @@ ROUND_ERRORS = (
     "bet_above_table_max", "tie_below_min", "tie_above_max", "not_a_chip_multiple",
     "insufficient_funds", "cut_required", "player_banked_table", "shared_table",
     "operator_refused", "operator_unavailable", "mode_not_in_session", "table_disabled",
-    "unsupported_currency", "cycle_too_soon",
+    "unsupported_currency", "cycle_too_soon", "autoplay_not_allowed",
     *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 
@@ -148,6 +149,7 @@ async def play_round(
     table = ctx.casino.tables.require(table_id)
     find_kind(table.kind).refuse_house_round(table)
     bets = bets_from(body.bets.root)
+    await check_autoplay(ctx, body.autoplay)
     dealer, mode, profiles = ctx.casino.dealer, body.mode, ctx.casino.profiles
 
     payload = {"mode": mode, "bets": bets.to_json()}
@@ -207,7 +209,7 @@ BETTING_ERRORS = (
     "idempotency_conflict", "bet_not_offered", "bet_below_table_min", "bet_above_table_max",
     "tie_below_min", "tie_above_max", "not_a_chip_multiple", "insufficient_funds",
     "table_disabled", "unsupported_currency", "operator_refused", "operator_unavailable",
-    "mode_not_in_session", "table_not_offered", *RESPONSIBLE_ERRORS,
+    "mode_not_in_session", "table_not_offered", "autoplay_not_allowed", *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 
 
@@ -222,6 +224,7 @@ BETTING_ERRORS = (
 async def put_coup_bets(table_id: str, coup: Id, body: RoundIn, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
     bets = bets_from(body.bets.root)
+    await check_autoplay(ctx, body.autoplay)
     dealer, mode, desk = ctx.casino.dealer, body.mode, _desk(ctx)
     if ctx.caller.operator:
         # On the operator's wallet (docs/operator-api.md, "Shared tables").

@@ -54,3 +54,16 @@ def admit_house_round(uow: UnitOfWork, profile: Profile, player_id: int) -> None
             rule="min_cycle", profile=profile.name, min_cycle_ms=profile.min_cycle_ms,
             seconds=profile.min_cycle_ms / 1000, wait_ms=wait_ms,
         )  # fmt: skip
+
+
+def admit_autoplay(profile: Profile, number: int) -> None:
+    """Refuse the ``number``-th round of an autoplay where the profile allows no autoplay,
+    or fewer rounds (``autoplay_not_allowed``, naming the rule)."""
+    if number > profile.autoplay_rounds:
+        most = profile.autoplay_rounds
+        raise ServiceError(
+            "autoplay_not_allowed",
+            f"the {profile.name} rules allow no autoplay: start each round yourself" if not most
+            else f"an autoplay plays {most} rounds at most under the {profile.name} rules",
+            rule="autoplay_rounds", profile=profile.name, most=most, round=number,
+        )  # fmt: skip

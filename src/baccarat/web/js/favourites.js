@@ -108,3 +108,20 @@ export function favouritesView(tbl, { current, place }) {
   });
   return box;
 }
+
+/**
+ * The felt's bet tools, at the top of the felt between the hands (after the spots in the
+ * keyboard's order, before the buttons): the favourites' star, whose panel also starts an
+ * autoplay (`auto`: js/autoplay.js's controls), and the autoplay's STOP while it runs. Those
+ * the profile offers (none: nothing).
+ */
+export function placeTools(felt, favourites, auto) {
+  if (favourites && auto) {
+    favourites.querySelector(".favourites-panel").append(auto.start);
+    auto.start.addEventListener("click", () => {
+      favourites.open = false;
+    });
+  }
+  const shown = [favourites, auto && !favourites ? auto.start : null, auto ? auto.stop : null].filter(Boolean);
+  if (shown.length) felt.append(h("div", { class: "bet-tools", role: "group", "aria-label": t("favourites.tools") }, shown));
+}

@@ -18,7 +18,8 @@ import { option } from "./options.js";
 import { keepShown } from "./receipts.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
 import { Position } from "./position.js";
-import { favouritesView } from "./favourites.js";
+import { favouritesView, placeTools } from "./favourites.js";
+import { Autoplay, autoplayView } from "./autoplay.js";
 import { showRoads } from "./roads.js";
 import { tableName } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
@@ -82,6 +83,10 @@ class SharedView {
     this.socket = null;
     this.onStore = () => this.storeChanged();
     this.position = new Position(); // the session's net position and time, where shown
+    // An autoplay bets the same on each coup (one placement per coup: js/autoplay.js).
+    this.auto = new Autoplay({ changed: () => this.update(), say: (text, kind) => this.say(text, kind) });
+    this.autoRound = 0; // the autoplay's number of the coup's bets, while they wait for it
+    this.autoBefore = null; // the balance before them
   }
 
   start() {
@@ -97,6 +102,7 @@ class SharedView {
 
   destroy() {
     this.alive = false;
+    this.auto.stop("you");
     clearInterval(this.timer);
     this.position.stop();
     this.stopKeys();
@@ -128,6 +134,7 @@ class SharedView {
     this.socket = socket;
     socket.onmessage = (event) => this.event(JSON.parse(event.data));
     socket.onclose = () => {
+      if (this.socket === socket) this.auto.stop("offline"); // its coups are not followed now
       if (this.socket === socket && this.alive) setTimeout(() => this.connect(), RECONNECT_MS);
     };
   }
@@ -145,6 +152,7 @@ class SharedView {
         Object.assign(s, { players: 0, totals: {} });
         this.newCoup();
         this.say(t("shared.place_bets"));
+        this.autoBet();
         break;
       case "totals":
         Object.assign(s, { players: message.players, totals: message.totals });
@@ -244,6 +252,8 @@ class SharedView {
     const result = this.state && this.state.result;
     if (!this.alive || !result) return;
     if (!you || !you.round_id) {
+      if (this.autoRound) this.auto.stop("refused"); // its bets did not stand for the coup
+      this.autoRound = 0;
       showBanner(this.el, this.roundOf(result), null);
       announce(resultText(this.roundOf(result), null));
       return;
@@ -261,6 +271,12 @@ class SharedView {
     this.lastBets = round ? Object.fromEntries(Object.entries(round.bets).map(([name, bet]) => [name, bet.stake])) : this.lastBets;
     this.outcome = { round: shown, net: this.lastNet };
     this.position.refresh(this.mode);
+    if (this.autoRound) {
+      const before = this.autoBefore;
+      this.autoRound = 0;
+      const after = before == null ? null : before - you.stake + (you.returned ?? 0);
+      this.auto.settled({ before, after, stake: you.stake, win: you.returned ?? 0 });
+    }
     this.showCoup();
     announce(resultText(shown, this.lastNet));
     store.refreshWallet();
@@ -303,13 +319,15 @@ class SharedView {
     const coup = this.state && this.state.coup;
     const amounts = this.bets.amounts();
     try {
+      const autoplay = this.autoRound || undefined; // (an autoplay's bets say their number)
       const answer = await api.request("PUT", `${tablePath(this.tbl)}/coups/${coup}/bets`, {
-        body: { mode: this.mode, bets: amounts },
+        body: { mode: this.mode, bets: amounts, autoplay },
         headers: { "Idempotency-Key": api.newKey() },
       });
       if (!this.alive || !this.state || this.state.coup !== coup) return;
       const had = sum(this.placed);
       this.placed = answer.bets;
+      if (autoplay) this.autoBefore = answer.balance + answer.stake;
       store.setBalance(this.mode, answer.balance);
       if (sum(answer.bets)) this.say(t("shared.placed", { amount: money(answer.stake) }));
       else if (had) this.say(t("shared.withdrawn"));
@@ -319,6 +337,7 @@ class SharedView {
       this.bets.reset();
       if (this.betting) this.bets.set(this.placed);
       this.say(error.code === "betting_closed" ? t("shared.late") : errorText(error), "error");
+      if (this.autoRound) this.auto.refused(this.msg.text);
       sounds.error();
     } finally {
       this.sending = null;
@@ -328,6 +347,18 @@ class SharedView {
       }
       this.update();
     }
+  }
+
+  /** An autoplay's bets on the coup open now (one placement a coup), if it goes on. */
+  autoBet() {
+    if (!this.betting || this.autoRound) return;
+    const n = this.auto.next();
+    if (!n) return;
+    this.autoRound = n;
+    this.change(() => {
+      this.bets.reset();
+      this.bets.set(this.auto.stakes);
+    });
   }
 
   act(action) {
@@ -381,7 +412,9 @@ class SharedView {
       current: () => this.bets.amounts(),
       place: (stakes) => this.change(() => this.bets.set(stakes)),
     });
-    if (favourites) this.el.querySelector(".rack-row").append(favourites); // beside the chips
+    const stakes = () => (this.bets.isEmpty() ? (sum(this.placed) ? this.placed : this.lastBets || {}) : this.bets.amounts());
+    const auto = autoplayView(this.auto, { stakes, run: () => this.autoBet() });
+    placeTools(this.el.querySelector(".felt"), favourites, auto);
     if (this.state) {
       this.showCoup();
       this.showRoads();

@@ -29,7 +29,8 @@ import { option } from "./options.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
 import { Cycle } from "./cycle.js";
 import { Position } from "./position.js";
-import { favouritesView } from "./favourites.js";
+import { favouritesView, placeTools } from "./favourites.js";
+import { Autoplay, autoplayView, pause } from "./autoplay.js";
 import { showRoads } from "./roads.js";
 
 const BUTTONS = [
@@ -80,6 +81,7 @@ class TableView {
     this.closed = false; // the casino closed the table (GET .../state): no new rounds
     this.cycle = new Cycle(() => this.update()); // the profile's least time between rounds
     this.position = new Position(); // the session's net position and time, where shown
+    this.auto = new Autoplay({ changed: () => this.update(), say: (text, kind) => this.say(text, kind) });
     this.onStore = () => this.storeChanged();
     this.onFocus = () => {
       if (document.visibilityState === "visible") this.refresh();
@@ -98,6 +100,7 @@ class TableView {
 
   destroy() {
     this.alive = false;
+    this.auto.stop("you");
     this.cycle.stop();
     this.position.stop();
     store.offChange(this.onStore);
@@ -244,7 +247,11 @@ class TableView {
     fill(this.root, this.el);
     this.position.mount(this.$(".table-name"));
     const favourites = favouritesView(tbl, { current: () => this.bets.amounts(), place: (stakes) => this.placeFavourite(stakes) });
-    if (favourites) this.$(".rack-row").append(favourites); // beside the chips
+    const auto = autoplayView(this.auto, {
+      stakes: () => (this.hasBets() ? this.bets.amounts() : this.lastBets || {}),
+      run: () => this.autoplay(),
+    });
+    placeTools(this.$(".felt"), favourites, auto);
     if (this.round && !this.dealing) {
       revealRound(this.el, this.round, "instant");
       showBanner(this.el, this.round, this.lastNet);
@@ -507,7 +514,23 @@ class TableView {
     if (this.alive) await this.refresh();
   }
 
-  async deal() {
+  /** The rounds of an autoplay (js/autoplay.js), each dealt and shown as any round. */
+  async autoplay() {
+    for (let n = this.auto.next(); n; n = this.auto.next()) {
+      this.newGame(false);
+      this.bets.set(this.auto.stakes);
+      const round = await this.deal(n);
+      if (!this.auto.active) return this.auto.sayAgain(); // stopped while it was dealt
+      if (!round) return this.auto.refused(this.msg.text);
+      const { balance_before: before, balance_after: after, stake, win } = round;
+      if (!(await this.auto.settled({ before, after, stake, win }))) return;
+      await pause(this.auto);
+      while (this.auto.active && !this.cycle.ready()) await pause(this.auto, 100);
+    }
+  }
+
+  /** DEAL (`autoplay`: the round's number in an autoplay): the round, or null if refused. */
+  async deal(autoplay = 0) {
     const amounts = this.bets.amounts();
     // A pre-check with the table's rules, for a quick answer; the server checks again.
     const problem = checkBets(amounts, this.tbl, store.balance());
@@ -515,7 +538,7 @@ class TableView {
       this.say(checkText(problem), "error");
       sounds.error();
       this.update();
-      return;
+      return null;
     }
     this.busy = true;
     this.dealing = true;
@@ -530,7 +553,7 @@ class TableView {
       // again, and the server answers with the round it already played.
       round = await api.postOnce(
         `/api/tables/${encodeURIComponent(this.tbl.id)}/rounds`,
-        { mode: this.mode, bets: amounts },
+        { mode: this.mode, bets: amounts, ...(autoplay ? { autoplay } : {}) },
         { retrying: () => this.alive && this.say(t("table.deal_retrying"), "offline") },
       );
     } catch (error) {
@@ -546,7 +569,7 @@ class TableView {
       this.update();
       // Where the player stands now (the balance, a cut due, what may be done).
       if (this.alive) await this.refresh();
-      return;
+      return null;
     }
     this.cycle.start(); // the round started: the next one waits the profile's time
     // What may be done after this round; a state read asked before it is stale now.
@@ -564,7 +587,7 @@ class TableView {
     this.finish(round, stakesOf(round));
     store.hold(false);
     if (typeof round.balance_after === "number") store.setBalance(this.mode, round.balance_after);
-    if (!this.alive) return;
+    if (!this.alive) return round;
     showBanner(this.el, round, this.lastNet);
     this.position.refresh(this.mode); // the round counts in the session's net position
     // On an operator's wallet the win may still be on its way (docs/operator-api.md).
@@ -577,6 +600,7 @@ class TableView {
     this.showRoads();
     // An answer without the actions (or the shoe a cut-shoe table needs): ask the state.
     if (!this.allowed || (isCutShoe(this.tbl.rules) && !round.shoe)) await this.refresh();
+    return round;
   }
 
   /** A round is known and shown: its stakes, WIN and LAST. */

@@ -1,12 +1,15 @@
-"""Autoplay in the browser (docs/jurisdictions.md): N rounds of the same bets, each sent and
-shown as any round, stopping at its last round, on the player's loss and single-win limits,
-a balance changed by anything else, a refusal, the page losing the focus or the connection;
-Malta's alert at intervals; one placement per coup at a shared table. The house tables of
-a Malta server whose every shoe deals the banker a natural 9 against the player's 0."""
+"""Autoplay and the latency meter in the browser (docs/jurisdictions.md). Autoplay: N rounds
+of the same bets, each sent and shown as any round, stopping at its last round, on the
+player's loss and single-win limits, a balance changed by anything else, a refusal, the page
+losing the focus or the connection; Malta's alert at intervals (the house tables of a Malta
+server whose every shoe deals the banker a natural 9 against the player's 0); one placement
+per coup at a shared table. The latency meter of a shared table: good here, and poor with a
+warning when the socket's pongs never come back."""
 
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -210,3 +213,28 @@ def test_an_autoplay_at_a_shared_table_bets_once_on_each_coup(
     coups = sorted(r["shared"]["coup"] for r in rounds)
     assert coups[1] == coups[0] + 1  # one placement on each of two coups in a row
     assert not player.errors
+
+
+def test_the_latency_meter_says_good_and_warns_when_a_bet_may_come_too_late(
+    make_player: Any, shared_auto: str, screenshots: Path
+) -> None:
+    player: Player = make_player(at=shared_auto)
+    page = player.page
+    player.goto("table/auto")
+    page.wait_for_selector('[data-latency][data-quality="good"]')
+    assert str(page.text_content("[data-latency]")).startswith("Connection: good (")
+    # A connection whose pongs never come back: poor, and a warning in every window.
+    slow: Player = make_player(at=shared_auto)
+
+    def no_pongs(ws: Any) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda message: None if '"pong"' in str(message) else ws.send(message))
+
+    slow.page.route_web_socket(re.compile(r"/api/tables/[^/]+/ws"), no_pongs)
+    slow.goto("table/auto")
+    slow.page.wait_for_selector('[data-latency][data-quality="poor"][data-risky="true"]')
+    text = str(slow.page.text_content("[data-latency]"))
+    assert text == ("Connection: poor (2000 ms) Your connection is slow: a bet placed now may not "
+                    "arrive before the window closes.")  # fmt: skip
+    slow.page.screenshot(path=str(screenshots / "latency-poor-1366x900.png"))
+    assert not player.errors and not slow.errors

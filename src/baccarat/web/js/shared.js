@@ -20,6 +20,7 @@ import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
 import { Position } from "./position.js";
 import { favouritesView, placeTools } from "./favourites.js";
 import { Autoplay, autoplayView } from "./autoplay.js";
+import { Latency } from "./latency.js";
 import { showRoads } from "./roads.js";
 import { tableName } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
@@ -87,6 +88,7 @@ class SharedView {
     this.auto = new Autoplay({ changed: () => this.update(), say: (text, kind) => this.say(text, kind) });
     this.autoRound = 0; // the autoplay's number of the coup's bets, while they wait for it
     this.autoBefore = null; // the balance before them
+    this.latency = new Latency(); // the socket's round trip, where the profile shows it
   }
 
   start() {
@@ -103,6 +105,7 @@ class SharedView {
   destroy() {
     this.alive = false;
     this.auto.stop("you");
+    this.latency.stop();
     clearInterval(this.timer);
     this.position.stop();
     this.stopKeys();
@@ -133,6 +136,7 @@ class SharedView {
     const socket = new WebSocket(url);
     this.socket = socket;
     socket.onmessage = (event) => this.event(JSON.parse(event.data));
+    this.latency.watch(socket);
     socket.onclose = () => {
       if (this.socket === socket) this.auto.stop("offline"); // its coups are not followed now
       if (this.socket === socket && this.alive) setTimeout(() => this.connect(), RECONNECT_MS);
@@ -176,6 +180,9 @@ class SharedView {
       case "idle":
         s.phase = "idle";
         break;
+      case "pong":
+        this.latency.pong();
+        return;
       default:
         return;
     }
@@ -395,6 +402,7 @@ class SharedView {
       ),
       h("p", { class: "shared-players", "data-players": "" }),
       h("ul", { class: "shared-totals", "data-totals": "" }),
+      this.latency.el,
     );
     this.el = tableView(tbl, {
       className: "table-view shared-view",
@@ -445,6 +453,8 @@ class SharedView {
     const left = at ? secondsLeft(at, this.offset) : 0;
     $("[data-countdown]").textContent = at ? t("shared.seconds", { n: left }) : "";
     this.el.dataset.phase = s.phase;
+    const open = s.phase === "betting" && store.state.user;
+    this.latency.draw(open ? s.coup : null, open ? (s.closes_at - (Date.now() * 1000 + this.offset)) / 1000 : 0, SEND_MS);
     if (s.phase === "betting" && left <= WARN_S && left > 0 && !this.warned && store.state.user) {
       this.warned = true;
       announce(t("announce.time_left_shared", { seconds: left }));

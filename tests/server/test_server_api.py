@@ -140,14 +140,16 @@ async def test_the_api_docs_load_nothing_from_elsewhere(api: Api) -> None:
 async def test_the_session_state_is_asked_without_an_error(api: Api) -> None:
     # A page load asks whether it is logged in: 200 either way, never a 401.
     nobody = await api.client.get("/api/session")
-    assert (nobody.status_code, nobody.json()) == (200, {"logged_in": False})
+    # (The profile in force is told to visitors too: docs/jurisdictions.md.)
+    logged_out = {"logged_in": False, "profile": api.casino.profiles.deployment.to_json()}
+    assert (nobody.status_code, nobody.json()) == (200, logged_out)
     token = await api.player("erin")
     known = await api.client.get("/api/session", headers=api.auth(token, None))
     assert known.status_code == 200
     assert known.json()["logged_in"] is True and known.json()["player"]["nickname"] == "erin"
     api.clock.advance(api.casino.settings.session_ttl_s + 1)
     expired = await api.client.get("/api/session", headers=api.auth(token, None))
-    assert (expired.status_code, expired.json()) == (200, {"logged_in": False})
+    assert (expired.status_code, expired.json()) == (200, logged_out)
 
 
 async def test_the_history_of_one_table(api: Api) -> None:

@@ -49,10 +49,13 @@ def create_app(settings: Settings) -> FastAPI:
         accounts,
         errors,
         fairness,
+        favourites,
         history,
         office,
         office_desk,
         operators,
+        profiles,
+        recall,
         responsible,
         system,
         table_socket,
@@ -129,7 +132,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.sockets = sockets
     errors.install(app)
     # The players' routes first: a request is matched against the routes in this order.
-    for module in (accounts, tables, table_socket, wallet, history, fairness, responsible, system):
+    playing = (accounts, tables, table_socket, wallet, history, fairness, responsible, system)
+    for module in (*playing, profiles, recall, favourites):  # the profiles' (docs/jurisdictions.md)
         app.include_router(module.router)
     for kind in KINDS.values():  # each kind's own routes (the player-banked seats)
         routes = kind.routes()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from baccarat.server import keys, seeds, software
+from baccarat.server import keys, profiles, seeds, software
 from baccarat.server.accounts import HashGate, Passwords
 from baccarat.server.db import migrate
 from baccarat.server.db.database import Database
@@ -33,6 +33,8 @@ class Casino:
         self.tables: TableSet = load_tables(settings.tables_file, settings)
         self.operators = load_operators(settings.operators_file)
         check_operator_tables(self.operators, self.tables)
+        # The jurisdiction profiles, and the deployment's (docs/jurisdictions.md).
+        self.profiles = profiles.load(settings.profiles_file, settings.profile)
         self.passwords = Passwords(settings.passwords)
         self.hashing = HashGate(settings.limits)
         self.shoes: ShoeFactory = settings.shoe_factory or FairShoes()

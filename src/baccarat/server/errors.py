@@ -135,6 +135,15 @@ ERRORS: dict[str, ErrorSpec] = {
     "staff_unchanged": ErrorSpec(409, "the staff account is so already"),
     "last_admin": ErrorSpec(409, "the last active admin can be neither disabled nor demoted"),
     "table_disabled": ErrorSpec(409, "the table is closed: no new rounds start"),
+    # Jurisdiction profiles (docs/jurisdictions.md): each names the rule it enforces.
+    "unknown_market": ErrorSpec(422, "a launch's market is none of the server's profiles"),
+    "cycle_too_soon": ErrorSpec(409, "a round starts too soon after the last one's start"),
+    "autoplay_not_allowed": ErrorSpec(
+        403, "the profile in force allows no (or no longer) autoplay"
+    ),
+    "favourites_not_allowed": ErrorSpec(403, "the profile in force has no favourite bets"),
+    "favourites_full": ErrorSpec(409, "five favourites are kept per kind of table"),
+    "invalid_favourite": ErrorSpec(422, "a favourite is a name and at least one bet"),
 }
 
 

@@ -192,6 +192,10 @@ class Settings:
     # The operator's token for ``GET /metrics`` (``Authorization: Bearer``; docs/operations.md).
     # None (the default): the metrics are not served.
     metrics_token: str | None = field(default=None, repr=False)
+    # The jurisdiction profile the deployment plays (docs/jurisdictions.md), and a file of
+    # profiles of its own besides the package's.
+    profile: str = "default"
+    profiles_file: Path | None = None
     # Injected for tests: the deal source, the multiplier cards' source and the clock
     # (microseconds since the epoch).
     shoe_factory: ShoeFactory | None = field(default=None, compare=False)
@@ -222,6 +226,7 @@ class Settings:
         database = DatabaseUrl.parse(url) if url else DatabaseUrl.sqlite_in(data_dir)
         tables = get("TABLES")
         operators = get("OPERATORS")
+        profiles = get("PROFILES")
         web = get("WEB_DIR")
         defaults = BankedSettings()
         banked = BankedSettings(
@@ -252,6 +257,8 @@ class Settings:
             seed_key=get("SEED_KEY"),
             tables_file=Path(tables) if tables else None,
             operators_file=Path(operators) if operators else None,
+            profile=get("PROFILE") or cls.profile,
+            profiles_file=Path(profiles) if profiles else None,
             operator_poll_s=float(get("OPERATOR_POLL_S") or cls.operator_poll_s),
             operator_max_backoff_s=float(
                 get("OPERATOR_MAX_BACKOFF_S") or cls.operator_max_backoff_s

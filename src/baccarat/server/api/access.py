@@ -81,6 +81,7 @@ SESSION_KINDS: dict[str, frozenset[str]] = {
     "GET /api/history": PLAY,
     "GET /api/rounds/{round_id}": PLAY,
     "GET /api/history/export": PLAY,
+    "GET /api/history/recall": PLAY,
     "GET /api/fairness": PLAY,
     "GET /api/fairness/keys": NO_PLAYER_SESSION,  # the casino's public keys, to anyone
     "GET /api/fairness/receipt": PLAY,
@@ -98,6 +99,12 @@ SESSION_KINDS: dict[str, frozenset[str]] = {
     "GET /api/health": NO_PLAYER_SESSION,
     # The operator's metrics: its own token, no player's session.
     "GET /metrics": NO_PLAYER_SESSION,
+    # Jurisdiction profiles (docs/jurisdictions.md) and the features they allow.
+    "GET /api/profiles": NO_PLAYER_SESSION,
+    "GET /api/session/position": PLAY,
+    "GET /api/favourites/{kind}": PLAY,
+    "PUT /api/favourites/{kind}/{name}": PLAY,
+    "DELETE /api/favourites/{kind}/{name}": PLAY,
     "POST /api/bench/commit": FUN,  # BACCARAT_BENCH=1 alone (moves a cent of its mode)
     # The operator API: signed by the operator; the launch code's exchange.
     "POST /operator/v1/launch": NO_PLAYER_SESSION,

@@ -25,6 +25,7 @@ from baccarat.server.casino import Casino
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import iso_time
+from baccarat.server.profiles.rules import session_profile
 from baccarat.server.wallets.operator import launch
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -239,21 +240,26 @@ async def me(ctx: RequestDep) -> Response:
     "/session",
     response_model=SessionStateOut,
     responses=documented(),
-    summary="Is this caller logged in? Always 200: `logged_in` says (the page asks on load)",
+    summary="Is this caller logged in? Always 200: `logged_in` says (the page asks on load); "
+    "`profile`: the jurisdiction profile the session plays under (docs/jurisdictions.md)",
 )
 async def session_state(ctx: RequestDep) -> Response:
+    profiles = ctx.casino.profiles
+    visitor = {"logged_in": False, "profile": profiles.deployment.to_json()}
+
     def read(uow: UnitOfWork) -> dict[str, object]:
         try:
             player = accounts.get(uow, ctx.caller.player_id(uow))
         except ServiceError as error:
             if error.code != "not_authenticated":
                 raise
-            return {"logged_in": False}
+            return visitor
         answer: dict[str, object] = {"logged_in": True, "player": player.to_json()}
         if ctx.caller.operator:  # the page plays in the session's mode alone
             answer["operator"] = launch.page_session(launch.session_of(uow, ctx.caller.token_hash))
-        return answer
+        profile = session_profile(uow, profiles, ctx.caller.token_hash, bool(ctx.caller.operator))
+        return answer | {"profile": profile.to_json()}
 
     if ctx.caller.token_hash is None:
-        return json_response({"logged_in": False})
+        return json_response(visitor)
     return json_response(await ctx.casino.db.read(read))

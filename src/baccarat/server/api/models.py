@@ -60,6 +60,12 @@ class SessionsOut(BaseModel):
 class RoundIn(Body):
     mode: Mode
     bets: BetsIn
+    autoplay: StrictInt | None = Field(
+        default=None, ge=1, le=10_000,
+        description="the round's number in an autoplay the player started (1, 2, ...): "
+        "refused where the jurisdiction profile allows no autoplay or fewer rounds "
+        "(`autoplay_not_allowed`, docs/jurisdictions.md); played as any round",
+    )  # fmt: skip
 
 
 class CutIn(Body):
@@ -95,6 +101,11 @@ class SessionStateOut(BaseModel):
         default=None,
         description="a session an operator launched: its operator, mode (real; fun for a demo), "
         "currency, language, table and lobby_url (docs/operator-api.md)",
+    )
+    profile: dict[str, Any] | None = Field(
+        default=None,
+        description="the jurisdiction profile in force: what the page allows and shows "
+        "(docs/jurisdictions.md; GET /api/profiles lists them)",
     )
 
 

@@ -54,7 +54,7 @@ async def _signed(request: Request, casino: Casino, message: bytes) -> Operator:
     responses=documented("invalid_signature", "invalid_body", "launch_out_of_window",
                          "request_uuid_reused", "timed_out", "self_excluded",
                          "unsupported_currency", "unknown_table", "table_not_offered",
-                         "player_banked_table"),
+                         "player_banked_table", "unknown_market"),
     summary="Operators: launch a game session for the operator's player (signed)",
 )  # fmt: skip
 async def operator_launch(request: Request, casino: CasinoDep) -> Response:
@@ -64,6 +64,8 @@ async def operator_launch(request: Request, casino: CasinoDep) -> Response:
         body = json.loads(raw)
     except ValueError:
         raise ServiceError("invalid_body", "the request body is not JSON") from None
+    if isinstance(body, dict):  # the market's profile (docs/jurisdictions.md)
+        casino.profiles.require_market(body.get("market"))
     code = await casino.db.write(lambda uow: launch.create(uow, operator, casino.tables, body))
     url = str(request.base_url).rstrip("/") + f"/play/{code}"
     return json_response({"url": url, "code": code}, 201)

@@ -40,6 +40,7 @@ from baccarat.server.api.operators import (
     operator_round,
     operator_tables,
 )
+from baccarat.server.api.profiles import check_autoplay
 from baccarat.server.currencies import HOME
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
@@ -52,6 +53,7 @@ from baccarat.server.kinds.shared import views as shared
 from baccarat.server.kinds.shared.clock import require_shared
 from baccarat.server.kinds.shared.kind import SharedKind
 from baccarat.server.kinds.shared.runtime import SharedDesk
+from baccarat.server.profiles.rules import session_profile
 from baccarat.server.tables import Table, bets_from
 
 router = APIRouter(prefix="/api", tags=["tables"])
@@ -65,7 +67,7 @@ ROUND_ERRORS = (
     "not_a_fee_multiple", "insufficient_funds", "cut_required", "player_banked_table",
     "shared_table",
     "operator_refused", "operator_unavailable", "mode_not_in_session", "table_disabled",
-    "unsupported_currency",
+    "unsupported_currency", "cycle_too_soon", "autoplay_not_allowed",
     *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 
@@ -148,7 +150,8 @@ async def play_round(
     table = ctx.casino.tables.require(table_id)
     find_kind(table.kind).refuse_house_round(table)
     bets = bets_from(body.bets.root)
-    dealer, mode = ctx.casino.dealer, body.mode
+    await check_autoplay(ctx, body.autoplay)
+    dealer, mode, profiles = ctx.casino.dealer, body.mode, ctx.casino.profiles
 
     payload = {"mode": mode, "bets": bets.to_json()}
     if ctx.caller.operator:
@@ -158,7 +161,8 @@ async def play_round(
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
         here = table.for_currency(currency_of(ctx, uow, player_id))
-        played = rounds.play_round(uow, dealer, player_id, here, mode, bets)
+        profile = session_profile(uow, profiles, ctx.caller.token_hash, bool(ctx.caller.operator))
+        played = rounds.play_round(uow, dealer, player_id, here, mode, bets, profile)
         return rounds.round_answer(uow, player_id, here, played, bets)
 
     return await idempotent_write(ctx, payload, 201, work)
@@ -207,7 +211,7 @@ BETTING_ERRORS = (
     "tie_below_min", "tie_above_max", "not_a_chip_multiple", "not_a_fee_multiple",
     "insufficient_funds",
     "table_disabled", "unsupported_currency", "operator_refused", "operator_unavailable",
-    "mode_not_in_session", "table_not_offered", *RESPONSIBLE_ERRORS,
+    "mode_not_in_session", "table_not_offered", "autoplay_not_allowed", *RESPONSIBLE_ERRORS,
 )  # fmt: skip
 
 
@@ -222,6 +226,7 @@ BETTING_ERRORS = (
 async def put_coup_bets(table_id: str, coup: Id, body: RoundIn, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
     bets = bets_from(body.bets.root)
+    await check_autoplay(ctx, body.autoplay)
     dealer, mode, desk = ctx.casino.dealer, body.mode, _desk(ctx)
     if ctx.caller.operator:
         # On the operator's wallet (docs/operator-api.md, "Shared tables").

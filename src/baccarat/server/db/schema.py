@@ -463,6 +463,8 @@ operator_launches = sa.Table(
     # The launch's request, remembered (revision 0021): a repeat answers the first answer.
     sa.Column("request_uuid", sa.Text, nullable=True),
     sa.Column("request_hash", sa.Text, nullable=True),
+    # The market the launch named (revision 0026): its session's jurisdiction profile.
+    sa.Column("market", sa.Text, nullable=True),
     # Codes past their time are purged a few at a launch (revision 0014).
     sa.Index("ix_operator_launches_expires_us", "expires_us"),
     sa.Index("ix_operator_launches_request", "operator_id", "request_uuid", unique=True),
@@ -493,6 +495,8 @@ operator_sessions = sa.Table(
     # The balance the operator last answered (NULL: not asked yet).
     sa.Column("balance", sa.BigInteger, nullable=True),
     sa.Column("created_us", sa.BigInteger, nullable=False),
+    # The market its launch named (revision 0026; NULL: the deployment's profile).
+    sa.Column("market", sa.Text, nullable=True),
 )
 
 # A round on an operator's wallet: its state machine (the outbox), written before every call.
@@ -785,4 +789,16 @@ shared_bets = sa.Table(
     sa.Index("ix_shared_bets_round", "round_id", unique=True),
     sa.Index("ix_shared_bets_player", "player_id", "coup_id"),
     sa.Index("ix_shared_bets_operator_round", "operator_round"),
+)
+
+# Favourite bets (revision 0027, docs/jurisdictions.md): a player's named bet layouts, up to
+# five per table kind.
+favourite_bets = sa.Table(
+    "favourite_bets",
+    metadata,
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("kind", sa.Text, primary_key=True),
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("bets", sa.Text, nullable=False),  # JSON: {bet: stake}
+    sa.Column("created_us", sa.BigInteger, nullable=False),
 )

@@ -13,6 +13,7 @@ from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import get_round, iso_time, page
 from baccarat.server.office import staff as staffing
+from baccarat.server.recall import recalled
 
 RECALL = 10
 MAX_FOUND = 50
@@ -66,7 +67,8 @@ def _card(uow: UnitOfWork, player_id: int, limits: dict[str, Any]) -> dict[str, 
         "requests": [r.to_json() for r in requests],
         "responsible_audit": responsible.audit_log(uow, player_id, 20),
         "staff_audit": staffing.audit_log(uow, f"player:{player_id}", 20),
-        "recall": [r.to_json() | {"player_id": player_id} for r in recall],
+        # Step by step, as the player's own recall shows it (docs/jurisdictions.md).
+        "recall": [recalled(r) | {"player_id": player_id} for r in recall],
     }
 
 

@@ -358,20 +358,23 @@ def settled_profile(uow: UnitOfWork, player_id: int) -> tuple[Profile, Session] 
     return profile, Session(started, profile.session_seq, profile.checked_us)
 
 
-def session_result(uow: UnitOfWork, player_id: int, session: Session) -> dict[str, Any]:
-    """Time played and the net result of the session's real-money rounds (as player or
-    banker); a voided round is not among them (its money went back, as it leaves the
-    day's usage)."""
+def session_result(
+    uow: UnitOfWork, player_id: int, session: Session, mode: str = "real"
+) -> dict[str, Any]:
+    """Time played and the net result of the session's real-money rounds (or the ``mode``'s:
+    the net position a jurisdiction profile shows, docs/jurisdictions.md), as player or
+    banker; a voided round is not among them (its money went back, as it leaves the day's
+    usage)."""
     played = uow.one(
         "SELECT COUNT(*), COALESCE(SUM(stake), 0), COALESCE(SUM(win - stake), 0) FROM rounds "
-        "WHERE player_id = :p AND mode = 'real' AND seq > :s AND void_reason IS NULL",
-        {"p": player_id, "s": session.seq},
+        "WHERE player_id = :p AND mode = :m AND seq > :s AND void_reason IS NULL",
+        {"p": player_id, "s": session.seq, "m": mode},
     )
     banked = uow.one(
         "SELECT COUNT(*), COALESCE(SUM(b.banker_after - b.banker_before), 0) "
         "FROM banked_rounds b JOIN rounds r ON r.id = b.round_id WHERE b.banker_id = :p "
-        "AND b.mode = 'real' AND b.round_seq > :s AND r.void_reason IS NULL",
-        {"p": player_id, "s": session.seq},
+        "AND b.mode = :m AND b.round_seq > :s AND r.void_reason IS NULL",
+        {"p": player_id, "s": session.seq, "m": mode},
     )
     assert played is not None and banked is not None
     return {

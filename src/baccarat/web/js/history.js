@@ -447,6 +447,7 @@ export async function render(root) {
           download: `baccarat-history-${mode}.jsonl`,
           text: t("history.export"),
         }),
+        h("a", { class: "btn", href: "#/recall", "data-recall": "open", text: t("recall.open") }),
       ),
       opened ? detail(opened, tables) : null,
       await fairnessPanel(mode, rotated, tables),

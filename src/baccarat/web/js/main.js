@@ -11,6 +11,7 @@ const views = {
   "": () => import("./lobby.js"),
   table: () => import("./table.js"),
   history: () => import("./history.js"),
+  recall: () => import("./recall.js"),
   rules: () => import("./rules.js"),
   cashier: () => import("./cashier.js"),
   seat: () => import("./seat.js"),

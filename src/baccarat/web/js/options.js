@@ -3,10 +3,16 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { allows } from "./profile.js";
 
 const KEYS = { squeeze: "baccarat.squeeze", fast: "baccarat.fast" };
 
-export const option = (name) => localStorage.getItem(KEYS[name]) === "on";
+// What the jurisdiction profile must allow for an option to be offered (docs/jurisdictions.md:
+// nothing may shorten the time to the result where the profile says so).
+const NEEDS = { fast: "fast_reveal" };
+const offered = (name) => !NEEDS[name] || allows(NEEDS[name]);
+
+export const option = (name) => offered(name) && localStorage.getItem(KEYS[name]) === "on";
 
 export function setOption(name, on) {
   localStorage.setItem(KEYS[name], on ? "on" : "off");
@@ -15,9 +21,9 @@ export function setOption(name, on) {
   if (on) localStorage.setItem(KEYS[other], "off");
 }
 
-/** Two toggles for the table's head: SQUEEZE and FAST. */
+/** Two toggles for the table's head: SQUEEZE and FAST (where the profile offers it). */
 export function optionsView() {
-  const toggles = ["squeeze", "fast"].map((name) =>
+  const toggles = ["squeeze", "fast"].filter(offered).map((name) =>
     h("button", {
       type: "button",
       class: "btn small toggle",

@@ -12,6 +12,7 @@ import { cardElement, score } from "./cards.js";
 import { fill, sleep } from "./dom.js";
 import { money, signedMoney, t } from "./i18n.js";
 import { multipliersOf, showStrip, times } from "./lightning.js";
+import { celebrates } from "./profile.js";
 import { squeeze } from "./squeeze.js";
 import { sounds } from "./sound.js";
 
@@ -114,6 +115,13 @@ export async function revealRound(el, round, how = "instant") {
   markBets(el, round.bets || {}, how !== "instant");
 }
 
+/** A round that returns at most its stake is not celebrated where the profile says so. */
+function quiet(bets) {
+  const all = Object.values(bets);
+  const sum = (key) => all.reduce((total, bet) => total + (bet[key] ?? 0), 0);
+  return !celebrates(sum("returned"), sum("stake"));
+}
+
 function turn(node) {
   node.classList.remove("down");
 }
@@ -121,6 +129,8 @@ function turn(node) {
 /** WIN/LOSE on each bet, and the chips: a lost stack goes to the dealer, a win is paid. */
 function markBets(el, bets, animate) {
   let best = null;
+  const hushed = quiet(bets);
+  el.querySelector(".felt").toggleAttribute("data-quiet", hushed);
   for (const [name, bet] of Object.entries(bets)) {
     const wrap = el.querySelector(`.wrap-${name}`);
     if (!wrap) continue;
@@ -137,7 +147,9 @@ function markBets(el, bets, animate) {
     }
     best = bet.result === "win" || best === "win" ? "win" : bet.result === "push" || best === "push" ? "push" : "lose";
   }
-  if (animate && best) sounds[best]();
+  // No win sound for a round that did not return more than it staked (its chips paid show
+  // without their animation: css/table.css, [data-quiet]).
+  if (animate && best) sounds[hushed && best === "win" ? "push" : best]();
 }
 
 /**

@@ -18,6 +18,10 @@ import { option } from "./options.js";
 import { keepShown } from "./receipts.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
 import { feeOf, lightningText, wageredOf } from "./lightning.js";
+import { Position } from "./position.js";
+import { favouritesView, placeTools } from "./favourites.js";
+import { Autoplay, autoplayView } from "./autoplay.js";
+import { Latency } from "./latency.js";
 import { showRoads } from "./roads.js";
 import { tableName } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
@@ -80,6 +84,12 @@ class SharedView {
     this.alive = true;
     this.socket = null;
     this.onStore = () => this.storeChanged();
+    this.position = new Position(); // the session's net position and time, where shown
+    // An autoplay bets the same on each coup (one placement per coup: js/autoplay.js).
+    this.auto = new Autoplay({ changed: () => this.update(), say: (text, kind) => this.say(text, kind) });
+    this.autoRound = 0; // the autoplay's number of the coup's bets, while they wait for it
+    this.autoBefore = null; // the balance before them
+    this.latency = new Latency(); // the socket's round trip, where the profile shows it
   }
 
   start() {
@@ -95,7 +105,10 @@ class SharedView {
 
   destroy() {
     this.alive = false;
+    this.auto.stop("you");
+    this.latency.stop();
     clearInterval(this.timer);
+    this.position.stop();
     this.stopKeys();
     store.offChange(this.onStore);
     if (this.socket) this.socket.close();
@@ -124,7 +137,9 @@ class SharedView {
     const socket = new WebSocket(url);
     this.socket = socket;
     socket.onmessage = (event) => this.event(JSON.parse(event.data));
+    this.latency.watch(socket);
     socket.onclose = () => {
+      if (this.socket === socket) this.auto.stop("offline"); // its coups are not followed now
       if (this.socket === socket && this.alive) setTimeout(() => this.connect(), RECONNECT_MS);
     };
   }
@@ -142,6 +157,7 @@ class SharedView {
         Object.assign(s, { players: 0, totals: {} });
         this.newCoup();
         this.say(t("shared.place_bets"));
+        this.autoBet();
         break;
       case "totals":
         Object.assign(s, { players: message.players, totals: message.totals });
@@ -165,6 +181,9 @@ class SharedView {
       case "idle":
         s.phase = "idle";
         break;
+      case "pong":
+        this.latency.pong();
+        return;
       default:
         return;
     }
@@ -183,6 +202,7 @@ class SharedView {
   }
 
   fromState(state) {
+    this.position.refresh(this.mode); // (the socket's state: at the start and on reconnecting)
     this.sync(state.server_time);
     this.state = state;
     // The player's own bets on the coup stay on the felt until the next window opens, as
@@ -242,6 +262,8 @@ class SharedView {
     const result = this.state && this.state.result;
     if (!this.alive || !result) return;
     if (!you || !you.round_id) {
+      if (this.autoRound) this.auto.stop("refused"); // its bets did not stand for the coup
+      this.autoRound = 0;
       showBanner(this.el, this.roundOf(result), null);
       announce(resultText(this.roundOf(result), null));
       return;
@@ -258,6 +280,13 @@ class SharedView {
     this.lastNet = this.win - you.stake - (you.fee ?? 0);
     this.lastBets = round ? Object.fromEntries(Object.entries(round.bets).map(([name, bet]) => [name, bet.stake])) : this.lastBets;
     this.outcome = { round: shown, net: this.lastNet };
+    this.position.refresh(this.mode);
+    if (this.autoRound) {
+      const before = this.autoBefore;
+      this.autoRound = 0;
+      const after = before == null ? null : before - you.stake - (you.fee ?? 0) + (you.returned ?? 0);
+      this.auto.settled({ before, after, stake: you.stake, win: you.returned ?? 0 });
+    }
     this.showCoup();
     announce(resultText(shown, this.lastNet));
     store.refreshWallet();
@@ -300,13 +329,15 @@ class SharedView {
     const coup = this.state && this.state.coup;
     const amounts = this.bets.amounts();
     try {
+      const autoplay = this.autoRound || undefined; // (an autoplay's bets say their number)
       const answer = await api.request("PUT", `${tablePath(this.tbl)}/coups/${coup}/bets`, {
-        body: { mode: this.mode, bets: amounts },
+        body: { mode: this.mode, bets: amounts, autoplay },
         headers: { "Idempotency-Key": api.newKey() },
       });
       if (!this.alive || !this.state || this.state.coup !== coup) return;
       const had = sum(this.placed);
       this.placed = answer.bets;
+      if (autoplay) this.autoBefore = answer.balance + answer.stake;
       store.setBalance(this.mode, answer.balance);
       if (sum(answer.bets)) this.say(t("shared.placed", { amount: money(answer.stake) }));
       else if (had) this.say(t("shared.withdrawn"));
@@ -316,6 +347,7 @@ class SharedView {
       this.bets.reset();
       if (this.betting) this.bets.set(this.placed);
       this.say(error.code === "betting_closed" ? t("shared.late") : errorText(error), "error");
+      if (this.autoRound) this.auto.refused(this.msg.text);
       sounds.error();
     } finally {
       this.sending = null;
@@ -325,6 +357,18 @@ class SharedView {
       }
       this.update();
     }
+  }
+
+  /** An autoplay's bets on the coup open now (one placement a coup), if it goes on. */
+  autoBet() {
+    if (!this.betting || this.autoRound) return;
+    const n = this.auto.next();
+    if (!n) return;
+    this.autoRound = n;
+    this.change(() => {
+      this.bets.reset();
+      this.bets.set(this.auto.stakes);
+    });
   }
 
   act(action) {
@@ -361,6 +405,7 @@ class SharedView {
       ),
       h("p", { class: "shared-players", "data-players": "" }),
       h("ul", { class: "shared-totals", "data-totals": "" }),
+      this.latency.el,
     );
     this.el = tableView(tbl, {
       className: "table-view shared-view",
@@ -373,6 +418,14 @@ class SharedView {
       aside: [live, h("div", { class: "shoe-box", "data-shoe": "" })],
     });
     fill(this.root, this.el);
+    this.position.mount(this.el.querySelector(".table-name"));
+    const favourites = favouritesView(tbl, {
+      current: () => this.bets.amounts(),
+      place: (stakes) => this.change(() => this.bets.set(stakes)),
+    });
+    const stakes = () => (this.bets.isEmpty() ? (sum(this.placed) ? this.placed : this.lastBets || {}) : this.bets.amounts());
+    const auto = autoplayView(this.auto, { stakes, run: () => this.autoBet() });
+    placeTools(this.el.querySelector(".felt"), favourites, auto);
     if (this.state) {
       this.showCoup();
       this.showRoads();
@@ -403,6 +456,8 @@ class SharedView {
     const left = at ? secondsLeft(at, this.offset) : 0;
     $("[data-countdown]").textContent = at ? t("shared.seconds", { n: left }) : "";
     this.el.dataset.phase = s.phase;
+    const open = s.phase === "betting" && store.state.user;
+    this.latency.draw(open ? s.coup : null, open ? (s.closes_at - (Date.now() * 1000 + this.offset)) / 1000 : 0, SEND_MS);
     if (s.phase === "betting" && left <= WARN_S && left > 0 && !this.warned && store.state.user) {
       this.warned = true;
       announce(t("announce.time_left_shared", { seconds: left }));

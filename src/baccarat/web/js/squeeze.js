@@ -4,6 +4,7 @@
 
 import { announce, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { allows } from "./profile.js";
 import { sounds } from "./sound.js";
 
 const TAP = 6; // pixels: a smaller movement is a tap
@@ -23,13 +24,16 @@ export function squeeze(el, nodes) {
       "div",
       { class: "squeeze-bar", "data-squeeze": "" },
       h("p", { text: t("squeeze.hint") }),
-      h("button", {
-        type: "button",
-        class: "btn small primary",
-        "data-action": "reveal-all",
-        text: t("squeeze.reveal_all"),
-        onclick: () => nodes.forEach(open),
-      }),
+      // Where the profile lets nothing shorten the time to the result, each card is turned.
+      allows("fast_reveal")
+        ? h("button", {
+            type: "button",
+            class: "btn small primary",
+            "data-action": "reveal-all",
+            text: t("squeeze.reveal_all"),
+            onclick: () => nodes.forEach(open),
+          })
+        : null,
     );
     felt.append(bar);
     function open(node) {

@@ -15,6 +15,8 @@ export const state = {
   // language, table, lobby_url}. It plays in its mode alone, the operator's money (play
   // money of ours for a demo), whatever the address or the browser's last choice says.
   operator: null,
+  // The jurisdiction profile in force (GET /api/session; js/profile.js reads it).
+  profile: null,
   wallet: { fun: 0, real: 0 },
   mode: savedMode(),
   tables: null,
@@ -103,6 +105,7 @@ export function hold(on) {
 export async function restore() {
   try {
     const session = await api.get("/api/session");
+    state.profile = (session && session.profile) || null;
     if (session && session.logged_in) {
       setSession(session.operator);
       state.user = { nickname: session.player.nickname };

@@ -28,6 +28,10 @@ import { openCut, shoeGauge } from "./cut.js";
 import { option } from "./options.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
 import { feeOf, lightningText, wageredOf } from "./lightning.js";
+import { Cycle } from "./cycle.js";
+import { Position } from "./position.js";
+import { favouritesView, placeTools } from "./favourites.js";
+import { Autoplay, autoplayView, pause } from "./autoplay.js";
 import { showRoads } from "./roads.js";
 
 const BUTTONS = [
@@ -76,6 +80,9 @@ class TableView {
     this.held = null; // the balance shown while a round is revealed
     this.alive = true;
     this.closed = false; // the casino closed the table (GET .../state): no new rounds
+    this.cycle = new Cycle(() => this.update()); // the profile's least time between rounds
+    this.position = new Position(); // the session's net position and time, where shown
+    this.auto = new Autoplay({ changed: () => this.update(), say: (text, kind) => this.say(text, kind) });
     this.onStore = () => this.storeChanged();
     this.onFocus = () => {
       if (document.visibilityState === "visible") this.refresh();
@@ -94,6 +101,9 @@ class TableView {
 
   destroy() {
     this.alive = false;
+    this.auto.stop("you");
+    this.cycle.stop();
+    this.position.stop();
     store.offChange(this.onStore);
     store.setOnFelt(null, 0);
     this.stopKeys();
@@ -119,6 +129,7 @@ class TableView {
       return;
     }
     if (!this.alive || asked !== this.asked || mode !== this.mode || this.busy) return;
+    this.position.refresh(mode);
     this.takeTerms(state);
     this.allowed = new Set(state.allowed_actions || []);
     if (isCutShoe(this.tbl.rules)) this.shoe = state.shoe;
@@ -147,6 +158,7 @@ class TableView {
     if (state.limits && JSON.stringify(state.limits) !== JSON.stringify(this.tbl.limits)) {
       this.tbl = { ...this.tbl, limits: state.limits, bets: state.bets || this.tbl.bets };
       this.$(".table-name").replaceChildren(...nameView(this.tbl));
+      this.position.mount(this.$(".table-name"));
     }
     // Said once, not again on every focus (a screen reader would hear it each time).
     const closed = state.open === false;
@@ -198,7 +210,7 @@ class TableView {
     const idle = !this.busy;
     const bets = this.hasBets();
     const last = Boolean(this.lastBets);
-    const can = (action) => idle && this.allows(action);
+    const can = (action) => idle && this.allows(action) && (action !== "deal" || this.cycle.ready());
     return {
       undo: idle && !this.round && !this.dealing && this.bets.history.length > 0,
       clear: idle && bets,
@@ -234,6 +246,13 @@ class TableView {
       act: (action) => this.act(action),
     });
     fill(this.root, this.el);
+    this.position.mount(this.$(".table-name"));
+    const favourites = favouritesView(tbl, { current: () => this.bets.amounts(), place: (stakes) => this.placeFavourite(stakes) });
+    const auto = autoplayView(this.auto, {
+      stakes: () => (this.hasBets() ? this.bets.amounts() : this.lastBets || {}),
+      run: () => this.autoplay(),
+    });
+    placeTools(this.$(".felt"), favourites, auto);
     if (this.round && !this.dealing) {
       revealRound(this.el, this.round, "instant");
       showBanner(this.el, this.round, this.lastNet);
@@ -298,6 +317,7 @@ class TableView {
     this.$('[data-meter="win"]').textContent = money(this.win);
     showLast(this.el, this.lastNet);
     markChip(this.el, this.chip);
+    this.$('[data-action="deal"]').dataset.wait = this.cycle.label();
     const controls = Object.entries(this.enabled())
       .map(([action, on]) => [this.$(`[data-action="${action}"]`), on])
       .filter(([button]) => button);
@@ -447,6 +467,16 @@ class TableView {
     return done;
   }
 
+  /** A favourite layout on the felt (js/favourites.js), checked as any bets. */
+  placeFavourite(stakes) {
+    if (this.busy) return;
+    this.ensureBetting();
+    this.bets.set(stakes);
+    sounds.chip();
+    this.liveCheck();
+    this.update();
+  }
+
   /** REBET: the server's last round's bets on the felt again. */
   rebet() {
     if (!this.lastBets) {
@@ -486,7 +516,23 @@ class TableView {
     if (this.alive) await this.refresh();
   }
 
-  async deal() {
+  /** The rounds of an autoplay (js/autoplay.js), each dealt and shown as any round. */
+  async autoplay() {
+    for (let n = this.auto.next(); n; n = this.auto.next()) {
+      this.newGame(false);
+      this.bets.set(this.auto.stakes);
+      const round = await this.deal(n);
+      if (!this.auto.active) return this.auto.sayAgain(); // stopped while it was dealt
+      if (!round) return this.auto.refused(this.msg.text);
+      const { balance_before: before, balance_after: after, stake, win } = round;
+      if (!(await this.auto.settled({ before, after, stake, win }))) return;
+      await pause(this.auto);
+      while (this.auto.active && !this.cycle.ready()) await pause(this.auto, 100);
+    }
+  }
+
+  /** DEAL (`autoplay`: the round's number in an autoplay): the round, or null if refused. */
+  async deal(autoplay = 0) {
     const amounts = this.bets.amounts();
     // A pre-check with the table's rules, for a quick answer; the server checks again.
     const problem = checkBets(amounts, this.tbl, store.balance());
@@ -494,7 +540,7 @@ class TableView {
       this.say(checkText(problem), "error");
       sounds.error();
       this.update();
-      return;
+      return null;
     }
     this.busy = true;
     this.dealing = true;
@@ -509,7 +555,7 @@ class TableView {
       // again, and the server answers with the round it already played.
       round = await api.postOnce(
         `/api/tables/${encodeURIComponent(this.tbl.id)}/rounds`,
-        { mode: this.mode, bets: amounts },
+        { mode: this.mode, bets: amounts, ...(autoplay ? { autoplay } : {}) },
         { retrying: () => this.alive && this.say(t("table.deal_retrying"), "offline") },
       );
     } catch (error) {
@@ -520,12 +566,14 @@ class TableView {
       this.held = null;
       this.settled = null;
       this.say(errorText(error), "error");
+      if (error.code === "cycle_too_soon") this.cycle.start(error.details.wait_ms);
       sounds.error();
       this.update();
       // Where the player stands now (the balance, a cut due, what may be done).
       if (this.alive) await this.refresh();
-      return;
+      return null;
     }
+    this.cycle.start(); // the round started: the next one waits the profile's time
     // What may be done after this round; a state read asked before it is stale now.
     this.asked++;
     this.allowed = Array.isArray(round.allowed_actions) ? new Set(round.allowed_actions) : null;
@@ -543,8 +591,9 @@ class TableView {
     this.finish(round, stakesOf(round));
     store.hold(false);
     if (typeof round.balance_after === "number") store.setBalance(this.mode, round.balance_after);
-    if (!this.alive) return;
+    if (!this.alive) return round;
     showBanner(this.el, round, this.lastNet);
+    this.position.refresh(this.mode); // the round counts in the session's net position
     // On an operator's wallet the win may still be on its way (docs/operator-api.md).
     if (round.payout === "pending") this.say(t("round.payout_pending"), "progress");
     // The round's one announcement: what the banner shows, in a sentence.
@@ -555,6 +604,7 @@ class TableView {
     this.showRoads();
     // An answer without the actions (or the shoe a cut-shoe table needs): ask the state.
     if (!this.allowed || (isCutShoe(this.tbl.rules) && !round.shoe)) await this.refresh();
+    return round;
   }
 
   /** A round is known and shown: its stakes, WIN and LAST. */

@@ -31,6 +31,8 @@ from baccarat.server.play.round import (
     play,
     prefetch,
 )
+from baccarat.server.profiles import Profile
+from baccarat.server.profiles.rules import admit_house_round
 from baccarat.server.tables import Table
 
 __all__ = ["HOUSE", "HOUSE_ACTIONS", "CutShoe", "Dealer", "HouseBank", "ShoeState",
@@ -276,11 +278,19 @@ def round_answer(
 
 
 def play_round(
-    uow: UnitOfWork, dealer: Dealer, player_id: int, table: Table, mode: str, bets: Bets
+    uow: UnitOfWork,
+    dealer: Dealer,
+    player_id: int,
+    table: Table,
+    mode: str,
+    bets: Bets,
+    profile: Profile | None = None,
 ) -> StoredRound:
     """Play one round for the player at a house table; refused (with nothing written) if it
-    cannot be."""
+    cannot be, or if its jurisdiction ``profile`` does not let it start yet."""
     check_mode(mode)
+    if profile is not None:
+        admit_house_round(uow, profile, player_id)
     # Where the database pipelines: every read of the round in one round trip, the first one's.
     switches.SWITCH.ahead(uow, table.id)
     responsible.STAKE_CHECK.ahead(uow, (player_id, mode))

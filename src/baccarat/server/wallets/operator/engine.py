@@ -31,6 +31,7 @@ from baccarat.server.kinds.house import service as rounds
 from baccarat.server.play import idempotency
 from baccarat.server.play.host import Host
 from baccarat.server.play.round import Dealer
+from baccarat.server.profiles.rules import market_of
 from baccarat.server.tables import Table
 from baccarat.server.wallets.operator import launch, messages, outbox
 from baccarat.server.wallets.operator.client import WalletClient
@@ -39,6 +40,7 @@ from baccarat.server.wallets.operator.contract import Answer, WalletProtocol
 from baccarat.server.wallets.operator.outbox import Call, OperatorSession, OperatorWallet
 
 if TYPE_CHECKING:
+    from baccarat.server.profiles import ProfileSet
     from baccarat.server.wallets.operator.config import Operators
 
 
@@ -46,6 +48,7 @@ class Casino(Host, Protocol):
     """What the desk uses of ``casino.Casino`` (not imported: the casino imports this)."""
 
     operators: Operators
+    profiles: ProfileSet
 
 
 # Bets on a shared coup (``shared.place``, its coup and bets given; the session, the table,
@@ -208,7 +211,8 @@ class OperatorDesk:
             lease = outbox.lease_for(operator.timeout_s)
             wallet = OperatorWallet(session, table.id, bets.to_json(), lease, operator.contract)
             dealer = Dealer(self.casino.shoes, wallet, lightning=self.casino.dealer.lightning)
-            played = rounds.play_round(uow, dealer, player_id, here, "real", bets)
+            profile = self.casino.profiles.of_market(market_of(uow, token_hash))
+            played = rounds.play_round(uow, dealer, player_id, here, "real", bets, profile)
             assert wallet.first is not None
             created.append((wallet.first, here, player_id, played))
             return {"round_id": played.id}

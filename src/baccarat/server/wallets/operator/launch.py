@@ -152,6 +152,7 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
     language = _text(body, "language", 2)
     table_id = _text(body, "table", 64, required=False)
     lobby_url = _text(body, "lobby_url", 2000, required=False)
+    market = _text(body, "market", 16, required=False)  # a profile's name: the route checks
     if lobby_url is not None and web_address(lobby_url) is None:
         raise ServiceError("invalid_body", "lobby_url is an http or https address, like "
                            "https://casino.example/lobby", field="lobby_url")  # fmt: skip
@@ -202,11 +203,12 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
     stored = uow.run(
         "INSERT INTO operator_launches (code_hash, operator_id, external_player, token, "
         "currency, language, table_id, lobby_url, demo, created_us, expires_us, request_uuid, "
-        "request_hash) VALUES (:h, :o, :p, :tok, :c, :l, :t, :u, :d, :now, :exp, :ru, :rh) "
-        "ON CONFLICT (operator_id, request_uuid) DO NOTHING",
+        "request_hash, market) VALUES (:h, :o, :p, :tok, :c, :l, :t, :u, :d, :now, :exp, :ru, "
+        ":rh, :mk) ON CONFLICT (operator_id, request_uuid) DO NOTHING",
         {"h": _hash(code), "o": operator.id, "p": player, "tok": token, "c": currency,
          "l": language, "t": table_id, "u": lobby_url, "d": int(demo), "now": uow.now,
-         "exp": uow.now + CODE_TTL_US, "ru": request_uuid, "rh": hashed},
+         "exp": uow.now + CODE_TTL_US, "ru": request_uuid, "rh": hashed,
+         "mk": market},
     )  # fmt: skip
     if not stored:
         # The same launch, taken by another process meanwhile (PostgreSQL: the insert waited
@@ -240,7 +242,8 @@ def redeem(uow: UnitOfWork, code: str, system: SystemAccounts, ttl_s: int) -> St
     """Exchange a launch code (once, within 60 s) for a game session."""
     row = uow.one(
         "SELECT operator_id, external_player, token, currency, language, table_id, lobby_url, "
-        "demo, expires_us, used_us FROM operator_launches WHERE code_hash = :h" + uow.for_update,
+        "demo, expires_us, used_us, market FROM operator_launches WHERE code_hash = :h"
+        + uow.for_update,
         {"h": _hash(code)},
     )
     reason = (
@@ -266,10 +269,11 @@ def redeem(uow: UnitOfWork, code: str, system: SystemAccounts, ttl_s: int) -> St
     hashed = auth.token_hash(session.token)
     uow.run(
         "INSERT INTO operator_sessions (token_hash, player_id, operator_id, token, currency, "
-        "language, table_id, lobby_url, demo, created_us) VALUES (:h, :p, :o, :tok, :c, :l, "
-        ":t, :u, :d, :now)",
+        "language, table_id, lobby_url, demo, created_us, market) VALUES (:h, :p, :o, :tok, "
+        ":c, :l, :t, :u, :d, :now, :mk)",
         {"h": hashed, "p": player_id, "o": operator_id, "tok": token, "c": currency,
-         "l": language, "t": table_id, "u": lobby_url, "d": demo, "now": uow.now},
+         "l": language, "t": table_id, "u": lobby_url, "d": demo, "now": uow.now,
+         "mk": row[10]},
     )  # fmt: skip
     return Started(
         session.token, session.csrf,

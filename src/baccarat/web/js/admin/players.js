@@ -5,6 +5,7 @@
 import { cardElement } from "../cards.js";
 import { fill, h } from "../dom.js";
 import { verifyLink } from "../history.js";
+import { stepsList } from "../steps.js";
 import { t } from "../i18n.js";
 import { multipliersOf, times } from "../lightning.js";
 import * as api from "./api.js";
@@ -43,6 +44,7 @@ export function recalled(round, staff, onChange, money = cents) {
     { class: `recall-round${round.void_reason ? " void" : ""}`, "data-round": round.id },
     h("h3", null, code(round.id), " · ", code(round.table_id), ` · ${named("mode", round.mode)} · ${when(round.time)}`),
     h("div", { class: "hands" }, hand("player", round.player, multipliers), hand("banker", round.banker, multipliers)),
+    round.steps ? stepsList(round) : null, // in deal order, as the player's recall shows it
     table(
       bets,
       [

@@ -1,0 +1,321 @@
+"""Jurisdiction profiles (docs/jurisdictions.md): the profiles as data, the one in force told
+by the API, an operator's launch naming its market, and GB's least time between two house
+rounds on the test's clock."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baccarat.server import profiles
+from baccarat.server.history import iso_time
+from baccarat.server.profiles import ProfileError
+from baccarat.server.settings import DatabaseUrl, Settings
+from baccarat.server.wallets.operator import signing
+
+from ..harness import Api, FakeClock, SwitchableShoes, in_process, server_settings
+from .support import funded
+
+SECRET = "sixteen-chars-or-more"
+OPERATORS = """
+[[operator]]
+id = "acme"
+secret_env = "ACME_PROFILES_SECRET"
+wallet_url = "http://127.0.0.1:9/wallet"
+currencies = ["USD"]
+"""
+
+
+@pytest.fixture
+async def gb(database_url: DatabaseUrl, tmp_path: Path, clock: FakeClock) -> AsyncIterator[Api]:
+    """A deployment that plays the GB profile."""
+    settings = server_settings(database_url, tmp_path, clock, SwitchableShoes(), profile="GB")
+    async with in_process(settings, Api) as api:
+        yield api
+
+
+@pytest.fixture
+async def operated(
+    database_url: DatabaseUrl, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[Api]:
+    """A default deployment with the operator ``acme`` (its launches may name a market)."""
+    monkeypatch.setenv("ACME_PROFILES_SECRET", SECRET)
+    (tmp_path / "operators.toml").write_text(OPERATORS)
+    settings = server_settings(database_url, tmp_path, clock, SwitchableShoes(),
+                               operators_file=tmp_path / "operators.toml")  # fmt: skip
+    async with in_process(settings, Api) as api:
+        yield api
+
+
+def test_the_package_has_the_default_and_the_three_markets_with_their_rules() -> None:
+    known = profiles.load()
+    assert list(known) == ["default", "GB", "MT", "ON"]
+    assert known.deployment.name == "default"
+    default, gb, mt, on = known.values()
+    # Every feature on by default; GB: none of what speeds play up or multiplies it.
+    assert (default.autoplay_rounds, default.fast_reveal, default.min_cycle_ms,
+            default.tables_at_once, default.screen) == (100, True, 0, 4, ())  # fmt: skip
+    assert (gb.autoplay_rounds, gb.fast_reveal, gb.min_cycle_ms, gb.tables_at_once,
+            gb.celebrate_at_most_stake, gb.screen, gb.history_months) == (
+        0, False, 5000, 1, False, ("net_position", "session_time"), 3,
+    )  # fmt: skip
+    assert (mt.autoplay_rounds, mt.autoplay_alert, mt.history_months,
+            mt.rg_before_first_wager) == (100, True, 6, True)  # fmt: skip
+    assert (on.autoplay_rounds, on.screen) == (0, ("net_position", "session_time"))
+    assert {p.recall_rounds for p in known.values()} == {10}
+
+
+def _file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "profiles.toml"
+    path.write_text(text)
+    return path
+
+
+TEST_MARKET = """
+[profile.SE]
+title = "Sweden, a test"
+autoplay_rounds = 0
+autoplay_alert = false
+fast_reveal = false
+min_cycle_ms = 3000
+tables_at_once = 2
+celebrate_at_most_stake = false
+screen = ["session_time"]
+history_months = 12
+rg_before_first_wager = true
+recall_rounds = 10
+favourites = false
+latency_meter = true
+"""
+
+
+def test_a_deployment_adds_a_market_of_its_own_and_may_play_it(tmp_path: Path) -> None:
+    known = profiles.load(_file(tmp_path, TEST_MARKET), "SE")
+    assert list(known) == ["default", "GB", "MT", "ON", "SE"]
+    assert (known.deployment.name, known.deployment.min_cycle_ms) == ("SE", 3000)
+    env = {"BACCARAT_PROFILE": "SE", "BACCARAT_PROFILES": str(tmp_path / "profiles.toml")}
+    settings = Settings.from_env(env)
+    assert (settings.profile, settings.profiles_file) == ("SE", tmp_path / "profiles.toml")
+    assert Settings.from_env(settings.to_env()).profile == "SE"  # and so in the workers
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (("favourites = false", "favourites = 0"), "favourites is true or false"),
+        (("min_cycle_ms = 3000", "min_cycle_ms = 3000.5"), "min_cycle_ms is a whole number"),
+        (("tables_at_once = 2", "tables_at_once = 0"), "tables_at_once is a whole number from 1"),
+        (('["session_time"]', '["confetti"]'), "screen is a list of net_position"),
+        (("latency_meter = true", "latency_meter = true\nturbo = true"), "unknown key turbo"),
+        (("autoplay_alert = false\n", ""), "autoplay_alert is missing"),
+        (("[profile.SE]", "[profile.Sweden]"), "two capital letters"),
+        (("[profile.SE]", "[profile.SE"), "not valid TOML"),
+    ],
+)
+def test_a_bad_profile_stops_the_server_with_its_reason(
+    tmp_path: Path, change: tuple[str, str], says: str
+) -> None:
+    with pytest.raises(ProfileError, match=says):
+        profiles.load(_file(tmp_path, TEST_MARKET.replace(*change)))
+
+
+def test_a_deployment_cannot_play_a_profile_nobody_wrote() -> None:
+    with pytest.raises(ProfileError, match="'XX' is none of default, GB, MT, ON"):
+        profiles.load(None, "XX")
+
+
+@pytest.mark.anyio
+async def test_the_session_tells_the_page_the_profile_of_the_deployment(api: Api, gb: Api) -> None:
+    visitor = (await api.client.get("/api/session")).json()
+    assert visitor == {"logged_in": False, "profile": profiles.load()["default"].to_json()}
+    token = await gb.player()
+    told = (await gb.client.get("/api/session", headers=gb.auth(token, None))).json()
+    assert (told["logged_in"], told["profile"]["name"], told["profile"]["fast_reveal"]) == (
+        True, "GB", False,
+    )  # fmt: skip
+    listed = (await gb.client.get("/api/profiles")).json()
+    assert listed["deployment"] == "GB"
+    assert [p["name"] for p in listed["profiles"]] == ["default", "GB", "MT", "ON"]
+
+
+async def _launch(api: Api, **fields: Any) -> Any:
+    body = {"request_uuid": str(uuid.uuid4()), "timestamp": iso_time(api.clock()),
+            "player": "u7", "token": "t", "currency": "USD", "language": "en", "demo": True,
+            **fields}  # fmt: skip
+    raw = json.dumps(body).encode()
+    return await api.client.post(
+        "/operator/v1/launch", content=raw, headers=signing.headers("acme", SECRET, raw)
+    )
+
+
+@pytest.mark.anyio
+async def test_an_operator_launch_with_market_gb_plays_under_gb(operated: Api) -> None:
+    api = operated
+    launched = await _launch(api, market="GB")
+    assert launched.status_code == 201, launched.text
+    started = await api.client.post("/api/sessions/launch", json={"code": launched.json()["code"]})
+    token = started.json()["token"]
+    session = (await api.client.get("/api/session", headers=api.auth(token, None))).json()
+    assert session["profile"]["name"] == "GB"
+    assert (await api.play(token, player=500)).status_code == 201
+    api.clock.advance(4.9)
+    refused = await api.play(token, player=500)
+    assert (refused.status_code, refused.json()["error"]["code"]) == (409, "cycle_too_soon")
+    # A session of the same deployment launched without a market plays its profile.
+    other = await _launch(api, player="u8")
+    code = other.json()["code"]
+    plain = (await api.client.post("/api/sessions/launch", json={"code": code})).json()["token"]
+    told = (await api.client.get("/api/session", headers=api.auth(plain, None))).json()
+    assert told["profile"]["name"] == "default"
+    assert (await api.play(plain, player=500)).status_code == 201
+    assert (await api.play(plain, player=500)).status_code == 201  # no wait by default
+
+
+@pytest.mark.anyio
+async def test_a_launch_naming_no_known_market_is_refused(operated: Api) -> None:
+    for market in ("XX", 44, "gb"):
+        refused = await _launch(operated, market=market)
+        assert refused.status_code == 422
+        error = refused.json()["error"]
+        assert (error["code"], error["details"]["field"]) == ("unknown_market", "market")
+        assert error["details"]["markets"] == ["default", "GB", "MT", "ON"]
+
+
+@pytest.mark.anyio
+async def test_gb_refuses_a_round_at_4_9_s_after_the_last_start_and_allows_it_at_5_s(
+    gb: Api,
+) -> None:
+    token = await gb.player()
+    assert (await gb.play(token, banker=500)).status_code == 201
+    gb.clock.advance(4.9)
+    refused = await gb.play(token, banker=500)
+    assert refused.status_code == 409
+    error = refused.json()["error"]
+    assert error["code"] == "cycle_too_soon"
+    assert error["details"] == {"rule": "min_cycle", "profile": "GB", "min_cycle_ms": 5000,
+                                "seconds": 5, "wait_ms": 100}  # fmt: skip
+    gb.clock.advance(0.1)
+    assert (await gb.play(token, banker=500)).status_code == 201
+    # The other mode's round counts too: a real round is no way round the wait.
+    gb.clock.advance(2)
+    again = await gb.play(token, mode="real", banker=500)
+    assert again.json()["error"]["code"] == "cycle_too_soon"
+    assert again.json()["error"]["details"]["wait_ms"] == 3000
+
+
+@pytest.mark.anyio
+async def test_the_net_position_and_session_time_are_counted_per_mode(api: Api) -> None:
+    token = await funded(api, "alice")
+    auth = api.auth(token, None)
+
+    async def position(mode: str) -> Any:
+        answer = await api.client.get(f"/api/session/position?mode={mode}", headers=auth)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    start = await position("fun")
+    assert (start["rounds"], start["net"], start["currency"], start["mode"]) == (0, 0, "USD", "fun")
+    fun = [(await api.play(token, banker=500, tie=200)).json() for _ in range(2)]
+    api.clock.advance(65)
+    real = (await api.play(token, mode="real", player=700)).json()
+    in_fun, in_real = await position("fun"), await position("real")
+    assert (in_fun["rounds"], in_fun["wagered"]) == (2, 1400)
+    assert in_fun["net"] == sum(r["win"] - r["stake"] for r in fun)
+    assert (in_real["rounds"], in_real["net"]) == (1, real["win"] - real["stake"])
+    assert in_real["played_seconds"] == start["played_seconds"] + 65
+    refused = await api.client.get("/api/session/position?mode=gold", headers=auth)
+    assert refused.status_code == 422
+    yen = await api.player("kenji", currency="JPY")
+    answer = await api.client.get("/api/session/position", headers=api.auth(yen, None))
+    assert (answer.json()["currency"], answer.json()["mode"]) == ("JPY", "fun")
+
+
+@pytest.mark.anyio
+async def test_favourite_bets_are_five_named_layouts_per_kind_of_table(api: Api) -> None:
+    token = await api.player("alice")
+    auth = api.auth(token, None)
+
+    async def put(kind: str, name: str, bets: Any) -> Any:
+        return await api.client.put(f"/api/favourites/{kind}/{name}", json={"bets": bets},
+                                    headers=auth)  # fmt: skip
+
+    for n in range(5):
+        saved = await put("house", f"layout {n}", {"player": 500 * (n + 1)})
+        assert saved.status_code == 200, saved.text
+    assert [f["name"] for f in saved.json()["favourites"]] == [f"layout {n}" for n in range(5)]
+    full = await put("house", "one more", {"banker": 500})
+    assert (full.status_code, full.json()["error"]["code"]) == (409, "favourites_full")
+    again = await put("house", "layout 2", {"banker": 700, "tie": 200})  # the same name
+    assert again.json()["favourites"][2] == {"name": "layout 2",
+                                             "bets": {"banker": 700, "tie": 200}}  # fmt: skip
+    shared = await put("shared", "live", {"player": 500})  # another kind's are its own
+    assert [f["name"] for f in shared.json()["favourites"]] == ["live"]
+    listed = (await api.client.get("/api/favourites/house", headers=auth)).json()
+    assert (len(listed["favourites"]), listed["most"], listed["kind"]) == (5, 5, "house")
+    gone = await api.client.delete("/api/favourites/house/layout 0", headers=auth)
+    assert [f["name"] for f in gone.json()["favourites"]] == [f"layout {n}" for n in (1, 2, 3, 4)]
+    missing = await api.client.delete("/api/favourites/house/layout 0", headers=auth)
+    assert missing.json()["error"]["code"] == "not_found"
+    for kind, name, bets, code in (
+        ("house", "x", {"dragon": 500}, "bet_not_offered"),
+        ("house", "x", {}, "invalid_favourite"),
+        ("house", "   ", {"player": 500}, "invalid_favourite"),
+        ("house", "x", {"player": -5}, "invalid_body"),
+        ("casino", "x", {"player": 500}, "invalid_request"),
+    ):
+        refused = await put(kind, name, bets)
+        assert refused.json()["error"]["code"] == code, (kind, name, bets)
+    # Another player sees none of them.
+    bob = await api.player("bob")
+    theirs = await api.client.get("/api/favourites/house", headers=api.auth(bob, None))
+    assert theirs.json()["favourites"] == []
+
+
+@pytest.mark.anyio
+async def test_a_profile_without_favourites_refuses_them(
+    database_url: DatabaseUrl, tmp_path: Path, clock: FakeClock
+) -> None:
+    path = _file(tmp_path, TEST_MARKET)
+    settings = server_settings(database_url, tmp_path, clock, SwitchableShoes(), profile="SE",
+                               profiles_file=path)  # fmt: skip
+    async with in_process(settings, Api) as api:
+        token = await api.player()
+        refused = await api.client.get("/api/favourites/house", headers=api.auth(token, None))
+        assert refused.status_code == 403
+        error = refused.json()["error"]
+        assert error["code"] == "favourites_not_allowed"
+        assert error["details"] == {"rule": "favourites", "profile": "SE"}
+
+
+@pytest.mark.anyio
+async def test_gb_refuses_an_autoplay_and_the_default_plays_one_of_100_rounds_at_most(
+    api: Api, gb: Api
+) -> None:
+    def body(number: int) -> dict[str, Any]:
+        return {"mode": "fun", "bets": {"player": 500}, "autoplay": number}
+
+    token = await gb.player("gbplayer")
+    refused = await gb.client.post("/api/tables/table-i/rounds", json=body(1),
+                                   headers=gb.auth(token))  # fmt: skip
+    assert refused.status_code == 403
+    error = refused.json()["error"]
+    assert error["code"] == "autoplay_not_allowed"
+    assert error["details"] == {"rule": "autoplay_rounds", "profile": "GB", "most": 0, "round": 1}
+    on_coup = await gb.client.put("/api/tables/speed/coups/1/bets", json=body(1),
+                                  headers=gb.auth(token))  # fmt: skip
+    assert on_coup.json()["error"]["code"] == "autoplay_not_allowed"
+    # The same round pressed by the player is played.
+    pressed = await gb.client.post("/api/tables/table-i/rounds", json=body(1) | {"autoplay": None},
+                                   headers=gb.auth(token))  # fmt: skip
+    assert pressed.status_code == 201, pressed.text
+    # The default plays an autoplay's rounds as any, up to its 100th.
+    mine = await api.player()
+    for number, status in ((1, 201), (100, 201), (101, 403)):
+        answer = await api.client.post("/api/tables/table-i/rounds", json=body(number),
+                                       headers=api.auth(mine))  # fmt: skip
+        assert answer.status_code == status, answer.text

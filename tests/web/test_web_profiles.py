@@ -1,0 +1,223 @@
+"""Jurisdiction profiles in the browser (docs/jurisdictions.md): a server playing the GB
+profile beside the default one; the page reads the profile from GET /api/session and shows
+what it allows. Screenshots of both at a desktop and a phone size; axe on the GB table."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .audits import audit
+from .webtools import (
+    Player,
+    device,
+    fresh_table,
+    last_round,
+    open_table,
+    place,
+    serving,
+    signed,
+    stack_total,
+    usd,
+)
+
+
+@pytest.fixture(scope="module")
+def gb_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A game server whose deployment plays the GB profile."""
+    with serving(tmp_path_factory.mktemp("gb-server"), BACCARAT_PROFILE="GB") as url:
+        yield url
+
+
+def _both_spots(player: Player, table: dict[str, Any]) -> None:
+    """The same stake on Player and Banker: whatever the cards, the round returns at most
+    its stake (one bet pays even money or 0.95, the other loses; a tie returns both)."""
+    place(player, 500, "player")
+    place(player, 500, "banker")
+
+
+def test_gb_counts_down_on_deal_and_offers_no_fast_reveal(
+    make_player: Any, gb_url: str, tables: list[dict[str, Any]], axe_source: Path
+) -> None:
+    player: Player = make_player(at=gb_url)
+    page = player.page
+    # FAST chosen before in this browser is not used where the profile forbids it.
+    page.add_init_script("localStorage.setItem('baccarat.fast', 'on');"
+                         "localStorage.setItem('baccarat.squeeze', 'on')")  # fmt: skip
+    table = fresh_table(tables)
+    open_table(player, table)
+    assert page.locator('[data-option="squeeze"]').count() == 1
+    assert page.locator('[data-option="fast"]').count() == 0
+    assert page.locator("[data-autoplay]").count() == 0  # each round a press of its own
+    place(player, 500, "player")
+    page.click('[data-action="deal"]')
+    page.wait_for_selector("[data-squeeze]")
+    # The squeeze turns card by card: no REVEAL ALL.
+    assert page.locator('[data-action="reveal-all"]').count() == 0
+    # (A third card comes face down once the first four are turned.)
+    while not page.locator('.table-view[data-phase="result"]').count():
+        down = page.locator(".card.squeeze.down")
+        if down.count():
+            down.first.press("Enter")
+        else:
+            page.wait_for_timeout(50)
+    player.wait_round()
+    deal = page.locator('[data-action="deal"]')
+    place(player, 500, "player")
+    # DEAL counts the 5 seconds down from the round's start, and is off meanwhile.
+    assert deal.get_attribute("data-wait") != ""
+    assert deal.is_disabled()
+    page.wait_for_function(
+        "document.querySelector('[data-action=\"deal\"]').dataset.wait === ''", timeout=8000
+    )
+    assert deal.is_enabled()
+    found: list[str] = []
+    audit(page, axe_source, "the GB table", found)
+    assert not found, found
+    assert not player.errors
+
+
+@pytest.mark.parametrize(("where", "quiet"), [("gb", True), ("default", False)])
+def test_gb_does_not_celebrate_a_return_at_most_the_stake(
+    make_player: Any, gb_url: str, base_url: str, tables: list[dict[str, Any]], where: str,
+    quiet: bool,
+) -> None:  # fmt: skip
+    player: Player = make_player(at=gb_url if where == "gb" else base_url)
+    table = fresh_table(tables)
+    open_table(player, table)
+    _both_spots(player, table)
+    player.page.click('[data-action="deal"]')
+    player.wait_round()
+    assert player.page.locator(".felt[data-quiet]").count() == (1 if quiet else 0)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (390, 844)])
+def test_the_table_in_both_profiles_at_a_desktop_and_a_phone_size(
+    make_player: Any, gb_url: str, base_url: str, tables: list[dict[str, Any]],
+    screenshots: Path, size: tuple[int, int],
+) -> None:  # fmt: skip
+    width, height = size
+    for name, url in (("default", base_url), ("gb", gb_url)):
+        player: Player = make_player(at=url, **device(width, height))
+        table = fresh_table(tables)
+        open_table(player, table)
+        place(player, 500, "player")
+        player.page.click('[data-action="deal"]')
+        player.wait_round()
+        player.page.screenshot(path=str(screenshots / f"profile-{name}-{width}x{height}.png"))
+        assert not player.errors
+
+
+def test_the_recall_steps_through_the_last_rounds_as_the_export_has_them(
+    make_player: Any, tables: list[dict[str, Any]], axe_source: Path, screenshots: Path
+) -> None:
+    player: Player = make_player()
+    table = fresh_table(tables)
+    for stake in (500, 1000, 1500):
+        key = {"Idempotency-Key": uuid.uuid4().hex}
+        body = {"mode": "fun", "bets": {"player": stake}}
+        player.api("POST", f"/api/tables/{table['id']}/rounds", body, key)
+    response = player.context.request.get(f"{player.base_url}/api/history/export")
+    lines = [json.loads(line) for line in response.text().splitlines()]
+    page = player.page
+    player.goto("history")
+    page.click('[data-recall="open"]')
+    page.wait_for_selector(".recall-round")
+    assert page.text_content('[data-recall="which"]') == "Round 1 of 3, newest first"
+    page.click('[data-round-go="older"]')
+    shown = lines[1]  # the second newest of three
+    assert page.get_attribute(".recall-round", "data-round") == shown["id"]
+    assert page.text_content('[data-recall="before"] dd') == usd(shown["balance_before"])
+    assert page.locator('[data-recall="after"]').count() == 0  # not before the last card
+    dealt = [*shown["player"]["cards"][:1], *shown["banker"]["cards"][:1],
+             *shown["player"]["cards"][1:2], *shown["banker"]["cards"][1:2],
+             *shown["player"]["cards"][2:], *shown["banker"]["cards"][2:]]  # fmt: skip
+    for n in range(1, len(dealt) + 1):
+        page.click('[data-step-go="next"]')
+        page.wait_for_selector(f'.recall-round[data-at="{n}"]')
+        hands = [page.get_attribute(f'[data-hand="{side}"] .card >> nth={i}', "data-card")
+                 for side in ("player", "banker")
+                 for i in range(page.locator(f'[data-hand="{side}"] .card').count())]  # fmt: skip
+        assert sorted(hands) == sorted(dealt[:n])
+    assert page.text_content('[data-recall="after"] dd') == usd(shown["balance_after"])
+    assert page.locator("[data-step]").count() == len(dealt)
+    found: list[str] = []
+    audit(page, axe_source, "the recall", found)
+    assert not found, found
+    for width, height in ((1280, 720), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator('[data-hand="banker"]').scroll_into_view_if_needed()
+        page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        page.screenshot(path=str(screenshots / f"recall-{width}x{height}.png"))
+    assert not player.errors
+
+
+def test_gb_shows_the_net_position_and_session_time_after_every_round_and_a_reload(
+    make_player: Any, gb_url: str, base_url: str, tables: list[dict[str, Any]]
+) -> None:
+    player: Player = make_player(at=gb_url)
+    page = player.page
+    table = fresh_table(tables)
+    open_table(player, table)
+    line = page.locator("[data-position]")
+    page.wait_for_selector('[data-position][data-net="0"]')
+    assert line.text_content().startswith("Session 0:0")
+    assert line.text_content().endswith("Net position $0.00")
+    place(player, 500, "player")
+    place(player, 500, "tie")
+    page.click('[data-action="deal"]')
+    player.wait_round()
+    played = last_round(player)
+    net = played["win"] - played["stake"]
+    page.wait_for_selector(f'[data-position][data-net="{net}"]')
+    assert line.text_content().endswith(f"Net position {signed(net)}")
+    page.reload()
+    page.wait_for_selector(f'[data-position][data-net="{net}"][data-position-mode="fun"]')
+    # The default profile shows neither.
+    other: Player = make_player(at=base_url)
+    open_table(other, table)
+    assert other.page.locator("[data-position]").count() == 0
+    assert not player.errors and not other.errors
+
+
+def test_a_favourite_layout_is_saved_with_the_account_and_placed_with_a_click(
+    make_player: Any, tables: list[dict[str, Any]], axe_source: Path, screenshots: Path
+) -> None:
+    player: Player = make_player()
+    page = player.page
+    table = fresh_table(tables)
+    open_table(player, table)
+    place(player, 500, "player")
+    place(player, 500, "tie")
+    page.click("[data-favourites] > summary")
+    page.wait_for_selector("[data-favourite-list] li.muted")  # none yet
+    page.fill("[data-favourite-name]", "safe one")
+    page.click("[data-favourite-save]")
+    page.wait_for_selector('[data-favourite-place="safe one"]')
+    assert page.text_content('[data-favourite-place="safe one"]') == "safe one \u00b7 $10.00"
+    found: list[str] = []
+    audit(page, axe_source, "the favourites", found)
+    assert not found, found
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.click("[data-favourites] > summary")  # closed, and opened again at this size
+    page.click("[data-favourites] > summary")
+    page.wait_for_selector("[data-favourites][open] [data-favourite-place]")
+    box = page.locator(".favourites-panel").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    page.screenshot(path=str(screenshots / "favourites-390x844.png"))
+    # Kept with the account: another page finds it, and one click puts it on the felt.
+    page.reload()
+    page.wait_for_selector(f'.table-view[data-table="{table["id"]}"]')
+    assert stack_total(player, "player") == ""
+    page.click("[data-favourites] > summary")
+    page.click('[data-favourite-place="safe one"]')
+    assert (stack_total(player, "player"), stack_total(player, "tie")) == ("$5.00", "$5.00")
+    page.click('[data-action="deal"]')
+    player.wait_round()
+    assert last_round(player)["stake"] == 1000
+    assert not player.errors

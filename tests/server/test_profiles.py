@@ -344,3 +344,17 @@ async def test_several_tables_at_once_are_refused_under_gb_and_four_allowed_by_d
     banked = await ask(api, mine, ["table-i", "banked-i"])
     assert banked.json()["error"]["code"] == "player_banked_table"
     assert (await ask(api, mine, ["nowhere"])).json()["error"]["code"] == "unknown_table"
+
+
+@pytest.mark.anyio
+async def test_gb_history_reaches_back_past_its_three_months(gb: Api) -> None:
+    token = await gb.player()
+    first = (await gb.play(token, player=500)).json()
+    gb.clock.advance(92 * 24 * 3600)  # past GB's 3 months (and nearer Malta's 6)
+    assert gb.casino.profiles.deployment.history_months == 3
+    again = {"nickname": "alice", "password": "a good password"}  # (the session has ended)
+    token = (await gb.client.post("/api/sessions", json=again)).json()["token"]
+    items = (await gb.client.get("/api/history", headers=gb.auth(token, None))).json()["items"]
+    assert [r["id"] for r in items] == [first["id"]]
+    recalled = await gb.client.get("/api/history/recall", headers=gb.auth(token, None))
+    assert [r["id"] for r in recalled.json()["rounds"]] == [first["id"]]

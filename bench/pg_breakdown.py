@@ -4,10 +4,13 @@
 ``pg_stat_statements``, and per round: the CPU of the workers (by thread: the event loop,
 the writer threads, the readers), of PostgreSQL's processes and of the load client, and
 each statement's calls and execution time as PostgreSQL counts them (a statement's time
-includes its waits for row locks).
+includes its waits for row locks). The house phase samples ``pg_stat_activity`` meanwhile
+(every 0.25 s: the sessions in a transaction, by state, wait and statement; one ``idle in
+transaction`` is a round's transaction waiting for the worker's Python), and is then run
+on SQLite with one worker (``--sqlite-seconds``), for the workers' CPU per round on both.
 
     .venv/bin/python bench/pg_breakdown.py [--phase house|banked] [--seconds 5] [--workers 2]
-        [--statements 20]
+        [--statements 20] [--sqlite-seconds 5] [--pgbench-seconds 8]
 
 Then ``pgbench``'s TPC-B-like transaction on the same cluster with as many clients as the
 phase had (``bench/databases.py``'s), and the CPU of PostgreSQL's processes and of pgbench
@@ -27,15 +30,13 @@ import contextlib
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import banked
-import databases
+import sampling
 import server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,45 +44,18 @@ sys.path.insert(0, str(ROOT))
 
 from tests.server import postgres  # noqa: E402
 
-HZ = os.sysconf("SC_CLK_TCK")
-
-
-def _stat(path: str) -> list[str]:
-    return Path(path).read_text().rsplit(")", 1)[1].split()
-
-
-def _ticks(path: str) -> int:
-    with contextlib.suppress(OSError, IndexError):
-        fields = _stat(path)
-        return int(fields[11]) + int(fields[12])
-    return 0
-
-
-def _processes() -> dict[int, tuple[int, str]]:
-    """Every process: its parent and its name."""
-    found = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            with contextlib.suppress(OSError, IndexError):
-                name = Path(f"/proc/{entry}/comm").read_text().strip()
-                found[int(entry)] = (int(_stat(f"/proc/{entry}/stat")[1]), name)
-    return found
-
-
-def _descendants(root: int) -> list[int]:
-    table, found = _processes(), [root]
-    for _ in range(3):
-        found += [pid for pid, (parent, _) in table.items() if parent in found and pid not in found]
-    return found
+HZ = sampling.HZ
+# The cluster's postmaster (its processes are PostgreSQL's CPU; other clusters' are not).
+POSTMASTER: list[int | None] = [None]
 
 
 def _threads(pids: list[int]) -> dict[tuple[int, str], int]:
-    ticks = {}
+    found = {}
     for pid in pids:
         with contextlib.suppress(OSError):
             for tid in os.listdir(f"/proc/{pid}/task"):
-                ticks[(pid, tid)] = _ticks(f"/proc/{pid}/task/{tid}/stat")
-    return ticks
+                found[(pid, tid)] = sampling.ticks(f"/proc/{pid}/task/{tid}/stat")
+    return found
 
 
 def _thread_names(pids: list[int]) -> dict[str, str]:
@@ -105,10 +79,10 @@ class _Sample:
         self.server_pid = server_pid
 
     def __enter__(self) -> _Sample:
-        self.workers = _descendants(self.server_pid)
-        self.database = [pid for pid, (_, name) in _processes().items() if name == "postgres"]
+        self.workers = sampling.descendants(self.server_pid)
+        self.database = sampling.postgres_pids(POSTMASTER[0])
         self.before = _threads(self.workers)
-        self.pg_before = {pid: _ticks(f"/proc/{pid}/stat") for pid in self.database}
+        self.pg_before = {pid: sampling.ticks(f"/proc/{pid}/stat") for pid in self.database}
         self.mine, self.started = os.times(), time.perf_counter()
         return self
 
@@ -116,7 +90,7 @@ class _Sample:
         self.elapsed, mine = time.perf_counter() - self.started, os.times()
         self.client_s = mine.user - self.mine.user + mine.system - self.mine.system
         self.after = _threads(self.workers)
-        self.pg_after = {pid: _ticks(f"/proc/{pid}/stat") for pid in self.database}
+        self.pg_after = {pid: sampling.ticks(f"/proc/{pid}/stat") for pid in self.database}
         self.names = _thread_names([pid for pid in self.workers if pid != self.server_pid])
 
 
@@ -131,30 +105,29 @@ def _serving_pid(port: int) -> int:
     raise SystemExit(f"no server on port {port}")
 
 
-def _house(url: str, admin: str, seconds: float, workers: int) -> tuple[_Sample, int, list[float]]:
+Measured = tuple[_Sample, int, list[float], "sampling.Activity | None"]
+
+
+def _house(url: str | None, admin: str, seconds: float, workers: int) -> Measured:
+    """The house phase on PostgreSQL (``url``; ``pg_stat_activity`` sampled meanwhile) or on
+    SQLite (None: one worker, a fresh folder)."""
     options = server.parser().parse_args([])
     options.database, options.workers = url, workers
-    port = server.free_port()
-    data_dir = Path(tempfile.mkdtemp(prefix="baccarat-breakdown-"))
-    serving = server.start_server(options, port, data_dir)
-    try:
+    with server.serving(options, "baccarat-breakdown-") as (serving, port):
         tokens = server.register(port, options.players, "breakdown")
         server.top_up(port, tokens)
         asyncio.run(server.drive(port, "round", tokens, options.concurrency, 2.0, 10**9))
         server.top_up(port, tokens)
-        _reset_statements(admin)
-        with _Sample(serving.pid) as sample:
+        activity = None if url is None else sampling.Activity(admin, url.rsplit("/", 1)[1])
+        if url is not None:
+            _reset_statements(admin)
+        with _Sample(serving.pid) as sample, activity or contextlib.nullcontext():
             phase = asyncio.run(server.drive(port, "round", tokens, options.concurrency,
                                              seconds, 10**9))  # fmt: skip
-    finally:
-        os.killpg(serving.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            serving.wait(timeout=20)
-        shutil.rmtree(data_dir, ignore_errors=True)
-    return sample, phase.ok, [phase.percentile(50), phase.percentile(99)]
+    return sample, phase.ok, [phase.percentile(50), phase.percentile(99)], activity
 
 
-def _banked(url: str, admin: str, seconds: float, workers: int) -> tuple[_Sample, int, list[float]]:
+def _banked(url: str | None, admin: str, seconds: float, workers: int) -> Measured:
     options = banked.parser().parse_args(["--seconds", str(seconds)])
     options.database, options.workers = url, workers
     with banked.server(options) as base:
@@ -166,35 +139,16 @@ def _banked(url: str, admin: str, seconds: float, workers: int) -> tuple[_Sample
             return samples[-1]
 
         found = asyncio.run(banked.run(base, options, measured))
-    return samples[0], int(found["rounds"]), [found["p50"], found["p99"]]
+    return samples[0], int(found["rounds"]), [found["p50"], found["p99"]], None
 
 
-def _pgbench_cpu(admin: str, clients: int, seconds: float) -> tuple[float, float, float]:
-    """pgbench's TPC-B-like transaction on the cluster with ``clients`` clients for
-    ``seconds``: its transactions/s and the CPU per transaction of PostgreSQL's processes and
-    of pgbench, sampled from its second second to its last but one (once every client is
-    connected, before any has left; the rate from pgbench's own progress lines then)."""
-    url = databases.pgbench_init(admin)
-    run = subprocess.Popen(
-        [databases.pgbench_binary(), "-n", "-c", str(clients), "-j", "2", "-P", "1",
-         "-T", str(max(4, round(seconds))), url],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    window = max(4, round(seconds)) - 3
-    time.sleep(2)
-    database = [pid for pid, (_, name) in _processes().items() if name == "postgres"]
-    before = {pid: _ticks(f"/proc/{pid}/stat") for pid in [*database, run.pid]}
-    time.sleep(window)
-    after = {pid: _ticks(f"/proc/{pid}/stat") for pid in [*database, run.pid]}
-    _, progress = run.communicate(timeout=120)
-    found = re.findall(r"progress: (\d+)\.\d s, ([0-9.]+) tps", progress)
-    rates = [float(rate) for at, rate in found if 2 < int(at) <= 2 + window]
-    if not rates:
-        raise SystemExit(f"pgbench said:\n{progress}")
-    tps = sum(rates) / len(rates)
-    per = 1000 / HZ / (tps * window)  # ms per transaction of one tick
-    pg = sum(after[pid] - before[pid] for pid in database) * per
-    return tps, pg, (after[run.pid] - before[run.pid]) * per
+def _by_thread(sample: _Sample) -> collections.Counter[str]:
+    """The workers' CPU ticks in the sample, by thread name (``worker`` without py-spy)."""
+    by_thread: collections.Counter[str] = collections.Counter()
+    for (pid, tid), ticks in sample.after.items():
+        name = re.sub(r"[-_]?\d+$", "", sample.names.get(tid, "worker"))
+        by_thread[name] += ticks - sample.before.get((pid, tid), 0)
+    return by_thread
 
 
 def _reset_statements(url: str) -> None:
@@ -215,6 +169,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--statements", type=int, default=20, help="statements listed (20)")
+    parser.add_argument("--sqlite-seconds", type=float, default=5.0,
+                        help="the house phase on SQLite (1 worker) after, to compare the "
+                        "workers' CPU per round (5; 0: none)")  # fmt: skip
     parser.add_argument("--pgbench-seconds", type=float, default=8.0,
                         help="pgbench's run after the phase (8; 0: none)")  # fmt: skip
     args = parser.parse_args()
@@ -227,17 +184,16 @@ def main() -> int:
     cluster = postgres.Cluster(durable=True)
     cluster.options += " -c shared_preload_libraries=pg_stat_statements"
     cluster.start()
+    POSTMASTER[0] = cluster.postmaster_pid()
     try:
         url = postgres.create_database(cluster.url, "breakdown")
         with psycopg.connect(cluster.url, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         phase = _house if args.phase == "house" else _banked
-        sample, rounds, (p50, p99) = phase(url, cluster.url, args.seconds, args.workers)
+        sample, rounds, (p50, p99), activity = phase(url, cluster.url, args.seconds,
+                                                     args.workers)  # fmt: skip
+        by_thread = _by_thread(sample)
         per = 1000 / rounds / HZ  # ms per round of one tick
-        by_thread: collections.Counter[str] = collections.Counter()
-        for (pid, tid), ticks in sample.after.items():
-            name = re.sub(r"[-_]?\d+$", "", sample.names.get(tid, "worker"))
-            by_thread[name] += ticks - sample.before.get((pid, tid), 0)
         client = sample.client_s * 1000 / rounds
         pg = sum(ticks - sample.pg_before.get(pid, 0)
                  for pid, ticks in sample.pg_after.items()) * per  # fmt: skip
@@ -252,6 +208,22 @@ def main() -> int:
         for name, ticks in by_thread.most_common():
             if ticks:
                 print(f"  worker thread {name:<24} {ticks * per:.3f} ms")
+        if activity is not None:
+            idle = activity.in_state("idle in transaction")
+            print(f"pg_stat_activity every {activity.every_s} s: 'idle in transaction' in "
+                  f"{idle} of {sum(activity.seen.values())} busy sessions seen "
+                  "(target: none)")  # fmt: skip
+            print("\n".join(activity.report()))
+        if args.phase == "house" and args.sqlite_seconds > 0:
+            lite, lite_rounds, (lite_p50, lite_p99), _ = _house(None, cluster.url,
+                                                                args.sqlite_seconds, 1)  # fmt: skip
+            lite_ms = sum(_by_thread(lite).values()) * 1000 / lite_rounds / HZ
+            print(f"SQLite, 1 worker: {lite_rounds / lite.elapsed:,.0f} rounds/s, p50 "
+                  f"{lite_p50:.1f} ms, p99 {lite_p99:.1f} ms; the worker's CPU per round "
+                  f"{lite_ms:.3f} ms")  # fmt: skip
+            ratio = workers_ms / lite_ms
+            print(f"workers' CPU per round, PostgreSQL / SQLite: {ratio:.2f} (target <= 1.25: "
+                  f"{'met' if ratio <= 1.25 else 'NOT met'})")  # fmt: skip
         with psycopg.connect(cluster.url, autocommit=True) as conn:
             rows = conn.execute(
                 "SELECT calls, total_exec_time, mean_exec_time, "
@@ -266,7 +238,9 @@ def main() -> int:
         if args.pgbench_seconds > 0:
             clients = (server.parser().parse_args([]).concurrency if args.phase == "house"
                        else banked.parser().parse_args([]).seats)  # fmt: skip
-            tps, pg_tx, bench_tx = _pgbench_cpu(cluster.url, clients, args.pgbench_seconds)
+            seconds = args.pgbench_seconds
+            tps, pg_tx, bench_tx = sampling.pgbench_cpu(cluster.url, clients, seconds,
+                                                        POSTMASTER[0])  # fmt: skip
             print(f"pgbench (TPC-B-like, {clients} clients): {tps:,.0f} transactions/s; CPU per "
                   f"transaction: PostgreSQL {pg_tx:.3f} ms, pgbench {bench_tx:.3f} ms; a round "
                   f"costs PostgreSQL {pg / pg_tx:.2f} transactions' CPU")  # fmt: skip

@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -206,6 +207,22 @@ def start_server(args: argparse.Namespace, port: int, data_dir: Path) -> subproc
         time.sleep(0.2)
     os.killpg(server.pid, signal.SIGTERM)
     raise SystemExit("the server did not answer within 60 s")
+
+
+@contextlib.contextmanager
+def serving(args: argparse.Namespace, prefix: str) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """A server of ``args`` (``start_server``) on a free port, stopped and its data folder
+    removed after the block: the process and its port."""
+    data_dir = Path(tempfile.mkdtemp(prefix=prefix))
+    port = free_port()
+    process = start_server(args, port, data_dir)
+    try:
+        yield process, port
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=20)
+        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 def register(port: int, players: int, tag: str) -> list[str]:

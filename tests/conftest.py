@@ -46,6 +46,7 @@ LONGEST_FIRST = [
     "fairness/test_fair_rng_quality.py",
     "server/test_shared_tables.py",
     "deploy/test_deploy_backup.py",
+    "deploy/test_deploy_prometheus.py",
 ]
 
 # The server's keys for the whole suite, as an operator sets them: every database, server

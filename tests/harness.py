@@ -160,10 +160,26 @@ class SwitchableShoes:
         return self.current(*args)
 
 
+class SwitchableLightning:
+    """The multiplier cards' source of a test: the fair derivation unless a test stacks
+    them (``current``: a ``dealing.LightningSource``)."""
+
+    def __init__(self) -> None:
+        from baccarat.server.dealing import fair_lightning
+
+        self.current: Any = fair_lightning
+
+    def __call__(
+        self, terms: Any, server_seed: str, client_seed: str, nonce: int, position: int
+    ) -> Any:
+        return self.current(terms, server_seed, client_seed, nonce, position)
+
+
 def server_settings(url: Any, tmp_path: Path, clock: FakeClock, shoes: Any, **changes: Any
                     ) -> Any:  # fmt: skip
-    """The settings of a server in this process: the test's database, clock and deal source,
-    cheap hashing, open registrations; ``changes`` replace fields."""
+    """The settings of a server in this process: the test's database, clock, deal source
+    and multiplier cards' source (``SwitchableLightning``), cheap hashing, open
+    registrations; ``changes`` replace fields."""
     from baccarat.server.settings import LoginThrottle, Settings
 
     settings = Settings(
@@ -174,6 +190,7 @@ def server_settings(url: Any, tmp_path: Path, clock: FakeClock, shoes: Any, **ch
         # Every test client registers from 127.0.0.1.
         login_throttle=LoginThrottle(registrations_per_hour=10_000),
         shoe_factory=shoes,
+        lightning_source=SwitchableLightning(),
         clock=clock,
         migrate_on_start=False,
         db_threads=4,
@@ -193,6 +210,7 @@ class Running:
         self.casino = app.state.casino
         self.clock: FakeClock = self.casino.settings.clock
         self.shoes: SwitchableShoes = self.casino.settings.shoe_factory
+        self.lightning: SwitchableLightning = self.casino.settings.lightning_source
 
     async def write(self, work: Callable[[Any], Any]) -> Any:
         return await self.casino.db.write(work)

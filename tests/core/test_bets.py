@@ -13,9 +13,11 @@ from baccarat.core import (
     BetResult,
     Bets,
     Card,
+    Lightning,
     Paytable,
     RuleSet,
     Shoe,
+    bet_multiplier,
     deal_coup,
     format_money,
     get_rules,
@@ -210,15 +212,23 @@ def test_every_line_a_judge_names_is_one_of_its_bets_lines():
 def test_settlement_never_creates_or_loses_a_cent(rules, rng, stake):
     shoe = Shoe.shuffled(rules.decks, rng)
     dealt = deal_coup(shoe)
-    bets = Bets({name: stake + i for i, name in enumerate(rules.bets)})
-    settlement = settle(rules, bets, dealt)
+    # A multiplier table takes stakes whose fee is whole cents, and deals multiplier cards:
+    # some of the coup's own cards, so that they count.
+    unit = 1 if rules.multipliers is None else rules.multipliers.fee_unit
+    bets = Bets({name: (stake + i) * unit for i, name in enumerate(rules.bets)})
+    cards = list(dict.fromkeys(dealt.cards_in_deal_order))
+    lightning = [Lightning(card, rng.choice((2, 3, 8))) for card in cards[: rng.randint(1, 5)]]
+    settlement = settle(rules, bets, dealt, lightning if unit > 1 else ())
     assert settlement.staked == bets.total
     for line in settlement.bets:
         assert type(line.returned) is int
         table = rules.paytable(line.bet)
         pay = table.pay(line.line) if table.pays_on(line.line) else None
+        multiplier = bet_multiplier(line.bet, dealt, lightning) if unit > 1 else 1
+        assert line.multiplier == (multiplier if line.result is BetResult.WIN else 1)
+        assert line.fee * unit == (line.stake if unit > 1 else 0)
         exact: Fraction = {  # type: ignore[assignment]
-            BetResult.WIN: line.stake * (1 + (pay or 0)),
+            BetResult.WIN: line.stake * (1 + (pay or 0) * multiplier),
             BetResult.PUSH: Fraction(line.stake),
             BetResult.LOSE: Fraction(0),
         }[line.result]

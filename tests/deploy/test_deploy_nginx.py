@@ -156,15 +156,6 @@ def running_nginx(nginx: str, tmp: Path, config: str, site: str, tls: ssl.SSLCon
 # -- the database, as the guide makes it -----------------------------------------------------
 
 
-def _cluster() -> postgres.Cluster:
-    try:
-        return postgres.Cluster()
-    except (FileNotFoundError, OSError) as error:
-        if postgres.REQUIRE:
-            pytest.fail(f"BACCARAT_REQUIRE_POSTGRES=1 but PostgreSQL is unavailable: {error}")
-        pytest.skip(f"PostgreSQL is unavailable: {error}")
-
-
 def create_role_and_database(admin_url: str) -> str:
     """The guide's role and database: a login role, no superuser, owning the database."""
     import psycopg
@@ -293,7 +284,7 @@ def test_behind_the_guides_nginx_block_two_processes_serve_seats_and_rounds_and_
     nginx = _nginx_binary()
     cert, key = self_signed(tmp_path, "casino")
     tls = ssl.create_default_context(cafile=str(cert))
-    cluster = _cluster()
+    cluster = postgres.cluster_or_skip()
     servers: list[LiveServer] = []
     try:
         admin_url = cluster.start().url

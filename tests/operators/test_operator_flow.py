@@ -1,5 +1,7 @@
 """The game server and the demo operator as processes: launches, signatures, rounds on the
-operator's wallet, refusals, demo sessions and the report (no faults: see the proof)."""
+operator's wallet, refusals, demo sessions and the report (no faults: see the proof). The
+tests of what a wallet contract decides (a round's calls, refusals, the operator's limit
+and messages) run for each contract (``either``); the rest for API v1 (``both``)."""
 
 from __future__ import annotations
 
@@ -7,20 +9,20 @@ import json
 import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
 from baccarat.server.wallets.operator.signing import headers, timestamp
 
-from .support import OPERATOR, SECRET, Pair, pair, play
+from ..harness import until
+from .support import OPERATOR, SECRET, Pair, Pairs, play
 
 
 @pytest.fixture(scope="module")
-def both(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
-    with pair(tmp_path_factory.mktemp("operators")) as running:
-        yield running
+def pairs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pairs]:
+    with Pairs(tmp_path_factory.mktemp("operators")) as started:
+        yield started
 
 
 def operator_balance(both: Pair, player: str) -> int:
@@ -32,7 +34,23 @@ def key() -> str:
     return str(uuid.uuid4())
 
 
-def test_a_round_debits_the_bet_and_credits_the_win_on_the_operators_wallet(both: Pair) -> None:
+# What each contract calls a refusal (its status, as the game passes it on).
+STATUS = {
+    "v1": {"disabled": "RS_ERROR_USER_DISABLED", "money": "RS_ERROR_NOT_ENOUGH_MONEY",
+           "limit": "RS_ERROR_GAMBLING_LIMIT_EXCEEDED"},
+    "actions": {"disabled": "player_blocked", "money": "insufficient_funds",
+                "limit": "gambling_limit_exceeded"},
+}  # fmt: skip
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_round_debits_the_bet_and_credits_the_win_on_the_operators_wallet(
+    either: Pair,
+) -> None:
+    both = either
     token = both.session("alice")
     before = operator_balance(both, "alice")
     answer = play(both.game.url, token, key(), {"player": 1000, "tie": 500})
@@ -41,11 +59,39 @@ def test_a_round_debits_the_bet_and_credits_the_win_on_the_operators_wallet(both
     assert played["mode"] == "real" and played["payout"] in ("pending", "paid", "none")
     assert (played["payout"] == "none") == (played["win"] == 0)
     assert played["balance_after"] == before - played["stake"] + played["win"]
-    (line,) = [r for r in both.report("player=alice") if r["round"] == played["id"]]
-    assert line["state"] in ("win", "settled")
-    history = httpx.get(f"{both.game.url}/api/history", timeout=10,
-                        headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
+    line = until(lambda: next((r for r in both.report("player=alice")
+                               if r["round"] == played["id"] and r["state"] == "settled"), None),
+                 "the round is settled", timeout=30)  # fmt: skip
+    assert [(t["type"], t["amount"], t["state"]) for t in line["transactions"]] == [
+        ("bet", 1500, "ok"), ("win", played["win"], "ok")]  # fmt: skip
+    assert operator_balance(both, "alice") == before - 1500 + played["win"]
+    # A house round's result is known when it is dealt: on the actions contract its bet and
+    # its win are one request to the operator; on API v1, a bet and then its win.
+    assert both.admin("ledger", {})["requests"][played["id"]] == (
+        1 if both.protocol == "actions" else 2
+    )
+    if both.protocol == "actions":
+        assert played["payout"] in ("paid", "none")  # the win landed with the bet
+    history = httpx.get(f"{both.game.url}/api/history", timeout=10, headers=auth(token)).json()
     assert played["id"] in [r["id"] for r in history["items"]]
+
+
+def test_a_multiplier_round_bets_its_stakes_and_their_fee_on_the_operators_wallet(
+    both: Pair,
+) -> None:
+    token = both.session("niaj")
+    before = operator_balance(both, "niaj")
+    answer = play(both.game.url, token, key(), {"player": 1000, "tie": 500}, table="lightning")
+    assert answer.status_code == 201, answer.text
+    played = answer.json()
+    # The fee (1/5 of each stake) is taken with the stakes, in the bet sent to the operator.
+    assert (played["stake"], played["fee"]) == (1500, 300) and played["lightning"]
+    assert played["balance_after"] == before - 1800 + played["win"]
+    (bet,) = [t for t in both.admin("ledger", {})["transactions"]
+              if t["kind"] == "bet" and t["round"] == played["id"]]  # fmt: skip
+    assert bet["amount"] == 1800
+    (line,) = [r for r in both.report("player=niaj") if r["round"] == played["id"]]
+    assert line["stake"] == 1800 and line["win"] == played["win"]
 
 
 def test_a_round_that_returned_nothing_has_no_win_on_its_way(both: Pair) -> None:
@@ -60,7 +106,8 @@ def test_a_round_that_returned_nothing_has_no_win_on_its_way(both: Pair) -> None
     assert played["balance_after"] == played["balance_before"] - 500
 
 
-def test_a_retried_round_request_is_the_same_round_and_one_bet(both: Pair) -> None:
+def test_a_retried_round_request_is_the_same_round_and_one_bet(either: Pair) -> None:
+    both = either
     token = both.session("bob")
     same = key()
     first, again = play(both.game.url, token, same), play(both.game.url, token, same)
@@ -166,8 +213,10 @@ def test_an_operator_session_lists_its_tables_in_its_currency(both: Pair) -> Non
 
 
 def test_a_player_the_operator_disables_mid_session_is_refused_and_sees_no_cards(
-    both: Pair,
+    either: Pair,
 ) -> None:
+    both = either
+    disabled = STATUS[both.protocol]["disabled"]
     token = both.session("dave")
     assert play(both.game.url, token, key()).status_code == 201
     both.admin("disable", {"player": "dave"})
@@ -177,9 +226,7 @@ def test_a_player_the_operator_disables_mid_session_is_refused_and_sees_no_cards
         both.admin("disable", {"player": "dave", "disabled": False})
     error = refused.json()["error"]
     assert refused.status_code == 402
-    assert (error["code"], error["details"]["status"]) == (
-        "operator_refused", "RS_ERROR_USER_DISABLED",
-    )  # fmt: skip
+    assert (error["code"], error["details"]["status"]) == ("operator_refused", disabled)
     assert "player" not in refused.json() and "banker" not in refused.json()
     history = httpx.get(f"{both.game.url}/api/history", timeout=10,
                         headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
@@ -188,20 +235,76 @@ def test_a_player_the_operator_disables_mid_session_is_refused_and_sees_no_cards
                       headers={"Authorization": f"Bearer {token}"})  # fmt: skip
     assert asked.status_code == 404  # its cards are never shown
     (line,) = [r for r in both.report("player=dave") if r["round"] == error["details"]["round"]]
-    assert (line["state"], line["transactions"][0]["status"]) == (
-        "refused", "RS_ERROR_USER_DISABLED",
-    )  # fmt: skip
+    assert (line["state"], line["transactions"][0]["status"]) == ("refused", disabled)
 
 
 def test_a_bet_the_balance_does_not_cover_is_refused_with_the_operators_reason(
-    both: Pair,
+    either: Pair,
 ) -> None:
+    both = either
     token = both.session("erin")
     both.admin("balance", {"player": "erin", "balance": 1000})
     refused = play(both.game.url, token, key(), {"player": 2000}, table="table-ii")
     assert refused.status_code == 402
-    assert refused.json()["error"]["details"]["status"] == "RS_ERROR_NOT_ENOUGH_MONEY"
+    assert refused.json()["error"]["details"]["status"] == STATUS[both.protocol]["money"]
     assert operator_balance(both, "erin") == 1000
+
+
+def test_a_bet_the_operator_refuses_for_its_gambling_limit_tells_the_player_its_reason(
+    either: Pair,
+) -> None:
+    both = either
+    token = both.session("niaj")
+    before = operator_balance(both, "niaj")
+    reason = "You have reached the daily loss limit you set: $20.00."
+    both.admin("limit", {"player": "niaj", "reason": reason})
+    same = key()
+    try:
+        refused = play(both.game.url, token, same)
+    finally:
+        both.admin("limit", {"player": "niaj", "reason": None})
+    # Not a generic refusal: the operator's limit, in its words (the page shows them).
+    error = refused.json()["error"]
+    assert (refused.status_code, error["code"]) == (403, "operator_limit")
+    assert error["details"]["status"] == STATUS[both.protocol]["limit"]
+    assert error["details"]["reason"] == reason and reason in error["message"]
+    assert operator_balance(both, "niaj") == before
+    # Asked again with the same key: the same refusal, in the same words.
+    assert play(both.game.url, token, same).json() == refused.json()
+    assert play(both.game.url, token, key()).status_code == 201  # the limit is lifted
+
+
+def test_a_message_the_operator_attaches_reaches_the_player_and_the_choice_goes_back(
+    either: Pair,
+) -> None:
+    both = either
+    token = both.session("ivan")
+    text = "You have been playing for 60 minutes. You have lost $12.00."
+    history = "http://lobby.example/history"
+    both.admin("message", {"player": "ivan", "text": text, "history_url": history,
+                           "choices": ["continue", "close", "view_history"]})  # fmt: skip
+    first = play(both.game.url, token, key())
+    assert first.status_code == 201, first.text
+    message = first.json()["operator_message"]
+    assert (message["text"], message["choices"], message["history_url"]) == (
+        text, ["continue", "close", "view_history"], history)  # fmt: skip
+    # Every answer of play tells it until the player chooses, and the session's.
+    assert play(both.game.url, token, key()).json()["operator_message"] == message
+    session = httpx.get(f"{both.game.url}/api/operator/session", headers=auth(token), timeout=10)
+    assert session.json()["operator_message"] == message
+    url = f"{both.game.url}/api/operator/messages/{message['id']}"
+    wrong = httpx.post(url, json={"choice": "later"}, headers=auth(token), timeout=10)
+    assert (wrong.status_code, wrong.json()["error"]["details"]["field"]) == (422, "choice")
+    chosen = httpx.post(url, json={"choice": "continue"}, headers=auth(token), timeout=10)
+    assert chosen.status_code == 200, chosen.text
+    assert chosen.json()["choice"] == "continue" and chosen.json()["sent"] is not None
+    # The operator has the choice; the player's next answers carry no message.
+    assert [m["choice"] for m in both.admin("ledger", {})["messages"]
+            if m["player"] == "ivan"] == ["continue"]  # fmt: skip
+    assert "operator_message" not in play(both.game.url, token, key()).json()
+    unknown = httpx.post(f"{both.game.url}/api/operator/messages/999999",
+                         json={"choice": "continue"}, headers=auth(token), timeout=10)  # fmt: skip
+    assert (unknown.status_code, unknown.json()["error"]["code"]) == (404, "unknown_message")
 
 
 def test_a_demo_launch_plays_fun_money_and_never_calls_the_wallet(both: Pair) -> None:
@@ -213,20 +316,35 @@ def test_a_demo_launch_plays_fun_money_and_never_calls_the_wallet(both: Pair) ->
     assert not [t for t in both.admin("ledger", {})["transactions"] if t["player"] == "frank"]
 
 
-def test_the_admin_command_shows_the_rounds_and_their_calls(both: Pair, tmp_path: Path) -> None:
-    import subprocess
-
-    from .support import BACCARAT
+def test_the_admin_command_shows_the_rounds_and_their_calls(
+    both: Pair, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ..cli.support import run
 
     token = both.session("grace")
+    before = time.time()
     played = play(both.game.url, token, key()).json()
     data_dir = both.game.argv[both.game.argv.index("--data-dir") + 1]
-    shown = subprocess.run([BACCARAT, "admin", "--data-dir", data_dir, "operators", "calls",
-                            played["id"]], capture_output=True, text=True, check=True)  # fmt: skip
-    assert "bet" in shown.stdout and "RS_OK" in shown.stdout
-    listed = subprocess.run([BACCARAT, "admin", "--data-dir", data_dir, "operators", "rounds",
-                             "--json"], capture_output=True, text=True, check=True)  # fmt: skip
-    assert played["id"] in [r["round"] for r in json.loads(listed.stdout)]
+    admin = ("admin", "--data-dir", data_dir, "operators")
+    status, shown, _ = run(capsys, *admin, "calls", played["id"])
+    assert status == 0 and "bet" in shown and "RS_OK" in shown
+    status, listed, _ = run(capsys, *admin, "rounds", "--json")
+    assert played["id"] in [r["round"] for r in json.loads(listed)]
+    # Every call and its answer are kept, with their bodies, found by player and time.
+    status, found, _ = run(capsys, *admin, "calls", "--player", "grace", "--json")
+    calls = json.loads(found)
+    assert status == 0 and {c["player"] for c in calls} == {"grace"}
+    bet = next(c for c in calls if c["round"] == played["id"] and c["call"] == "bet")
+    assert json.loads(bet["body"])["transaction_uuid"] == bet["transaction_uuid"]
+    assert json.loads(bet["answer"])["status"] == "RS_OK"
+    since = timestamp(before - 1)
+    status, recent, _ = run(capsys, *admin, "calls", "--player", "grace", "--from", since,
+                            "--json")  # fmt: skip
+    assert played["id"] in {c["round"] for c in json.loads(recent)}
+    status, older, _ = run(capsys, *admin, "calls", "--player", "grace", "--to", since, "--json")
+    assert played["id"] not in {c["round"] for c in json.loads(older)}
+    status, _, err = run(capsys, *admin, "calls", "--from", "yesterday")
+    assert status == 2 and "--from is a time in ISO 8601" in err
 
 
 def test_a_round_in_another_currency_is_sent_in_its_minor_units(both: Pair) -> None:

@@ -2,12 +2,14 @@
 the demo operator as processes: bets placed and replaced in the window, the coup dealt on
 the table's clock, the win paid; a bet the wallet does not confirm is rolled back and not
 played; a win the wallet fails is retried until it lands; a game server killed with
-``kill -9`` after the deal, before the win landed, pays it once when it comes back."""
+``kill -9`` after the deal, before the win landed, pays it once when it comes back, though
+the player's sessions ended meanwhile. The placement, the deal and the kill run for each
+wallet contract (``either``: on both, a coup's bet is a call at placement and its win one
+at the deal); the rest for API v1."""
 
 from __future__ import annotations
 
 import json
-import subprocess
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,10 +20,10 @@ import pytest
 from websockets.sync.client import connect
 
 from ..harness import until
-from ..server import postgres
-from .support import BACCARAT, Pair, pair, play
+from .support import Pair, Pairs, database, pair, play
 
 TABLE = "fast"
+LIGHTNING = "fast-lightning"  # multiplier baccarat: a fee of 1/5 taken with each stake
 TABLES = f"""
 [[table]]
 id = "house"
@@ -30,6 +32,15 @@ rules = "online-6deck-tie9"
 chips = ["1", "5", "25", "100"]
 min = "5"
 max = "500"
+
+[[table]]
+id = "{LIGHTNING}"
+name = "Fast Multiplier"
+rules = "multiplier-shoe"
+chips = ["1", "5", "25", "100"]
+min = "5"
+max = "500"
+shared = {{ betting_s = 4, result_s = 1 }}
 
 [[table]]
 id = "{TABLE}"
@@ -45,12 +56,10 @@ FINISH_S = 90  # how long a test waits for what must happen (a hang fails, never
 
 
 @pytest.fixture(scope="module")
-def both(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
+def pairs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pairs]:
     folder = tmp_path_factory.mktemp("operators-shared")
-    tables = folder / "tables.toml"
-    tables.write_text(TABLES)
-    with pair(folder, timeout_s=0.5, tables=tables) as running:
-        yield running
+    with Pairs(folder, TABLES, timeout_s=0.5) as started:
+        yield started
 
 
 @pytest.fixture(scope="module")
@@ -59,26 +68,17 @@ def on_postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pair]:
     folder = tmp_path_factory.mktemp("operators-shared-pg")
     tables = folder / "tables.toml"
     tables.write_text(TABLES)
-    try:
-        cluster = postgres.throwaway_cluster()
-        admin_url = cluster.__enter__()
-    except (FileNotFoundError, OSError) as error:
-        if postgres.REQUIRE:
-            pytest.fail(f"BACCARAT_REQUIRE_POSTGRES=1 but PostgreSQL is unavailable: {error}")
-        pytest.skip(f"PostgreSQL is unavailable: {error}")
-    try:
-        url = postgres.create_database(admin_url, "operators_shared")
-        with pair(
-            folder, timeout_s=0.5, tables=tables, database=url, first_try_fails=(TWICE,)
-        ) as running:
-            yield running
-    finally:
-        cluster.__exit__(None, None, None)
+    with (
+        database("postgresql", "operators_shared") as url,
+        pair(folder, timeout_s=0.5, tables=tables, database=url,
+             first_try_fails=(TWICE,)) as running,
+    ):  # fmt: skip
+        yield running
 
 
 @pytest.fixture(autouse=True)
 def no_faults(request: pytest.FixtureRequest) -> Iterator[None]:
-    running = [request.getfixturevalue(n) for n in ("both", "on_postgres")
+    running = [request.getfixturevalue(n) for n in ("both", "either", "on_postgres")
                if n in request.fixturenames]  # fmt: skip
     for one in running:
         one.faults(late=0, fail=0, drop=0)
@@ -92,11 +92,11 @@ def auth(token: str, idempotency_key: str | None = None) -> dict[str, str]:
     return found | ({"Idempotency-Key": idempotency_key} if idempotency_key else {})
 
 
-def fresh_coup(both: Pair, token: str, after: int = 0) -> int:
+def fresh_coup(both: Pair, token: str, after: int = 0, table: str = TABLE) -> int:
     """A coup whose window has just opened (after coup ``after``)."""
 
     def opened() -> int | None:
-        state = httpx.get(f"{both.game.url}/api/tables/{TABLE}/state", headers=auth(token),
+        state = httpx.get(f"{both.game.url}/api/tables/{table}/state", headers=auth(token),
                           timeout=10).json()  # fmt: skip
         fresh = state["phase"] == "betting" and state["coup"] > after
         return int(state["coup"]) if fresh else None
@@ -107,8 +107,9 @@ def fresh_coup(both: Pair, token: str, after: int = 0) -> int:
     )
 
 
-def bet(both: Pair, token: str, coup: int, bets: dict[str, int], key: str = "") -> httpx.Response:
-    return httpx.put(f"{both.game.url}/api/tables/{TABLE}/coups/{coup}/bets",
+def bet(both: Pair, token: str, coup: int, bets: dict[str, int], key: str = "",
+        table: str = TABLE) -> httpx.Response:  # fmt: skip
+    return httpx.put(f"{both.game.url}/api/tables/{table}/coups/{coup}/bets",
                      json={"mode": "real", "bets": bets},
                      headers=auth(token, key or str(uuid.uuid4())), timeout=30)  # fmt: skip
 
@@ -139,17 +140,10 @@ def applied(both: Pair, round_id: str, kind: str) -> list[dict[str, Any]]:
     return [t for t in transactions(both, round_id) if t["kind"] == kind and t["applied"]]
 
 
-def admin_check(both: Pair) -> subprocess.CompletedProcess[str]:
-    argv = both.game.argv
-    flag = "--data-dir" if "--data-dir" in argv else "--database"
-    return subprocess.run([BACCARAT, "admin", flag, argv[argv.index(flag) + 1], "check"],
-                          capture_output=True, text=True)  # fmt: skip
-
-
 def test_a_bet_at_a_shared_table_is_debited_dealt_and_paid_on_the_operators_wallet(
-    both: Pair,
+    either: Pair,
 ) -> None:
-    bet_dealt_and_paid(both)
+    bet_dealt_and_paid(either)
 
 
 def test_the_same_on_postgresql(on_postgres: Pair) -> None:
@@ -191,7 +185,7 @@ def test_a_placement_tried_twice_sends_the_calls_of_the_try_committed(
     log = both.game.log_path.read_text()
     assert f"first try failed: placement of {TWICE}" in log
     assert f"first try failed: round of {TWICE}" in log
-    check = admin_check(both)
+    check = both.admin_check()
     assert check.returncode == 0, check.stdout + check.stderr
 
 
@@ -232,6 +226,10 @@ def bet_dealt_and_paid(both: Pair) -> None:
     assert [t["amount"] for t in applied(both, two, "bet")] == [2500]
     assert [t["amount"] for t in applied(both, two, "win")] == [returned]
     assert [t["rolled_back"] for t in applied(both, one, "bet")] == [1]
+    # A coup's bet is dealt after it is placed: two calls each, whatever the contract (the
+    # bet, then its win at the deal, or its rollback).
+    requests = both.admin("ledger", {})["requests"]
+    assert (requests[one], requests[two]) == (2, 2)
     # The balance the game shows that player is the operator's.
     wallet = httpx.get(f"{both.game.url}/api/wallet", headers=auth(token), timeout=10).json()
     assert wallet["real"] == balance(both, "alice") and wallet["currency"] == "USD"
@@ -239,7 +237,29 @@ def bet_dealt_and_paid(both: Pair) -> None:
     history = httpx.get(f"{both.game.url}/api/history", headers=auth(token), timeout=10).json()
     shown = {r["id"] for r in history["items"]}
     assert two in shown and one not in shown
-    check = admin_check(both)
+    check = both.admin_check()
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_a_multiplier_coup_bets_its_stakes_and_their_fee_on_the_operators_wallet(
+    both: Pair,
+) -> None:
+    token = both.session("ivan", table=LIGHTNING)
+    before = balance(both, "ivan")
+    coup = fresh_coup(both, token, table=LIGHTNING)
+    placed = bet(both, token, coup, {"player": 1000}, table=LIGHTNING)
+    assert placed.status_code == 200, placed.text
+    assert (placed.json()["stake"], placed.json()["fee"]) == (1000, 200)
+    assert placed.json()["balance"] == before - 1200 == balance(both, "ivan")
+    round_id = placed.json()["operator_round"]
+    settled = until(lambda: reported(both, round_id, "settled"), "the win lands", timeout=FINISH_S)
+    assert settled["stake"] == 1200  # the bet sent: the stake and its fee
+    assert [t["amount"] for t in applied(both, round_id, "bet")] == [1200]
+    history = httpx.get(f"{both.game.url}/api/history", headers=auth(token), timeout=10).json()
+    (played,) = [r for r in history["items"] if r["id"] == round_id]
+    assert played["fee"] == 200 and 1 <= len(played["lightning"]) <= 5
+    assert balance(both, "ivan") == before - 1200 + played["win"]
+    check = both.admin_check()
     assert check.returncode == 0, check.stdout + check.stderr
 
 
@@ -336,20 +356,25 @@ def test_a_win_the_wallet_fails_is_retried_until_it_lands(both: Pair) -> None:
     assert balance(both, "dave") == before - 2000 + returned
 
 
-def test_a_game_server_killed_after_the_deal_pays_the_win_once(both: Pair) -> None:
+def test_a_game_server_killed_after_the_deal_pays_the_win_once(either: Pair) -> None:
     # The win applied by the wallet but never answered, tried again (the same transaction),
-    # and the game server killed: it comes back, its worker resumes the round, and the
-    # win lands once.
+    # the player's sessions ended (at the operator, and ours), and the game server killed:
+    # it comes back, its worker resumes the round, and the win lands once: a win is owed
+    # whatever became of the session.
+    both = either
     token, before, coup, round_id = placed_then_failing(both, "erin", "drop")
+    returned = coup_view(both, token, coup)["bets"]["real"]["returned"]
+    both.admin("expire", {"player": "erin"})  # the operator's token expired
+    ended = httpx.delete(f"{both.game.url}/api/sessions", headers=auth(token), timeout=10)
+    assert ended.status_code in (200, 204), ended.text
     both.game.kill()  # kill -9: the win written and sent, its answer never had
     both.faults(drop=0)
     both.game.start()
     line = until(lambda: reported(both, round_id, "settled"), "the win lands", timeout=FINISH_S)
-    returned = coup_view(both, token, coup)["bets"]["real"]["returned"]
     assert line["win"] == returned
     assert [t["amount"] for t in applied(both, round_id, "win")] == [returned]
     assert balance(both, "erin") == before - 2000 + returned
-    check = admin_check(both)
+    check = both.admin_check()
     assert check.returncode == 0, check.stdout + check.stderr
 
 
@@ -399,7 +424,7 @@ def test_a_shared_table_retired_with_a_bet_placed_rolls_the_bet_back(both: Pair)
         assert [(t["type"], t["state"]) for t in line["transactions"]] == [
             ("bet", "ok"), ("rollback", "ok")]  # fmt: skip
         assert balance(both, "heidi") == before
-        check = admin_check(both)
+        check = both.admin_check()
         assert check.returncode == 0, check.stdout + check.stderr
     finally:
         both.game.stop()

@@ -1,6 +1,7 @@
 """App factories for real server processes in tests (uvicorn ``--factory``): the settings
 come from the environment as in production, with cheap password hashing; ``stacked`` also
-deals a stacked shoe (``BACCARAT_TEST_STACK``). The server itself never uses these."""
+deals a stacked shoe (``BACCARAT_TEST_STACK``) and stacked multiplier cards
+(``BACCARAT_TEST_LIGHTNING``). The server itself never uses these."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from baccarat.server.app import create_app
 from baccarat.server.settings import LoginThrottle, Settings
 
 from ..harness import cheap_passwords
-from .support import StackedShoes
+from .support import StackedLightning, StackedShoes
 
 CHEAP = cheap_passwords()
 # Every test client registers from 127.0.0.1.
@@ -27,9 +28,13 @@ def fair() -> FastAPI:
 
 
 def stacked() -> FastAPI:
+    """The stacked shoe of ``BACCARAT_TEST_STACK``, and at a multiplier table the stacked
+    multiplier cards of ``BACCARAT_TEST_LIGHTNING`` ("Ah:3 Kd:8"), if set."""
+    lightning = os.environ.get("BACCARAT_TEST_LIGHTNING")
     settings = dataclasses.replace(
         Settings.from_env(),
         shoe_factory=StackedShoes(os.environ["BACCARAT_TEST_STACK"]),
+        lightning_source=None if lightning is None else StackedLightning(lightning),
         passwords=CHEAP,
         login_throttle=OPEN,
     )

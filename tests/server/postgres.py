@@ -117,6 +117,19 @@ class Cluster:
         shutil.rmtree(self.base, ignore_errors=True)
 
 
+def cluster_or_skip() -> Cluster:
+    """A new cluster (not started) for a test of its own; the test is skipped without
+    PostgreSQL's binaries (failed with BACCARAT_REQUIRE_POSTGRES=1)."""
+    import pytest
+
+    try:
+        return Cluster()
+    except (FileNotFoundError, OSError) as error:
+        if REQUIRE:
+            pytest.fail(f"BACCARAT_REQUIRE_POSTGRES=1 but PostgreSQL is unavailable: {error}")
+        pytest.skip(f"PostgreSQL is unavailable: {error}")
+
+
 @contextlib.contextmanager
 def throwaway_cluster(*, durable: bool = False) -> Iterator[str]:
     """Start a cluster in a temporary folder on a free port; yield its URL; remove it."""

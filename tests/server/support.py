@@ -6,7 +6,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from baccarat.core import Card, RuleSet, Shoe
+from baccarat.core import Card, Lightning, MultiplierTerms, RuleSet, Shoe
 from baccarat.server import wallet
 from baccarat.server.history import iso_time
 
@@ -32,6 +32,25 @@ class StackedShoes:
     ) -> Shoe:
         self.calls.append((server_seed, client_seed, nonce, cut))
         return Shoe.stacked(self.cards)
+
+
+class StackedLightning:
+    """A multiplier cards' source that draws the same stacked cards for every coup (tests
+    only): ``"Ah:3 Kd:2"``, each card and its multiplier."""
+
+    def __init__(self, cards: str):
+        self.cards = tuple(
+            Lightning(Card.parse(card), int(times))
+            for card, times in (one.split(":") for one in cards.split())
+        )
+        self.calls: list[tuple[str, str, int, int]] = []
+
+    def __call__(
+        self, terms: MultiplierTerms, server_seed: str, client_seed: str, nonce: int,
+        position: int,
+    ) -> tuple[Lightning, ...]:  # fmt: skip
+        self.calls.append((server_seed, client_seed, nonce, position))
+        return self.cards
 
 
 def error_code(response: object) -> str:
@@ -101,3 +120,65 @@ async def operator_launched(api: Api, currency: str, *, demo: bool = False) -> A
     }
     code = await casino.db.write(lambda uow: launch.create(uow, acme, casino.tables, body))
     return await casino.db.write(lambda uow: launch.redeem(uow, code, casino.system, 3600))
+
+
+# -- rounds on an operator's wallet, in process (the outbox driven by hand) ------------------
+
+OPERATOR_TIMEOUT_S = 0.5
+
+
+def acme(protocol: str = "v1") -> Any:
+    """The operator ``acme`` speaking ``protocol``, whose wallet is nowhere."""
+    from baccarat.server.wallets.operator.config import Operator
+    from baccarat.server.wallets.operator.protocols import CONTRACTS
+
+    return Operator("acme", "sixteen-chars-or-more", "http://127.0.0.1:9/wallet", ("USD",),
+                    None, OPERATOR_TIMEOUT_S, CONTRACTS[protocol])  # fmt: skip
+
+
+def operator_player(db: Any, system: Any, player: str = "u42") -> Any:
+    """A session of ``acme``'s player, launched and redeemed (``outbox.OperatorSession``)."""
+    import uuid
+
+    from baccarat.server.kinds import load_tables
+    from baccarat.server.wallets.operator import launch
+
+    body = {"request_uuid": str(uuid.uuid4()), "timestamp": iso_time(db.clock()),
+            "player": player, "token": "t", "currency": "USD", "language": "en",
+            "demo": False}  # fmt: skip
+    code = db.run_write(lambda uow: launch.create(uow, acme(), load_tables(), body))
+    return db.run_write(lambda uow: launch.redeem(uow, code, system, 3600)).session
+
+
+def operator_round(db: Any, session: Any, protocol: str = "v1", table: str = "table-i") -> Any:
+    """A round of a banker bet of 1000 on the session's operator's wallet, in ``protocol``:
+    its first call (``outbox.Call``), written, not sent."""
+    from baccarat.core import Bets
+    from baccarat.server.dealing import FairShoes
+    from baccarat.server.kinds import load_tables
+    from baccarat.server.kinds.house import service as rounds
+    from baccarat.server.play.round import Dealer
+    from baccarat.server.wallets.operator import outbox
+
+    bets, here = Bets({"banker": 1000}), load_tables()[table]
+
+    def work(uow: Any) -> Any:
+        wallet = outbox.OperatorWallet(session, here.id, bets.to_json(),
+                                       outbox.lease_for(OPERATOR_TIMEOUT_S),
+                                       acme(protocol).contract)  # fmt: skip
+        rounds.play_round(uow, Dealer(FairShoes(), wallet), session.player_id, here, "real",
+                          bets)  # fmt: skip
+        assert wallet.first is not None
+        return wallet.first
+
+    return db.run_write(work)
+
+
+def operator_answer(db: Any, call: Any, status: str, balance: int | None = 5000,
+                    **more: Any) -> tuple[str, Any]:  # fmt: skip
+    """The call answered so (``more``: the answer's other fields): the round's state and the
+    next call written, if any."""
+    from baccarat.server.wallets.operator import outbox
+
+    given = outbox.Answer(status, balance, 200, **more)
+    return db.run_write(lambda uow: outbox.answered(uow, call, given, OPERATOR_TIMEOUT_S, 2.0))

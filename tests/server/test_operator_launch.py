@@ -52,6 +52,10 @@ def test_an_operator_is_read_with_its_secret_from_the_environment(tmp_path: Path
         "http://127.0.0.1:9/wallet", ("USD", "EUR"), None, 0.5,
     )  # fmt: skip
     assert SECRET not in repr(acme)
+    assert acme.contract.name == "v1"  # none named: API v1
+    chosen = load_operators(write(tmp_path, GOOD + 'protocol = "actions"\n'),
+                            {"ACME_SECRET": SECRET})  # fmt: skip
+    assert chosen["acme"].contract.name == "actions"
 
 
 @pytest.mark.parametrize(
@@ -63,6 +67,11 @@ def test_an_operator_is_read_with_its_secret_from_the_environment(tmp_path: Path
         (('id = "acme"', 'id = "Acme Corp"'), "id is"),
         (("http://127.0.0.1:9/wallet/", "ftp://x"), "wallet_url"),
         (("timeout_s = 0.5", "timeout_s = 1\nsecret = 'x'"), "unknown keys secret"),
+        (
+            ("timeout_s = 0.5", 'timeout_s = 1\nprotocol = "soap"'),
+            "protocol is one of 'v1', 'actions', not 'soap'",
+        ),
+        (("timeout_s = 0.5", "timeout_s = 1\nprotocol = [1]"), "protocol is one of"),
     ],
 )
 def test_a_bad_operators_file_is_refused_with_its_reason(
@@ -300,13 +309,17 @@ def test_shared_tables_are_offered_on_an_operators_wallet_in_their_currency(
 def test_what_an_operator_round_may_tell_the_player_is_in_all_four_catalogs() -> None:
     import json
 
-    from baccarat.server.wallets.operator.outbox import REFUSALS
+    from baccarat.server.wallets.operator.contract import CHOICES
+    from baccarat.server.wallets.operator.protocols import refusals
 
     web = Path(__file__).resolve().parents[2] / "src" / "baccarat" / "web" / "i18n"
     keys = {f"error.{code}" for code in ("operator_refused", "operator_unavailable",
                                           "mode_not_in_session", "invalid_launch_code",
-                                          "unsupported_currency", "table_not_offered")}  # fmt: skip
-    keys |= {f"operator.{status}" for status in REFUSALS} | {"round.payout_pending"}
+                                          "unsupported_currency", "table_not_offered",
+                                          "operator_limit", "unknown_message")}  # fmt: skip
+    # Every contract's refusals, and the operator's message with its choices.
+    keys |= {f"operator.{status}" for status in refusals()} | {"round.payout_pending"}
+    keys |= {f"operator.choice_{choice}" for choice in CHOICES} | {"operator.message_title"}
     for language in ("en", "de", "da", "sv"):
         catalog = json.loads((web / f"{language}.json").read_text("utf-8"))
         assert keys <= set(catalog), (language, sorted(keys - set(catalog)))

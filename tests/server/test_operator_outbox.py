@@ -4,63 +4,29 @@ and a stopped process's rounds are taken over by exactly one other."""
 
 from __future__ import annotations
 
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from baccarat.core import Bets
 from baccarat.server import check as audit
 from baccarat.server.db.database import Database
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.dealing import FairShoes
 from baccarat.server.errors import ServiceError
-from baccarat.server.history import iso_time
 from baccarat.server.kinds import load_tables
-from baccarat.server.kinds.house import service as rounds
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.play.round import Dealer
 from baccarat.server.wallets.ledger import LedgerWallet
-from baccarat.server.wallets.operator import launch, outbox
-from baccarat.server.wallets.operator.config import Operator
-from baccarat.server.wallets.operator.outbox import Answer, Call, OperatorWallet
+from baccarat.server.wallets.operator import outbox
+from baccarat.server.wallets.operator.outbox import Call
 
 from ..harness import FakeClock
 from .conftest import both_backends
+from .support import OPERATOR_TIMEOUT_S, operator_answer, operator_player, operator_round
 
 TABLES = load_tables()
 TABLE = TABLES["table-i"]
-TIMEOUT_S = 0.5
-ACME = Operator("acme", "sixteen-chars-or-more", "http://127.0.0.1:9/wallet", ("USD",), None,
-                TIMEOUT_S)  # fmt: skip
-
-
-def session(db: Database, system: SystemAccounts, player: str = "u42") -> outbox.OperatorSession:
-    body = {"request_uuid": str(uuid.uuid4()), "timestamp": iso_time(db.clock()),
-            "player": player, "token": "t", "currency": "USD", "language": "en",
-            "demo": False}  # fmt: skip
-    code = db.run_write(lambda uow: launch.create(uow, ACME, TABLES, body))
-    return db.run_write(lambda uow: launch.redeem(uow, code, system, 3600)).session
-
-
-def new_round(db: Database, system: SystemAccounts, s: outbox.OperatorSession) -> Call:
-    bets = Bets({"banker": 1000})
-
-    def work(uow: UnitOfWork) -> Call:
-        wallet = OperatorWallet(s, TABLE.id, bets.to_json(), outbox.lease_for(TIMEOUT_S))
-        rounds.play_round(uow, Dealer(FairShoes(), wallet), s.player_id, TABLE,
-                          "real", bets)  # fmt: skip
-        assert wallet.first is not None
-        return wallet.first
-
-    return db.run_write(work)
-
-
-def answer(db: Database, call: Call, status: str, balance: int | None = 5000
-           ) -> tuple[str, Call | None]:  # fmt: skip
-    return db.run_write(
-        lambda uow: outbox.answered(uow, call, Answer(status, balance, 200), TIMEOUT_S, 2.0)
-    )
+TIMEOUT_S = OPERATOR_TIMEOUT_S
 
 
 def calls_of(db: Database, round_id: str | None) -> list[tuple[str, str | None]]:
@@ -76,19 +42,19 @@ def calls_of(db: Database, round_id: str | None) -> list[tuple[str, str | None]]
 def test_a_bet_answered_ok_sends_its_win_until_it_lands(
     db: Database, system: SystemAccounts, clock: FakeClock
 ) -> None:
-    bet = new_round(db, system, session(db, system))
+    bet = operator_round(db, operator_player(db, system))
     assert (bet.call, bet.body["amount"], bet.body["bets"]) == ("bet", 1000, {"banker": 1000})
     assert calls_of(db, bet.round_id) == [("bet", None)]  # written before it is sent
-    state, win = answer(db, bet, "RS_OK")
+    state, win = operator_answer(db, bet, "RS_OK")
     assert state == "win" and win is not None and win.call == "win"
     assert win.body["reference_transaction_uuid"] == bet.body["transaction_uuid"]
-    assert answer(db, win, "RS_ERROR_UNKNOWN") == ("win", None)  # retried later, not now
+    assert operator_answer(db, win, "RS_ERROR_UNKNOWN") == ("win", None)  # retried later, not now
     assert db.run_write(lambda uow: outbox.claim_due(uow, 10, 5)) == []
     clock.advance(TIMEOUT_S)
     (again,) = db.run_write(lambda uow: outbox.claim_due(uow, 10, 5))
     assert (again.call, again.body["transaction_uuid"]) == ("win", win.body["transaction_uuid"])
     assert again.body["request_uuid"] != win.body["request_uuid"]
-    assert answer(db, again, "RS_OK") == ("settled", None)
+    assert operator_answer(db, again, "RS_OK") == ("settled", None)
     assert [c for c, _ in calls_of(db, bet.round_id)] == ["bet", "win", "win"]
     assert db.run_read(audit.check).ok
 
@@ -97,13 +63,16 @@ def test_a_bet_answered_ok_sends_its_win_until_it_lands(
 def test_an_unanswered_bet_is_rolled_back_and_a_refused_one_is_final(
     db: Database, system: SystemAccounts
 ) -> None:
-    s = session(db, system)
-    bet = new_round(db, system, s)
-    state, rollback = answer(db, bet, "RS_ERROR_UNKNOWN", None)
+    s = operator_player(db, system)
+    bet = operator_round(db, s)
+    state, rollback = operator_answer(db, bet, "RS_ERROR_UNKNOWN", None)
     assert state == "rollback" and rollback is not None and rollback.call == "rollback"
-    assert answer(db, rollback, "RS_ERROR_TRANSACTION_DOES_NOT_EXIST") == ("rolled_back", None)
-    refused = new_round(db, system, s)
-    assert answer(db, refused, "RS_ERROR_NOT_ENOUGH_MONEY") == ("refused", None)
+    assert operator_answer(db, rollback, "RS_ERROR_TRANSACTION_DOES_NOT_EXIST") == (
+        "rolled_back",
+        None,
+    )
+    refused = operator_round(db, s)
+    assert operator_answer(db, refused, "RS_ERROR_NOT_ENOUGH_MONEY") == ("refused", None)
     assert db.run_read(lambda uow: outbox.state_of(uow, refused.round_id or "")) == (
         "refused", "RS_ERROR_NOT_ENOUGH_MONEY",
     )  # fmt: skip
@@ -114,8 +83,8 @@ def test_an_unanswered_bet_is_rolled_back_and_a_refused_one_is_final(
 def test_a_stopped_processs_rounds_are_taken_over_by_exactly_one_other(
     db: Database, system: SystemAccounts, clock: FakeClock
 ) -> None:
-    s = session(db, system)
-    bets = [new_round(db, system, s) for _ in range(12)]
+    s = operator_player(db, system)
+    bets = [operator_round(db, s) for _ in range(12)]
     assert db.run_write(lambda uow: outbox.claim_due(uow, 50, 5)) == []  # still leased
     clock.advance(outbox.lease_for(TIMEOUT_S))
 
@@ -128,7 +97,7 @@ def test_a_stopped_processs_rounds_are_taken_over_by_exactly_one_other(
     assert sorted(c.round_id or "" for c in taken) == sorted(b.round_id or "" for b in bets)
     assert {c.call for c in taken} == {"rollback"}
     for call in taken:
-        assert answer(db, call, "RS_OK") == ("rolled_back", None)
+        assert operator_answer(db, call, "RS_OK") == ("rolled_back", None)
     assert db.run_read(audit.check).ok
 
 
@@ -137,10 +106,10 @@ def test_a_rolled_back_or_refused_round_is_not_in_the_players_history(
 ) -> None:
     from baccarat.server import history, roads
 
-    s = session(db, system)
-    shown, pending, refused = (new_round(db, system, s) for _ in range(3))
-    answer(db, shown, "RS_OK")
-    answer(db, refused, "RS_ERROR_USER_DISABLED")
+    s = operator_player(db, system)
+    shown, pending, refused = (operator_round(db, s) for _ in range(3))
+    operator_answer(db, shown, "RS_OK")
+    operator_answer(db, refused, "RS_ERROR_USER_DISABLED")
     found, _ = db.run_read(lambda uow: history.page(uow, s.player_id, "real", 10, None))
     assert [r.id for r in found] == [shown.round_id]
     assert pending.round_id not in [r.id for r in found]
@@ -162,14 +131,14 @@ def test_a_refused_or_rolled_back_round_leaves_the_daily_reports_as_if_never_pla
         assert row is not None
         return (int(row[0]), int(row[1]), int(row[2]), int(row[3]))
 
-    s = session(db, system)
-    shown, refused, unanswered = (new_round(db, system, s) for _ in range(3))
+    s = operator_player(db, system)
+    shown, refused, unanswered = (operator_round(db, s) for _ in range(3))
     assert db.run_read(totals)[:2] == (3, 3000)  # counted when recorded, like every round
-    answer(db, shown, "RS_OK")
-    answer(db, refused, "RS_ERROR_NOT_ENOUGH_MONEY")
-    _, rollback = answer(db, unanswered, "RS_ERROR_UNKNOWN", None)
+    operator_answer(db, shown, "RS_OK")
+    operator_answer(db, refused, "RS_ERROR_NOT_ENOUGH_MONEY")
+    _, rollback = operator_answer(db, unanswered, "RS_ERROR_UNKNOWN", None)
     assert rollback is not None
-    answer(db, rollback, "RS_OK")
+    operator_answer(db, rollback, "RS_OK")
     # Only the round whose bet the operator applied counts, and nothing counts as a void.
     played = db.run_read(lambda uow: uow.scalar(
         "SELECT win FROM rounds WHERE id = :r", {"r": shown.round_id}))  # fmt: skip
@@ -187,8 +156,8 @@ def test_a_round_on_an_operators_wallet_is_not_voided_on_ours(
 ) -> None:
     from baccarat.server import voids
 
-    bet = new_round(db, system, session(db, system))
-    answer(db, bet, "RS_OK")
+    bet = operator_round(db, operator_player(db, system))
+    operator_answer(db, bet, "RS_OK")
     dealer = Dealer(FairShoes(), LedgerWallet(system))
     with pytest.raises(ServiceError) as refused:
         db.run_write(lambda uow: voids.void_round(uow, dealer, bet.round_id or "", "a test"))

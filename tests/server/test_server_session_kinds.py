@@ -41,7 +41,7 @@ REFUSED = "operator_session_not_allowed"
 PATH_VALUES = {"table_id": "table-i", "coup": "1", "shoe": "1", "seat_id": "banked-i.1",
                "session_id": "0" * 12, "round_id": "r_" + "0" * 20, "code": "no-such-code",
                "name": "nobody", "proposal_id": "1", "request_id": "1", "player_id": "1",
-               "kind": "void"}  # fmt: skip
+               "kind": "void", "message_id": "1"}  # fmt: skip
 BANKED = ("banked-i", "banked-ii", "banked-iii")
 _players = itertools.count()
 

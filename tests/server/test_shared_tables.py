@@ -244,17 +244,17 @@ async def test_the_state_during_the_result_carries_the_players_own_result(api: A
     coup = await open_window(api)
     assert (await bet(api, token, coup, player=500, tie=100)).status_code == 200
     betting = (await state(api, token))["you"]
-    assert betting == {"bets": {"player": 500, "tie": 100}, "stake": 600, "round_id": None,
-                       "returned": None}  # fmt: skip
+    assert betting == {"bets": {"player": 500, "tie": 100}, "stake": 600, "fee": 0,
+                       "round_id": None, "returned": None}  # fmt: skip
     await close_and_deal(api)
     you = (await state(api, token))["you"]
     (played,) = (await api.client.get("/api/history", headers=api.auth(token, None))).json()[
         "items"
     ]
-    assert you == {"bets": {"player": 500, "tie": 100}, "stake": 600, "round_id": played["id"],
-                   "returned": played["win"]}  # fmt: skip
-    assert (await state(api, other))["you"] == {"bets": {}, "stake": 0, "round_id": None,
-                                               "returned": None}  # fmt: skip
+    assert you == {"bets": {"player": 500, "tie": 100}, "stake": 600, "fee": 0,
+                   "round_id": played["id"], "returned": played["win"]}  # fmt: skip
+    assert (await state(api, other))["you"] == {"bets": {}, "stake": 0, "fee": 0,
+                                               "round_id": None, "returned": None}  # fmt: skip
 
 
 async def test_a_shared_table_takes_no_house_round_nor_a_cut(api: Api) -> None:

@@ -180,3 +180,66 @@ def test_a_session_opened_again_without_the_links_query_plays_the_operators_mone
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_operators_message_and_its_limit_refusal_reach_the_player(
+    browser: Any, both: Pair, screenshots: Path
+) -> None:
+    """A reality check the operator attached to its wallet's answer is shown in a dialog
+    with its choices, and the choice goes back to the operator; a bet the operator refuses
+    for the player's gambling limit says so, in the operator's words."""
+    url = both.launch("mallory", table="table-ii").json()["url"]
+    text = "You have been playing for 60 minutes. You have lost $12.00."
+    both.admin("message", {"player": "mallory", "text": text,
+                           "choices": ["continue", "close", "view_history"]})  # fmt: skip
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US",
+                                  reduced_motion="reduce")  # fmt: skip
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_selector('.table-view[data-table="table-ii"]')
+        page.click('[data-chip="500"]')
+        page.click('[data-spot="banker"]')
+        page.click('[data-action="deal"]')
+        dialog = page.get_by_role("dialog", name="A message from your casino")
+        dialog.wait_for()
+        assert page.text_content("#operator-message-text") == text
+        buttons = dialog.get_by_role("button")
+        assert buttons.all_text_contents() == ["Continue playing", "Close the game",
+                                               "View history"]  # fmt: skip
+        assert page.evaluate("document.activeElement.dataset.choice") == "continue"
+        page.screenshot(path=str(screenshots / "operator-message-1280x720.png"))
+        page.set_viewport_size({"width": 390, "height": 844})
+        box = dialog.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+        page.screenshot(path=str(screenshots / "operator-message-390x844.png"))
+        page.keyboard.press("Escape")  # a choice is asked for: Esc does not put it away
+        assert dialog.is_visible()
+        dialog.get_by_role("button", name="Continue playing").click()
+        dialog.wait_for(state="detached")
+        assert [m["choice"] for m in both.admin("ledger", {})["messages"]
+                if m["player"] == "mallory"] == ["continue"]  # fmt: skip
+
+        reason = "You have reached the daily loss limit you set: $20.00."
+        both.admin("limit", {"player": "mallory", "reason": reason})
+        try:
+            page.wait_for_selector('.table-view[data-busy="false"]')
+            page.click('[data-action="new"]')
+            page.click('[data-chip="500"]')
+            page.click('[data-spot="banker"]')
+            page.click('[data-action="deal"]')
+            message = page.locator('#table-message[data-kind="error"]')
+            message.wait_for()
+            said = message.text_content() or ""
+            assert said.startswith("Your casino stopped this bet under your gambling limits.")
+            assert said.endswith(reason)
+            page.screenshot(path=str(screenshots / "operator-limit-390x844.png"))
+            page.set_viewport_size({"width": 1280, "height": 720})
+            page.screenshot(path=str(screenshots / "operator-limit-1280x720.png"))
+        finally:
+            both.admin("limit", {"player": "mallory", "reason": None})
+        assert errors == []
+    finally:
+        context.close()

@@ -11,6 +11,12 @@ The deal, as the compiled kernel plays it:
   Then the shoe is reshuffled: between coups, never inside one. (A coup also does not
   start with fewer than six cards left; no preset comes near that.)
 
+Multiplier rule sets (``rules.multipliers``): before each coup the kernel draws the
+multiplier cards as the published terms say (K, K distinct identities, each one's
+multiplier: exact draws below the common denominators, from the stream's own generator), and
+counts each bet's rounds lost, pushed and won by its multiplier. Their estimates are per unit
+wagered (stake and fee), as the exact RTP is.
+
 Each worker plays its own stream: a xoshiro256** generator seeded from
 ``numpy.random.SeedSequence(seed).spawn(workers)``, its own shoe, its share of the rounds.
 A stream deals the same cards however its rounds are cut into chunks, so the same seed and
@@ -21,6 +27,8 @@ stream is a shoe and 3,600 counters.
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 import multiprocessing
 import os
 import queue as queue_module
@@ -31,6 +39,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from fractions import Fraction
 from multiprocessing.context import ForkContext, SpawnContext
 from typing import Any
 
@@ -40,7 +49,10 @@ import numpy.typing as npt
 from ..core import (
     MAX_DECKS,
     Card,
+    Lightning,
+    MultiplierTerms,
     Outcome,
+    Rank,
     RuleSet,
     ShufflePolicy,
     Suit,
@@ -55,6 +67,7 @@ from .outcomes import (
     CountArray,
     OutcomeClass,
     SimBet,
+    estimate,
     estimates,
     outcome_totals,
     rule_bets,
@@ -74,6 +87,49 @@ class SimulationError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class MultiplierTables:
+    """The multiplier cards' terms as the kernel draws them: cumulative numerators over a
+    common denominator, and every multiplier a bet can have."""
+
+    count_cumulative: tuple[int, ...]
+    count_keys: tuple[int, ...]
+    count_denominator: int
+    value_cumulative: tuple[int, ...]
+    value_keys: tuple[int, ...]
+    value_denominator: int
+    products: tuple[int, ...]
+
+
+def _cumulative(chances: tuple[tuple[int, Fraction], ...]) -> tuple[tuple[int, ...], int]:
+    denominator = math.lcm(*(p.denominator for _, p in chances))
+    return tuple(itertools.accumulate(int(p * denominator) for _, p in chances)), denominator
+
+
+# The most cards a bet is paid on: the tie's, both hands of three.
+MAX_PAID_CARDS = 6
+
+
+def multiplier_tables(terms: MultiplierTerms) -> MultiplierTables:
+    counts, count_denominator = _cumulative(terms.counts)
+    values, value_denominator = _cumulative(terms.values)
+    keys = [v for v, _ in terms.values]
+    products = {
+        math.prod(chosen)
+        for n in range(MAX_PAID_CARDS + 1)
+        for chosen in itertools.combinations_with_replacement(keys, n)
+    }
+    return MultiplierTables(
+        counts,
+        tuple(k for k, _ in terms.counts),
+        count_denominator,
+        values,
+        tuple(keys),
+        value_denominator,
+        tuple(sorted(products)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class KernelConfig:
     """What the kernel needs to know of a rule set."""
 
@@ -83,6 +139,8 @@ class KernelConfig:
     burn: bool
     # Cards of a shoe that a coup can ever reach; only these are shuffled.
     dealable: int
+    # A multiplier game's multiplier cards.
+    multipliers: MultiplierTables | None = None
 
     @property
     def cards(self) -> int:
@@ -97,15 +155,17 @@ class KernelConfig:
 def kernel_config(rules: RuleSet) -> KernelConfig:
     """The kernel's view of a rule set; refuses a cut shoe on which no coup can be dealt."""
     cards = rules.cards_per_shoe
+    tables = None if rules.multipliers is None else multiplier_tables(rules.multipliers)
     if rules.shuffle is ShufflePolicy.FRESH:
-        return KernelConfig(rules.decks, True, cards, False, MAX_COUP_CARDS)
+        return KernelConfig(rules.decks, True, cards, False, MAX_COUP_CARDS, tables)
     cut = rules.cut_card_position
     assert cut is not None  # a cut shoe always has a penetration
     # The smallest burn is an ace and one card: no coup could start at or past the cut.
     first_coup = 2 if rules.burn else 0
     if cut <= first_coup or first_coup + MAX_COUP_CARDS > cards:
         raise SimulationError(f"the cut card at {cut} of {cards} cards leaves no coup to deal")
-    return KernelConfig(rules.decks, False, cut, rules.burn, min(cards, cut + MAX_COUP_CARDS - 1))
+    dealable = min(cards, cut + MAX_COUP_CARDS - 1)
+    return KernelConfig(rules.decks, False, cut, rules.burn, dealable, tables)
 
 
 @functools.cache
@@ -168,6 +228,32 @@ def split_rounds(rounds: int, workers: int) -> list[int]:
     return [share + (i < extra) for i in range(workers)]
 
 
+# What both kernels take first (``Stream._deal_arguments``), item by item.
+DealArguments = tuple[Any, Any, Any, int, Any, Any, Any, Any, Any, bool, int, bool, int]
+
+
+def empty_counts(config: KernelConfig) -> CountArray:
+    """A stream's counters: coups by outcome class; in a multiplier game, each bet's rounds
+    lost, pushed and won by multiplier (``kernel.MULTIPLIER_ROWS``)."""
+    if config.multipliers is None:
+        return np.zeros(kernel.N_CLASSES, dtype=np.int64)
+    columns = kernel.WON + len(config.multipliers.products)
+    return np.zeros((len(kernel.MULTIPLIER_ROWS), columns), dtype=np.int64)
+
+
+def _record(record: npt.NDArray[np.int64] | None, fields: int) -> npt.NDArray[np.int64]:
+    """A kernel's record: none, or one of its width (the kernel writes it unchecked)."""
+    if record is None:
+        return np.zeros((0, fields), dtype=np.int64)
+    if record.ndim != 2 or record.shape[1] != fields or record.dtype != np.int64:
+        raise SimulationError(f"a record of this kernel is k x {fields} int64")
+    return record
+
+
+def _int64(values: tuple[int, ...]) -> npt.NDArray[np.int64]:
+    return np.array(values, dtype=np.int64)
+
+
 class Stream:
     """One worker's generator and shoe: dealt chunk by chunk, the same whatever the chunks."""
 
@@ -177,14 +263,23 @@ class Stream:
         self.shoe = np.arange(config.cards, dtype=np.uint16)
         # -1: a new shoe is due before the first coup.
         self.position = np.array([-1], dtype=np.int64)
-        self.counts: CountArray = np.zeros(kernel.N_CLASSES, dtype=np.int64)
+        self.counts: CountArray = empty_counts(config)
+        # A multiplier game's 52 identities (the card tables' faces), drawn from in place.
+        self.identities = np.arange(4, 4 + 52, dtype=np.uint8)
 
     def run(self, rounds: int, record: npt.NDArray[np.int64] | None = None) -> int:
-        """Deal ``rounds`` coups; ``record`` (k x 3) receives the first k coups' details."""
-        if record is None:
-            record = np.zeros((0, kernel.RECORD_FIELDS), dtype=np.int64)
+        """Deal ``rounds`` coups; ``record`` (k x 3; a multiplier game's k x
+        ``kernel.MULTIPLIER_RECORD``) receives the first k coups' details."""
+        if self.config.multipliers is not None:
+            return self._run_multiplier(rounds, record)
+        done: int = kernel.run(*self._deal_arguments(rounds), _record(record, kernel.RECORD_FIELDS))
+        return done
+
+    def _deal_arguments(self, rounds: int) -> DealArguments:
+        """What both kernels take first: the stream, the rounds, the counts, the card and
+        tableau tables and the shoe's terms."""
         value, rank, face = card_tables(self.config.decks)
-        done: int = kernel.run(
+        return (
             self.state,
             self.shoe,
             self.position,
@@ -198,6 +293,22 @@ class Stream:
             int(self.config.cut),
             bool(self.config.burn),
             int(self.config.steps),
+        )
+
+    def _run_multiplier(self, rounds: int, record: npt.NDArray[np.int64] | None) -> int:
+        tables = self.config.multipliers
+        assert tables is not None
+        record = _record(record, kernel.MULTIPLIER_RECORD)
+        done: int = kernel.run_multiplier(
+            *self._deal_arguments(rounds),
+            self.identities,
+            _int64(tables.count_cumulative),
+            _int64(tables.count_keys),
+            tables.count_denominator,
+            _int64(tables.value_cumulative),
+            _int64(tables.value_keys),
+            tables.value_denominator,
+            _int64(tables.products),
             record,
         )
         return done
@@ -212,6 +323,11 @@ def ensure_compiled() -> None:
     """Compile the kernel, or load it from numba's cache, before anything is timed."""
     warmup = KernelConfig(1, True, 52, False, MAX_COUP_CARDS)
     Stream(warmup, np.ones(4, dtype=np.uint64)).run(0)
+
+
+def ensure_compiled_multiplier(config: KernelConfig) -> None:
+    """Compile the multiplier kernel, or load it from numba's cache."""
+    Stream(config, np.ones(4, dtype=np.uint64)).run(0)
 
 
 def default_workers() -> int:
@@ -236,20 +352,35 @@ class SimulationResult:
     interrupted: bool = False
 
     @property
-    def rounds(self) -> int:
-        """Coups actually dealt: all of them unless the run was interrupted."""
-        return int(self.counts.sum())
-
-    @property
     def rounds_per_second(self) -> float:
         return self.rounds / self.seconds if self.seconds > 0 else 0.0
 
     @property
+    def rounds(self) -> int:
+        """Coups actually dealt: all of them unless the run was interrupted."""
+        if self.rules.multipliers is not None:
+            return int(self.counts[0].sum())  # every coup settles the player bet once
+        return int(self.counts.sum())
+
+    @property
     def outcomes(self) -> dict[Outcome, int]:
+        if self.rules.multipliers is not None:
+            won = self.counts[:, kernel.WON :].sum(axis=1)
+            rows = dict(zip(kernel.MULTIPLIER_ROWS, (int(n) for n in won), strict=True))
+            return {
+                Outcome.BANKER: rows["banker"],
+                Outcome.PLAYER: rows["player"],
+                Outcome.TIE: rows["tie"],
+            }
         return outcome_totals(self.counts)
 
     @property
     def estimates(self) -> Mapping[str, BetEstimate]:
+        """Each bet's mean net result per unit staked (in a multiplier game, per unit
+        wagered: its RTP less 1) with its standard error."""
+        if self.rules.multipliers is not None:
+            row = {name: i for i, name in enumerate(kernel.MULTIPLIER_ROWS)}
+            return {bet.name: estimate(bet, self.counts[row[bet.name]]) for bet in self.bets}
         return estimates(self.bets, self.counts)
 
     def to_json(self) -> dict[str, Any]:
@@ -264,6 +395,34 @@ class SimulationResult:
             },
             "bets": {name: e.to_json() for name, e in self.estimates.items()},
         }
+
+
+def multiplier_bets(rules: RuleSet) -> tuple[SimBet, ...]:
+    """A multiplier game's bets as the kernel counts them (``kernel.MULTIPLIER_ROWS``): each
+    one's net result per unit wagered (stake and fee) when it loses, pushes (the stake back,
+    the fee kept) or wins at each multiplier, and its exact RTP less 1."""
+    from .multiplier import exact
+
+    terms = rules.multipliers
+    if terms is None:
+        raise SimulationError(f"{rules.name} is not a multiplier game")
+    analysis = exact(rules)
+    products = multiplier_tables(terms).products
+    wagered = 1 + terms.fee
+    bets = []
+    for name in kernel.MULTIPLIER_ROWS:
+        if name not in analysis.bets:
+            continue
+        pays = analysis.bets[name].pays
+        returned = [Fraction(0), Fraction(1), *(1 + pays * m for m in products)]
+        bets.append(
+            SimBet(
+                name,
+                tuple(r / wagered - 1 for r in returned),
+                analysis.bets[name].rtp - 1,
+            )
+        )
+    return tuple(bets)
 
 
 ProgressCallback = Callable[[int], None]
@@ -296,6 +455,11 @@ def simulate(
     seed = secrets.randbits(64) if seed is None else seed
     states = stream_states(seed, workers)
     config = kernel_config(rules)
+    if rules.multipliers is not None:
+        if bets is not None:
+            raise SimulationError("a multiplier game settles its own bets only")
+        bets = multiplier_bets(rules)
+        ensure_compiled_multiplier(config)
     bets = rule_bets(rules) if bets is None else bets
     ensure_compiled()
     report = on_progress or (lambda done: None)
@@ -412,7 +576,7 @@ def _run_workers(
         if share
     }
     progress = dict.fromkeys(processes, 0)
-    counts: CountArray = np.zeros(kernel.N_CLASSES, dtype=np.int64)
+    counts: CountArray = empty_counts(config)
     pending = set(processes)
     interrupted = False
 
@@ -436,7 +600,7 @@ def _run_workers(
             if kind == "done":
                 counts = counts + payload
                 pending.discard(index)
-                progress[index] = int(payload.sum())
+                progress[index] = int(payload.sum() if payload.ndim == 1 else payload[0].sum())
             else:
                 progress[index] = payload
             report(sum(progress.values()))
@@ -481,8 +645,9 @@ class KernelCoup:
 def kernel_coups(
     rules: RuleSet, seed: int, rounds: int, *, workers: int = 1, worker: int = 0
 ) -> list[KernelCoup]:
-    """The first coups of one worker's stream, as ``simulate`` with this seed deals them."""
-    stream = Stream(kernel_config(rules), stream_states(seed, workers)[worker])
+    """The first coups of one worker's stream, as ``simulate`` with this seed deals them (a
+    multiplier game's: ``kernel_multiplier_coups``)."""
+    stream = Stream(_classic(rules), stream_states(seed, workers)[worker])
     record = np.zeros((rounds, kernel.RECORD_FIELDS), dtype=np.int64)
     stream.run(rounds, record)
     return _kernel_coups(record)
@@ -511,15 +676,62 @@ def kernel_deal_stacked(cards: Sequence[Card], coups: int, decks: int = 8) -> li
     return _kernel_coups(record)
 
 
+def _classic(rules: RuleSet) -> KernelConfig:
+    if rules.multipliers is not None:
+        raise SimulationError(f"{rules.name} is a multiplier game: see kernel_multiplier_coups")
+    return kernel_config(rules)
+
+
+@dataclass(frozen=True, slots=True)
+class KernelMultiplierCoup:
+    """One coup of a multiplier game as the kernel dealt it: where it started, the six cards
+    from there (the coup uses the first ``cards_used``), its multiplier cards, and the
+    multiplier each bet got (``kernel.MULTIPLIER_ROWS``)."""
+
+    position: int
+    cards_used: int
+    cards: tuple[Card, ...]
+    lightning: tuple[Lightning, ...]
+    multipliers: Mapping[str, int]
+
+
+def kernel_multiplier_coups(
+    rules: RuleSet, seed: int, rounds: int
+) -> tuple[list[KernelMultiplierCoup], CountArray]:
+    """The first coups of a multiplier game's stream (one worker), and the stream's counts."""
+    stream = Stream(kernel_config(rules), stream_states(seed, 1)[0])
+    record = np.zeros((rounds, kernel.MULTIPLIER_RECORD), dtype=np.int64)
+    stream.run(rounds, record)
+    order = new_shoe_order(rules.decks)
+    suits = tuple(Suit)
+    coups = []
+    for row in record:
+        k = int(row[2])
+        identities = (Card(Rank(int(face) // 4), suits[int(face) % 4]) for face in row[9 : 9 + k])
+        coups.append(
+            KernelMultiplierCoup(
+                int(row[0]),
+                int(row[1]),
+                tuple(order[int(i)] for i in row[3:9]),
+                tuple(
+                    Lightning(c, int(m)) for c, m in zip(identities, row[14 : 14 + k], strict=True)
+                ),
+                dict(zip(kernel.MULTIPLIER_ROWS, (int(m) for m in row[19:24]), strict=True)),
+            )
+        )
+    return coups, stream.counts
+
+
 def dealt_shoes(
     rules: RuleSet, seed: int, shoes: int = 1, *, workers: int = 1, worker: int = 0
 ) -> list[tuple[Card, ...]]:
     """The shoes one worker's stream deals from, in order: the cards a coup can reach.
 
     For a cut shoe that is the cut card position plus five (the rest of the shoe is never
-    looked at); for a fresh shuffle, the six cards of each round.
+    looked at); for a fresh shuffle, the six cards of each round. (A multiplier game's stream
+    draws its multiplier cards between shuffles: ``kernel_multiplier_coups`` gives its coups.)
     """
-    config = kernel_config(rules)
+    config = _classic(rules)
     stream = Stream(config, stream_states(seed, workers)[worker])
     order = new_shoe_order(config.decks)
     return [tuple(order[i] for i in stream.next_shoe()) for _ in range(shoes)]

@@ -11,6 +11,8 @@ from baccarat.core import PUSH, RuleSet
 
 if TYPE_CHECKING:
     from baccarat.analysis.eor import RemovalEffect
+    from baccarat.analysis.multiplier import MultiplierAnalysis
+    from baccarat.core import MultiplierTerms
 
 
 def register(subparsers: Any) -> None:
@@ -62,6 +64,45 @@ def pays_text(rules: RuleSet, bet: str) -> str:
     return " / ".join(ratio_text(pay) for pay in pays)
 
 
+def terms_text(terms: MultiplierTerms) -> str:
+    """A multiplier game's published terms in a sentence."""
+    counts = ", ".join(f"{k} ({p})" for k, p in terms.counts)
+    values = ", ".join(f"{v}x ({p})" for v, p in terms.values)
+    return (
+        f"K a coup, K = {counts}, distinct cards of the 52 drawn uniformly; each card's "
+        f"multiplier {values}, drawn independently; a fee of {terms.fee} of each stake, "
+        "never returned"
+    )
+
+
+MULTIPLIER_HEADER = ("bet", "pays", "RTP", "house edge", "SD", "largest", "1 in", "100x+ 1 in")
+MULTIPLIER_NOTE = (
+    "exact for a fresh full shoe, the pays before rounding: RTP per unit wagered (stake and "
+    "fee); SD of a round's result per unit staked; largest: the largest multiplier of a win "
+    "and how rarely a round wins with it; 100x+: how rarely a round wins 100 times the "
+    "stake or more"
+)
+
+
+def multiplier_rows(analysis: MultiplierAnalysis) -> list[tuple[str, ...]]:
+    """Each bet's exact figures as text, in ``MULTIPLIER_HEADER``'s columns."""
+    from baccarat.analysis.multiplier import one_in
+
+    return [
+        (
+            name,
+            pays_text(analysis.rules, name) + " x M",
+            percent(float(bet.rtp)),
+            percent(float(bet.house_edge)),
+            f"{bet.sd:.4f}",
+            f"{bet.max_multiplier:,}x",
+            f"{one_in(bet.max_chance):,}",
+            f"{one_in(bet.chance_100x):,}",
+        )
+        for name, bet in analysis.bets.items()
+    ]
+
+
 def run_rules(args: argparse.Namespace) -> int:
     from baccarat.core import PRESETS
 
@@ -101,6 +142,8 @@ def run_odds(args: argparse.Namespace) -> int:
         if args.decks is not None
         else get_rules(args.rules or "classic-8deck")
     )
+    if rules.multipliers is not None:
+        return _multiplier_odds(args, rules)
     removed = Card.parse_many(args.remove)
     faces = shoe_faces(rules.decks, removed)
     analysis = analyse(rules, faces)
@@ -127,6 +170,26 @@ def run_odds(args: argparse.Namespace) -> int:
     print(table(("bet", "pays", "house edge", "RTP"), bet_rows))
     if effects is not None:
         print(eor_table(effects))
+    return 0
+
+
+def _multiplier_odds(args: argparse.Namespace, rules: RuleSet) -> int:
+    from baccarat.analysis.multiplier import exact
+
+    if args.remove.strip() or args.eor:
+        raise ValueError(
+            f"{rules.name} is analysed for a full shoe only: --remove and --eor do not apply"
+        )
+    analysis = exact(rules)
+    if args.json:
+        print_json({"rules": rules.name, "decks": rules.decks} | analysis.to_json())
+        return 0
+    print(f"rules: {rules.name} ({rules.description})")
+    print(f"multiplier cards: {terms_text(analysis.terms)}\n")
+    print(table(MULTIPLIER_HEADER, multiplier_rows(analysis)))
+    print(f"\n{MULTIPLIER_NOTE}\n\nexact RTP:")
+    for name, bet in analysis.bets.items():
+        print(f"  {name}: {bet.rtp}")
     return 0
 
 

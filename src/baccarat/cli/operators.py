@@ -30,6 +30,8 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--data-dir", default="data/operator-demo",
                       help="folder of its SQLite wallet (data/operator-demo)")  # fmt: skip
     demo.add_argument("--currency", default="USD", help="its players' currency (USD)")
+    demo.add_argument("--protocol", default="v1",
+                      help="the wallet contract it speaks: v1 or actions (v1)")  # fmt: skip
     for name, what in (("late", "answered late (after --late-s)"),
                        ("fail", "answered 500, not applied"),
                        ("drop", "applied and never answered")):  # fmt: skip
@@ -53,9 +55,25 @@ def register_admin(commands: Any) -> None:
     rounds.add_argument("--limit", default="50", help="how many (1-10000; 50)")
     rounds.add_argument("--json", action="store_true", help="machine-readable output")
     rounds.set_defaults(handler=run_rounds)
-    calls = sub.add_parser("calls", help="every call of a round: sent, answered, retried")
-    calls.add_argument("round_id")
-    calls.add_argument("--json", action="store_true", help="machine-readable output")
+    calls = sub.add_parser(
+        "calls",
+        help="the calls to operators' wallets and their answers (every one is kept): of a "
+        "round, of a player, sent in a time",
+    )
+    calls.add_argument("round_id", nargs="?", help="a round's calls (as --round)")
+    calls.add_argument("--round", dest="round", help="only this round's")
+    calls.add_argument("--player", help="only those of this player (the operator's id of them)")
+    calls.add_argument("--operator", help="only this operator's")
+    calls.add_argument("--from", dest="start",
+                       help="only those sent at or after this time (ISO 8601, like "
+                            "2026-12-01T00:00:00Z)")  # fmt: skip
+    calls.add_argument("--to", dest="end", help="only those sent before this time (ISO 8601)")
+    calls.add_argument("--limit", default="200", help="how many, the oldest first (1-100000; 200)")
+    calls.add_argument("--bodies", action="store_true",
+                       help="with each call's body as sent and its answer's as "
+                            "received")  # fmt: skip
+    calls.add_argument("--json", action="store_true",
+                       help="machine-readable output (the bodies included)")  # fmt: skip
     calls.set_defaults(handler=run_calls)
 
 
@@ -94,23 +112,57 @@ def run_rounds(args: argparse.Namespace) -> int:
     return 0
 
 
+def _moment(text: str | None, flag: str) -> int | None:
+    from baccarat.cli import UsageError
+    from baccarat.server.wallets.operator.report import iso_us
+
+    if text is None:
+        return None
+    moment = iso_us(text)
+    if moment is None:
+        raise UsageError(f"{flag} is a time in ISO 8601, like 2026-12-01T00:00:00Z")
+    return moment
+
+
 def run_calls(args: argparse.Namespace) -> int:
-    from baccarat.cli import inputs
+    from baccarat.cli import UsageError, inputs
     from baccarat.server.wallets.operator import report
 
-    round_id = inputs.round_id(args.round_id)
-    found = _read(args, lambda uow: report.calls(uow, round_id))
+    if args.round_id and args.round and args.round_id != args.round:
+        raise UsageError("give the round once (ROUND_ID or --round)")
+    round_text = args.round_id or args.round
+    round_id = None if round_text is None else inputs.round_id(round_text)
+    player = None if args.player is None else inputs.note(args.player, "--player")
+    start, end = _moment(args.start, "--from"), _moment(args.end, "--to")
+    limit = inputs.whole(args.limit, "--limit", 1, 100_000)
+
+    def read(uow: Any) -> list[dict[str, Any]]:
+        if round_id is not None and player is None and start is None and end is None:
+            report.calls(uow, round_id)  # an unknown round is refused as such
+        return report.find_calls(uow, round_id=round_id, player=player,
+                                 operator_id=args.operator, start=start, end=end,
+                                 limit=limit)  # fmt: skip
+
+    found = _read(args, read)
     if args.json:
         print_json(found)
         return 0
+    if not found:
+        print("no calls to operators' wallets found")
+        return 0
     print(table(
-        ("call", "attempt", "transaction", "sent", "answered", "http", "status", "balance",
-         "error"),
-        [(c["call"], c["attempt"], c["transaction_uuid"], _time(c["sent_us"]),
-          _time(c["answered_us"]), c["http_status"] or "-", c["status"] or "-",
-          "-" if c["balance"] is None else c["balance"], c["error"] or "")
+        ("round", "player", "call", "attempt", "transaction", "sent", "answered", "http",
+         "status", "balance", "error"),
+        [(c["round"] or "-", c["player"] or "-", c["call"], c["attempt"],
+          c["transaction_uuid"] or "-", _time(c["sent_us"]), _time(c["answered_us"]),
+          c["http_status"] or "-", c["status"] or "-",
+          "-" if c["balance"] is None else c["balance"], c["reason"] or c["error"] or "")
          for c in found],
     ))  # fmt: skip
+    if args.bodies:
+        for c in found:
+            print(f"\n#{c['id']} {c['call']} sent {_time(c['sent_us'])}:\n  {c['body'] or '-'}\n"
+                  f"  answered: {c['answer'] or '-'}")  # fmt: skip
     return 0
 
 
@@ -121,9 +173,13 @@ def run_demo(args: argparse.Namespace) -> int:
     import uvicorn
 
     from baccarat.cli import UsageError, inputs
-    from baccarat.operator_demo.app import DemoSettings, create_demo
+    from baccarat.operator_demo.app import SIDES, DemoSettings, create_demo
 
     port = inputs.whole(args.port, "--port", 1, 65535)
+    if args.protocol not in SIDES:
+        raise UsageError(
+            f"--protocol is one of {', '.join(SIDES)}, not {inputs.shown(args.protocol)}"
+        )
     shares = {}
     for name in ("late", "fail", "drop"):
         try:
@@ -146,6 +202,7 @@ def run_demo(args: argparse.Namespace) -> int:
         data_dir=Path(args.data_dir), game_url=args.game_url.rstrip("/"),
         operator_id=args.operator_id, secret=secret, currency=args.currency,
         late=shares["late"], fail=shares["fail"], drop=shares["drop"], late_s=late_s,
+        protocol=args.protocol,
     )  # fmt: skip
     print(f"operator-demo: serving on http://{args.host}:{port}/ for the game at "
           f"{settings.game_url}", flush=True)  # fmt: skip

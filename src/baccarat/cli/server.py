@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import getpass
+import logging
+import logging.config
 import os
 import sys
 from pathlib import Path
@@ -58,6 +60,11 @@ def register(subparsers: Any) -> None:
         "(default: $BACCARAT_OPERATORS; docs/operator-api.md)",
     )
     serve.add_argument("--access-log", action="store_true", help="log every request")
+    serve.add_argument(
+        "--log-format", choices=("text", "json"), default="text",
+        help="the log's lines: uvicorn's text (default), or one JSON object a line with the "
+        "request's id, route, status, latency and player (docs/operations.md)",
+    )  # fmt: skip
     serve.add_argument(
         "--forwarded-allow-ips",
         metavar="ADDRESSES",
@@ -177,12 +184,14 @@ def register(subparsers: Any) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
     from baccarat.cli import UsageError, inputs
     from baccarat.server import keys
     from baccarat.server.api.guard import uvicorn_options
     from baccarat.server.db import migrate
     from baccarat.server.kinds import load_tables
+    from baccarat.server.observe import directory, logs
     from baccarat.server.settings import parse_forwarded_allow_ips
     from baccarat.server.wallets.operator.config import (
         OperatorConfigError,
@@ -201,6 +210,9 @@ def run_serve(args: argparse.Namespace) -> int:
             raise UsageError(f"--forwarded-allow-ips: {error}") from None
         if not proxies:
             raise UsageError("--forwarded-allow-ips needs at least one address")
+    log_config = logs.config(args.log_format, args.access_log)
+    if log_config is not None:
+        logging.config.dictConfig(log_config)  # this process's lines are JSON too
     url = database_url(args)
     workers = workers or (1 if url.one_writer else 2)
     if url.one_writer and workers > 1:
@@ -232,16 +244,19 @@ def run_serve(args: argparse.Namespace) -> int:
         if url.exists():
             require_ours(url, migrating=True)
         migrate.upgrade(url, vault=keys.seed_vault(settings))
+    json_log = log_config is not None
     if url.file is None and not (settings.signing_key and settings.seed_key):
-        print(f"baccarat: the signing and seed keys are kept in {data_dir / 'keys'}: every "
-              "process on another machine needs the same, set as BACCARAT_SIGNING_KEY and "
-              "BACCARAT_SEED_KEY (docs/fairness.md, Keys)", file=sys.stderr)  # fmt: skip
+        _say(json_log, f"baccarat: the signing and seed keys are kept in {data_dir / 'keys'}: "
+             "every process on another machine needs the same, set as BACCARAT_SIGNING_KEY "
+             "and BACCARAT_SEED_KEY (docs/fairness.md, Keys)", warning=True)  # fmt: skip
     os.environ.update(settings.to_env())
-    print(
+    if settings.metrics_token and (workers > 1 or directory.shared()):
+        directory.prepare()  # the workers' metrics are summed through it
+    _say(
+        json_log,
         f"baccarat: serving on http://{args.host}:{port}/ "
         f"(API docs http://{args.host}:{port}/docs), database {url}, "
         f"{workers} worker{'s' if workers > 1 else ''}",
-        flush=True,
     )
     uvicorn.run(
         "baccarat.server.app:app_from_env",
@@ -249,12 +264,23 @@ def run_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=port,
         workers=workers,
-        access_log=args.access_log,
+        # JSON: the access log is the server's own (observe.logs), uvicorn's is off.
+        access_log=args.access_log and args.log_format == "text",
+        log_config=log_config or LOGGING_CONFIG,
         log_level="info",
         timeout_graceful_shutdown=5,
         **uvicorn_options(settings.limits),
     )
     return 0
+
+
+def _say(json_log: bool, message: str, warning: bool = False) -> None:
+    """A line of ``baccarat serve`` itself: printed, or a JSON line of its log."""
+    if json_log:
+        logging.getLogger("baccarat.serve").log(logging.WARNING if warning else logging.INFO,
+                                                message)  # fmt: skip
+    else:
+        print(message, file=sys.stderr if warning else sys.stdout, flush=True)
 
 
 # -- admin ---------------------------------------------------------------------------------

@@ -8,7 +8,13 @@ import argparse
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from baccarat.cli.game import ratio_text
+from baccarat.cli.game import (
+    MULTIPLIER_HEADER,
+    MULTIPLIER_NOTE,
+    multiplier_rows,
+    ratio_text,
+    terms_text,
+)
 from baccarat.core import PUSH, Paytable, RuleSet
 
 if TYPE_CHECKING:
@@ -56,10 +62,25 @@ def _percent(value: Fraction) -> str:
     return f"{float(value) * 100:.4f}%"
 
 
+def _multiplier_game(rules: RuleSet, lines: list[str]) -> list[str]:
+    from baccarat.analysis.multiplier import exact
+
+    analysis = exact(rules)
+    lines += [
+        f"Multiplier cards: {terms_text(analysis.terms)}. RTP, SD and chances {MULTIPLIER_NOTE}.",
+        "",
+        "| " + " | ".join(MULTIPLIER_HEADER) + " |",
+        "|-----|------|" + "----:|" * (len(MULTIPLIER_HEADER) - 2),
+        *("| " + " | ".join(row) + " |" for row in multiplier_rows(analysis)),
+        "",
+        "Exact RTP: " + "; ".join(f"{name} {bet.rtp}" for name, bet in analysis.bets.items()) + ".",
+    ]
+    return [*lines, ""]
+
+
 def _rule_set(rules: RuleSet) -> list[str]:
     from baccarat.analysis.exact import analyse
 
-    odds = analyse(rules).bets
     lines = [
         f"### {rules.name}",
         "",
@@ -69,6 +90,11 @@ def _rule_set(rules: RuleSet) -> list[str]:
         + (", burn" if rules.burn else "")
         + ".",
         "",
+    ]
+    if rules.multipliers is not None:
+        return _multiplier_game(rules, lines)
+    odds = analyse(rules).bets
+    lines += [
         "| bet | pays | RTP | house edge |",
         "|-----|------|----:|-----------:|",
     ]

@@ -6,9 +6,14 @@ import argparse
 import re
 import secrets
 import sys
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from baccarat.cli.output import percent, print_json, table
+from baccarat.core import RuleSet, ShufflePolicy
+
+if TYPE_CHECKING:
+    from baccarat.analysis.outcomes import BetEstimate
 
 _COUNT = re.compile(r"^\d[\d_,]*$|^\d+(\.\d+)?e\d+$", re.IGNORECASE)
 
@@ -62,7 +67,7 @@ def register(subparsers: Any) -> None:
 def run_simulate(args: argparse.Namespace) -> int:
     from baccarat.analysis.simulate import simulate
     from baccarat.cli.progress import progress
-    from baccarat.core import ShufflePolicy, get_rules
+    from baccarat.core import get_rules
 
     rules = get_rules(args.rules)
     with progress(args.rounds, unit="rounds") as update:
@@ -94,6 +99,9 @@ def run_simulate(args: argparse.Namespace) -> int:
         )
         + "\n"
     )
+    if rules.multipliers is not None:
+        print(multiplier_table(result.estimates, _cut_shoe(rules)))
+        return status
     rows = []
     for name, e in result.estimates.items():
         lo, hi = e.ci95
@@ -108,11 +116,40 @@ def run_simulate(args: argparse.Namespace) -> int:
             )
         )
     print(table(("bet", "mean net/unit", "stderr", "95% CI", "exact", "z"), rows))
-    note = "exact: the exact expectation for a fresh full shoe"
-    if rules.shuffle is ShufflePolicy.CUT_SHOE:
-        note += " (this game deals a cut shoe, with burn)" if rules.burn else " (a cut shoe)"
+    note = "exact: the exact expectation for a fresh full shoe" + _cut_shoe(rules)
     print(f"\n{note}; z = (mean - exact) / stderr")
     return status
+
+
+def _cut_shoe(rules: RuleSet) -> str:
+    """What the exact figures leave out when the game deals a cut shoe."""
+    if rules.shuffle is not ShufflePolicy.CUT_SHOE:
+        return ""
+    return " (this game deals a cut shoe, with burn)" if rules.burn else " (a cut shoe)"
+
+
+def multiplier_table(estimates: Mapping[str, BetEstimate], cut_shoe: str = "") -> str:
+    """A multiplier game's simulated RTP per bet, with its 95% interval and the exact RTP."""
+    rows = []
+    for name, e in estimates.items():
+        lo, hi = e.ci95
+        rows.append(
+            (
+                name,
+                percent(1 + e.mean, 4),
+                f"{e.stderr * 100:.4f}%",
+                f"[{percent(1 + lo, 4)}, {percent(1 + hi, 4)}]",
+                "-" if e.exact is None else percent(1 + e.exact, 4),
+                "-" if e.z is None else f"{e.z:+.2f}",
+                "yes" if e.exact is not None and lo <= e.exact <= hi else "no",
+            )
+        )
+    header = ("bet", "RTP", "stderr", "95% CI", "exact RTP", "z", "exact in CI")
+    return (
+        table(header, rows)
+        + "\n\nRTP per unit wagered (the stake and its fee); exact: the exact RTP for a fresh "
+        f"full shoe{cut_shoe}, its pays before rounding; z = (RTP - exact) / stderr"
+    )
 
 
 def run_shoe(args: argparse.Namespace) -> int:

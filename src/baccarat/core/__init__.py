@@ -3,7 +3,9 @@
 from .bets import (
     Bets,
     BetSettlement,
+    MultipliedSettlement,
     Settlement,
+    fee_of,
     judge,
     settle,
     settle_judged,
@@ -13,6 +15,15 @@ from .bets import (
 from .cards import Card, CardError, Rank, Suit, format_cards, new_deck, new_shoe_order
 from .coup import Coup, Hand, Outcome, deal_coup, play_coup
 from .money import MoneyError, Rounding, format_money, parse_money
+from .multiplier import (
+    MULTIPLIER_BETS,
+    Lightning,
+    MultiplierError,
+    MultiplierTerms,
+    bet_multiplier,
+    multiplier_terms,
+    paid_cards,
+)
 from .paytable import (
     BET_TYPES,
     CLASSIC_SIDE_BETS,
@@ -34,6 +45,7 @@ __all__ = [
     "CLASSIC_SIDE_BETS",
     "MAIN_BETS",
     "MAX_DECKS",
+    "MULTIPLIER_BETS",
     "PRESETS",
     "PUSH",
     "BetError",
@@ -45,7 +57,11 @@ __all__ = [
     "CardError",
     "Coup",
     "Hand",
+    "Lightning",
     "MoneyError",
+    "MultipliedSettlement",
+    "MultiplierError",
+    "MultiplierTerms",
     "Outcome",
     "Paytable",
     "RandomSource",
@@ -60,9 +76,11 @@ __all__ = [
     "ShufflePolicy",
     "Suit",
     "banker_draws",
+    "bet_multiplier",
     "bet_type",
     "burn_count",
     "deal_coup",
+    "fee_of",
     "fisher_yates",
     "format_cards",
     "format_money",
@@ -70,8 +88,10 @@ __all__ = [
     "hand_score",
     "is_natural",
     "judge",
+    "multiplier_terms",
     "new_deck",
     "new_shoe_order",
+    "paid_cards",
     "parse_money",
     "paytable",
     "play_coup",

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from .coup import Coup
+from .multiplier import Lightning, bet_multiplier, check_lightning
 from .paytable import BET_TYPES, MAIN_BETS, PUSH, BetError, BetResult, Pay, bet_type
 from .rules import RuleSet
 
@@ -115,11 +116,38 @@ class BetSettlement:
     line: str | None = None
 
     @property
+    def multiplier(self) -> int:
+        """The multiplier the win was paid with (``MultipliedSettlement``): none here."""
+        return 1
+
+    @property
+    def fee(self) -> int:
+        """The fee taken with the stake (``MultipliedSettlement``): none here."""
+        return 0
+
+    @property
     def net(self) -> int:
+        """Returned less the stake (a multiplier table's fee, apart from it, is not in it)."""
         return self.returned - self.stake
 
     def to_json(self) -> dict[str, Any]:
         return {"stake": self.stake, "result": self.result.value, "returned": self.returned}
+
+
+@dataclass(frozen=True, slots=True)
+class MultipliedSettlement(BetSettlement):
+    """A multiplier table's bet: also the multiplier its win was paid with (1 unless it
+    won) and its fee, taken with the stake and never returned. (A class of its own: the
+    classic settlement, built for every bet of every round, keeps its five fields.)"""
+
+    multiplier: int = 1
+    fee: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        line = BetSettlement.to_json(self) | {"fee": self.fee}
+        if self.multiplier != 1:
+            line["multiplier"] = self.multiplier
+        return line
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +165,14 @@ class Settlement:
         return sum(b.returned for b in self.bets)
 
     @property
+    def fees(self) -> int:
+        """The fees of a multiplier table's bets (0 elsewhere): taken with the stakes."""
+        return sum(b.fee for b in self.bets)
+
+    @property
     def net(self) -> int:
-        """What the player won (positive) or lost (negative) on the round."""
-        return self.returned - self.staked
+        """What the player won (positive) or lost (negative) on the round, fees included."""
+        return self.returned - self.staked - self.fees
 
     def to_json(self) -> dict[str, dict[str, Any]]:
         return {b.bet: b.to_json() for b in self.bets}
@@ -151,8 +184,32 @@ def winnings(rules: RuleSet, pay: Fraction, stake: int) -> int:
     return rules.rounding.apply(stake * pay)
 
 
-def settle_line(rules: RuleSet, bet: str, stake: int, line: str | None) -> BetSettlement:
-    """Settle one bet given the line of its pay table that the coup hit (None: it lost)."""
+def fee_of(rules: RuleSet, stake: int) -> int:
+    """The fee a multiplier table takes with a stake (1/5 of it), 0 at other tables.
+
+    >>> from baccarat.core import get_rules
+    >>> fee_of(get_rules("multiplier"), 500), fee_of(get_rules("classic-8deck"), 500)
+    (100, 0)
+    """
+    if rules.multipliers is None:
+        return 0
+    fee = stake * rules.multipliers.fee
+    if fee.denominator != 1:
+        unit = rules.multipliers.fee_unit
+        raise BetError(
+            f"a stake at this table is a whole multiple of {unit} minor units (its fee is "
+            f"{rules.multipliers.fee} of it), not {stake}"
+        )
+    return int(fee)
+
+
+def settle_line(
+    rules: RuleSet, bet: str, stake: int, line: str | None, multiplier: int = 1
+) -> BetSettlement:
+    """Settle one bet given the line of its pay table that the coup hit (None: it lost) and,
+    at a multiplier table, the bet's multiplier: a win's pay times it, rounded once."""
+    if rules.multipliers is not None:
+        return _multiplied(rules, bet, stake, line, multiplier)
     table = rules.paytable(bet)
     if line is None or not table.pays_on(line):
         return BetSettlement(bet, stake, BetResult.LOSE, 0, line)
@@ -160,6 +217,21 @@ def settle_line(rules: RuleSet, bet: str, stake: int, line: str | None) -> BetSe
     if pay is PUSH:
         return BetSettlement(bet, stake, BetResult.PUSH, stake, line)
     return BetSettlement(bet, stake, BetResult.WIN, stake + winnings(rules, pay, stake), line)
+
+
+def _multiplied(
+    rules: RuleSet, bet: str, stake: int, line: str | None, multiplier: int
+) -> BetSettlement:
+    """A multiplier table's bet: its fee, and a win's pay times its multiplier."""
+    fee = fee_of(rules, stake)
+    table = rules.paytable(bet)
+    pay: Pay = table.pay(line) if line is not None and table.pays_on(line) else PUSH
+    if pay is not PUSH:
+        won = stake + winnings(rules, pay * multiplier, stake)
+        return MultipliedSettlement(bet, stake, BetResult.WIN, won, line, multiplier, fee)
+    if line is not None and table.pays_on(line):
+        return MultipliedSettlement(bet, stake, BetResult.PUSH, stake, line, fee=fee)
+    return MultipliedSettlement(bet, stake, BetResult.LOSE, 0, line, fee=fee)
 
 
 def judge(bets: Bets, coup: Coup) -> tuple[str | None, ...]:
@@ -171,30 +243,57 @@ def judge(bets: Bets, coup: Coup) -> tuple[str | None, ...]:
     return tuple(BET_TYPES[name].judge(coup) for name, _ in bets.placed())
 
 
-def settle(rules: RuleSet, bets: Bets, coup: Coup) -> Settlement:
-    """Settle every placed bet of a round against the dealt coup.
+def settle(
+    rules: RuleSet, bets: Bets, coup: Coup, lightning: Sequence[Lightning] = ()
+) -> Settlement:
+    """Settle every placed bet of a round against the dealt coup and, at a multiplier table,
+    the coup's multiplier cards.
 
     >>> from baccarat.core import Card, get_rules, play_coup
     >>> coup = play_coup(Card.parse_many("2h 9d 3h Kd"))  # banker natural 9
     >>> settle(get_rules("single-deck"), Bets(banker=50), coup).returned
     97
     """
-    return settle_judged(rules, bets, judge(bets, coup))
+    if rules.multipliers is None and not lightning:
+        return settle_judged(rules, bets, judge(bets, coup))
+    if rules.multipliers is None:
+        raise BetError(f"{rules.name} has no multiplier cards")
+    cards = check_lightning(lightning)
+    multipliers = tuple(bet_multiplier(name, coup, cards) for name, _ in bets.placed())
+    return settle_judged(rules, bets, judge(bets, coup), multipliers)
 
 
-def settle_judged(rules: RuleSet, bets: Bets, lines: tuple[str | None, ...]) -> Settlement:
-    """Settle the placed bets given the lines ``judge`` found for them."""
+def settle_judged(
+    rules: RuleSet,
+    bets: Bets,
+    lines: tuple[str | None, ...],
+    multipliers: tuple[int, ...] | None = None,
+) -> Settlement:
+    """Settle the placed bets given the lines ``judge`` found for them and, at a multiplier
+    table, each bet's multiplier (``bet_multiplier``; in the order of ``bets.placed()``)."""
+    if multipliers is None:
+        return Settlement(
+            tuple(
+                settle_line(rules, name, stake, line)
+                for (name, stake), line in zip(bets.placed(), lines, strict=True)
+            )
+        )
     return Settlement(
         tuple(
-            settle_line(rules, name, stake, line)
-            for (name, stake), line in zip(bets.placed(), lines, strict=True)
+            settle_line(rules, name, stake, line, multiplier)
+            for (name, stake), line, multiplier in zip(
+                bets.placed(), lines, multipliers, strict=True
+            )
         )
     )
 
 
 def validate(rules: RuleSet, bets: Bets) -> None:
-    """Refuse bets the game does not offer, or no bet at all."""
+    """Refuse bets the game does not offer, no bet at all, and at a multiplier table a stake
+    whose fee is not whole minor units."""
     if not bets:
         raise BetError("place a bet first")
-    for name, _ in bets.placed():
+    for name, stake in bets.placed():
         rules.paytable(name)
+        if rules.multipliers is not None:
+            fee_of(rules, stake)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from .money import Rounding
+from .multiplier import MULTIPLIER_BETS, MultiplierTerms, multiplier_terms
 from .paytable import (
     CLASSIC_SIDE_BETS,
     DRAGON7,
@@ -18,6 +19,7 @@ from .paytable import (
     BetError,
     Pay,
     Paytable,
+    paytable,
 )
 from .shoe import MAX_DECKS
 
@@ -60,6 +62,8 @@ class RuleSet:
     banker_pushes_three_card_7: bool = False
     side_bets: tuple[Paytable, ...] = ()
     rounding: Rounding = Rounding.DOWN
+    # Multiplier baccarat (``core.multiplier``): the fee and the multiplier cards' terms.
+    multipliers: MultiplierTerms | None = None
     description: str = ""
     source: str = ""
     aliases: tuple[str, ...] = field(default=(), compare=False)
@@ -90,6 +94,12 @@ class RuleSet:
         side = [t.bet for t in self.side_bets]
         if len(set(side)) != len(side) or set(side) & set(MAIN_BETS):
             raise RuleSetError("side bets must be distinct and not Player, Banker or Tie")
+        if self.multipliers is not None:
+            other = [bet for bet in side if bet not in MULTIPLIER_BETS]
+            if other:
+                raise RuleSetError(f"a multiplier game offers no {', '.join(other)}")
+            if self.banker_pays_with_6 is not None or self.banker_pushes_three_card_7:
+                raise RuleSetError("a multiplier game's banker bet pays one way")
         tables = (*self._main_paytables(), *self.side_bets)
         object.__setattr__(self, "paytables", tables)
         object.__setattr__(self, "_by_bet", {t.bet: t for t in tables})
@@ -160,11 +170,49 @@ class RuleSet:
             "rounding": self.rounding.value,
             "description": self.description,
             "source": self.source,
-        }
+        } | ({} if self.multipliers is None else {"multipliers": self.multipliers.to_json()})
 
 
 # One deck holds no two identical cards: no perfect pair there.
 SINGLE_DECK_SIDE_BETS = tuple(t for t in CLASSIC_SIDE_BETS if t.bet != "perfect_pair")
+
+# Multiplier baccarat's published terms: the fee, then how many multiplier cards a coup gets
+# and each one's multiplier (docs/multiplier.md derives each bet's exact RTP from them).
+MULTIPLIER_TERMS = multiplier_terms(
+    Fraction(1, 5),
+    counts={
+        1: Fraction(1, 10),
+        2: Fraction(1, 5),
+        3: Fraction(2, 5),
+        4: Fraction(1, 5),
+        5: Fraction(1, 10),
+    },
+    values={
+        2: Fraction(1, 4),
+        3: Fraction(1, 4),
+        4: Fraction(3, 10),
+        5: Fraction(1, 10),
+        8: Fraction(1, 10),
+    },
+)
+# Multiplier baccarat's pairs pay 9:1 (times the pair's multiplier).
+MULTIPLIER_SIDE_BETS = (paytable("player_pair", pair=9), paytable("banker_pair", pair=9))
+_MULTIPLIER_GAME = (
+    "Multiplier baccarat: 8 decks; a fee of 1/5 of each stake; before each coup 1 to 5 "
+    "multiplier cards (2x-8x) multiply the pay of a winning hand that holds them; tie 5:1, "
+    "pairs 9:1"
+)
+
+MULTIPLIER = RuleSet(
+    name="multiplier",
+    decks=8,
+    tie_pays=Fraction(5),
+    side_bets=MULTIPLIER_SIDE_BETS,
+    multipliers=MULTIPLIER_TERMS,
+    description=f"{_MULTIPLIER_GAME}; fresh shuffle every round",
+    source="commercial variant (multiplier baccarat)",
+    aliases=("lightning",),
+)
 
 PRESETS: tuple[RuleSet, ...] = (
     RuleSet(
@@ -242,6 +290,16 @@ PRESETS: tuple[RuleSet, ...] = (
         description="no-commission: 8 decks, fresh shuffle; a banker win with 6 pays 1:2; Super 6",
         source="commercial variant (no-commission, Super 6)",
         aliases=("no-commission", "super6"),
+    ),
+    MULTIPLIER,
+    replace(
+        MULTIPLIER,
+        name="multiplier-shoe",
+        shuffle=ShufflePolicy.CUT_SHOE,
+        penetration=Fraction(7, 8),
+        burn=True,
+        description=f"{_MULTIPLIER_GAME}; an 8-deck shoe dealt to a cut card, burn (shared tables)",
+        aliases=(),
     ),
 )
 

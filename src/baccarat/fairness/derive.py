@@ -8,19 +8,37 @@ The protocol, exactly (see docs/fairness.md):
 - uniform integer in [0, n): next 4 bytes as a big-endian x; if x >= 2**32 - (2**32 % n)
   discard it and take the next 4, else x % n;
 - Fisher-Yates from the top index down over the canonical shoe order; dealt from index 0;
-- a player's cut at k turns the order L into L[k:] + L[:k].
+- a player's cut at k turns the order L into L[k:] + L[:k];
+- multiplier cards (``lightning``): their own stream, under the key HMAC-SHA256(key=server
+  seed bytes, msg="baccarat-lightning/1"), of HMAC-SHA256(key=that key,
+  msg=f"{client_seed}:{nonce}:{position}:{counter}"); from it, uniform integers as above:
+  K, then K distinct cards by a partial Fisher-Yates over the canonical 52-card deck, then
+  each card's multiplier (a published fraction p of a common denominator D: a uniform
+  integer below D, against the cumulative numerators).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import re
 import secrets
 import struct
 from collections.abc import Iterator
+from fractions import Fraction
 
-from ..core import MAX_DECKS, Card, RuleSet, Shoe, ShufflePolicy, new_shoe_order
+from ..core import (
+    MAX_DECKS,
+    Card,
+    Lightning,
+    MultiplierTerms,
+    RuleSet,
+    Shoe,
+    ShufflePolicy,
+    new_deck,
+    new_shoe_order,
+)
 
 SEED_BYTES = 32
 _HEX_SEED = re.compile(r"^[0-9a-f]{64}$")
@@ -73,13 +91,14 @@ def byte_stream(server_seed: str, client_seed: str, nonce: int) -> Iterator[byte
     """
     key = server_seed_bytes(server_seed)
     _check(client_seed, nonce)
-    return _blocks(key, client_seed, nonce)
+    return _blocks(key, client_seed, str(nonce))
 
 
-def _blocks(key: bytes, client_seed: str, nonce: int) -> Iterator[bytes]:
+def _blocks(key: bytes, client_seed: str, fields: str) -> Iterator[bytes]:
+    """HMAC-SHA256(key, f"{client_seed}:{fields}:{counter}") for counter = 0, 1, 2, ..."""
     counter = 0
     while True:
-        message = f"{client_seed}:{nonce}:{counter}".encode()
+        message = f"{client_seed}:{fields}:{counter}".encode()
         yield hmac.new(key, message, hashlib.sha256).digest()
         counter += 1
 
@@ -88,7 +107,17 @@ class FairRandom:
     """Uniform integers drawn from the byte stream by rejection (no modulo bias)."""
 
     def __init__(self, server_seed: str, client_seed: str, nonce: int):
-        self._blocks = byte_stream(server_seed, client_seed, nonce)
+        self._start(byte_stream(server_seed, client_seed, nonce))
+
+    @classmethod
+    def of_blocks(cls, blocks: Iterator[bytes]) -> FairRandom:
+        """Uniform integers drawn from another stream of 32-byte blocks."""
+        random = cls.__new__(cls)
+        random._start(blocks)
+        return random
+
+    def _start(self, blocks: Iterator[bytes]) -> None:
+        self._blocks = blocks
         # The current block's unused words, last word first (so pop() takes the next one).
         self._words: list[int] = []
 
@@ -108,6 +137,52 @@ class FairRandom:
             x = self._next_u32()
             if x < limit:
                 return x % n
+
+
+# The key of the multiplier cards' stream is HMAC-SHA256(server seed bytes, this): no shuffle
+# message is this text (each holds two colons), so the two streams are separate whatever
+# the client seed is.
+LIGHTNING_KEY_MESSAGE = b"baccarat-lightning/1"
+
+
+def lightning_stream(
+    server_seed: str, client_seed: str, nonce: int, position: int = 0
+) -> Iterator[bytes]:
+    """The multiplier cards' HMAC-SHA256 blocks for counter = 0, 1, 2, ..."""
+    key = hmac.new(server_seed_bytes(server_seed), LIGHTNING_KEY_MESSAGE, hashlib.sha256)
+    _check(client_seed, nonce)
+    if type(position) is not int or position < 0:
+        raise FairnessError(f"a position is a whole number from 0, not {position!r}")
+    return _blocks(key.digest(), client_seed, f"{nonce}:{position}")
+
+
+def _pick(random: FairRandom, chances: tuple[tuple[int, Fraction], ...]) -> int:
+    """One key of a published distribution, exactly: a uniform integer x below the common
+    denominator D, and the first key whose cumulative numerator (over D) exceeds x."""
+    denominator = math.lcm(*(chance.denominator for _, chance in chances))
+    x = random.randrange(denominator)
+    cumulative = 0
+    for key, chance in chances:
+        cumulative += chance.numerator * (denominator // chance.denominator)
+        if x < cumulative:
+            return key
+    raise AssertionError("the chances add up to 1")
+
+
+def lightning(
+    server_seed: str, client_seed: str, nonce: int, terms: MultiplierTerms, position: int = 0
+) -> tuple[Lightning, ...]:
+    """The multiplier cards of the coup that starts at ``position`` of the shoe of these seeds
+    and nonce (0 on fresh-shuffle tables), in the order drawn: how many (K), then K distinct
+    cards of the canonical 52-card deck (a partial Fisher-Yates from the front: step i swaps
+    card i with a uniform one of i..51), then each card's multiplier."""
+    random = FairRandom.of_blocks(lightning_stream(server_seed, client_seed, nonce, position))
+    count = _pick(random, terms.counts)
+    deck = list(new_deck())
+    for i in range(count):
+        j = i + random.randrange(len(deck) - i)
+        deck[i], deck[j] = deck[j], deck[i]
+    return tuple(Lightning(card, _pick(random, terms.values)) for card in deck[:count])
 
 
 def shuffled_order(

@@ -10,20 +10,22 @@ import random as _random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ..core import Bets, RuleSet, ShufflePolicy, deal_coup, settle
-from .derive import commitment, fair_shoe
+from ..core import Bets, Lightning, RuleSet, ShufflePolicy, deal_coup, fee_of, settle
+from .derive import commitment, fair_shoe, lightning
 from .history import FairnessRecord, export_round
 
 _STAKES = (100, 200, 500, 1000, 2500)
 _START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
-def _random_bets(random: _random.Random, balance: int) -> Bets:
+def _random_bets(random: _random.Random, balance: int, rules: RuleSet) -> Bets:
     kinds = random.choice((("player",), ("banker",), ("tie",), ("player", "tie"), ("banker",)))
     stakes = {kind: random.choice(_STAKES) for kind in kinds}
-    if sum(stakes.values()) > balance:
+    # A multiplier table takes a fee with each stake.
+    if sum(stake + fee_of(rules, stake) for stake in stakes.values()) > balance:
         # Short of money: the smallest stake on one spot, or nothing at all.
-        stakes = {kinds[0]: _STAKES[0]} if balance >= _STAKES[0] else {}
+        least = _STAKES[0] + fee_of(rules, _STAKES[0])
+        stakes = {kinds[0]: _STAKES[0]} if balance >= least else {}
     return Bets(**stakes)
 
 
@@ -59,12 +61,16 @@ def example_history(
             if rules.shuffle is ShufflePolicy.CUT_SHOE:
                 cut = random.randrange(rules.cards_per_shoe)
             shoe = fair_shoe(rules, server_seed, client_seed, nonce, cut)
-        bets = _random_bets(random, balance)
+        bets = _random_bets(random, balance, rules)
         if not bets.total:
             break
         position = shoe.position
+        cards: tuple[Lightning, ...] = ()
+        if rules.multipliers is not None:
+            # Drawn before the coup, from the same seeds and the coup's first card.
+            cards = lightning(server_seed, client_seed, nonce, rules.multipliers, position)
         coup = deal_coup(shoe)
-        settlement = settle(rules, bets, coup)
+        settlement = settle(rules, bets, coup, cards)
         fairness = FairnessRecord(
             server_seed if revealed else None, commit, client_seed, nonce, cut, position
         )
@@ -78,6 +84,7 @@ def example_history(
             table_id=table_id,
             mode="fun",
             time=(_START + timedelta(seconds=30 * len(lines))).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            lightning=cards,
         ).to_json()
         balance = line["balance_after"]
         lines.append(line)

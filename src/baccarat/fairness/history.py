@@ -19,6 +19,8 @@ from ..core import (
     Card,
     CardError,
     Coup,
+    Lightning,
+    MultiplierError,
     Outcome,
     RuleSet,
     RuleSetError,
@@ -134,15 +136,25 @@ class HandRecord:
 
 @dataclass(frozen=True, slots=True)
 class BetRecord:
-    """One placed bet as recorded; ``returned`` includes the stake."""
+    """One placed bet as recorded; ``returned`` includes the stake. At a multiplier table
+    also its fee (taken with the stake, never returned) and the multiplier its win was paid
+    with (1 unless it won); both are written only there."""
 
     bet: str
     stake: int
     result: str
     returned: int
+    fee: int = 0
+    multiplier: int = 1
 
     def to_json(self) -> dict[str, Any]:
-        return {"stake": self.stake, "result": self.result, "returned": self.returned}
+        line: dict[str, Any] = {"stake": self.stake}
+        if self.fee:
+            line["fee"] = self.fee
+        line |= {"result": self.result, "returned": self.returned}
+        if self.multiplier != 1:
+            line["multiplier"] = self.multiplier
+        return line
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +194,8 @@ class RoundRecord:
     # A shared shoe's own record (``GET /api/tables/{id}/shoes/{shoe}``): the entries of the
     # table's hash-chained log about the shoe (its commitment, beacon round and reveal).
     table_log: tuple[Mapping[str, Any], ...] | None = None
+    # A multiplier table's round: its multiplier cards, in the order drawn (none elsewhere).
+    lightning: tuple[Lightning, ...] = ()
 
     @property
     def table_shoe(self) -> bool:
@@ -196,6 +210,11 @@ class RoundRecord:
     @property
     def staked(self) -> int:
         return sum(b.stake for b in self.bets)
+
+    @property
+    def fees(self) -> int:
+        """The fees of a multiplier table's bets, taken with the stakes (0 elsewhere)."""
+        return sum(b.fee for b in self.bets)
 
     @property
     def cards_used(self) -> int:
@@ -215,6 +234,10 @@ class RoundRecord:
             "banker": self.banker.to_json(),
             "winner": None if self.winner is None else self.winner.value,
             "bets": {b.bet: b.to_json() for b in self.bets},
+        }
+        if self.lightning:
+            line["lightning"] = [one.to_json() for one in self.lightning]
+        line |= {
             "win": self.win,
             "balance_before": self.balance_before,
             "balance_after": self.balance_after,
@@ -234,8 +257,9 @@ class RoundRecord:
         return line
 
     def voided(self, reason: str) -> RoundRecord:
-        """The same round voided (a malfunction): every stake returned, the cards as dealt."""
-        bets = tuple(BetRecord(b.bet, b.stake, "void", b.stake) for b in self.bets)
+        """The same round voided (a malfunction): every stake returned (and every fee), the
+        cards as dealt."""
+        bets = tuple(BetRecord(b.bet, b.stake, "void", b.stake, b.fee) for b in self.bets)
         return replace(
             self, bets=bets, win=self.staked, balance_after=self.balance_before,
             void_reason=reason,
@@ -391,10 +415,29 @@ def _bets(reader: _Reader) -> tuple[BetRecord, ...]:
         if result not in RESULTS:
             raise bet.error(f"{bet.name('result')} must be one of {', '.join(RESULTS)}")
         returned = bet.integer("returned", minimum=0)
-        records.append(BetRecord(key, stake, result, returned))
+        fee = bet.integer("fee", minimum=0) if "fee" in bet.data else 0
+        multiplier = bet.integer("multiplier", minimum=1) if "multiplier" in bet.data else 1
+        records.append(BetRecord(key, stake, result, returned, fee, multiplier))
     # Settlement order: the bets' canonical order (player, banker, tie, then side bets).
     order = list(BET_TYPES)
     return tuple(sorted(records, key=lambda b: order.index(b.bet)))
+
+
+def _lightning(reader: _Reader) -> tuple[Lightning, ...]:
+    raw = reader.data.get("lightning")
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise reader.error('lightning must be a list of {"card": "Ah", "multiplier": 5}')
+    cards = []
+    for index, item in enumerate(raw):
+        try:
+            cards.append(Lightning.from_json(item))
+        except MultiplierError as error:
+            raise reader.error(f"lightning.{index}: {error}") from None
+    if len({one.card for one in cards}) != len(cards):
+        raise reader.error("lightning: the multiplier cards of a coup are distinct cards")
+    return tuple(cards)
 
 
 def parse_record(data: Any, line: int = 0) -> RoundRecord:
@@ -457,6 +500,7 @@ def parse_record(data: Any, line: int = 0) -> RoundRecord:
         signed=line_message(reader.data) if "signature" in reader.data else None,
         shared=shared if isinstance(shared := reader.data.get("shared"), dict) else None,
         table_log=_table_log(reader),
+        lightning=_lightning(reader),
     )
 
 
@@ -516,8 +560,10 @@ def export_round(
     table_id: str | None = None,
     mode: str | None = None,
     time: str | None = None,
+    lightning: tuple[Lightning, ...] = (),
 ) -> RoundRecord:
-    """The record of a settled (not voided) round."""
+    """The record of a settled (not voided) round; at a multiplier table with its multiplier
+    cards, and the fees taken with the stakes."""
     win = settlement.returned
     return RoundRecord(
         line=0,
@@ -528,14 +574,18 @@ def export_round(
         player=HandRecord(coup.player.cards, coup.player.scores),
         banker=HandRecord(coup.banker.cards, coup.banker.scores),
         winner=coup.winner,
-        bets=tuple(BetRecord(b.bet, b.stake, b.result.value, b.returned) for b in settlement.bets),
+        bets=tuple(
+            BetRecord(b.bet, b.stake, b.result.value, b.returned, b.fee, b.multiplier)
+            for b in settlement.bets
+        ),
         win=win,
         balance_before=balance_before,
-        balance_after=balance_before - settlement.staked + win,
+        balance_after=balance_before - settlement.staked - settlement.fees + win,
         void_reason=None,
         table_id=table_id,
         mode=mode,
         time=time,
+        lightning=lightning,
     )
 
 

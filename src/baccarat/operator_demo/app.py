@@ -1,5 +1,6 @@
 """The demo operator's web app: a login page, "Play baccarat" (a signed launch at the game),
-the wallet API (signed both ways), and the faults it can be told to inject."""
+the wallet API of its contract (``--protocol``: API v1 or actions; signed both ways), and
+the faults it can be told to inject."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ import aiohttp
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
-from baccarat.operator_demo.wallet import DemoWallet
+from baccarat.operator_demo.wallet import V1, ActionsWallet, DemoWallet
 from baccarat.server.currencies import format_amount
+from baccarat.server.wallets.operator.protocols import CONTRACTS
 from baccarat.server.wallets.operator.signing import (
     OPERATOR_HEADER,
     SIGNATURE_HEADER,
@@ -30,7 +32,8 @@ from baccarat.server.wallets.operator.signing import (
 )
 
 COOKIE = "demo_operator"
-CALLS = ("balance", "bet", "win", "rollback")
+# The operator's side of each contract it speaks (``--protocol``).
+SIDES: dict[str, type[V1 | ActionsWallet]] = {"v1": V1, "actions": ActionsWallet}
 DROPPED_S = 600  # an answer "never" sent: held until the game has long given up
 
 
@@ -45,6 +48,7 @@ class DemoSettings:
     fail: float = 0.0
     drop: float = 0.0
     late_s: float = 6.0
+    protocol: str = "v1"  # the wallet contract it speaks (``protocols.CONTRACTS``)
 
 
 def _page(title: str, body: str) -> HTMLResponse:
@@ -60,6 +64,8 @@ def _page(title: str, body: str) -> HTMLResponse:
 
 def create_demo(settings: DemoSettings) -> FastAPI:
     wallet = DemoWallet(settings.data_dir, settings.currency)
+    side = SIDES[settings.protocol](wallet)
+    contract = CONTRACTS[settings.protocol]
     chance = random.Random()
     # The faults injected now: the flags' at start, changed by ``POST /admin/faults``.
     faults = {"late": settings.late, "fail": settings.fail, "drop": settings.drop,
@@ -80,25 +86,40 @@ def create_demo(settings: DemoSettings) -> FastAPI:
             settings.secret, message, request.headers.get(SIGNATURE_HEADER)
         )
 
-    def answer(data: dict[str, Any], status: int = 200) -> Response:
-        raw = json.dumps(data, separators=(",", ":")).encode()
-        return Response(raw, status, media_type="application/json",
-                        headers=headers(settings.operator_id, settings.secret, raw))  # fmt: skip
+    def answer(raw: bytes, status: int = 200) -> Response:
+        """An answer as the contract signs it (a first answer sent again: the same bytes)."""
+        signature = contract.headers(settings.operator_id, settings.secret, raw)
+        return Response(raw, status, media_type="application/json", headers=signature)
+
+    def wallet_signed(raw: bytes, request: Request) -> bool:
+        if (
+            settings.protocol == "v1"
+            and request.headers.get(OPERATOR_HEADER) != settings.operator_id
+        ):
+            return False
+        return contract.signs(settings.secret, raw, request.headers.get(contract.signature_header))
+
+    def refused(status: int, v1: str, actions: str) -> Response:
+        """A request the wallet cannot take, in the contract's words."""
+        words = {"status": v1, "balance": 0, "currency": settings.currency}
+        return answer(json.dumps(words if settings.protocol == "v1" else {"code": actions},
+                                 separators=(",", ":")).encode(),
+                      status if settings.protocol != "v1" or status == 404 else 200)  # fmt: skip
 
     async def wallet_call(request: Request) -> Response:
         call = request.path_params["call"]
         raw = await request.body()
-        if call not in CALLS:
-            return answer({"status": "RS_ERROR_UNKNOWN", "balance": 0,
-                           "currency": settings.currency}, 404)  # fmt: skip
-        if not signed(raw, request):
-            return answer(wallet.answer("RS_ERROR_INVALID_SIGNATURE", None))
+        if call not in side.calls:
+            return refused(404, "RS_ERROR_UNKNOWN", "invalid_request")
+        if not wallet_signed(raw, request):
+            return refused(401, "RS_ERROR_INVALID_SIGNATURE", "bad_signature")
         try:
             body = json.loads(raw)
         except ValueError:
             body = None
         if not isinstance(body, dict):
-            return answer(wallet.answer("RS_ERROR_UNKNOWN", None))
+            return refused(400, "RS_ERROR_UNKNOWN", "invalid_request")
+        wallet.received(call, body.get("round", body.get("game_id")))
         roll = chance.random()
         late, fail, drop = faults["late"], faults["fail"], faults["drop"]
         if roll < late:
@@ -106,9 +127,10 @@ def create_demo(settings: DemoSettings) -> FastAPI:
         elif roll < late + fail:
             return Response("the wallet failed", 500)
         elif roll < late + fail + drop:
-            wallet.handle(call, body)  # applied ...
+            side.handle(call, body)  # applied ...
             await asyncio.sleep(DROPPED_S)  # ... and never answered
-        return answer(wallet.handle(call, body))
+        status, sent = side.handle(call, body)
+        return answer(sent, status)
 
     # A plain route, not a FastAPI endpoint: the wallet's calls skip the framework's
     # parameter validation (the body is checked here), half of a call's time.
@@ -184,6 +206,17 @@ def create_demo(settings: DemoSettings) -> FastAPI:
         if action == "balance":
             wallet.set_balance(body["player"], int(body["balance"]))
             return JSONResponse({"ok": True})
+        if action == "expire":  # the player's sessions at the platform end now
+            wallet.expire_tokens(body["player"])
+            return JSONResponse({"ok": True})
+        if action == "limit":  # the player's own gambling limit reached (reason), or lifted
+            wallet.set_limit(body["player"], body.get("reason"))
+            return JSONResponse({"ok": True})
+        if action == "message":  # a message for the player with the next answer
+            left = wallet.leave_message(body["player"], body["text"],
+                                        body.get("choices") or ["continue"],
+                                        body.get("history_url"))  # fmt: skip
+            return JSONResponse({"id": f"m-{left}"})
         if action == "faults":
             # The shares of calls answered late, failed or dropped from now on (tests).
             for name in faults:
@@ -191,7 +224,9 @@ def create_demo(settings: DemoSettings) -> FastAPI:
                     faults[name] = float(body[name])
             return JSONResponse(faults)
         if action == "ledger":
-            return JSONResponse({"players": wallet.players(), "transactions": wallet.ledger()})
+            return JSONResponse({"players": wallet.players(), "transactions": wallet.ledger(),
+                                 "requests": wallet.requests(),
+                                 "messages": wallet.messages()})  # fmt: skip
         return JSONResponse({"error": "unknown action"}, 404)
 
     return app

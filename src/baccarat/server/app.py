@@ -62,8 +62,11 @@ def create_app(settings: Settings) -> FastAPI:
         tables,
         wallet,
     )
+    from baccarat.server.api import metrics as metrics_api
     from baccarat.server.api.sockets import Sockets
     from baccarat.server.kinds import KINDS
+    from baccarat.server.observe import metrics
+    from baccarat.server.observe.requests import Observed
     from baccarat.server.play.events import open_bus
     from baccarat.server.play.kind import Given
     from baccarat.server.wallets.operator.engine import OperatorDesk
@@ -79,6 +82,8 @@ def create_app(settings: Settings) -> FastAPI:
     runtimes = {name: runtime for name, kind in KINDS.items()
                 if (runtime := kind.runtime(given)) is not None}  # fmt: skip
     sockets = Sockets(settings.limits)
+    metrics.know_tables({table.id: table.kind for table in casino.tables.values()})
+    sampler = metrics.Sampler(casino.db.pool_use, sockets.count)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -88,6 +93,7 @@ def create_app(settings: Settings) -> FastAPI:
             await runtime.start()
         await operator_desk.start()
         sockets.start(casino.db)
+        sampler.start()
         # What was built so far (modules, tables, the app) lives as long as the process:
         # keep it out of the garbage collector's full passes, which would stall requests.
         gc.collect()
@@ -101,6 +107,7 @@ def create_app(settings: Settings) -> FastAPI:
             yield
         finally:
             await app.state.program_errors.flush()  # the counts of bursts still open
+            await sampler.stop()
             await operator_desk.stop()
             await sockets.stop()
             for runtime in reversed(runtimes.values()):
@@ -136,7 +143,7 @@ def create_app(settings: Settings) -> FastAPI:
             access.admit_routes(routes.session_kinds)
     if settings.bench_endpoint:
         app.include_router(system.bench_router)
-    for module in (operators, office, office_desk):
+    for module in (operators, office, office_desk, metrics_api):
         app.include_router(module.router)
 
     _document_security(app)
@@ -145,6 +152,7 @@ def create_app(settings: Settings) -> FastAPI:
     if web is not None:
         app.mount("/", StaticFiles(directory=web, html=True), name="web")
     app.add_middleware(Guard, limits=settings.limits)
+    app.add_middleware(Observed)
     return app
 
 

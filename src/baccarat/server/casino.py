@@ -9,7 +9,7 @@ from baccarat.server import keys, profiles, seeds, software
 from baccarat.server.accounts import HashGate, Passwords
 from baccarat.server.db import migrate
 from baccarat.server.db.database import Database
-from baccarat.server.dealing import FairShoes, ShoeFactory
+from baccarat.server.dealing import FairShoes, LightningSource, ShoeFactory, fair_lightning
 from baccarat.server.kinds import load_tables
 from baccarat.server.ledger import SystemAccounts, open_currencies
 from baccarat.server.play.round import Dealer
@@ -38,6 +38,7 @@ class Casino:
         self.passwords = Passwords(settings.passwords)
         self.hashing = HashGate(settings.limits)
         self.shoes: ShoeFactory = settings.shoe_factory or FairShoes()
+        self.lightning: LightningSource = settings.lightning_source or fair_lightning
         # Signs the export's lines and the commitments shown (docs/fairness.md, "Keys").
         self.signer = keys.signer(settings)
         # Seals the server seeds at rest (docs/fairness.md, "Keys").
@@ -75,7 +76,7 @@ class Casino:
         self.db.run_write(lambda uow: open_currencies(uow, offered))
         self._system = self.db.run_read(SystemAccounts.load)
         self.db.run_read(seeds.check_vault)
-        self._dealer = Dealer(self.shoes, LedgerWallet(self._system))
+        self._dealer = Dealer(self.shoes, LedgerWallet(self._system), lightning=self.lightning)
         # The installed files against the release's manifest: a significant event.
         self.software = checked = software.verify()
         self.db.run_write(lambda uow: software.record(uow, checked))

@@ -5,7 +5,8 @@ transaction's mode, every cached balance equals the sum of its account's entries
 house's and the cashier's are derived, never cached), no player balance is negative, every
 round has exactly its stake-and-payout transaction (and every such transaction its round),
 every void its reversal, the rounds' own arithmetic (``balance_after = balance_before -
-stake + win``), and the money reserved for withdrawals equals the pending requests.
+stake - fee + win``, the fee a multiplier table's, 0 elsewhere), and the money reserved for
+withdrawals equals the pending requests.
 Each table kind checks its own rounds (``TableKind.check``: player-banked rounds and their
 voids, shared tables' rounds), and says what it holds in escrow (``TableKind.held``), which
 the escrow's balance must equal; the operators' wallets check their rounds.
@@ -113,18 +114,18 @@ _TO_PLAYER = (
 
 
 def _rounds(uow: UnitOfWork, report: Report) -> None:
-    # Each round's transaction moves exactly (win - stake) to the player's account of the
-    # round's mode and the opposite to the house (player-banked rounds: banked.audit;
+    # Each round's transaction moves exactly (win - stake - fee) to the player's account of
+    # the round's mode and the opposite to the house (player-banked rounds: banked.audit;
     # shared tables' rounds: shared.audit).
     rows = uow.all(
-        f"SELECT r.id, r.stake, r.win, t.kind, {_TO_PLAYER}, "
+        f"SELECT r.id, r.stake + r.fee, r.win, t.kind, {_TO_PLAYER}, "
         "COALESCE(SUM(CASE WHEN a.kind = 'house' THEN e.amount ELSE 0 END), 0), "
         "COUNT(e.id), t.mode, r.mode "
         + _ROUND_ENTRIES.format(column="transaction_id")
         + "WHERE NOT EXISTS (SELECT 1 FROM banked_rounds b WHERE b.round_id = r.id) "
         f"AND (t.kind IS NULL OR t.kind <> '{ELSEWHERE_KIND}') "
         "AND NOT EXISTS (SELECT 1 FROM shared_bets sb WHERE sb.round_id = r.id) "
-        "GROUP BY r.seq, r.id, r.stake, r.win, t.kind, t.mode, r.mode"
+        "GROUP BY r.seq, r.id, r.stake, r.fee, r.win, t.kind, t.mode, r.mode"
     )
     for round_id, stake, win, kind, to_player, to_house, entries, tx_mode, mode in rows:
         if kind != "round":
@@ -134,28 +135,32 @@ def _rounds(uow: UnitOfWork, report: Report) -> None:
             report.add(f"round {round_id} is {mode} but its transaction is {tx_mode}")
         if to_player != win - stake or to_house != stake - win or not entries:
             report.add(
-                f"round {round_id}: stake {stake} and win {win} but its transaction moves "
-                f"{to_player} to the player and {to_house} to the house"
+                f"round {round_id}: stake and fee {stake} and win {win} but its transaction "
+                f"moves {to_player} to the player and {to_house} to the house"
             )
     report_orphans(uow, report, "round", "", "moved a round's money but no round records it")
-    for round_id, stake, win, before, after, bets in uow.all(
-        "SELECT id, stake, win, balance_before, balance_after, bets FROM rounds"
+    for round_id, stake, win, before, after, bets, fee in uow.all(
+        "SELECT id, stake, win, balance_before, balance_after, bets, fee FROM rounds"
     ):
         placed = json.loads(bets)
         staked = sum(int(b["stake"]) for b in placed.values())
         returned = sum(int(b["returned"]) for b in placed.values())
-        if staked != stake or returned != win:
-            report.add(f"round {round_id}: its bets total {staked}/{returned}, not {stake}/{win}")
-        if after != before - stake + win:
-            report.add(f"round {round_id}: balance {before} - {stake} + {win} is not {after}")
+        fees = sum(int(b.get("fee", 0)) for b in placed.values())
+        if (staked, returned, fees) != (stake, win, fee):
+            report.add(f"round {round_id}: its bets total {staked}/{returned}/{fees} (stake, "
+                       f"return, fee), not {stake}/{win}/{fee}")  # fmt: skip
+        if after != before - stake - fee + win:
+            report.add(
+                f"round {round_id}: balance {before} - {stake} - {fee} + {win} is not {after}"
+            )
 
 
 def _voids(uow: UnitOfWork, report: Report) -> None:
     rows = uow.all(
-        f"SELECT r.id, r.stake, r.win, r.void_reason, t.kind, {_TO_PLAYER} "
+        f"SELECT r.id, r.stake + r.fee, r.win, r.void_reason, t.kind, {_TO_PLAYER} "
         + _ROUND_ENTRIES.format(column="void_transaction_id")
         + "WHERE r.void_reason IS NOT NULL OR r.void_transaction_id IS NOT NULL "
-        "GROUP BY r.seq, r.id, r.stake, r.win, r.void_reason, t.kind"
+        "GROUP BY r.seq, r.id, r.stake, r.fee, r.win, r.void_reason, t.kind"
     )
     for round_id, stake, win, reason, kind, to_player in rows:
         if reason is None or kind != "void":

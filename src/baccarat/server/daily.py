@@ -5,7 +5,9 @@ UTC, table, mode, bet, the currency its money moved in (amounts in different cur
 never added together) and the writer's shard (on PostgreSQL each connection adds to a shard
 of its own, so that rounds on different connections never wait for each other's commit on a
 day's row; SQLite has one writer and one shard): rounds, stakes, returns and the sum of the
-squared stakes (cents², exact integers, for the confidence band of the RTP), and on the row
+squared stakes (cents², exact integers, for the confidence band of the RTP; at a multiplier
+table a bet's stake here is what it wagered, its stake and the fee taken with it, whose RTP
+the exact analysis states), and on the row
 of whole rounds the casino's fees (a player-banked round's: ``fee``; its stakes and returns
 are the players' between themselves), in the round's own transaction: summed over the
 rounds committed together and written just before the commit, one upsert per row
@@ -51,9 +53,10 @@ def _upsert(shard: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _bets(bets_json: str) -> tuple[tuple[str, int, int], ...]:
-    # Cached: a table's settlements are few distinct texts.
+    # Cached: a table's settlements are few distinct texts. A bet's stake here is what it
+    # wagered: at a multiplier table its stake and the fee taken with it.
     return tuple(
-        (kind, int(bet["stake"]), int(bet["returned"]))
+        (kind, int(bet["stake"]) + int(bet.get("fee", 0)), int(bet["returned"]))
         for kind, bet in json.loads(bets_json).items()
     )
 

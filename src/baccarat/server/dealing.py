@@ -1,10 +1,13 @@
-"""Where the server's cards come from: the provably fair derivation, cached.
+"""Where the server's cards come from: the provably fair derivation, cached; and a
+multiplier table's multiplier cards.
 
 ``FairShoes`` deals exactly what ``baccarat.fairness.fair_shoe`` deals, through the faster
 ``fast_order``; a cut shoe's order is derived once per shoe and cached, since every round
-of the shoe needs it again.
+of the shoe needs it again. ``fair_lightning`` draws a coup's multiplier cards exactly as
+``baccarat.fairness.lightning`` does (docs/fairness.md), from the same seeds as its shoe.
 
-Tests inject another ``ShoeFactory`` (a stacked shoe); the server never does.
+Tests inject another ``ShoeFactory`` (a stacked shoe) and ``LightningSource`` (stacked
+multiplier cards); the server never does.
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ from collections import OrderedDict
 from threading import Lock
 from typing import Protocol
 
-from baccarat.core import Card, RuleSet, Shoe, ShufflePolicy
-from baccarat.fairness import fast_order, shoe_from_order
+from baccarat.core import Card, Lightning, MultiplierTerms, RuleSet, Shoe, ShufflePolicy
+from baccarat.fairness import fast_order, lightning, shoe_from_order
 
 
 class ShoeFactory(Protocol):
@@ -52,3 +55,20 @@ class FairShoes:
                 while len(self._cache) > self._size:
                     self._cache.popitem(last=False)
         return shoe_from_order(rules, order)
+
+
+class LightningSource(Protocol):
+    """Draws the multiplier cards of the coup that starts at ``position`` of the shoe of
+    these seeds and nonce (the position a round records: 0 on fresh-shuffle tables)."""
+
+    def __call__(
+        self, terms: MultiplierTerms, server_seed: str, client_seed: str, nonce: int,
+        position: int,
+    ) -> tuple[Lightning, ...]: ...  # fmt: skip
+
+
+def fair_lightning(
+    terms: MultiplierTerms, server_seed: str, client_seed: str, nonce: int, position: int
+) -> tuple[Lightning, ...]:
+    """The production source: the fair derivation (``fairness.lightning``)."""
+    return lightning(server_seed, client_seed, nonce, terms, position)

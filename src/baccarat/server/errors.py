@@ -34,6 +34,9 @@ ERRORS: dict[str, ErrorSpec] = {
     "tie_below_min": ErrorSpec(422, "the tie bet is below its minimum"),
     "tie_above_max": ErrorSpec(422, "the tie bet is above its maximum"),
     "not_a_chip_multiple": ErrorSpec(422, "a stake cannot be made of the table's chips"),
+    "not_a_fee_multiple": ErrorSpec(
+        422, "a multiplier table's stake is not a whole multiple of what makes its fee exact"
+    ),
     "insufficient_funds": ErrorSpec(409, "the balance does not cover the stake"),
     "cut_required": ErrorSpec(409, "the player's shoe waits for the player's cut"),
     "shoe_in_progress": ErrorSpec(409, "the shoe is still being dealt: no cut is due"),
@@ -50,6 +53,8 @@ ERRORS: dict[str, ErrorSpec] = {
     "invalid_credentials": ErrorSpec(401, "wrong nickname or password"),
     "csrf_failed": ErrorSpec(403, "the X-CSRF-Token header does not match the session"),
     "forbidden": ErrorSpec(403, "this action is not allowed"),
+    "metrics_disabled": ErrorSpec(404, "the server serves no metrics (no metrics token is set)"),
+    "metrics_unauthorized": ErrorSpec(401, "the metrics need the operator's metrics token"),
     "not_found": ErrorSpec(404, "no such resource"),
     "unknown_table": ErrorSpec(404, "no table with this id"),
     "unknown_round": ErrorSpec(404, "no round with this id among the player's rounds"),
@@ -88,6 +93,8 @@ ERRORS: dict[str, ErrorSpec] = {
         403, "an operator's session plays on the operator's wallet only: not this route"
     ),
     "operator_refused": ErrorSpec(402, "the operator's wallet refused the bet"),
+    "operator_limit": ErrorSpec(403, "the operator refused the bet for its gambling limits"),
+    "unknown_message": ErrorSpec(404, "the session's player has no such message of the operator"),
     "operator_unavailable": ErrorSpec(503, "the operator's wallet did not answer"),
     "not_a_banked_table": ErrorSpec(409, "this table is banked by the casino, not by players"),
     "unknown_seat": ErrorSpec(404, "no player-banked seat with this id"),

@@ -13,13 +13,13 @@ when the seat ends (rounds banked before that were dealt from the player's seeds
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
-from baccarat.core import Card, Hand, Outcome, get_rules
+from baccarat.core import Card, Hand, Lightning, Outcome, get_rules
 from baccarat.fairness.history import (
     BetRecord,
     FairnessRecord,
@@ -62,9 +62,30 @@ def _hand(cards_text: str) -> HandRecord:
 def _bet_records(bets_json: str) -> tuple[BetRecord, ...]:
     # Cached like ``_hand``: a table's settlements are few distinct texts.
     return tuple(
-        BetRecord(kind, bet["stake"], bet["result"], bet["returned"])
+        BetRecord(
+            kind,
+            bet["stake"],
+            bet["result"],
+            bet["returned"],
+            bet.get("fee", 0),
+            bet.get("multiplier", 1),
+        )
         for kind, bet in json.loads(bets_json).items()
     )
+
+
+def lightning_text(lightning: Sequence[Lightning]) -> str | None:
+    """A coup's multiplier cards as the rows record them: JSON, ``[{"card", "multiplier"},
+    ...]`` in the order drawn (None for none)."""
+    if not lightning:
+        return None
+    return json.dumps([one.to_json() for one in lightning], separators=(",", ":"))
+
+
+@lru_cache(maxsize=8192)
+def lightning_of(text: str | None) -> tuple[Lightning, ...]:
+    """Multiplier cards as recorded (``lightning_text``); cached like ``_hand``."""
+    return () if text is None else tuple(Lightning.from_json(one) for one in json.loads(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +124,10 @@ class StoredRound:
     seat_seed: bool = False
     # A shared table's round: ``{"coup", "shoe"}`` (its shoe is the table's).
     shared: dict[str, Any] | None = None
+    # A multiplier table's round: its multiplier cards (JSON, ``lightning_text``) and
+    # the fee taken with its stakes (never returned).
+    lightning: str | None = None
+    fee: int = 0
 
     def export(self) -> RoundRecord:
         """The round as a line of ``baccarat-history/1`` (voided: every stake returned)."""
@@ -140,6 +165,7 @@ class StoredRound:
             fee=self.banked["fee"] if self.banked else 0,
             banked=self.banked,
             shared=self.shared,
+            lightning=lightning_of(self.lightning),
         )
         return record if self.void_reason is None else record.voided(self.void_reason)
 
@@ -153,7 +179,8 @@ class StoredRound:
         line = self.export().to_json()
         del line["format"]
         line.pop("fee", None)
-        return line | {"stake": self.stake, "role": self.role, "banked": self.banked}
+        return line | {"stake": self.stake, "fee": self.fee, "role": self.role,
+                       "banked": self.banked}  # fmt: skip
 
 
 # The columns a round is read with, by name: first ``StoredRound``'s own, in its order.
@@ -176,6 +203,8 @@ _FIELDS = (
     ("seed_seat", "s.seat_id"),
     # Shared tables' rounds (NULL otherwise): the coup, and the table's shoe.
     ("coup", "sb.coup_id"), ("shoe", "ss.id"),
+    # Multiplier tables' rounds: the multiplier cards (NULL otherwise) and the fee (0).
+    ("lightning", "r.lightning"), ("fee_taken", "r.fee"),
     # Whose side the row is (the SELECT gives it).
     ("role", None),
 )  # fmt: skip
@@ -208,7 +237,8 @@ def record(row: tuple[Any, ...]) -> StoredRound:
     role = c["role"]
     source = c["banker_source"] if role == "banker" else c["player_source"]
     stored = {name: c[name] for name in _STORED}
-    rec = StoredRound(**stored, client_seed_source=source, seat_seed=c["seed_seat"] is not None)
+    rec = StoredRound(**stored, client_seed_source=source, seat_seed=c["seed_seat"] is not None,
+                      lightning=c["lightning"], fee=int(c["fee_taken"]))  # fmt: skip
     if c["seat_id"] is None:
         if c["coup"] is None:
             return rec

@@ -22,7 +22,7 @@ from baccarat.fairness.history import RoundRecord
 from baccarat.fairness.verify import Difference, RoundReport, Status, verify_round
 from baccarat.server import seeds
 from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.history import StoredRound, get_round
+from baccarat.server.history import StoredRound, get_round, lightning_of
 from baccarat.server.money import Money, Party
 from baccarat.server.play.round import Settled
 from baccarat.server.responsible.checks import audit
@@ -78,7 +78,7 @@ def replay_round(uow: UnitOfWork, round_id: str) -> Replay:
     record = stored.export()  # the server seed only once the player revealed it
     settlement = () if record.fairness.server_seed is not None else _resettled(stored)
     bank = bank_of(uow, stored)
-    settled = [Settled(int(player_id), stored.bets, stored.stake, stored.win)]
+    settled = [Settled(int(player_id), stored.bets, stored.stake, stored.win, stored.fee)]
     (money,) = bank.money(stored.mode, settled)
     owed = {_party(p): money.net(p) for p in _parties(money)}
     moved = {
@@ -124,13 +124,15 @@ def rotate_for_replay(uow: UnitOfWork, round_id: str) -> bool:
 
 
 def _resettled(stored: StoredRound) -> tuple[Difference, ...]:
-    """The recorded bets re-settled by core on the recorded cards (what can be checked
-    without the seed), field by field as the verifier names them."""
+    """The recorded bets re-settled by core on the recorded cards (and a multiplier table's
+    recorded multiplier cards: what can be checked without the seed), field by field as the
+    verifier names them."""
     recorded = json.loads(stored.bets)
     coup = Coup(Hand(Card.parse_many(stored.player_cards)),
                 Hand(Card.parse_many(stored.banker_cards)))  # fmt: skip
     bets = Bets({name: int(bet["stake"]) for name, bet in recorded.items()})
-    expected = settle(get_rules(stored.rules), bets, coup).to_json()
+    lightning = lightning_of(stored.lightning)
+    expected = settle(get_rules(stored.rules), bets, coup, lightning).to_json()
     return tuple(
         Difference(f"bets.{name}.{key}", value, recorded.get(name, {}).get(key))
         for name, bet in expected.items()

@@ -16,7 +16,7 @@ from baccarat.fairness.beacon import QUICKNET
 from baccarat.server.db.url import DatabaseUrl as DatabaseUrl  # the settings' own
 
 if TYPE_CHECKING:
-    from baccarat.server.dealing import ShoeFactory
+    from baccarat.server.dealing import LightningSource, ShoeFactory
 
 ENV_PREFIX = "BACCARAT_"
 # The whole settings of a server, as JSON, for its worker processes.
@@ -189,12 +189,17 @@ class Settings:
     beacon_url: str | None = None
     beacon_chain: str = QUICKNET.hash
     beacon_public_key: str | None = None
+    # The operator's token for ``GET /metrics`` (``Authorization: Bearer``; docs/operations.md).
+    # None (the default): the metrics are not served.
+    metrics_token: str | None = field(default=None, repr=False)
     # The jurisdiction profile the deployment plays (docs/jurisdictions.md), and a file of
     # profiles of its own besides the package's.
     profile: str = "default"
     profiles_file: Path | None = None
-    # Injected for tests: the deal source and the clock (microseconds since the epoch).
+    # Injected for tests: the deal source, the multiplier cards' source and the clock
+    # (microseconds since the epoch).
     shoe_factory: ShoeFactory | None = field(default=None, compare=False)
+    lightning_source: LightningSource | None = field(default=None, compare=False)
     clock: Callable[[], int] = field(default=system_clock_us, compare=False)
 
     @classmethod
@@ -261,6 +266,7 @@ class Settings:
             beacon_url=get("BEACON_URL"),
             beacon_chain=get("BEACON_CHAIN") or QUICKNET.hash,
             beacon_public_key=get("BEACON_PUBLIC_KEY"),
+            metrics_token=get("METRICS_TOKEN"),
             session_ttl_s=int(get("SESSION_TTL") or 7 * 24 * 3600),
             cookie_secure=(get("COOKIE_SECURE") or "0") == "1",
             db_threads=int(get("DB_THREADS") or cls.db_threads),
@@ -316,7 +322,7 @@ def _decode(kind: Any, data: Any) -> Any:
         kind = next(k for k in typing.get_args(kind) if k is not type(None))
     if isinstance(kind, type) and is_dataclass(kind):
         # The injected fields' types are imported for type checking only.
-        hints = typing.get_type_hints(kind, localns={"ShoeFactory": Any})
+        hints = typing.get_type_hints(kind, localns={"ShoeFactory": Any, "LightningSource": Any})
         known = {f.name for f in fields(kind) if f.compare}
         return kind(**{k: _decode(hints[k], v) for k, v in data.items() if k in known})
     if kind is Path:

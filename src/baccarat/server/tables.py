@@ -22,6 +22,7 @@ from baccarat.core import (
     Bets,
     RuleSet,
     ShufflePolicy,
+    fee_of,
     get_rules,
     parse_money,
 )
@@ -97,6 +98,9 @@ class Table:
     limits: Limits
     source: str = ""
     rtp: Mapping[str, Fraction] = field(default_factory=dict)
+    # A multiplier table's exact figures per bet besides its RTP (``analysis.multiplier``:
+    # the standard deviation, the largest multiplier and how rare it is, ...).
+    figures: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # Its kind (``kinds.KINDS``: house, shared, banked) and the kind's own terms (none for a
     # house table), which only the kind's package reads.
     kind: str = "house"
@@ -209,15 +213,43 @@ class Table:
                     f"the tie bet {money(tie)} is above the maximum {money(limits.tie_max)}",
                     bet="tie", stake=tie, max=limits.tie_max, currency=code,
                 )  # fmt: skip
-        unit = self.unit
-        for kind, stake in bets.placed():
-            if stake % unit:
-                raise ServiceError(
-                    "not_a_chip_multiple",
-                    f"the {kind} bet {money(stake)} cannot be made of this "
-                    f"table's chips: stakes are multiples of {money(unit)}",
-                    bet=kind, stake=stake, unit=unit, currency=code,
-                )  # fmt: skip
+        # Every stake a whole multiple of what makes a multiplier table's fee exact, and of
+        # what the table's chips make.
+        for error, multiple in (("not_a_fee_multiple", self.fee_unit),
+                                ("not_a_chip_multiple", self.unit)):  # fmt: skip
+            for kind, stake in bets.placed():
+                if stake % multiple:
+                    raise ServiceError(
+                        error, f"the {kind} bet {money(stake)} {self._unmade(error, multiple)}",
+                        bet=kind, stake=stake, unit=multiple, currency=code,
+                    )  # fmt: skip
+
+    def _unmade(self, error: str, multiple: int) -> str:
+        """Why a stake that is no whole multiple of ``multiple`` is refused (``error``)."""
+        unit = format_amount(multiple, self.currency)
+        if error == "not_a_fee_multiple":
+            return (
+                f"is not a whole multiple of {unit}: at this table a fee of {self.fee_text} of "
+                "each stake is taken with it, and stakes are multiples of what makes it exact"
+            )
+        return f"cannot be made of this table's chips: stakes are multiples of {unit}"
+
+    @property
+    def fee_unit(self) -> int:
+        """Every stake is a multiple of this so that its fee is whole minor units (1 where
+        no fee is taken)."""
+        terms = self.rules.multipliers
+        return 1 if terms is None else terms.fee_unit
+
+    @property
+    def fee_text(self) -> str:
+        """The fee taken with each stake, as a fraction ("1/5"; "0" where none is)."""
+        terms = self.rules.multipliers
+        return "0" if terms is None else str(terms.fee)
+
+    def wagered(self, bets: Bets) -> int:
+        """What the bets take from the balance: their stakes and the fee taken with them."""
+        return bets.total + fees_of(self.rules, bets)
 
     def bet_limits(self, bet: str) -> BetLimits:
         """The least and the most one bet takes (the tie's least is the lone tie bet's)."""
@@ -228,9 +260,12 @@ class Table:
         return self.side_bets[bet]
 
     def bets_json(self) -> dict[str, dict[str, Any]]:
-        """``{name: {"min", "max", "unit", "pays", "rtp"}}`` for every bet the table takes:
-        its limits and the multiple its stakes are made of (the chips' unit), the pay table's
-        lines (pays "to one", or "push") and the exact RTP (null if not known)."""
+        """``{name: {"min", "max", "unit", "pays", "rtp", "rtp_exact", "rtp_percent"}}`` for
+        every bet the table takes: its limits and the multiple its stakes are made of (the
+        chips' unit), the pay table's lines (pays "to one", or "push") and the exact RTP
+        (null if not known), as a fraction ("n/d") beside its percentage; at a multiplier
+        table its RTP per unit wagered (the stake and its fee) and its other exact figures
+        (``multiplier``)."""
         answer = {}
         for bet in self.bets:
             bounds = self.bet_limits(bet)
@@ -241,7 +276,11 @@ class Table:
                 "unit": self.unit,
                 "pays": self.rules.paytable(bet).to_json(),
                 "rtp": None if rtp is None else float(rtp),
+                "rtp_exact": None if rtp is None else f"{rtp.numerator}/{rtp.denominator}",
+                "rtp_percent": None if rtp is None else f"{float(rtp) * 100:.4f}",
             }
+            if bet in self.figures:
+                answer[bet]["multiplier"] = dict(self.figures[bet])
         if "tie" in answer:
             answer["tie"]["min_beside"] = self.limits.tie_min
         return answer
@@ -262,6 +301,14 @@ class Table:
             "banked": None,
             "shared": None,
         } | ({} if self.terms is None else {self.kind: self.terms.to_json()})
+
+
+def fees_of(rules: RuleSet, bets: Bets) -> int:
+    """The fee taken with these bets' stakes: each bet's (``core.fee_of``; 0 where no fee
+    is taken). Its stakes are whole multiples of the fee's unit (``Table.check_bets``)."""
+    if rules.multipliers is None:
+        return 0
+    return sum(fee_of(rules, stake) for _, stake in bets.placed())
 
 
 def bets_from(stakes: Mapping[str, int]) -> Bets:
@@ -370,10 +417,22 @@ def _table(
         raise TableConfigError(f"{where}: a {kind.name} table takes the three main bets only")
     if kind is not None and kind.one_currency is not None and "currencies" in raw:
         raise TableConfigError(f"{where}: {kind.one_currency}")
+    _check_fee_unit(rules, chips, where)
     variants = _currencies(raw, index, kinds, settings, where, side)
     return Table(table_id, str(raw.get("name", table_id)), rules, chips, limits,
                  str(raw.get("source", "")), kind="house" if kind is None else kind.name,
                  terms=terms, side_bets=side, currencies=variants)  # fmt: skip
+
+
+def _check_fee_unit(rules: RuleSet, chips: tuple[int, ...], where: str) -> None:
+    """At a multiplier table every stake's fee is whole minor units: the chips make only
+    multiples of the fee's unit (5 minor units for a fee of 1/5)."""
+    terms = rules.multipliers
+    if terms is not None and math.gcd(*chips) % terms.fee_unit:
+        raise TableConfigError(
+            f"{where}: rules {rules.name!r} take a fee of {terms.fee} of each stake: the "
+            f"chips must make whole multiples of {terms.fee_unit} minor units only"
+        )
 
 
 _TERMS = ("chips", "min", "max", "tie_min", "tie_min_alone", "tie_max", "bets")
@@ -458,8 +517,6 @@ def read_tables(
     """The tables of a TOML file (default: the package's own), with exact RTPs computed;
     each table's kind (``kinds``, by the name of its section) reads its own terms (a
     player-banked table's decision times are the settings')."""
-    from baccarat.analysis import analyse
-
     if path is None:
         text = resources.files("baccarat.server").joinpath("tables.toml").read_text("utf-8")
     else:
@@ -475,13 +532,32 @@ def read_tables(
     if len({t.id for t in tables}) != len(tables):
         raise TableConfigError("two tables have the same id")
     # The exact analysis is done once per distinct rule set.
-    rtps: dict[RuleSet, dict[str, Fraction]] = {}
+    exact: dict[RuleSet, dict[str, Any]] = {}
     for table in tables:
-        if table.rules not in rtps:
-            analysis = analyse(table.rules)
-            rtps[table.rules] = {kind: odds.rtp for kind, odds in analysis.bets.items()}
+        if table.rules not in exact:
+            exact[table.rules] = _exact(table.rules)
     return TableSet([
-        replace(t, rtp=rtps[t.rules],
-                currencies={c: replace(v, rtp=rtps[t.rules]) for c, v in t.currencies.items()})
+        replace(t, **exact[t.rules],
+                currencies={c: replace(v, **exact[t.rules]) for c, v in t.currencies.items()})
         for t in tables
     ])  # fmt: skip
+
+
+def _exact(rules: RuleSet) -> dict[str, Any]:
+    """A rule set's exact figures, as a table keeps them (``rtp``, ``figures``): the exact
+    analyser's, or at a multiplier table the multiplier analysis's (RTP per unit wagered)."""
+    from baccarat.analysis import analyse
+    from baccarat.analysis.multiplier import exact
+
+    if rules.multipliers is None:
+        return {"rtp": {kind: odds.rtp for kind, odds in analyse(rules).bets.items()}}
+    found = exact(rules).bets
+    return {
+        "rtp": {kind: bet.rtp for kind, bet in found.items()},
+        "figures": {kind: _figures(bet.to_json()) for kind, bet in found.items()},
+    }
+
+
+def _figures(figures: Mapping[str, Any]) -> dict[str, Any]:
+    """A multiplier bet's exact figures besides its RTP (said once, in ``bets_json``)."""
+    return {k: v for k, v in figures.items() if k not in ("rtp", "rtp_percent", "pays")}

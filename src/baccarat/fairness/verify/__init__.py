@@ -55,7 +55,7 @@ from .report import (
     Verdict,
     show,
 )
-from .round import check_round, derived_order, verify_round
+from .round import check_round, derived_lightning, derived_order, verify_round
 from .seeds import check_nonces, check_sources, revealed_seeds, with_revealed_seed
 from .shoes import check_shuffles, check_table_logs
 from .signatures import check_signatures
@@ -84,6 +84,7 @@ __all__ = [
     "check_signatures",
     "check_sources",
     "check_table_logs",
+    "derived_lightning",
     "derived_order",
     "render",
     "revealed_seeds",

@@ -1,31 +1,38 @@
 """The checks of one round on its own: the commitment of its revealed seed, a seat's client
 seed, where its coup starts in the shoe, its cards, scores and winner (re-dealt from the
-derived order, or against the tableau while the seed is not revealed), and its money (every
-bet re-settled, the win, the balance after); ``verify_round`` gives its ``RoundReport``.
+derived order, or against the tableau while the seed is not revealed), a multiplier
+table's multiplier cards (re-derived, each changed one named), and its money (every bet
+re-settled, with its fee and multiplier at a multiplier table, the win, the balance after);
+``verify_round`` gives its ``RoundReport``.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ...core import (
+    BetError,
     Bets,
     Card,
     Coup,
     Hand,
+    Lightning,
     Outcome,
+    Settlement,
     ShoeEmpty,
     ShufflePolicy,
     banker_draws,
     burn_count,
+    fee_of,
     hand_score,
     is_natural,
     play_coup,
     player_draws,
     settle,
 )
-from ..derive import commitment, shuffled_order
+from ..derive import commitment, lightning, shuffled_order
 from ..history import HandRecord, RoundRecord, seat_client_seed
 from .report import (
     UNREVEALED,
@@ -191,8 +198,93 @@ def _check_coup(
     return diffs, settled
 
 
-def _check_money(record: RoundRecord, coup: Coup | None) -> list[Difference]:
+def derived_lightning(record: RoundRecord) -> tuple[Lightning, ...] | None:
+    """A multiplier table's round's multiplier cards from its seeds, nonce and position; ()
+    at other tables; None while the seed is not revealed."""
+    terms, fair = record.rules.multipliers, record.fairness
+    if terms is None:
+        return ()
+    if fair.server_seed is None:
+        return None
+    return lightning(fair.server_seed, fair.client_seed, fair.nonce, terms, fair.position)
+
+
+def _shown(one: Lightning | None) -> str | None:
+    return None if one is None else str(one)
+
+
+def _check_lightning(record: RoundRecord) -> tuple[list[Difference], tuple[Lightning, ...]]:
+    """The multiplier cards, each changed, added or missing one named; returns the
+    differences and the cards to settle with (the derived ones, or the recorded ones while
+    the seed is not revealed)."""
+    recorded = record.lightning
+    terms = record.rules.multipliers
+    expected = derived_lightning(record)
+    if terms is None:
+        if not recorded:
+            return [], ()
+        note = f"{record.rules_name} has no multiplier cards"
+        return [Difference("lightning", [], [str(one) for one in recorded], note)], ()
+    if expected is None:
+        # Not revealed yet: what the published terms allow.
+        counts, values = dict(terms.counts), dict(terms.values)
+        diffs = []
+        if len(recorded) not in counts:
+            note = f"a coup has {', '.join(map(str, counts))} multiplier cards"
+            diffs.append(Difference("lightning", "a count the terms give", len(recorded), note))
+        for i, one in enumerate(recorded):
+            if one.multiplier not in values:
+                note = f"the multipliers are {', '.join(map(str, values))}"
+                diffs.append(Difference(f"lightning.{i}", "a published multiplier", str(one), note))
+        return diffs, recorded
     diffs = []
+    for i in range(max(len(expected), len(recorded))):
+        want = expected[i] if i < len(expected) else None
+        got = recorded[i] if i < len(recorded) else None
+        if want == got:
+            continue
+        if want is not None and got is not None and want.card == got.card:
+            note = f"the multiplier of {want.card}"
+        elif want is None or got is None:
+            note = "a multiplier card " + ("too many" if want is None else "missing")
+        else:
+            note = "the multiplier card"
+        diffs.append(Difference(f"lightning.{i}", _shown(want), _shown(got), note))
+    return diffs, expected
+
+
+def _check_fees(record: RoundRecord) -> list[Difference]:
+    """Each bet's fee: 1/5 of its stake at a multiplier table, none elsewhere."""
+    diffs = []
+    for bet in record.bets:
+        try:
+            fee = fee_of(record.rules, bet.stake)
+        except BetError as error:
+            diffs.append(Difference(f"bets.{bet.bet}.stake", "a whole fee", bet.stake, str(error)))
+            continue
+        if bet.fee != fee:
+            terms = record.rules.multipliers
+            note = "no fee here" if terms is None else f"{terms.fee} of the stake {bet.stake}"
+            diffs.append(Difference(f"bets.{bet.bet}.fee", fee, bet.fee, note))
+    return diffs
+
+
+def _fees(record: RoundRecord) -> int:
+    """The fees the rules take with the round's stakes (a stake whose fee is not whole,
+    named by the fee check, counts with its recorded fee)."""
+    total = 0
+    for bet in record.bets:
+        try:
+            total += fee_of(record.rules, bet.stake)
+        except BetError:
+            total += bet.fee
+    return total
+
+
+def _check_money(
+    record: RoundRecord, coup: Coup | None, cards: tuple[Lightning, ...] = ()
+) -> list[Difference]:
+    diffs = _check_fees(record)
     if record.is_void:
         note = "a voided round returns every stake"
         for bet in record.bets:
@@ -205,12 +297,16 @@ def _check_money(record: RoundRecord, coup: Coup | None) -> list[Difference]:
     else:
         assert coup is not None
         winner = coup.winner
-        bets = Bets({bet.bet: bet.stake for bet in record.bets})
-        settlement = settle(record.rules, bets, coup)
+        settlement = _settle(record, coup, cards)
         for bet, settled in zip(record.bets, settlement.bets, strict=True):
             name = f"bets.{bet.bet}"
             if bet.result != settled.result.value:
                 diffs.append(Difference(f"{name}.result", settled.result.value, bet.result))
+            if bet.multiplier != settled.multiplier:
+                note = "the product of its paid cards' multipliers"
+                diffs.append(
+                    Difference(f"{name}.multiplier", settled.multiplier, bet.multiplier, note)
+                )
             if bet.returned != settled.returned:
                 outcome = "a tie" if winner is Outcome.TIE else f"a {winner.value} win"
                 note = f"{bet.bet} bet of {bet.stake} on {outcome}"
@@ -221,6 +317,14 @@ def _check_money(record: RoundRecord, coup: Coup | None) -> list[Difference]:
         diffs.append(Difference("win", expected_win, record.win, note))
     expected_after = record.balance_before - record.staked + expected_win
     note = f"balance_before {record.balance_before} - stakes {record.staked} + win {expected_win}"
+    fees = _fees(record)
+    if fees and not record.is_void:
+        # A multiplier table's fees, taken with the stakes (a void returns them too).
+        expected_after -= fees
+        note = (
+            f"balance_before {record.balance_before} - stakes {record.staked} - fees "
+            f"{fees} + win {expected_win}"
+        )
     if record.role == "banker":
         # The banker's side of a player-banked round: the stakes in, the returns and the
         # casino's fee out (a void gives everything back).
@@ -235,41 +339,58 @@ def _check_money(record: RoundRecord, coup: Coup | None) -> list[Difference]:
     return diffs
 
 
+def _settle(record: RoundRecord, coup: Coup, cards: tuple[Lightning, ...]) -> Settlement:
+    """The round's bets settled against its coup (and its multiplier cards)."""
+    bets = Bets({bet.bet: bet.stake for bet in record.bets})
+    try:
+        return settle(record.rules, bets, coup, cards)
+    except BetError:
+        # A stake whose fee is not whole (named by the fee check): settled as if fee-less.
+        return settle(replace(record.rules, multipliers=None), bets, coup)
+
+
 def check_round(record: RoundRecord) -> list[Difference]:
     """Every difference found in one round on its own (no cross-round checks)."""
     return _check_round(record)[0]
 
 
-def _check_round(record: RoundRecord) -> tuple[list[Difference], Coup | None]:
+def _check_round(
+    record: RoundRecord,
+) -> tuple[list[Difference], tuple[Coup, tuple[Lightning, ...]] | None]:
     order = derived_order(record)
     diffs = _check_commitment(record)
     diffs += _check_client_seeds(record)
     diffs += _check_position(record, order)
     coup_diffs, coup = _check_coup(record, order)
     diffs += coup_diffs
-    diffs += _check_money(record, coup)
-    return diffs, coup
+    lightning_diffs, cards = _check_lightning(record)
+    diffs += lightning_diffs
+    diffs += _check_money(record, coup, cards)
+    return diffs, None if coup is None else (coup, cards)
 
 
-def _void_kind(record: RoundRecord, coup: Coup | None) -> str:
+def _void_kind(record: RoundRecord, dealt: tuple[Coup, tuple[Lightning, ...]] | None) -> str:
     """Whether a voided round was voided before its result, after it, or after a win of the
-    exporter's side (the player's bets returning more than staked; the banker's side, the
-    stakes covering the returns and the fee)."""
-    if coup is None:
+    exporter's side (the player's bets returning more than staked and their fees; the
+    banker's side, the stakes covering the returns and the fee)."""
+    if dealt is None:
         return VOID_BEFORE
-    bets = Bets({bet.bet: bet.stake for bet in record.bets})
-    settlement = settle(record.rules, bets, coup)
-    net = settlement.returned - settlement.staked
+    settlement = _settle(record, *dealt)
+    net = settlement.net
     if record.role == "banker":
         net = -net - record.fee
     return VOID_AFTER_WIN if net > 0 else VOID_AFTER
 
 
-def _report(record: RoundRecord, diffs: Sequence[Difference], coup: Coup | None) -> RoundReport:
+def _report(
+    record: RoundRecord,
+    diffs: Sequence[Difference],
+    dealt: tuple[Coup, tuple[Lightning, ...]] | None,
+) -> RoundReport:
     if diffs:
         return RoundReport(record.line, record.id, Status.DIFFERS, tuple(diffs))
     if record.is_void:
-        return RoundReport(record.line, record.id, Status.VOIDED, reason=_void_kind(record, coup))
+        return RoundReport(record.line, record.id, Status.VOIDED, reason=_void_kind(record, dealt))
     if not record.fairness.is_revealed:
         return RoundReport(record.line, record.id, Status.UNVERIFIABLE, reason=UNREVEALED)
     return RoundReport(record.line, record.id, Status.VERIFIED)
@@ -277,5 +398,5 @@ def _report(record: RoundRecord, diffs: Sequence[Difference], coup: Coup | None)
 
 def verify_round(record: RoundRecord) -> RoundReport:
     """The verdict on one round on its own."""
-    diffs, coup = _check_round(record)
-    return _report(record, diffs, coup)
+    diffs, dealt = _check_round(record)
+    return _report(record, diffs, dealt)

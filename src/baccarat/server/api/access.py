@@ -97,6 +97,8 @@ SESSION_KINDS: dict[str, frozenset[str]] = {
     "POST /api/responsible/time-out": PLAY,
     "POST /api/responsible/self-exclusion": PLAY,
     "GET /api/health": NO_PLAYER_SESSION,
+    # The operator's metrics: its own token, no player's session.
+    "GET /metrics": NO_PLAYER_SESSION,
     # Jurisdiction profiles (docs/jurisdictions.md) and the features they allow.
     "GET /api/profiles": NO_PLAYER_SESSION,
     "GET /api/session/position": PLAY,
@@ -111,6 +113,7 @@ SESSION_KINDS: dict[str, frozenset[str]] = {
     "POST /api/sessions/launch": NO_PLAYER_SESSION,
     "GET /play/{code}": NO_PLAYER_SESSION,
     "GET /api/operator/session": PLAY,
+    "POST /api/operator/messages/{message_id}": PLAY,  # an operator's message answered
     # The back office: its staff's own sessions, never a player's.
     "POST /admin/api/sessions": NO_PLAYER_SESSION,
     "DELETE /admin/api/sessions": NO_PLAYER_SESSION,

@@ -18,6 +18,7 @@ from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.jsontext import compact
 from baccarat.server.kinds.banked.runtime import BankedDesk
+from baccarat.server.observe import logs
 from baccarat.server.play import idempotency
 from baccarat.server.wallets.operator.launch import session_kind
 
@@ -50,9 +51,13 @@ class Caller:
     token_hash: str | None
     # A session an operator launched: "real" (on its wallet) or "demo"; "" for ours.
     operator: str = ""
+    # The request's access-log notes (``observe.logs``): the player once authenticated.
+    noted: object = None
 
     def player_id(self, uow: UnitOfWork) -> int:
-        return auth.authenticate(uow, self.token_hash)
+        player = auth.authenticate(uow, self.token_hash)
+        logs.note_player(self.noted, player)
+        return player
 
 
 def session_token(
@@ -85,7 +90,8 @@ def caller_of(request: Request, cookie_name: str = SESSION_COOKIE) -> Caller:
             "csrf_failed",
             f"a request made with the session cookie needs the {CSRF_HEADER} header",
         )
-    return Caller(auth.token_hash(token), session_kind(token))
+    return Caller(auth.token_hash(token), session_kind(token),
+                  request.scope.get(logs.SCOPE_KEY))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,8 +202,13 @@ async def idempotent_write(
     request, caller = ctx.request, ctx.caller
     key = idempotency.check_key(request.headers.get(IDEMPOTENCY_HEADER))
     hashed = idempotency.request_hash(request.method, request.url.path, body)
+
+    def noted(uow: UnitOfWork, player_id: int) -> Any:
+        logs.note_player(caller.noted, player_id)
+        return work(uow, player_id)
+
     answer, replayed = await idempotency.written_once(
-        ctx.casino.db, caller.token_hash, key, hashed, status, work
+        ctx.casino.db, caller.token_hash, key, hashed, status, noted
     )
     headers = {"Idempotent-Replayed": "true"} if replayed else None
     return Response(

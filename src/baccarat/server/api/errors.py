@@ -13,6 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from baccarat.server.api.program_errors import Answer500, ProgramErrors
 from baccarat.server.errors import ERRORS, RateLimited, ServiceError
+from baccarat.server.observe import metrics
 
 # What the responsible-gaming checks may refuse a round or a seat with.
 RESPONSIBLE_ERRORS = ("loss_limit_reached", "wager_limit_reached", "session_limit_reached",
@@ -30,6 +31,7 @@ class ErrorBody(BaseModel):
 
 
 def error_response(error: ServiceError) -> JSONResponse:
+    metrics.refused(error.code)
     headers = None
     if isinstance(error, RateLimited):
         headers = {"Retry-After": str(error.retry_after_s)}

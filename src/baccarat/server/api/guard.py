@@ -46,6 +46,7 @@ from baccarat.server import auth
 from baccarat.server.api import pacing
 from baccarat.server.errors import RateLimited, ServiceError
 from baccarat.server.jsontext import compact
+from baccarat.server.observe import metrics
 from baccarat.server.settings import Limits
 
 _logger = logging.getLogger("uvicorn.error")
@@ -190,6 +191,7 @@ def _counting(receive: Any, limit: int, timeout_s: float) -> Any:
 
 
 async def _refuse(send: Any, error: ServiceError, close: bool = True) -> None:
+    metrics.refused(error.code)
     body = compact(error.to_json()).encode()
     headers = [(b"content-type", b"application/json"),
                (b"content-length", str(len(body)).encode())]  # fmt: skip
@@ -223,6 +225,7 @@ def _answer(status: int, code: str, message: str, **details: Any) -> bytes:
     """A whole HTTP answer with the usual error body, for a refusal below the app (these
     codes are the transport's, not the API's: docs/server.md, "Limits"); a
     ``retry_after`` detail is also the Retry-After header."""
+    metrics.refused(code)
     error = {"error": {"code": code, "message": message, "details": details}}
     body = compact(error).encode()
     reason = HTTPStatus(status).phrase.encode()

@@ -149,6 +149,19 @@ class TableBetOut(BaseModel):
         description='the pay table: line -> pay "to one" ("11", "19/20") or "push"'
     )
     rtp: float | None = Field(description="the exact return to player; null if not known")
+    rtp_exact: str | None = Field(
+        default=None, description='the exact return to player as a fraction "n/d"'
+    )
+    rtp_percent: str | None = Field(
+        default=None, description='the exact return to player in percent, "98.7654"'
+    )
+    multiplier: dict[str, Any] | None = Field(
+        default=None,
+        description="a multiplier table's bet, exactly (docs/multiplier.md): its standard "
+        "deviation per unit staked (sd), its largest multiplier and how rare it is "
+        "(max_multiplier, max_multiplier_one_in: 1 in N rounds), how rare a pay of 100 times "
+        "the stake or more is (pays_100x_one_in); its rtp is per unit wagered (stake and fee)",
+    )
 
 
 class TableOut(BaseModel):
@@ -246,6 +259,11 @@ class SharedBetsOut(BaseModel):
     mode: str
     bets: dict[str, int]
     stake: int
+    fee: int = Field(
+        default=0,
+        description="a multiplier table: the fee held with the stake (taken when the coup "
+        "is settled, given back if the bets are withdrawn)",
+    )
     balance: int
     closes_at: int
     server_time: int
@@ -292,6 +310,18 @@ class BetOut(BaseModel):
     stake: int
     result: Literal["win", "lose", "push", "void"]
     returned: int
+    fee: int = Field(
+        default=0,
+        description="a multiplier table's fee, taken with the stake and never returned",
+    )
+    multiplier: int = Field(
+        default=1, description="a multiplier table's won bet: the multiplier its pay took"
+    )
+
+
+class LightningOut(BaseModel):
+    card: str = Field(description='a card identity (rank and suit), "Ah"')
+    multiplier: int
 
 
 class FairnessRecordOut(BaseModel):
@@ -344,7 +374,14 @@ class RoundOut(BaseModel):
     banker: HandOut
     winner: Literal["player", "banker", "tie"]
     bets: dict[str, BetOut]
+    lightning: list[LightningOut] = Field(
+        default_factory=list,
+        description="a multiplier table's round: its multiplier cards, in the order drawn",
+    )
     stake: int
+    fee: int = Field(
+        default=0, description="a multiplier table's round: the fees taken with the stakes"
+    )
     win: int
     balance_before: int
     balance_after: int

@@ -18,6 +18,7 @@ from baccarat.server.api import launch_page
 from baccarat.server.api.accounts import session_cookies
 from baccarat.server.api.deps import IDEMPOTENCY_HEADER, CasinoDep, RequestContext, json_response
 from baccarat.server.api.errors import documented
+from baccarat.server.api.ids import Id
 from baccarat.server.errors import ServiceError
 from baccarat.server.play import idempotency
 from baccarat.server.wallets.operator import launch, report
@@ -84,7 +85,7 @@ async def operator_rounds(request: Request, casino: CasinoDep) -> Response:
     found = await casino.db.read(
         lambda uow: report.rounds(
             uow, operator.id, params.get("from"), params.get("to"), params.get("player"),
-            params.get("after"), operator.contract,
+            params.get("after"),
         )
     )  # fmt: skip
     return json_response(found)
@@ -160,7 +161,28 @@ async def operator_session(request: Request, casino: CasinoDep) -> Response:
     desk = desk_of(request.app)
     session = await desk.session(caller_of(request).token_hash)
     balance = await desk.refresh_balance(session)
-    return json_response(session.to_json() | {"balance": balance})
+    message = await desk.waiting(session.token_hash)
+    told = {} if message is None else {"operator_message": message}
+    return json_response(session.to_json() | {"balance": balance} | told)
+
+
+class ChoiceIn(BaseModel):
+    choice: str = Field(min_length=1, max_length=32, description="continue, close or view_history")
+
+
+@router.post(
+    "/api/operator/messages/{message_id}",
+    responses=documented("not_authenticated", "unknown_message", "invalid_body"),
+    summary="An operator's message to its player (a reality check): the player's choice",
+)
+async def operator_message_choice(
+    message_id: Id, body: ChoiceIn, request: Request, casino: CasinoDep
+) -> Response:
+    from baccarat.server.api.deps import caller_of
+
+    desk = desk_of(request.app)
+    answer = await desk.choose(caller_of(request).token_hash, message_id, body.choice)
+    return json_response(answer)
 
 
 async def operator_balance(ctx: RequestContext) -> tuple[int, str]:

@@ -114,6 +114,10 @@ class Sockets:
             )
         held.add(client)
 
+    def count(self) -> int:
+        """The sockets open in this worker."""
+        return sum(map(len, self.by_player.values()))
+
     def release(self, client: SocketClient) -> None:
         held = self.by_player.get(client.account)
         if held is not None:

@@ -52,6 +52,7 @@ from baccarat.server.db.pgwriter import PostgresWriter
 from baccarat.server.db.uow import Memo, UnitOfWork, is_unique_violation, write_totals
 from baccarat.server.db.url import DatabaseUrl
 from baccarat.server.errors import ServiceError
+from baccarat.server.observe import metrics
 from baccarat.server.vault import Vault, default_vault
 
 T = TypeVar("T")
@@ -204,6 +205,7 @@ class Database:
                 raise
             except Exception as error:
                 if attempt + 1 < RETRIES and _should_retry(error):
+                    metrics.retried()
                     continue
                 raise
         raise AssertionError("unreachable")
@@ -281,6 +283,20 @@ class Database:
                 self._drop_thread_connection()
                 raise _unavailable(error) from error
             raise
+
+    def pool_use(self) -> metrics.PoolUse:
+        """The writer threads (SQLite: the one on the loop), how many run a batch now, the
+        units of work and the reads waiting for one."""
+        reads = 0 if self._readers is None else self._readers._work_queue.qsize()
+        writer = self._pg_writer
+        if writer is None:
+            sqlite = self._sqlite_writer
+            queued = 0 if sqlite is None else len(sqlite.pending)
+            return metrics.PoolUse(1, 0, queued, reads)
+        with writer.lock:
+            busy = sum(1 for queue in writer.queues if queue.running)
+            queued = sum(len(queue.pending) for queue in writer.queues)
+        return metrics.PoolUse(len(writer.queues), busy, queued, reads)
 
     def close(self) -> None:
         if self._closed:

@@ -39,6 +39,7 @@ from baccarat.server.db.jobs import Job as _Job
 from baccarat.server.db.jobs import unavailable as _unavailable
 from baccarat.server.db.uow import Carried, UnitOfWork, is_unique_violation, write_totals
 from baccarat.server.errors import ServiceError
+from baccarat.server.observe import metrics
 
 log = logging.getLogger("baccarat.server.db")
 
@@ -258,6 +259,7 @@ class PostgresWriter:
             job.error = error
         elif job.tries < TRIES:
             again.append(job)
+            metrics.retried()
         else:
             log.warning("a unit of work gave up after %d tries: %s", job.tries, error)
             job.error = _unavailable(error)

@@ -214,6 +214,10 @@ rounds = sa.Table(
     # Who set the client seed: "client" or "server" (migration 0010; NULL: recorded before).
     # A player-banked round: the player's (the banker's is in banked_rounds).
     sa.Column("client_seed_source", sa.Text, nullable=True),
+    # Multiplier baccarat (migration 0025): the round's multiplier cards (JSON; NULL without
+    # them) and the fee taken with the stakes (never returned; 0 elsewhere).
+    sa.Column("lightning", sa.Text, nullable=True),
+    sa.Column("fee", sa.BigInteger, nullable=False, server_default="0"),
     sa.CheckConstraint(MODES, name="mode"),
     sa.CheckConstraint("stake > 0 AND win >= 0", name="amounts"),
     sa.Index("ix_rounds_player", "player_id", "mode", "seq"),
@@ -459,7 +463,7 @@ operator_launches = sa.Table(
     # The launch's request, remembered (revision 0021): a repeat answers the first answer.
     sa.Column("request_uuid", sa.Text, nullable=True),
     sa.Column("request_hash", sa.Text, nullable=True),
-    # The market the launch named (revision 0024): its session's jurisdiction profile.
+    # The market the launch named (revision 0026): its session's jurisdiction profile.
     sa.Column("market", sa.Text, nullable=True),
     # Codes past their time are purged a few at a launch (revision 0014).
     sa.Index("ix_operator_launches_expires_us", "expires_us"),
@@ -491,7 +495,7 @@ operator_sessions = sa.Table(
     # The balance the operator last answered (NULL: not asked yet).
     sa.Column("balance", sa.BigInteger, nullable=True),
     sa.Column("created_us", sa.BigInteger, nullable=False),
-    # The market its launch named (revision 0024; NULL: the deployment's profile).
+    # The market its launch named (revision 0026; NULL: the deployment's profile).
     sa.Column("market", sa.Text, nullable=True),
 )
 
@@ -523,6 +527,8 @@ operator_rounds = sa.Table(
     # once the bet was applied (the round is dealt later, with the coup).
     sa.Column("coup_id", sa.BigInteger, nullable=True),
     sa.Column("balance", sa.BigInteger, nullable=True),
+    # The wallet contract it is played in (revision 0024; ``wallets.operator.protocols``).
+    sa.Column("protocol", sa.Text, nullable=False, server_default="v1"),
     sa.CheckConstraint(
         "state IN ('bet', 'placed', 'win', 'settled', 'refused', 'rollback', 'rolled_back')",
         name="state",
@@ -549,7 +555,35 @@ operator_calls = sa.Table(
     sa.Column("status", sa.Text, nullable=True),
     sa.Column("balance", sa.BigInteger, nullable=True),
     sa.Column("error", sa.Text, nullable=True),
+    # Revision 0024: the operator's player, the body as sent, the answer's body as received
+    # and the operator's reason for a refusal; found by time and by player.
+    sa.Column("player", sa.Text, nullable=True),
+    sa.Column("body", sa.Text, nullable=True),
+    sa.Column("answer", sa.Text, nullable=True),
+    sa.Column("reason", sa.Text, nullable=True),
     sa.Index("ix_operator_calls_round", "round_id", "id"),
+    sa.Index("ix_operator_calls_sent", "sent_us"),
+    sa.Index("ix_operator_calls_player", "player", "sent_us"),
+)
+
+# A message an operator attached to an answer (a reality check), shown to its player until
+# they choose one of its choices (revision 0024).
+operator_messages = sa.Table(
+    "operator_messages",
+    metadata,
+    sa.Column("id", Id, primary_key=True, autoincrement=True),
+    sa.Column("operator_id", sa.Text, nullable=False),
+    sa.Column("player_id", Id, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("message_id", sa.Text, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("choices", sa.Text, nullable=False),
+    sa.Column("history_url", sa.Text, nullable=True),
+    sa.Column("call_id", Id, nullable=True),
+    sa.Column("created_us", sa.BigInteger, nullable=False),
+    sa.Column("chosen_us", sa.BigInteger, nullable=True),
+    sa.Column("choice", sa.Text, nullable=True),
+    sa.UniqueConstraint("operator_id", "player_id", "message_id"),
+    sa.Index("ix_operator_messages_player", "player_id", "chosen_us"),
 )
 
 
@@ -720,6 +754,8 @@ shared_coups = sa.Table(
     sa.Column("banker_cards", sa.Text, nullable=True),
     sa.Column("winner", sa.Text, nullable=True),
     sa.Column("void_reason", sa.Text, nullable=True),
+    # Multiplier baccarat (migration 0025): the coup's multiplier cards, drawn at the close.
+    sa.Column("lightning", sa.Text, nullable=True),
     sa.Index("ix_shared_coups_table", "table_id", "id"),
     sa.Index("ix_shared_coups_shoe", "shoe_id", "number", unique=True),
 )
@@ -746,6 +782,8 @@ shared_bets = sa.Table(
     # Bets of an operator's session (revision 0020): the operator's round holding the stake
     # (not our escrow).
     sa.Column("operator_round", sa.Text, nullable=True),
+    # Multiplier baccarat (migration 0025): the fee held with the stake (never returned).
+    sa.Column("fee", sa.BigInteger, nullable=False, server_default="0"),
     sa.CheckConstraint(MODES, name="mode"),
     sa.CheckConstraint("stake >= 0", name="stake"),
     sa.Index("ix_shared_bets_round", "round_id", unique=True),
@@ -753,7 +791,7 @@ shared_bets = sa.Table(
     sa.Index("ix_shared_bets_operator_round", "operator_round"),
 )
 
-# Favourite bets (revision 0025, docs/jurisdictions.md): a player's named bet layouts, up to
+# Favourite bets (revision 0027, docs/jurisdictions.md): a player's named bet layouts, up to
 # five per table kind.
 favourite_bets = sa.Table(
     "favourite_bets",

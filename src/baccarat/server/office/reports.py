@@ -11,8 +11,10 @@ the rounds: what a page costs is bounded by the days, tables and bets it shows.
   By bet, the fees are a row of their own (bet ``fee``): the casino's fee is on a round's
   stakes, not on any one bet, and the bets at player-banked tables win the casino nothing.
 * RTP actual (returns / stakes) against theoretical (the exact analyser's, per table and
-  bet) for a day, the month to date and life to date, per mode and currency, with its
-  confidence band and an alarm when the actual leaves it. Only the bets the house covers:
+  bet; at a multiplier table the multiplier analysis's, per unit wagered: a bet's stake in
+  the aggregates there is its stake and the fee taken with it) for a day, the month to
+  date and life to date, per mode and currency, with its confidence band and an alarm when
+  the actual leaves it. Only the bets the house covers:
   player-banked tables' bets are left out (the casino pays none of their returns). The
   band: a bet of stake s returns s·X, where X per unit staked has the exact mean μ (the
   theoretical RTP) and standard deviation σ of the bet's pay table under the table's rules.
@@ -33,6 +35,7 @@ from functools import lru_cache
 from typing import Any
 
 from baccarat.analysis.exact import analyse
+from baccarat.analysis.multiplier import exact
 from baccarat.core import RuleSet
 from baccarat.core.paytable import PUSH
 from baccarat.server.currencies import HOME
@@ -52,7 +55,12 @@ MAX_DAYS = 3660
 
 @lru_cache(maxsize=64)
 def unit_moments(rules: RuleSet) -> dict[str, tuple[Fraction, float]]:
-    """Each bet's exact RTP and the standard deviation of its return per unit staked."""
+    """Each bet's exact RTP and the standard deviation of its return per unit staked; at a
+    multiplier table per unit wagered (the stake and its fee, as the aggregates count a
+    bet's stake there: ``daily``), from the multiplier analysis."""
+    if rules.multipliers is not None:
+        wagered = float(1 + rules.multipliers.fee)
+        return {bet: (one.rtp, one.sd / wagered) for bet, one in exact(rules).bets.items()}
     analysis = analyse(rules)
     moments = {}
     for table in rules.paytables:

@@ -14,19 +14,23 @@ from baccarat.server.play.round import Played, Settled
 
 
 def house_posting(settled: Settled) -> Money:
-    """A bettor's round against the house, as one posting: the stake to the house, what
-    returns (stakes included) back; the stake must be covered before anything returns."""
+    """A bettor's round against the house, as one posting: the stake to the house (and at
+    a multiplier table the fee taken with it, a move of its own), what returns (stakes
+    included, never the fee) back; the stake and fee must be covered before anything
+    returns."""
+    player = settled.player_id
     moves = (
-        Move(settled.player_id, "house", settled.stake),
-        Move("house", settled.player_id, settled.returned),
+        Move(player, "house", settled.stake),
+        *((Move(player, "house", settled.fee),) if settled.fee else ()),
+        Move("house", player, settled.returned),
     )
-    return Money(moves, {settled.player_id: settled.stake})
+    return Money(moves, {player: settled.wagered})
 
 
 def uncount(uow: UnitOfWork, mode: str, played_us: int, settled: Sequence[Settled]) -> None:
     """A voided round of the house leaves its bettors' responsible-gaming usage."""
     for one in settled:
-        responsible.uncount(uow, one.player_id, mode, played_us, one.stake, -one.net)
+        responsible.uncount(uow, one.player_id, mode, played_us, one.wagered, -one.net)
 
 
 class HouseBank:
@@ -36,7 +40,8 @@ class HouseBank:
 
     def admit(self, uow: UnitOfWork, mode: str, settled: Sequence[Settled]) -> None:
         for one in settled:
-            responsible.admit_round(uow, one.player_id, mode, one.stake, one.returned)
+            # What the round wagers is its stakes and the fee taken with them.
+            responsible.admit_round(uow, one.player_id, mode, one.wagered, one.returned)
 
     def unadmit(
         self, uow: UnitOfWork, mode: str, played_us: int, settled: Sequence[Settled]

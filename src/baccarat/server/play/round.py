@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from baccarat.core import (
@@ -37,8 +37,10 @@ from baccarat.core import (
     Card,
     Coup,
     Hand,
+    Lightning,
     RuleSet,
     Shoe,
+    bet_multiplier,
     deal_coup,
     format_cards,
     judge,
@@ -46,10 +48,11 @@ from baccarat.core import (
 )
 from baccarat.server import daily, seeds
 from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.dealing import ShoeFactory
+from baccarat.server.dealing import LightningSource, ShoeFactory, fair_lightning
 from baccarat.server.errors import ServiceError
-from baccarat.server.history import StoredRound, get_round
+from baccarat.server.history import StoredRound, get_round, lightning_of, lightning_text
 from baccarat.server.money import Money, Posted, Reversing, Wallet
+from baccarat.server.observe import metrics
 
 STEPS = ("shoe", "deal", "settle", "admit", "money", "record")
 MAX_REASON = 200  # characters of a void's reason (as the CLI takes notes)
@@ -58,14 +61,18 @@ Observer = Callable[[str, str], None]
 
 
 class Dealer:
-    """What every round needs besides the database: where the cards come from and the
-    wallet the money moves on (the casino's ledger, or an operator's: the composition root
-    chooses, ``wallets``)."""
+    """What every round needs besides the database: where the cards come from (and a
+    multiplier table's multiplier cards) and the wallet the money moves on (the casino's
+    ledger, or an operator's: the composition root chooses, ``wallets``)."""
 
-    def __init__(self, shoes: ShoeFactory, wallet: Wallet, observe: Observer | None = None) -> None:
+    def __init__(
+        self, shoes: ShoeFactory, wallet: Wallet, observe: Observer | None = None,
+        lightning: LightningSource = fair_lightning,
+    ) -> None:  # fmt: skip
         self.shoes = shoes
         self.wallet = wallet
         self.observe: Observer = observe if observe is not None else _unobserved
+        self.lightning = lightning
 
 
 def _unobserved(course: str, step: str) -> None:
@@ -97,6 +104,23 @@ class Shuffle:
     client_seed_source: str | None = None
     # The coup already dealt from ``shoe`` (``shoe`` is past it): the round deals no other.
     coup: Coup | None = None
+    # The server seed (in memory only), from which a multiplier table's multiplier cards are
+    # drawn (``lightning``: drawn already, a shared coup's at its close).
+    server_seed: str | None = None
+    lightning: tuple[Lightning, ...] | None = None
+
+    def with_lightning(self, dealer: Dealer, rules: RuleSet) -> Shuffle:
+        """The shuffle with its coup's multiplier cards, at a multiplier table (drawn from its
+        seeds, unless they were)."""
+        terms = rules.multipliers
+        if terms is None or self.lightning is not None:
+            return self
+        assert self.server_seed is not None, "a multiplier table's shuffle needs its seed"
+        # At the coup's position in the shoe, as the round records it (the verifier's).
+        drawn = dealer.lightning(
+            terms, self.server_seed, self.client_seed, self.nonce, self.position
+        )
+        return replace(self, lightning=drawn)
 
 
 class ShoeSource(Protocol):
@@ -121,7 +145,8 @@ class FreshShuffle:
         drawn = seeds.take_nonce(uow, self.player_id, mode)
         shoe = shoes(rules, drawn.server_seed, drawn.client_seed, drawn.nonce, None)
         return Shuffle(shoe, drawn.seed_id, drawn.commitment, drawn.client_seed, drawn.nonce,
-                       None, shoe.position, drawn.client_seed_source)  # fmt: skip
+                       None, shoe.position, drawn.client_seed_source,
+                       server_seed=drawn.server_seed)  # fmt: skip
 
     def dealt(self, uow: UnitOfWork, shoe: Shoe, mode: str) -> None:
         return None
@@ -129,16 +154,23 @@ class FreshShuffle:
 
 @dataclass(frozen=True, slots=True)
 class Dealt:
-    """A coup and the shuffle it was dealt from (what the round records)."""
+    """A coup and the shuffle it was dealt from (what the round records), and at a
+    multiplier table its multiplier cards."""
 
     coup: Coup
     shuffle: Shuffle
+    lightning: tuple[Lightning, ...] = ()
 
     @property
     def recorded(self) -> tuple[str, str, str]:
         """The coup as a round's row records it: both hands' cards, and the winner."""
         coup = self.coup
         return format_cards(coup.player.cards), format_cards(coup.banker.cards), coup.winner.value
+
+    @property
+    def lightning_json(self) -> str | None:
+        """The multiplier cards as a round's row records them (None: there are none)."""
+        return lightning_text(self.lightning)
 
 
 # -- settlement ----------------------------------------------------------------------------
@@ -155,40 +187,54 @@ class Stake:
 @dataclass(frozen=True, slots=True)
 class Settled:
     """One bettor's bets settled: as the round records them (JSON), the stake, and what
-    returns to the bettor (stakes included)."""
+    returns to the bettor (stakes included); at a multiplier table the fee taken with the
+    stakes (never returned)."""
 
     player_id: int
     bets_json: str
     stake: int
     returned: int
+    fee: int = 0
 
     @property
     def net(self) -> int:
-        return self.returned - self.stake
+        return self.returned - self.stake - self.fee
+
+    @property
+    def wagered(self) -> int:
+        """What the bets took from the balance: the stakes and the fee."""
+        return self.stake + self.fee
 
 
-# Settlements by (rule set, bets, the line each bet hit): a pure function of them (the
-# lines are all a settlement reads of the coup: a pair bet's line is "pair" or None whatever
-# the winner), with few distinct arguments at a table's limits. Keyed by the rule set's
-# identity (its hash covers every field); the entry keeps the rule set itself, so the
-# identity is never reused while cached.
-_SETTLEMENTS: dict[tuple[int, Bets, tuple[str | None, ...]], tuple[RuleSet, str, int]] = {}
+# Settlements by (rule set, bets, the line each bet hit, at a multiplier table each bet's
+# multiplier): a pure function of them (the lines are all a settlement reads of the coup: a
+# pair bet's line is "pair" or None whatever the winner), with few distinct arguments at a
+# table's limits. Keyed by the rule set's identity (its hash covers every field); the entry
+# keeps the rule set itself, so the identity is never reused while cached.
+_Key = tuple[int, Bets, tuple[str | None, ...], tuple[int, ...] | None]
+_SETTLEMENTS: dict[_Key, tuple[RuleSet, str, int, int]] = {}
 _SETTLEMENTS_MAX = 4096
 
 
-def settle_stake(rules: RuleSet, stake: Stake, coup: Coup) -> Settled:
-    """A bettor's bets settled on the dealt cards by ``core``'s settlement."""
+def settle_stake(
+    rules: RuleSet, stake: Stake, coup: Coup, lightning: Sequence[Lightning] = ()
+) -> Settled:
+    """A bettor's bets settled on the dealt cards (and a multiplier table's multiplier
+    cards) by ``core``'s settlement."""
     bets = stake.bets
     lines = judge(bets, coup)
-    key = (id(rules), bets, lines)
+    multipliers = None
+    if rules.multipliers is not None:
+        multipliers = tuple(bet_multiplier(name, coup, lightning) for name, _ in bets.placed())
+    key = (id(rules), bets, lines, multipliers)
     entry = _SETTLEMENTS.get(key)
     if entry is None or entry[0] is not rules:
-        settlement = settle_judged(rules, bets, lines)
+        settlement = settle_judged(rules, bets, lines, multipliers)
         text = json.dumps(settlement.to_json(), separators=(",", ":"))
         if len(_SETTLEMENTS) >= _SETTLEMENTS_MAX:
             _SETTLEMENTS.clear()
-        entry = _SETTLEMENTS[key] = (rules, text, settlement.returned)
-    return Settled(stake.player_id, entry[1], bets.total, entry[2])
+        entry = _SETTLEMENTS[key] = (rules, text, settlement.returned, settlement.fees)
+    return Settled(stake.player_id, entry[1], bets.total, entry[2], entry[3])
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +335,7 @@ def play(
     new, or ``round_ids``: a round its wallet knew before the deal, an operator's)."""
     ids = tuple(new_round_id(uow.now) for _ in stakes) if round_ids is None else tuple(round_ids)
     assert len(ids) == len(stakes)
+    metrics.round_started(uow, table_id, mode, len(stakes))
     return _run(uow, dealer, bank, _Playing(table_id, rules, mode, source, tuple(stakes), ids))
 
 
@@ -353,16 +400,20 @@ class _Playing:
     name: str = "play"
 
     def shoe(self, uow: UnitOfWork, dealer: Dealer) -> Shuffle:
-        return self.source.shuffle(uow, dealer.shoes, self.rules, self.mode)
+        shuffle = self.source.shuffle(uow, dealer.shoes, self.rules, self.mode)
+        return shuffle.with_lightning(dealer, self.rules)
 
     def deal(self, shuffle: Shuffle) -> Dealt:
+        lightning = shuffle.lightning or ()
         if shuffle.coup is not None:
-            return Dealt(shuffle.coup, shuffle)
+            return Dealt(shuffle.coup, shuffle, lightning)
         assert shuffle.shoe is not None
-        return Dealt(deal_coup(shuffle.shoe), shuffle)
+        return Dealt(deal_coup(shuffle.shoe), shuffle, lightning)
 
     def settle(self, dealt: Dealt) -> list[Settled]:
-        return [settle_stake(self.rules, stake, dealt.coup) for stake in self.stakes]
+        return [
+            settle_stake(self.rules, stake, dealt.coup, dealt.lightning) for stake in self.stakes
+        ]
 
     def admit(self, uow: UnitOfWork, bank: Bank, settled: list[Settled]) -> None:
         bank.admit(uow, self.mode, settled)
@@ -425,12 +476,12 @@ class _Voiding:
     def deal(self, shuffle: Shuffle) -> Dealt:
         r = self.recorded
         coup = Coup(Hand(Card.parse_many(r.player_cards)), Hand(Card.parse_many(r.banker_cards)))
-        return Dealt(coup, shuffle)
+        return Dealt(coup, shuffle, lightning_of(r.lightning))
 
     def settle(self, dealt: Dealt) -> list[Settled]:
         # What was paid, not what a settlement today would pay: the void undoes the money.
         r = self.recorded
-        return [Settled(self.player_id, r.bets, r.stake, r.win)]
+        return [Settled(self.player_id, r.bets, r.stake, r.win, r.fee)]
 
     def admit(self, uow: UnitOfWork, bank: Bank, settled: list[Settled]) -> None:
         bank.unadmit(uow, self.recorded.mode, self.recorded.created_us, settled)
@@ -470,12 +521,12 @@ _NEXT_SEQ = "SELECT nextval(pg_get_serial_sequence('rounds', 'seq'))"
 ROUND_COLUMNS = (
     "id, player_id, table_id, mode, created_us, rules, seed_id, commitment, client_seed, "
     "nonce, cut, position, player_cards, banker_cards, winner, bets, stake, win, "
-    "balance_before, balance_after, transaction_id, client_seed_source"
+    "balance_before, balance_after, transaction_id, client_seed_source, lightning, fee"
 )
 _INSERT_ROUND = (
     "INSERT INTO rounds ({seq}" + ROUND_COLUMNS + ") VALUES "
     "({value}:id, :p, :t, :m, :now, :rules, :seed, :c, :cs, :nonce, :cut, :pos, :pc, :bc, "
-    ":winner, :bets, :stake, :win, :before, :after, :tx, :source){returning}"
+    ":winner, :bets, :stake, :win, :before, :after, :tx, :source, :lightning, :fee){returning}"
 )
 _INSERT_NEW = _INSERT_ROUND.format(seq="", value="", returning=" RETURNING seq")
 _INSERT_SEQ = _INSERT_ROUND.format(seq="seq, ", value=":seq, ", returning="")
@@ -506,29 +557,32 @@ def _insert_round(
         "winner": winner, "bets": settled.bets_json, "stake": settled.stake,
         "win": settled.returned, "before": before, "after": after,
         "tx": posted.transaction_id, "source": shuffle.client_seed_source,
+        "lightning": dealt.lightning_json, "fee": settled.fee,
     }  # fmt: skip
     if seq is None:
         seq = int(uow.scalar(_INSERT_NEW, values))
     else:
         uow.send(_INSERT_SEQ, values | {"seq": seq})
     daily.count(uow, round_id, settled.player_id, table_id, mode, settled.bets_json,
-                settled.stake, settled.returned, posted.currency)  # fmt: skip
-    return _stored(uow, seq, round_id, table_id, mode, rules, shuffle, (pc, bc, winner),
-                   (settled.bets_json, settled.stake, settled.returned, before, after))  # fmt: skip
+                settled.wagered, settled.returned, posted.currency)  # fmt: skip
+    return _stored(uow, seq, round_id, table_id, mode, rules, dealt, (pc, bc, winner),
+                   (settled.bets_json, settled.stake, settled.returned, before, after,
+                    settled.fee))  # fmt: skip
 
 
 def _stored(
     uow: UnitOfWork, seq: int, round_id: str, table_id: str, mode: str, rules: RuleSet,
-    shuffle: Shuffle, coup: tuple[str, str, str], own: tuple[str, int, int, int, int],
+    dealt: Dealt, coup: tuple[str, str, str], own: tuple[str, int, int, int, int, int],
 ) -> StoredRound:  # fmt: skip
-    """A round as written: the coup's cards and winner, the bettor's bets, stake, return
-    and balances."""
-    (pc, bc, winner), (bets, stake, win, before, after) = coup, own
+    """A round as written: the coup's cards and winner (and multiplier cards), the bettor's
+    bets, stake, return, balances and fee."""
+    (pc, bc, winner), (bets, stake, win, before, after, fee) = coup, own
+    shuffle = dealt.shuffle
     return StoredRound(
         seq, round_id, table_id, mode, uow.now, rules.name, shuffle.commitment,
         shuffle.client_seed, shuffle.nonce, shuffle.cut, shuffle.position, pc, bc, winner,
         bets, stake, win, before, after, None, None,
-        client_seed_source=shuffle.client_seed_source,
+        client_seed_source=shuffle.client_seed_source, lightning=dealt.lightning_json, fee=fee,
     )  # fmt: skip
 
 
@@ -550,16 +604,17 @@ def _insert_rounds(
         "t": table_id, "m": mode, "now": uow.now, "rules": rules.name, "seed": shuffle.seed_id,
         "c": shuffle.commitment, "cs": shuffle.client_seed, "nonce": shuffle.nonce,
         "cut": shuffle.cut, "pos": shuffle.position, "pc": pc, "bc": bc, "winner": winner,
-        "source": shuffle.client_seed_source,
+        "source": shuffle.client_seed_source, "lightning": dealt.lightning_json,
     }  # fmt: skip
     own = [
         (round_id, one.player_id, one.bets_json, one.stake, one.returned,
          done.balances[one.player_id] - one.net, done.balances[one.player_id],
-         done.transaction_id)
+         done.transaction_id, one.fee)
         for round_id, one, done in zip(round_ids, settled, posted, strict=True)
     ]  # fmt: skip
     columns = (("id", "text"), ("p", "bigint"), ("bets", "text"), ("stake", "bigint"),
-               ("win", "bigint"), ("b0", "bigint"), ("b1", "bigint"), ("tx", "bigint"))  # fmt: skip
+               ("win", "bigint"), ("b0", "bigint"), ("b1", "bigint"), ("tx", "bigint"),
+               ("fee", "bigint"))  # fmt: skip
     seqs: dict[str, int] = {}
     for start in range(0, len(own), ROUNDS_BATCH):
         table, params = uow.rows("v", columns, own[start : start + ROUNDS_BATCH])
@@ -567,15 +622,15 @@ def _insert_rounds(
             f"WITH {table} INSERT INTO rounds ({ROUND_COLUMNS}) SELECT v.id, v.p, :t, :m, "
             "CAST(:now AS BIGINT), :rules, CAST(:seed AS BIGINT), :c, :cs, "
             "CAST(:nonce AS BIGINT), CAST(:cut AS INTEGER), CAST(:pos AS INTEGER), :pc, :bc, "
-            ":winner, v.bets, v.stake, v.win, v.b0, v.b1, v.tx, :source FROM v "
-            "RETURNING seq, id",
+            ":winner, v.bets, v.stake, v.win, v.b0, v.b1, v.tx, :source, :lightning, v.fee "
+            "FROM v RETURNING seq, id",
             params | common,
         ):
             seqs[str(round_id)] = int(seq)
-    for (round_id, player, bets, stake, win, *_), done in zip(own, posted, strict=True):
-        daily.count(uow, round_id, player, table_id, mode, bets, stake, win, done.currency)
+    for (round_id, player, bets, stake, win, *_, fee), done in zip(own, posted, strict=True):
+        daily.count(uow, round_id, player, table_id, mode, bets, stake + fee, win, done.currency)
     return [
-        _stored(uow, seqs[round_id], round_id, table_id, mode, rules, shuffle, (pc, bc, winner),
-                (bets, stake, win, before, after))
-        for round_id, _, bets, stake, win, before, after, _ in own
+        _stored(uow, seqs[round_id], round_id, table_id, mode, rules, dealt, (pc, bc, winner),
+                (bets, stake, win, before, after, fee))
+        for round_id, _, bets, stake, win, before, after, _, fee in own
     ]  # fmt: skip

@@ -470,10 +470,11 @@ def _play_usage(uow: UnitOfWork, player_id: int) -> dict[str, Usage]:
             {"p": player_id},
         )
     )
-    # Bets on shared tables' coups not settled yet count as wagered and lost already.
+    # Bets on shared tables' coups not settled yet count as wagered and lost already (with
+    # a multiplier table's fee, held with them).
     pending = int(
         uow.scalar(
-            "SELECT COALESCE(SUM(stake), 0) FROM shared_bets WHERE player_id = :p "
+            "SELECT COALESCE(SUM(stake + fee), 0) FROM shared_bets WHERE player_id = :p "
             "AND mode = 'real' AND round_id IS NULL",
             {"p": player_id},
         )

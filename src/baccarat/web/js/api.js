@@ -14,10 +14,16 @@ let bearer = null;
 let csrfFromBody = null;
 let sessionEnded = () => {};
 const refusals = new Set();
+const answers = new Set();
 
 /** Call fn(error) on every refusal the server answers (e.g. a reality check due). */
 export function onRefusal(fn) {
   refusals.add(fn);
+}
+
+/** Call fn(data) on every answer of the server that is not a refusal. */
+export function onAnswer(fn) {
+  answers.add(fn);
 }
 
 /** Call fn when the server says the session has ended (401 not_authenticated). */
@@ -105,6 +111,7 @@ export async function request(method, path, { body, headers = {}, query, ends = 
     for (const fn of refusals) fn(error);
     throw error;
   }
+  for (const fn of answers) fn(data);
   return data;
 }
 

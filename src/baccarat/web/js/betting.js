@@ -2,6 +2,8 @@
 // against the rules the API gives for each bet (explained before anything is sent). The
 // pre-check is for speed only: the server checks the bets again and has the last word.
 
+import { wageredOf } from "./lightning.js";
+
 // The main bets, which every table takes; a table's side bets follow them in its "bets".
 export const SPOTS = ["player", "banker", "tie"];
 
@@ -131,7 +133,8 @@ export function checkBets(amounts, tbl, balance) {
       return { key: "check.not_a_multiple", params: { spot, amount, limit: bet.unit } };
     }
   }
-  const total = placed.reduce((sum, [, amount]) => sum + amount, 0);
+  // What the bets take: their stakes, and at a multiplier table the fees taken with them.
+  const total = wageredOf(tbl, amounts);
   if (balance != null && total > balance) {
     return { key: "check.above_balance", params: { amount: total, limit: balance } };
   }

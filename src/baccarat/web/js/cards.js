@@ -22,18 +22,25 @@ export function cardLabel(text) {
   return t("card.label", { rank: name, suit: t(`suit.${suit}`) });
 }
 
-/** A card: its face, and a back that shows while it is face down (extra "down"). */
-export function cardElement(text, extra = "") {
+/** A multiplier card's name with its multiplier (multiplier baccarat). */
+export const lightningLabel = (text, multiplier) => t("lightning.card", { card: cardLabel(text), n: multiplier });
+
+/**
+ * A card: its face, and a back that shows while it is face down (extra "down"); a multiplier
+ * card of the coup (`multiplier`, multiplier baccarat) is marked, its multiplier on its face.
+ */
+export function cardElement(text, extra = "", multiplier = null) {
   const { rank, suit } = parseCard(text);
   const face = rank === "T" ? "10" : rank;
   const red = suit === "h" || suit === "d";
   return h(
     "div",
     {
-      class: `card ${red ? "red" : "black"} ${extra}`.trim(),
+      class: `card ${red ? "red" : "black"} ${multiplier ? "lightning" : ""} ${extra}`.replace(/\s+/g, " ").trim(),
       "data-card": text,
+      "data-multiplier": multiplier || null,
       role: "img",
-      "aria-label": cardLabel(text),
+      "aria-label": multiplier ? lightningLabel(text, multiplier) : cardLabel(text),
     },
     h(
       "span",
@@ -41,6 +48,7 @@ export function cardElement(text, extra = "") {
       h("span", { class: "corner" }, h("b", { text: face }), SUITS[suit]),
       h("span", { class: "pip", text: SUITS[suit] }),
       h("span", { class: "corner flip" }, h("b", { text: face }), SUITS[suit]),
+      multiplier ? h("span", { class: "card-times", text: `\u00d7${multiplier}` }) : null,
     ),
     h("span", { class: "back", "aria-hidden": "true" }),
   );

@@ -35,6 +35,16 @@ function append(el, children) {
   }
 }
 
+/** A web address a link may lead to (http or https), else null. */
+export function webAddress(text) {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Replace el's children, skipping null/false like h() does. */
 export function fill(el, ...children) {
   clear(el);

@@ -3,6 +3,7 @@
 import { announce, fill, h } from "./dom.js";
 import { chipLabel, currencySymbol, money, signedMoney, t } from "./i18n.js";
 import { keyOf } from "./keys.js";
+import { isMultiplier, stripView } from "./lightning.js";
 import { optionsView } from "./options.js";
 import { headlinePay, limitsText, pays, tieLimitsText, toOne } from "./rulesinfo.js";
 
@@ -62,11 +63,12 @@ export function markChip(el, selected) {
 }
 
 /**
- * A spot's chips (the top six) and its stake. The spot's name is what it shows (its name,
- * its pays and its stake, so that a voice user can say what they see), with "(your bet)"
- * for a screen reader after the stake; what a press does is its description.
+ * A spot's chips (the top six) and its stake (at a multiplier table with the fee it takes,
+ * `fee`). The spot's name is what it shows (its name, its pays and its stake, so that a
+ * voice user can say what they see), with "(your bet)" for a screen reader after the stake;
+ * what a press does is its description.
  */
-export function drawStake(el, name, chips, amount, chip) {
+export function drawStake(el, name, chips, amount, chip, fee = 0) {
   const spot = el.querySelector(`[data-spot="${name}"]`);
   if (!spot) return;
   fill(
@@ -74,6 +76,8 @@ export function drawStake(el, name, chips, amount, chip) {
     ...chips.slice(-6).map((value, i) => h("span", { class: `mini-chip chip-${chipColour(value)}`, style: `--i:${i}` })),
   );
   spot.querySelector(".stack-total").textContent = amount ? money(amount) : "";
+  // A multiplier table's fee, taken with the stake: beside it.
+  spot.querySelector(".stack-fee").textContent = amount && fee ? t("lightning.fee", { fee: money(fee) }) : "";
   spot.querySelector(".spot-note").textContent = amount ? t("table.spot_bet_note") : "";
   spot.classList.toggle("has-bet", amount > 0);
   el.querySelector(`#spot-help-${name}`).textContent = t("table.spot_help", { chip: money(chip) });
@@ -127,6 +131,7 @@ export function spotView(name, pay, on, { small = false, removable = true } = {}
     h("span", { class: "spot-pays", text: t("table.pays", { pays: toOne(pay) }) }),
     h("span", { class: "stack", "aria-hidden": "true" }),
     h("span", { class: "stack-total" }),
+    h("span", { class: "stack-fee" }),
     h("span", { class: "spot-note sr-only" }),
   );
   const remove = removable
@@ -197,6 +202,7 @@ const bannerView = () =>
     { class: "result-banner", "data-banner": "", hidden: true },
     h("p", { class: "banner-callout", "data-callout": "" }),
     h("p", { class: "banner-head", "data-banner-head": "" }),
+    h("p", { class: "banner-multiplier", "data-banner-multiplier": "" }),
     h("p", { class: "banner-net", "data-banner-net": "" }),
     h("p", { class: "banner-detail", "data-banner-detail": "" }),
   );
@@ -205,7 +211,8 @@ const bannerView = () =>
  * The felt: the two hands, the spots, the result banner and the rule line, with the pays of
  * the table's pay tables (the API's `bets`). `top` goes first (the shoe, the dealer's-view
  * note), `middle` between the hands and the spots (the cut); the rest of `options` is
- * spotView's.
+ * spotView's. At a multiplier table the strip of the coup's multiplier cards is over the
+ * hands (drawn at the deal, or at a shared table when betting closes).
  */
 export function feltView(tbl, on, { top = null, middle = null, ...options } = {}) {
   const p = pays(tbl);
@@ -213,6 +220,7 @@ export function feltView(tbl, on, { top = null, middle = null, ...options } = {}
     "div",
     { class: "felt" },
     top,
+    isMultiplier(tbl) ? stripView(tbl.shared ? "close" : "deal") : null,
     h("div", { class: "hands" }, handView("player"), handView("banker")),
     middle,
     spotsView(tbl, p, on, options),

@@ -9,6 +9,7 @@ import { errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import fair from "./fair.js";
 import { dateTime, money, signedMoney, t } from "./i18n.js";
+import { multipliersOf, times } from "./lightning.js";
 import { keep, keepFairness } from "./receipts.js";
 import { tableName } from "./rulesinfo.js";
 import * as store from "./state.js";
@@ -66,10 +67,20 @@ export function verifyLink(round, tables) {
   return `verify.html?${params}`;
 }
 
+/** A bet of the round in words: its stake, result and return (at a multiplier table its fee
+ * and a won bet's multiplier too). */
+function betLine(bet) {
+  const line = t("history.bet_line", { stake: money(bet.stake), result: t(`marker.${bet.result}`), returned: money(bet.returned) });
+  const fee = bet.fee ? ` \u00b7 ${t("history.bet_fee", { fee: money(bet.fee) })}` : "";
+  return `${line}${fee}${bet.multiplier > 1 ? ` \u00b7 ${times(bet.multiplier)}` : ""}`;
+}
+
 function detail(round, tables) {
   const f = fairnessOf(round);
   const row = (label, value, cls = "") => h("div", { class: `kv ${cls}` }, h("dt", { text: label }), h("dd", { text: value ?? "\u2013" }));
   const tbl = tables.find((x) => x.id === round.table_id);
+  const lightning = round.lightning || [];
+  const multipliers = multipliersOf(round);
   return h(
     "section",
     { class: "panel round-detail", id: "round-detail", "aria-labelledby": "detail-title", tabindex: "-1" },
@@ -85,7 +96,7 @@ function detail(round, tables) {
           h(
             "div",
             { class: "cards" },
-            round[side].cards.map((c) => cardElement(c)),
+            round[side].cards.map((c) => cardElement(c, "", multipliers.get(c))),
           ),
           h("p", { class: "score-text", text: `${round[side].scores[0]}:${round[side].scores[1]}` }),
         ),
@@ -102,16 +113,27 @@ function detail(round, tables) {
       round.banked ? row(t("banked.fee"), money(round.banked.fee)) : null,
       round.banked ? row(t("banked.last_round"), signedMoney(round.banked.net)) : null,
       row(t("history.winner"), t(`spot.${round.winner}`)),
-      Object.entries(round.bets || {}).map(([spot, bet]) =>
-        row(
-          t(`spot.${spot}`),
-          t("history.bet_line", {
-            stake: money(bet.stake),
-            result: t(`marker.${bet.result}`),
-            returned: money(bet.returned),
-          }),
-        ),
-      ),
+      lightning.length
+        ? h(
+            "div",
+            { class: "kv", "data-lightning-row": "" },
+            h("dt", { text: t("history.lightning") }),
+            h(
+              "dd",
+              { class: "lightning-line" },
+              lightning.map((one) =>
+                h(
+                  "span",
+                  { class: "lightning-item" },
+                  cardElement(one.card, "mini", one.multiplier),
+                  h("span", { class: "lightning-times", "aria-hidden": "true", text: times(one.multiplier) }),
+                ),
+              ),
+            ),
+          )
+        : null,
+      Object.entries(round.bets || {}).map(([spot, bet]) => row(t(`spot.${spot}`), betLine(bet))),
+      round.fee ? row(t("history.fee"), money(round.fee)) : null,
       row(t("meter.win"), money(round.win)),
       round.balance_before != null ? row(t("history.balance_before"), money(round.balance_before)) : null,
       row(t("history.balance_after"), money(round.balance_after)),

@@ -3,7 +3,8 @@
 import { applyStatic, LANGUAGES, language, money, onLanguage, pickLanguage, setLanguage, t } from "./i18n.js";
 import { isOn, setOn } from "./sound.js";
 import * as store from "./state.js";
-import { clear, enterView } from "./dom.js";
+import { clear, enterView, webAddress } from "./dom.js";
+import * as operator from "./operator.js";
 import * as watch from "./watch.js";
 
 const views = {
@@ -30,16 +31,6 @@ function route() {
   const known = views[parts[0]] && !(store.state.operator && OURS_ONLY.has(parts[0]));
   const name = known ? parts[0] : "";
   return { name, arg: parts[1] || null };
-}
-
-/** A web address a link may lead to (http or https), else null. */
-function webAddress(text) {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
-  } catch {
-    return null;
-  }
 }
 
 let shown = 0;
@@ -185,6 +176,7 @@ async function boot() {
   drawHeader();
   window.addEventListener("hashchange", () => show());
   watch.start();
+  operator.start();
   await show({ moved: false });
   document.documentElement.dataset.ready = "true";
   performance.mark("baccarat-ready");

@@ -4,11 +4,14 @@
 // callout, the winning spot lit, WIN/LOSE markers, the chips collected and paid, and sounds.
 //
 // How: "instant" (a reload, a language change, reduced motion), "fast", "deal" (the
-// default pace) or "squeeze" (the player turns the cards: see squeeze.js).
+// default pace) or "squeeze" (the player turns the cards: see squeeze.js). At a multiplier
+// table the coup's multiplier cards are marked on the cards as they are dealt, and a won
+// bet's multiplier is on its marker, in the banner and in the round's sentence.
 
 import { cardElement, score } from "./cards.js";
 import { fill, sleep } from "./dom.js";
 import { money, signedMoney, t } from "./i18n.js";
+import { multipliersOf, showStrip, times } from "./lightning.js";
 import { celebrates } from "./profile.js";
 import { squeeze } from "./squeeze.js";
 import { sounds } from "./sound.js";
@@ -32,6 +35,7 @@ export function clearRound(el) {
   }
   for (const wrap of el.querySelectorAll("[data-paid]")) delete wrap.dataset.paid;
   for (const paid of el.querySelectorAll(".stack.paid")) paid.remove();
+  showStrip(el, []);
   delete el.querySelector(".felt").dataset.winner;
   el.querySelector("[data-banner]").hidden = true;
 }
@@ -42,11 +46,15 @@ export async function revealRound(el, round, how = "instant") {
   const p = round.player.cards;
   const b = round.banker.cards;
   const pace = PACE[how] || PACE.deal;
+  const multipliers = multipliersOf(round);
   clearRound(el);
+  // A multiplier table's cards show first, over the hands, and on the cards as they come.
+  showStrip(el, round.lightning);
   const place = (name, card, index) => {
     const animate = how !== "instant";
     const down = how !== "instant";
-    const node = cardElement(card, `${animate ? "deal-in" : ""} ${index === 2 ? "third" : ""} ${down ? "down" : ""}`);
+    const extra = `${animate ? "deal-in" : ""} ${index === 2 ? "third" : ""} ${down ? "down" : ""}`;
+    const node = cardElement(card, extra, multipliers.get(card));
     node.style.setProperty("--from", name === "player" ? "1" : "-1");
     $(`[data-cards="${name}"]`).append(node);
     if (animate) sounds.card();
@@ -83,7 +91,9 @@ export async function revealRound(el, round, how = "instant") {
       const best = Math.max(natural(p), natural(b));
       if (best >= 8) {
         // "Natural 9" shows at once, where the result will be; the rest comes at the end.
-        for (const part of ["[data-banner-head]", "[data-banner-net]", "[data-banner-detail]"]) $(part).textContent = "";
+        for (const part of ["[data-banner-head]", "[data-banner-multiplier]", "[data-banner-net]", "[data-banner-detail]"]) {
+          $(part).textContent = "";
+        }
         $("[data-callout]").textContent = t("result.natural", { n: best });
         $("[data-banner]").hidden = false;
         if (pace.card) await sleep(pace.card);
@@ -126,7 +136,8 @@ function markBets(el, bets, animate) {
     if (!wrap) continue;
     const marker = wrap.querySelector(".bet-marker");
     marker.dataset.result = bet.result;
-    marker.textContent = bet.result === "win" ? `${t("marker.win")} ${money(bet.returned)}` : t(`marker.${bet.result}`);
+    const multiplied = bet.multiplier > 1 ? ` ${times(bet.multiplier)}` : "";
+    marker.textContent = bet.result === "win" ? `${t("marker.win")}${multiplied} ${money(bet.returned)}` : t(`marker.${bet.result}`);
     wrap.dataset.paid = bet.result;
     if (bet.result === "win") {
       const stack = wrap.querySelector(".stack");
@@ -159,6 +170,11 @@ export function showBanner(el, round, net, role = "player") {
       ? t("result.tie_head", { score: py })
       : t("result.wins_by", { winner: t(`spot.${round.winner}`), a: scores[round.winner], b: round.winner === "player" ? by : py });
   const banner = $("[data-banner]");
+  // A multiplier table's won bets with their multipliers ("Player won ×9."), under the head.
+  $("[data-banner-multiplier]").textContent = Object.entries(round.bets || {})
+    .filter(([, bet]) => bet.result === "win" && bet.multiplier > 1)
+    .map(([name, bet]) => t("result.multiplied", { bet: t(`bet.${name}`), n: bet.multiplier }))
+    .join(" ");
   const netLine = $("[data-banner-net]");
   netLine.textContent = net == null ? "" : signedMoney(net);
   banner.dataset.sign = net > 0 ? "plus" : net < 0 ? "minus" : "zero";
@@ -186,8 +202,11 @@ export function resultText(round, net, role = "player") {
   if (role === "player") {
     const said = { win: "announce.bet_won", lose: "announce.bet_lost", push: "announce.bet_push", void: "announce.bet_void" };
     for (const [name, bet] of Object.entries(round.bets || {})) {
-      const key = said[bet.result];
-      if (key) parts.push(t(key, { bet: t(`bet.${name}`), net: signedMoney((bet.returned ?? 0) - bet.stake) }));
+      const multiplied = bet.result === "win" && bet.multiplier > 1;
+      const key = multiplied ? "announce.bet_won_times" : said[bet.result];
+      // A bet's net: what it returned less its stake, and at a multiplier table its fee.
+      const net = signedMoney((bet.returned ?? 0) - bet.stake - (bet.fee ?? 0));
+      if (key) parts.push(t(key, { bet: t(`bet.${name}`), n: bet.multiplier, net }));
     }
   } else if (net != null) {
     parts.push(t("announce.banker_net", { net: signedMoney(net) }));
@@ -206,5 +225,7 @@ function detailText(round, role) {
     parts.push(t(back.length === 2 ? "result.tie_returned" : `result.tie_returned_${back[0]}`));
   }
   if (paid > 0) parts.push(t("result.paid", { amount: money(paid) }));
+  const fees = Object.values(bets).reduce((sum, bet) => sum + (bet.fee ?? 0), 0);
+  if (fees > 0) parts.push(t("result.fees", { amount: money(fees) }));
   return parts.join(" ");
 }

@@ -23,7 +23,7 @@ function table(caption, head, rows, id) {
   return h(
     "table",
     { class: "rules-table", id },
-    h("caption", { text: caption }),
+    h("caption", { id: id ? `${id}-caption` : null, text: caption }),
     h(
       "thead",
       null,
@@ -156,6 +156,62 @@ function limitsTable(tbl) {
   return table(t("rules.limits_title"), [t("rules.limit"), t("rules.amount")], rows, "limits");
 }
 
+/** A published chance: its exact fraction and its percentage. */
+const chanceText = (p) => `${p} (${percent(fraction(p))})`;
+
+/**
+ * Multiplier baccarat (docs/multiplier.md): how the multiplier cards pay, the fee, when they
+ * are drawn, the two published distributions as exact fractions, each bet's exact return per
+ * unit wagered (as a fraction beside its percentage), its spread, its largest multiplier and
+ * how rare a pay of 100 times the stake is.
+ */
+function multiplierHelp(tbl) {
+  const terms = tbl.rules.multipliers;
+  const unit = Number(String(terms.fee).split("/")[1] || 1);
+  const figures = Object.entries(tbl.bets || {}).filter(([, bet]) => bet.multiplier);
+  return h(
+    "section",
+    { class: "panel prose", id: "multiplier-help" },
+    h("h2", { text: t("rules.multiplier_title") }),
+    h("p", { text: t("rules.multiplier_how") }),
+    h("p", { text: t("rules.multiplier_fee", { fee: terms.fee, unit: money(unit) }) }),
+    h("p", { text: t(tbl.shared ? "rules.multiplier_shared" : "rules.multiplier_house") }),
+    h(
+      "div",
+      { class: "multiplier-odds" },
+      table(
+        t("rules.multiplier_counts"),
+        [t("rules.cards"), t("rules.chance")],
+        Object.entries(terms.counts).map(([k, p]) => [number(Number(k)), chanceText(p)]),
+        "multiplier-counts",
+      ),
+      table(
+        t("rules.multiplier_values"),
+        [t("rules.multiplier"), t("rules.chance")],
+        Object.entries(terms.values).map(([m, p]) => [`\u00d7${m}`, chanceText(p)]),
+        "multiplier-values",
+      ),
+    ),
+    h(
+      "div",
+      { class: "table-scroll", role: "region", tabindex: "0", "aria-labelledby": "multiplier-bets-caption" },
+      table(
+        t("rules.multiplier_bets"),
+        [t("rules.bet"), t("rules.rtp_exact"), t("rules.rtp"), t("rules.sd"), t("rules.max_multiplier"), t("rules.pays_100x")],
+        figures.map(([name, bet]) => [
+          t(`spot.${name}`),
+          h("span", { class: "fraction", text: bet.rtp_exact }),
+          percent(Number(bet.rtp_percent) / 100, 4),
+          number(bet.multiplier.sd),
+          t("rules.times_one_in", { n: number(bet.multiplier.max_multiplier), odds: number(bet.multiplier.max_multiplier_one_in) }),
+          t("rules.one_in", { n: number(bet.multiplier.pays_100x_one_in) }),
+        ]),
+        "multiplier-bets",
+      ),
+    ),
+  );
+}
+
 /** What a shortcut does, in the help's words. */
 function shortcutText(what) {
   if (what.chips) return t("help.key_chips");
@@ -257,6 +313,7 @@ export async function render(root, tableId) {
         h("p", { text: t("rules.score_format") }),
       ),
       current && current.banked ? bankedHelp(current) : null,
+      current && current.rules && current.rules.multipliers ? multiplierHelp(current) : null,
       current && current.shared
         ? h(
             "section",

@@ -57,12 +57,15 @@ export function describeRules(tbl) {
   const rules = tbl && tbl.rules;
   if (!rules) return "";
   const shuffle = tbl.shared ? t("rules.shared_shoe") : isCutShoe(rules) ? t("rules.cut_shoe") : t("rules.fresh_shuffle");
-  return t("rules.summary", {
+  const summary = t("rules.summary", {
     decks: rules.decks === 1 ? t("rules.decks_one") : t("rules.decks_many", { n: rules.decks }),
     shuffle,
     tie: rules.tie_pays == null ? "\u2013" : toOne(fraction(rules.tie_pays)),
     commission: rules.banker_commission == null ? "\u2013" : percent(fraction(rules.banker_commission), 0),
   });
+  // Multiplier baccarat: its multiplier cards and the fee taken with each stake.
+  if (!rules.multipliers) return summary;
+  return `${summary} \u00b7 ${t("rules.multiplier_summary", { fee: rules.multipliers.fee })}`;
 }
 
 export function limitsText(limits) {

@@ -17,6 +17,7 @@ import { listenKeys } from "./keys.js";
 import { option } from "./options.js";
 import { keepShown } from "./receipts.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
+import { feeOf, lightningText, wageredOf } from "./lightning.js";
 import { Position } from "./position.js";
 import { favouritesView, placeTools } from "./favourites.js";
 import { Autoplay, autoplayView } from "./autoplay.js";
@@ -233,7 +234,7 @@ class SharedView {
 
   /** A coup's result as the felt shows a round: the hands, the winner, the player's bets. */
   roundOf(result, bets = {}) {
-    return { player: result.player, banker: result.banker, winner: result.winner, bets };
+    return { player: result.player, banker: result.banker, winner: result.winner, lightning: result.lightning || [], bets };
   }
 
   newCoup() {
@@ -247,6 +248,8 @@ class SharedView {
 
   async reveal(result) {
     this.say("");
+    // A multiplier table's cards, drawn as betting closed: said once, before the first card.
+    if (result.lightning && result.lightning.length) announce(lightningText(result.lightning));
     const how = option("squeeze") ? "squeeze" : reducedMotion() ? "instant" : option("fast") ? "fast" : "deal";
     this.revealing = revealRound(this.el, this.roundOf(result), how);
     await this.revealing;
@@ -274,14 +277,14 @@ class SharedView {
     if (!this.alive) return;
     const shown = round || this.roundOf(result);
     this.win = you.returned ?? 0;
-    this.lastNet = this.win - you.stake;
+    this.lastNet = this.win - you.stake - (you.fee ?? 0);
     this.lastBets = round ? Object.fromEntries(Object.entries(round.bets).map(([name, bet]) => [name, bet.stake])) : this.lastBets;
     this.outcome = { round: shown, net: this.lastNet };
     this.position.refresh(this.mode);
     if (this.autoRound) {
       const before = this.autoBefore;
       this.autoRound = 0;
-      const after = before == null ? null : before - you.stake + (you.returned ?? 0);
+      const after = before == null ? null : before - you.stake - (you.fee ?? 0) + (you.returned ?? 0);
       this.auto.settled({ before, after, stake: you.stake, win: you.returned ?? 0 });
     }
     this.showCoup();
@@ -469,7 +472,7 @@ class SharedView {
     keepShown(s.shoe?.commitment, this.mode, this.tbl.id);
     const amounts = this.bets.amounts();
     for (const name of this.bets.spots) {
-      drawStake(this.el, name, this.bets.stacks[name], amounts[name] || 0, this.chip);
+      drawStake(this.el, name, this.bets.stacks[name], amounts[name] || 0, this.chip, feeOf(this.tbl, amounts[name] || 0));
       $(`[data-remove="${name}"]`).hidden = !(this.betting && this.bets.total(name));
     }
     $("[data-players]").textContent = t("shared.players", { n: s.players || 0 });
@@ -489,7 +492,7 @@ class SharedView {
         ),
     );
     drawShoe($("[data-shoe]"), s.shoe);
-    $('[data-meter="bet"]').textContent = money(sum(this.placed));
+    $('[data-meter="bet"]').textContent = money(wageredOf(this.tbl, this.placed));
     $('[data-meter="balance"]').textContent = money(store.balance());
     $('[data-meter="win"]').textContent = money(this.win);
     showLast(this.el, this.lastNet);

@@ -27,6 +27,7 @@ import * as store from "./state.js";
 import { openCut, shoeGauge } from "./cut.js";
 import { option } from "./options.js";
 import { clearRound, resultText, revealRound, showBanner } from "./reveal.js";
+import { feeOf, lightningText, wageredOf } from "./lightning.js";
 import { Cycle } from "./cycle.js";
 import { Position } from "./position.js";
 import { favouritesView, placeTools } from "./favourites.js";
@@ -303,12 +304,13 @@ class TableView {
     for (const name of this.bets.spots) {
       const amount = showing[name] || 0;
       const chips = settled ? chipsFor(amount, this.tbl.chips) : this.bets.stacks[name];
-      drawStake(this.el, name, chips, amount, this.chip);
+      drawStake(this.el, name, chips, amount, this.chip, feeOf(this.tbl, amount));
       this.$(`[data-remove="${name}"]`).hidden = !(betting && this.bets.total(name));
     }
-    const onTable = betting ? this.bets.total() : 0;
+    // What the bets take from the balance: their stakes, and at a multiplier table the fees.
+    const onTable = betting ? wageredOf(this.tbl, this.bets.amounts()) : 0;
     const free = this.held ?? store.balance() - onTable;
-    this.$('[data-meter="bet"]').textContent = money(settled ? sum(settled) : onTable);
+    this.$('[data-meter="bet"]').textContent = money(settled ? wageredOf(this.tbl, settled) : onTable);
     const balance = this.$('[data-meter="balance"]');
     // Bets above the balance: say so, never a negative balance.
     balance.textContent = free < 0 ? t("meter.over", { amount: money(-free) }) : money(free);
@@ -546,7 +548,7 @@ class TableView {
     this.busy = true;
     this.dealing = true;
     this.settled = amounts;
-    this.held = store.balance() - sum(amounts);
+    this.held = store.balance() - wageredOf(this.tbl, amounts);
     this.say(t("table.dealing"), "progress");
     this.update();
     store.hold(true);
@@ -585,6 +587,8 @@ class TableView {
     this.say("");
     this.update();
     const how = option("squeeze") ? "squeeze" : reducedMotion() ? "instant" : option("fast") ? "fast" : "deal";
+    // A multiplier table's cards, said once as they show (before the first card).
+    if (round.lightning && round.lightning.length) announce(lightningText(round.lightning));
     if (this.alive) await revealRound(this.el, round, how);
     // The reveal is over: now the WIN, the balance and the header show the result.
     this.finish(round, stakesOf(round));
@@ -612,7 +616,7 @@ class TableView {
     this.settled = stakes;
     this.dealing = false;
     this.win = round.win ?? 0;
-    this.lastNet = this.win - sum(stakes);
+    this.lastNet = this.win - sum(stakes) - (round.fee ?? 0);
     this.held = null;
     this.busy = false;
   }

@@ -11,6 +11,11 @@
 // uniform in [0, n): next 4 bytes big-endian x; if x >= 2**32 - (2**32 % n) take the next 4,
 // else x % n. Fisher-Yates from the top index down over the canonical order (deck by deck,
 // suits c d h s, ranks A 2 3 4 5 6 7 8 9 T J Q K); a cut at k gives L[k:] + L[:k].
+// multiplier cards: their own stream under the key HMAC-SHA256(seed bytes,
+// "baccarat-lightning/1"), msg = `${clientSeed}:${nonce}:${position}:${counter}`: K, then K
+// distinct cards of one canonical deck (a partial Fisher-Yates from the front), then each
+// card's multiplier (a uniform integer below the chances' common denominator, against their
+// cumulative numerators).
 // The Python reference is baccarat.fairness; tests/data/fairness_vectors.json and
 // tests/data/export_vectors.json bind both.
 
@@ -39,10 +44,20 @@
   const CLASSIC_SIDE_BETS = { ...PAIRS, perfect_pair: { one: "25", both: "200" }, ...DRAGONS, ...BIG_SMALL };
   // One deck holds no two identical cards: no perfect pair there.
   const SINGLE_DECK_SIDE_BETS = { ...PAIRS, ...DRAGONS, ...BIG_SMALL };
+  // Multiplier baccarat's pairs pay 9:1 (times the pair's multiplier).
+  const MULTIPLIER_PAIRS = { player_pair: { pair: "9" }, banker_pair: { pair: "9" } };
   const COMMISSION = { win: "19/20", win_with_6: "19/20", win_three_card_7: "19/20", tie: "push" };
+  // Multiplier baccarat's published terms (baccarat.core.rules.MULTIPLIER_TERMS): the fee of
+  // each stake, how many multiplier cards a coup gets and each one's multiplier, with their
+  // chances.
+  const MULTIPLIER_TERMS = {
+    fee: "1/5",
+    counts: { 1: "1/10", 2: "1/5", 3: "2/5", 4: "1/5", 5: "1/10" },
+    values: { 2: "1/4", 3: "1/4", 4: "3/10", 5: "1/10", 8: "1/10" },
+  };
 
   function game(decks, tie, sides, extra = {}) {
-    const { banker = COMMISSION, shuffle = "fresh", aliases = [] } = extra;
+    const { banker = COMMISSION, shuffle = "fresh", aliases = [], multipliers = null } = extra;
     const cutShoe = shuffle === "cut-shoe";
     return {
       decks,
@@ -51,6 +66,7 @@
       cutCard: cutShoe ? Math.floor((52 * decks * 7) / 8) : null,
       bets: { player: { win: "1", tie: "push" }, banker, tie: { tie }, ...sides },
       aliases,
+      multipliers,
     };
   }
 
@@ -75,6 +91,8 @@
       { super6: { win_with_6: "12" } },
       { banker: { win: "1", win_with_6: "1/2", win_three_card_7: "1", tie: "push" }, aliases: ["no-commission", "super6"] },
     ),
+    multiplier: game(8, "5", MULTIPLIER_PAIRS, { multipliers: MULTIPLIER_TERMS, aliases: ["lightning"] }),
+    "multiplier-shoe": game(8, "5", MULTIPLIER_PAIRS, { multipliers: MULTIPLIER_TERMS, shuffle: "cut-shoe" }),
   };
 
   // What a shoe needs of a preset (the single-shuffle form and its links).
@@ -245,6 +263,56 @@
     return cutAt === null ? cards : cards.slice(cutAt).concat(cards.slice(0, cutAt));
   }
 
+  /** "1/5" -> [1, 5]; "9" -> [9, 1]. */
+  function ratio(text) {
+    const [num, den = "1"] = String(text).split("/");
+    return [Number(num), Number(den)];
+  }
+
+  const gcd = (a, b) => (b ? gcd(b, a % b) : a);
+
+  /** One key of a published distribution ({key: "n/d"}), exactly: a uniform integer x below
+   * the common denominator D, and the first key whose cumulative numerator (over D) exceeds x. */
+  async function pick(random, chances) {
+    const entries = Object.entries(chances).map(([key, chance]) => [Number(key), ratio(chance)]);
+    const denominator = entries.reduce((d, [, [, den]]) => (d * den) / gcd(d, den), 1);
+    const x = await random.randrange(denominator);
+    let cumulative = 0;
+    for (const [key, [num, den]] of entries) {
+      cumulative += num * (denominator / den);
+      if (x < cumulative) return key;
+    }
+    throw new FairnessError("the chances add up to 1");
+  }
+
+  /** The multiplier cards' stream key: HMAC-SHA256(seed bytes, "baccarat-lightning/1"). */
+  async function lightningKey(serverSeed) {
+    const digest = await subtle().sign("HMAC", await hmacKey(serverSeed), new TextEncoder().encode("baccarat-lightning/1"));
+    return subtle().importKey("raw", digest, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  }
+
+  /**
+   * The multiplier cards ([{card, multiplier}], in the order drawn) of the coup that starts
+   * at `position` of the shoe of these seeds and nonce, under a rule set's terms.
+   */
+  async function deriveLightning(serverSeed, clientSeed, nonce, terms, position = 0) {
+    clientSeedBytes(clientSeed);
+    if (!Number.isInteger(position) || position < 0) throw new FairnessError(`a position is a whole number from 0, not ${position}`);
+    const random = new FairRandom(await lightningKey(serverSeed), clientSeed, `${parseNonce(nonce)}:${position}`);
+    const count = await pick(random, terms.counts);
+    const deck = canonicalOrder(1);
+    for (let i = 0; i < count; i += 1) {
+      const j = i + (await random.randrange(deck.length - i));
+      [deck[i], deck[j]] = [deck[j], deck[i]];
+    }
+    const cards = [];
+    for (const card of deck.slice(0, count)) cards.push({ card, multiplier: await pick(random, terms.values) });
+    return cards;
+  }
+
+  /** A multiplier card as the reports show it: "Ah x3". */
+  const lightningText = (one) => (one ? `${one.card} x${one.multiplier}` : null);
+
   // -- cards, hands, the tableau ---------------------------------------------------------------
 
   /** Baccarat value of a card: ace 1, two to nine face value, ten and pictures 0. */
@@ -397,22 +465,59 @@
     super6: (c) => (c.winner === "banker" && c.banker.scores[1] === 6 ? "win_with_6" : null),
   };
 
-  /** Winnings at a pay "to one" ("19/20"), rounded down to the cent. */
-  function winnings(pay, stake) {
-    const [num, den = "1"] = pay.split("/");
-    const product = stake * Number(num);
-    return (product - (product % Number(den))) / Number(den);
+  /** Winnings at a pay "to one" ("19/20") times a multiplier, rounded down to the cent once. */
+  function winnings(pay, stake, multiplier = 1) {
+    const [num, den] = ratio(pay);
+    const product = stake * num * multiplier;
+    return (product - (product % den)) / den;
   }
 
-  /** Every placed bet ([{bet, stake}]) settled against the coup: {bet, stake, result, returned}. */
-  function settle(rules, bets, coup) {
+  // The cards each bet of a multiplier game is paid on (baccarat.core.multiplier.PAID_CARDS).
+  const PAID_CARDS = {
+    player: (c) => c.player.cards,
+    banker: (c) => c.banker.cards,
+    tie: (c) => c.player.cards.concat(c.banker.cards),
+    player_pair: (c) => c.player.cards.slice(0, 2),
+    banker_pair: (c) => c.banker.cards.slice(0, 2),
+  };
+
+  /** A bet's multiplier: the product of the multipliers of its paid cards that are
+   * multiplier cards (a card there twice multiplies twice); 1 when none is. */
+  function betMultiplier(bet, coup, lightning) {
+    const by = new Map(lightning.map((one) => [one.card, one.multiplier]));
+    return PAID_CARDS[bet](coup).reduce((product, card) => product * (by.get(card) ?? 1), 1);
+  }
+
+  class BetError extends Error {}
+
+  /** The fee a multiplier table takes with a stake (0 at other tables); a stake whose fee is
+   * not whole minor units throws BetError (Python's fee_of). */
+  function feeOf(rules, stake) {
+    if (!rules.multipliers) return 0;
+    const [num, den] = ratio(rules.multipliers.fee);
+    if ((stake * num) % den) {
+      throw new BetError(
+        `a stake at this table is a whole multiple of ${den} minor units (its fee is ${rules.multipliers.fee} of it), not ${stake}`,
+      );
+    }
+    return (stake * num) / den;
+  }
+
+  /**
+   * Every placed bet ([{bet, stake}]) settled against the coup (and a multiplier table's
+   * multiplier cards): {bet, stake, result, returned, multiplier, fee}.
+   */
+  function settle(rules, bets, coup, lightning = []) {
     return bets.map(({ bet, stake }) => {
+      const fee = feeOf(rules, stake);
       const line = JUDGES[bet](coup);
       const table = rules.bets[bet];
-      if (line === null || !Object.hasOwn(table, line)) return { bet, stake, result: "lose", returned: 0 };
+      const lost = { bet, stake, result: "lose", returned: 0, multiplier: 1, fee };
+      if (line === null || !Object.hasOwn(table, line)) return lost;
       const pay = table[line];
-      if (pay === "push") return { bet, stake, result: "push", returned: stake };
-      return { bet, stake, result: "win", returned: stake + winnings(pay, stake) };
+      if (pay === "push") return { ...lost, result: "push", returned: stake };
+      const multiplier = rules.multipliers ? betMultiplier(bet, coup, lightning) : 1;
+      return { ...lost, result: "win", returned: stake + winnings(pay, stake, multiplier), multiplier };
     });
   }
 
@@ -581,7 +686,10 @@
       const stake = bet.integer("stake", { minimum: 1 });
       const result = bet.text("result");
       if (!RESULTS.includes(result)) throw bet.error(`${bet.name("result")} must be one of ${RESULTS.join(", ")}`);
-      records.push({ bet: key, stake, result, returned: bet.integer("returned", { minimum: 0 }) });
+      const returned = bet.integer("returned", { minimum: 0 });
+      const fee = bet.has("fee") ? bet.integer("fee", { minimum: 0 }) : 0;
+      const multiplier = bet.has("multiplier") ? bet.integer("multiplier", { minimum: 1 }) : 1;
+      records.push({ bet: key, stake, result, returned, fee, multiplier });
     }
     return records.sort((x, y) => BET_TYPES.indexOf(x.bet) - BET_TYPES.indexOf(y.bet));
   }
@@ -641,16 +749,44 @@
       signed: r.has("signature") ? lineMessage(data) : null,
       shared: r.has("shared") && isObject(r.data.shared) ? r.data.shared : null,
       table_log: readTableLog(r),
+      lightning: readLightning(r),
       get isVoid() {
         return this.void_reason !== null;
       },
       get staked() {
         return this.bets.reduce((sum, b) => sum + b.stake, 0);
       },
+      get fees() {
+        return this.bets.reduce((sum, b) => sum + b.fee, 0);
+      },
       get cardsUsed() {
         return this.player.cards.length + this.banker.cards.length;
       },
     };
+  }
+
+  const ONE_CARD = 'a multiplier card is {"card": "Ah", "multiplier": 5}';
+
+  /** A multiplier table's multiplier cards, as Python's history reads them. */
+  function readLightning(r) {
+    const raw = r.has("lightning") ? r.data.lightning : null;
+    if (raw === null) return [];
+    if (!Array.isArray(raw)) throw r.error('lightning must be a list of {"card": "Ah", "multiplier": 5}');
+    const cards = raw.map((item, index) => {
+      const fail = (message) => r.error(`lightning.${index}: ${message}`);
+      if (!isObject(item)) throw fail(ONE_CARD);
+      if (typeof item.card !== "string") throw fail('a multiplier card\'s "card" is a card such as "Ah"');
+      const card = parseCard(item.card);
+      if (card === null) throw fail(`bad card ${JSON.stringify(item.card)}: a card is a rank and a suit, such as Ah or Td`);
+      if (!isInt(item.multiplier) || item.multiplier < 2) {
+        throw fail(`a multiplier is a whole number from 2, not ${showShort(item.multiplier ?? null)}`);
+      }
+      return { card, multiplier: item.multiplier };
+    });
+    if (new Set(cards.map((one) => one.card)).size !== cards.length) {
+      throw r.error("lightning: the multiplier cards of a coup are distinct cards");
+    }
+    return cards;
   }
 
   function readTableLog(r) {
@@ -856,8 +992,93 @@
     return [diffs, settled];
   }
 
-  function checkMoney(record, coup) {
+  /** A multiplier table's round's multiplier cards from its seeds, nonce and position; []
+   * at other tables; null while the seed is not revealed. */
+  async function derivedLightning(record) {
+    const terms = record.rules.multipliers;
+    const f = record.fairness;
+    if (!terms) return [];
+    if (f.server_seed === null) return null;
+    return deriveLightning(f.server_seed, f.client_seed, String(f.nonce), terms, f.position);
+  }
+
+  const sameLightning = (a, b) => a !== null && b !== null && a.card === b.card && a.multiplier === b.multiplier;
+
+  /** The multiplier cards, each changed, added or missing one named; the differences and the
+   * cards to settle with (the derived ones, or the recorded ones while the seed is secret). */
+  async function checkLightning(record) {
+    const recorded = record.lightning;
+    const terms = record.rules.multipliers;
+    if (!terms) {
+      if (!recorded.length) return [[], []];
+      const note = `${record.rules.name} has no multiplier cards`;
+      return [[difference("lightning", [], recorded.map(lightningText), note)], []];
+    }
+    const expected = await derivedLightning(record);
+    if (expected === null) {
+      // Not revealed yet: what the published terms allow.
+      const counts = Object.keys(terms.counts).map(Number);
+      const values = Object.keys(terms.values).map(Number);
+      const diffs = [];
+      if (!counts.includes(recorded.length)) {
+        diffs.push(difference("lightning", "a count the terms give", recorded.length, `a coup has ${counts.join(", ")} multiplier cards`));
+      }
+      recorded.forEach((one, i) => {
+        if (!values.includes(one.multiplier)) {
+          diffs.push(
+            difference(`lightning.${i}`, "a published multiplier", lightningText(one), `the multipliers are ${values.join(", ")}`),
+          );
+        }
+      });
+      return [diffs, recorded];
+    }
     const diffs = [];
+    for (let i = 0; i < Math.max(expected.length, recorded.length); i += 1) {
+      const want = expected[i] ?? null;
+      const got = recorded[i] ?? null;
+      if (sameLightning(want, got)) continue;
+      let note;
+      if (want !== null && got !== null && want.card === got.card) note = `the multiplier of ${want.card}`;
+      else if (want === null || got === null) note = `a multiplier card ${want === null ? "too many" : "missing"}`;
+      else note = "the multiplier card";
+      diffs.push(difference(`lightning.${i}`, lightningText(want), lightningText(got), note));
+    }
+    return [diffs, expected];
+  }
+
+  /** Each bet's fee: its share of the stake at a multiplier table, none elsewhere. */
+  function checkFees(record) {
+    const diffs = [];
+    for (const bet of record.bets) {
+      let fee;
+      try {
+        fee = feeOf(record.rules, bet.stake);
+      } catch (error) {
+        diffs.push(difference(`bets.${bet.bet}.stake`, "a whole fee", bet.stake, error.message));
+        continue;
+      }
+      if (bet.fee !== fee) {
+        const terms = record.rules.multipliers;
+        const note = terms ? `${terms.fee} of the stake ${bet.stake}` : "no fee here";
+        diffs.push(difference(`bets.${bet.bet}.fee`, fee, bet.fee, note));
+      }
+    }
+    return diffs;
+  }
+
+  /** The round's bets settled against its coup and multiplier cards (a stake whose fee is not
+   * whole, named by the fee check, is settled as if fee-less). */
+  function settleRound(record, coup, lightning) {
+    try {
+      return settle(record.rules, record.bets, coup, lightning);
+    } catch (error) {
+      if (!(error instanceof BetError)) throw error;
+      return settle({ ...record.rules, multipliers: null }, record.bets, coup);
+    }
+  }
+
+  function checkMoney(record, coup, lightning = []) {
+    const diffs = checkFees(record);
     let expectedWin;
     if (record.isVoid) {
       const note = "a voided round returns every stake";
@@ -868,11 +1089,14 @@
       }
       expectedWin = record.staked;
     } else {
-      const settlement = settle(record.rules, record.bets, coup);
+      const settlement = settleRound(record, coup, lightning);
       record.bets.forEach((bet, i) => {
         const got = settlement[i];
         const name = `bets.${bet.bet}`;
         if (bet.result !== got.result) diffs.push(difference(`${name}.result`, got.result, bet.result));
+        if (bet.multiplier !== got.multiplier) {
+          diffs.push(difference(`${name}.multiplier`, got.multiplier, bet.multiplier, "the product of its paid cards' multipliers"));
+        }
         if (bet.returned !== got.returned) {
           const outcome = coup.winner === "tie" ? "a tie" : `a ${coup.winner} win`;
           diffs.push(difference(`${name}.returned`, got.returned, bet.returned, `${bet.bet} bet of ${bet.stake} on ${outcome}`));
@@ -883,6 +1107,11 @@
     if (record.win !== expectedWin) diffs.push(difference("win", expectedWin, record.win, "the sum of what the bets return"));
     let expectedAfter = record.balance_before - record.staked + expectedWin;
     let note = `balance_before ${record.balance_before} - stakes ${record.staked} + win ${expectedWin}`;
+    if (record.fees && !record.isVoid) {
+      // A multiplier table's fees, taken with the stakes (a void returns them too).
+      expectedAfter -= record.fees;
+      note = `balance_before ${record.balance_before} - stakes ${record.staked} - fees ${record.fees} + win ${expectedWin}`;
+    }
     if (record.role === "banker") {
       // The banker's side of a player-banked round: the stakes in, the returns and the
       // casino's fee out (a void gives everything back).
@@ -894,7 +1123,8 @@
     return diffs;
   }
 
-  /** Every difference of one round on its own, and the coup it settles with. */
+  /** Every difference of one round on its own, and the coup it settles with (with its
+   * multiplier cards; null: no coup). */
   async function checkRound(record) {
     const order = await derivedOrder(record);
     const diffs = await checkCommitment(record);
@@ -902,15 +1132,18 @@
     diffs.push(...checkPosition(record, order));
     const [coupDiffs, coup] = checkCoup(record, order);
     diffs.push(...coupDiffs);
-    diffs.push(...checkMoney(record, coup));
-    return [diffs, coup];
+    const [lightningDiffs, lightning] = await checkLightning(record);
+    diffs.push(...lightningDiffs);
+    diffs.push(...checkMoney(record, coup, lightning));
+    return [diffs, coup === null ? null : { coup, lightning }];
   }
 
-  /** Whether a voided round was voided before its result, after it, or after a win. */
-  function voidKind(record, coup) {
-    if (coup === null) return VOID_BEFORE;
-    const settlement = settle(record.rules, record.bets, coup);
-    let net = settlement.reduce((sum, b) => sum + b.returned - b.stake, 0);
+  /** Whether a voided round was voided before its result, after it, or after a win (its
+   * bets returning more than their stakes and fees). */
+  function voidKind(record, dealt) {
+    if (dealt === null) return VOID_BEFORE;
+    const settlement = settleRound(record, dealt.coup, dealt.lightning);
+    let net = settlement.reduce((sum, b) => sum + b.returned - b.stake - b.fee, 0);
     if (record.role === "banker") net = -net - record.fee;
     return net > 0 ? VOID_AFTER_WIN : VOID_AFTER;
   }
@@ -1809,6 +2042,8 @@
     firstBlock,
     canonicalOrder,
     shuffledOrder,
+    deriveLightning,
+    feeOf,
     cardValue,
     burnCount,
     score,
@@ -1969,9 +2204,28 @@
       };
     }
 
-    function renderHand(name, h) {
-      $(`${name}-cards`).replaceChildren(...h.cards.map((card) => cardElement(card)));
+    function renderHand(name, h, multipliers = new Map()) {
+      $(`${name}-cards`).replaceChildren(...h.cards.map((card) => marked(cardElement(card), multipliers.get(card))));
       $(`${name}-score`).textContent = `${h.scores[0]}:${h.scores[1]}`;
+    }
+
+    /** A multiplier card of the coup, marked with its multiplier (none: the card as it is). */
+    function marked(el, multiplier) {
+      if (!multiplier) return el;
+      el.classList.add("lightning");
+      el.dataset.multiplier = String(multiplier);
+      el.append(element("b", { class: "times" }, `\u00d7${multiplier}`));
+      return el;
+    }
+
+    /** A multiplier game's multiplier cards of the coup at the position, re-derived. */
+    async function showLightning(input) {
+      const terms = input.rules ? fair.RULES[input.rules].multipliers : null;
+      $("lightning-box").hidden = !terms;
+      if (!terms) return [];
+      const cards = await fair.deriveLightning(input.serverSeed, input.clientSeed, input.nonce, terms, input.position);
+      $("lightning").replaceChildren(...cards.map((one) => marked(cardElement(one.card, "li"), one.multiplier)));
+      return cards;
     }
 
     function permalink(input) {
@@ -2027,8 +2281,10 @@
         return;
       }
       $("coup-position").textContent = String(input.position);
-      renderHand("player", coup.player);
-      renderHand("banker", coup.banker);
+      const lightning = await showLightning(input);
+      const multipliers = new Map(lightning.map((one) => [one.card, one.multiplier]));
+      renderHand("player", coup.player, multipliers);
+      renderHand("banker", coup.banker, multipliers);
       $("coup-winner").textContent = coup.winner === "tie" ? t("verify.tie") : t("result.wins", { winner: t(`spot.${coup.winner}`) });
       $("coup-winner").dataset.winner = coup.winner;
       const items = order.map((card, index) => {

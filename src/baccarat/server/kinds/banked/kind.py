@@ -60,6 +60,13 @@ class BankedKind(TableKind):
                 raise TableConfigError(f"{where}: banked.{name} is a whole number >= 0")
         if not 1 <= seats <= 1000:
             raise TableConfigError(f"{where}: banked.seats is 1 to 1000")
+        if rules.multipliers is not None:
+            # A player banks the bets: whose the fee and what the multipliers could cost the
+            # banker are not rules a banker could cover (the exposure is unbounded).
+            raise TableConfigError(
+                f"{where}: a player-banked table does not deal multiplier baccarat (rules "
+                f"{rules.name!r}): the multiplied pays have no exposure a banker can cover"
+            )
         if rules.shuffle is not ShufflePolicy.FRESH:
             raise TableConfigError(
                 f"{where}: a player-banked table shuffles before every round; rules "

@@ -186,7 +186,7 @@ class CutShoe:
         shoe = shoes(rules, server_seed, client_seed, int(nonce), int(cut))
         shoe.position = int(position)
         return Shuffle(shoe, int(seed_id), committed, client_seed, int(nonce), int(cut),
-                       shoe.position, source)  # fmt: skip
+                       shoe.position, source, server_seed=server_seed)  # fmt: skip
 
     def dealt(self, uow: UnitOfWork, shoe: Shoe, mode: str) -> None:
         done = shoe.is_cut_card_reached
@@ -217,9 +217,11 @@ def allowed_actions(
     allowed = {"cut" if shoe is not None and shoe.cut_due else "deal"}
     if last_bets is not None:
         allowed.add("new_game")
-        if last_bets.total <= balance and table.takes(last_bets):
+        # What the bets take: their stakes, and at a multiplier table the fee with them.
+        if table.takes(last_bets) and table.wagered(last_bets) <= balance:
             allowed.add("rebet")
-        if 2 * last_bets.total <= balance and table.takes(last_bets.doubled()):
+        doubled = last_bets.doubled()
+        if table.takes(doubled) and table.wagered(doubled) <= balance:
             allowed.add("double")
     return [action for action in HOUSE_ACTIONS if action in allowed]
 

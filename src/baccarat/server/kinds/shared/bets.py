@@ -3,7 +3,9 @@
 ``place`` replaces what the bettor had on the coup in a mode (an empty map withdraws it):
 the table's limits and the responsible-gaming checks apply at once, and the difference
 moves between the balance and escrow at once through the wallet port (``shared_bet``, or
-``shared_bet_return``), so a bet the balance cannot cover is refused. After the close
+``shared_bet_return``), so a bet the balance cannot cover is refused. At a multiplier table
+the fee goes with the stake (held in escrow with it, and given back with it while the
+window is open: it is taken for good when the coup is settled). After the close
 nothing changes: ``betting_closed``, nothing taken. A table the back office switched off
 takes no new bets (``table_disabled``; bets can be withdrawn, a coup with bets is dealt),
 and its changed limits apply to the next bets. The coup's row is locked (shared) for
@@ -31,11 +33,12 @@ from baccarat.server.tables import Table
 def placed(
     uow: UnitOfWork, coup_id: int, player_id: int, mode: str, *, lock: bool = False
 ) -> tuple[Bets, int]:
-    """The bettor's bets on the coup in a mode, and their stake; with ``lock``, their row
+    """The bettor's bets on the coup in a mode, and what they took from the balance (their
+    stake, and at a multiplier table the fee taken with it); with ``lock``, their row
     locked (PostgreSQL) until the commit, so that a placement computes from what it holds."""
     row = uow.one(
-        "SELECT bets, stake FROM shared_bets WHERE coup_id = :c AND player_id = :p AND mode = :m"
-        + (uow.for_update if lock else ""),
+        "SELECT bets, stake + fee FROM shared_bets WHERE coup_id = :c AND player_id = :p "
+        "AND mode = :m" + (uow.for_update if lock else ""),
         {"c": coup_id, "p": player_id, "m": mode},
     )
     if row is None:
@@ -64,19 +67,21 @@ def place(
     # unique key fails: the writer runs it again, and it reads the first one's row.
     _, before = placed(uow, coup_id, player_id, mode, lock=True)
     key = {"c": coup_id, "p": player_id, "m": mode}
+    wagered = 0
     if bets.total:
         # The back office's kill switch and limits (a bet can still be withdrawn).
         table = switches.in_play(uow, table)
         table.check_bets(bets)
+        wagered = table.wagered(bets)
         if before:
             # The limits see the new bets in place of these (unsettled bets count as used).
             uow.run(
-                "UPDATE shared_bets SET stake = 0 WHERE coup_id = :c AND player_id = :p "
+                "UPDATE shared_bets SET stake = 0, fee = 0 WHERE coup_id = :c AND player_id = :p "
                 "AND mode = :m",
                 key,
             )
-        responsible.check_stake(uow, player_id, mode, bets.total)
-    delta = bets.total - before
+        responsible.check_stake(uow, player_id, mode, wagered)
+    delta, fee = wagered - before, wagered - bets.total
     # A wallet that holds no stakes here (an operator's) takes them by its own bet call.
     escrow = dealer.wallet.reserving
     if delta and escrow is not None:
@@ -91,7 +96,7 @@ def place(
                 "insufficient_funds",
                 f"the bets need {format_money(delta)} more than you have on this coup; "
                 f"the {mode} balance is {format_money(balance)}",
-                stake=bets.total, placed=before, balance=balance,
+                stake=wagered, placed=before, balance=balance,
             ) from None  # fmt: skip
     if not bets.total:
         # Only the row read (and locked) above: where none was read, a placement committed
@@ -102,15 +107,15 @@ def place(
             )
     elif before:
         uow.run(
-            "UPDATE shared_bets SET bets = :b, stake = :s, updated_us = :now "
+            "UPDATE shared_bets SET bets = :b, stake = :s, fee = :f, updated_us = :now "
             "WHERE coup_id = :c AND player_id = :p AND mode = :m",
-            key | {"b": _stakes(bets), "s": bets.total, "now": uow.now},
+            key | {"b": _stakes(bets), "s": bets.total, "f": fee, "now": uow.now},
         )
     else:
         uow.run(
-            "INSERT INTO shared_bets (coup_id, player_id, mode, bets, stake, updated_us) "
-            "VALUES (:c, :p, :m, :b, :s, :now)",
-            key | {"b": _stakes(bets), "s": bets.total, "now": uow.now},
+            "INSERT INTO shared_bets (coup_id, player_id, mode, bets, stake, fee, updated_us) "
+            "VALUES (:c, :p, :m, :b, :s, :f, :now)",
+            key | {"b": _stakes(bets), "s": bets.total, "f": fee, "now": uow.now},
         )
     return {
         "table_id": table.id,
@@ -118,6 +123,7 @@ def place(
         "mode": mode,
         "bets": dict(bets.placed()),
         "stake": bets.total,
+        "fee": fee,
         "balance": dealer.wallet.balance(uow, player_id, mode),
         "closes_at": coup.closes_us,
         "server_time": uow.now,

@@ -38,11 +38,12 @@ from baccarat.fairness.beacon import Chain, randomness, shoe_client_seed
 from baccarat.server import seeds
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
-from baccarat.server.history import hand_json
+from baccarat.server.history import hand_json, lightning_of, lightning_text
 from baccarat.server.kinds.shared import tablelog
 from baccarat.server.kinds.shared.bank import CUT, NONCE, SHARED, TableShoe
 from baccarat.server.kinds.shared.events import CoupDealt, SharedEvent, ShoeChanged, WindowOpened
 from baccarat.server.kinds.shared.terms import is_shared, terms_of
+from baccarat.server.observe import metrics
 from baccarat.server.play.round import Bank, Dealer, Stake, play
 from baccarat.server.tables import Table
 
@@ -103,6 +104,7 @@ class CoupRow:
     banker_cards: str | None
     winner: str | None
     void_reason: str | None
+    lightning: str | None = None  # a multiplier table's multiplier cards, drawn at the close
 
     def phase(self, now: int) -> str:
         if self.dealt_us is None:
@@ -141,7 +143,7 @@ SHOE_COLUMNS = (
 )
 COUP_COLUMNS = (
     "id, table_id, shoe_id, number, opens_us, closes_us, dealt_us, next_us, position, "
-    "player_cards, banker_cards, winner, void_reason"
+    "player_cards, banker_cards, winner, void_reason, lightning"
 )
 
 
@@ -205,7 +207,7 @@ def retire(
             if elsewhere is not None:
                 elsewhere.cancel(uow, int(coup_id))
             for player, mode, stake in uow.all(
-                "SELECT player_id, mode, stake FROM shared_bets WHERE coup_id = :c "
+                "SELECT player_id, mode, stake + fee FROM shared_bets WHERE coup_id = :c "
                 "AND operator_round IS NULL ORDER BY player_id, mode",
                 {"c": coup_id},
             ):
@@ -418,22 +420,27 @@ def deal(
     """Deal the closed coup, once, from the shoe where the last one ended and settle every
     bettor on its cards (one ``round.play`` per mode, and one per batch of bettors on other
     wallets, ``elsewhere``, each taking the cards dealt: ``bank.DealtCoup``); the shoe moves
-    on, and ends (its seed revealed) when the cut card has come out. What it did: the shoe's
-    end (``ShoeChanged``), if it ended, and the coup dealt (``CoupDealt``)."""
+    on, and ends (its seed revealed) when the cut card has come out. At a multiplier table
+    the coup's multiplier cards are drawn first, as the window closes (from the shoe's seeds
+    and the coup's position in it), and shown to everyone with the coup. What it did: the
+    shoe's end (``ShoeChanged``), if it ended, and the coup dealt (``CoupDealt``)."""
     others = [] if elsewhere is None else elsewhere.close(uow, coup.id)
+    metrics.coup_started(uow, table.id, lambda: sum(len(b.stakes) for b in [*batches, *others]))
     shoe = load_shoe(uow, coup.shoe_id)
     source = shoe.source(uow)
-    dealt = source.deal(dealer.shoes, table.rules)
+    lightning = source.lightning(dealer, table.rules)
+    dealt = source.deal(dealer.shoes, table.rules, lightning)
     cards, dealt_shoe = dealt.shuffled.coup, dealt.shuffled.shoe
     assert cards is not None and dealt_shoe is not None
     pc, bc = format_cards(cards.player.cards), format_cards(cards.banker.cards)
     # The result stands result_s from the close (at least MIN_RESULT_US from the deal).
     next_us = max(coup.closes_us + terms_of(table).result_s * 1_000_000, uow.now + MIN_RESULT_US)
+    drawn = lightning_text(lightning)
     uow.run(
         "UPDATE shared_coups SET dealt_us = :now, next_us = :next, position = :pos, "
-        "player_cards = :pc, banker_cards = :bc, winner = :w WHERE id = :id",
+        "player_cards = :pc, banker_cards = :bc, winner = :w, lightning = :l WHERE id = :id",
         {"now": uow.now, "next": next_us, "pos": shoe.position, "pc": pc, "bc": bc,
-         "w": cards.winner.value, "id": coup.id},
+         "w": cards.winner.value, "l": drawn, "id": coup.id},
     )  # fmt: skip
     finished = dealt_shoe.is_cut_card_reached
     uow.run(
@@ -465,7 +472,8 @@ def deal(
                       round_ids=batch.round_ids or None)  # fmt: skip
         pairs = zip(batch.stakes, played, strict=True)
         _settled(uow, coup.id, batch.mode, [(stake.player_id, rec.id) for stake, rec in pairs])
-    done.append(CoupDealt(table.id, coup.id, pc, bc, cards.winner.value, shoe.position, next_us))
+    done.append(CoupDealt(table.id, coup.id, pc, bc, cards.winner.value, shoe.position, next_us,
+                          drawn))  # fmt: skip
     return done
 
 
@@ -511,17 +519,21 @@ def shoe_json(shoe: ShoeRow) -> dict[str, Any]:
 def coup_cards(coup: CoupRow) -> dict[str, Any] | None:
     if coup.player_cards is None or coup.banker_cards is None:
         return None
-    return cards_json(coup.player_cards, coup.banker_cards, coup.winner, coup.position)
+    return cards_json(coup.player_cards, coup.banker_cards, coup.winner, coup.position,
+                      coup.lightning)  # fmt: skip
 
 
 def cards_json(
-    player_cards: str, banker_cards: str, winner: str | None, position: int | None
-) -> dict[str, Any]:
-    """A dealt coup's cards as everyone sees them (``result``)."""
+    player_cards: str, banker_cards: str, winner: str | None, position: int | None,
+    lightning: str | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """A dealt coup's cards as everyone sees them (``result``), with a multiplier table's
+    multiplier cards (``lightning``: ``[{"card", "multiplier"}, ...]``, empty elsewhere)."""
     return {
         "player": hand_json(player_cards),
         "banker": hand_json(banker_cards),
         "winner": winner,
         "position": position,
         "cards_used": len(Card.parse_many(player_cards)) + len(Card.parse_many(banker_cards)),
+        "lightning": [one.to_json() for one in lightning_of(lightning)],
     }

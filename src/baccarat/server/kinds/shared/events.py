@@ -66,8 +66,9 @@ class BetsChanged(Event):
 
 @dataclass(frozen=True, slots=True)
 class CoupDealt(Event):
-    """The closed coup is dealt (its cards, winner and the shoe's position before it) and its
-    bettors settled; the next window opens at ``next_at`` at the earliest."""
+    """The closed coup is dealt (its cards, winner and the shoe's position before it; at a
+    multiplier table its multiplier cards, as the rows record them) and its bettors
+    settled; the next window opens at ``next_at`` at the earliest."""
 
     type: ClassVar[str] = "coup_dealt"
     table_id: str
@@ -77,6 +78,7 @@ class CoupDealt(Event):
     winner: str
     position: int
     next_at: int
+    lightning: str | None = None
 
 
 SharedEvent = ShoeChanged | WindowOpened | BetsChanged | CoupDealt
@@ -90,4 +92,4 @@ def parse(data: Mapping[str, Any]) -> SharedEvent | None:
     kind = TYPES.get(str(data.get("type")))
     if kind is None:
         return None
-    return kind(**{f.name: data[f.name] for f in fields(kind)})
+    return kind(**{f.name: data[f.name] for f in fields(kind) if f.name in data})

@@ -266,7 +266,7 @@ class _Follower:
                 return
             seen.coup, seen.phase, seen.next_at = event.coup, "dealt", event.next_at
             result = clock.cards_json(event.player_cards, event.banker_cards, event.winner,
-                                      event.position)  # fmt: skip
+                                      event.position, event.lightning)  # fmt: skip
             self.feed.tell(table, self.mode, {
                 "type": "dealt", "table_id": table.id, "coup": event.coup, "result": result,
                 "next_at": event.next_at, "server_time": self._now(),

@@ -114,29 +114,31 @@ def state(uow: UnitOfWork, table: Table, player_id: int | None, mode: str) -> di
 
 def no_bets() -> dict[str, Any]:
     """The ``you`` of a player who has no bets on the coup."""
-    return {"bets": {}, "stake": 0, "round_id": None, "returned": None}
+    return {"bets": {}, "stake": 0, "fee": 0, "round_id": None, "returned": None}
 
 
 def own_bets(
     uow: UnitOfWork, coup_id: int, mode: str, player_ids: list[int]
 ) -> dict[int, dict[str, Any]]:
     """Each of these players' own bets on the coup in a mode (the players who placed some):
-    ``{"bets", "stake", "round_id", "returned"}``, the round and what it returned once the
-    coup is settled (None before). A page that opens during the result shows the player's
+    ``{"bets", "stake", "fee", "round_id", "returned"}`` (``fee``: a multiplier table's,
+    taken with the stake), the round and what it returned once the coup is settled (None
+    before). A page that opens during the result shows the player's
     own result from it, as the socket's ``settled`` told it."""
     found: dict[int, dict[str, Any]] = {}
     for start in range(0, len(player_ids), 500):
         chunk = player_ids[start : start + 500]
         names = ", ".join(f":p{i}" for i in range(len(chunk)))
-        for player, bets, stake, round_id, returned in uow.all(
-            "SELECT b.player_id, b.bets, b.stake, b.round_id, r.win FROM shared_bets b "
+        for player, bets, stake, fee, round_id, returned in uow.all(
+            "SELECT b.player_id, b.bets, b.stake, b.fee, b.round_id, r.win FROM shared_bets b "
             "LEFT JOIN rounds r ON r.id = b.round_id WHERE b.coup_id = :c AND b.mode = :m "
             f"AND b.player_id IN ({names})",
             {"c": coup_id, "m": mode, **{f"p{i}": p for i, p in enumerate(chunk)}},
         ):
             found[int(player)] = {
                 "bets": dict(Bets(json.loads(bets)).placed()), "stake": int(stake),
-                "round_id": round_id, "returned": None if returned is None else int(returned),
+                "fee": int(fee), "round_id": round_id,
+                "returned": None if returned is None else int(returned),
             }  # fmt: skip
     return found
 
@@ -173,14 +175,14 @@ def coup_view(uow: UnitOfWork, table: Table, coup_id: int, player_id: int | None
         "bets": {},
     }
     if player_id is not None:
-        for mode, bets, stake, round_id, returned in uow.all(
-            "SELECT b.mode, b.bets, b.stake, b.round_id, r.win FROM shared_bets b "
+        for mode, bets, stake, fee, round_id, returned in uow.all(
+            "SELECT b.mode, b.bets, b.stake, b.fee, b.round_id, r.win FROM shared_bets b "
             "LEFT JOIN rounds r ON r.id = b.round_id WHERE b.coup_id = :c AND b.player_id = :p",
             {"c": coup.id, "p": player_id},
         ):
             answer["bets"][mode] = {
-                "bets": json.loads(bets), "stake": int(stake), "round_id": round_id,
-                "returned": None if returned is None else int(returned),
+                "bets": json.loads(bets), "stake": int(stake), "fee": int(fee),
+                "round_id": round_id, "returned": None if returned is None else int(returned),
             }  # fmt: skip
     return answer
 

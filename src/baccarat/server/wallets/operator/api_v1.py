@@ -1,30 +1,33 @@
-"""The operators' API v1 (docs/operator-api.md), the wallet contract every operator speaks
-so far: the seamless-wallet model of the industry's aggregators (Hub88's wallet API, whose
-``RS_`` statuses it takes). Its calls are signed JSON POSTs to ``{wallet_url}/{call}``,
-each with a new ``request_uuid`` and, a round's, a ``transaction_uuid`` that makes it safe
-to repeat: the round's id behind a letter of its kind (``b-``, ``w-``, ``x-``).
+"""The operators' API v1 (docs/operator-api.md, ``protocol = "v1"``): the seamless-wallet
+model of the industry's aggregators (Hub88's wallet API, whose ``RS_`` statuses it takes).
+Its calls are signed JSON POSTs to ``{wallet_url}/{call}``, each with a new
+``request_uuid`` and, a round's, a ``transaction_uuid`` that makes it safe to repeat: the
+round's id behind a letter of its kind (``b-``, ``w-``, ``x-``). A round is two calls, its
+bet and its win (or the bet's rollback).
 """
 
 from __future__ import annotations
 
-import json
 import uuid
-from collections.abc import Mapping
 from typing import Any
 
-from baccarat.server.jsontext import compact
 from baccarat.server.wallets.operator import signing
 from baccarat.server.wallets.operator.contract import (
     Answer,
     Outcome,
     Request,
     RoundCall,
+    StatusTables,
     Wager,
 )
 
 OK = "RS_OK"
 UNKNOWN = "RS_ERROR_UNKNOWN"
 NOT_APPLIED = "RS_ERROR_TRANSACTION_DOES_NOT_EXIST"
+# A repeat of a transaction applied before, answered so rather than with its first answer:
+# applied (the balance is the one the operator kept with it).
+ALREADY = "RS_ERROR_ALREADY_PROCESSED"
+LIMIT = "RS_ERROR_GAMBLING_LIMIT_EXCEEDED"  # the operator's responsible-gaming limit
 # A bet refused with any of these is refused for good (the others: rolled back); what the
 # player is told.
 REASONS = {
@@ -35,28 +38,24 @@ REASONS = {
     "RS_ERROR_INVALID_SIGNATURE": "the casino could not check the game's request",
     "RS_ERROR_USER_DISABLED": "your casino account may not play now",
     "RS_ERROR_DUPLICATE_TRANSACTION": "the casino refused the bet as a duplicate",
+    LIMIT: "your casino's gambling limit does not allow this bet",
 }
 REFUSALS = tuple(REASONS)
-STATUSES = (OK, *REFUSALS, NOT_APPLIED, UNKNOWN)
-_OUTCOMES: dict[str, Outcome] = {OK: "ok", NOT_APPLIED: "not_applied"}
+STATUSES = (OK, ALREADY, *REFUSALS, NOT_APPLIED, UNKNOWN)
+_OUTCOMES: dict[str, Outcome] = {OK: "ok", ALREADY: "ok", NOT_APPLIED: "not_applied"}
 _OUTCOMES |= {status: "refused" for status in REFUSALS}
 _PREFIXES = {"bet": "b-", "win": "w-", "rollback": "x-"}
 
 
-class OperatorApiV1:
+class OperatorApiV1(StatusTables):
     """The contract of docs/operator-api.md (``contract.WalletProtocol``)."""
 
-    name = "operator-api-v1"
+    name = "v1"
     signature_header = signing.SIGNATURE_HEADER
+    outcomes, reasons, limit, unknown = _OUTCOMES, REASONS, LIMIT, UNKNOWN
 
-    def outcome(self, status: str) -> Outcome:
-        return _OUTCOMES.get(status, "unknown")
-
-    def reason(self, status: str) -> str:
-        return REASONS.get(status, status)
-
-    def no_answer(self, error: str, http_status: int | None = None) -> Answer:
-        return Answer(UNKNOWN, http_status=http_status, error=error)
+    def closes_with_bet(self, wager: Wager) -> bool:
+        return False  # a bet, then its win: two calls
 
     def transaction_id(self, call: RoundCall, round_id: str) -> str:
         return _PREFIXES[call] + round_id
@@ -76,6 +75,8 @@ class OperatorApiV1:
         if call == "bet":
             body |= {"round": wager.round_id, "table": wager.table, "amount": wager.stake,
                      "bets": dict(wager.bets)}  # fmt: skip
+            if wager.fee:
+                body["fee"] = wager.fee  # a multiplier table's: in the amount, never returned
         else:
             body["reference_transaction_uuid"] = self.transaction_id("bet", wager.round_id)
             body["round"] = wager.round_id
@@ -86,31 +87,19 @@ class OperatorApiV1:
     def url(self, wallet_url: str, call: str) -> str:
         return f"{wallet_url}/{call}"
 
-    def encode(self, body: Mapping[str, Any]) -> bytes:
-        return compact(body).encode()
-
     def headers(self, operator_id: str, secret: str, message: bytes) -> dict[str, str]:
         return signing.headers(operator_id, secret, message)
-
-    def signs(self, secret: str, message: bytes, signature: str | None) -> bool:
-        return signing.matches(secret, message, signature)
 
     def read_answer(self, http_status: int, content: bytes, signed: bool) -> Answer:
         if http_status != 200:
             return self.no_answer(f"HTTP {http_status}", http_status)
-        if not signed:
-            return self.no_answer("the answer's signature is bad", http_status)
-        try:
-            data: Any = json.loads(content)
-        except ValueError:
-            return self.no_answer("the answer is not JSON", http_status)
-        status = data.get("status") if isinstance(data, dict) else None
+        data = self.body_of(http_status, content, signed)
+        if isinstance(data, Answer):
+            return data
+        status = data.get("status")
         if status not in STATUSES:
             return self.no_answer(f"unknown status {status!r}"[:200], http_status)
-        balance = data.get("balance")
-        if isinstance(balance, bool) or not isinstance(balance, int):
-            balance = None
-        return Answer(status, balance, http_status)
+        return self.answer(status, data, http_status)
 
 
 def _request_id() -> str:

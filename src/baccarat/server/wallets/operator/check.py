@@ -4,7 +4,7 @@ Checked: each operator round has its row of ``rounds`` and a transaction with no
 (its money is the operator's); a round whose bet was applied (answered ok: API v1's
 ``RS_OK``) has a win in flight or done and no rollback; a rolled-back round was never
 settled; every finished round has the answer that finished it. The answers' statuses are
-read by the operators' contract (``contract``: API v1, the one every operator speaks).
+read by the round's contract (``protocols``: the one it was played in).
 """
 
 from __future__ import annotations
@@ -12,23 +12,23 @@ from __future__ import annotations
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.ledger import ELSEWHERE_KIND
 from baccarat.server.play.check import Report
-from baccarat.server.wallets.operator.api_v1 import API_V1
-from baccarat.server.wallets.operator.contract import Outcome, WalletProtocol
+from baccarat.server.wallets.operator import protocols
 
 
-def check(uow: UnitOfWork, report: Report, contract: WalletProtocol = API_V1) -> None:
-    def meant(status: str | None) -> Outcome | None:
-        return None if status is None else contract.outcome(status)
-
+def check(uow: UnitOfWork, report: Report) -> None:
     report.counts["operator_rounds"] = int(uow.scalar("SELECT COUNT(*) FROM operator_rounds"))
     rows = uow.all(
         "SELECT o.round_id, o.state, o.bet_status, o.win_status, o.rollback_status, t.kind, "
-        "(SELECT COUNT(*) FROM ledger_entries e WHERE e.transaction_id = t.id), o.coup_id "
+        "(SELECT COUNT(*) FROM ledger_entries e WHERE e.transaction_id = t.id), o.coup_id, "
+        "o.protocol "
         "FROM operator_rounds o LEFT JOIN rounds r ON r.id = o.round_id "
         "LEFT JOIN ledger_transactions t ON t.id = r.transaction_id"
     )
-    for round_id, state, bet_status, win_status, rollback_status, kind, entries, coup in rows:
-        bet, win, rollback = meant(bet_status), meant(win_status), meant(rollback_status)
+    for row in rows:
+        round_id, state, bet_status, win_status, rollback_status, kind, entries, coup = row[:8]
+        contract = protocols.contract(row[8])
+        bet, win, rollback = (None if s is None else contract.outcome(s)
+                              for s in (bet_status, win_status, rollback_status))  # fmt: skip
         # A shared coup's round is played at the deal: one that was not has no round.
         unplayed = coup is not None and state not in ("win", "settled")
         if unplayed and kind is not None:

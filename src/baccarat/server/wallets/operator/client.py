@@ -1,7 +1,8 @@
 """The calls to operators' wallets over HTTP: signed, with the operator's timeout, never
 blocking the event loop; every failure is an answer (the contract's "no answer": API v1's
 ``RS_ERROR_UNKNOWN``), never an exception. What a call's body, headers and answer are is
-the operator's contract's (``contract.WalletProtocol``); this is the transport.
+its contract's (``Call.contract``: its round's, ``contract.WalletProtocol``); this is the
+transport.
 
 A call is one small POST whose answer is one small JSON body, two of them for every round:
 the client is an HTTP/1.1 client of that and nothing more, on asyncio's transports (TLS
@@ -20,14 +21,15 @@ import asyncio
 import logging
 import ssl
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
 import httptools
 
+from baccarat.server.observe import metrics
 from baccarat.server.wallets.operator.config import Operator
-from baccarat.server.wallets.operator.contract import Answer
+from baccarat.server.wallets.operator.contract import Answer, WalletProtocol
 from baccarat.server.wallets.operator.outbox import Call
 
 log = logging.getLogger("baccarat.server.wallets.operator")
@@ -156,10 +158,17 @@ class WalletClient:
         self._idle.clear()
 
     async def send(self, operator: Operator, call: Call) -> Answer:
-        contract = operator.contract
+        with metrics.wallet_call(operator.id, call.call) as outcome:
+            answer = await self._send(operator, call)
+            outcome(answer.status)
+        return answer
+
+    async def _send(self, operator: Operator, call: Call) -> Answer:
+        contract = call.contract
         body = contract.encode(call.body)
         target = self._target(contract.url(operator.wallet_url, call.call))
-        head = "".join(f"{name}: {value}\r\n" for name, value in operator.headers(body).items())
+        signed = contract.headers(operator.id, operator.secret, body)
+        head = "".join(f"{name}: {value}\r\n" for name, value in signed.items())
         request = (
             f"POST {target.path} HTTP/1.1\r\nHost: {target.host_header}\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n{head}\r\n"
@@ -167,7 +176,7 @@ class WalletClient:
         async with self._slots:
             try:
                 async with asyncio.timeout(operator.timeout_s):
-                    return await self._call(operator, target, request)
+                    return await self._call(operator, contract, target, request)
             except TimeoutError:
                 return contract.no_answer("timeout")
             except _Closed as closed:
@@ -178,8 +187,9 @@ class WalletClient:
                 log.exception("a call to operator %s failed", operator.id)
                 return contract.no_answer(f"no answer: {type(error).__name__}")
 
-    async def _call(self, operator: Operator, target: _Target, request: bytes) -> Answer:
-        header = operator.contract.signature_header.lower().encode()
+    async def _call(self, operator: Operator, contract: WalletProtocol, target: _Target,
+                    request: bytes) -> Answer:  # fmt: skip
+        header = contract.signature_header.lower().encode()
         for last in (False, True):
             connection = await self._connection(target)
             try:
@@ -195,9 +205,9 @@ class WalletClient:
                 else:
                     connection.close()  # a timeout mid-call: its answer would come late
             if content is None:
-                return operator.contract.no_answer("the answer is too long", status)
+                return contract.no_answer("the answer is too long", status)
             signed = None if signature is None else signature.decode("latin-1")
-            return read_answer(operator, status, content, signed)
+            return read_answer(operator, contract, status, content, signed)
         raise AssertionError("unreachable")
 
     async def _connection(self, target: _Target) -> _Connection:
@@ -232,9 +242,10 @@ class WalletClient:
         return self._tls
 
 
-def read_answer(operator: Operator, http_status: int, content: bytes, signature: str | None
-                ) -> Answer:  # fmt: skip
-    """An answer as the operator's contract has it, or its "no answer" saying what was
-    wrong (a bad signature among it)."""
-    signed = operator.signs(content, signature)
-    return operator.contract.read_answer(http_status, content, signed)
+def read_answer(operator: Operator, contract: WalletProtocol, http_status: int, content: bytes,
+                signature: str | None) -> Answer:  # fmt: skip
+    """An answer as the call's contract has it, or its "no answer" saying what was wrong (a
+    bad signature among it); with its body as received (kept with the call)."""
+    signed = contract.signs(operator.secret, content, signature)
+    answer = contract.read_answer(http_status, content, signed)
+    return replace(answer, body=content.decode("utf-8", "replace"))

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 from baccarat.server.currencies import known as known_currencies
 from baccarat.server.errors import ServiceError
 from baccarat.server.kinds import find_kind
-from baccarat.server.wallets.operator.api_v1 import API_V1
+from baccarat.server.wallets.operator import signing
 from baccarat.server.wallets.operator.contract import WalletProtocol
+from baccarat.server.wallets.operator.protocols import CONTRACTS, DEFAULT
 
 if TYPE_CHECKING:
     from baccarat.server.tables import TableSet
@@ -38,8 +39,8 @@ class Operator:
     currencies: tuple[str, ...]
     tables: tuple[str, ...] | None  # None: every table not player-banked
     timeout_s: float = DEFAULT_TIMEOUT_S
-    # The wallet contract it speaks (the operators' file names none: API v1, the only one).
-    contract: WalletProtocol = API_V1
+    # The wallet contract its wallet speaks (``protocol``; none named: API v1).
+    contract: WalletProtocol = CONTRACTS[DEFAULT]
 
     def __repr__(self) -> str:  # the secret stays out of logs and tracebacks
         return f"Operator(id={self.id!r}, wallet_url={self.wallet_url!r})"
@@ -48,10 +49,9 @@ class Operator:
         return self.tables is None or table_id in self.tables
 
     def signs(self, message: bytes, signature: str | None) -> bool:
-        return self.contract.signs(self.secret, message, signature)
-
-    def headers(self, message: bytes) -> dict[str, str]:
-        return self.contract.headers(self.id, self.secret, message)
+        """Whether a request to the game (a launch, a report) is signed by this operator:
+        the game's own API, signed alike whatever contract its wallet speaks."""
+        return signing.matches(self.secret, message, signature)
 
 
 class Operators(Mapping[str, Operator]):
@@ -104,7 +104,7 @@ def _operator(entry: Any, index: int, env: Mapping[str, str]) -> Operator:
     where = f"operator {index + 1}"
     if not isinstance(entry, dict):
         raise OperatorConfigError(f"{where} is not a table")
-    known = {"id", "secret_env", "wallet_url", "currencies", "tables", "timeout_s"}
+    known = {"id", "secret_env", "wallet_url", "currencies", "tables", "timeout_s", "protocol"}
     unknown = sorted(set(entry) - known)
     if unknown:
         raise OperatorConfigError(f"{where}: unknown keys {', '.join(unknown)}")
@@ -147,9 +147,14 @@ def _operator(entry: Any, index: int, env: Mapping[str, str]) -> Operator:
         or not 0 < timeout <= 60
     ):
         raise OperatorConfigError(f"{where}: timeout_s is a number of seconds, above 0, at most 60")
+    protocol = entry.get("protocol", DEFAULT)
+    if not isinstance(protocol, str) or protocol not in CONTRACTS:
+        raise OperatorConfigError(
+            f"{where}: protocol is one of {', '.join(map(repr, CONTRACTS))}, not {protocol!r}"
+        )
     return Operator(
         operator_id, secret, url.rstrip("/"), tuple(currencies),
-        None if tables is None else tuple(tables), float(timeout),
+        None if tables is None else tuple(tables), float(timeout), CONTRACTS[protocol],
     )  # fmt: skip
 
 

@@ -7,6 +7,9 @@ client and its answer recorded; the player is answered by the round's state; wha
 (the win, or the rollback) is sent by a task of its own. The worker takes the rounds that
 are due and held by nobody (retries, and the rounds of a process that stopped), several
 processes on one database included: a round's lease keeps it to one at a time.
+
+Every answer of play tells the player the message the operator left for them, if one waits
+for their choice (``messages``: a reality check); the choice is sent back to the operator.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from baccarat.server.play.host import Host
 from baccarat.server.play.round import Dealer
 from baccarat.server.profiles.rules import market_of
 from baccarat.server.tables import Table
-from baccarat.server.wallets.operator import launch, outbox
+from baccarat.server.wallets.operator import launch, messages, outbox
 from baccarat.server.wallets.operator.client import WalletClient
 from baccarat.server.wallets.operator.config import Operator
 from baccarat.server.wallets.operator.contract import Answer, WalletProtocol
@@ -72,23 +75,39 @@ def payout(state: str, win: int) -> str:
 
 
 def _not_played(
-    state: str, status: str | None, round_id: str, rolled_back: str, contract: WalletProtocol
-) -> ServiceError:
-    """The player's refusal of a bet the operator refused (``refused``), has not answered yet
-    (``bet``: ask again), or did not apply (``rolled_back``: what the player is told)."""
+    state: str, status: str | None, round_id: str, rolled_back: str, contract: WalletProtocol,
+    reason: str | None, message: dict[str, Any] | None,
+) -> ServiceError:  # fmt: skip
+    """The player's refusal of a bet the operator refused (``refused``; for its gambling
+    limit, in its own words when it gave some: ``reason``), has not answered yet (``bet``:
+    ask again), or did not apply (``rolled_back``: what the player is told); with the
+    operator's message waiting for the player, if any."""
+    told = {} if message is None else {"operator_message": message}
+    if state == "refused" and status is not None and contract.limited(status):
+        return ServiceError(
+            "operator_limit",
+            f"your casino's gambling limit: {reason or contract.reason(status)}",
+            status=status, round=round_id, reason=reason or contract.reason(status), **told,
+        )  # fmt: skip
     if state == "refused":
         assert status is not None
         return ServiceError(
             "operator_refused",
-            f"the casino refused the bet: {contract.reason(status)}",
-            status=status, round=round_id,
+            f"the casino refused the bet: {reason or contract.reason(status)}",
+            status=status, round=round_id, **told,
         )  # fmt: skip
     return ServiceError(
         "operator_unavailable",
         rolled_back if state != "bet" else "the casino's wallet has not answered yet: ask "
         "again with the same Idempotency-Key",
-        round=round_id, state=state,
+        round=round_id, state=state, **told,
     )  # fmt: skip
+
+
+def _told(uow: UnitOfWork, answer: dict[str, Any], player_id: int) -> dict[str, Any]:
+    """An answer of play, with the operator's message waiting for the player, if any."""
+    message = messages.waiting(uow, player_id)
+    return answer if message is None else answer | {"operator_message": message}
 
 
 class OperatorDesk:
@@ -97,8 +116,6 @@ class OperatorDesk:
         self.operators = casino.operators
         self.poll_s = casino.settings.operator_poll_s
         self.cap_s = casino.settings.operator_max_backoff_s
-        # The contract each configured operator speaks (the worker writes its calls so).
-        self.contracts = {o.id: o.contract for o in self.operators.values()}
         self.client: WalletClient | None = None
         self._worker: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -145,9 +162,39 @@ class OperatorDesk:
         call = await self.casino.db.write(lambda uow: outbox.balance_call(uow, session, contract))
         answer = await self._send(operator, call)
         await self.casino.db.write(
-            lambda uow: outbox.balance_answered(uow, call, answer, session.token_hash)
+            lambda uow: outbox.session_answered(uow, call, answer, session.token_hash)
         )
         return answer.balance if contract.outcome(answer.status) == "ok" else None
+
+    async def waiting(self, token_hash: str | None) -> dict[str, Any] | None:
+        """The operator's message waiting for the session's player, if any."""
+
+        def read(uow: UnitOfWork) -> dict[str, Any] | None:
+            return messages.waiting(uow, launch.session_of(uow, token_hash).player_id)
+
+        return await self.casino.db.read(read)
+
+    async def choose(self, token_hash: str | None, message: int, choice: Any) -> dict[str, Any]:
+        """The player's choice on a message of the operator: kept, and sent back to the
+        operator once (its answer kept with the call; a choice made already is not sent
+        again)."""
+
+        def keep(uow: UnitOfWork) -> tuple[OperatorSession, str, str, Call | None]:
+            session = launch.session_of(uow, token_hash)
+            theirs, chosen, new = messages.choose(uow, session.player_id, message, choice)
+            contract = self.operator(session.operator_id).contract
+            call = outbox.choice_call(uow, session, contract, theirs, chosen) if new else None
+            return session, theirs, chosen, call
+
+        session, theirs, chosen, call = await self.casino.db.write(keep)
+        answered = None
+        if call is not None:
+            answer = await self._send(self.operator(session.operator_id), call)
+            await self.casino.db.write(
+                lambda uow: outbox.session_answered(uow, call, answer, session.token_hash)
+            )
+            answered = answer.status
+        return {"id": message, "message_id": theirs, "choice": chosen, "sent": answered}
 
     # -- rounds --------------------------------------------------------------------------
 
@@ -163,7 +210,7 @@ class OperatorDesk:
             here = self._offered(operator, table, session.currency)
             lease = outbox.lease_for(operator.timeout_s)
             wallet = OperatorWallet(session, table.id, bets.to_json(), lease, operator.contract)
-            dealer = Dealer(self.casino.shoes, wallet)
+            dealer = Dealer(self.casino.shoes, wallet, lightning=self.casino.dealer.lightning)
             profile = self.casino.profiles.of_market(market_of(uow, token_hash))
             played = rounds.play_round(uow, dealer, player_id, here, "real", bets, profile)
             assert wallet.first is not None
@@ -182,8 +229,11 @@ class OperatorDesk:
             sent = await self._send(operator, call)
             timeout, cap = operator.timeout_s, self.cap_s
 
-            if sent.balance is not None:
-                before, after_round = outbox.shown_balances(sent.balance, played.stake, played.win)
+            applied = outbox.bet_balance(call, sent.balance, played.win)
+            if applied is not None:
+                before, after_round = outbox.shown_balances(
+                    applied, played.stake + played.fee, played.win
+                )
                 played = replace(played, balance_before=before, balance_after=after_round)
 
             def record(uow: UnitOfWork) -> tuple[Call | None, dict[str, Any] | ServiceError]:
@@ -191,7 +241,7 @@ class OperatorDesk:
                 # written, with the operator's balances if shown: not read again).
                 state, after = outbox.answered(uow, call, sent, timeout, cap)
                 return after, self._answer(uow, here, bets, round_id, player_id,
-                                           operator.contract, (state, sent.status),
+                                           operator.contract, (state, sent.status, sent.reason),
                                            played)  # fmt: skip
 
             after, reply = await self.casino.db.write(record)
@@ -253,17 +303,23 @@ class OperatorDesk:
         if round_id is None:
             return answer  # withdrawn (a rollback of the earlier bets is on its way)
 
-        def now(uow: UnitOfWork) -> tuple[str, str | None, OperatorSession]:
+        def now(uow: UnitOfWork) -> dict[str, Any] | ServiceError:
             state, status = outbox.state_of(uow, round_id)
-            return state, status, launch.session_of(uow, token_hash)
+            session = launch.session_of(uow, token_hash)
+            if state in (outbox.PLACED, *outbox.SHOWN):
+                placed = answer | {"balance": session.balance or 0, "operator_state": state}
+                return _told(uow, placed, session.player_id)
+            return _not_played(state, status, round_id, "the casino's wallet did not confirm "
+                               "the bet (in time for the close): it is rolled back and not "
+                               "played (nothing was lost)",
+                               self.operator(session.operator_id).contract,
+                               outbox.refusal_reason(uow, round_id),
+                               messages.waiting(uow, session.player_id))  # fmt: skip
 
-        state, status, session = await self.casino.db.read(now)
-        if state in (outbox.PLACED, *outbox.SHOWN):
-            return answer | {"balance": session.balance or 0, "operator_state": state}
-        raise _not_played(state, status, round_id, "the casino's wallet did not confirm the "
-                          "bet (in time for the close): it is rolled back and not played "
-                          "(nothing was lost)",
-                          self.operator(session.operator_id).contract)  # fmt: skip
+        reply = await self.casino.db.read(now)
+        if isinstance(reply, ServiceError):
+            raise reply
+        return reply
 
     def _offered(self, operator: Operator, table: Table, currency: str) -> Table:
         """The table in the session's currency (its chips and limits), or a refusal."""
@@ -278,21 +334,25 @@ class OperatorDesk:
 
     def _answer(
         self, uow: UnitOfWork, table: Table, bets: Bets, round_id: str, player_id: int,
-        contract: WalletProtocol, known: tuple[str, str | None] | None = None,
+        contract: WalletProtocol, known: tuple[str, str | None, str | None] | None = None,
         played: StoredRound | None = None,
     ) -> dict[str, Any] | ServiceError:  # fmt: skip
         """The player's answer by the round's state (``known``: as the bet's answer just
-        left it, and ``played`` the round as shown then; a refusal is returned, not raised:
-        it is decided in the transaction that records the bet's answer)."""
-        state, status = known or outbox.state_of(uow, round_id)
+        left it, with the operator's reason, and ``played`` the round as shown then; a
+        refusal is returned, not raised: it is decided in the transaction that records the
+        bet's answer)."""
+        if known is None:
+            known = (*outbox.state_of(uow, round_id), outbox.refusal_reason(uow, round_id))
+        state, status, reason = known
         if state in outbox.SHOWN:
             if played is None:
                 played = history.get_round(uow, None, round_id)
             answer = rounds.round_answer(uow, player_id, table, played, bets)
             answer["payout"] = payout(state, played.win)
-            return answer
+            return _told(uow, answer, player_id)
         return _not_played(state, status, round_id, "the casino's wallet did not answer: the "
-                           "bet is rolled back (nothing was lost)", contract)  # fmt: skip
+                           "bet is rolled back (nothing was lost)", contract, reason,
+                           messages.waiting(uow, player_id))  # fmt: skip
 
     async def _settled_bet(self, round_id: str) -> None:
         """Wait (bounded) until the bet of a round another request sent is answered."""
@@ -343,8 +403,8 @@ class OperatorDesk:
     async def _claim(self, room: int) -> list[Call]:
         if room <= 0:
             return []
-        lease, contracts = self._lease_s, self.contracts
-        return await self.casino.db.write(lambda uow: outbox.claim_due(uow, room, lease, contracts))
+        lease = self._lease_s
+        return await self.casino.db.write(lambda uow: outbox.claim_due(uow, room, lease))
 
     async def _work(self) -> None:
         """Resume the unfinished rounds that are due (retries, and a stopped process's)."""

@@ -15,7 +15,6 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from baccarat.server import auth, responsible
 from baccarat.server.accounts import open_player
@@ -27,6 +26,7 @@ from baccarat.server.ledger import SystemAccounts
 from baccarat.server.play import idempotency
 from baccarat.server.tables import Table, TableSet
 from baccarat.server.wallets.operator.config import Operator
+from baccarat.server.wallets.operator.contract import web_address as web_address
 from baccarat.server.wallets.operator.outbox import OperatorSession
 from baccarat.server.wallets.operator.report import iso_us
 
@@ -51,15 +51,6 @@ SESSION_PREFIXES = {"opr.": "real", "opd.": "demo"}
 def session_kind(token: str) -> str:
     """ "real" or "demo" for a session an operator launched, else "" (one of ours)."""
     return SESSION_PREFIXES.get(token[:4], "")
-
-
-def web_address(url: str | None) -> str | None:
-    """The address if it is a web address (``http`` or ``https``, with a host): a lobby the
-    game's pages may link to (never a ``javascript:`` one); else None."""
-    if url is None:
-        return None
-    parts = urlsplit(url)
-    return url if parts.scheme in ("http", "https") and parts.netloc else None
 
 
 def page_session(session: OperatorSession) -> dict[str, Any]:

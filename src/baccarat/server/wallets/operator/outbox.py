@@ -13,10 +13,14 @@ call is sent (``engine``), and its answer moves the state (``answered``) by what
 - ``rollback``: ok, or not applied (``RS_ERROR_TRANSACTION_DOES_NOT_EXIST``) ->
   ``rolled_back`` (final); anything else is retried.
 
-The calls are in the words of the operator's contract (``Call.contract``), which writes
-their bodies and ids and reads their answers' statuses; the statuses are recorded as they
-came. The balance the operator answered is kept with the player's sessions
-(``show_balance``, its one writer).
+The calls are in the words of the round's contract (``protocols``: the one its operator
+spoke when it was created, kept with it), which writes their bodies and ids and reads their
+answers' statuses; the statuses are recorded as they came, with the bodies sent and
+answered. A contract may carry a house round's win in its bet's call
+(``WalletProtocol.closes_with_bet``): that bet answered ok settles the round (``settled``,
+no win call), and its rollback undoes both. The balance the operator answered is kept with
+the player's sessions (``show_balance``, its one writer); a message it attached to an
+answer is kept for the player (``messages``).
 
 A bettor's bets on a shared coup (``shared``) are a round of their own, created
 when they are placed, before the coup is dealt: its bet answered ok moves it to
@@ -45,14 +49,14 @@ from baccarat.server.errors import ServiceError
 from baccarat.server.jsontext import compact
 from baccarat.server.ledger import record_elsewhere
 from baccarat.server.money import Money, Posted
-from baccarat.server.wallets.operator.api_v1 import API_V1
+from baccarat.server.wallets.operator import messages, protocols
 
-# Named here too: API v1's refusals (the browser has a message for each), and the answers
-# the outbox records.
-from baccarat.server.wallets.operator.api_v1 import REFUSALS as REFUSALS
+# Named here too: the answers the outbox records.
 from baccarat.server.wallets.operator.contract import Answer as Answer
 from baccarat.server.wallets.operator.contract import RoundCall, Wager, WalletProtocol
 
+# The contract of an operator the operators file names none for (API v1).
+DEFAULT_CONTRACT = protocols.CONTRACTS[protocols.DEFAULT]
 FINAL = ("settled", "refused", "rolled_back")
 UNFINISHED = ("bet", "win", "rollback")
 SHOWN = ("win", "settled")  # the bet was applied: the result is the player's
@@ -87,14 +91,17 @@ class OperatorSession:
 @dataclass(frozen=True, slots=True)
 class Call:
     """One attempt of a call to an operator's wallet, as written before it is sent: its
-    body in the words of the operator's contract."""
+    body in the words of its contract; the player it is for (ours: a message its answer
+    carries is theirs); ``closes``: a bet's call that carries the round's win too."""
 
     id: int
     round_id: str | None
     operator_id: str
-    call: str  # balance, bet, win, rollback
+    call: str  # balance, bet, win, rollback, message
     body: Mapping[str, Any]
-    contract: WalletProtocol = API_V1
+    contract: WalletProtocol = DEFAULT_CONTRACT
+    player_id: int | None = None
+    closes: bool = False
 
 
 class OperatorWallet:
@@ -106,12 +113,12 @@ class OperatorWallet:
     reserving = reversing = batching = None
 
     def __init__(self, session: OperatorSession, table_id: str, bets: Mapping[str, int],
-                 lease_s: float, contract: WalletProtocol = API_V1) -> None:  # fmt: skip
+                 lease_s: float, contract: WalletProtocol | None = None) -> None:  # fmt: skip
         self.session = session
         self.table_id = table_id
         self.bets = bets
         self.lease_us = int(lease_s * 1_000_000)
-        self.contract = contract
+        self.contract = contract or DEFAULT_CONTRACT
         self.first: Call | None = None
 
     def balance(self, uow: UnitOfWork, player_id: int, mode: str) -> int:
@@ -127,32 +134,34 @@ class OperatorWallet:
         uow.run(
             "INSERT INTO operator_rounds (round_id, operator_id, player_id, external_player, "
             "token, currency, table_id, state, stake, win, bets, attempts, next_us, lease_us, "
-            "created_us) VALUES (:r, :o, :p, :x, :tok, :c, :t, 'bet', :stake, :win, :bets, 1, "
-            ":now, :lease, :now)",
+            "created_us, protocol) VALUES (:r, :o, :p, :x, :tok, :c, :t, 'bet', :stake, :win, "
+            ":bets, 1, :now, :lease, :now, :proto)",
             {
                 "r": reference, "o": s.operator_id, "p": player, "x": s.external_player,
                 "tok": s.token, "c": s.currency, "t": self.table_id, "stake": stake,
                 "win": returned, "bets": bets, "now": uow.now, "lease": uow.now + self.lease_us,
+                "proto": self.contract.name,
             },
         )  # fmt: skip
         written = (reference, s.operator_id, player, s.external_player, s.token, s.currency,
-                   self.table_id, "bet", stake, returned, bets, 1, None)  # fmt: skip
+                   self.table_id, "bet", stake, returned, bets, 1, None,
+                   self.contract.name)  # fmt: skip
         r = dict(zip(_ROUND_FIELDS, written, strict=True))
-        self.first = _write_call(uow, r, "bet", 1, self.contract)
+        self.first = _write_call(uow, r, "bet", 1)
         before = s.balance or 0
         return Posted(tx_id, {player: before - stake + returned}, s.currency)
 
 
 # A round's row as ``_round`` reads it (its columns, in this order).
 _ROUND_FIELDS = ("round", "operator", "player_id", "player", "token", "currency", "table",
-                 "state", "stake", "win", "bets", "attempts", "coup")  # fmt: skip
+                 "state", "stake", "win", "bets", "attempts", "coup", "protocol")  # fmt: skip
 
 
 def _round(uow: UnitOfWork, round_id: str, lock: str = "") -> dict[str, Any]:
     row = uow.one(
         "SELECT round_id, operator_id, player_id, external_player, token, currency, table_id, "
-        "state, stake, win, bets, attempts, coup_id FROM operator_rounds WHERE round_id = :r"
-        + lock,
+        "state, stake, win, bets, attempts, coup_id, protocol FROM operator_rounds "
+        "WHERE round_id = :r" + lock,
         {"r": round_id},
     )
     if row is None:
@@ -161,40 +170,62 @@ def _round(uow: UnitOfWork, round_id: str, lock: str = "") -> dict[str, Any]:
 
 
 def _wager(r: Mapping[str, Any]) -> Wager:
-    """A round's row, as its calls name it."""
+    """A round's row, as its calls name it (a house round's result is known: it is dealt
+    before its bet is sent; a shared coup's, after)."""
     return Wager(r["round"], r["player"], r["token"], r["currency"], r["table"], r["stake"],
-                 r["win"], json.loads(r["bets"]))  # fmt: skip
+                 r["win"], json.loads(r["bets"]), dealt=r["coup"] is None)  # fmt: skip
 
 
-def _write_call(
-    uow: UnitOfWork, r: Mapping[str, Any], call: str, attempt: int, contract: WalletProtocol
-) -> Call:
+def contract_of(r: Mapping[str, Any]) -> WalletProtocol:
+    """The contract a round is played in (its operator's when it was created)."""
+    return protocols.contract(str(r["protocol"]))
+
+
+def _write_call(uow: UnitOfWork, r: Mapping[str, Any], call: str, attempt: int) -> Call:
     """The outbox: the call's row, before it is sent."""
-    request = contract.round_request(cast(RoundCall, call), _wager(r))
+    contract, wager = contract_of(r), _wager(r)
+    request = contract.round_request(cast(RoundCall, call), wager)
+    closes = call == "bet" and contract.closes_with_bet(wager)
+    return _record_call(uow, r["operator"], r["player"], call, contract, request.body,
+                        request.request_id, request.transaction_id, attempt, r["round"],
+                        int(r["player_id"]), closes)  # fmt: skip
+
+
+def _record_call(
+    uow: UnitOfWork, operator_id: str, player: str, call: str, contract: WalletProtocol,
+    body: dict[str, Any], request_id: str, transaction: str | None = None, attempt: int = 1,
+    round_id: str | None = None, player_id: int | None = None, closes: bool = False,
+) -> Call:  # fmt: skip
+    """A call's row (its body as it is sent), before it is sent."""
     call_id = int(
         uow.scalar(
-            "INSERT INTO operator_calls (round_id, operator_id, call, transaction_uuid, "
-            "request_uuid, attempt, sent_us) VALUES (:r, :o, :c, :t, :q, :a, :now) RETURNING id",
-            {"r": r["round"], "o": r["operator"], "c": call, "t": request.transaction_id,
-             "q": request.request_id, "a": attempt, "now": uow.now},
+            "INSERT INTO operator_calls (round_id, operator_id, player, call, transaction_uuid, "
+            "request_uuid, attempt, sent_us, body) VALUES (:r, :o, :x, :c, :t, :q, :a, :now, "
+            ":b) RETURNING id",
+            {"r": round_id, "o": operator_id, "x": player, "c": call, "t": transaction,
+             "q": request_id, "a": attempt, "now": uow.now,
+             "b": contract.encode(body).decode()},
         )
     )  # fmt: skip
-    return Call(call_id, r["round"], r["operator"], call, request.body, contract)
+    return Call(call_id, round_id, operator_id, call, body, contract, player_id, closes)
 
 
-def balance_call(
-    uow: UnitOfWork, session: OperatorSession, contract: WalletProtocol = API_V1
-) -> Call:
+def balance_call(uow: UnitOfWork, session: OperatorSession, contract: WalletProtocol) -> Call:
     """A balance call of a session, written before it is sent."""
     request = contract.balance_request(session.external_player, session.token, session.currency)
-    call_id = int(
-        uow.scalar(
-            "INSERT INTO operator_calls (round_id, operator_id, call, request_uuid, attempt, "
-            "sent_us) VALUES (NULL, :o, 'balance', :q, 1, :now) RETURNING id",
-            {"o": session.operator_id, "q": request.request_id, "now": uow.now},
-        )
-    )
-    return Call(call_id, None, session.operator_id, "balance", request.body, contract)
+    return _record_call(uow, session.operator_id, session.external_player, "balance", contract,
+                        request.body, request.request_id,
+                        player_id=session.player_id)  # fmt: skip
+
+
+def choice_call(uow: UnitOfWork, session: OperatorSession, contract: WalletProtocol,
+                message: str, choice: str) -> Call:  # fmt: skip
+    """The player's choice on a message of the operator, written before it is sent."""
+    request = contract.choice_request(session.external_player, session.token, session.currency,
+                                      message, choice)  # fmt: skip
+    return _record_call(uow, session.operator_id, session.external_player, "message", contract,
+                        request.body, request.request_id,
+                        player_id=session.player_id)  # fmt: skip
 
 
 def show_balance(uow: UnitOfWork, who: int | str, balance: int | None, plus: int = 0) -> None:
@@ -211,15 +242,20 @@ def show_balance(uow: UnitOfWork, who: int | str, balance: int | None, plus: int
 
 
 def _complete_call(uow: UnitOfWork, call: Call, answer: Answer) -> None:
+    """The call's answer, kept with it (its body as received, the operator's reason), and
+    the message it carries for the player."""
     uow.run(
         "UPDATE operator_calls SET answered_us = :now, http_status = :h, status = :s, "
-        "balance = :b, error = :e WHERE id = :id",
+        "balance = :b, error = :e, answer = :body, reason = :why WHERE id = :id",
         {"now": uow.now, "h": answer.http_status, "s": answer.status, "b": answer.balance,
-         "e": answer.error, "id": call.id},
+         "e": answer.error, "body": answer.body, "why": answer.reason, "id": call.id},
     )  # fmt: skip
+    if answer.message is not None and call.player_id is not None:
+        messages.keep(uow, call.operator_id, call.player_id, call.id, answer.message)
 
 
-def balance_answered(uow: UnitOfWork, call: Call, answer: Answer, token_hash: str) -> None:
+def session_answered(uow: UnitOfWork, call: Call, answer: Answer, token_hash: str) -> None:
+    """A balance call's answer, or a choice's (the balance, if it gives one, is shown)."""
     _complete_call(uow, call, answer)
     if call.contract.outcome(answer.status) == "ok" and answer.balance is not None:
         show_balance(uow, token_hash, answer.balance)
@@ -246,7 +282,7 @@ def answered(
     # Locked: a shared coup's close may move the round at the same moment (PostgreSQL).
     r = _round(uow, call.round_id, uow.for_update)
     state, status = r["state"], answer.status
-    outcome, contract = call.contract.outcome(status), call.contract
+    outcome = call.contract.outcome(status)
     if state != call.call and not (state == "rollback" and call.call == "bet"):
         return state, None  # answered late: the round moved on (its lease passed)
     if call.call == "bet" and state == "bet":
@@ -254,13 +290,20 @@ def answered(
             # A shared coup's bet: it stands for the coup, which is dealt later.
             _placed(uow, r, status, answer.balance)
             return PLACED, None
+        if outcome == "ok" and call.closes:
+            # The bet's call carried the win: both applied, the round is settled.
+            _shown(uow, r, bet_balance(call, answer.balance, r["win"]))
+            uow.run("UPDATE operator_rounds SET win_status = :s WHERE round_id = :r",
+                    {"s": status, "r": r["round"]})  # fmt: skip
+            _finish(uow, r, "settled", "bet_status", status)
+            return "settled", None
         if outcome == "ok":
             _shown(uow, r, answer.balance)
-            return _next(uow, r, "win", "bet_status", status, lease_s, contract)
+            return _next(uow, r, "win", "bet_status", status, lease_s)
         if outcome == "refused":
             _finish(uow, r, "refused", "bet_status", status)
             return "refused", None
-        return _next(uow, r, "rollback", "bet_status", status, lease_s, contract)
+        return _next(uow, r, "rollback", "bet_status", status, lease_s)
     if call.call == "bet":  # a late answer to a bet already being rolled back: keep it
         uow.run("UPDATE operator_rounds SET bet_status = :s WHERE round_id = :r",
                 {"s": status, "r": r["round"]})  # fmt: skip
@@ -280,6 +323,12 @@ def answered(
         {"next": uow.now + backoff_us(timeout_s, int(r["attempts"]), cap_s), "r": r["round"]},
     )
     return state, None
+
+
+def bet_balance(call: Call, balance: int | None, win: int) -> int | None:
+    """The operator's balance once the round's bet was applied, from its bet call's answer
+    (which credited the win too if the call carried it)."""
+    return balance - win if balance is not None and call.closes else balance
 
 
 def shown_balances(balance: int, stake: int, win: int) -> tuple[int, int]:
@@ -317,9 +366,8 @@ def unbet(uow: UnitOfWork, round_id: str) -> None:
 
 
 def _next(
-    uow: UnitOfWork, r: dict[str, Any], state: str, column: str, status: str, lease_s: float,
-    contract: WalletProtocol,
-) -> tuple[str, Call]:  # fmt: skip
+    uow: UnitOfWork, r: dict[str, Any], state: str, column: str, status: str, lease_s: float
+) -> tuple[str, Call]:
     if state == "rollback" and r.get("coup") is not None:
         unbet(uow, r["round"])
     uow.run(
@@ -328,7 +376,7 @@ def _next(
         {"state": state, "s": status, "now": uow.now, "r": r["round"],
          "lease": uow.now + int(lease_s * 1_000_000)},
     )  # fmt: skip
-    return state, _write_call(uow, r | {"state": state}, state, 1, contract)
+    return state, _write_call(uow, r | {"state": state}, state, 1)
 
 
 def _finish(uow: UnitOfWork, r: Mapping[str, Any], state: str, column: str, status: str) -> None:
@@ -350,32 +398,32 @@ def _finish(uow: UnitOfWork, r: Mapping[str, Any], state: str, column: str, stat
 
 def coup_bet(
     uow: UnitOfWork, session: OperatorSession, table_id: str, coup_id: int, round_id: str,
-    bets: Bets, lease_s: float, contract: WalletProtocol = API_V1,
+    bets: Bets, wagered: int, lease_s: float, contract: WalletProtocol,
 ) -> Call:  # fmt: skip
     """A bettor's bets on a shared coup as a round on the operator's wallet (state ``bet``)
-    and its bet call, written before it is sent."""
+    and its bet call, written before it is sent: it takes what they wager (their stakes, and
+    at a multiplier table the fee taken with them)."""
     stakes = compact(dict(bets.placed()))
     uow.run(
         "INSERT INTO operator_rounds (round_id, operator_id, player_id, external_player, "
         "token, currency, table_id, state, stake, win, bets, attempts, next_us, lease_us, "
-        "created_us, coup_id) VALUES (:r, :o, :p, :x, :tok, :c, :t, 'bet', :stake, 0, :bets, 1, "
-        ":now, :lease, :now, :coup)",
+        "created_us, coup_id, protocol) VALUES (:r, :o, :p, :x, :tok, :c, :t, 'bet', :stake, 0, "
+        ":bets, 1, :now, :lease, :now, :coup, :proto)",
         {
             "r": round_id, "o": session.operator_id, "p": session.player_id,
             "x": session.external_player, "tok": session.token, "c": session.currency,
-            "t": table_id, "stake": bets.total, "bets": stakes, "now": uow.now,
+            "t": table_id, "stake": wagered, "bets": stakes, "now": uow.now,
             "lease": uow.now + int(lease_s * 1_000_000), "coup": coup_id,
+            "proto": contract.name,
         },
     )  # fmt: skip
     written = (round_id, session.operator_id, session.player_id, session.external_player,
-               session.token, session.currency, table_id, "bet", bets.total, 0, stakes, 1,
-               coup_id)  # fmt: skip
-    return _write_call(uow, dict(zip(_ROUND_FIELDS, written, strict=True)), "bet", 1, contract)
+               session.token, session.currency, table_id, "bet", wagered, 0, stakes, 1,
+               coup_id, contract.name)  # fmt: skip
+    return _write_call(uow, dict(zip(_ROUND_FIELDS, written, strict=True)), "bet", 1)
 
 
-def withdraw(
-    uow: UnitOfWork, round_id: str, lease_s: float, contract: WalletProtocol = API_V1
-) -> Call | None:
+def withdraw(uow: UnitOfWork, round_id: str, lease_s: float) -> Call | None:
     """A shared coup's bets replaced or withdrawn in the window: their round, if its bet
     may have been applied, is rolled back at once (the call written; None: it is final or
     being rolled back already). Its bets are the caller's to change."""
@@ -387,7 +435,7 @@ def withdraw(
         "lease_us = :lease WHERE round_id = :r",
         {"now": uow.now, "lease": uow.now + int(lease_s * 1_000_000), "r": round_id},
     )
-    return _write_call(uow, r | {"state": "rollback"}, "rollback", 1, contract)
+    return _write_call(uow, r | {"state": "rollback"}, "rollback", 1)
 
 
 def roll_back_later(uow: UnitOfWork, round_id: str) -> None:
@@ -401,13 +449,10 @@ def roll_back_later(uow: UnitOfWork, round_id: str) -> None:
     unbet(uow, round_id)
 
 
-def claim_due(
-    uow: UnitOfWork, limit: int, lease_s: float,
-    contracts: Mapping[str, WalletProtocol] | None = None,
-) -> list[Call]:  # fmt: skip
+def claim_due(uow: UnitOfWork, limit: int, lease_s: float) -> list[Call]:
     """Take up to ``limit`` unfinished rounds that are due and held by nobody (their lease
-    passed): each one's next call, written in the contract of its operator (``contracts``
-    by operator id; API v1 for one not named). A round found in ``bet`` is rolled back."""
+    passed): each one's next call, written in the round's contract. A round found in
+    ``bet`` is rolled back."""
     rows = uow.all(
         "SELECT round_id FROM operator_rounds WHERE state IN ('bet', 'win', 'rollback') "
         "AND next_us <= :now AND lease_us <= :now ORDER BY next_us LIMIT :n",
@@ -438,9 +483,18 @@ def claim_due(
             if r["coup"] is not None:
                 unbet(uow, round_id)
             r = r | {"state": "rollback", "attempts": 1}
-        contract = (contracts or {}).get(r["operator"], API_V1)
-        calls.append(_write_call(uow, r, r["state"], int(r["attempts"]), contract))
+        calls.append(_write_call(uow, r, r["state"], int(r["attempts"])))
     return calls
+
+
+def refusal_reason(uow: UnitOfWork, round_id: str) -> str | None:
+    """The operator's words with its refusal of a round's bet, if it gave some."""
+    found = uow.scalar(
+        "SELECT reason FROM operator_calls WHERE round_id = :r AND call = 'bet' "
+        "AND reason IS NOT NULL ORDER BY id DESC LIMIT 1",
+        {"r": round_id},
+    )
+    return None if found is None else str(found)
 
 
 def state_of(uow: UnitOfWork, round_id: str) -> tuple[str, str | None]:

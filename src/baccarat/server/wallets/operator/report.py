@@ -9,8 +9,8 @@ from typing import Any
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import iso_time
-from baccarat.server.wallets.operator.api_v1 import API_V1
-from baccarat.server.wallets.operator.contract import Outcome, WalletProtocol
+from baccarat.server.wallets.operator import protocols
+from baccarat.server.wallets.operator.contract import Outcome
 from baccarat.server.wallets.operator.outbox import SHOWN
 
 PAGE = 500
@@ -47,10 +47,10 @@ _STATES: dict[Outcome, str] = {
 
 def rounds(
     uow: UnitOfWork, operator_id: str, start: str | None, end: str | None,
-    player: str | None, after: str | None, contract: WalletProtocol = API_V1,
+    player: str | None, after: str | None,
 ) -> dict[str, Any]:  # fmt: skip
-    """A page of the operator's rounds (its wallet's ``contract`` names their
-    transactions and reads their statuses)."""
+    """A page of the operator's rounds (each one's contract names its transactions and
+    reads their statuses)."""
     conditions = ["o.operator_id = :o"]
     params: dict[str, Any] = {"o": operator_id, "n": PAGE + 1}
     for name, value, op in (("from", _time(start, "from"), ">="), ("to", _time(end, "to"), "<")):
@@ -79,18 +79,21 @@ def rounds(
         "(SELECT COUNT(*) FROM operator_calls c WHERE c.round_id = o.round_id "
         "AND c.call = 'win'), "
         "(SELECT COUNT(*) FROM operator_calls c WHERE c.round_id = o.round_id "
-        "AND c.call = 'rollback') "
+        "AND c.call = 'rollback'), o.protocol "
         f"FROM operator_rounds o WHERE {' AND '.join(conditions)} "
         "ORDER BY o.created_us, o.round_id LIMIT :n",
         params,
     )
-    listed = [_line(row, contract) for row in rows[:PAGE]]
+    listed = [_line(row) for row in rows[:PAGE]]
     return {"rounds": listed, "next": listed[-1]["round"] if len(rows) > PAGE else None}
 
 
-def _line(row: Any, contract: WalletProtocol) -> dict[str, Any]:
+def _line(row: Any) -> dict[str, Any]:
     round_id, player, currency, table, created, state, stake, win = row[:8]
-    bet, won, rolled, bets, wins, rollbacks = row[8:]
+    bet, won, rolled, bets, wins, rollbacks, protocol = row[8:]
+    contract = protocols.contract(protocol)
+    if won is not None and not wins:
+        wins = bets  # the win went with the bet, in its calls (a house round, ``actions``)
 
     def answered(status: str | None) -> str:
         return "pending" if status is None else _STATES[contract.outcome(status)]
@@ -153,14 +156,43 @@ def listing(
 
 def calls(uow: UnitOfWork, round_id: str) -> list[dict[str, Any]]:
     """Every call of a round, in order: sent when, answered when and how."""
-    rows = uow.all(
-        "SELECT id, call, transaction_uuid, request_uuid, attempt, sent_us, answered_us, "
-        "http_status, status, balance, error FROM operator_calls WHERE round_id = :r ORDER BY id",
-        {"r": round_id},
-    )
-    if not rows and uow.one("SELECT 1 FROM operator_rounds WHERE round_id = :r",
-                            {"r": round_id}) is None:  # fmt: skip
+    found = find_calls(uow, round_id=round_id)
+    if not found and uow.one("SELECT 1 FROM operator_rounds WHERE round_id = :r",
+                             {"r": round_id}) is None:  # fmt: skip
         raise ServiceError("unknown_round", f"no round {round_id} on an operator's wallet")
-    names = ("id", "call", "transaction_uuid", "request_uuid", "attempt", "sent_us",
-             "answered_us", "http_status", "status", "balance", "error")  # fmt: skip
-    return [dict(zip(names, row, strict=True)) for row in rows]
+    return [{name: c[name] for name in _CALL_FIELDS[:11]} for c in found]
+
+
+_CALL_FIELDS = ("id", "call", "transaction_uuid", "request_uuid", "attempt", "sent_us",
+                "answered_us", "http_status", "status", "balance", "error", "round", "operator",
+                "player", "reason", "body", "answer")  # fmt: skip
+
+
+def find_calls(
+    uow: UnitOfWork, *, round_id: str | None = None, player: str | None = None,
+    operator_id: str | None = None, start: int | None = None, end: int | None = None,
+    limit: int | None = None,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """The calls to operators' wallets (every one is kept, with its body and its answer's)
+    of a round, of an operator's player, sent from ``start`` until before ``end``
+    (microseconds): the oldest first, at most ``limit``."""
+    conditions: list[str] = ["1 = 1"]
+    params: dict[str, Any] = {}
+    for column, value, op in (("round_id", round_id, "="), ("player", player, "="),
+                              ("operator_id", operator_id, "="), ("sent_us", start, ">="),
+                              ("sent_us", end, "<")):  # fmt: skip
+        if value is not None:
+            name = f"v{len(params)}"
+            conditions.append(f"{column} {op} :{name}")
+            params[name] = value
+    rows = uow.all(
+        f"SELECT {', '.join(_CALL_COLUMNS)} FROM operator_calls "
+        f"WHERE {' AND '.join(conditions)} ORDER BY id"
+        + ("" if limit is None else f" LIMIT {int(limit)}"),
+        params,
+    )
+    return [dict(zip(_CALL_FIELDS, row, strict=True)) for row in rows]
+
+
+_CALL_COLUMNS = (*_CALL_FIELDS[:11], "round_id", "operator_id", "player", "reason", "body",
+                 "answer")  # fmt: skip

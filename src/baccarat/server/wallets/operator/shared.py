@@ -13,7 +13,7 @@ its win written (0 on a loss: it closes the round), which the worker sends until
 The casino covers them as every bettor of the coup (``SharedBank``), their stakes not in
 our escrow but taken by their bet calls: ``COUP_BANK``, a house round's posting each.
 
-Replacing the bets during the window (the PUT) is what the contract's calls allow safely:
+Replacing the bets during the window (the PUT) is what the contracts' calls allow safely:
 the earlier round, if its bets change, is rolled back whole (a rollback of its bet) and the
 new bets are a new round with a bet call of their whole stake; an empty map only rolls the
 earlier round back. The contract has no partial refund, and a second bet on the same round
@@ -36,9 +36,8 @@ from baccarat.server.money import Money, Posted
 from baccarat.server.play.round import Dealer, Stake, new_round_id
 from baccarat.server.tables import Table
 from baccarat.server.wallets.operator import outbox
-from baccarat.server.wallets.operator.api_v1 import API_V1
 from baccarat.server.wallets.operator.contract import WalletProtocol
-from baccarat.server.wallets.operator.outbox import Call, OperatorSession
+from baccarat.server.wallets.operator.outbox import DEFAULT_CONTRACT, Call, OperatorSession
 
 
 class CoupWallet:
@@ -111,7 +110,7 @@ def _held(uow: UnitOfWork, table: Table, coup_id: int, player_id: int) -> tuple[
 
 def place(
     uow: UnitOfWork, session: OperatorSession, table: Table, player_id: int, lease_s: float,
-    contract: WalletProtocol = API_V1, *, shoes: ShoeFactory, coup_id: int, bets: Bets,
+    contract: WalletProtocol = DEFAULT_CONTRACT, *, shoes: ShoeFactory, coup_id: int, bets: Bets,
 ) -> tuple[dict[str, Any], list[Call]]:  # fmt: skip
     """The bettor's bets on the coup, replacing theirs (checked as every bettor's), on the
     operator's wallet (its ``contract``): the answer, and the calls to send in order (the
@@ -125,14 +124,14 @@ def place(
         if state in ("bet", outbox.PLACED):
             return answer | {"operator_round": earlier}, calls  # the same bets: they stand
     if earlier is not None:
-        withdrawn = outbox.withdraw(uow, earlier, lease_s, contract)
+        withdrawn = outbox.withdraw(uow, earlier, lease_s)
         if withdrawn is not None:
             calls.append(withdrawn)
     round_id = None
     if bets.total:
         round_id = new_round_id(uow.now)
-        calls.append(outbox.coup_bet(uow, session, table.id, coup_id, round_id, bets, lease_s,
-                                     contract))  # fmt: skip
+        calls.append(outbox.coup_bet(uow, session, table.id, coup_id, round_id, bets,
+                                     table.wagered(bets), lease_s, contract))  # fmt: skip
         uow.run(
             "UPDATE shared_bets SET operator_round = :r WHERE coup_id = :c AND player_id = :p "
             "AND mode = 'real'",

@@ -7,15 +7,16 @@ import { fill, h } from "../dom.js";
 import { verifyLink } from "../history.js";
 import { stepsList } from "../steps.js";
 import { t } from "../i18n.js";
+import { multipliersOf, times } from "../lightning.js";
 import * as api from "./api.js";
 import { actor, askForm, betName, cents, code, keyValues, minor, named, panel, reasonForm, table, when } from "./ui.js";
 
-function hand(side, cards) {
+function hand(side, cards, multipliers = new Map()) {
   return h(
     "div",
     { class: "hand" },
     h("b", { text: t(`bet.${side}`) }),
-    ...(cards.cards || []).map((card) => cardElement(card)),
+    ...(cards.cards || []).map((card) => cardElement(card, "", multipliers.get(card))),
     h("span", {
       class: "muted",
       text: ` ${(cards.scores || []).join(" → ")}`,
@@ -25,15 +26,24 @@ function hand(side, cards) {
 }
 
 /** A round as it was played: cards in deal order, each bet and its return, balances (in
- * ``money``: the player's currency). */
+ * ``money``: the player's currency); at a multiplier table its multiplier cards (marked on
+ * the hands too) and each bet's fee and multiplier. */
 export function recalled(round, staff, onChange, money = cents) {
-  const bets = Object.entries(round.bets || {}).map(([bet, b]) => ({ bet, ...b }));
+  const bets = Object.entries(round.bets || {}).map(([bet, b]) => ({ multiplier: 1, fee: 0, ...b, bet }));
   const f = round.fairness || {};
+  const lightning = round.lightning || [];
+  const multipliers = multipliersOf(round);
+  const fees = round.fee
+    ? [
+        ["fee", t("office.col.fee"), money],
+        ["multiplier", t("office.col.multiplier"), times],
+      ]
+    : [];
   const box = h(
     "article",
     { class: `recall-round${round.void_reason ? " void" : ""}`, "data-round": round.id },
     h("h3", null, code(round.id), " · ", code(round.table_id), ` · ${named("mode", round.mode)} · ${when(round.time)}`),
-    h("div", { class: "hands" }, hand("player", round.player), hand("banker", round.banker)),
+    h("div", { class: "hands" }, hand("player", round.player, multipliers), hand("banker", round.banker, multipliers)),
     round.steps ? stepsList(round) : null, // in deal order, as the player's recall shows it
     table(
       bets,
@@ -42,12 +52,16 @@ export function recalled(round, staff, onChange, money = cents) {
         ["stake", t("office.col.stake"), money],
         ["result", t("office.col.result"), (result) => named("result", result)],
         ["returned", t("office.col.returned"), money],
+        ...fees,
       ],
       null,
       { figures: true, name: t("office.recall.bets", { round: round.id }) },
     ),
     keyValues([
       [t("office.recall.winner"), betName(round.winner)],
+      ...(lightning.length
+        ? [[t("office.recall.lightning"), lightning.map((one) => `${one.card} ${times(one.multiplier)}`).join(" \u00b7 ")]]
+        : []),
       [t("office.recall.balance"), `${money(round.balance_before)} → ${money(round.balance_after)}`],
       [t("office.recall.commitment"), code(f.commitment)],
       [t("office.recall.server_seed"), f.server_seed ? code(f.server_seed) : t("office.recall.not_revealed")],

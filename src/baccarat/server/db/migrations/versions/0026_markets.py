@@ -1,8 +1,8 @@
 """The market an operator's launch names (docs/jurisdictions.md): kept with the launch and
 with the session it opens, whose jurisdiction profile it chooses (NULL: the deployment's).
 
-Revision ID: 0024
-Revises: 0023
+Revision ID: 0026
+Revises: 0025
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0024"
-down_revision: str | None = "0023"
+revision: str = "0026"
+down_revision: str | None = "0025"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

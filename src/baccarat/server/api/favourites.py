@@ -20,7 +20,7 @@ router = APIRouter(prefix="/api/favourites", tags=["favourites"])
 
 Kind = Annotated[str, Path(pattern=f"^({'|'.join(KINDS)})$", description="a table kind")]
 Name = Annotated[str, Path(min_length=1, max_length=favourites.NAME_MOST)]
-READ = ("not_authenticated", "favourites_not_allowed")
+READ = ("not_authenticated", "favourites_not_allowed", "not_found")
 WRITE = (*READ, "csrf_failed", "invalid_body", "invalid_favourite", "bet_not_offered")
 
 
@@ -67,7 +67,7 @@ async def save_favourite(kind: Kind, name: Name, body: FavouriteIn, ctx: Request
 
 @router.delete(
     "/{kind}/{name}",
-    responses=documented(*READ, "csrf_failed", "not_found"),
+    responses=documented(*READ, "csrf_failed"),
     summary="Delete one of your favourite bets",
 )
 async def delete_favourite(kind: Kind, name: Name, ctx: RequestDep) -> Response:

@@ -319,3 +319,42 @@ async def test_gb_refuses_an_autoplay_and_the_default_plays_one_of_100_rounds_at
         answer = await api.client.post("/api/tables/table-i/rounds", json=body(number),
                                        headers=api.auth(mine))  # fmt: skip
         assert answer.status_code == status, answer.text
+
+
+@pytest.mark.anyio
+async def test_several_tables_at_once_are_refused_under_gb_and_four_allowed_by_default(
+    api: Api, gb: Api
+) -> None:
+    async def ask(server: Api, token: str, tables: list[str]) -> Any:
+        return await server.client.post("/api/tables-at-once", json={"tables": tables},
+                                        headers=server.auth(token, None))  # fmt: skip
+
+    token = await gb.player("gbplayer")
+    refused = await ask(gb, token, ["table-i", "speed"])
+    assert refused.status_code == 403
+    error = refused.json()["error"]
+    assert error["code"] == "multi_table_not_allowed"
+    assert error["details"] == {"rule": "tables_at_once", "profile": "GB", "most": 1, "tables": 2}
+    assert (await ask(gb, token, ["table-i"])).json() == {"tables": ["table-i"], "most": 1}
+    mine = await api.player()
+    four = ["table-i", "table-ii", "speed", "live"]
+    assert (await ask(api, mine, four)).json() == {"tables": four, "most": 4}
+    five = await ask(api, mine, [*four, "mini"])
+    assert five.json()["error"]["details"]["most"] == 4
+    banked = await ask(api, mine, ["table-i", "banked-i"])
+    assert banked.json()["error"]["code"] == "player_banked_table"
+    assert (await ask(api, mine, ["nowhere"])).json()["error"]["code"] == "unknown_table"
+
+
+@pytest.mark.anyio
+async def test_gb_history_reaches_back_past_its_three_months(gb: Api) -> None:
+    token = await gb.player()
+    first = (await gb.play(token, player=500)).json()
+    gb.clock.advance(92 * 24 * 3600)  # past GB's 3 months (and nearer Malta's 6)
+    assert gb.casino.profiles.deployment.history_months == 3
+    again = {"nickname": "alice", "password": "a good password"}  # (the session has ended)
+    token = (await gb.client.post("/api/sessions", json=again)).json()["token"]
+    items = (await gb.client.get("/api/history", headers=gb.auth(token, None))).json()["items"]
+    assert [r["id"] for r in items] == [first["id"]]
+    recalled = await gb.client.get("/api/history/recall", headers=gb.auth(token, None))
+    assert [r["id"] for r in recalled.json()["rounds"]] == [first["id"]]

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from baccarat.cli import main as cli
+
 from ..harness import free_port, live, uvicorn_argv
 from ..server.support import BANKER_WINS
 from .audits import audit
@@ -25,13 +27,16 @@ from .webtools import Player, fresh_table, open_table, place, serving
 STOPPED = "#table-message[data-kind=warn]"
 
 
+MALTA_DATA: list[Path] = []  # the data folder of the module's Malta server (its CLI's)
+
+
 @pytest.fixture(scope="module")
 def malta(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A Malta server (autoplay with a loss limit and an alert) dealing BANKER_WINS."""
     data, port = tmp_path_factory.mktemp("malta"), free_port()
-    env = {"BACCARAT_DATABASE_URL": f"sqlite:///{data / 'malta.db'}",
-           "BACCARAT_DATA_DIR": str(data), "BACCARAT_TEST_STACK": BANKER_WINS,
+    env = {"BACCARAT_DATA_DIR": str(data), "BACCARAT_TEST_STACK": BANKER_WINS,
            "BACCARAT_PROFILE": "MT"}  # fmt: skip
+    MALTA_DATA[:] = [data]
     with live(uvicorn_argv("tests.server.apps:stacked", port), env, data / "server.log", port,
               cwd=data) as server:  # fmt: skip
         yield server.url
@@ -238,3 +243,31 @@ def test_the_latency_meter_says_good_and_warns_when_a_bet_may_come_too_late(
                     "arrive before the window closes.")  # fmt: skip
     slow.page.screenshot(path=str(screenshots / "latency-poor-1366x900.png"))
     assert not player.errors and not slow.errors
+
+
+def test_malta_shows_the_responsible_gaming_tools_before_the_first_real_money_wager(
+    make_player: Any, malta: str, tables: list[dict[str, Any]]
+) -> None:
+    player = _ready(make_player, malta, tables, "banker")
+    page = player.page
+    page.click('[data-action="deal"]')  # play money: no notice
+    player.wait_round()
+    (data,) = MALTA_DATA
+    assert cli(["admin", "--data-dir", str(data), "deposit", player.nickname, "100.00"]) == 0
+    page.click('.topbar [data-mode="real"]')
+    page.wait_for_selector('.table-view[data-phase="betting"]')
+    place(player, 500, "banker")
+    page.click('[data-action="deal"]')
+    notice = page.locator("[data-rg-first]")
+    notice.wait_for()
+    assert "deposit, loss and wager limits" in str(notice.text_content())
+    assert notice.locator('a[href="#/responsible"]').count() == 1
+    assert len(_rounds(player)) == 1  # nothing is dealt while the notice shows
+    page.click("[data-rg-first-ok]")
+    # The deal goes on once read, and the notice is not shown again.
+    player.wait_round()
+    page.click('[data-action="rebet-deal"]')
+    player.wait_round()
+    assert page.locator("[data-rg-first]").count() == 0
+    real = player.api("GET", "/api/history?mode=real")["items"]
+    assert len(real) == 2

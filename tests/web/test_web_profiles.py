@@ -27,6 +27,12 @@ from .webtools import (
 )
 
 
+def expect_text(locator: Any, text: str) -> None:
+    """The element comes to show ``text`` (Playwright's wait, then the check)."""
+    locator.page.wait_for_function("([el, text]) => el.textContent.trim() === text",
+                                   arg=[locator.element_handle(), text])  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def gb_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A game server whose deployment plays the GB profile."""
@@ -221,3 +227,48 @@ def test_a_favourite_layout_is_saved_with_the_account_and_placed_with_a_click(
     player.wait_round()
     assert last_round(player)["stake"] == 1000
     assert not player.errors
+
+
+def test_several_tables_play_on_one_screen_with_one_exact_balance(
+    make_player: Any, base_url: str, gb_url: str, screenshots: Path, axe_source: Path
+) -> None:
+    player: Player = make_player(viewport={"width": 1280, "height": 720})
+    page = player.page
+    player.goto()
+    page.click("[data-multi]")
+    for table_id in ("table-i", "table-ii", "table-iii", "speed"):
+        page.check(f'[data-pick="{table_id}"]')
+    page.click("[data-multi-open]")
+    page.wait_for_selector('iframe[data-frame="speed"]')
+    for table_id in ("table-i", "table-ii"):
+        frame = page.frame_locator(f'[data-frame="{table_id}"]')
+        frame.locator('[data-chip="500"]').click()
+        frame.locator('[data-spot="player"]').click()
+        frame.locator('[data-action="deal"]').click()
+        frame.locator('.table-view[data-phase="result"][data-busy="false"]').wait_for()
+    wallet = player.api("GET", "/api/wallet")
+    balance = usd(wallet["fun"]["balance"] if isinstance(wallet["fun"], dict) else wallet["fun"])
+    # Each table's BALANCE and the screen's header: the one balance, as the server has it.
+    for table_id in ("table-i", "table-ii", "table-iii"):
+        meter = page.frame_locator(f'[data-frame="{table_id}"]').locator('[data-meter="balance"]')
+        expect_text(meter, balance)
+    expect_text(page.locator('.topbar [data-mode="fun"] .amount'), balance)
+    found: list[str] = []
+    audit(page, axe_source, "several tables", found)
+    assert not found, found
+    for width, height in ((1280, 720), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        page.screenshot(path=str(screenshots / f"multi-{width}x{height}.png"))
+    assert not player.errors
+    # GB: one table at a time, refused with the rule's reason.
+    briton: Player = make_player(at=gb_url)
+    briton.goto()
+    assert briton.page.locator("[data-multi]").count() == 0
+    briton.goto("multi/table-i,table-ii")
+    refused = briton.page.locator('[data-multi-refused="multi_table_not_allowed"]')
+    assert refused.text_content() == (
+        "Playing several tables at once is not offered in this market (1 at a time at most): "
+        "play them one after the other."
+    )
+    assert briton.page.locator("iframe").count() == 0

@@ -141,6 +141,7 @@ ERRORS: dict[str, ErrorSpec] = {
     "autoplay_not_allowed": ErrorSpec(
         403, "the profile in force allows no (or no longer) autoplay"
     ),
+    "multi_table_not_allowed": ErrorSpec(403, "the profile allows fewer tables at once"),
     "favourites_not_allowed": ErrorSpec(403, "the profile in force has no favourite bets"),
     "favourites_full": ErrorSpec(409, "five favourites are kept per kind of table"),
     "invalid_favourite": ErrorSpec(422, "a favourite is a name and at least one bet"),

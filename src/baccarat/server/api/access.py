@@ -102,6 +102,7 @@ SESSION_KINDS: dict[str, frozenset[str]] = {
     # Jurisdiction profiles (docs/jurisdictions.md) and the features they allow.
     "GET /api/profiles": NO_PLAYER_SESSION,
     "GET /api/session/position": PLAY,
+    "POST /api/tables-at-once": PLAY,
     "GET /api/favourites/{kind}": PLAY,
     "PUT /api/favourites/{kind}/{name}": PLAY,
     "DELETE /api/favourites/{kind}/{name}": PLAY,

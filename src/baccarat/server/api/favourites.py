@@ -20,7 +20,6 @@ router = APIRouter(prefix="/api/favourites", tags=["favourites"])
 
 Kind = Annotated[str, Path(pattern=f"^({'|'.join(KINDS)})$", description="a table kind")]
 Name = Annotated[str, Path(min_length=1, max_length=favourites.NAME_MOST)]
-# not_found: a path the guard refuses (a character no path holds), as on every route.
 READ = ("not_authenticated", "favourites_not_allowed", "not_found")
 WRITE = (*READ, "csrf_failed", "invalid_body", "invalid_favourite", "bet_not_offered")
 

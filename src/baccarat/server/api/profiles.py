@@ -6,13 +6,20 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
+from pydantic import Field
 
 from baccarat.server.api.deps import CasinoDep, RequestContext, RequestDep, json_response
 from baccarat.server.api.errors import documented
-from baccarat.server.api.models import Mode
+from baccarat.server.api.models import Body, Mode
 from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.errors import ServiceError
+from baccarat.server.kinds.banked.kind import BankedKind
 from baccarat.server.profiles import position
-from baccarat.server.profiles.rules import admit_autoplay, session_profile
+from baccarat.server.profiles.rules import (
+    admit_autoplay,
+    admit_tables_at_once,
+    session_profile,
+)
 
 router = APIRouter(prefix="/api", tags=["profiles"])
 
@@ -61,3 +68,31 @@ async def check_autoplay(ctx: RequestContext, number: int | None) -> None:
         lambda uow: session_profile(uow, profiles, caller.token_hash, bool(caller.operator))
     )
     admit_autoplay(profile, number)
+
+
+class TablesAtOnceIn(Body):
+    tables: list[str] = Field(min_length=1, max_length=16, description="the tables' ids")
+
+
+@router.post(
+    "/tables-at-once",
+    responses=documented("not_authenticated", "csrf_failed", "invalid_body", "unknown_table",
+                         "player_banked_table", "multi_table_not_allowed"),
+    summary="Ask to play several tables on one screen: allowed up to the profile's "
+    "`tables_at_once` (none of them player-banked), else `multi_table_not_allowed`",
+)  # fmt: skip
+async def tables_at_once(body: TablesAtOnceIn, ctx: RequestDep) -> Response:
+    casino, caller = ctx.casino, ctx.caller
+    tables = [casino.tables.require(table_id) for table_id in dict.fromkeys(body.tables)]
+    for table in tables:
+        if table.kind == BankedKind.name:
+            raise ServiceError("player_banked_table", f"table {table.id} is player-banked: "
+                               "take a seat there", table=table.id)  # fmt: skip
+
+    def read(uow: UnitOfWork) -> Any:
+        caller.player_id(uow)
+        return session_profile(uow, casino.profiles, caller.token_hash, bool(caller.operator))
+
+    profile = await casino.db.read(read)
+    admit_tables_at_once(profile, len(tables))
+    return json_response({"tables": [t.id for t in tables], "most": profile.tables_at_once})

@@ -67,3 +67,16 @@ def admit_autoplay(profile: Profile, number: int) -> None:
             else f"an autoplay plays {most} rounds at most under the {profile.name} rules",
             rule="autoplay_rounds", profile=profile.name, most=most, round=number,
         )  # fmt: skip
+
+
+def admit_tables_at_once(profile: Profile, tables: int) -> None:
+    """Refuse a screen of more tables than the profile allows at once
+    (``multi_table_not_allowed``, naming the rule)."""
+    if tables > profile.tables_at_once:
+        most = profile.tables_at_once
+        raise ServiceError(
+            "multi_table_not_allowed",
+            f"the {profile.name} rules allow one table at a time: play them one after the other"
+            if most == 1 else f"the {profile.name} rules allow {most} tables at once at most",
+            rule="tables_at_once", profile=profile.name, most=most, tables=tables,
+        )  # fmt: skip

@@ -33,10 +33,13 @@ export class Autoplay {
     };
   }
 
-  /** Start with settings {stakes, rounds, loss, win, alert} (amounts in minor units). */
-  start(settings) {
+  /**
+   * Start with settings {stakes, rounds, loss, win, alert} (amounts in minor units) from
+   * `balance`, the balance before any of its bets (the wallet's, unless told).
+   */
+  start(settings, balance = store.state.wallet[store.state.mode] ?? null) {
     Object.assign(this, settings, { active: true, played: 0, net: 0, started: 0, reason: "", said: "" });
-    this.expected = store.state.wallet[store.state.mode] ?? null;
+    this.expected = balance;
     window.addEventListener("blur", this.onAway);
     document.addEventListener("visibilitychange", this.onAway);
     store.onChange(this.onStore);
@@ -163,10 +166,11 @@ function field(id, label, attrs = {}) {
 
 /**
  * The autoplay's controls of a felt, or null where the profile allows no autoplay: `start`
- * opens the settings (`stakes()`: the bets to repeat, {bet: cents}) and starts `run(auto)`;
+ * opens the settings (`stakes()`: the bets to repeat, {bet: cents}; `balance()`: the balance
+ * before the felt's bets where the casino holds them already) and starts `run(auto)`;
  * `stop`, shown while it runs, says the count and stops it.
  */
-export function autoplayView(auto, { stakes, run }) {
+export function autoplayView(auto, { stakes, run, balance = () => undefined }) {
   const most = amount("autoplay_rounds");
   if (!most) return null;
   const alerting = allows("autoplay_alert");
@@ -241,7 +245,7 @@ export function autoplayView(auto, { stakes, run }) {
         return;
       }
       close();
-      auto.start({ stakes: bets, rounds, loss, win, alert });
+      auto.start({ stakes: bets, rounds, loss, win, alert }, balance());
       stop.focus();
       announce(t("autoplay.started", { n: rounds }));
       run(auto);

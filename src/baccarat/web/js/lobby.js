@@ -5,6 +5,7 @@ import { fill, h } from "./dom.js";
 import { errorText, orRefusal } from "./errors.js";
 import { dateTime, money, percent, t } from "./i18n.js";
 import { describeRules, limitsText, tableName, tieLimitsText } from "./rulesinfo.js";
+import { multiLink } from "./multitable.js";
 import * as store from "./state.js";
 
 function authForm(onDone) {
@@ -261,6 +262,7 @@ export async function render(root) {
       store.state.user ? exclusionNote() : null,
       h("div", { class: "lobby-top" }, store.state.user ? walletPanel(draw) : authForm(draw)),
       h("h2", { class: "section-title", text: t("lobby.tables") }),
+      multiLink(),
       loadError ? h("p", { class: "message", role: "alert", text: loadError }) : null,
       h("div", { class: "tables" }, tables.filter((tbl) => !tbl.banked).map(tableCard)),
       banked ? banked.draw() : null,

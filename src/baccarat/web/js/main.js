@@ -12,6 +12,7 @@ const views = {
   table: () => import("./table.js"),
   history: () => import("./history.js"),
   recall: () => import("./recall.js"),
+  multi: () => import("./multitable.js"),
   rules: () => import("./rules.js"),
   cashier: () => import("./cashier.js"),
   seat: () => import("./seat.js"),
@@ -166,6 +167,8 @@ function wireHeader() {
 }
 
 async function boot() {
+  // A table in a frame of several tables' screen (js/multitable.js): the table alone.
+  document.body.classList.toggle("embedded", new URLSearchParams(location.search).has("embed"));
   await Promise.all([setLanguage(pickLanguage()), store.restore()]);
   store.watchWallet();
   wireHeader();

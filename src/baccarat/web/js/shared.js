@@ -337,7 +337,7 @@ class SharedView {
       if (!this.alive || !this.state || this.state.coup !== coup) return;
       const had = sum(this.placed);
       this.placed = answer.bets;
-      if (autoplay) this.autoBefore = answer.balance + answer.stake;
+      if (autoplay) this.autoBefore = answer.balance + answer.stake + (answer.fee ?? 0);
       store.setBalance(this.mode, answer.balance);
       if (sum(answer.bets)) this.say(t("shared.placed", { amount: money(answer.stake) }));
       else if (had) this.say(t("shared.withdrawn"));
@@ -424,7 +424,10 @@ class SharedView {
       place: (stakes) => this.change(() => this.bets.set(stakes)),
     });
     const stakes = () => (this.bets.isEmpty() ? (sum(this.placed) ? this.placed : this.lastBets || {}) : this.bets.amounts());
-    const auto = autoplayView(this.auto, { stakes, run: () => this.autoBet() });
+    // The bets placed on the coup are held (a multiplier table's fee with them): the balance
+    // before them is the wallet and what it holds.
+    const balance = () => (store.state.wallet[this.mode] ?? 0) + wageredOf(this.tbl, this.placed);
+    const auto = autoplayView(this.auto, { stakes, run: () => this.autoBet(), balance });
     placeTools(this.el.querySelector(".felt"), favourites, auto);
     if (this.state) {
       this.showCoup();

@@ -79,13 +79,24 @@ function setWallet(data) {
   }
 }
 
+// The pages of this browser that show the balance (several tables on one screen, other
+// tabs): a balance a round changed is told to them, and they read theirs from the server.
+const wallets = typeof BroadcastChannel === "function" ? new BroadcastChannel("baccarat.wallet") : null;
+if (wallets) {
+  wallets.onmessage = () => {
+    if (state.user) refreshWallet().catch(() => {});
+  };
+}
+
 export function setBalance(mode, cents) {
   if (held) {
     missed = true;
     return;
   }
+  const moved = state.wallet[mode] !== cents;
   state.wallet[mode] = cents;
   changed();
+  if (moved && wallets) wallets.postMessage({ mode });
 }
 
 // While a round is being revealed the header keeps the balance from before it: a wallet

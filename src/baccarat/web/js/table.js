@@ -32,6 +32,7 @@ import { Cycle } from "./cycle.js";
 import { Position } from "./position.js";
 import { favouritesView, placeTools } from "./favourites.js";
 import { Autoplay, autoplayView, pause } from "./autoplay.js";
+import { beforeFirstWager } from "./rgfirst.js";
 import { showRoads } from "./roads.js";
 
 const BUTTONS = [
@@ -542,6 +543,8 @@ class TableView {
       this.update();
       return null;
     }
+    await beforeFirstWager(this.mode); // where the profile shows the tools first (Malta)
+    if (!this.alive) return null;
     this.busy = true;
     this.dealing = true;
     this.settled = amounts;

@@ -4,6 +4,7 @@ table on the operator's wallet, with no login of ours (docs/operator-api.md)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,20 @@ def operator_balance(both: Pair, player: str) -> int:
     return int(next(balance for name, balance, *_ in players if name == player))
 
 
+@contextmanager
+def desktop_page(browser: Any) -> Iterator[tuple[Any, list[str]]]:
+    """A page at 1280x720 in English with reduced motion, and the errors it throws."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US",
+                                  reduced_motion="reduce")  # fmt: skip
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        yield page, errors
+    finally:
+        context.close()
+
+
 def usd(cents: int) -> str:
     return f"${cents / 100:,.2f}"
 
@@ -31,12 +46,7 @@ def usd(cents: int) -> str:
 def test_a_player_of_the_operator_plays_on_its_wallet(
     browser: Any, both: Pair, screenshots: Path
 ) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US",
-                                  reduced_motion="reduce")  # fmt: skip
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+    with desktop_page(browser) as (page, errors):
         page.goto(both.operator.url + "/")
         page.select_option("select[name=player]", "heidi")
         page.click("text=Log in")
@@ -65,8 +75,6 @@ def test_a_player_of_the_operator_plays_on_its_wallet(
             arg=usd(after),
         )
         assert not errors
-    finally:
-        context.close()
 
 
 def test_a_launch_opens_the_table_in_the_language_asked_for(
@@ -137,12 +145,7 @@ def test_a_session_opened_again_without_the_links_query_plays_the_operators_mone
     lobby): still the operator's money, none of our own casino's tools (top-up, cashier,
     its account panel), and the way back to the operator's lobby."""
     url = both.launch("judy", table="table-ii").json()["url"]
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US",
-                                  reduced_motion="reduce")  # fmt: skip
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+    with desktop_page(browser) as (page, errors):
         page.goto(url)
         page.wait_for_selector('.table-view[data-table="table-ii"]')
         page.goto(both.game.url + "/#/")
@@ -178,8 +181,6 @@ def test_a_session_opened_again_without_the_links_query_plays_the_operators_mone
         )
         assert tabs == ["real"]
         assert errors == []
-    finally:
-        context.close()
 
 
 def test_the_operators_message_and_its_limit_refusal_reach_the_player(
@@ -192,12 +193,7 @@ def test_the_operators_message_and_its_limit_refusal_reach_the_player(
     text = "You have been playing for 60 minutes. You have lost $12.00."
     both.admin("message", {"player": "mallory", "text": text,
                            "choices": ["continue", "close", "view_history"]})  # fmt: skip
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US",
-                                  reduced_motion="reduce")  # fmt: skip
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+    with desktop_page(browser) as (page, errors):
         page.goto(url)
         page.wait_for_selector('.table-view[data-table="table-ii"]')
         page.click('[data-chip="500"]')
@@ -241,5 +237,3 @@ def test_the_operators_message_and_its_limit_refusal_reach_the_player(
         finally:
             both.admin("limit", {"player": "mallory", "reason": None})
         assert errors == []
-    finally:
-        context.close()

@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: test serve install lint jslint jsformat typecheck imports dist
+.PHONY: test serve install lint jslint jsformat typecheck imports dist exact
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ imports: install
 # the longest files first (tests/conftest.py, LONGEST_FIRST), not pytest-xdist's reordering.
 test: install lint jslint typecheck imports
 	$(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder
+
+# The exact figures of the package's own tables' rule sets, shipped so that a server does not
+# compute them at every start (server/tables.py, EXACT_FILE): after a change to a rule set.
+exact: install
+	$(BIN)/python -c 'from pathlib import Path; from baccarat.server.tables import write_exact_file; write_exact_file(Path("src/baccarat/server/exact.json"))'
 
 # The game server on http://127.0.0.1:8000/ (SQLite in ./data unless BACCARAT_DATABASE_URL).
 HOST ?= 127.0.0.1

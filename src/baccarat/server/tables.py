@@ -6,12 +6,14 @@ its ``[table.bets.NAME]`` sections name, each with its own ``min`` and ``max``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, TypeVar
@@ -543,7 +545,58 @@ def read_tables(
     ])  # fmt: skip
 
 
+# The exact figures of the rule sets of the package's own tables, computed once and shipped
+# with it: computing them costs every server process about two seconds of CPU at its start
+# (the multiplier analysis above all), and the test suite starts many. A rule set that is not
+# in the file (an operator's own) is computed when its tables are read. The file is written
+# by ``write_exact_file`` (``make exact``); a test computes every entry again.
+EXACT_FILE = "exact.json"
+
+
+def exact_key(rules: RuleSet) -> str:
+    """A rule set's entry in the exact file: the digest of everything that defines it."""
+    return hashlib.sha256(repr(rules).encode()).hexdigest()[:32]
+
+
+@cache
+def shipped_exact() -> Mapping[str, Any]:
+    """The exact file's entries by ``exact_key``, as ``exact_json`` wrote them."""
+    text = resources.files("baccarat.server").joinpath(EXACT_FILE).read_text("utf-8")
+    entries: dict[str, Any] = json.loads(text)
+    return entries
+
+
+def exact_json(rules: RuleSet) -> dict[str, Any]:
+    """A rule set's exact figures as the exact file holds them (fractions as "n/d")."""
+    found = compute_exact(rules)
+    return {
+        "rules": rules.name,
+        "rtp": {bet: f"{rtp.numerator}/{rtp.denominator}" for bet, rtp in found["rtp"].items()},
+        "figures": found.get("figures", {}),
+    }
+
+
+def write_exact_file(path: Path) -> None:
+    """The exact file for the package's own tables (``make exact``)."""
+    from baccarat.server.kinds import load_tables
+
+    rules = {table.rules for table in load_tables().values()}
+    entries = {exact_key(r): exact_json(r) for r in sorted(rules, key=lambda r: r.name)}
+    path.write_text(json.dumps(dict(sorted(entries.items())), indent=1) + "\n", "utf-8")
+
+
 def _exact(rules: RuleSet) -> dict[str, Any]:
+    """A rule set's exact figures, as a table keeps them: shipped, or computed."""
+    entry = shipped_exact().get(exact_key(rules))
+    if entry is None:
+        return compute_exact(rules)
+    return {
+        "rtp": {bet: Fraction(rtp) for bet, rtp in entry["rtp"].items()},
+        "figures": entry["figures"],
+    }
+
+
+def compute_exact(rules: RuleSet) -> dict[str, Any]:
     """A rule set's exact figures, as a table keeps them (``rtp``, ``figures``): the exact
     analyser's, or at a multiplier table the multiplier analysis's (RTP per unit wagered)."""
     from baccarat.analysis import analyse

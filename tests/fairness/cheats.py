@@ -337,6 +337,28 @@ def cases() -> list[dict[str, Any]]:
          statuses=["voided" if i == won else "verified" for i in range(len(fresh))],
          voided_after_win=1, balance_breaks=1)  # fmt: skip
 
+    # Multiplier baccarat: the multiplier cards have their own stream of the seed.
+    lit = honest("multiplier", 30)
+    case("honest multiplier rounds", lit)
+    lit_shoe = honest("multiplier-shoe", 80)
+    assert len({line["fairness"]["nonce"] for line in lit_shoe}) == 2, "two shoes"
+    case("honest multiplier cut shoes", lit_shoe)
+    struck = copy.deepcopy(lit)
+    first = struck[2]["lightning"][0]
+    first["multiplier"] = 8 if first["multiplier"] != 8 else 2
+    case("a multiplier card's multiplier changed", struck, ok=False,
+         statuses=["differs" if i == 2 else "verified" for i in range(len(lit))],
+         differences={"3": ["lightning.0"]})  # fmt: skip
+    index, bet = next(
+        (i, name) for i, line in enumerate(lit)
+        for name, placed in line["bets"].items() if placed.get("multiplier", 1) > 1
+    )  # fmt: skip
+    unmultiplied = copy.deepcopy(lit)
+    unmultiplied[index]["bets"][bet]["multiplier"] = 1
+    case("a multiplied win said to be multiplied by 1", unmultiplied, ok=False,
+         statuses=["differs" if i == index else "verified" for i in range(len(lit))],
+         differences={str(index + 1): [f"bets.{bet}.multiplier"]})  # fmt: skip
+
     banked = seat()
     case("honest player-banked seat, the banker's export", banked)
     case("a seat whose banker never set a client seed", seat(sources=("client", "server")),

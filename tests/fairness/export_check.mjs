@@ -17,5 +17,8 @@ for (const c of data.cases) {
   reports.push({ name: c.name, report, text: fair.render(report) });
 }
 const settlements = [];
-for (const [name, rules] of Object.entries(fair.RULES)) settlements.push({ name, bets: rules.bets, aliases: rules.aliases });
+for (const [name, rules] of Object.entries(fair.RULES)) {
+  const { bets, aliases, decks, shuffle, burn, multipliers } = rules;
+  settlements.push({ name, bets, aliases, decks, shuffle, burn, multipliers });
+}
 console.log(JSON.stringify({ reports, rules: settlements }));

@@ -64,10 +64,13 @@ def test_the_browsers_report_is_baccarat_verifys_on_every_export_vector(
     assert got["report"]["ok"] is case["expect"]["ok"]
 
 
-def test_the_browsers_pay_tables_are_the_rule_sets(node_output: Any) -> None:
+def test_the_browsers_rule_sets_are_the_presets(node_output: Any) -> None:
+    """Its pay tables, shoes and multiplier terms: the browser keeps its own copy, so that a
+    verifier does not take the rules from the casino it checks."""
     expected = [
         {"name": p.name, "bets": {t.bet: t.to_json() for t in p.paytables},
-         "aliases": list(p.aliases)}
+         "aliases": list(p.aliases), "decks": p.decks, "shuffle": p.shuffle.value,
+         "burn": p.burn, "multipliers": p.multipliers and p.multipliers.to_json()}
         for p in PRESETS
     ]  # fmt: skip
     assert node_output["rules"] == expected

@@ -144,6 +144,9 @@ def test_a_house_round_shows_its_multiplier_cards_fees_and_multiplied_win(
             hands = boxes_of(page, ".hand")
             assert all(within(box, felt) for box in (strip, banner, *hands)), (width, height)
             assert not any(overlapping(strip, hand) for hand in hands), (width, height)
+            # The felt's bet tools (the favourites' star) leave the strip's cards in sight.
+            (tools,) = boxes_of(page, ".bet-tools")
+            assert within(tools, felt) and not overlapping(tools, strip), (width, height)
         audit(page, axe_source, "multiplier table after a round", found)
         # The history's detail has the multiplier cards, each bet's fee and multiplier.
         page.set_viewport_size({"width": 1280, "height": 720})

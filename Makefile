@@ -48,7 +48,9 @@ test: install lint jslint typecheck imports
 # The exact figures of the package's own tables' rule sets, shipped so that a server does not
 # compute them at every start (server/tables.py, EXACT_FILE): after a change to a rule set.
 exact: install
-	$(BIN)/python -c 'from pathlib import Path; from baccarat.server.tables import write_exact_file; write_exact_file(Path("src/baccarat/server/exact.json"))'
+	$(BIN)/python -c 'from pathlib import Path; from baccarat.server.kinds import load_tables; \
+	  from baccarat.server.tables import write_exact_file; \
+	  write_exact_file(Path("src/baccarat/server/exact.json"), load_tables())'
 
 # The game server on http://127.0.0.1:8000/ (SQLite in ./data unless BACCARAT_DATABASE_URL).
 HOST ?= 127.0.0.1

@@ -183,6 +183,32 @@ def test_a_session_opened_again_without_the_links_query_plays_the_operators_mone
         assert errors == []
 
 
+def test_a_message_waiting_when_the_page_opens_is_shown_at_once(browser: Any, both: Pair) -> None:
+    """A message that came with an answer the page did not see (another tab's, or the win
+    of a round already shown) is shown when the page opens, not at the next bet."""
+    url = both.launch("niaj", table="table-ii").json()["url"]
+    text = "You have been playing for 30 minutes."
+    with desktop_page(browser) as (page, errors):
+        page.goto(url)
+        page.wait_for_selector('.table-view[data-table="table-ii"]')
+        both.admin("message", {"player": "niaj", "text": text, "choices": ["continue"]})
+        # Another tab of the session asks for its balance: the operator's answer carries it.
+        seen = page.request.get(f"{both.game.url}/api/operator/session").json()
+        assert seen["operator_message"]["text"] == text
+        page.reload()
+        dialog = page.get_by_role("dialog", name="A message from your casino")
+        dialog.wait_for()
+        assert page.text_content("#operator-message-text") == text
+        dialog.get_by_role("button", name="Continue playing").click()
+        dialog.wait_for(state="detached")
+        with page.expect_response(lambda r: "/api/operator/session" in r.url) as asked:
+            page.reload()
+        assert "operator_message" not in asked.value.json()  # answered: not asked again
+        page.wait_for_selector('.table-view[data-table="table-ii"]')
+        assert page.locator("#operator-message").count() == 0
+        assert errors == []
+
+
 def test_the_operators_message_and_its_limit_refusal_reach_the_player(
     browser: Any, both: Pair, screenshots: Path
 ) -> None:
@@ -191,11 +217,13 @@ def test_the_operators_message_and_its_limit_refusal_reach_the_player(
     for the player's gambling limit says so, in the operator's words."""
     url = both.launch("mallory", table="table-ii").json()["url"]
     text = "You have been playing for 60 minutes. You have lost $12.00."
-    both.admin("message", {"player": "mallory", "text": text,
-                           "choices": ["continue", "close", "view_history"]})  # fmt: skip
     with desktop_page(browser) as (page, errors):
-        page.goto(url)
+        # Left once the page has asked for its balance: it comes with the bet's answer.
+        with page.expect_response(lambda r: "/api/operator/session" in r.url):
+            page.goto(url)
         page.wait_for_selector('.table-view[data-table="table-ii"]')
+        both.admin("message", {"player": "mallory", "text": text,
+                               "choices": ["continue", "close", "view_history"]})  # fmt: skip
         page.click('[data-chip="500"]')
         page.click('[data-spot="banker"]')
         page.click('[data-action="deal"]')

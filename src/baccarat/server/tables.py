@@ -576,11 +576,9 @@ def exact_json(rules: RuleSet) -> dict[str, Any]:
     }
 
 
-def write_exact_file(path: Path) -> None:
-    """The exact file for the package's own tables (``make exact``)."""
-    from baccarat.server.kinds import load_tables
-
-    rules = {table.rules for table in load_tables().values()}
+def write_exact_file(path: Path, tables: TableSet) -> None:
+    """The exact file of these tables' rule sets (``make exact``: the package's own)."""
+    rules = {table.rules for table in tables.values()}
     entries = {exact_key(r): exact_json(r) for r in sorted(rules, key=lambda r: r.name)}
     path.write_text(json.dumps(dict(sorted(entries.items())), indent=1) + "\n", "utf-8")
 

@@ -86,8 +86,11 @@ function show(message) {
   dialog.showModal();
 }
 
-/** Show the casino's message whenever an answer of the server carries one. */
+/** Show the casino's message whenever an answer of the server carries one; in an operator's
+ * session, ask once when the page opens for one that came with an answer the page did not
+ * see (another tab's, or a win the operator answered after the round was shown). */
 export function start() {
   api.onAnswer((data) => data && show(data.operator_message));
   api.onRefusal((error) => show(error.details && error.details.operator_message));
+  if (store.state.operator && store.state.operator.mode === "real") api.get("/api/operator/session").catch(() => {});
 }

@@ -136,9 +136,21 @@ def not_for(kind: str) -> list[tuple[str, str]]:
     )
 
 
+def documenting(schema: dict[str, Any], status: int, code: str) -> set[tuple[str, str]]:
+    """The routes whose answers of ``status`` list ``code`` in the app's OpenAPI document."""
+    return {
+        (method.upper(), path)
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if f"`{code}`:" in operation["responses"].get(str(status), {}).get("description", "")
+    }
+
+
 async def test_every_route_not_open_to_an_operators_session_refuses_it_whatever_the_body(
     server: SeatServer,
 ) -> None:
+    """Refused, and documented so in the OpenAPI document, there alone (a socket is not in
+    it: docs/operator-api.md tells its refusal)."""
     real, demo = await launched(server), await launched(server, demo=True, player="u43")
     refused = not_for(access.OPERATOR)
     # Our cashier, player-banked seats (their sockets too) and a player's account at least.
@@ -151,6 +163,8 @@ async def test_every_route_not_open_to_an_operators_session_refuses_it_whatever_
     for method, path in not_for(access.OPERATOR_DEMO):
         expected = (4403, REFUSED) if method == "WS" else (403, REFUSED)
         assert await answer(server, demo, method, path) == expected, (method, path)
+    either = {route for route in refused + not_for(access.OPERATOR_DEMO) if route[0] != "WS"}
+    assert documenting(server.app.openapi(), 403, REFUSED) == either
 
 
 async def test_an_operators_session_cannot_deposit_withdraw_sit_or_change_a_password(

@@ -9,7 +9,8 @@ operator's wallet: it reaches the tables, the rounds and their history, the fair
 rounds and the responsible-gaming settings, never our own wallet's cashier, the
 player-banked seats (a banker's escrow is ours) or the account of a player of ours. Every
 route it may not use refuses it with 403 ``operator_session_not_allowed`` before anything
-else is read, the body included. The table is docs/operator-api.md's "What a session of an
+else is read, the body included (the OpenAPI document lists it on each such route, from
+this table: ``errors.install``). The table is docs/operator-api.md's "What a session of an
 operator may use"; a test walks the app's routes, so that a route without an entry here
 fails it (and is closed to operators' sessions meanwhile).
 """
@@ -32,6 +33,9 @@ OPERATOR = "operator"
 OPERATOR_DEMO = "operator_demo"
 # session_kind's answer (a token's prefix) -> the kind.
 _KINDS = {"": OURS, "real": OPERATOR, "demo": OPERATOR_DEMO}
+
+# What a route answers a session it does not admit (403).
+REFUSED = "operator_session_not_allowed"
 
 # Routes of play, and reads every player may make: every kind of session.
 PLAY = frozenset({OURS, OPERATOR, OPERATOR_DEMO})
@@ -156,6 +160,12 @@ def admit_routes(entries: Mapping[str, frozenset[str]]) -> None:
     SESSION_KINDS.update(entries)
 
 
+def refuses_operators(key: str) -> bool:
+    """Whether the route (``"METHOD /path"``) refuses an operator's session of either kind
+    (``REFUSED``, by ``admit_session``)."""
+    return not {OPERATOR, OPERATOR_DEMO} <= SESSION_KINDS.get(key, OWN)
+
+
 def kind_of(token: str) -> str:
     """The kind of the session of a token (``OURS`` for none: the route asks for one)."""
     return _KINDS[session_kind(token)]
@@ -170,7 +180,7 @@ def caller_kind(connection: HTTPConnection) -> str:
 
 def refusal(kind: str) -> ServiceError:
     return ServiceError(
-        "operator_session_not_allowed",
+        REFUSED,
         "a session launched by an operator plays on the operator's wallet only: this is "
         "not open to it (our own cashier, player-banked seats and accounts are not)",
         session=kind,

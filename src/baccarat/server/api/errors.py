@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from baccarat.server.api import access
 from baccarat.server.api.program_errors import Answer500, ProgramErrors
 from baccarat.server.errors import ERRORS, RateLimited, ServiceError
 from baccarat.server.observe import metrics
@@ -45,9 +46,13 @@ def documented(*codes: str) -> dict[int | str, dict[str, Any]]:
         by_status.setdefault(ERRORS[code].status, []).append(code)
     responses: dict[int | str, dict[str, Any]] = {}
     for status, listed in sorted(by_status.items()):
-        lines = "; ".join(f"`{c}`: {ERRORS[c].description}" for c in sorted(set(listed)))
+        lines = "; ".join(_line(c) for c in sorted(set(listed)))
         responses[status] = {"model": ErrorBody, "description": lines}
     return responses
+
+
+def _line(code: str) -> str:
+    return f"`{code}`: {ERRORS[code].description}"
 
 
 Handler = TypeVar("Handler", bound=Callable[..., Awaitable[Response]])
@@ -133,6 +138,8 @@ def install(app: FastAPI) -> None:
             response.headers.update(error.headers)
         return response
 
+    _document_session_refusals(app)
+
     # Program errors: a burst of the same one from a client is written once, and counted;
     # answered inside the app (``Answer500``), the handler only for the outer middleware's.
     recorder = ProgramErrors(app.state.casino.db, app.state.casino.settings.clock)
@@ -143,6 +150,32 @@ def install(app: FastAPI) -> None:
     async def unexpected(request: Request, error: Exception) -> JSONResponse:
         await recorder.record(request, error)
         return _internal_error()
+
+
+def _document_session_refusals(app: FastAPI) -> None:
+    """Every route that refuses an operator's session (``access.SESSION_KINDS``; before
+    anything else, ``access.admit_session``) documents the refusal: added to the schema
+    here, from the table, not by each route's ``documented``."""
+    build = app.openapi
+    status = str(ERRORS[access.REFUSED].status)
+    body = {"schema": {"$ref": f"#/components/schemas/{ErrorBody.__name__}"}}
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = build()
+        for path, operations in schema.get("paths", {}).items():
+            for method, operation in operations.items():
+                if not access.refuses_operators(f"{method.upper()} {path}"):
+                    continue
+                responses = operation["responses"]
+                listed = responses.get(status, {}).get("description")
+                lines = "; ".join([*([listed] if listed else []), _line(access.REFUSED)])
+                responses[status] = {"description": lines, "content": {"application/json": body}}
+                operation["responses"] = dict(sorted(responses.items()))
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _internal_error() -> JSONResponse:

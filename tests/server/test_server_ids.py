@@ -99,3 +99,17 @@ async def test_every_integer_in_a_query_beyond_a_bigint_is_refused_as_invalid(ap
                 answer = await send(api, method, path, headers, params={name: huge})
                 assert answer.status_code == 422, (method, path, name, huge, answer.text)
                 assert error_code(answer) == "invalid_request", (method, path, name)
+
+
+async def test_every_route_with_a_path_parameter_documents_its_not_found(api: Api) -> None:
+    """Any of them can answer it (a character no path holds, an id out of range), so the
+    schema says so on each, the next route's included."""
+    schema = (await api.client.get("/openapi.json")).json()
+    missing = [
+        (method, path)
+        for path, operations in schema["paths"].items()
+        if "{" in path
+        for method, operation in operations.items()
+        if "`not_found`" not in operation["responses"].get("404", {}).get("description", "")
+    ]
+    assert missing == []

@@ -138,7 +138,7 @@ def install(app: FastAPI) -> None:
             response.headers.update(error.headers)
         return response
 
-    _document_session_refusals(app)
+    _document_app_refusals(app)
 
     # Program errors: a burst of the same one from a client is written once, and counted;
     # answered inside the app (``Answer500``), the handler only for the outer middleware's.
@@ -152,13 +152,23 @@ def install(app: FastAPI) -> None:
         return _internal_error()
 
 
-def _document_session_refusals(app: FastAPI) -> None:
-    """Every route that refuses an operator's session (``access.SESSION_KINDS``; before
-    anything else, ``access.admit_session``) documents the refusal: added to the schema
-    here, from the table, not by each route's ``documented``."""
+def _document_app_refusals(app: FastAPI) -> None:
+    """The refusals the app gives before a route's own code, documented on the routes that
+    can answer them, from where they are decided (not by each route's ``documented``):
+    an operator's session refused (``access.SESSION_KINDS``, by ``access.admit_session``),
+    and ``not_found`` on every route with a path parameter (the guard's answer to a
+    character no path holds, and ``api.ids``' to an id beyond the database's integers)."""
     build = app.openapi
-    status = str(ERRORS[access.REFUSED].status)
     body = {"schema": {"$ref": f"#/components/schemas/{ErrorBody.__name__}"}}
+
+    def add(operation: dict[str, Any], code: str) -> None:
+        status, responses = str(ERRORS[code].status), operation["responses"]
+        listed = responses.get(status, {}).get("description")
+        if listed and f"`{code}`:" in listed:
+            return
+        lines = "; ".join([*([listed] if listed else []), _line(code)])
+        responses[status] = {"description": lines, "content": {"application/json": body}}
+        operation["responses"] = dict(sorted(responses.items()))
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is not None:
@@ -166,13 +176,10 @@ def _document_session_refusals(app: FastAPI) -> None:
         schema = build()
         for path, operations in schema.get("paths", {}).items():
             for method, operation in operations.items():
-                if not access.refuses_operators(f"{method.upper()} {path}"):
-                    continue
-                responses = operation["responses"]
-                listed = responses.get(status, {}).get("description")
-                lines = "; ".join([*([listed] if listed else []), _line(access.REFUSED)])
-                responses[status] = {"description": lines, "content": {"application/json": body}}
-                operation["responses"] = dict(sorted(responses.items()))
+                if access.refuses_operators(f"{method.upper()} {path}"):
+                    add(operation, access.REFUSED)
+                if "{" in path:
+                    add(operation, "not_found")
         return schema
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -509,7 +509,7 @@ async def test_the_operator_sees_limits_usage_exclusion_and_the_audit_log_but_ch
     assert await asyncio.to_thread(main, ["admin", "--database", url, "responsible", "alice"]) == 0
     text = capsys.readouterr().out
     assert f"time-out until {iso_time(api.clock.now + 30 * DAY * 1_000_000)}" in text
-    assert re.search(r"loss +day +50\.00 +10\.00", text), text
+    assert re.search(r"loss +day +\$50\.00 +\$10\.00", text), text
     assert (
         await asyncio.to_thread(
             main, ["admin", "--database", url, "responsible", "alice", "--json"]
@@ -522,6 +522,20 @@ async def test_the_operator_sees_limits_usage_exclusion_and_the_audit_log_but_ch
         "time_out", "limit_set", "reality_check_set"
     ]  # fmt: skip
     assert code(await api.play(token, mode="fun", player=200)) == "timed_out"
+
+
+async def test_the_operator_reads_a_yen_players_limits_in_yen(
+    api: Api, database_url: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from baccarat.cli import main
+
+    token = await api.player("kenji", currency="JPY")
+    await put(api, token, "/limits", {"loss": {"day": 3_000}})
+    capsys.readouterr()
+    url = f"sqlite:///{database_url.target}"
+    assert await asyncio.to_thread(main, ["admin", "--database", url, "responsible", "kenji"]) == 0
+    text = capsys.readouterr().out
+    assert re.search(r"loss +day +¥3,000 +¥0 ", text), text
 
 
 @pytest.mark.parametrize("database_url", BACKENDS, indirect=True)

@@ -17,16 +17,11 @@ if TYPE_CHECKING:
     from baccarat.server.db.uow import UnitOfWork
 
 
-def _money(cents: int | None) -> str:
-    from baccarat.core import format_money
-
-    return "-" if cents is None else format_money(cents)
-
-
 def run_responsible(args: argparse.Namespace) -> int:
     from baccarat.cli import inputs
     from baccarat.cli.database import _read, _rolled_back
-    from baccarat.server import accounts, responsible
+    from baccarat.server import accounts, ledger, responsible
+    from baccarat.server.currencies import format_amount
 
     nickname = inputs.nickname(args.nickname)
     entries = inputs.whole(args.audit, "--audit", 0, 1000)
@@ -36,12 +31,17 @@ def run_responsible(args: argparse.Namespace) -> int:
         shown = responsible.peek(uow, player.id)
         if shown is None:
             return None
-        return shown | {"audit": responsible.audit_log(uow, player.id, entries)}
+        return shown | more(uow, player.id)
 
     def settled(uow: UnitOfWork) -> dict[str, Any]:
         player = accounts.require(uow, nickname)
-        return responsible.overview(uow, player.id) | {
-            "audit": responsible.audit_log(uow, player.id, entries)
+        return responsible.overview(uow, player.id) | more(uow, player.id)
+
+    def more(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
+        """The audit log, and the currency the amounts are in (minor units of it)."""
+        return {
+            "audit": responsible.audit_log(uow, player_id, entries),
+            "currency": ledger.currency_of(uow, player_id),
         }
 
     state = _read(args, peek)
@@ -51,6 +51,10 @@ def run_responsible(args: argparse.Namespace) -> int:
         print_json(state)
         return 0
     exclusion = state["exclusion"]
+
+    def money(minor: int | None) -> str:
+        return "-" if minor is None else format_amount(minor, state["currency"])
+
     print(
         f"player {nickname}: "
         + (
@@ -67,8 +71,8 @@ def run_responsible(args: argparse.Namespace) -> int:
                 (
                     kind,
                     period,
-                    _money(limits[kind][period]),
-                    _money(usage[period][kind]),
+                    money(limits[kind][period]),
+                    money(usage[period][kind]),
                     usage[period]["resets"],
                 )
             )
@@ -76,14 +80,14 @@ def run_responsible(args: argparse.Namespace) -> int:
     session = state["session"]
     print(
         f"session limit: {session['limit_minutes'] or '-'} minutes; session started "
-        f"{session['started']}, {session['rounds']} rounds, net {_money(session['net'])}"
+        f"{session['started']}, {session['rounds']} rounds, net {money(session['net'])}"
     )
     print(
         f"reality check every {state['reality_check']['minutes']} minutes"
         + (" (due)" if state["reality_check"]["due"] else "")
     )
     for change in state["pending"]:
-        print(f"pending: {change['limit']} -> {_money(change['amount'])} from {change['applies']}")
+        print(f"pending: {change['limit']} -> {money(change['amount'])} from {change['applies']}")
     if state["audit"]:
         print(
             table(

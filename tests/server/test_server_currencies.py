@@ -13,6 +13,7 @@ from baccarat.server import check as audit
 from baccarat.server import ledger, wallet
 
 from ..harness import Api
+from .office import logged_in
 from .support import operator_launched
 
 pytestmark = pytest.mark.anyio
@@ -154,6 +155,12 @@ async def test_a_yen_players_cashier_request_is_in_yen_and_says_so(api: Api) -> 
     assert (asked.json()["amount"], asked.json()["currency"]) == (100, "JPY")
     listed = (await api.client.get("/api/wallet/deposits", headers=api.auth(token, None))).json()
     assert [(r["amount"], r["currency"]) for r in listed] == [(100, "JPY")]
+    # The back office's list of requests, of players in every currency, says each one's.
+    staff = await logged_in(api, "carol", "admin")
+    desk = (await api.client.get("/admin/api/cashier", headers=staff.headers)).json()
+    assert [(r["nickname"], r["amount"], r["currency"]) for r in desk["requests"]] == [
+        ("kaito", 100, "JPY")
+    ]
     system = api.casino.system
     await api.casino.db.write(lambda uow: wallet.decide(uow, asked.json()["id"], True, system))
     held = (await api.client.get("/api/wallet", headers=api.auth(token, None))).json()

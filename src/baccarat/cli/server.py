@@ -398,7 +398,7 @@ def run_withdraw(args: argparse.Namespace) -> int:
 
 def run_requests(args: argparse.Namespace) -> int:
     from baccarat.cli import UsageError, inputs
-    from baccarat.server import ledger, wallet
+    from baccarat.server import wallet
     from baccarat.server.history import iso_time
     from baccarat.server.ledger import SystemAccounts
 
@@ -408,16 +408,14 @@ def run_requests(args: argparse.Namespace) -> int:
         if args.id is not None:
             raise UsageError("list takes no request id (approve or reject do)")
         status = None if args.all else "pending"
-        found = _read(args, lambda uow: [
-            (r, ledger.currency_of(uow, r.player_id))
-            for r in wallet.list_requests(uow, kind=kind, status=status)
-        ])  # fmt: skip
+        found = _read(args, lambda uow: wallet.list_requests(uow, kind=kind, status=status))
         if args.json:
-            print_json([r.to_json() | {"nickname": r.nickname, "currency": c} for r, c in found])
+            print_json([r.to_json() | {"nickname": r.nickname} for r in found])
             return 0
         rows = [
-            (r.id, r.nickname, _money(r.amount, c), r.status, iso_time(r.created_us), r.note or "")
-            for r, c in found
+            (r.id, r.nickname, _money(r.amount, r.currency), r.status, iso_time(r.created_us),
+             r.note or "")
+            for r in found
         ]  # fmt: skip
         print(table(("id", "nickname", "amount", "status", "time", "note"), rows)
               if rows else f"no {'' if args.all else 'pending '}{kind} requests")  # fmt: skip
@@ -437,7 +435,7 @@ def run_requests(args: argparse.Namespace) -> int:
         # The back office's decision, audited and an adjustment event, as at the command line.
         decided = actions.decide_request(uow, None, SystemAccounts.load(uow), request_id,
                                          approve, note, confirm_excluded=confirmed)  # fmt: skip
-        return decided | {"currency": ledger.currency_of(uow, request.player_id)}
+        return decided
 
     decided = _write(args, work)
     print(f"{kind} request {decided['id']} of {decided['nickname']} for "

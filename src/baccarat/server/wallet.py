@@ -130,6 +130,8 @@ class CashierRequest:
     created_us: int
     decided_us: int | None
     note: str | None
+    # The currency of the amount: the player's accounts' (in its minor unit).
+    currency: str
 
     def to_json(self) -> dict[str, Any]:
         from baccarat.server.history import iso_time
@@ -138,6 +140,7 @@ class CashierRequest:
             "id": self.id,
             "kind": self.kind,
             "amount": self.amount,
+            "currency": self.currency,
             "status": self.status,
             "time": iso_time(self.created_us),
             "decided": None if self.decided_us is None else iso_time(self.decided_us),
@@ -147,7 +150,9 @@ class CashierRequest:
 
 _REQUEST_COLUMNS = (
     "r.id, r.player_id, p.nickname, r.kind, r.amount, r.status, r.created_us, "
-    "r.decided_us, r.note FROM cashier_requests r JOIN players p ON p.id = r.player_id"
+    "r.decided_us, r.note, a.currency FROM cashier_requests r "
+    "JOIN players p ON p.id = r.player_id "
+    "JOIN accounts a ON a.player_id = r.player_id AND a.mode = 'real' AND a.kind = 'player'"
 )
 
 
@@ -162,6 +167,7 @@ def _request(row: tuple[Any, ...]) -> CashierRequest:
         int(row[6]),
         None if row[7] is None else int(row[7]),
         row[8],
+        row[9],
     )
 
 

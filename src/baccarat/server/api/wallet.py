@@ -83,8 +83,7 @@ async def request_deposit(
     ctx: RequestDep,
 ) -> Response:
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
-        found = wallet.request_deposit(uow, player_id, body.amount)
-        return found.to_json() | {"currency": ledger.currency_of(uow, player_id)}
+        return wallet.request_deposit(uow, player_id, body.amount).to_json()
 
     return await idempotent_write(ctx, body.model_dump(), 201, work)
 
@@ -104,8 +103,7 @@ async def request_withdrawal(
     system = ctx.casino.system
 
     def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
-        found = wallet.request_withdrawal(uow, player_id, body.amount, system)
-        return found.to_json() | {"currency": ledger.currency_of(uow, player_id)}
+        return wallet.request_withdrawal(uow, player_id, body.amount, system).to_json()
 
     return await idempotent_write(ctx, body.model_dump(), 201, work)
 
@@ -113,9 +111,7 @@ async def request_withdrawal(
 async def _requests(ctx: RequestContext, kind: str) -> Response:
     def read(uow: UnitOfWork) -> list[dict[str, Any]]:
         player_id = ctx.caller.player_id(uow)
-        currency = ledger.currency_of(uow, player_id)  # the amounts' (the accounts')
-        return [r.to_json() | {"currency": currency}
-                for r in wallet.list_requests(uow, player_id=player_id, kind=kind)]  # fmt: skip
+        return [r.to_json() for r in wallet.list_requests(uow, player_id=player_id, kind=kind)]
 
     return json_response(await ctx.casino.db.read(read))
 

@@ -51,6 +51,10 @@ def fill_casino(data: Path, url: str) -> dict[str, Any]:
         deposit = client.post("/api/wallet/deposits", json={"amount": 10_000},
                               headers=auth | {"Idempotency-Key": "d1"})  # fmt: skip
         assert deposit.status_code == 201
+        # A yen player's deposit beside it: the desk shows each request in its currency.
+        yen = client.post("/api/wallet/deposits", json={"amount": 2_500},
+                          headers=_player(client, "kenji", "JPY") | {"Idempotency-Key": "d2"})  # fmt: skip
+        assert yen.status_code == 201, yen.text
         limits = {"loss": {"day": 5_000}, "wager": {"week": 20_000}, "session_minutes": 90}
         assert client.put("/api/responsible/limits", json=limits, headers=auth).is_success
         _play_around(client)
@@ -58,9 +62,9 @@ def fill_casino(data: Path, url: str) -> dict[str, Any]:
     return {"url": url, "staff": staff, "codes": codes, "proposed": proposed}
 
 
-def _player(client: Any, nickname: str) -> dict[str, str]:
+def _player(client: Any, nickname: str, currency: str = "USD") -> dict[str, str]:
     body = {"nickname": nickname, "password": GOOD}
-    assert client.post("/api/accounts", json=body).status_code == 201
+    assert client.post("/api/accounts", json=body | {"currency": currency}).status_code == 201
     return {"Authorization": f"Bearer {client.post('/api/sessions', json=body).json()['token']}"}
 
 

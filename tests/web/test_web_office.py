@@ -109,6 +109,11 @@ def test_every_back_office_page_of_an_admin_draws_in_its_language_and_passes_axe
             page.wait_for_selector(f"td code:text-is('{office['proposed']}')")
         if name == "cashier":
             page.wait_for_selector("td >> text=alice")
+            amounts = page.locator("#office-view tbody tr").evaluate_all(
+                "rows => rows.map(r => [r.cells[1].textContent, r.cells[3].textContent])"
+            )
+            money = {"en": ("$100.00", "¥2,500"), "de": ("100,00\xa0$", "2.500\xa0¥")}[lang]
+            assert sorted(amounts) == [["alice", money[0]], ["kenji", money[1]]], amounts
         if name == "tables":
             page.wait_for_selector(f"text={both[lang]['office.tables.close']}")
         check(name)

@@ -20,7 +20,7 @@ export async function showCashier(view) {
           ["id", t("office.col.id")],
           ["nickname", t("office.col.player")],
           ["kind", t("office.col.kind"), (kind) => named("kind", kind)],
-          ["amount", t("office.col.amount"), cents],
+          ["amount", t("office.col.amount"), (amount, request) => minor(amount, request.currency)],
           ["time", t("office.col.time"), when],
           [
             "id",

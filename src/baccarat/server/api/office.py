@@ -16,7 +16,7 @@ from baccarat.server.accounts import check_password
 from baccarat.server.api.deps import CasinoDep, caller_of, json_response
 from baccarat.server.api.errors import documented
 from baccarat.server.api.ids import Before
-from baccarat.server.api.login import SessionCookies, client_address
+from baccarat.server.api.login import SessionCookies, client_address, logout_route
 from baccarat.server.api.models import Body, PasswordChangeIn
 from baccarat.server.casino import Casino
 from baccarat.server.daily import DAY_US
@@ -127,12 +127,7 @@ async def login(body: StaffLogin, request: Request, casino: CasinoDep) -> Respon
     )  # fmt: skip
 
 
-@router.delete(
-    "/sessions",
-    status_code=204,
-    responses=documented("not_authenticated", "csrf_failed"),
-    summary="Staff logout",
-)
+@logout_route(router, "/sessions", "Staff logout")
 async def logout(request: Request) -> Response:
     hashed = caller_of(request, STAFF_COOKIE).token_hash
 

@@ -24,7 +24,7 @@ from baccarat.server.api.ids import Id
 from baccarat.server.api.models import (
     CutIn,
     HouseTableOut,
-    Mode,
+    ModeQuery,
     RoadsOut,
     RoundIn,
     RoundOut,
@@ -181,9 +181,7 @@ async def play_round(
     summary="You at a house table: the actions allowed now, your balance, last round and "
     "shoe; a shared table's phase, countdown, totals and shoe (no session needed)",
 )
-async def get_table_state(
-    table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
-) -> Response:
+async def get_table_state(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> Response:
     table = ctx.casino.tables.require(table_id)
     if SharedKind.of(table):
         _desk(ctx).watch(table.id)
@@ -305,9 +303,7 @@ def _maybe_player(ctx: RequestContext, uow: UnitOfWork) -> int | None:
     responses=documented("not_authenticated", "unknown_table", "not_a_cut_shoe_table"),
     summary="The player's shoe at a cut-shoe table: cards left, and whether a cut is due",
 )
-async def get_shoe(
-    table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
-) -> Response:
+async def get_shoe(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> Response:
     state = await _read_at_table(ctx, table_id, mode, rounds.shoe_state)
     return json_response(state.to_json())
 
@@ -338,9 +334,7 @@ async def cut_shoe(table_id: str, body: CutIn, ctx: RequestDep) -> Response:
     summary="Your roads (scoreboards) and statistics at a table: its current shoe, or your "
     "last 100 rounds at a fresh-shuffle table",
 )
-async def get_roads(
-    table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
-) -> Response:
+async def get_roads(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> Response:
     table = ctx.casino.tables.require(table_id)
     if SharedKind.of(table):
         # The table's roads, the same for every caller (bounded by a shoe's coups).

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from baccarat.core import Bets
-from baccarat.server.currencies import digits, parse_amount
+from baccarat.server.currencies import digits, format_amount, parse_amount
 from baccarat.server.errors import ServiceError
 from baccarat.server.kinds import load_tables
 from baccarat.server.tables import TableConfigError
@@ -43,6 +43,24 @@ def test_a_table_has_its_chips_and_limits_in_each_of_its_currencies() -> None:
     assert low.value.code == "bet_below_table_min"
     assert table.in_currency("KWD") is None
     assert load_tables()["table-iii"].offered_currencies == ("USD",)
+
+
+@pytest.mark.parametrize(
+    ("stake", "code", "words", "limit"),
+    [(200, "bet_below_table_min", "below the table minimum ¥300", {"min": 300}),
+     (3_100, "bet_above_table_max", "above the table maximum ¥3,000", {"max": 3_000})],
+)  # fmt: skip
+def test_a_stake_past_a_limit_is_refused_with_that_limit_in_the_tables_currency(
+    stake: int, code: str, words: str, limit: dict[str, int]
+) -> None:
+    yen = load_tables()["table-i"].in_currency("JPY")
+    assert yen is not None
+    with pytest.raises(ServiceError) as refused:
+        yen.check_bets(Bets({"banker": stake}))
+    assert refused.value.code == code
+    assert refused.value.message == f"the banker bet {format_amount(stake, 'JPY')} is {words}"
+    details = {"bet": "banker", "stake": stake, **limit, "currency": "JPY"}
+    assert list(refused.value.details.items()) == list(details.items())  # in this order
 
 
 BASE = """

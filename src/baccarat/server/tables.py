@@ -324,25 +324,25 @@ def bets_from(stakes: Mapping[str, int]) -> Bets:
     return Bets(stakes)
 
 
+# A stake past one of its limits: the refusal's code and words, by the limit's name.
+_PAST_LIMIT = {
+    "min": ("bet_below_table_min", "below the table minimum"),
+    "max": ("bet_above_table_max", "above the table maximum"),
+}
+
+
 def _check_limits(bet: str, stake: int, low: int, high: int, code: str) -> None:
     """A bet's stake between its limits (amounts of the currency ``code``), or a refusal
     that writes them in it."""
-    if not stake:
+    if not stake or low <= stake <= high:
         return
-    if stake < low:
-        raise ServiceError(
-            "bet_below_table_min",
-            f"the {bet} bet {format_amount(stake, code)} is below the table minimum "
-            f"{format_amount(low, code)}",
-            bet=bet, stake=stake, min=low, currency=code,
-        )  # fmt: skip
-    if stake > high:
-        raise ServiceError(
-            "bet_above_table_max",
-            f"the {bet} bet {format_amount(stake, code)} is above the table maximum "
-            f"{format_amount(high, code)}",
-            bet=bet, stake=stake, max=high, currency=code,
-        )  # fmt: skip
+    name, limit = ("min", low) if stake < low else ("max", high)
+    error, past = _PAST_LIMIT[name]
+    raise ServiceError(
+        error,
+        f"the {bet} bet {format_amount(stake, code)} is {past} {format_amount(limit, code)}",
+        bet=bet, stake=stake, **{name: limit}, currency=code,
+    )  # fmt: skip
 
 
 class TableSet(Mapping[str, Table]):

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Path, Request, Response
 from baccarat.server import accounts, auth, significant
 from baccarat.server.api.deps import CasinoDep, RequestDep, json_response
 from baccarat.server.api.errors import documented
-from baccarat.server.api.login import PLAYER_COOKIES, client_address
+from baccarat.server.api.login import PLAYER_COOKIES, client_address, logout_route
 from baccarat.server.api.models import (
     Credentials,
     PasswordChangeIn,
@@ -112,12 +112,7 @@ def session_cookies(response: Response, casino: Casino, token: str, csrf: str) -
     )
 
 
-@router.delete(
-    "/sessions",
-    status_code=204,
-    responses=documented("not_authenticated", "csrf_failed"),
-    summary="Log out: the session ends and the cookies are cleared",
-)
+@logout_route(router, "/sessions", "Log out: the session ends and the cookies are cleared")
 async def logout(ctx: RequestDep) -> Response:
     def end(uow: UnitOfWork) -> None:
         ctx.caller.player_id(uow)
@@ -152,11 +147,10 @@ async def sessions(ctx: RequestDep) -> Response:
     )  # fmt: skip
 
 
-@router.delete(
+@logout_route(
+    router,
     "/sessions/all",
-    status_code=204,
-    responses=documented("not_authenticated", "csrf_failed"),
-    summary="Log out everywhere: every session of yours ends (this one too), their sockets close",
+    "Log out everywhere: every session of yours ends (this one too), their sockets close",
 )
 async def logout_everywhere(ctx: RequestDep) -> Response:
     def end(uow: UnitOfWork) -> int:

@@ -23,8 +23,8 @@ from baccarat.server.api.models import (
     ClientSeedIn,
     FairnessOut,
     FairnessStateOut,
-    Mode,
     ModeIn,
+    ModeQuery,
     RevealedSeedOut,
     RotationOut,
     ShownCommitmentOut,
@@ -86,7 +86,7 @@ async def get_fairness(ctx: RequestDep) -> Response:
 async def receipt(
     ctx: RequestDep,
     commitment: Annotated[str, Query(pattern="^[0-9a-f]{64}$")],
-    mode: Annotated[Mode, Query()],
+    mode: ModeQuery,
 ) -> Response:
     """The browser asks for it as it shows a seat's or a shared shoe's commitment, before the
     first deal from it (docs/fairness.md, "Receipts")."""
@@ -176,7 +176,7 @@ async def rotate(body: ModeIn, ctx: RequestDep) -> Response:
 )
 async def revealed(
     ctx: RequestDep,
-    mode: Annotated[Mode, Query()] = "fun",
+    mode: ModeQuery = "fun",
     limit: Annotated[int, Query(ge=1, le=seeds.MAX_REVEALED)] = seeds.MAX_REVEALED,
 ) -> Response:
     rate = pacing.before_reading(ctx.request.app, ctx.caller.token_hash)

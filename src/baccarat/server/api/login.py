@@ -5,17 +5,27 @@ player's on the whole site, a staff member's on the back office only."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import Request, Response
+from fastapi import APIRouter, Request, Response
 
 from baccarat.server.api.deps import CSRF_COOKIE, SESSION_COOKIE, json_response
+from baccarat.server.api.errors import Handler, routes
 from baccarat.server.history import iso_time
 
 
 def client_address(request: Request) -> str | None:
     return request.client.host if request.client else None
+
+
+def logout_route(router: APIRouter, path: str, summary: str) -> Callable[[Handler], Handler]:
+    """A logout's route (``DELETE path``): for a live session (with the cookie, and its CSRF
+    header), answered 204 with the session's cookies cleared (``SessionCookies.cleared``)."""
+    return routes(router, "not_authenticated", "csrf_failed", status_code=204)(
+        "DELETE", path, summary
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from fastapi import Query
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictInt
 
 Mode = Literal["fun", "real"]
+# A route's mode in its query string (``?mode=real``; 422 ``invalid_mode`` if neither).
+ModeQuery = Annotated[Mode, Query()]
 Cents = Annotated[StrictInt, Field(ge=0, le=10**12, description="an amount in cents")]
 Amount = Annotated[StrictInt, Field(gt=0, le=10**13, description="a positive amount in cents")]
 

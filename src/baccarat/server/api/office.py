@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Concatenate, ParamSpec, TypeVar
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from pydantic import Field
@@ -16,7 +16,7 @@ from baccarat.server.accounts import check_password
 from baccarat.server.api.deps import CasinoDep, caller_of, json_response
 from baccarat.server.api.errors import documented
 from baccarat.server.api.ids import Before
-from baccarat.server.api.login import SessionCookies, client_address
+from baccarat.server.api.login import SessionCookies, client_address, logout_route
 from baccarat.server.api.models import Body, PasswordChangeIn
 from baccarat.server.casino import Casino
 from baccarat.server.daily import DAY_US
@@ -35,6 +35,7 @@ STAFF_CSRF_COOKIE = "baccarat_staff_csrf"
 COOKIE_PATH = "/admin"
 STAFF_COOKIES = SessionCookies(STAFF_COOKIE, STAFF_CSRF_COOKIE, COOKIE_PATH, "staff")
 T = TypeVar("T")
+P = ParamSpec("P")
 READ = documented("not_authenticated", "forbidden")
 # What every staff change may answer; each route adds its own: documented(*CHANGE, ...).
 CHANGE = ("not_authenticated", "forbidden", "csrf_failed", "invalid_body", "reason_required")
@@ -74,11 +75,14 @@ async def as_staff(
 
 
 async def staff_change(
-    request: Request, permission: str, work: Callable[[UnitOfWork, Staff], Any]
-) -> Response:
-    """A change's answer: what ``work(uow, staff)`` returns, done in the one transaction
-    that checks the caller's ``permission``."""
-    return json_response(await as_staff(request, permission, work, write=True))
+    request: Request, permission: str, change: Callable[Concatenate[UnitOfWork, Staff, P], Any],
+    *args: P.args, **kwargs: P.kwargs,
+) -> Response:  # fmt: skip
+    """A change's answer: what ``change(uow, staff, *args, **kwargs)`` returns, done in the
+    one transaction that checks the caller's ``permission``."""
+    return json_response(await as_staff(
+        request, permission, lambda uow, staff: change(uow, staff, *args, **kwargs), write=True
+    ))  # fmt: skip
 
 
 def role_first(permission: str) -> Any:
@@ -127,12 +131,7 @@ async def login(body: StaffLogin, request: Request, casino: CasinoDep) -> Respon
     )  # fmt: skip
 
 
-@router.delete(
-    "/sessions",
-    status_code=204,
-    responses=documented("not_authenticated", "csrf_failed"),
-    summary="Staff logout",
-)
+@logout_route(router, "/sessions", "Staff logout")
 async def logout(request: Request) -> Response:
     hashed = caller_of(request, STAFF_COOKIE).token_hash
 
@@ -242,9 +241,8 @@ class StaffResetIn(Body):
 )
 async def switch_staff(request: Request, name: StaffName, body: StaffSwitchIn) -> Response:
     return await staff_change(
-        request, "staff",
-        lambda uow, s: staffing.set_disabled(uow, s, name, not body.enabled, body.reason),
-    )  # fmt: skip
+        request, "staff", staffing.set_disabled, name, not body.enabled, body.reason
+    )
 
 
 @router.put(
@@ -254,9 +252,7 @@ async def switch_staff(request: Request, name: StaffName, body: StaffSwitchIn) -
     summary="Give a staff account another role, from its next request (admins)",
 )
 async def staff_role(request: Request, name: StaffName, body: StaffRoleIn) -> Response:
-    return await staff_change(
-        request, "staff", lambda uow, s: staffing.set_role(uow, s, name, body.role, body.reason),
-    )  # fmt: skip
+    return await staff_change(request, "staff", staffing.set_role, name, body.role, body.reason)
 
 
 @router.post(
@@ -328,7 +324,10 @@ Format = Annotated[str, Query(pattern="^(json|csv)$", description="json, or csv 
 RoundId = Annotated[str, Path(pattern=r"^r_[0-9a-f]{20}$")]
 
 
-def _table(name: str, rows: list[dict[str, Any]], fmt: str) -> Response:
+Rows = list[dict[str, Any]]
+
+
+def _table(name: str, rows: Rows, fmt: str) -> Response:
     """A report's table as JSON (``{name: rows}``) or as a CSV download."""
     if fmt == "json":
         return json_response({name: rows})
@@ -356,6 +355,16 @@ def _cell(value: Any) -> Any:
     return value
 
 
+async def _report(
+    request: Request, name: str, fmt: str, read: Callable[Concatenate[UnitOfWork, P], Rows],
+    *args: P.args, **kwargs: P.kwargs,
+) -> Response:  # fmt: skip
+    """A report: ``read(uow, *args, **kwargs)`` by staff whose role has ``reports`` (on a
+    reader thread: ``as_staff``), as the table ``name`` (``_table``: JSON or CSV)."""
+    rows = await as_staff(request, "reports", lambda uow, staff: read(uow, *args, **kwargs))
+    return _table(name, rows, fmt)
+
+
 def _days(first: date | None, last: date | None, casino: Casino) -> tuple[int, int]:
     today = casino.settings.clock() // DAY_US
     low = today - 29 if first is None else int(_day_us(first) or 0) // DAY_US
@@ -381,10 +390,7 @@ async def report_ggr(
     """Each row is also of one banker: the house (GGR: stakes - returns) or a player, at a
     player-banked table (the stakes and returns are the players'; GGR: the casino's fees)."""
     low, high = _days(first, last, casino)
-    rows = await as_staff(
-        request, "reports", lambda uow, s: reports.ggr(uow, casino.tables, low, high, by)
-    )
-    return _table(f"ggr-by-{by}", rows, format)
+    return await _report(request, f"ggr-by-{by}", format, reports.ggr, casino.tables, low, high, by)
 
 
 @router.get(
@@ -402,10 +408,9 @@ async def report_rtp(
     """Per mode and currency, of the bets the house covers: the player-banked tables' are
     left out (a player covers them; the casino's revenue there is its fee, in GGR)."""
     low, high = reports.period_days(period, casino.settings.clock() // DAY_US)
-    rows = await as_staff(
-        request, "reports", lambda uow, s: reports.rtp(uow, casino.tables, low, high, mode)
+    return await _report(
+        request, f"rtp-{period}", format, reports.rtp, casino.tables, low, high, mode
     )
-    return _table(f"rtp-{period}", rows, format)
 
 
 @router.get(
@@ -414,8 +419,7 @@ async def report_rtp(
     summary="Players' balances, withdrawals reserved, deposits pending, bets in play",
 )
 async def report_liability(request: Request, format: Format = "json") -> Response:
-    rows = await as_staff(request, "reports", lambda uow, s: reports.liability(uow))
-    return _table("liability", rows, format)
+    return await _report(request, "liability", format, reports.liability)
 
 
 @router.get(
@@ -429,12 +433,12 @@ async def report_events(
     limit: Annotated[int, Query(ge=1, le=significant.MAX_LISTED)] = 100,
     format: Format = "json",
 ) -> Response:
-    def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:
+    def read(uow: UnitOfWork) -> Rows:
         found = significant.listed(uow, kind=kind, limit=limit)
         return [{k: v for k, v in e.to_json().items() if k != "details"} | e.details
                 for e in found]  # fmt: skip
 
-    return _table(kind, await as_staff(request, "reports", read), format)
+    return await _report(request, kind, format, read)
 
 
 @router.get(
@@ -462,13 +466,13 @@ async def operator_rounds(
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     format: Format = "json",
 ) -> Response:
-    def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:
+    def read(uow: UnitOfWork) -> Rows:
         found = report.listing(uow, None, None, True, limit)  # by the index on their state
         return [{k: v for k, v in r.items() if not k.endswith("_us")}
                 | {"created": iso_time(r["created_us"]), "next_attempt": iso_time(r["next_us"])}
                 for r in found]  # fmt: skip
 
-    return _table("operator_rounds", await as_staff(request, "reports", read), format)
+    return await _report(request, "operator_rounds", format, read)
 
 
 @router.get(
@@ -477,10 +481,10 @@ async def operator_rounds(
     summary="Every call of a round on an operator's wallet: sent, answered, retried",
 )
 async def operator_calls(request: Request, round_id: RoundId, format: Format = "json") -> Response:
-    def read(uow: UnitOfWork, staff: Staff) -> list[dict[str, Any]]:
+    def read(uow: UnitOfWork) -> Rows:
         return [{k: v for k, v in c.items() if not k.endswith("_us")}
                 | {"sent": iso_time(c["sent_us"]),
                    "answered": iso_time(c["answered_us"]) if c["answered_us"] else None}
                 for c in report.calls(uow, round_id)]  # fmt: skip
 
-    return _table("operator_calls", await as_staff(request, "reports", read), format)
+    return await _report(request, "operator_calls", format, read)

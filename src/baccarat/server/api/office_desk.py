@@ -124,10 +124,7 @@ async def round_card(request: Request, round_id: RoundId) -> Response:
 )  # fmt: skip
 async def void_round(request: Request, round_id: RoundId, body: ReasonIn) -> Response:
     dealer = _casino(request).dealer
-    return await staff_change(
-        request, "void_propose",
-        lambda uow, s: actions.void(uow, s, dealer, round_id, body.reason),
-    )  # fmt: skip
+    return await staff_change(request, "void_propose", actions.void, dealer, round_id, body.reason)
 
 
 @router.get("/voids", responses=READ, summary="Voids proposed and waiting for an admin")
@@ -144,10 +141,8 @@ async def pending_voids(request: Request) -> Response:
 async def decide_void(request: Request, proposal_id: Id, body: DecisionIn) -> Response:
     dealer = _casino(request).dealer
     return await staff_change(
-        request, "void_approve",
-        lambda uow, s: actions.decide_void(uow, s, dealer, proposal_id, body.approve,
-                                           body.reason),
-    )  # fmt: skip
+        request, "void_approve", actions.decide_void, dealer, proposal_id, body.approve, body.reason
+    )
 
 
 @router.get("/cashier", responses=READ, summary="Deposit and withdrawal requests")
@@ -171,9 +166,8 @@ async def cashier_requests(
 async def decide_request(request: Request, request_id: Id, body: DecisionIn) -> Response:
     system = _casino(request).system
     return await staff_change(
-        request, "cashier",
-        lambda uow, s: actions.decide_request(uow, s, system, request_id, body.approve,
-                                              body.reason, confirm_excluded=body.confirm_excluded),
+        request, "cashier", actions.decide_request, system, request_id, body.approve,
+        body.reason, confirm_excluded=body.confirm_excluded,
     )  # fmt: skip
 
 
@@ -192,9 +186,8 @@ async def tables(request: Request) -> Response:
 async def switch_table(request: Request, table_id: str, body: SwitchIn) -> Response:
     table = _casino(request).tables.require(table_id)
     return await staff_change(
-        request, "tables_change",
-        lambda uow, s: actions.switch_table(uow, s, table, body.enabled, body.reason),
-    )  # fmt: skip
+        request, "tables_change", actions.switch_table, table, body.enabled, body.reason
+    )
 
 
 @_change(
@@ -205,9 +198,8 @@ async def switch_table(request: Request, table_id: str, body: SwitchIn) -> Respo
 async def table_limits(request: Request, table_id: str, body: LimitsIn) -> Response:
     table = _casino(request).tables.require(table_id)
     return await staff_change(
-        request, "tables_change",
-        lambda uow, s: actions.change_limits(uow, s, table, body.limits, body.reason),
-    )  # fmt: skip
+        request, "tables_change", actions.change_limits, table, body.limits, body.reason
+    )
 
 
 @router.get(
@@ -238,6 +230,5 @@ async def change_settings(request: Request, body: ThresholdsIn) -> Response:
                                 ("large_wager", body.large_wager)) if v is not None}  # fmt: skip
     offered, currency = _offered(request), body.currency.upper()
     return await staff_change(
-        request, "settings",
-        lambda uow, s: actions.set_thresholds(uow, s, values, body.reason, currency, offered),
-    )  # fmt: skip
+        request, "settings", actions.set_thresholds, values, body.reason, currency, offered
+    )

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field, StrictInt
 
 from baccarat.server import responsible
 from baccarat.server.api.deps import RequestContext, RequestDep, banked_desk, json_response
-from baccarat.server.api.errors import documented, routes
+from baccarat.server.api.errors import Handler, documented, routes
 from baccarat.server.api.models import Body
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.kinds.banked import service
@@ -169,20 +169,22 @@ async def ack_reality_check(ctx: RequestDep) -> Response:
     return await _write(ctx, responsible.acknowledge)
 
 
-@_change(
-    "POST", "/time-out",
-    "Take a time-out of 1, 7 or 30 days: no play, no deposit; nobody can end it early",
-    "invalid_exclusion",
-)  # fmt: skip
+def _exclusion(path: str, summary: str) -> Callable[[Handler], Handler]:
+    """An exclusion's route (a time-out, a self-exclusion), answered by ``_exclude``."""
+    return _change("POST", path, summary, "invalid_exclusion")
+
+
+@_exclusion(
+    "/time-out", "Take a time-out of 1, 7 or 30 days: no play, no deposit; nobody can end it early"
+)
 async def post_time_out(body: TimeOutIn, ctx: RequestDep) -> Response:
     return await _exclude(ctx, lambda uow, p: responsible.time_out(uow, p, body.days))
 
 
-@_change(
-    "POST", "/self-exclusion",
+@_exclusion(
+    "/self-exclusion",
     "Exclude yourself for 6, 12 or 60 months: no play, no deposit; it cannot end early",
-    "invalid_exclusion",
-)  # fmt: skip
+)
 async def post_self_exclusion(body: SelfExclusionIn, ctx: RequestDep) -> Response:
     return await _exclude(ctx, lambda uow, p: responsible.self_exclude(uow, p, body.months))
 

@@ -24,7 +24,7 @@ from baccarat.server.api.ids import Id
 from baccarat.server.api.models import (
     CutIn,
     HouseTableOut,
-    Mode,
+    ModeQuery,
     RoadsOut,
     RoundIn,
     RoundOut,
@@ -59,10 +59,16 @@ from baccarat.server.tables import Table, bets_from
 router = APIRouter(prefix="/api", tags=["tables"])
 T = TypeVar("T")
 
+# What a write of yours at a table may answer (its body, the mode in it, your session, the
+# table), and a read of yours at one in a mode (``_read_at_table``); each route adds its own.
+TABLE_WRITE = ("invalid_body", "invalid_mode", "not_authenticated", "csrf_failed", "unknown_table")
+TABLE_READ = ("not_authenticated", "invalid_mode", "unknown_table")
+# What a shared table's routes answer for a table that is none (``require_shared``).
+SHARED_TABLE = ("unknown_table", "not_a_shared_table")
+
 ROUND_ERRORS = (
-    "invalid_body", "invalid_mode", "not_authenticated", "csrf_failed", "unknown_table",
-    "idempotency_key_required", "idempotency_conflict", "no_bets", "bet_not_offered",
-    "bet_below_table_min",
+    *TABLE_WRITE, "idempotency_key_required", "idempotency_conflict", "no_bets",
+    "bet_not_offered", "bet_below_table_min",
     "bet_above_table_max", "tie_below_min", "tie_above_max", "not_a_chip_multiple",
     "not_a_fee_multiple", "insufficient_funds", "cut_required", "player_banked_table",
     "shared_table",
@@ -171,19 +177,11 @@ async def play_round(
 @router.get(
     "/tables/{table_id}/state",
     response_model=HouseTableOut | SharedStateOut,
-    responses=documented(
-        "not_authenticated",
-        "invalid_mode",
-        "unknown_table",
-        "player_banked_table",
-        "unsupported_currency",
-    ),
+    responses=documented(*TABLE_READ, "player_banked_table", "unsupported_currency"),
     summary="You at a house table: the actions allowed now, your balance, last round and "
     "shoe; a shared table's phase, countdown, totals and shoe (no session needed)",
 )
-async def get_table_state(
-    table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
-) -> Response:
+async def get_table_state(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> Response:
     table = ctx.casino.tables.require(table_id)
     if SharedKind.of(table):
         _desk(ctx).watch(table.id)
@@ -205,9 +203,9 @@ async def get_table_state(
 
 
 BETTING_ERRORS = (
-    "invalid_body", "invalid_mode", "not_authenticated", "csrf_failed", "unknown_table",
-    "not_a_shared_table", "unknown_coup", "betting_closed", "idempotency_key_required",
-    "idempotency_conflict", "bet_not_offered", "bet_below_table_min", "bet_above_table_max",
+    *TABLE_WRITE, "not_a_shared_table", "unknown_coup", "betting_closed",
+    "idempotency_key_required", "idempotency_conflict", "bet_not_offered",
+    "bet_below_table_min", "bet_above_table_max",
     "tie_below_min", "tie_above_max", "not_a_chip_multiple", "not_a_fee_multiple",
     "insufficient_funds",
     "table_disabled", "unsupported_currency", "operator_refused", "operator_unavailable",
@@ -247,7 +245,7 @@ async def put_coup_bets(table_id: str, coup: Id, body: RoundIn, ctx: RequestDep)
 @router.get(
     "/tables/{table_id}/coups/{coup}",
     response_model=SharedCoupOut,
-    responses=documented("unknown_table", "not_a_shared_table", "unknown_coup", "not_found"),
+    responses=documented(*SHARED_TABLE, "unknown_coup", "not_found"),
     summary="A shared table's coup: its cards, winner and scores once dealt, and your bets "
     "on it with what they returned once settled",
 )
@@ -262,7 +260,7 @@ async def get_coup(table_id: str, coup: Id, ctx: RequestDep) -> Response:
 
 @router.get(
     "/tables/{table_id}/shoes/{shoe}",
-    responses=documented("unknown_table", "not_a_shared_table", "unknown_shoe", "not_found"),
+    responses=documented(*SHARED_TABLE, "unknown_shoe", "not_found"),
     summary="A shared table's shoe as baccarat-history/1 lines (one per coup, no bets), its "
     "seed revealed once it ended: `baccarat verify` checks every coup and the contiguity",
 )
@@ -275,7 +273,7 @@ async def get_shoe_record(table_id: str, shoe: Id, ctx: RequestDep) -> Response:
 
 @router.get(
     "/tables/{table_id}/log",
-    responses=documented("unknown_table", "not_a_shared_table"),
+    responses=documented(*SHARED_TABLE),
     summary="A shared table's append-only, hash-chained log (its shoes' commitments, beacon "
     "rounds and reveals: docs/fairness.md), the entries after `after`, 500 at most",
 )
@@ -305,9 +303,7 @@ def _maybe_player(ctx: RequestContext, uow: UnitOfWork) -> int | None:
     responses=documented("not_authenticated", "unknown_table", "not_a_cut_shoe_table"),
     summary="The player's shoe at a cut-shoe table: cards left, and whether a cut is due",
 )
-async def get_shoe(
-    table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
-) -> Response:
+async def get_shoe(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> Response:
     state = await _read_at_table(ctx, table_id, mode, rounds.shoe_state)
     return json_response(state.to_json())
 
@@ -315,16 +311,7 @@ async def get_shoe(
 @router.post(
     "/tables/{table_id}/shoe",
     response_model=ShoeOut,
-    responses=documented(
-        "invalid_body",
-        "invalid_mode",
-        "not_authenticated",
-        "csrf_failed",
-        "unknown_table",
-        "not_a_cut_shoe_table",
-        "invalid_cut",
-        "shoe_in_progress",
-    ),
+    responses=documented(*TABLE_WRITE, "not_a_cut_shoe_table", "invalid_cut", "shoe_in_progress"),
     summary="Cut a new shoe (due before the first round and after each cut card)",
 )
 async def cut_shoe(table_id: str, body: CutIn, ctx: RequestDep) -> Response:
@@ -343,13 +330,11 @@ async def cut_shoe(table_id: str, body: CutIn, ctx: RequestDep) -> Response:
 @router.get(
     "/tables/{table_id}/roads",
     response_model=RoadsOut,
-    responses=documented("not_authenticated", "invalid_mode", "unknown_table", "rate_limited"),
+    responses=documented(*TABLE_READ, "rate_limited"),
     summary="Your roads (scoreboards) and statistics at a table: its current shoe, or your "
     "last 100 rounds at a fresh-shuffle table",
 )
-async def get_roads(
-    table_id: str, ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun"
-) -> Response:
+async def get_roads(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> Response:
     table = ctx.casino.tables.require(table_id)
     if SharedKind.of(table):
         # The table's roads, the same for every caller (bounded by a shoe's coups).

@@ -19,7 +19,7 @@ from baccarat.server.api.errors import documented
 from baccarat.server.api.models import (
     AmountIn,
     CashierRequestOut,
-    Mode,
+    ModeQuery,
     StatementOut,
     TopUpOut,
     WalletOut,
@@ -140,7 +140,7 @@ async def list_withdrawals(ctx: RequestDep) -> Response:
 )
 async def statement(
     ctx: RequestDep,
-    mode: Annotated[Mode, Query()] = "fun",
+    mode: ModeQuery = "fun",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
 ) -> Response:

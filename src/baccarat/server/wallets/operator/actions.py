@@ -20,7 +20,6 @@ import uuid
 from baccarat.server.wallets.operator import signing
 from baccarat.server.wallets.operator.contract import (
     Answer,
-    Outcome,
     Request,
     RoundCall,
     StatusTables,
@@ -44,9 +43,6 @@ REASONS = {
     "bad_signature": "the casino could not check the game's request",
     "action_conflict": "the casino refused the bet as a duplicate",
 }
-REFUSALS = tuple(REASONS)
-_OUTCOMES: dict[str, Outcome] = {OK: "ok", ALREADY: "ok"}
-_OUTCOMES |= {code: "refused" for code in REFUSALS}
 _SUFFIXES = {"bet": ":bet", "win": ":win", "rollback": ":rollback"}
 WIN_ROLLBACK = ":rollback-win"  # the rollback of a win sent with its bet
 
@@ -56,7 +52,7 @@ class Actions(StatusTables):
 
     name = "actions"
     signature_header = SIGNATURE_HEADER
-    outcomes, reasons, limit, unknown = _OUTCOMES, REASONS, LIMIT, UNKNOWN
+    applied, reasons, limit, unknown = (OK, ALREADY), REASONS, LIMIT, UNKNOWN
 
     def closes_with_bet(self, wager: Wager) -> bool:
         return wager.dealt
@@ -108,7 +104,7 @@ class Actions(StatusTables):
         if isinstance(data, Answer):
             return data
         status = OK if http_status == 200 else data.get("code")
-        if status not in _OUTCOMES:
+        if status not in self.outcomes:
             return self.no_answer(f"HTTP {http_status}, code {status!r}"[:200], http_status)
         found = self.answer(str(status), data, http_status)
         if status == OK and found.balance is None:

@@ -14,7 +14,6 @@ from typing import Any
 from baccarat.server.wallets.operator import signing
 from baccarat.server.wallets.operator.contract import (
     Answer,
-    Outcome,
     Request,
     RoundCall,
     StatusTables,
@@ -42,8 +41,6 @@ REASONS = {
 }
 REFUSALS = tuple(REASONS)
 STATUSES = (OK, ALREADY, *REFUSALS, NOT_APPLIED, UNKNOWN)
-_OUTCOMES: dict[str, Outcome] = {OK: "ok", ALREADY: "ok", NOT_APPLIED: "not_applied"}
-_OUTCOMES |= {status: "refused" for status in REFUSALS}
 _PREFIXES = {"bet": "b-", "win": "w-", "rollback": "x-"}
 
 
@@ -52,7 +49,8 @@ class OperatorApiV1(StatusTables):
 
     name = "v1"
     signature_header = signing.SIGNATURE_HEADER
-    outcomes, reasons, limit, unknown = _OUTCOMES, REASONS, LIMIT, UNKNOWN
+    applied, not_applied = (OK, ALREADY), (NOT_APPLIED,)
+    reasons, limit, unknown = REASONS, LIMIT, UNKNOWN
 
     def closes_with_bet(self, wager: Wager) -> bool:
         return False  # a bet, then its win: two calls

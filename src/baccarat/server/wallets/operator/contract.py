@@ -188,10 +188,18 @@ class StatusTables:
     far does alike (a JSON body, its HMAC-SHA256, a choice written as a balance call with
     two fields more): the part of ``WalletProtocol`` its modules share."""
 
-    outcomes: ClassVar[Mapping[str, Outcome]]  # the statuses that are not "unknown"
-    reasons: ClassVar[Mapping[str, str]]  # a refusal -> what the player is told
+    applied: ClassVar[tuple[str, ...]]  # "ok": applied (now, or before: a repeat)
+    not_applied: ClassVar[tuple[str, ...]] = ()  # a rollback's bet that was never applied
+    reasons: ClassVar[Mapping[str, str]]  # a refusal ("refused") -> what the player is told
     limit: ClassVar[str]  # the operator's gambling limit
     unknown: ClassVar[str]  # no answer, in the contract's word
+
+    def __init__(self) -> None:
+        # The statuses that are not "unknown", and what each means for the round.
+        outcomes: dict[str, Outcome] = {status: "ok" for status in self.applied}
+        outcomes |= {status: "not_applied" for status in self.not_applied}
+        outcomes |= {status: "refused" for status in self.reasons}
+        self.outcomes: Mapping[str, Outcome] = outcomes
 
     @property
     def refusals(self) -> tuple[str, ...]:

@@ -49,6 +49,7 @@ from baccarat.server.errors import ServiceError
 from baccarat.server.jsontext import compact
 from baccarat.server.ledger import record_elsewhere
 from baccarat.server.money import Money, Posted
+from baccarat.server.settings import Settings
 from baccarat.server.wallets.operator import messages, protocols
 
 # Named here too: the answers the outbox records.
@@ -61,7 +62,8 @@ FINAL = ("settled", "refused", "rolled_back")
 UNFINISHED = ("bet", "win", "rollback")
 SHOWN = ("win", "settled")  # the bet was applied: the result is the player's
 PLACED = "placed"  # a shared coup's bet applied, the coup not dealt yet
-MAX_BACKOFF_S = 30.0
+# The longest wait between two attempts of a call: the settings' default.
+MAX_BACKOFF_S = Settings.operator_max_backoff_s
 
 
 @dataclass(frozen=True, slots=True)

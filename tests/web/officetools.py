@@ -52,8 +52,9 @@ def fill_casino(data: Path, url: str) -> dict[str, Any]:
                               headers=auth | {"Idempotency-Key": "d1"})  # fmt: skip
         assert deposit.status_code == 201
         # A yen player's deposit beside it: the desk shows each request in its currency.
+        kenji = _player(client, "kenji", "JPY")
         yen = client.post("/api/wallet/deposits", json={"amount": 2_500},
-                          headers=_player(client, "kenji", "JPY") | {"Idempotency-Key": "d2"})  # fmt: skip
+                          headers=kenji | {"Idempotency-Key": "d2"})  # fmt: skip
         assert yen.status_code == 201, yen.text
         limits = {"loss": {"day": 5_000}, "wager": {"week": 20_000}, "session_minutes": 90}
         assert client.put("/api/responsible/limits", json=limits, headers=auth).is_success

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
-from baccarat.server.api.guard import Guard
+from baccarat.server.api.guard import Guard, _Connections
 from baccarat.server.settings import Limits
 
 from ..harness import Api
@@ -67,3 +67,54 @@ async def test_a_body_that_does_not_arrive_in_time_is_refused() -> None:
     await guard({"type": "http", "path": "/api/accounts", "headers": []}, receive, send)
     assert out[0]["status"] == 408 and b"request_timeout" in out[1]["body"]
     assert (b"connection", b"close") in out[0]["headers"]
+
+
+class Held:
+    """A connection as the worker's count sees it (``_Connections``): closed to make room."""
+
+    _counted = False
+    _address: str | None = None
+
+    def __init__(self, connections: _Connections):
+        self.connections = connections
+        self.closed = False
+
+    def _drop(self) -> None:
+        self.connections.release(cast(Any, self))
+        self.closed = True
+
+
+def test_room_is_made_from_the_address_holding_the_most_idle_anonymous_connections() -> None:
+    connections = _Connections(Limits(max_connections=5, anonymous_percent=100))
+    visitor, crowder = "192.0.2.1", "2001:db8::ff"
+
+    def opened(host: str) -> Held:
+        held = Held(connections)
+        assert connections.admit(cast(Any, held), host) is None
+        return held
+
+    def busy(held: Held, busy: bool = True) -> None:
+        connections.busy(cast(Any, held), busy)
+
+    first = opened(visitor)
+    # One /64: an IPv6 address's neighbours are the same client.
+    crowd = [opened(f"2001:db8::{n}") for n in range(1, 5)]
+    busy(crowd[0])  # a request in flight: not closed
+    second = opened(visitor)
+    assert [held.closed for held in [first, *crowd]] == [False, False, True, False, False]
+    # Answered, it waits again: behind the crowd's others, which have waited longer.
+    busy(crowd[0], False)
+    crowd.append(opened(crowder))
+    assert crowd[2].closed and not crowd[0].closed
+    crowd.append(opened(crowder))
+    assert crowd[3].closed and not crowd[0].closed
+    crowd.append(opened(crowder))
+    assert crowd[0].closed
+    # A logged-in connection is never closed; with no idle anonymous one, 503.
+    connections.known(cast(Any, first))
+    for held in [second, *crowd]:
+        if not held.closed:
+            busy(held)
+    refusal = connections.admit(cast(Any, Held(connections)), "198.51.100.1")
+    assert refusal is not None and b" 503 " in refusal and b"server_busy" in refusal
+    assert not first.closed and not second.closed

@@ -85,36 +85,43 @@ class Held:
 
 
 def test_room_is_made_from_the_address_holding_the_most_idle_anonymous_connections() -> None:
-    connections = _Connections(Limits(max_connections=5, anonymous_percent=100))
-    visitor, crowder = "192.0.2.1", "2001:db8::ff"
+    connections = _Connections(Limits(max_connections=6, anonymous_percent=100))
+    visitor, other = "192.0.2.1", "198.51.100.1"
 
-    def opened(host: str) -> Held:
+    def admit(host: str | None) -> tuple[Held, bytes | None]:
         held = Held(connections)
-        assert connections.admit(cast(Any, held), host) is None
+        return held, connections.admit(cast(Any, held), host)
+
+    def opened(host: str | None) -> Held:
+        held, refusal = admit(host)
+        assert refusal is None
         return held
 
-    def busy(held: Held, busy: bool = True) -> None:
-        connections.busy(cast(Any, held), busy)
+    def busy(*held: Held) -> None:
+        for one in held:
+            connections.busy(cast(Any, one), True)
 
     first = opened(visitor)
-    # One /64: an IPv6 address's neighbours are the same client.
-    crowd = [opened(f"2001:db8::{n}") for n in range(1, 5)]
+    # One client: the addresses of an IPv6 /64.
+    crowd = [opened(f"2001:db8::{n}") for n in range(1, 6)]
     busy(crowd[0])  # a request in flight: not closed
     second = opened(visitor)
-    assert [held.closed for held in [first, *crowd]] == [False, False, True, False, False]
-    # Answered, it waits again: behind the crowd's others, which have waited longer.
-    busy(crowd[0], False)
-    crowd.append(opened(crowder))
-    assert crowd[2].closed and not crowd[0].closed
-    crowd.append(opened(crowder))
-    assert crowd[3].closed and not crowd[0].closed
-    crowd.append(opened(crowder))
-    assert crowd[0].closed
-    # A logged-in connection is never closed; with no idle anonymous one, 503.
-    connections.known(cast(Any, first))
-    for held in [second, *crowd]:
-        if not held.closed:
-            busy(held)
-    refusal = connections.admit(cast(Any, Held(connections)), "198.51.100.1")
+    assert [held.closed for held in [first, *crowd]] == [False, False, True, False, False, False]
+    # Answered, it waits again, behind the crowd's others (which have waited longer).
+    connections.busy(cast(Any, crowd[0]), False)
+    others = [opened(other) for _ in range(2)]
+    assert [held.closed for held in crowd] == [False, True, True, True, False]
+    # 2, 2 and 2: the crowd's newcomer would not even the shares out. Refused, nothing
+    # closed.
+    _, refusal = admit("2001:db8::ff")
     assert refusal is not None and b" 503 " in refusal and b"server_busy" in refusal
-    assert not first.closed and not second.closed
+    kept = [first, second, crowd[0], crowd[4], *others]
+    assert not any(held.closed for held in kept)
+    # A logged-in connection is never closed; the one idle anonymous connection left is
+    # (for a client without an address); with none left, 503.
+    connections.known(cast(Any, first))
+    busy(second, crowd[4], *others)
+    opened(None)
+    assert crowd[0].closed and not any(held.closed for held in kept if held is not crowd[0])
+    _, refusal = admit(None)
+    assert refusal is not None and b"server_busy" in refusal

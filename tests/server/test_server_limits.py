@@ -136,10 +136,10 @@ def test_an_oversized_head_is_refused(server: LiveServer) -> None:
 
 def test_a_full_worker_makes_room_from_the_address_that_holds_the_most(tmp_path: Path) -> None:
     """Past the cap, an idle anonymous connection is closed to make room: the longest idle
-    of the address that holds the most, the newcomer counted among its own. A visitor's
-    newcomer is answered in place of the flood's oldest, and the visitor keeps its older
-    connection (before, the oldest of all was closed: the visitor's); the flood's own
-    newcomer makes room from the flood. The refusal when nothing can be closed:
+    of the address that holds the most. A visitor's newcomer is answered in place of the
+    flood's oldest, and the visitor keeps its older connection (before, the oldest of all
+    was closed: the visitor's); the flood's own newcomer is refused, its older connections
+    kept (it would not make the shares more even). The refusal when nothing can be closed:
     tests/server/test_server_crowding.py."""
     port = free_port()
     # The head timeout is past WAIT_S: a connection closed within it was closed to make room.
@@ -153,9 +153,10 @@ def test_a_full_worker_makes_room_from_the_address_that_holds_the_most(tmp_path:
             assert asked(visitor[1]) == 200
             assert closed_by_server(flood[0])
             assert asked(visitor[0]) == 200
-            flood.append(raw.connect(port, FLOOD))
-            assert closed_by_server(flood[1])
-            assert [asked(sock) for sock in visitor] == [200, 200]
+            with raw.connect(port, FLOOD) as newcomer:
+                status, body = read_answer(newcomer)
+            assert (status, raw.error_code(body)) == (503, "server_busy")
+            assert [asked(sock) for sock in visitor + flood[1:3]] == [200] * 4
         finally:
             for sock in visitor + flood:
                 sock.close()

@@ -18,10 +18,11 @@
   ``logged_in``) at most ``Limits.anonymous_percent`` of the worker's. When the worker or
   the anonymous share is full, a new connection takes the place of an anonymous one with
   no request in flight (closed at no cost: an idle one, a slow head, an anonymous socket):
-  the longest idle of the address that holds the most of them, the newcomer counted among
-  its own (``_Idle``), so that a flood makes room from itself and a visitor with a
-  connection or two keeps them; without one, it is answered 503 ``server_busy``. The
-  trusted proxies
+  the longest idle of the address that holds the most of them (``_Idle``), so that a
+  visitor with a connection or two keeps them and a flood makes room. Without one, or
+  when that would not even the shares out (the newcomer's own address would then hold as
+  many: a flood's newcomers would close its older connections, which come back at once),
+  it is answered 503 ``server_busy``. The trusted proxies
   (``Limits.forwarded_allow_ips``) count among the worker's only: they limit their clients.
   Reads (GET, HEAD) of the API and its documents on an anonymous connection spend its
   address's allowance (``Limits.anonymous_reads_per_s``; past it 429 ``rate_limited``).
@@ -280,7 +281,7 @@ def address_key(host: str) -> str:
 
 
 class _Idle:
-    """The anonymous connections with no request in flight (those closed to make room), by
+    """The anonymous connections with no request in flight (closed to make room), by
     client address, each address's in the order they became idle (since they opened, or
     since their last answer); and the addresses by how many they hold, each count's in the
     order they reached it. A count moves by one at a time, so the highest is followed
@@ -320,15 +321,18 @@ class _Idle:
             self.most = after  # one down: this address holds the most now (or none any)
 
     def victim(self, newcomer: str | None) -> GuardedHttpTools | None:
-        """The connection to close for a newcomer from ``newcomer``: the longest idle of the
-        address that holds the most, counting the newcomer among its own (on a tie, its
-        own: a flood makes room from itself)."""
-        held = None if newcomer is None else self.of.get(newcomer)
-        if held is None or len(held) + 1 < self.most:
-            if not self.most:
-                return None
-            held = self.of[next(iter(self.holding[self.most]))]
-        return next(iter(held))
+        """The connection a newcomer from ``newcomer`` takes the place of: the longest idle
+        of the address that holds the most. None when there is none, or when that would
+        not make the shares more even: the newcomer's own address, with it, would hold at
+        least as many as that one does (it is refused: else a flood's newcomers close its
+        older connections, which come back at once and close the next, without end, and
+        the worker spends itself accepting them). A trusted proxy's newcomer (``None``)
+        takes the place of one whenever there is one."""
+        if not self.most:
+            return None
+        if newcomer is not None and len(self.of.get(newcomer, ())) + 1 >= self.most:
+            return None
+        return next(iter(self.of[next(iter(self.holding[self.most]))]))
 
 
 class _Connections:
@@ -355,8 +359,9 @@ class _Connections:
     def admit(self, connection: GuardedHttpTools, host: str | None) -> bytes | None:
         """Count a new connection, making room for it if the worker is full (an anonymous
         connection with no request in flight is closed: ``_Idle.victim``); or the answer
-        that refuses it. A trusted proxy's connections (or a client without an address)
-        count among the worker's only: they are neither anonymous nor an address's."""
+        that refuses it (503 ``server_busy`` when ``_Idle.victim`` has none). A trusted
+        proxy's connections (or a client without an address) count among the worker's
+        only: they are neither anonymous nor an address's."""
         key = None if host is None or host in self.trusted else address_key(host)
         if key is not None and self.per_address > 0:
             held = self.counts.get(key, 0)
@@ -381,8 +386,9 @@ class _Connections:
                 if not self.full:
                     self.full = True
                     _logger.warning(
-                        "the worker holds %d connections (%d anonymous), none of them idle "
-                        "and anonymous: refusing more", self.held, len(self.anonymous),
+                        "the worker holds %d connections (%d anonymous), none that a "
+                        "newcomer may take the place of: refusing more",
+                        self.held, len(self.anonymous),
                     )  # fmt: skip
                 return _answer(
                     503, "server_busy",

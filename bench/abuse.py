@@ -8,7 +8,9 @@ measures for ``--seconds`` each phase:
   /api/tables/table-i/rounds``) on a keep-alive connection (opened again if the server
   closes it), from 127.0.0.1: rounds answered 201, p50 and p99, and the other answers;
 * the visitor: an anonymous visitor asking ``GET /api/tables`` on a new connection ten times
-  a second, from 127.0.0.200: how many were answered 200;
+  a second, from 127.0.0.200: how many were answered 200, p50, and how long connecting took
+  (p50 and the slowest: a connection the server's listen queue had no room for waits for
+  the client to send its SYN again, a second later);
 
 alone, and under each attack (in another process, so that its own work does not slow the
 measuring client; it keeps its connections up, opening a new one as the server closes one,
@@ -59,6 +61,7 @@ class Measure:
 
     latencies: list[float] = field(default_factory=list)
     statuses: dict[str, int] = field(default_factory=dict)
+    connects: list[float] = field(default_factory=list)  # how long each connection took
 
     def count(self, status: int | str, latency: float) -> None:
         self.statuses[str(status)] = self.statuses.get(str(status), 0) + 1
@@ -68,8 +71,8 @@ class Measure:
     def ok(self, status: str) -> int:
         return self.statuses.get(status, 0)
 
-    def percentile(self, p: float) -> float:
-        chosen = sorted(self.latencies)
+    def percentile(self, p: float, of: list[float] | None = None) -> float:
+        chosen = sorted(self.latencies if of is None else of)
         if not chosen:
             return float("nan")
         return chosen[min(len(chosen) - 1, int(p / 100 * len(chosen)))] * 1000
@@ -133,6 +136,7 @@ async def visit(port: int, seconds: float) -> Measure:
         except (OSError, TimeoutError):
             measure.count("refused", time.perf_counter() - started)
         else:
+            measure.connects.append(time.perf_counter() - started)
             measure.count(await exchange(reader, writer, request), time.perf_counter() - started)
             writer.close()
         await asyncio.sleep(max(0.0, 0.1 - (time.perf_counter() - started)))
@@ -299,7 +303,9 @@ def report(result: dict[str, Any]) -> list[str]:
         f"{player.percentile(50):7.1f} ms, p99 {player.percentile(99):7.1f} ms"
         f"{', other answers ' + str(other) if other else ''}",
         f"{'':<12} visitor: {visitor.ok('200')} of {sum(visitor.statuses.values())} "
-        f"answered 200 (p50 {visitor.percentile(50):.1f} ms) {visitor.statuses}",
+        f"answered 200 (p50 {visitor.percentile(50):.1f} ms, of which connecting "
+        f"{visitor.percentile(50, visitor.connects):.1f} ms; the slowest connection "
+        f"{visitor.percentile(100, visitor.connects):.0f} ms) {visitor.statuses}",
     ]
     held = result["held"]
     if held is not None:

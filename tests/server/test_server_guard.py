@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
-from baccarat.server.api.guard import Guard
+from baccarat.server.api.guard import Guard, _Connections
 from baccarat.server.settings import Limits
 
 from ..harness import Api
@@ -67,3 +67,61 @@ async def test_a_body_that_does_not_arrive_in_time_is_refused() -> None:
     await guard({"type": "http", "path": "/api/accounts", "headers": []}, receive, send)
     assert out[0]["status"] == 408 and b"request_timeout" in out[1]["body"]
     assert (b"connection", b"close") in out[0]["headers"]
+
+
+class Held:
+    """A connection as the worker's count sees it (``_Connections``): closed to make room."""
+
+    _counted = False
+    _address: str | None = None
+
+    def __init__(self, connections: _Connections):
+        self.connections = connections
+        self.closed = False
+
+    def _drop(self) -> None:
+        self.connections.release(cast(Any, self))
+        self.closed = True
+
+
+def test_room_is_made_from_the_address_holding_the_most_idle_anonymous_connections() -> None:
+    connections = _Connections(Limits(max_connections=6, anonymous_percent=100))
+    visitor, other = "192.0.2.1", "198.51.100.1"
+
+    def admit(host: str | None) -> tuple[Held, bytes | None]:
+        held = Held(connections)
+        return held, connections.admit(cast(Any, held), host)
+
+    def opened(host: str | None) -> Held:
+        held, refusal = admit(host)
+        assert refusal is None
+        return held
+
+    def busy(*held: Held) -> None:
+        for one in held:
+            connections.busy(cast(Any, one), True)
+
+    first = opened(visitor)
+    # One client: the addresses of an IPv6 /64.
+    crowd = [opened(f"2001:db8::{n}") for n in range(1, 6)]
+    busy(crowd[0])  # a request in flight: not closed
+    second = opened(visitor)
+    assert [held.closed for held in [first, *crowd]] == [False, False, True, False, False, False]
+    # Answered, it waits again, behind the crowd's others (which have waited longer).
+    connections.busy(cast(Any, crowd[0]), False)
+    others = [opened(other) for _ in range(2)]
+    assert [held.closed for held in crowd] == [False, True, True, True, False]
+    # 2, 2 and 2: the crowd's newcomer would not even the shares out. Refused, nothing
+    # closed.
+    _, refusal = admit("2001:db8::ff")
+    assert refusal is not None and b" 503 " in refusal and b"server_busy" in refusal
+    kept = [first, second, crowd[0], crowd[4], *others]
+    assert not any(held.closed for held in kept)
+    # A logged-in connection is never closed; the one idle anonymous connection left is
+    # (for a client without an address); with none left, 503.
+    connections.known(cast(Any, first))
+    busy(second, crowd[4], *others)
+    opened(None)
+    assert crowd[0].closed and not any(held.closed for held in kept if held is not crowd[0])
+    _, refusal = admit(None)
+    assert refusal is not None and b"server_busy" in refusal

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from ..harness import LiveServer, free_port, live, serve_argv
+from . import raw
 from .raw import read_answer
 
 MB = 1024 * 1024
@@ -24,6 +25,8 @@ RSS_GROWTH_BOUND = 40 * MB
 # A bound on how long a test waits for the server to close a connection (not a speed test:
 # the server's head timeout in these tests is a few seconds).
 WAIT_S = 60
+# Two client addresses (all of 127.0.0.0/8 is loopback on Linux).
+VISITOR, FLOOD = "127.0.0.2", "127.0.0.3"
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +48,13 @@ def rss(pid: int) -> int:
 def connect(server: LiveServer) -> socket.socket:
     sock = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT_S)
     return sock
+
+
+def asked(sock: socket.socket) -> int:
+    """The status of a request on a kept connection (0: closed without an answer)."""
+    if not raw.send(sock, raw.get("/api/health")):
+        return 0
+    return read_answer(sock)[0]
 
 
 def closed_by_server(sock: socket.socket) -> bool:
@@ -124,21 +134,29 @@ def test_an_oversized_head_is_refused(server: LiveServer) -> None:
     assert status in (0, 431)
 
 
-def test_a_worker_full_of_idle_connections_makes_room_for_a_newcomer(tmp_path: Path) -> None:
-    """Past the cap, idle anonymous connections are closed, oldest first, to make room: a
-    newcomer is answered (it was refused 503 while the idle ones held the worker). The
-    refusal when nothing can be closed: tests/server/test_server_crowding.py."""
+def test_a_full_worker_makes_room_from_the_address_that_holds_the_most(tmp_path: Path) -> None:
+    """Past the cap, an idle anonymous connection is closed to make room: the longest idle
+    of the address that holds the most. A visitor's newcomer is answered in place of the
+    flood's oldest, and the visitor keeps its older connection (before, the oldest of all
+    was closed: the visitor's); the flood's own newcomer is refused, its older connections
+    kept (it would not make the shares more even). The refusal when nothing can be closed:
+    tests/server/test_server_crowding.py."""
     port = free_port()
-    env = {"BACCARAT_HEAD_TIMEOUT": "30", "BACCARAT_MAX_CONNECTIONS": "3"}
-    with live(serve_argv(port, tmp_path / "data"), env, tmp_path / "server.log", port) as server:
-        idle = [connect(server) for _ in range(3)]
+    # The head timeout is past WAIT_S: a connection closed within it was closed to make room.
+    env = {"BACCARAT_HEAD_TIMEOUT": "120", "BACCARAT_MAX_CONNECTIONS": "5",
+           "BACCARAT_ANONYMOUS_PERCENT": "100"}  # fmt: skip
+    with live(serve_argv(port, tmp_path / "data"), env, tmp_path / "server.log", port):
+        visitor = [raw.connect(port, VISITOR)]
+        flood = [raw.connect(port, FLOOD) for _ in range(4)]
         try:
-            sock = connect(server)
-            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            status, _ = read_answer(sock)
-            sock.close()
-            assert status == 200
-            assert closed_by_server(idle[0])
+            visitor.append(raw.connect(port, VISITOR))
+            assert asked(visitor[1]) == 200
+            assert closed_by_server(flood[0])
+            assert asked(visitor[0]) == 200
+            with raw.connect(port, FLOOD) as newcomer:
+                status, body = read_answer(newcomer)
+            assert (status, raw.error_code(body)) == (503, "server_busy")
+            assert [asked(sock) for sock in visitor + flood[1:3]] == [200] * 4
         finally:
-            for other in idle:
-                other.close()
+            for sock in visitor + flood:
+                sock.close()

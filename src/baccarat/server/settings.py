@@ -79,8 +79,9 @@ class Limits:
     head_timeout_s: int = 5
     # Connections per worker, HTTP and WebSocket alike, idle or not (counted from the first
     # moment: docs/server.md, "What a worker holds"). When the worker is full, a new
-    # connection takes the place of the oldest anonymous one with no request in flight;
-    # with none, it is answered 503 ``server_busy`` and closed.
+    # connection takes the place of an anonymous one with no request in flight, the
+    # longest idle of the address that holds the most of them; with none, or when its own
+    # address would then hold as many, it is answered 503 ``server_busy`` and closed.
     max_connections: int = 1000
     # The share of them (percent) that anonymous connections (on which no request carried a
     # live session yet) may hold together: the rest is kept for players who logged in.

@@ -16,9 +16,13 @@
   one client address (an IPv6 client by its /64; past it 503 ``too_many_connections``, at
   once); and of the anonymous ones (no request on them carried a live session yet:
   ``logged_in``) at most ``Limits.anonymous_percent`` of the worker's. When the worker or
-  the anonymous share is full, a new connection takes the place of the oldest anonymous one
-  with no request in flight (closed at no cost: an idle one, a slow head, an anonymous
-  socket); without one, it is answered 503 ``server_busy``. The trusted proxies
+  the anonymous share is full, a new connection takes the place of an anonymous one with
+  no request in flight (closed at no cost: an idle one, a slow head, an anonymous socket):
+  the longest idle of the address that holds the most of them (``_Idle``), so that a
+  visitor with a connection or two keeps them and a flood makes room. Without one, or
+  when that would not even the shares out (the newcomer's own address would then hold as
+  many: a flood's newcomers would close its older connections, which come back at once),
+  it is answered 503 ``server_busy``. The trusted proxies
   (``Limits.forwarded_allow_ips``) count among the worker's only: they limit their clients.
   Reads (GET, HEAD) of the API and its documents on an anonymous connection spend its
   address's allowance (``Limits.anonymous_reads_per_s``; past it 429 ``rate_limited``).
@@ -276,10 +280,66 @@ def address_key(host: str) -> str:
     return str(address)
 
 
+class _Idle:
+    """The anonymous connections with no request in flight (closed to make room), by
+    client address, each address's in the order they became idle (since they opened, or
+    since their last answer); and the addresses by how many they hold, each count's in the
+    order they reached it. A count moves by one at a time, so the highest is followed
+    without a search: choosing, adding and removing are O(1)."""
+
+    def __init__(self) -> None:
+        self.of: dict[str, dict[GuardedHttpTools, None]] = {}
+        self.holding: dict[int, dict[str, None]] = {}
+        self.most = 0
+
+    def add(self, connection: GuardedHttpTools, key: str) -> None:
+        held = self.of.setdefault(key, {})
+        if connection not in held:
+            held[connection] = None
+            self._moved(key, len(held) - 1)
+
+    def discard(self, connection: GuardedHttpTools, key: str) -> None:
+        held = self.of.get(key)
+        if held is not None and connection in held:
+            del held[connection]
+            if not held:
+                del self.of[key]
+            self._moved(key, len(held) + 1)
+
+    def _moved(self, key: str, before: int) -> None:
+        after = len(self.of.get(key, ()))
+        if before:
+            addresses = self.holding[before]
+            del addresses[key]
+            if not addresses:
+                del self.holding[before]
+        if after:
+            self.holding.setdefault(after, {})[key] = None
+        if after > self.most:
+            self.most = after
+        elif before == self.most and before not in self.holding:
+            self.most = after  # one down: this address holds the most now (or none any)
+
+    def victim(self, newcomer: str | None) -> GuardedHttpTools | None:
+        """The connection a newcomer from ``newcomer`` takes the place of: the longest idle
+        of the address that holds the most. None when there is none, or when that would
+        not make the shares more even: the newcomer's own address, with it, would hold at
+        least as many as that one does (it is refused: else a flood's newcomers close its
+        older connections, which come back at once and close the next, without end, and
+        the worker spends itself accepting them). A trusted proxy's newcomer (``None``)
+        takes the place of one whenever there is one."""
+        if not self.most:
+            return None
+        if newcomer is not None and len(self.of.get(newcomer, ())) + 1 >= self.most:
+            return None
+        return next(iter(self.of[next(iter(self.holding[self.most]))]))
+
+
 class _Connections:
     """The open connections (HTTP and WebSocket) of one server (a worker): how many, those of
     each client address, and the anonymous ones (no request on them carried a live session
-    yet) oldest first, with the anonymous reads' allowance of each address."""
+    yet), those of them with no request in flight by address (``_Idle``), with the
+    anonymous reads' allowance of each address."""
 
     def __init__(self, limits: Limits):
         self.per_address = limits.connections_per_address
@@ -289,17 +349,19 @@ class _Connections:
         self.reads = pacing.AccountRate(limits.anonymous_reads_per_s, limits.anonymous_reads_burst)
         self.held = 0
         self.counts: dict[str, int] = {}
-        self.anonymous: dict[GuardedHttpTools, None] = {}  # in the order they opened
+        self.anonymous: set[GuardedHttpTools] = set()
+        self.idle = _Idle()
         # The addresses refused since they last held no connection (logged once each), and
         # whether the worker was full since it last had room (logged once).
         self.refused: set[str] = set()
         self.full = False
 
     def admit(self, connection: GuardedHttpTools, host: str | None) -> bytes | None:
-        """Count a new connection, making room for it if the worker is full (the oldest
-        anonymous connection with no request in flight is closed); or the answer that
-        refuses it. A trusted proxy's connections (or a client without an address) count
-        among the worker's only: they are neither anonymous nor an address's."""
+        """Count a new connection, making room for it if the worker is full (an anonymous
+        connection with no request in flight is closed: ``_Idle.victim``); or the answer
+        that refuses it (503 ``server_busy`` when ``_Idle.victim`` has none). A trusted
+        proxy's connections (or a client without an address) count among the worker's
+        only: they are neither anonymous nor an address's."""
         key = None if host is None or host in self.trusted else address_key(host)
         if key is not None and self.per_address > 0:
             held = self.counts.get(key, 0)
@@ -318,35 +380,45 @@ class _Connections:
         crowded = self.held >= self.most or (
             key is not None and len(self.anonymous) >= self.anonymous_most
         )
-        if crowded and not self._drop_oldest_idle():
-            if not self.full:
-                self.full = True
-                _logger.warning(
-                    "the worker holds %d connections (%d anonymous), none of them idle and "
-                    "anonymous: refusing more", self.held, len(self.anonymous),
+        if crowded:
+            victim = self.idle.victim(key)
+            if victim is None:
+                if not self.full:
+                    self.full = True
+                    _logger.warning(
+                        "the worker holds %d connections (%d anonymous), none that a "
+                        "newcomer may take the place of: refusing more",
+                        self.held, len(self.anonymous),
+                    )  # fmt: skip
+                return _answer(
+                    503, "server_busy",
+                    f"the server holds {self.most} connections, the most it may: try again "
+                    "soon", limit=self.most,
                 )  # fmt: skip
-            return _answer(
-                503, "server_busy",
-                f"the server holds {self.most} connections, the most it may: try again soon",
-                limit=self.most,
-            )  # fmt: skip
+            victim._drop()
         self.held += 1
         connection._counted = True
         if key is not None:
             connection._address = key
             self.counts[key] = self.counts.get(key, 0) + 1
-            self.anonymous[connection] = None
+            self.anonymous.add(connection)
+            self.idle.add(connection, key)
         return None
 
-    def _drop_oldest_idle(self) -> bool:
-        victim = next((c for c in self.anonymous if c._idle()), None)
-        if victim is None:
-            return False
-        victim._drop()
-        return True
+    def busy(self, connection: GuardedHttpTools, busy: bool) -> None:
+        """A request is in flight on the connection now, or none is."""
+        key = connection._address
+        if key is not None and connection in self.anonymous:
+            if busy:
+                self.idle.discard(connection, key)
+            else:
+                self.idle.add(connection, key)
 
-    def logged_in(self, connection: GuardedHttpTools) -> None:
-        self.anonymous.pop(connection, None)
+    def known(self, connection: GuardedHttpTools) -> None:
+        """No longer anonymous: logged in, or closing."""
+        self.anonymous.discard(connection)
+        if connection._address is not None:
+            self.idle.discard(connection, connection._address)
 
     def release(self, connection: GuardedHttpTools) -> None:
         if not connection._counted:
@@ -355,7 +427,7 @@ class _Connections:
         self.held -= 1
         if self.held < self.most:
             self.full = False
-        self.anonymous.pop(connection, None)
+        self.known(connection)
         key, connection._address = connection._address, None
         if key is not None:
             held = self.counts.pop(key, 0) - 1
@@ -487,6 +559,11 @@ class GuardedHttpTools(HttpToolsProtocol):
         connection has none): closing it loses no work."""
         return self.cycle is None or self.cycle.response_complete
 
+    def _note_busy(self) -> None:
+        """Tell the worker's count whether a request is in flight on the connection now."""
+        if self._counted:
+            _connections[self.server_state].busy(self, not self._idle())
+
     def _drop(self) -> None:
         """Closed to make room: its place is free at once."""
         self._give_back()
@@ -494,7 +571,7 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def _logged_in(self) -> None:
         if self._counted:
-            _connections[self.server_state].logged_in(self)
+            _connections[self.server_state].known(self)
         self._unlist()
 
     def _unlist(self) -> None:
@@ -612,6 +689,7 @@ class GuardedHttpTools(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._end_head()
         super().on_headers_complete()
+        self._note_busy()
 
     def on_chunk_header(self) -> None:
         self._in_trailer = True
@@ -667,6 +745,7 @@ class GuardedHttpTools(HttpToolsProtocol):
             self._send_refusal()
             return
         super().on_response_complete()
+        self._note_busy()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._end_head()

@@ -19,6 +19,7 @@ from baccarat.server.settings import DatabaseUrl, Settings
 from baccarat.server.wallets.operator import signing
 
 from ..harness import Api, FakeClock, SwitchableShoes, in_process, server_settings
+from .conftest import both_backends
 from .support import funded
 
 SECRET = "sixteen-chars-or-more"
@@ -35,6 +36,16 @@ currencies = ["USD"]
 async def gb(database_url: DatabaseUrl, tmp_path: Path, clock: FakeClock) -> AsyncIterator[Api]:
     """A deployment that plays the GB profile."""
     settings = server_settings(database_url, tmp_path, clock, SwitchableShoes(), profile="GB")
+    async with in_process(settings, Api) as api:
+        yield api
+
+
+@pytest.fixture
+async def ontario(
+    database_url: DatabaseUrl, tmp_path: Path, clock: FakeClock
+) -> AsyncIterator[Api]:
+    """A deployment that plays the ON profile."""
+    settings = server_settings(database_url, tmp_path, clock, SwitchableShoes(), profile="ON")
     async with in_process(settings, Api) as api:
         yield api
 
@@ -68,6 +79,8 @@ def test_the_package_has_the_default_and_the_three_markets_with_their_rules() ->
             mt.rg_before_first_wager) == (100, True, 6, True)  # fmt: skip
     assert (on.autoplay_rounds, on.screen) == (0, ("net_position", "session_time"))
     assert {p.recall_rounds for p in known.values()} == {10}
+    # Ontario ends a session after 30 minutes without the player's action; the others never.
+    assert [p.inactivity_timeout_s for p in known.values()] == [0, 0, 0, 1800]
 
 
 def _file(tmp_path: Path, text: str) -> Path:
@@ -91,6 +104,7 @@ rg_before_first_wager = true
 recall_rounds = 10
 favourites = false
 latency_meter = true
+inactivity_timeout_s = 0
 """
 
 
@@ -358,3 +372,78 @@ async def test_gb_history_reaches_back_past_its_three_months(gb: Api) -> None:
     assert [r["id"] for r in items] == [first["id"]]
     recalled = await gb.client.get("/api/history/recall", headers=gb.auth(token, None))
     assert [r["id"] for r in recalled.json()["rounds"]] == [first["id"]]
+
+
+ONTARIO_IDLE_S = 1800
+INACTIVE = {"rule": "inactivity_timeout_s", "seconds": 1800, "minutes": 30}
+
+
+def _code(answer: Any) -> str:
+    code: str = answer.json()["error"]["code"]
+    return code
+
+
+@pytest.mark.anyio
+@both_backends
+async def test_ontario_ends_a_session_after_30_minutes_without_the_players_action(
+    ontario: Api,
+) -> None:
+    api = ontario
+    token = await api.player()
+    auth = api.auth(token, None)
+
+    async def wallet() -> Any:
+        return await api.client.get("/api/wallet", headers=auth)
+
+    assert (await api.play(token, player=500)).status_code == 201
+    # Reads are the page's own (its wallet every 30 s, the position): they keep nothing alive.
+    api.clock.advance(ONTARIO_IDLE_S / 2)
+    assert (await wallet()).status_code == 200
+    api.clock.advance(ONTARIO_IDLE_S / 2 - 1)
+    assert (await wallet()).status_code == 200
+    # An action a second before the limit: the idle time starts again from it.
+    assert (await api.play(token, player=500)).status_code == 201
+    api.clock.advance(ONTARIO_IDLE_S - 1)
+    assert (await wallet()).status_code == 200
+    api.clock.advance(1)  # the limit: ended
+    ended = await wallet()
+    assert ended.status_code == 401
+    assert (_code(ended), ended.json()["error"]["details"]) == ("session_inactive", INACTIVE)
+    # Every request of the session is refused alike: an action, the page's first read.
+    assert _code(await api.play(token, player=500)) == "session_inactive"
+    first = await api.client.get("/api/session", headers=auth)
+    assert (first.status_code, _code(first)) == (401, "session_inactive")
+    # Logged out (the page does so, and the cookies go), it is gone; a new login plays.
+    assert (await api.client.delete("/api/sessions", headers=auth)).status_code == 204
+    assert _code(await wallet()) == "not_authenticated"
+    again = {"nickname": "alice", "password": "a good password"}
+    token = (await api.client.post("/api/sessions", json=again)).json()["token"]
+    assert (await api.client.get("/api/wallet", headers=api.auth(token, None))).status_code == 200
+    # A session nobody acted in since its login ends alike.
+    bob = await api.player("bob")
+    api.clock.advance(ONTARIO_IDLE_S)
+    assert _code(await api.client.get("/api/wallet", headers=api.auth(bob, None))) == (
+        "session_inactive"
+    )
+
+
+@pytest.mark.anyio
+async def test_an_ontario_launch_ends_idle_and_the_default_never(operated: Api) -> None:
+    api = operated
+    lobby = "https://casino.example/lobby"
+    launched = await _launch(api, market="ON", lobby_url=lobby)
+    code = launched.json()["code"]
+    ontario = (await api.client.post("/api/sessions/launch", json={"code": code})).json()["token"]
+    other = (await _launch(api, player="u8")).json()["code"]
+    plain = (await api.client.post("/api/sessions/launch", json={"code": other})).json()["token"]
+    mine = await api.player()
+    assert (await api.play(ontario, player=500)).status_code == 201
+    api.clock.advance(ONTARIO_IDLE_S)
+    for token in (plain, mine):  # the default profile: no time-out
+        alive = await api.client.get("/api/wallet", headers=api.auth(token, None))
+        assert alive.status_code == 200
+    ended = await api.client.get("/api/session", headers=api.auth(ontario, None))
+    assert ended.status_code == 401
+    # The page of an operator's session leads back to the operator's lobby.
+    assert ended.json()["error"]["details"] == INACTIVE | {"lobby_url": lobby}
+    assert _code(await api.play(ontario, player=500)) == "session_inactive"

@@ -15,12 +15,14 @@ import pytest
 from .audits import audit
 from .webtools import (
     Player,
+    Shifted,
     device,
     fresh_table,
     last_round,
     open_table,
     place,
     serving,
+    shifted_server,
     signed,
     stack_total,
     usd,
@@ -272,3 +274,44 @@ def test_several_tables_play_on_one_screen_with_one_exact_balance(
         "play them one after the other."
     )
     assert briton.page.locator("iframe").count() == 0
+
+
+@pytest.fixture(scope="module")
+def ontario(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shifted]:
+    """A game server whose deployment plays the ON profile, on a clock the test moves."""
+    data = tmp_path_factory.mktemp("on-server")
+    with shifted_server(data, BACCARAT_PROFILE="ON") as server:
+        yield server
+
+
+def test_ontario_says_why_the_session_ended_and_offers_to_log_in_again(
+    make_player: Any, ontario: Shifted, tables: list[dict[str, Any]], screenshots: Path
+) -> None:
+    refused: list[str] = []  # the console's errors
+    for width, height in ((1280, 720), (390, 844)):
+        player: Player = make_player(at=ontario.url, **device(width, height))
+        page = player.page
+        page.on("console", lambda m: refused.append(m.text) if m.type == "error" else None)
+        open_table(player, fresh_table(tables))
+        place(player, 500, "player")
+        ontario.advance(30 * 60)  # 30 minutes without an action: the server ended the session
+        page.click('[data-action="deal"]')
+        notice = page.locator("#session-inactive[open]")
+        notice.wait_for()
+        assert notice.locator("h2").text_content() == "You were logged out"
+        assert notice.locator("p").text_content() == (
+            "Your session ended after 30 minutes without play, as the rules of this market "
+            "ask. Bets not dealt were not taken."
+        )
+        page.wait_for_selector("body:not(.logged-in)")  # ended here too
+        page.screenshot(path=str(screenshots / f"inactive-{width}x{height}.png"))
+        page.click('[data-inactive="login"]')
+        page.wait_for_selector("#login-btn")  # the lobby's login form
+        assert page.locator("#session-inactive").count() == 0
+        # The console says only what the server refused (the deal, 401), and no reload
+        # says it again: the ended session's cookies are gone.
+        assert refused and all("401" in text for text in refused), refused
+        page.reload()
+        page.wait_for_selector("html[data-ready=true] #login-btn")
+        assert page.locator("#session-inactive").count() == 0
+        assert not player.errors

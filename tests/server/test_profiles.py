@@ -201,6 +201,49 @@ async def test_a_launch_naming_no_known_market_is_refused(operated: Api) -> None
 
 
 @pytest.mark.anyio
+async def test_an_operators_market_applies_to_its_launches_that_name_none(
+    database_url: DatabaseUrl, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ACME_PROFILES_SECRET", SECRET)
+    (tmp_path / "operators.toml").write_text(OPERATORS + 'market = "MT"\n')
+    settings = server_settings(database_url, tmp_path, clock, SwitchableShoes(),
+                               operators_file=tmp_path / "operators.toml")  # fmt: skip
+    async with in_process(settings, Api) as api:
+        for named, plays in ((None, "MT"), ("GB", "GB"), ("default", "default")):
+            fields = {} if named is None else {"market": named}
+            code = (await _launch(api, **fields)).json()["code"]
+            started = await api.client.post("/api/sessions/launch", json={"code": code})
+            token = started.json()["token"]
+            told = (await api.client.get("/api/session", headers=api.auth(token, None))).json()
+            assert told["profile"]["name"] == plays, named  # the launch's own market wins
+
+
+def test_an_unknown_market_in_the_operators_file_stops_serve(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from baccarat.cli import main as cli
+    from baccarat.server.casino import Casino
+    from baccarat.server.wallets.operator.config import OperatorConfigError
+
+    monkeypatch.setenv("ACME_PROFILES_SECRET", SECRET)
+    operators = tmp_path / "operators.toml"
+    operators.write_text(OPERATORS + 'market = "XX"\n')
+    assert cli(["serve", "--data-dir", str(tmp_path), "--operators", str(operators)]) == 2
+    err = capsys.readouterr().err
+    assert "--operators: operator 'acme': market is one of default, GB, MT, ON, not 'XX'" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "baccarat.db").exists()  # stopped before anything was opened
+    # A server built otherwise (a worker, the tests' apps) stops alike.
+    settings = Settings.from_env({"BACCARAT_DATA_DIR": str(tmp_path),
+                                  "BACCARAT_OPERATORS": str(operators)})  # fmt: skip
+    with pytest.raises(OperatorConfigError, match="market is one of"):
+        Casino(settings)
+    operators.write_text(OPERATORS + "market = 44\n")
+    assert cli(["serve", "--data-dir", str(tmp_path), "--operators", str(operators)]) == 2
+    assert 'market is the name of a profile ("GB", "ON")' in capsys.readouterr().err
+
+
+@pytest.mark.anyio
 async def test_gb_refuses_a_round_at_4_9_s_after_the_last_start_and_allows_it_at_5_s(
     gb: Api,
 ) -> None:

@@ -153,7 +153,8 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
     language = _text(body, "language", 2)
     table_id = _text(body, "table", 64, required=False)
     lobby_url = _text(body, "lobby_url", 2000, required=False)
-    market = _text(body, "market", 16, required=False)  # a profile's name: the route checks
+    # A profile's name (the route checks it); none named: the operator's own default, if any.
+    market = _text(body, "market", 16, required=False) or operator.market
     if lobby_url is not None and web_address(lobby_url) is None:
         raise ServiceError("invalid_body", "lobby_url is an http or https address, like "
                            "https://casino.example/lobby", field="lobby_url")  # fmt: skip

@@ -248,6 +248,8 @@ async def test_gb_refuses_a_round_at_4_9_s_after_the_last_start_and_allows_it_at
     gb: Api,
 ) -> None:
     token = await gb.player()
+    opened = await gb.client.get("/api/session/position?mode=fun", headers=gb.auth(token, None))
+    assert opened.json()["rounds"] == 0  # (the table opens: the page reads it)
     assert (await gb.play(token, banker=500)).status_code == 201
     gb.clock.advance(4.9)
     refused = await gb.play(token, banker=500)
@@ -257,7 +259,12 @@ async def test_gb_refuses_a_round_at_4_9_s_after_the_last_start_and_allows_it_at
     assert error["details"] == {"rule": "min_cycle", "profile": "GB", "min_cycle_ms": 5000,
                                 "seconds": 5, "wait_ms": 100}  # fmt: skip
     gb.clock.advance(0.1)
-    assert (await gb.play(token, banker=500)).status_code == 201
+    played = await gb.play(token, banker=500)
+    assert played.status_code == 201
+    # The answer carries the felt's position with the round in it (no second read).
+    asked = await gb.client.get("/api/session/position?mode=fun", headers=gb.auth(token, None))
+    assert played.json()["position"] == asked.json()
+    assert played.json()["position"]["rounds"] == 2
     # The other mode's round counts too: a real round is no way round the wait.
     gb.clock.advance(2)
     again = await gb.play(token, mode="real", banker=500)
@@ -278,6 +285,7 @@ async def test_the_net_position_and_session_time_are_counted_per_mode(api: Api) 
     start = await position("fun")
     assert (start["rounds"], start["net"], start["currency"], start["mode"]) == (0, 0, "USD", "fun")
     fun = [(await api.play(token, banker=500, tie=200)).json() for _ in range(2)]
+    assert "position" not in fun[0]  # the default's felt shows none
     api.clock.advance(65)
     real = (await api.play(token, mode="real", player=700)).json()
     in_fun, in_real = await position("fun"), await position("real")

@@ -178,12 +178,16 @@ def test_gb_shows_the_net_position_and_session_time_after_every_round_and_a_relo
     assert line.text_content().endswith("Net position $0.00")
     place(player, 500, "player")
     place(player, 500, "tie")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/session/position" in r.url else None)
     page.click('[data-action="deal"]')
     player.wait_round()
+    # Right as the result shows (not a moment later): the round's answer carried it.
+    shown, text = line.get_attribute("data-net"), str(line.text_content())
     played = last_round(player)
     net = played["win"] - played["stake"]
-    page.wait_for_selector(f'[data-position][data-net="{net}"]')
-    assert line.text_content().endswith(f"Net position {signed(net)}")
+    assert (shown, text.endswith(f"Net position {signed(net)}")) == (str(net), True), text
+    assert asked == []  # and nothing asked again
     page.reload()
     page.wait_for_selector(f'[data-position][data-net="{net}"][data-position-mode="fun"]')
     # The default profile shows neither.

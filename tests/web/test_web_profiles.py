@@ -140,6 +140,7 @@ def test_the_recall_steps_through_the_last_rounds_as_the_export_has_them(
     page.click('[data-round-go="older"]')
     shown = lines[1]  # the second newest of three
     assert page.get_attribute(".recall-round", "data-round") == shown["id"]
+    assert page.text_content('[data-recall="table"] dd') == table["name"]  # not its id
     assert page.text_content('[data-recall="before"] dd') == usd(shown["balance_before"])
     assert page.locator('[data-recall="after"]').count() == 0  # not before the last card
     dealt = [*shown["player"]["cards"][:1], *shown["banker"]["cards"][:1],

@@ -22,7 +22,7 @@ from baccarat.cli import main as cli
 from ..harness import free_port, live, uvicorn_argv
 from ..server.support import BANKER_WINS
 from .audits import audit
-from .webtools import Player, fresh_table, open_table, place, serving
+from .webtools import Player, console_errors, fresh_table, open_table, place, serving
 
 STOPPED = "#table-message[data-kind=warn]"
 
@@ -280,6 +280,7 @@ def test_malta_shows_the_tools_before_the_first_real_money_bets_on_a_shared_coup
     (data,) = MALTA_DATA
     assert cli(["admin", "--data-dir", str(data), "deposit", player.nickname, "100.00"]) == 0
     page = player.page
+    errors = console_errors(player)
     sent: list[str] = []
     page.on("request", lambda r: sent.append(r.url) if "/coups/" in r.url else None)
     player.goto()
@@ -304,4 +305,4 @@ def test_malta_shows_the_tools_before_the_first_real_money_bets_on_a_shared_coup
     page.click('[data-spot="player"]')  # read: the next bets go at once
     page.wait_for_function("document.querySelector('#table-message').textContent.includes('$10')")
     assert page.locator("[data-rg-first]").count() == 0
-    assert not player.errors
+    assert not player.errors and not errors

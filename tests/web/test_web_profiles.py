@@ -134,6 +134,7 @@ def test_the_recall_steps_through_the_last_rounds_as_the_export_has_them(
     response = player.context.request.get(f"{player.base_url}/api/history/export")
     lines = [json.loads(line) for line in response.text().splitlines()]
     page = player.page
+    errors = console_errors(player)
     player.goto("history")
     page.click('[data-recall="open"]')
     page.wait_for_selector(".recall-round")
@@ -164,7 +165,7 @@ def test_the_recall_steps_through_the_last_rounds_as_the_export_has_them(
         page.locator('[data-hand="banker"]').scroll_into_view_if_needed()
         page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         page.screenshot(path=str(screenshots / f"recall-{width}x{height}.png"))
-    assert not player.errors
+    assert not player.errors and not errors
 
 
 def test_gb_shows_the_net_position_and_session_time_after_every_round_and_a_reload(
@@ -172,6 +173,7 @@ def test_gb_shows_the_net_position_and_session_time_after_every_round_and_a_relo
 ) -> None:
     player: Player = make_player(at=gb_url)
     page = player.page
+    errors = console_errors(player)
     table = fresh_table(tables)
     open_table(player, table)
     line = page.locator("[data-position]")
@@ -196,7 +198,7 @@ def test_gb_shows_the_net_position_and_session_time_after_every_round_and_a_relo
     other: Player = make_player(at=base_url)
     open_table(other, table)
     assert other.page.locator("[data-position]").count() == 0
-    assert not player.errors and not other.errors
+    assert not player.errors and not other.errors and not errors
 
 
 def test_a_favourite_layout_is_saved_with_the_account_and_placed_with_a_click(

@@ -94,6 +94,18 @@ def test_a_multiplier_round_bets_its_stakes_and_their_fee_on_the_operators_walle
     assert line["stake"] == 1800 and line["win"] == played["win"]
 
 
+def test_a_round_of_a_market_showing_the_net_position_answers_it(both: Pair) -> None:
+    # GB's felt shows the session's net position: the round's answer carries it, counted
+    # with the round (docs/jurisdictions.md); the deployment's default shows none.
+    briton = both.session("judy", market="GB")
+    played = play(both.game.url, briton, key(), {"banker": 1000}).json()
+    shown = played["position"]
+    assert (shown["rounds"], shown["net"], shown["mode"], shown["currency"]) == (
+        1, played["win"] - played["stake"], "real", "USD",
+    )  # fmt: skip
+    assert "position" not in play(both.game.url, both.session("heidi"), key()).json()
+
+
 def test_a_round_that_returned_nothing_has_no_win_on_its_way(both: Pair) -> None:
     # A lone tie bet loses nine rounds in ten: a lost round comes within a few.
     token = both.session("mallory")

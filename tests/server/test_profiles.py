@@ -19,6 +19,7 @@ from baccarat.server.settings import DatabaseUrl, Settings
 from baccarat.server.wallets.operator import signing
 
 from ..harness import Api, FakeClock, SwitchableShoes, in_process, server_settings
+from .conftest import both_backends
 from .support import funded
 
 SECRET = "sixteen-chars-or-more"
@@ -35,6 +36,16 @@ currencies = ["USD"]
 async def gb(database_url: DatabaseUrl, tmp_path: Path, clock: FakeClock) -> AsyncIterator[Api]:
     """A deployment that plays the GB profile."""
     settings = server_settings(database_url, tmp_path, clock, SwitchableShoes(), profile="GB")
+    async with in_process(settings, Api) as api:
+        yield api
+
+
+@pytest.fixture
+async def ontario(
+    database_url: DatabaseUrl, tmp_path: Path, clock: FakeClock
+) -> AsyncIterator[Api]:
+    """A deployment that plays the ON profile."""
+    settings = server_settings(database_url, tmp_path, clock, SwitchableShoes(), profile="ON")
     async with in_process(settings, Api) as api:
         yield api
 
@@ -68,6 +79,8 @@ def test_the_package_has_the_default_and_the_three_markets_with_their_rules() ->
             mt.rg_before_first_wager) == (100, True, 6, True)  # fmt: skip
     assert (on.autoplay_rounds, on.screen) == (0, ("net_position", "session_time"))
     assert {p.recall_rounds for p in known.values()} == {10}
+    # Ontario ends a session after 30 minutes without the player's action; the others never.
+    assert [p.inactivity_timeout_s for p in known.values()] == [0, 0, 0, 1800]
 
 
 def _file(tmp_path: Path, text: str) -> Path:
@@ -91,6 +104,7 @@ rg_before_first_wager = true
 recall_rounds = 10
 favourites = false
 latency_meter = true
+inactivity_timeout_s = 0
 """
 
 
@@ -187,10 +201,55 @@ async def test_a_launch_naming_no_known_market_is_refused(operated: Api) -> None
 
 
 @pytest.mark.anyio
+async def test_an_operators_market_applies_to_its_launches_that_name_none(
+    database_url: DatabaseUrl, tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ACME_PROFILES_SECRET", SECRET)
+    (tmp_path / "operators.toml").write_text(OPERATORS + 'market = "MT"\n')
+    settings = server_settings(database_url, tmp_path, clock, SwitchableShoes(),
+                               operators_file=tmp_path / "operators.toml")  # fmt: skip
+    async with in_process(settings, Api) as api:
+        for named, plays in ((None, "MT"), ("GB", "GB"), ("default", "default")):
+            fields = {} if named is None else {"market": named}
+            code = (await _launch(api, **fields)).json()["code"]
+            started = await api.client.post("/api/sessions/launch", json={"code": code})
+            token = started.json()["token"]
+            told = (await api.client.get("/api/session", headers=api.auth(token, None))).json()
+            assert told["profile"]["name"] == plays, named  # the launch's own market wins
+
+
+def test_an_unknown_market_in_the_operators_file_stops_serve(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from baccarat.cli import main as cli
+    from baccarat.server.casino import Casino
+    from baccarat.server.wallets.operator.config import OperatorConfigError
+
+    monkeypatch.setenv("ACME_PROFILES_SECRET", SECRET)
+    operators = tmp_path / "operators.toml"
+    operators.write_text(OPERATORS + 'market = "XX"\n')
+    assert cli(["serve", "--data-dir", str(tmp_path), "--operators", str(operators)]) == 2
+    err = capsys.readouterr().err
+    assert "--operators: operator 'acme': market is one of default, GB, MT, ON, not 'XX'" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "baccarat.db").exists()  # stopped before anything was opened
+    # A server built otherwise (a worker, the tests' apps) stops alike.
+    settings = Settings.from_env({"BACCARAT_DATA_DIR": str(tmp_path),
+                                  "BACCARAT_OPERATORS": str(operators)})  # fmt: skip
+    with pytest.raises(OperatorConfigError, match="market is one of"):
+        Casino(settings)
+    operators.write_text(OPERATORS + "market = 44\n")
+    assert cli(["serve", "--data-dir", str(tmp_path), "--operators", str(operators)]) == 2
+    assert 'market is the name of a profile ("GB", "ON")' in capsys.readouterr().err
+
+
+@pytest.mark.anyio
 async def test_gb_refuses_a_round_at_4_9_s_after_the_last_start_and_allows_it_at_5_s(
     gb: Api,
 ) -> None:
     token = await gb.player()
+    opened = await gb.client.get("/api/session/position?mode=fun", headers=gb.auth(token, None))
+    assert opened.json()["rounds"] == 0  # (the table opens: the page reads it)
     assert (await gb.play(token, banker=500)).status_code == 201
     gb.clock.advance(4.9)
     refused = await gb.play(token, banker=500)
@@ -200,7 +259,12 @@ async def test_gb_refuses_a_round_at_4_9_s_after_the_last_start_and_allows_it_at
     assert error["details"] == {"rule": "min_cycle", "profile": "GB", "min_cycle_ms": 5000,
                                 "seconds": 5, "wait_ms": 100}  # fmt: skip
     gb.clock.advance(0.1)
-    assert (await gb.play(token, banker=500)).status_code == 201
+    played = await gb.play(token, banker=500)
+    assert played.status_code == 201
+    # The answer carries the felt's position with the round in it (no second read).
+    asked = await gb.client.get("/api/session/position?mode=fun", headers=gb.auth(token, None))
+    assert played.json()["position"] == asked.json()
+    assert played.json()["position"]["rounds"] == 2
     # The other mode's round counts too: a real round is no way round the wait.
     gb.clock.advance(2)
     again = await gb.play(token, mode="real", banker=500)
@@ -221,6 +285,7 @@ async def test_the_net_position_and_session_time_are_counted_per_mode(api: Api) 
     start = await position("fun")
     assert (start["rounds"], start["net"], start["currency"], start["mode"]) == (0, 0, "USD", "fun")
     fun = [(await api.play(token, banker=500, tie=200)).json() for _ in range(2)]
+    assert "position" not in fun[0]  # the default's felt shows none
     api.clock.advance(65)
     real = (await api.play(token, mode="real", player=700)).json()
     in_fun, in_real = await position("fun"), await position("real")
@@ -358,3 +423,78 @@ async def test_gb_history_reaches_back_past_its_three_months(gb: Api) -> None:
     assert [r["id"] for r in items] == [first["id"]]
     recalled = await gb.client.get("/api/history/recall", headers=gb.auth(token, None))
     assert [r["id"] for r in recalled.json()["rounds"]] == [first["id"]]
+
+
+ONTARIO_IDLE_S = 1800
+INACTIVE = {"rule": "inactivity_timeout_s", "seconds": 1800, "minutes": 30}
+
+
+def _code(answer: Any) -> str:
+    code: str = answer.json()["error"]["code"]
+    return code
+
+
+@pytest.mark.anyio
+@both_backends
+async def test_ontario_ends_a_session_after_30_minutes_without_the_players_action(
+    ontario: Api,
+) -> None:
+    api = ontario
+    token = await api.player()
+    auth = api.auth(token, None)
+
+    async def wallet() -> Any:
+        return await api.client.get("/api/wallet", headers=auth)
+
+    assert (await api.play(token, player=500)).status_code == 201
+    # Reads are the page's own (its wallet every 30 s, the position): they keep nothing alive.
+    api.clock.advance(ONTARIO_IDLE_S / 2)
+    assert (await wallet()).status_code == 200
+    api.clock.advance(ONTARIO_IDLE_S / 2 - 1)
+    assert (await wallet()).status_code == 200
+    # An action a second before the limit: the idle time starts again from it.
+    assert (await api.play(token, player=500)).status_code == 201
+    api.clock.advance(ONTARIO_IDLE_S - 1)
+    assert (await wallet()).status_code == 200
+    api.clock.advance(1)  # the limit: ended
+    ended = await wallet()
+    assert ended.status_code == 401
+    assert (_code(ended), ended.json()["error"]["details"]) == ("session_inactive", INACTIVE)
+    # Every request of the session is refused alike: an action, the page's first read.
+    assert _code(await api.play(token, player=500)) == "session_inactive"
+    first = await api.client.get("/api/session", headers=auth)
+    assert (first.status_code, _code(first)) == (401, "session_inactive")
+    # Logged out (the page does so, and the cookies go), it is gone; a new login plays.
+    assert (await api.client.delete("/api/sessions", headers=auth)).status_code == 204
+    assert _code(await wallet()) == "not_authenticated"
+    again = {"nickname": "alice", "password": "a good password"}
+    token = (await api.client.post("/api/sessions", json=again)).json()["token"]
+    assert (await api.client.get("/api/wallet", headers=api.auth(token, None))).status_code == 200
+    # A session nobody acted in since its login ends alike.
+    bob = await api.player("bob")
+    api.clock.advance(ONTARIO_IDLE_S)
+    assert _code(await api.client.get("/api/wallet", headers=api.auth(bob, None))) == (
+        "session_inactive"
+    )
+
+
+@pytest.mark.anyio
+async def test_an_ontario_launch_ends_idle_and_the_default_never(operated: Api) -> None:
+    api = operated
+    lobby = "https://casino.example/lobby"
+    launched = await _launch(api, market="ON", lobby_url=lobby)
+    code = launched.json()["code"]
+    ontario = (await api.client.post("/api/sessions/launch", json={"code": code})).json()["token"]
+    other = (await _launch(api, player="u8")).json()["code"]
+    plain = (await api.client.post("/api/sessions/launch", json={"code": other})).json()["token"]
+    mine = await api.player()
+    assert (await api.play(ontario, player=500)).status_code == 201
+    api.clock.advance(ONTARIO_IDLE_S)
+    for token in (plain, mine):  # the default profile: no time-out
+        alive = await api.client.get("/api/wallet", headers=api.auth(token, None))
+        assert alive.status_code == 200
+    ended = await api.client.get("/api/session", headers=api.auth(ontario, None))
+    assert ended.status_code == 401
+    # The page of an operator's session leads back to the operator's lobby.
+    assert ended.json()["error"]["details"] == INACTIVE | {"lobby_url": lobby}
+    assert _code(await api.play(ontario, player=500)) == "session_inactive"

@@ -22,7 +22,7 @@ from baccarat.cli import main as cli
 from ..harness import free_port, live, uvicorn_argv
 from ..server.support import BANKER_WINS
 from .audits import audit
-from .webtools import Player, fresh_table, open_table, place, serving
+from .webtools import Player, console_errors, fresh_table, open_table, place, serving
 
 STOPPED = "#table-message[data-kind=warn]"
 
@@ -271,3 +271,38 @@ def test_malta_shows_the_responsible_gaming_tools_before_the_first_real_money_wa
     assert page.locator("[data-rg-first]").count() == 0
     real = player.api("GET", "/api/history?mode=real")["items"]
     assert len(real) == 2
+
+
+def test_malta_shows_the_tools_before_the_first_real_money_bets_on_a_shared_coup(
+    make_player: Any, malta: str, screenshots: Path
+) -> None:
+    player: Player = make_player(at=malta)
+    (data,) = MALTA_DATA
+    assert cli(["admin", "--data-dir", str(data), "deposit", player.nickname, "100.00"]) == 0
+    page = player.page
+    errors = console_errors(player)
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/coups/" in r.url else None)
+    player.goto()
+    page.click('.topbar [data-mode="real"]')  # (before the table: its socket is real money's)
+    player.goto("table/speed")  # nobody watched it: its first window opens whole
+    page.wait_for_selector('.shared-view[data-table="speed"][data-phase="betting"]')
+    page.click('[data-chip="500"]')
+    page.click('[data-spot="player"]')
+    notice = page.locator("[data-rg-first]")
+    notice.wait_for()
+    assert "deposit, loss and wager limits" in str(notice.text_content())
+    for width, height in ((1280, 720), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(screenshots / f"rg-first-shared-{width}x{height}.png"))
+    page.wait_for_timeout(500)  # twice the page's gathering of chips: still nothing sent
+    assert sent == []  # nothing is bet while the notice shows
+    page.click("[data-rg-first-ok]")
+    page.wait_for_function(
+        "document.querySelector('#table-message').textContent.startsWith('Your bets are placed')"
+    )
+    assert len(sent) == 1
+    page.click('[data-spot="player"]')  # read: the next bets go at once
+    page.wait_for_function("document.querySelector('#table-message').textContent.includes('$10')")
+    assert page.locator("[data-rg-first]").count() == 0
+    assert not player.errors and not errors

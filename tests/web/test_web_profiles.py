@@ -15,12 +15,15 @@ import pytest
 from .audits import audit
 from .webtools import (
     Player,
+    Shifted,
+    console_errors,
     device,
     fresh_table,
     last_round,
     open_table,
     place,
     serving,
+    shifted_server,
     signed,
     stack_total,
     usd,
@@ -131,6 +134,7 @@ def test_the_recall_steps_through_the_last_rounds_as_the_export_has_them(
     response = player.context.request.get(f"{player.base_url}/api/history/export")
     lines = [json.loads(line) for line in response.text().splitlines()]
     page = player.page
+    errors = console_errors(player)
     player.goto("history")
     page.click('[data-recall="open"]')
     page.wait_for_selector(".recall-round")
@@ -138,6 +142,7 @@ def test_the_recall_steps_through_the_last_rounds_as_the_export_has_them(
     page.click('[data-round-go="older"]')
     shown = lines[1]  # the second newest of three
     assert page.get_attribute(".recall-round", "data-round") == shown["id"]
+    assert page.text_content('[data-recall="table"] dd') == table["name"]  # not its id
     assert page.text_content('[data-recall="before"] dd') == usd(shown["balance_before"])
     assert page.locator('[data-recall="after"]').count() == 0  # not before the last card
     dealt = [*shown["player"]["cards"][:1], *shown["banker"]["cards"][:1],
@@ -160,7 +165,7 @@ def test_the_recall_steps_through_the_last_rounds_as_the_export_has_them(
         page.locator('[data-hand="banker"]').scroll_into_view_if_needed()
         page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         page.screenshot(path=str(screenshots / f"recall-{width}x{height}.png"))
-    assert not player.errors
+    assert not player.errors and not errors
 
 
 def test_gb_shows_the_net_position_and_session_time_after_every_round_and_a_reload(
@@ -168,6 +173,7 @@ def test_gb_shows_the_net_position_and_session_time_after_every_round_and_a_relo
 ) -> None:
     player: Player = make_player(at=gb_url)
     page = player.page
+    errors = console_errors(player)
     table = fresh_table(tables)
     open_table(player, table)
     line = page.locator("[data-position]")
@@ -176,19 +182,23 @@ def test_gb_shows_the_net_position_and_session_time_after_every_round_and_a_relo
     assert line.text_content().endswith("Net position $0.00")
     place(player, 500, "player")
     place(player, 500, "tie")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/session/position" in r.url else None)
     page.click('[data-action="deal"]')
     player.wait_round()
+    # Right as the result shows (not a moment later): the round's answer carried it.
+    shown, text = line.get_attribute("data-net"), str(line.text_content())
     played = last_round(player)
     net = played["win"] - played["stake"]
-    page.wait_for_selector(f'[data-position][data-net="{net}"]')
-    assert line.text_content().endswith(f"Net position {signed(net)}")
+    assert (shown, text.endswith(f"Net position {signed(net)}")) == (str(net), True), text
+    assert asked == []  # and nothing asked again
     page.reload()
     page.wait_for_selector(f'[data-position][data-net="{net}"][data-position-mode="fun"]')
     # The default profile shows neither.
     other: Player = make_player(at=base_url)
     open_table(other, table)
     assert other.page.locator("[data-position]").count() == 0
-    assert not player.errors and not other.errors
+    assert not player.errors and not other.errors and not errors
 
 
 def test_a_favourite_layout_is_saved_with_the_account_and_placed_with_a_click(
@@ -272,3 +282,50 @@ def test_several_tables_play_on_one_screen_with_one_exact_balance(
         "play them one after the other."
     )
     assert briton.page.locator("iframe").count() == 0
+
+
+@pytest.fixture(scope="module")
+def ontario(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shifted]:
+    """A game server whose deployment plays the ON profile, on a clock the test moves."""
+    data = tmp_path_factory.mktemp("on-server")
+    with shifted_server(data, BACCARAT_PROFILE="ON") as server:
+        yield server
+
+
+def test_ontario_says_why_the_session_ended_and_offers_to_log_in_again(
+    make_player: Any, ontario: Shifted, tables: list[dict[str, Any]], screenshots: Path,
+    axe_source: Path,
+) -> None:  # fmt: skip
+    # Said on the next request of an open page (a deal), and on the first of a page opened
+    # again after the time-out (its first read of the session).
+    for width, height, then in ((1280, 720, "deal"), (390, 844, "reload")):
+        player: Player = make_player(at=ontario.url, **device(width, height))
+        page = player.page
+        errors = console_errors(player)
+        open_table(player, fresh_table(tables))
+        place(player, 500, "player")
+        ontario.advance(30 * 60)  # 30 minutes without an action: the server ended the session
+        if then == "deal":
+            page.click('[data-action="deal"]')
+        else:
+            page.reload()
+        notice = page.locator("#session-inactive[open]")
+        notice.wait_for()
+        assert notice.locator("h2").text_content() == "You were logged out"
+        assert notice.locator("p").text_content() == (
+            "Your session ended after 30 minutes without play, as the rules of this market "
+            "ask. Bets not dealt were not taken."
+        )
+        page.wait_for_selector("body:not(.logged-in)")  # ended here too
+        page.screenshot(path=str(screenshots / f"inactive-{width}x{height}.png"))
+        found: list[str] = []
+        audit(page, axe_source, "the session's end", found)
+        assert not found, found
+        page.click('[data-inactive="login"]')
+        page.wait_for_selector("#login-btn")  # the lobby's login form
+        assert page.locator("#session-inactive").count() == 0
+        # Said once: the ended session's cookies are gone, a reload is a visitor's page.
+        page.reload()
+        page.wait_for_selector("html[data-ready=true] #login-btn")
+        assert page.locator("#session-inactive").count() == 0
+        assert not player.errors and not errors

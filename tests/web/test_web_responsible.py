@@ -14,33 +14,15 @@ import pytest
 
 from baccarat.cli import main as cli
 
-from ..harness import live, uvicorn_argv
-from .webtools import Player, fresh_table, new_nickname, open_table, place
+from .webtools import Player, Shifted, fresh_table, new_nickname, open_table, place, shifted_server
 
 pytestmark = pytest.mark.browser
 
 
-class Shifted:
-    def __init__(self, url: str, data: Path, shift: Path):
-        self.url, self.data, self.shift = url, data, shift
-
-    def advance(self, seconds: int) -> None:
-        now = int(self.shift.read_text() or 0)
-        self.shift.write_text(str(now + seconds * 1_000_000))
-
-
 @pytest.fixture(scope="module")
 def shifted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shifted]:
-    from ..harness import free_port
-
-    data = tmp_path_factory.mktemp("rg-web")
-    shift = data / "clock-shift"
-    shift.write_text("0")
-    port = free_port()
-    env = {"BACCARAT_DATA_DIR": str(data), "BACCARAT_TEST_CLOCK_SHIFT": str(shift)}
-    argv = uvicorn_argv("tests.server.apps:shifted", port)
-    with live(argv, env, data / "server.log", port) as server:
-        yield Shifted(server.url, data, shift)
+    with shifted_server(tmp_path_factory.mktemp("rg-web")) as server:
+        yield server
 
 
 def funded(context: Any, shifted: Shifted) -> Player:

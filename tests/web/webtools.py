@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ..harness import free_port, live, serve_argv
+from ..harness import free_port, live, serve_argv, uvicorn_argv
 
 PASSWORD = "correct horse battery"
 
@@ -279,6 +279,30 @@ def serving(data: Path, **env: str) -> Iterator[str]:
     env = {"BACCARAT_DATA_DIR": str(data), "BACCARAT_REGISTRATIONS_PER_HOUR": "10000", **env}
     with live(argv, env, data / "server.log", port, cwd=data) as server:
         yield server.url
+
+
+class Shifted:
+    """A game server whose clock the test moves on (``shifted_server``)."""
+
+    def __init__(self, url: str, data: Path, shift: Path):
+        self.url, self.data, self.shift = url, data, shift
+
+    def advance(self, seconds: int) -> None:
+        now = int(self.shift.read_text() or 0)
+        self.shift.write_text(str(now + seconds * 1_000_000))
+
+
+@contextlib.contextmanager
+def shifted_server(data: Path, **env: str) -> Iterator[Shifted]:
+    """The real server on a SQLite database in ``data``, its clock shifted by a file the test
+    moves (tests/server/apps.py ``shifted``), with ``env`` added (BACCARAT_* settings)."""
+    shift = data / "clock-shift"
+    shift.write_text("0")
+    port = free_port()
+    env = {"BACCARAT_DATA_DIR": str(data), "BACCARAT_TEST_CLOCK_SHIFT": str(shift), **env}
+    argv = uvicorn_argv("tests.server.apps:shifted", port)
+    with live(argv, env, data / "server.log", port) as server:
+        yield Shifted(server.url, data, shift)
 
 
 # Boxes on the page: [left, top, right, bottom] in CSS pixels.

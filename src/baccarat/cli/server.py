@@ -187,7 +187,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from uvicorn.config import LOGGING_CONFIG
 
     from baccarat.cli import UsageError, inputs
-    from baccarat.server import keys
+    from baccarat.server import keys, profiles
     from baccarat.server.api.guard import uvicorn_options
     from baccarat.server.db import migrate
     from baccarat.server.kinds import load_tables
@@ -195,6 +195,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from baccarat.server.settings import parse_forwarded_allow_ips
     from baccarat.server.wallets.operator.config import (
         OperatorConfigError,
+        check_operator_markets,
         check_operator_tables,
         load_operators,
     )
@@ -226,7 +227,13 @@ def run_serve(args: argparse.Namespace) -> int:
     operators = args.operators or os.environ.get("BACCARAT_OPERATORS") or None
     operators_file = Path(operators).resolve() if operators else None
     try:
-        check_operator_tables(load_operators(operators_file), table_set)
+        known = profiles.load(settings.profiles_file, settings.profile)
+    except profiles.ProfileError as error:  # (a bad profiles file, or an unknown profile)
+        raise UsageError(str(error)) from None
+    try:
+        operator_set = load_operators(operators_file)
+        check_operator_tables(operator_set, table_set)
+        check_operator_markets(operator_set, known)
     except OperatorConfigError as error:
         raise UsageError(f"--operators: {error}") from None
     settings = dataclasses.replace(

@@ -19,6 +19,12 @@ rather than a proof of work: a proof of work costs a phone as much as it costs a
 guesser's server, who has many and pays it gladly for a password; a delay per account
 costs the guesser all their addresses at once, and the owner nothing where they log in
 from. Registrations are limited per client address per hour.
+
+A session may end sooner than its expiry: after its profile's inactivity time-out
+(``Profile.inactivity_timeout_s``, Ontario's AGCO 4.30; 0: none), kept with the session as
+it begins. A player's action (a request that changes something, never a read or a socket's
+ping) starts its idle time again, written in the action's own transaction; past the
+time-out every request of the session is refused ``session_inactive``.
 """
 
 from __future__ import annotations
@@ -67,52 +73,85 @@ class Session:
         return csrf_token(self.token)
 
 
-def create_session(uow: UnitOfWork, player_id: int, ttl_s: int, prefix: str = "") -> Session:
-    """A new session; ``prefix`` marks the token of a kind of session (an operator's)."""
+# A live session: not expired, and not past its inactivity time-out.
+_LIVE = "expires_us > :now AND (idle_us = 0 OR acted_us + idle_us > :now)"
+
+
+def create_session(
+    uow: UnitOfWork, player_id: int, ttl_s: int, prefix: str = "", idle_s: int = 0
+) -> Session:
+    """A new session; ``prefix`` marks the token of a kind of session (an operator's);
+    ``idle_s``: its inactivity time-out (the profile's it begins under; 0: none)."""
     token = prefix + new_token()
     expires = uow.now + ttl_s * 1_000_000
     uow.run(
-        "INSERT INTO sessions (token_hash, player_id, created_us, expires_us) "
-        "VALUES (:h, :p, :now, :exp)",
-        {"h": token_hash(token), "p": player_id, "now": uow.now, "exp": expires},
-    )
-    # Forget this player's expired sessions while we are here.
-    uow.run(
-        "DELETE FROM sessions WHERE player_id = :p AND expires_us <= :now",
-        {"p": player_id, "now": uow.now},
-    )
+        "INSERT INTO sessions (token_hash, player_id, created_us, expires_us, idle_us, "
+        "acted_us) VALUES (:h, :p, :now, :exp, :idle, :now)",
+        {"h": token_hash(token), "p": player_id, "now": uow.now, "exp": expires,
+         "idle": idle_s * 1_000_000},
+    )  # fmt: skip
+    # Forget this player's ended sessions (expired, or past their time-out) while here.
+    uow.run(f"DELETE FROM sessions WHERE player_id = :p AND NOT ({_LIVE})",
+            {"p": player_id, "now": uow.now})  # fmt: skip
     return Session(token, player_id, expires)
 
 
-_SESSION = "SELECT player_id, expires_us FROM sessions WHERE token_hash = :h"
+# The columns of ``sessions`` that ``live_player`` reads, first in a row.
+SESSION_COLUMNS = ("player_id", "expires_us", "idle_us", "acted_us")
+_SESSION = f"SELECT {', '.join(SESSION_COLUMNS)} FROM sessions WHERE token_hash = :h"
+# The codes that say a request's session has ended (a seat's socket closes on either).
+ENDED = ("not_authenticated", "session_inactive")
 
 
-def authenticate(uow: UnitOfWork, hashed: str | None) -> int:
-    """The player id of a live session, or ``not_authenticated``."""
-    return live_player(uow, None if hashed is None else uow.one(_SESSION, {"h": hashed}))
+def authenticate(uow: UnitOfWork, hashed: str | None, *, acts: bool = False) -> int:
+    """The player id of a live session, or ``not_authenticated`` (``session_inactive`` past
+    its inactivity time-out). ``acts``: the request is the player's action, in a unit of
+    work that writes (``live_player``)."""
+    row = None if hashed is None else uow.one(_SESSION, {"h": hashed})
+    return live_player(uow, row, hashed if acts else None)
 
 
-def still_authenticated(uow: UnitOfWork, hashed: str | None, player_id: int) -> Later:
+def still_authenticated(
+    uow: UnitOfWork, hashed: str | None, player_id: int, *, acts: bool = False
+) -> Later:
     """The session of a socket that authenticated as ``player_id`` must still be live: on
     PostgreSQL checked with the unit's next round trip, as soon as it answers (before
-    anything sent after it is read), ``not_authenticated`` if not. The lookup, for the
-    caller to have answered first if the unit refuses before it read anything
-    (``UnitOfWork.answered_first``)."""
+    anything sent after it is read), ``not_authenticated`` (or ``session_inactive``) if
+    not. The lookup, for the caller to have answered first if the unit refuses before it
+    read anything (``UnitOfWork.answered_first``). ``acts`` as for ``authenticate``."""
     if hashed is None:
         raise _not_authenticated()
 
     def live(cursor: Any) -> None:
-        if live_player(uow, cursor.fetchone()) != player_id:
+        if live_player(uow, cursor.fetchone(), hashed if acts else None) != player_id:
             raise _not_authenticated()
 
     return uow.later(_SESSION, {"h": hashed}, live)
 
 
-def live_player(uow: UnitOfWork, row: tuple[Any, ...] | None) -> int:
-    """The player of a session's row (its first two columns as ``_SESSION``'s: the player,
-    the expiry) if it is live; else ``not_authenticated``."""
+def live_player(uow: UnitOfWork, row: tuple[Any, ...] | None, acted: str | None = None) -> int:
+    """The player of a session's row (its first columns ``SESSION_COLUMNS``) if it is live;
+    else ``not_authenticated``, or ``session_inactive`` once its player has not acted for
+    its inactivity time-out. ``acted``: the session's token hash when the request is its
+    player's action, in a unit of work that writes: a session with a time-out starts its
+    idle time again (one write, by its key, sent with the unit's next statement; none for
+    a session without one). A refused action is rolled back with it, and does not count."""
     if row is None or row[1] <= uow.now:
         raise _not_authenticated()
+    idle_us, acted_us = int(row[2]), int(row[3])
+    if idle_us:
+        if acted_us + idle_us <= uow.now:
+            seconds = idle_us // 1_000_000
+            minutes = -(-seconds // 60)
+            raise ServiceError(
+                "session_inactive",
+                f"you were logged out after {minutes} minutes without play (the rules of "
+                "this market): log in again",
+                rule="inactivity_timeout_s", seconds=seconds, minutes=minutes,
+            )  # fmt: skip
+        if acted is not None:
+            uow.send("UPDATE sessions SET acted_us = :now WHERE token_hash = :h",
+                     {"now": uow.now, "h": acted})  # fmt: skip
     return int(row[0])
 
 
@@ -121,7 +160,7 @@ def _not_authenticated() -> ServiceError:
 
 
 def live_sessions(uow: UnitOfWork, hashes: list[str]) -> set[str]:
-    """Which of these token hashes belong to live sessions."""
+    """Which of these token hashes belong to live sessions (not expired, not inactive)."""
     live: set[str] = set()
     for start in range(0, len(hashes), 500):
         batch = hashes[start : start + 500]
@@ -131,8 +170,7 @@ def live_sessions(uow: UnitOfWork, hashes: list[str]) -> set[str]:
         live.update(
             str(row[0])
             for row in uow.all(
-                f"SELECT token_hash FROM sessions WHERE token_hash IN ({names}) "
-                "AND expires_us > :now",
+                f"SELECT token_hash FROM sessions WHERE token_hash IN ({names}) AND {_LIVE}",
                 params,
             )
         )
@@ -163,7 +201,7 @@ def list_sessions(uow: UnitOfWork, player_id: int, current: str | None) -> list[
     """The player's live sessions, newest first (at most ``MAX_LISTED``)."""
     rows = uow.all(
         "SELECT token_hash, created_us, expires_us FROM sessions "
-        "WHERE player_id = :p AND expires_us > :now ORDER BY created_us DESC LIMIT :n",
+        f"WHERE player_id = :p AND {_LIVE} ORDER BY created_us DESC LIMIT :n",
         {"p": player_id, "now": uow.now, "n": MAX_LISTED},
     )
     return [SessionInfo(str(h)[:12], int(c), int(e), h == current) for h, c, e in rows]

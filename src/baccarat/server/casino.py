@@ -16,7 +16,11 @@ from baccarat.server.play.round import Dealer
 from baccarat.server.settings import Settings
 from baccarat.server.tables import TableSet
 from baccarat.server.wallets.ledger import LedgerWallet
-from baccarat.server.wallets.operator.config import check_operator_tables, load_operators
+from baccarat.server.wallets.operator.config import (
+    check_operator_markets,
+    check_operator_tables,
+    load_operators,
+)
 
 log = logging.getLogger("baccarat.server")
 
@@ -35,6 +39,7 @@ class Casino:
         check_operator_tables(self.operators, self.tables)
         # The jurisdiction profiles, and the deployment's (docs/jurisdictions.md).
         self.profiles = profiles.load(settings.profiles_file, settings.profile)
+        check_operator_markets(self.operators, self.profiles)
         self.passwords = Passwords(settings.passwords)
         self.hashing = HashGate(settings.limits)
         self.shoes: ShoeFactory = settings.shoe_factory or FairShoes()

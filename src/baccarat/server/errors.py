@@ -50,6 +50,9 @@ ERRORS: dict[str, ErrorSpec] = {
     ),
     "betting_closed": ErrorSpec(409, "the coup's betting window has closed: nothing was taken"),
     "not_authenticated": ErrorSpec(401, "no valid session token or cookie"),
+    "session_inactive": ErrorSpec(
+        401, "the session ended after its profile's inactivity time-out: log in again"
+    ),
     "invalid_credentials": ErrorSpec(401, "wrong nickname or password"),
     "csrf_failed": ErrorSpec(403, "the X-CSRF-Token header does not match the session"),
     "forbidden": ErrorSpec(403, "this action is not allowed"),

@@ -90,7 +90,8 @@ async def login(body: Credentials, request: Request, casino: CasinoDep) -> Respo
 
     def open_session(uow: UnitOfWork) -> auth.Session:
         auth.forgive(uow, keys)
-        return auth.create_session(uow, player.id, casino.settings.session_ttl_s)
+        idle_s = casino.profiles.deployment.inactivity_timeout_s  # (ours play under it)
+        return auth.create_session(uow, player.id, casino.settings.session_ttl_s, idle_s=idle_s)
 
     session = await casino.db.write(open_session)
     return _logged_in(casino, session, player)
@@ -115,7 +116,11 @@ def session_cookies(response: Response, casino: Casino, token: str, csrf: str) -
 @logout_route(router, "/sessions", "Log out: the session ends and the cookies are cleared")
 async def logout(ctx: RequestDep) -> Response:
     def end(uow: UnitOfWork) -> None:
-        ctx.caller.player_id(uow)
+        try:
+            ctx.caller.player_id(uow)
+        except ServiceError as error:
+            if error.code != "session_inactive":  # ended by its time-out: its cookies go too
+                raise
         assert ctx.caller.token_hash is not None
         auth.end_session(uow, ctx.caller.token_hash)
 
@@ -194,7 +199,7 @@ async def change_password(body: PasswordChangeIn, ctx: RequestDep) -> Response:
     casino = ctx.casino
 
     def current(uow: UnitOfWork) -> tuple[accounts.Player, str]:
-        player = accounts.get(uow, ctx.caller.player_id(uow))
+        player = accounts.get(uow, ctx.caller.player_id(uow, writes=False))
         found = accounts.find(uow, player.nickname)
         if found is None or found[0].id != player.id:
             # An operator's player has no password of ours (api.access refuses its session
@@ -233,9 +238,11 @@ async def me(ctx: RequestDep) -> Response:
 @router.get(
     "/session",
     response_model=SessionStateOut,
-    responses=documented(),
-    summary="Is this caller logged in? Always 200: `logged_in` says (the page asks on load); "
-    "`profile`: the jurisdiction profile the session plays under (docs/jurisdictions.md)",
+    responses=documented("session_inactive"),
+    summary="Is this caller logged in? `logged_in` says (the page asks on load); `profile`: "
+    "the jurisdiction profile the session plays under (docs/jurisdictions.md). 401 "
+    "`session_inactive` alone: the profile's inactivity time-out ended the session (an "
+    "operator's: its `lobby_url` in the details)",
 )
 async def session_state(ctx: RequestDep) -> Response:
     profiles = ctx.casino.profiles
@@ -245,6 +252,8 @@ async def session_state(ctx: RequestDep) -> Response:
         try:
             player = accounts.get(uow, ctx.caller.player_id(uow))
         except ServiceError as error:
+            if error.code == "session_inactive" and ctx.caller.operator:
+                error.details["lobby_url"] = launch.lobby_of(uow, ctx.caller.token_hash)
             if error.code != "not_authenticated":
                 raise
             return visitor

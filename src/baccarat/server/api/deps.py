@@ -53,9 +53,13 @@ class Caller:
     operator: str = ""
     # The request's access-log notes (``observe.logs``): the player once authenticated.
     noted: object = None
+    # A request that changes something (not GET): its player's action (``auth``'s idle time).
+    acts: bool = False
 
-    def player_id(self, uow: UnitOfWork) -> int:
-        player = auth.authenticate(uow, self.token_hash)
+    def player_id(self, uow: UnitOfWork, *, writes: bool = True) -> int:
+        """The session's player (401 if none). An action's unit of work starts the
+        session's idle time again; a read before it says ``writes=False``."""
+        player = auth.authenticate(uow, self.token_hash, acts=self.acts and writes)
         logs.note_player(self.noted, player)
         return player
 
@@ -90,8 +94,8 @@ def caller_of(request: Request, cookie_name: str = SESSION_COOKIE) -> Caller:
             "csrf_failed",
             f"a request made with the session cookie needs the {CSRF_HEADER} header",
         )
-    return Caller(auth.token_hash(token), session_kind(token),
-                  request.scope.get(logs.SCOPE_KEY))  # fmt: skip
+    noted, acts = request.scope.get(logs.SCOPE_KEY), request.method not in SAFE_METHODS
+    return Caller(auth.token_hash(token), session_kind(token), noted, acts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -407,6 +407,12 @@ class RoundOut(BaseModel):
         description="a round on an operator's wallet: its win is on its way (pending), landed "
         "(paid), or the round returned nothing (none)",
     )
+    position: dict[str, Any] | None = Field(
+        default=None,
+        description="the answer to a house round where the profile's felt shows the net "
+        "position (docs/jurisdictions.md): the session's, with this round in it, as "
+        "GET /api/session/position says",
+    )
 
 
 class HistoryOut(BaseModel):

@@ -97,7 +97,9 @@ class LaunchIn(BaseModel):
 
 async def _start(request: Request, casino: Casino, code: str) -> launch.Started:
     started = await casino.db.write(
-        lambda uow: launch.redeem(uow, code, casino.system, casino.settings.session_ttl_s)
+        lambda uow: launch.redeem(
+            uow, code, casino.system, casino.settings.session_ttl_s, casino.profiles
+        )
     )
     await desk_of(request.app).refresh_balance(started.session)
     return started

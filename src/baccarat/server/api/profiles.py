@@ -90,7 +90,7 @@ async def tables_at_once(body: TablesAtOnceIn, ctx: RequestDep) -> Response:
                                "take a seat there", table=table.id)  # fmt: skip
 
     def read(uow: UnitOfWork) -> Any:
-        caller.player_id(uow)
+        caller.player_id(uow, writes=False)  # asks, changes nothing: not an action
         return session_profile(uow, casino.profiles, caller.token_hash, bool(caller.operator))
 
     profile = await casino.db.read(read)

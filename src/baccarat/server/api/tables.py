@@ -53,6 +53,7 @@ from baccarat.server.kinds.shared import views as shared
 from baccarat.server.kinds.shared.clock import require_shared
 from baccarat.server.kinds.shared.kind import SharedKind
 from baccarat.server.kinds.shared.runtime import SharedDesk
+from baccarat.server.profiles.position import after_round
 from baccarat.server.profiles.rules import session_profile
 from baccarat.server.tables import Table, bets_from
 
@@ -169,7 +170,8 @@ async def play_round(
         here = table.for_currency(currency_of(ctx, uow, player_id))
         profile = session_profile(uow, profiles, ctx.caller.token_hash, bool(ctx.caller.operator))
         played = rounds.play_round(uow, dealer, player_id, here, mode, bets, profile)
-        return rounds.round_answer(uow, player_id, here, played, bets)
+        answer = rounds.round_answer(uow, player_id, here, played, bets)
+        return answer | after_round(uow, profile, player_id, mode)
 
     return await idempotent_write(ctx, payload, 201, work)
 

@@ -44,6 +44,10 @@ sessions = sa.Table(
     sa.Column("player_id", Id, sa.ForeignKey("players.id"), nullable=False, index=True),
     sa.Column("created_us", sa.BigInteger, nullable=False),
     sa.Column("expires_us", sa.BigInteger, nullable=False),
+    # The inactivity time-out of the profile the session began under (revision 0028; 0:
+    # none) and its player's last action: past it, the session is ended (auth.py).
+    sa.Column("idle_us", sa.BigInteger, nullable=False, server_default="0"),
+    sa.Column("acted_us", sa.BigInteger, nullable=False, server_default="0"),
 )
 
 login_throttle = sa.Table(

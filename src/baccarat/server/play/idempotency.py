@@ -67,8 +67,8 @@ def recall(uow: UnitOfWork, player_id: int, key: str, hashed: str) -> StoredAnsw
 
 
 _LOOKUP = (
-    "SELECT s.player_id, s.expires_us, k.request_hash, k.status, k.response "
-    "FROM sessions s LEFT JOIN idempotency_keys k "
+    f"SELECT {', '.join(f's.{name}' for name in auth.SESSION_COLUMNS)}, k.request_hash, "
+    "k.status, k.response FROM sessions s LEFT JOIN idempotency_keys k "
     "ON k.player_id = s.player_id AND k.key = :k WHERE s.token_hash = :h"
 )
 # PostgreSQL: whose each session token is (a session's player never changes), by database
@@ -89,15 +89,16 @@ def authenticate_and_recall(
     row = None
     if token_hash is not None:
         row = uow.one(_LOOKUP, {"h": token_hash, "k": key})
-    return _looked_up(uow, row, key, hashed)
+    return _looked_up(uow, row, key, hashed, token_hash)
 
 
 def _looked_up(
-    uow: UnitOfWork, row: tuple[Any, ...] | None, key: str, hashed: str
+    uow: UnitOfWork, row: tuple[Any, ...] | None, key: str, hashed: str, token_hash: str | None
 ) -> tuple[int, StoredAnswer | None]:
-    player_id = auth.live_player(uow, row)
+    # A money-moving request is its player's action (the session's idle time starts again).
+    player_id = auth.live_player(uow, row, token_hash)
     assert row is not None
-    _, _, stored_hash, status, response = row
+    stored_hash, status, response = row[len(auth.SESSION_COLUMNS) :]
     if stored_hash is None:
         return player_id, None
     if stored_hash != hashed:
@@ -179,7 +180,7 @@ def _once_known(
     def check(cursor: Any) -> None:
         rows = cursor.rows
         try:
-            found, stored = _looked_up(uow, rows[0] if rows else None, key, hashed)
+            found, stored = _looked_up(uow, rows[0] if rows else None, key, hashed, known[1])
         except ServiceError:
             _PLAYERS.pop(known, None)
             raise

@@ -29,6 +29,7 @@ MOST = {
     "tables_at_once": 4,
     "history_months": 120,
     "recall_rounds": 100,
+    "inactivity_timeout_s": 86_400,
 }
 
 
@@ -54,6 +55,7 @@ class Profile:
     recall_rounds: int
     favourites: bool
     latency_meter: bool
+    inactivity_timeout_s: int
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self) | {"screen": list(self.screen)}

@@ -9,6 +9,7 @@ from typing import Any
 
 from baccarat.server import ledger
 from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.profiles import Profile
 from baccarat.server.responsible.checks import (
     Session,
     current_session,
@@ -34,3 +35,11 @@ def position(uow: UnitOfWork, player_id: int, mode: str) -> dict[str, Any]:
     """The position, in a write: a new session begins here if one is due."""
     _, session = current_session(uow, player_id, locked_profile(uow, player_id))
     return _position(uow, player_id, mode, session)
+
+
+def after_round(uow: UnitOfWork, profile: Profile, player_id: int, mode: str) -> dict[str, Any]:
+    """What a round's answer adds where the profile's felt shows the position (``screen``):
+    ``{"position": ...}``, counted with the round in it, in a write (the round's own, or the
+    one that records its wallet's answer), so that the felt shows it with the result and
+    asks nothing again. Nothing elsewhere."""
+    return {"position": position(uow, player_id, mode)} if profile.screen else {}

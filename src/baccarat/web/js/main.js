@@ -5,6 +5,7 @@ import { isOn, setOn } from "./sound.js";
 import * as store from "./state.js";
 import { clear, enterView, webAddress } from "./dom.js";
 import * as operator from "./operator.js";
+import * as inactive from "./inactive.js";
 import * as watch from "./watch.js";
 
 const views = {
@@ -177,6 +178,7 @@ async function boot() {
   window.addEventListener("hashchange", () => show());
   watch.start();
   operator.start();
+  inactive.start();
   await show({ moved: false });
   document.documentElement.dataset.ready = "true";
   performance.mark("baccarat-ready");

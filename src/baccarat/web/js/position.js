@@ -1,7 +1,8 @@
 // The net position and the time spent in the session, always on the felt where the profile
 // says so (GB: UKGC RTS 2E and 13C; Ontario: the net position in the session's currency).
 // Both are the server's counts (GET /api/session/position, per mode), read when the table
-// opens or comes back into view and after every round; the time runs on between two reads.
+// opens or comes back into view; after a house round its answer carries them (`position`),
+// drawn as its result shows. The time runs on between two reads.
 
 import * as api from "./api.js";
 import { h } from "./dom.js";
@@ -32,11 +33,25 @@ export class Position {
   async refresh(mode) {
     if (!this.on) return;
     try {
-      this.data = await api.get("/api/session/position", { mode });
-      this.read = Date.now();
+      this.set(await api.get("/api/session/position", { mode }));
     } catch {
-      return; // offline, or logged out: the line keeps what it showed
+      // offline, or logged out: the line keeps what it showed
     }
+  }
+
+  /**
+   * A round's result is shown: the position the server counted with it, which the round's
+   * answer carries (drawn at once, not asked again); an answer without it is asked after.
+   */
+  played(round, mode) {
+    if (!this.on) return;
+    if (round && round.position) this.set(round.position);
+    else this.refresh(mode);
+  }
+
+  set(data) {
+    this.data = data;
+    this.read = Date.now();
     this.draw();
   }
 

@@ -9,6 +9,8 @@ import { announce, fill, h } from "./dom.js";
 import { errorText } from "./errors.js";
 import { loginFirst } from "./gate.js";
 import { dateTime, money, t } from "./i18n.js";
+import { tableName } from "./rulesinfo.js";
+import * as store from "./state.js";
 import { stepNow, stepsList } from "./steps.js";
 
 /** The cards of a hand dealt up to step `at` (0: none yet). */
@@ -32,8 +34,9 @@ function handView(round, side, at) {
 
 const row = (label, value, attrs = {}) => h("div", { class: "kv", ...attrs }, h("dt", { text: label }), h("dd", { text: value }));
 
-function roundView(round, at, go) {
+function roundView(round, at, go, tables) {
   const last = round.steps.length;
+  const tbl = tables.find((x) => x.id === round.table_id); // (its id: a table gone since)
   const done = at >= last;
   const bets = Object.entries(round.bets || {});
   return h(
@@ -44,7 +47,7 @@ function roundView(round, at, go) {
       "dl",
       { class: "kvs" },
       row(t("history.time"), dateTime(round.time)),
-      row(t("history.table"), round.table_id),
+      row(t("history.table"), tbl ? tableName(tbl) : round.table_id, { "data-recall": "table" }),
       row(t("history.mode"), t(`mode.${round.mode}`)),
       row(t("history.balance_before"), money(round.balance_before), { "data-recall": "before" }),
       bets.map(([spot, bet]) => row(t(`bet.${spot}`), money(bet.stake), { "data-bet": spot })),
@@ -89,8 +92,12 @@ export async function render(root) {
   root.append(page);
   let rounds = [];
   let error = null;
+  let tables = []; // to name each round's table
   try {
-    rounds = (await api.get("/api/history/recall", { last: 10 })).rounds;
+    [rounds, tables] = await Promise.all([
+      api.get("/api/history/recall", { last: 10 }).then((answer) => answer.rounds),
+      store.tables().catch(() => []),
+    ]);
   } catch (failure) {
     error = errorText(failure);
   }
@@ -138,7 +145,7 @@ export async function render(root) {
             }),
           )
         : null,
-      round ? roundView(round, at, go) : null,
+      round ? roundView(round, at, go, tables) : null,
       h("p", null, h("a", { href: "#/history", text: t("recall.to_history") })),
     );
     const title = page.querySelector("#recall-round-title");

@@ -1,7 +1,8 @@
 // Where the profile asks for it (Malta: MGA Player Protection Directive, as amended in 2023),
 // the responsible-gaming tools are shown before the player's first real-money wager: the
 // page asks the server whether the player has played real money yet, and before the first
-// deal shows what protects them and where to set it.
+// deal at a house table, or the first bets sent on a shared table's coup, shows what
+// protects them and where to set it.
 
 import * as api from "./api.js";
 import { h } from "./dom.js";

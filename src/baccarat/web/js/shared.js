@@ -22,6 +22,7 @@ import { Position } from "./position.js";
 import { favouritesView, placeTools } from "./favourites.js";
 import { Autoplay, autoplayView } from "./autoplay.js";
 import { Latency } from "./latency.js";
+import { beforeFirstWager } from "./rgfirst.js";
 import { showRoads } from "./roads.js";
 import { tableName } from "./rulesinfo.js";
 import { sounds } from "./sound.js";
@@ -316,13 +317,19 @@ class SharedView {
     this.send();
   }
 
-  /** Send the felt's bets (after SEND_MS, together); one request at a time. */
+  /**
+   * Send the felt's bets (after SEND_MS, together); one request at a time. Where the profile
+   * shows the responsible-gaming tools before the first real-money wager (Malta), nothing
+   * is sent before the player has read them.
+   */
   send() {
     if (this.sending) {
       this.queued = true;
       return;
     }
-    this.sending = new Promise((resolve) => setTimeout(resolve, SEND_MS)).then(() => this.put());
+    this.sending = beforeFirstWager(this.mode)
+      .then(() => new Promise((resolve) => setTimeout(resolve, SEND_MS)))
+      .then(() => this.put());
   }
 
   async put() {

@@ -596,7 +596,7 @@ class TableView {
     if (typeof round.balance_after === "number") store.setBalance(this.mode, round.balance_after);
     if (!this.alive) return round;
     showBanner(this.el, round, this.lastNet);
-    this.position.refresh(this.mode); // the round counts in the session's net position
+    this.position.played(round, this.mode); // the round counts in the session's net position
     // On an operator's wallet the win may still be on its way (docs/operator-api.md).
     if (round.payout === "pending") this.say(t("round.payout_pending"), "progress");
     // The round's one announcement: what the banner shows, in a sentence.

@@ -19,6 +19,7 @@ from baccarat.server.wallets.operator.contract import WalletProtocol
 from baccarat.server.wallets.operator.protocols import CONTRACTS, DEFAULT
 
 if TYPE_CHECKING:
+    from baccarat.server.profiles import ProfileSet
     from baccarat.server.tables import TableSet
 
 _ID = re.compile(r"^[a-z0-9_-]{1,32}$")
@@ -41,6 +42,8 @@ class Operator:
     timeout_s: float = DEFAULT_TIMEOUT_S
     # The wallet contract its wallet speaks (``protocol``; none named: API v1).
     contract: WalletProtocol = CONTRACTS[DEFAULT]
+    # The market of its launches that name none (``market``; None: the deployment's profile).
+    market: str | None = None
 
     def __repr__(self) -> str:  # the secret stays out of logs and tracebacks
         return f"Operator(id={self.id!r}, wallet_url={self.wallet_url!r})"
@@ -104,7 +107,8 @@ def _operator(entry: Any, index: int, env: Mapping[str, str]) -> Operator:
     where = f"operator {index + 1}"
     if not isinstance(entry, dict):
         raise OperatorConfigError(f"{where} is not a table")
-    known = {"id", "secret_env", "wallet_url", "currencies", "tables", "timeout_s", "protocol"}
+    known = {"id", "secret_env", "wallet_url", "currencies", "tables", "timeout_s", "protocol",
+             "market"}  # fmt: skip
     unknown = sorted(set(entry) - known)
     if unknown:
         raise OperatorConfigError(f"{where}: unknown keys {', '.join(unknown)}")
@@ -152,9 +156,12 @@ def _operator(entry: Any, index: int, env: Mapping[str, str]) -> Operator:
         raise OperatorConfigError(
             f"{where}: protocol is one of {', '.join(map(repr, CONTRACTS))}, not {protocol!r}"
         )
+    market = entry.get("market")  # a profile's name (``check_operator_markets``)
+    if market is not None and not isinstance(market, str):
+        raise OperatorConfigError(f'{where}: market is the name of a profile ("GB", "ON")')
     return Operator(
         operator_id, secret, url.rstrip("/"), tuple(currencies),
-        None if tables is None else tuple(tables), float(timeout), CONTRACTS[protocol],
+        None if tables is None else tuple(tables), float(timeout), CONTRACTS[protocol], market,
     )  # fmt: skip
 
 
@@ -170,3 +177,13 @@ def check_operator_tables(operators: Operators, tables: TableSet) -> None:
                     f"operator {operator.id!r}: table {table_id!r} is player-banked: it plays "
                     "on the casino's own wallet only"
                 )
+
+
+def check_operator_markets(operators: Operators, profiles: ProfileSet) -> None:
+    """Every operator's default ``market`` is a profile the server knows."""
+    for operator in operators.values():
+        if operator.market is not None and operator.market not in profiles:
+            raise OperatorConfigError(
+                f"operator {operator.id!r}: market is one of {', '.join(profiles)}, "
+                f"not {operator.market!r}"
+            )

@@ -31,6 +31,7 @@ from baccarat.server.kinds.house import service as rounds
 from baccarat.server.play import idempotency
 from baccarat.server.play.host import Host
 from baccarat.server.play.round import Dealer
+from baccarat.server.profiles import position
 from baccarat.server.profiles.rules import market_of
 from baccarat.server.tables import Table
 from baccarat.server.wallets.operator import launch, messages, outbox
@@ -240,9 +241,12 @@ class OperatorDesk:
                 # The bet's answer, and the player's, in one transaction (the round as it was
                 # written, with the operator's balances if shown: not read again).
                 state, after = outbox.answered(uow, call, sent, timeout, cap)
-                return after, self._answer(uow, here, bets, round_id, player_id,
-                                           operator.contract, (state, sent.status, sent.reason),
-                                           played)  # fmt: skip
+                reply = self._answer(uow, here, bets, round_id, player_id, operator.contract,
+                                     (state, sent.status, sent.reason), played)  # fmt: skip
+                if isinstance(reply, dict):  # the felt's position, with the round in it
+                    profile = self.casino.profiles.of_market(market_of(uow, token_hash))
+                    reply |= position.after_round(uow, profile, player_id, "real")
+                return after, reply
 
             after, reply = await self.casino.db.write(record)
             if after is not None:

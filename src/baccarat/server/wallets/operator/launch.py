@@ -24,6 +24,7 @@ from baccarat.server.history import iso_time
 from baccarat.server.kinds import find_kind
 from baccarat.server.ledger import SystemAccounts
 from baccarat.server.play import idempotency
+from baccarat.server.profiles import ProfileSet
 from baccarat.server.tables import Table, TableSet
 from baccarat.server.wallets.operator.config import Operator
 from baccarat.server.wallets.operator.contract import web_address as web_address
@@ -152,7 +153,8 @@ def create(uow: UnitOfWork, operator: Operator, tables: TableSet, body: Any) -> 
     language = _text(body, "language", 2)
     table_id = _text(body, "table", 64, required=False)
     lobby_url = _text(body, "lobby_url", 2000, required=False)
-    market = _text(body, "market", 16, required=False)  # a profile's name: the route checks
+    # A profile's name (the route checks it); none named: the operator's own default, if any.
+    market = _text(body, "market", 16, required=False) or operator.market
     if lobby_url is not None and web_address(lobby_url) is None:
         raise ServiceError("invalid_body", "lobby_url is an http or https address, like "
                            "https://casino.example/lobby", field="lobby_url")  # fmt: skip
@@ -238,8 +240,13 @@ class Started:
     session: OperatorSession
 
 
-def redeem(uow: UnitOfWork, code: str, system: SystemAccounts, ttl_s: int) -> Started:
-    """Exchange a launch code (once, within 60 s) for a game session."""
+def redeem(
+    uow: UnitOfWork, code: str, system: SystemAccounts, ttl_s: int,
+    profiles: ProfileSet | None = None,
+) -> Started:  # fmt: skip
+    """Exchange a launch code (once, within 60 s) for a game session, which plays under
+    its market's profile (of ``profiles``: its inactivity time-out is the session's; None:
+    no time-out)."""
     row = uow.one(
         "SELECT operator_id, external_player, token, currency, language, table_id, lobby_url, "
         "demo, expires_us, used_us, market FROM operator_launches WHERE code_hash = :h"
@@ -265,7 +272,8 @@ def redeem(uow: UnitOfWork, code: str, system: SystemAccounts, ttl_s: int) -> St
     operator_id, player, token, currency, language, table_id, lobby_url, demo = row[:8]
     player_id = _player(uow, operator_id, player, currency, system)
     prefix = "opd." if demo else "opr."
-    session = auth.create_session(uow, player_id, ttl_s, prefix=prefix)
+    idle_s = 0 if profiles is None else profiles.of_market(row[10]).inactivity_timeout_s
+    session = auth.create_session(uow, player_id, ttl_s, prefix=prefix, idle_s=idle_s)
     hashed = auth.token_hash(session.token)
     uow.run(
         "INSERT INTO operator_sessions (token_hash, player_id, operator_id, token, currency, "
@@ -326,21 +334,32 @@ def _player(
     return player_id
 
 
+def lobby_of(uow: UnitOfWork, token_hash: str | None) -> str | None:
+    """The lobby address of an operator's session, live or ended (its page leads back)."""
+    found = uow.scalar(
+        "SELECT lobby_url FROM operator_sessions WHERE token_hash = :h", {"h": token_hash}
+    )
+    return None if found is None else web_address(str(found))
+
+
 def session_of(uow: UnitOfWork, token_hash: str | None) -> OperatorSession:
-    """The live operator session of a token, or ``not_authenticated``."""
+    """The live operator session of a token, or ``not_authenticated`` (``session_inactive``
+    past its inactivity time-out: ``auth.live_player``)."""
     row = None
     if token_hash is not None:
         row = uow.one(
-            "SELECT o.player_id, o.operator_id, p.external_player, o.token, o.currency, "
-            "o.language, o.table_id, o.lobby_url, o.demo, o.balance FROM operator_sessions o "
+            f"SELECT {', '.join(f's.{name}' for name in auth.SESSION_COLUMNS)}, o.operator_id, "
+            "p.external_player, o.token, o.currency, o.language, o.table_id, o.lobby_url, "
+            "o.demo, o.balance FROM operator_sessions o "
             "JOIN sessions s ON s.token_hash = o.token_hash "
-            "JOIN operator_players p ON p.player_id = o.player_id "
-            "WHERE o.token_hash = :h AND s.expires_us > :now",
-            {"h": token_hash, "now": uow.now},
+            "JOIN operator_players p ON p.player_id = o.player_id WHERE o.token_hash = :h",
+            {"h": token_hash},
         )
-    if row is None or token_hash is None:
-        raise ServiceError("not_authenticated", "log in first: no valid session token")
-    player_id, operator_id, player, token, currency, language, table_id, lobby, demo, bal = row
+    player_id = auth.live_player(uow, row)
+    assert row is not None and token_hash is not None
+    operator_id, player, token, currency, language, table_id, lobby, demo, bal = row[
+        len(auth.SESSION_COLUMNS) :
+    ]
     return OperatorSession(
         token_hash, int(player_id), operator_id, str(player), token, currency, language, table_id,
         lobby, bool(demo), None if bal is None else int(bal),

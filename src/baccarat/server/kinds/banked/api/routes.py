@@ -57,7 +57,7 @@ async def _act(request: Request, work: Any, status: int = 200) -> Response:
     hashed = caller_of(request).token_hash
 
     def job(uow: UnitOfWork, ctx: SeatServices) -> Any:
-        player_id = auth.authenticate(uow, hashed)
+        player_id = auth.authenticate(uow, hashed, acts=True)
         return work(uow, ctx, player_id).for_player(player_id)
 
     return json_response(await banked_desk(request.app).write(job), status)
@@ -70,7 +70,7 @@ async def _perform(
     hashed = caller_of(request).token_hash
 
     def job(uow: UnitOfWork, ctx: SeatServices) -> tuple[dict[str, Any], bool]:
-        player_id = auth.authenticate(uow, hashed)
+        player_id = auth.authenticate(uow, hashed, acts=True)
         return service.perform(uow, ctx, player_id, seat_id, action, params)
 
     answer, replayed = await banked_desk(request.app).write(job, seat_id)

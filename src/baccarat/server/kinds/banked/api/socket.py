@@ -120,7 +120,7 @@ async def seat_socket(websocket: WebSocket, seat_id: str) -> None:
         async for text in sockets.messages(client, limits, partial(_refused, client)):
             reply = await _answer(desk, client, text)
             client.deliver(reply)
-            if reply.get("error", {}).get("code") == "not_authenticated":
+            if reply.get("error", {}).get("code") in auth.ENDED:
                 client.close_soon(sockets.SESSION_ENDED, "the session ended")
     except WebSocketDisconnect as gone:
         # 1012: the server is shutting down (a restart); nobody leaves their seat for that.
@@ -195,7 +195,7 @@ async def _perform(desk: BankedDesk, client: SocketClient, message: dict[str, An
 
     def act(uow: UnitOfWork, ctx: SeatServices) -> Any:
         # Checked with the action's first read (PostgreSQL: in the same round trip).
-        with uow.answered_first(auth.still_authenticated(uow, hashed, player_id)):
+        with uow.answered_first(auth.still_authenticated(uow, hashed, player_id, acts=True)):
             return service.perform(uow, ctx, player_id, seat_id, str(action), params)[0]
 
     return await desk.write(act, seat_id)

@@ -4,12 +4,17 @@ counts: rounds by table, kind and mode, refusals by code, requests by route temp
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from baccarat.server.observe import metrics
 from baccarat.server.settings import DatabaseUrl
 
 from ..harness import Api, FakeClock, SwitchableShoes, in_process, server_settings
@@ -83,3 +88,39 @@ async def test_rounds_refusals_and_requests_are_counted_by_bounded_labels(watche
     assert grew("baccarat_round_seconds_count", kind="house") == 3
     routes = {dict(labels).get("route") for name, labels in after if name.startswith("baccarat_")}
     assert not any(route and "table-i" in route for route in routes), routes
+
+
+WORKER = """
+import os, signal, sys, time
+from baccarat.server.observe import metrics
+metrics.SOCKETS.set(int(sys.argv[1]))
+print("set", flush=True)
+if sys.argv[2] == "killed":
+    os.kill(os.getpid(), signal.SIGKILL)
+time.sleep(60)
+"""
+
+
+def test_a_killed_workers_gauges_leave_the_sums(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker killed with kill -9 never says it is gone: its sockets must not stay in the
+    sum of the workers' open sockets; a live worker's do."""
+    env = os.environ | {"PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
+    killed = subprocess.run([sys.executable, "-c", WORKER, "7", "killed"], env=env,
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert killed.returncode == -signal.SIGKILL and killed.stdout == "set\n"
+    with subprocess.Popen([sys.executable, "-c", WORKER, "3", "alive"], env=env,
+                          stdout=subprocess.PIPE, text=True) as alive:  # fmt: skip
+        try:
+            assert alive.stdout is not None and alive.stdout.readline() == "set\n"
+            monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+            text = metrics.render(metrics.Backlog(0, 0.0)).decode()
+            found = {
+                sample.name: sample.value
+                for family in text_string_to_metric_families(text)
+                for sample in family.samples
+            }
+            assert found["baccarat_sockets_open"] == 3
+        finally:
+            alive.kill()

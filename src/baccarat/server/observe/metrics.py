@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -248,6 +249,7 @@ def render(backlog: Backlog) -> bytes:
     it in a thread."""
     registry = CollectorRegistry()
     if directory.shared():
+        _forget_the_dead(os.environ[directory.VARIABLE])
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     else:
         from prometheus_client import REGISTRY
@@ -255,6 +257,37 @@ def render(backlog: Backlog) -> bytes:
         registry = REGISTRY
     text = generate_latest(registry)
     return text + generate_latest(_single(_Database(backlog)))
+
+
+# A worker's files of live gauges (prometheus-client's multiprocess mode): its pid in the name.
+_LIVE = re.compile(r"gauge_live[a-z]*_(\d+)\.db")
+
+
+def _forget_the_dead(folder: str) -> None:
+    """The live gauges of workers that are gone, out of the sums: a worker killed (kill -9)
+    never marks itself dead as one that stops does (``Sampler.stop``), and its open sockets
+    and queues would be counted until the server restarts. A few files per worker."""
+    pids = {int(m.group(1)) for name in os.listdir(folder) if (m := _LIVE.fullmatch(name))}
+    for pid in pids - {os.getpid()}:
+        if not _running(pid):
+            multiprocess.mark_process_dead(pid, folder)  # type: ignore[no-untyped-call]
+
+
+def _running(pid: int) -> bool:
+    """Whether the process runs (a zombie, dead and not yet reaped by its parent, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: ask the kernel (another user's process runs too)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+        return True
 
 
 def _single(collector: Collector) -> CollectorRegistry:

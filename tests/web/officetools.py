@@ -56,11 +56,17 @@ def fill_casino(data: Path, url: str) -> dict[str, Any]:
         yen = client.post("/api/wallet/deposits", json={"amount": 2_500},
                           headers=kenji | {"Idempotency-Key": "d2"})  # fmt: skip
         assert yen.status_code == 201, yen.text
+        yen_round = client.post(
+            "/api/tables/table-i/rounds", json={"mode": "fun", "bets": {"banker": 500}},
+            headers=kenji | {"Idempotency-Key": "y1"},
+        )  # fmt: skip
+        assert yen_round.status_code == 201, yen_round.text
         limits = {"loss": {"day": 5_000}, "wager": {"week": 20_000}, "session_minutes": 90}
         assert client.put("/api/responsible/limits", json=limits, headers=auth).is_success
         _play_around(client)
         proposed = _propose_a_void(client, data, codes)
-    return {"url": url, "staff": staff, "codes": codes, "proposed": proposed}
+    return {"url": url, "staff": staff, "codes": codes, "proposed": proposed,
+            "yen_round": yen_round.json()["id"]}  # fmt: skip
 
 
 def _player(client: Any, nickname: str, currency: str = "USD") -> dict[str, str]:

@@ -102,6 +102,12 @@ def test_every_back_office_page_of_an_admin_draws_in_its_language_and_passes_axe
             verify = rounds[0].query_selector("a[href^='/verify.html?']")
             assert verify is not None
         if name == "rounds":
+            # A yen player's round is in yen (its stake of 500 yen), then the proposed one.
+            page.fill("input[name=round]", office["yen_round"])
+            page.click("#office-view form button[type=submit]")
+            page.wait_for_selector(f'.recall-round[data-round="{office["yen_round"]}"]')
+            stake = {"en": "¥500", "de": "500\xa0¥"}[lang]
+            assert stake in str(page.text_content(".recall-round")), lang
             page.fill("input[name=round]", office["proposed"])
             page.click("#office-view form button[type=submit]")
             page.wait_for_selector(f'.recall-round[data-round="{office["proposed"]}"]')

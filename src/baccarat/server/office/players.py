@@ -87,4 +87,5 @@ def round_card(uow: UnitOfWork, round_id: str) -> dict[str, Any]:
     ]  # fmt: skip
     nickname = uow.scalar("SELECT nickname FROM players WHERE id = :p", {"p": player_id})
     return {"round": record.to_json(), "player": {"id": player_id, "nickname": nickname},
+            "currency": ledger.currency_of(uow, player_id),  # of the round's amounts
             "void_proposals": proposals}  # fmt: skip

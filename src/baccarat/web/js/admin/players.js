@@ -234,7 +234,11 @@ export async function showRound(view, staff) {
     const found = await api.get(`rounds/${id.value.trim()}`);
     fill(
       target,
-      panel(t("office.rounds.of", { nickname: found.player.nickname, id: found.player.id }), null, recalled(found.round, staff, load)),
+      panel(
+        t("office.rounds.of", { nickname: found.player.nickname, id: found.player.id }),
+        null,
+        recalled(found.round, staff, load, (value) => minor(value, found.currency)),
+      ),
       panel(
         t("office.rounds.proposals"),
         null,

@@ -58,7 +58,6 @@ def create_app(settings: Settings) -> FastAPI:
         recall,
         responsible,
         system,
-        table_socket,
         tables,
         wallet,
     )
@@ -132,10 +131,10 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.sockets = sockets
     errors.install(app)
     # The players' routes first: a request is matched against the routes in this order.
-    playing = (accounts, tables, table_socket, wallet, history, fairness, responsible, system)
+    playing = (accounts, tables, wallet, history, fairness, responsible, system)
     for module in (*playing, profiles, recall, favourites):  # the profiles' (docs/jurisdictions.md)
         app.include_router(module.router)
-    for kind in KINDS.values():  # each kind's own routes (the player-banked seats)
+    for kind in KINDS.values():  # each kind's own routes (a shared table's, the seats)
         routes = kind.routes()
         if routes is not None:
             for router in routes.routers:

@@ -60,19 +60,15 @@ SESSION_KINDS: dict[str, frozenset[str]] = {
     "PUT /api/password": OWN,
     "GET /api/me": PLAY,
     "GET /api/session": PLAY,
-    # The tables and their rounds (on the operator's wallet in an operator's session).
+    # The tables and their rounds (on the operator's wallet in an operator's session); each
+    # kind adds its own routes' (``admit_routes``: a shared table's coups, log and socket).
     "GET /api/tables": PLAY,
     "GET /api/tables/{table_id}": PLAY,
     "POST /api/tables/{table_id}/rounds": PLAY,
     "GET /api/tables/{table_id}/state": PLAY,
-    "PUT /api/tables/{table_id}/coups/{coup}/bets": PLAY,
-    "GET /api/tables/{table_id}/coups/{coup}": PLAY,
-    "GET /api/tables/{table_id}/shoes/{shoe}": PLAY,
-    "GET /api/tables/{table_id}/log": PLAY,
     "GET /api/tables/{table_id}/shoe": PLAY,
     "POST /api/tables/{table_id}/shoe": PLAY,
     "GET /api/tables/{table_id}/roads": PLAY,
-    "WS /api/tables/{table_id}/ws": PLAY,
     # The wallet: its balances (the operator's, in its session); the rest is our own.
     "GET /api/wallet": PLAY,
     "POST /api/wallet/fun/top-up": FUN,

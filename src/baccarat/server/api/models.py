@@ -256,38 +256,6 @@ class SharedStateOut(BaseModel):
     currency: str = Field("USD", description="ISO 4217: the currency of the pot's amounts")
 
 
-class SharedBetsOut(BaseModel):
-    table_id: str
-    coup: int
-    mode: str
-    bets: dict[str, int]
-    stake: int
-    fee: int = Field(
-        default=0,
-        description="a multiplier table: the fee held with the stake (taken when the coup "
-        "is settled, given back if the bets are withdrawn)",
-    )
-    balance: int
-    closes_at: int
-    server_time: int
-    # A session an operator launched: the round on its wallet holding these bets (None once
-    # withdrawn) and its state ("placed": the operator confirmed the bet).
-    operator_round: str | None = None
-    operator_state: str | None = None
-
-
-class SharedCoupOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    table_id: str
-    coup: int
-    phase: str
-    result: dict[str, Any] | None = Field(description="the cards, winner and scores once dealt")
-    bets: dict[str, dict[str, Any]] = Field(
-        description="the caller's bets on the coup by mode, with returned once settled"
-    )
-
-
 class WalletOut(BaseModel):
     fun: int
     real: int

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Response
 
-from baccarat.server import auth, ledger, roads, switches
+from baccarat.server import ledger, roads, switches
 from baccarat.server.api import pacing
 from baccarat.server.api.deps import (
     IDEMPOTENT,
@@ -20,7 +20,6 @@ from baccarat.server.api.deps import (
     revalidated_json_response,
 )
 from baccarat.server.api.errors import RESPONSIBLE_ERRORS, documented
-from baccarat.server.api.ids import Id
 from baccarat.server.api.models import (
     CutIn,
     HouseTableOut,
@@ -28,31 +27,17 @@ from baccarat.server.api.models import (
     RoadsOut,
     RoundIn,
     RoundOut,
-    SharedBetsOut,
-    SharedCoupOut,
     SharedStateOut,
     ShoeOut,
     TableOut,
 )
-from baccarat.server.api.operators import (
-    operator_balance,
-    operator_coup_bets,
-    operator_round,
-    operator_tables,
-)
+from baccarat.server.api.operators import operator_balance, operator_round, operator_tables
 from baccarat.server.api.profiles import check_autoplay
 from baccarat.server.currencies import HOME
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
-from baccarat.server.jsontext import compact
-from baccarat.server.kinds import find_kind
+from baccarat.server.kinds import KINDS, find_kind
 from baccarat.server.kinds.house import service as rounds
-from baccarat.server.kinds.shared import bets as shared_bets
-from baccarat.server.kinds.shared import tablelog
-from baccarat.server.kinds.shared import views as shared
-from baccarat.server.kinds.shared.clock import require_shared
-from baccarat.server.kinds.shared.kind import SharedKind
-from baccarat.server.kinds.shared.runtime import SharedDesk
 from baccarat.server.profiles.position import after_round
 from baccarat.server.profiles.rules import session_profile
 from baccarat.server.tables import Table, bets_from
@@ -64,15 +49,14 @@ T = TypeVar("T")
 # table), and a read of yours at one in a mode (``_read_at_table``); each route adds its own.
 TABLE_WRITE = ("invalid_body", "invalid_mode", "not_authenticated", "csrf_failed", "unknown_table")
 TABLE_READ = ("not_authenticated", "invalid_mode", "unknown_table")
-# What a shared table's routes answer for a table that is none (``require_shared``).
-SHARED_TABLE = ("unknown_table", "not_a_shared_table")
+# How each kind whose tables are played otherwise refuses a player's own round there.
+OWN_ROUNDS_REFUSED = tuple(kind.own_rounds[0] for kind in KINDS.values() if kind.own_rounds)
 
 ROUND_ERRORS = (
     *TABLE_WRITE, "idempotency_key_required", "idempotency_conflict", "no_bets",
     "bet_not_offered", "bet_below_table_min",
     "bet_above_table_max", "tie_below_min", "tie_above_max", "not_a_chip_multiple",
-    "not_a_fee_multiple", "insufficient_funds", "cut_required", "player_banked_table",
-    "shared_table",
+    "not_a_fee_multiple", "insufficient_funds", "cut_required", *OWN_ROUNDS_REFUSED,
     "operator_refused", "operator_unavailable", "mode_not_in_session", "table_disabled",
     "unsupported_currency", "cycle_too_soon", "autoplay_not_allowed",
     *RESPONSIBLE_ERRORS,
@@ -185,12 +169,9 @@ async def play_round(
 )
 async def get_table_state(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> Response:
     table = ctx.casino.tables.require(table_id)
-    if SharedKind.of(table):
-        _desk(ctx).watch(table.id)
-        found = await ctx.casino.db.read(
-            lambda uow: shared.state(uow, table, _maybe_player(ctx, uow), mode)
-        )
-        return json_response(found | {"currency": table.currency})  # one pot, in HOME
+    own = _kinds_read(table, "state")  # the kind's own: the table's, for anyone
+    if own is not None:
+        return await own(ctx, table, mode)
     # An operator's session plays real money on the operator's wallet: its balance is there.
     balance = None
     if ctx.caller.operator and mode == "real":
@@ -202,101 +183,6 @@ async def get_table_state(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun
         return rounds.table_state(uow, player_id, here, mode, balance)
 
     return json_response(await _read_at_table(ctx, table_id, mode, view))
-
-
-BETTING_ERRORS = (
-    *TABLE_WRITE, "not_a_shared_table", "unknown_coup", "betting_closed",
-    "idempotency_key_required", "idempotency_conflict", "bet_not_offered",
-    "bet_below_table_min", "bet_above_table_max",
-    "tie_below_min", "tie_above_max", "not_a_chip_multiple", "not_a_fee_multiple",
-    "insufficient_funds",
-    "table_disabled", "unsupported_currency", "operator_refused", "operator_unavailable",
-    "mode_not_in_session", "table_not_offered", "autoplay_not_allowed", *RESPONSIBLE_ERRORS,
-)  # fmt: skip
-
-
-@router.put(
-    "/tables/{table_id}/coups/{coup}/bets",
-    response_model=SharedBetsOut,
-    responses=documented(*BETTING_ERRORS, "not_found"),
-    openapi_extra=IDEMPOTENT,
-    summary="Your bets on a shared table's coup, replacing yours (an empty map withdraws "
-    "them): the stake is taken at once; refused once the window has closed",
-)
-async def put_coup_bets(table_id: str, coup: Id, body: RoundIn, ctx: RequestDep) -> Response:
-    table = ctx.casino.tables.require(table_id)
-    bets = bets_from(body.bets.root)
-    await check_autoplay(ctx, body.autoplay)
-    dealer, mode, desk = ctx.casino.dealer, body.mode, _desk(ctx)
-    if ctx.caller.operator:
-        # On the operator's wallet (docs/operator-api.md, "Shared tables").
-        payload = {"mode": mode, "bets": bets.to_json()}
-        answer = await operator_coup_bets(ctx, table, coup, mode, bets, payload, desk.tell)
-        if answer is not None:
-            return answer
-
-    def work(uow: UnitOfWork, player_id: int) -> dict[str, Any]:
-        table.for_currency(currency_of(ctx, uow, player_id))  # one pot: in HOME alone
-        placed = shared_bets.place(uow, dealer, table, coup, player_id, mode, bets)
-        desk.tell(uow, table.id)  # the totals changed: every worker's sockets hear of it
-        return placed
-
-    return await idempotent_write(ctx, {"mode": mode, "bets": bets.to_json()}, 200, work)
-
-
-@router.get(
-    "/tables/{table_id}/coups/{coup}",
-    response_model=SharedCoupOut,
-    responses=documented(*SHARED_TABLE, "unknown_coup", "not_found"),
-    summary="A shared table's coup: its cards, winner and scores once dealt, and your bets "
-    "on it with what they returned once settled",
-)
-async def get_coup(table_id: str, coup: Id, ctx: RequestDep) -> Response:
-    table = ctx.casino.tables.require(table_id)
-    return json_response(
-        await ctx.casino.db.read(
-            lambda uow: shared.coup_view(uow, table, coup, _maybe_player(ctx, uow))
-        )
-    )
-
-
-@router.get(
-    "/tables/{table_id}/shoes/{shoe}",
-    responses=documented(*SHARED_TABLE, "unknown_shoe", "not_found"),
-    summary="A shared table's shoe as baccarat-history/1 lines (one per coup, no bets), its "
-    "seed revealed once it ended: `baccarat verify` checks every coup and the contiguity",
-)
-async def get_shoe_record(table_id: str, shoe: Id, ctx: RequestDep) -> Response:
-    table = ctx.casino.tables.require(table_id)
-    lines = await ctx.casino.db.read(lambda uow: shared.shoe_record(uow, table, shoe))
-    text = "".join(compact(line) + "\n" for line in lines)
-    return Response(text, media_type="application/x-ndjson")
-
-
-@router.get(
-    "/tables/{table_id}/log",
-    responses=documented(*SHARED_TABLE),
-    summary="A shared table's append-only, hash-chained log (its shoes' commitments, beacon "
-    "rounds and reveals: docs/fairness.md), the entries after `after`, 500 at most",
-)
-async def get_table_log(
-    table_id: str, ctx: RequestDep, after: Annotated[int, Query(ge=0, le=2**31)] = 0
-) -> Response:
-    table = ctx.casino.tables.require(table_id)
-    require_shared(table)
-    entries = await ctx.casino.db.read(lambda uow: tablelog.page(uow, table.id, after))
-    return json_response({"table_id": table.id, "entries": entries})
-
-
-def _desk(ctx: RequestContext) -> SharedDesk:
-    desk: SharedDesk = ctx.request.app.state.shared
-    return desk
-
-
-def _maybe_player(ctx: RequestContext, uow: UnitOfWork) -> int | None:
-    """The caller if they sent credentials (a shared table is readable without)."""
-    token = ctx.caller.token_hash
-    return None if token is None else auth.authenticate(uow, token)
 
 
 @router.get(
@@ -318,8 +204,10 @@ async def get_shoe(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> R
 )
 async def cut_shoe(table_id: str, body: CutIn, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
-    if SharedKind.of(table):
-        SharedKind.refuse_house_round(table)
+    if table.is_cut_shoe:
+        # At a table of a kind played otherwise the shoe is the table's, not a player's to
+        # cut: refused before anything is read.
+        find_kind(table.kind).refuse_house_round(table)
     dealer = ctx.casino.dealer
     state = await ctx.casino.db.write(
         lambda uow: rounds.cut_shoe(
@@ -338,11 +226,9 @@ async def cut_shoe(table_id: str, body: CutIn, ctx: RequestDep) -> Response:
 )
 async def get_roads(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> Response:
     table = ctx.casino.tables.require(table_id)
-    if SharedKind.of(table):
-        # The table's roads, the same for every caller (bounded by a shoe's coups).
-        return json_response(
-            await ctx.casino.db.read(lambda uow: shared.table_roads(uow, table, mode))
-        )
+    own = _kinds_read(table, "roads")  # the kind's own: the table's, the same for everyone
+    if own is not None:
+        return await own(ctx, table, mode)
     # Paced like the other reads that grow with an account (a page asks after each round).
     rate = pacing.before_reading(ctx.request.app, ctx.caller.token_hash)
 
@@ -359,3 +245,10 @@ async def _read_at_table(
     """``view(uow, player_id, table, mode)`` of the caller at a table, in one read."""
     table = ctx.casino.tables.require(table_id)
     return await ctx.casino.db.read(lambda uow: view(uow, ctx.caller.player_id(uow), table, mode))
+
+
+def _kinds_read(table: Table, read: str) -> Callable[..., Awaitable[Response]] | None:
+    """The table's kind's own answer to this read of its tables (``KindRoutes.table_reads``:
+    ``"state"``, ``"roads"``), or None: a house table's is this module's."""
+    routes = find_kind(table.kind).routes()
+    return None if routes is None else routes.table_reads.get(read)

@@ -9,8 +9,8 @@ and ``baccarat admin check`` to loop over.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from baccarat.core import RuleSet
@@ -27,10 +27,13 @@ from baccarat.server.tables import Limits, Table, TableConfigError, Terms
 class KindRoutes:
     """A kind's own routes: its routers (FastAPI's, in the kind's ``api`` package: the
     engine imports no web framework) and the kinds of session each admits (``"METHOD
-    /path"`` -> ``api.access``'s kinds)."""
+    /path"`` -> ``api.access``'s kinds); and its own answers to the table routes every
+    kind's tables share (``api.tables``: ``"state"``, ``"roads"`` -> ``async (ctx, table,
+    mode) -> Response``), for its tables in place of a house table's."""
 
     routers: tuple[Any, ...]
     session_kinds: Mapping[str, frozenset[str]]
+    table_reads: Mapping[str, Callable[..., Awaitable[Any]]] = field(default_factory=dict)
 
 
 class Runtime(Protocol):

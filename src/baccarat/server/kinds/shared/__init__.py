@@ -16,5 +16,7 @@ betting on the same coup.
 - ``check``: ``baccarat admin check`` of the shared rounds and what they hold in escrow;
 - ``kind``, ``terms``: the kind as the registry lists it, and its terms in the tables file;
 - ``beacon``: the public randomness beacon (a port, and drand's HTTP API) each shoe waits
-  for when one is configured; ``tablelog``: each table's hash-chained log of its shoes.
+  for when one is configured; ``tablelog``: each table's hash-chained log of its shoes;
+- ``api``: its routes (bets on a coup, a coup, a shoe's record, the log; its answers to a
+  table's state and roads) and the table's socket.
 """

@@ -9,7 +9,7 @@ from baccarat.core import RuleSet
 from baccarat.server.currencies import HOME
 from baccarat.server.kinds.shared import check as own_check
 from baccarat.server.kinds.shared import terms
-from baccarat.server.play.kind import Given, Runtime, TableKind
+from baccarat.server.play.kind import Given, KindRoutes, Runtime, TableKind
 from baccarat.server.settings import Settings
 from baccarat.server.tables import Limits
 
@@ -34,6 +34,12 @@ class SharedKind(TableKind):
         from baccarat.server.kinds.shared.runtime import SharedDesk
 
         return SharedDesk(given.host, given.bus, given.elsewhere)
+
+    @staticmethod
+    def routes() -> KindRoutes:
+        from baccarat.server.kinds.shared.api import ROUTES
+
+        return ROUTES
 
     @classmethod
     def terms(

@@ -1,4 +1,5 @@
-"""``/api/tables/{table_id}/ws``: a shared table's events, for anyone watching it.
+"""``/api/tables/{table_id}/ws``: a shared table's events, for anyone watching it (``routes``
+includes its route).
 
 The first message is the table's state (``{"type": "state", ...}`` as ``GET
 /api/tables/{id}/state`` answers, the caller's bets included); then the messages the table's
@@ -32,7 +33,7 @@ from baccarat.server.kinds.shared.clock import require_shared
 from baccarat.server.kinds.shared.runtime import SharedDesk
 from baccarat.server.ledger import check_mode
 
-router = APIRouter(prefix="/api")
+router = APIRouter()
 
 
 class _StateFirst:

@@ -404,3 +404,21 @@ async def test_the_browser_files_are_served_beside_the_api(
         assert error_code(await client.get("/api/nothing")) == "not_found"
         assert error_code(await client.get("/missing.html")) == "not_found"
         assert (await client.get("/docs")).status_code == 200
+
+
+async def test_the_shoe_routes_document_each_refusal_they_give(api: Api) -> None:
+    """A mode that is none (the shoe read) and a shared table's shoe (the cut): answered
+    with their codes, each listed in the route's documented answers."""
+    token = await api.player("shoemaker")
+    schema = (await api.client.get("/openapi.json")).json()["paths"]["/api/tables/{table_id}/shoe"]
+
+    def documented(method: str, status: int) -> str:
+        return str(schema[method]["responses"][str(status)]["description"])
+
+    read = await api.client.get("/api/tables/mini/shoe?mode=bogus", headers=api.auth(token))
+    assert (read.status_code, error_code(read)) == (422, "invalid_mode")
+    assert "`invalid_mode`" in documented("get", 422)
+    cut = await api.client.post("/api/tables/live/shoe", json={"mode": "fun", "cut": 10},
+                                headers=api.auth(token))  # fmt: skip
+    assert error_code(cut) == "shared_table"
+    assert "`shared_table`" in documented("post", cut.status_code)

@@ -188,7 +188,7 @@ async def get_table_state(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun
 @router.get(
     "/tables/{table_id}/shoe",
     response_model=ShoeOut,
-    responses=documented("not_authenticated", "unknown_table", "not_a_cut_shoe_table"),
+    responses=documented(*TABLE_READ, "not_a_cut_shoe_table"),
     summary="The player's shoe at a cut-shoe table: cards left, and whether a cut is due",
 )
 async def get_shoe(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> Response:
@@ -199,7 +199,8 @@ async def get_shoe(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> R
 @router.post(
     "/tables/{table_id}/shoe",
     response_model=ShoeOut,
-    responses=documented(*TABLE_WRITE, "not_a_cut_shoe_table", "invalid_cut", "shoe_in_progress"),
+    responses=documented(*TABLE_WRITE, "not_a_cut_shoe_table", "invalid_cut", "shoe_in_progress",
+                         *OWN_ROUNDS_REFUSED),  # fmt: skip
     summary="Cut a new shoe (due before the first round and after each cut card)",
 )
 async def cut_shoe(table_id: str, body: CutIn, ctx: RequestDep) -> Response:

@@ -199,8 +199,9 @@ async def get_shoe(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> R
 @router.post(
     "/tables/{table_id}/shoe",
     response_model=ShoeOut,
-    responses=documented(*TABLE_WRITE, "not_a_cut_shoe_table", "invalid_cut", "shoe_in_progress",
-                         *OWN_ROUNDS_REFUSED),  # fmt: skip
+    responses=documented(
+        *TABLE_WRITE, "not_a_cut_shoe_table", "invalid_cut", "shoe_in_progress", *OWN_ROUNDS_REFUSED
+    ),
     summary="Cut a new shoe (due before the first round and after each cut card)",
 )
 async def cut_shoe(table_id: str, body: CutIn, ctx: RequestDep) -> Response:

@@ -40,10 +40,12 @@ typecheck: install
 imports: install
 	$(BIN)/lint-imports
 
-# Two processes (pytest-xdist), each running whole test files: a file's fixtures stay in one;
-# the longest files first (tests/conftest.py, LONGEST_FIRST), not pytest-xdist's reordering.
+# Four processes (pytest-xdist) on two cores, each running whole test files: a file's fixtures
+# stay in one; the longest files first (tests/conftest.py, LONGEST_FIRST), not pytest-xdist's
+# reordering. Many tests wait (for a server, a browser, a clock): with two processes the two
+# cores were busy about half the time.
 test: install lint jslint typecheck imports
-	$(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder
+	$(BIN)/pytest -n 4 --dist loadfile --no-loadscope-reorder
 
 # The exact figures of the package's own tables' rule sets, shipped so that a server does not
 # compute them at every start (server/tables.py, EXACT_FILE): after a change to a rule set.

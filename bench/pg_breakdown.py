@@ -10,7 +10,7 @@ transaction`` is a round's transaction waiting for the worker's Python), and is 
 on SQLite with one worker (``--sqlite-seconds``), for the workers' CPU per round on both.
 
     .venv/bin/python bench/pg_breakdown.py [--phase house|banked] [--seconds 5] [--workers 2]
-        [--statements 20] [--sqlite-seconds 5] [--pgbench-seconds 8]
+        [--players 16] [--statements 20] [--sqlite-seconds 5] [--pgbench-seconds 8]
 
 Then ``pgbench``'s TPC-B-like transaction on the same cluster with as many clients as the
 phase had (``bench/databases.py``'s), and the CPU of PostgreSQL's processes and of pgbench
@@ -108,11 +108,11 @@ def _serving_pid(port: int) -> int:
 Measured = tuple[_Sample, int, list[float], "sampling.Activity | None"]
 
 
-def _house(url: str | None, admin: str, seconds: float, workers: int) -> Measured:
+def _house(url: str | None, admin: str, seconds: float, workers: int, players: int) -> Measured:
     """The house phase on PostgreSQL (``url``; ``pg_stat_activity`` sampled meanwhile) or on
-    SQLite (None: one worker, a fresh folder)."""
+    SQLite (None: one worker, a fresh folder), ``players`` accounts shared by the players."""
     options = server.parser().parse_args([])
-    options.database, options.workers = url, workers
+    options.database, options.workers, options.players = url, workers, players
     with server.serving(options, "baccarat-breakdown-") as (serving, port):
         tokens = server.register(port, options.players, "breakdown")
         server.top_up(port, tokens)
@@ -127,7 +127,7 @@ def _house(url: str | None, admin: str, seconds: float, workers: int) -> Measure
     return sample, phase.ok, [phase.percentile(50), phase.percentile(99)], activity
 
 
-def _banked(url: str | None, admin: str, seconds: float, workers: int) -> Measured:
+def _banked(url: str | None, admin: str, seconds: float, workers: int, players: int) -> Measured:
     options = banked.parser().parse_args(["--seconds", str(seconds)])
     options.database, options.workers = url, workers
     with banked.server(options) as base:
@@ -168,6 +168,8 @@ def main() -> int:
     )
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--players", type=int, default=16,
+                        help="the house phase's accounts, shared by 64 players (16)")  # fmt: skip
     parser.add_argument("--statements", type=int, default=20, help="statements listed (20)")
     parser.add_argument("--sqlite-seconds", type=float, default=5.0,
                         help="the house phase on SQLite (1 worker) after, to compare the "
@@ -191,7 +193,7 @@ def main() -> int:
             conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         phase = _house if args.phase == "house" else _banked
         sample, rounds, (p50, p99), activity = phase(url, cluster.url, args.seconds,
-                                                     args.workers)  # fmt: skip
+                                                     args.workers, args.players)  # fmt: skip
         by_thread = _by_thread(sample)
         per = 1000 / rounds / HZ  # ms per round of one tick
         client = sample.client_s * 1000 / rounds
@@ -215,8 +217,9 @@ def main() -> int:
                   "(target: none)")  # fmt: skip
             print("\n".join(activity.report()))
         if args.phase == "house" and args.sqlite_seconds > 0:
-            lite, lite_rounds, (lite_p50, lite_p99), _ = _house(None, cluster.url,
-                                                                args.sqlite_seconds, 1)  # fmt: skip
+            lite, lite_rounds, (lite_p50, lite_p99), _ = _house(
+                None, cluster.url, args.sqlite_seconds, 1, args.players
+            )
             lite_ms = sum(_by_thread(lite).values()) * 1000 / lite_rounds / HZ
             print(f"SQLite, 1 worker: {lite_rounds / lite.elapsed:,.0f} rounds/s, p50 "
                   f"{lite_p50:.1f} ms, p99 {lite_p99:.1f} ms; the worker's CPU per round "

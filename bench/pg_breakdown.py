@@ -6,7 +6,9 @@ the writer threads, the readers), of PostgreSQL's processes and of the load clie
 each statement's calls and execution time as PostgreSQL counts them (a statement's time
 includes its waits for row locks). The house phase samples ``pg_stat_activity`` meanwhile
 (every 0.25 s: the sessions in a transaction, by state, wait and statement; one ``idle in
-transaction`` is a round's transaction waiting for the worker's Python), and is then run
+transaction`` is a round's transaction waiting for its worker: its Python, the GIL, a core;
+their mean count times the phase's time over its rounds is the time a round's transaction
+spends so), and is then run
 on SQLite with one worker (``--sqlite-seconds``), for the workers' CPU per round on both.
 
     .venv/bin/python bench/pg_breakdown.py [--phase house|banked] [--seconds 5] [--workers 2]
@@ -18,7 +20,9 @@ per transaction, sampled in the middle of its run (``--pgbench-seconds``, 0: non
 PostgreSQL spends on a round against what it spends on a comparable write transaction.
 
 Thread names come from ``py-spy dump`` when it is installed (the threads are "python" to
-the kernel); without it the workers are counted as one.
+the kernel); without it the workers are counted as one. Each thread's CPU is split into user
+and system time, with its voluntary context switches per round (each a wait: for the GIL,
+a lock, a socket, another thread).
 """
 
 from __future__ import annotations
@@ -49,12 +53,15 @@ HZ = sampling.HZ
 POSTMASTER: list[int | None] = [None]
 
 
-def _threads(pids: list[int]) -> dict[tuple[int, str], int]:
+Use = tuple[int, int, int]  # a thread's user ticks, system ticks, voluntary switches
+
+
+def _threads(pids: list[int]) -> dict[tuple[int, str], Use]:
     found = {}
     for pid in pids:
         with contextlib.suppress(OSError):
             for tid in os.listdir(f"/proc/{pid}/task"):
-                found[(pid, tid)] = sampling.ticks(f"/proc/{pid}/task/{tid}/stat")
+                found[(pid, tid)] = sampling.thread_use(pid, tid)
     return found
 
 
@@ -145,10 +152,22 @@ def _banked(url: str | None, admin: str, seconds: float, workers: int, players: 
 def _by_thread(sample: _Sample) -> collections.Counter[str]:
     """The workers' CPU ticks in the sample, by thread name (``worker`` without py-spy)."""
     by_thread: collections.Counter[str] = collections.Counter()
-    for (pid, tid), ticks in sample.after.items():
-        name = re.sub(r"[-_]?\d+$", "", sample.names.get(tid, "worker"))
-        by_thread[name] += ticks - sample.before.get((pid, tid), 0)
+    for name, (user, system, _) in _use_by_thread(sample).items():
+        by_thread[name] = user + system
     return by_thread
+
+
+def _use_by_thread(sample: _Sample) -> dict[str, list[int]]:
+    """The workers' user ticks, system ticks and voluntary switches in the sample, by
+    thread name."""
+    found: dict[str, list[int]] = {}
+    for (pid, tid), use in sample.after.items():
+        name = re.sub(r"[-_]?\d+$", "", sample.names.get(tid, "worker"))
+        was = sample.before.get((pid, tid), (0, 0, 0))
+        total = found.setdefault(name, [0, 0, 0])
+        for i in range(3):
+            total[i] += use[i] - was[i]
+    return found
 
 
 def _reset_statements(url: str) -> None:
@@ -207,14 +226,18 @@ def main() -> int:
               f"{client:.3f} ms; total {workers_ms + pg + client:.3f} ms against "
               f"{os.cpu_count() or 1} cores x wall / rounds = "
               f"{(os.cpu_count() or 1) * elapsed * 1000 / rounds:.3f} ms")  # fmt: skip
+        use = _use_by_thread(sample)
         for name, ticks in by_thread.most_common():
             if ticks:
-                print(f"  worker thread {name:<24} {ticks * per:.3f} ms")
+                user, system, waits = use[name]
+                print(f"  worker thread {name:<24} {ticks * per:.3f} ms (user {user * per:.3f}, "
+                      f"system {system * per:.3f}; {waits / rounds:.2f} waits)")  # fmt: skip
         if activity is not None:
             idle = activity.in_state("idle in transaction")
+            held = activity.mean_in_state("idle in transaction") * elapsed * 1000 / rounds
             print(f"pg_stat_activity every {activity.every_s} s: 'idle in transaction' in "
-                  f"{idle} of {sum(activity.seen.values())} busy sessions seen "
-                  "(target: none)")  # fmt: skip
+                  f"{idle} of {sum(activity.seen.values())} busy sessions seen (target: none), "
+                  f"about {held:.2f} ms per round")  # fmt: skip
             print("\n".join(activity.report()))
         if args.phase == "house" and args.sqlite_seconds > 0:
             lite, lite_rounds, (lite_p50, lite_p99), _ = _house(

@@ -13,6 +13,11 @@ on SQLite with one worker (``--sqlite-seconds``), for the workers' CPU per round
 
     .venv/bin/python bench/pg_breakdown.py [--phase house|banked] [--seconds 5] [--workers 2]
         [--players 16] [--statements 20] [--sqlite-seconds 5] [--pgbench-seconds 8]
+        [--repeat 1]
+
+On a machine whose load changes (a shared one), the ratio of one pair of phases moves with
+it: ``--repeat N`` runs the pair N times, alternately, and gives each ratio and their
+median.
 
 Then ``pgbench``'s TPC-B-like transaction on the same cluster with as many clients as the
 phase had (``bench/databases.py``'s), and the CPU of PostgreSQL's processes and of pgbench
@@ -34,6 +39,7 @@ import contextlib
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -115,13 +121,15 @@ def _serving_pid(port: int) -> int:
 Measured = tuple[_Sample, int, list[float], "sampling.Activity | None"]
 
 
-def _house(url: str | None, admin: str, seconds: float, workers: int, players: int) -> Measured:
+def _house(url: str | None, admin: str, seconds: float, workers: int, players: int,
+           tag: str = "breakdown") -> Measured:  # fmt: skip
     """The house phase on PostgreSQL (``url``; ``pg_stat_activity`` sampled meanwhile) or on
-    SQLite (None: one worker, a fresh folder), ``players`` accounts shared by the players."""
+    SQLite (None: one worker, a fresh folder), ``players`` accounts shared by the players
+    (their nicknames made with ``tag``: new in each phase on one database)."""
     options = server.parser().parse_args([])
     options.database, options.workers, options.players = url, workers, players
     with server.serving(options, "baccarat-breakdown-") as (serving, port):
-        tokens = server.register(port, options.players, "breakdown")
+        tokens = server.register(port, options.players, tag)
         server.top_up(port, tokens)
         asyncio.run(server.drive(port, "round", tokens, options.concurrency, 2.0, 10**9))
         server.top_up(port, tokens)
@@ -134,7 +142,8 @@ def _house(url: str | None, admin: str, seconds: float, workers: int, players: i
     return sample, phase.ok, [phase.percentile(50), phase.percentile(99)], activity
 
 
-def _banked(url: str | None, admin: str, seconds: float, workers: int, players: int) -> Measured:
+def _banked(url: str | None, admin: str, seconds: float, workers: int, players: int,
+            tag: str = "") -> Measured:  # fmt: skip
     options = banked.parser().parse_args(["--seconds", str(seconds)])
     options.database, options.workers = url, workers
     with banked.server(options) as base:
@@ -170,6 +179,47 @@ def _use_by_thread(sample: _Sample) -> dict[str, list[int]]:
     return found
 
 
+def _report(name: str, sample: _Sample, rounds: int, p50: float, p99: float,
+            activity: sampling.Activity | None) -> tuple[float, float]:  # fmt: skip
+    """Print a PostgreSQL phase's figures; the workers' and PostgreSQL's CPU per round (ms)."""
+    by_thread = _by_thread(sample)
+    per = 1000 / rounds / HZ  # ms per round of one tick
+    client = sample.client_s * 1000 / rounds
+    pg = sum(ticks - sample.pg_before.get(pid, 0)
+             for pid, ticks in sample.pg_after.items()) * per  # fmt: skip
+    workers_ms = sum(by_thread.values()) * per
+    elapsed = sample.elapsed
+    print(f"{name}: {rounds} rounds in {elapsed:.2f} s: {rounds / elapsed:,.0f} "
+          f"rounds/s, p50 {p50:.1f} ms, p99 {p99:.1f} ms")  # fmt: skip
+    print(f"CPU per round: workers {workers_ms:.3f} ms, PostgreSQL {pg:.3f} ms, client "
+          f"{client:.3f} ms; total {workers_ms + pg + client:.3f} ms against "
+          f"{os.cpu_count() or 1} cores x wall / rounds = "
+          f"{(os.cpu_count() or 1) * elapsed * 1000 / rounds:.3f} ms")  # fmt: skip
+    use = _use_by_thread(sample)
+    for thread, ticks in by_thread.most_common():
+        if ticks:
+            user, system, waits = use[thread]
+            print(f"  worker thread {thread:<24} {ticks * per:.3f} ms (user {user * per:.3f}, "
+                  f"system {system * per:.3f}; {waits / rounds:.2f} waits)")  # fmt: skip
+    if activity is not None:
+        idle = activity.in_state("idle in transaction")
+        held = activity.mean_in_state("idle in transaction") * elapsed * 1000 / rounds
+        print(f"pg_stat_activity every {activity.every_s} s: 'idle in transaction' in "
+              f"{idle} of {sum(activity.seen.values())} busy sessions seen (target: none), "
+              f"about {held:.2f} ms per round")  # fmt: skip
+        print("\n".join(activity.report()))
+    return workers_ms, pg
+
+
+def _sqlite(admin: str, seconds: float, players: int) -> float:
+    """The house phase on SQLite (1 worker), printed; the worker's CPU per round (ms)."""
+    lite, rounds, (p50, p99), _ = _house(None, admin, seconds, 1, players)
+    lite_ms = sum(_by_thread(lite).values()) * 1000 / rounds / HZ
+    print(f"SQLite, 1 worker: {rounds / lite.elapsed:,.0f} rounds/s, p50 {p50:.1f} ms, p99 "
+          f"{p99:.1f} ms; the worker's CPU per round {lite_ms:.3f} ms")  # fmt: skip
+    return lite_ms
+
+
 def _reset_statements(url: str) -> None:
     import psycopg
 
@@ -195,7 +245,12 @@ def main() -> int:
                         "workers' CPU per round (5; 0: none)")  # fmt: skip
     parser.add_argument("--pgbench-seconds", type=float, default=8.0,
                         help="pgbench's run after the phase (8; 0: none)")  # fmt: skip
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="the house phase on PostgreSQL then on SQLite, this many times "
+                        "alternately: each pair's ratio and their median (1)")  # fmt: skip
     args = parser.parse_args()
+    if args.phase == "banked":
+        args.repeat = 1
     with contextlib.suppress(ImportError):
         import uvloop
 
@@ -211,45 +266,21 @@ def main() -> int:
         with psycopg.connect(cluster.url, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         phase = _house if args.phase == "house" else _banked
-        sample, rounds, (p50, p99), activity = phase(url, cluster.url, args.seconds,
-                                                     args.workers, args.players)  # fmt: skip
-        by_thread = _by_thread(sample)
-        per = 1000 / rounds / HZ  # ms per round of one tick
-        client = sample.client_s * 1000 / rounds
-        pg = sum(ticks - sample.pg_before.get(pid, 0)
-                 for pid, ticks in sample.pg_after.items()) * per  # fmt: skip
-        workers_ms = sum(by_thread.values()) * per
-        elapsed = sample.elapsed
-        print(f"{args.phase}: {rounds} rounds in {elapsed:.2f} s: {rounds / elapsed:,.0f} "
-              f"rounds/s, p50 {p50:.1f} ms, p99 {p99:.1f} ms")  # fmt: skip
-        print(f"CPU per round: workers {workers_ms:.3f} ms, PostgreSQL {pg:.3f} ms, client "
-              f"{client:.3f} ms; total {workers_ms + pg + client:.3f} ms against "
-              f"{os.cpu_count() or 1} cores x wall / rounds = "
-              f"{(os.cpu_count() or 1) * elapsed * 1000 / rounds:.3f} ms")  # fmt: skip
-        use = _use_by_thread(sample)
-        for name, ticks in by_thread.most_common():
-            if ticks:
-                user, system, waits = use[name]
-                print(f"  worker thread {name:<24} {ticks * per:.3f} ms (user {user * per:.3f}, "
-                      f"system {system * per:.3f}; {waits / rounds:.2f} waits)")  # fmt: skip
-        if activity is not None:
-            idle = activity.in_state("idle in transaction")
-            held = activity.mean_in_state("idle in transaction") * elapsed * 1000 / rounds
-            print(f"pg_stat_activity every {activity.every_s} s: 'idle in transaction' in "
-                  f"{idle} of {sum(activity.seen.values())} busy sessions seen (target: none), "
-                  f"about {held:.2f} ms per round")  # fmt: skip
-            print("\n".join(activity.report()))
-        if args.phase == "house" and args.sqlite_seconds > 0:
-            lite, lite_rounds, (lite_p50, lite_p99), _ = _house(
-                None, cluster.url, args.sqlite_seconds, 1, args.players
-            )
-            lite_ms = sum(_by_thread(lite).values()) * 1000 / lite_rounds / HZ
-            print(f"SQLite, 1 worker: {lite_rounds / lite.elapsed:,.0f} rounds/s, p50 "
-                  f"{lite_p50:.1f} ms, p99 {lite_p99:.1f} ms; the worker's CPU per round "
-                  f"{lite_ms:.3f} ms")  # fmt: skip
-            ratio = workers_ms / lite_ms
-            print(f"workers' CPU per round, PostgreSQL / SQLite: {ratio:.2f} (target <= 1.25: "
-                  f"{'met' if ratio <= 1.25 else 'NOT met'})")  # fmt: skip
+        ratios: list[float] = []
+        for repeat in range(args.repeat):
+            if args.repeat > 1:
+                print(f"-- {repeat + 1} of {args.repeat}")
+            sample, rounds, (p50, p99), activity = phase(url, cluster.url, args.seconds,
+                                                         args.workers, args.players,
+                                                         f"breakdown{repeat}x")  # fmt: skip
+            workers_ms, pg = _report(args.phase, sample, rounds, p50, p99, activity)
+            if args.phase == "house" and args.sqlite_seconds > 0:
+                ratios.append(workers_ms / _sqlite(cluster.url, args.sqlite_seconds, args.players))
+                print(f"workers' CPU per round, PostgreSQL / SQLite: {ratios[-1]:.2f} (target "
+                      f"<= 1.25: {'met' if ratios[-1] <= 1.25 else 'NOT met'})")  # fmt: skip
+        if len(ratios) > 1:
+            print(f"the {len(ratios)} ratios: {', '.join(f'{r:.2f}' for r in ratios)}; median "
+                  f"{statistics.median(ratios):.2f}")  # fmt: skip
         with psycopg.connect(cluster.url, autocommit=True) as conn:
             rows = conn.execute(
                 "SELECT calls, total_exec_time, mean_exec_time, "

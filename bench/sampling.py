@@ -31,6 +31,17 @@ def ticks(path: str) -> int:
     return 0
 
 
+def thread_use(pid: int, tid: str) -> tuple[int, int, int]:
+    """A thread's user ticks, system ticks and voluntary context switches (each a time it
+    waited: for a lock, the GIL, a socket, another thread's work; zeros if it is gone)."""
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        fields = _stat(f"/proc/{pid}/task/{tid}/stat")
+        status = Path(f"/proc/{pid}/task/{tid}/status").read_text()
+        switches = status.split("voluntary_ctxt_switches:", 1)[1].split()[0]
+        return int(fields[11]), int(fields[12]), int(switches)
+    return 0, 0, 0
+
+
 def processes() -> dict[int, tuple[int, str]]:
     """Every process: its parent and its name."""
     found = {}
@@ -100,6 +111,11 @@ class Activity:
 
     def in_state(self, state: str) -> int:
         return sum(n for (s, _, _), n in self.seen.items() if s == state)
+
+    def mean_in_state(self, state: str) -> float:
+        """Sessions in ``state`` on average in a sample: times the phase's wall time over its
+        transactions, the time each spends in it (Little's law)."""
+        return self.in_state(state) / self.samples if self.samples else 0.0
 
     def report(self, most: int = 6) -> list[str]:
         """The commonest (state, wait, statement) as shares of the sessions seen busy."""

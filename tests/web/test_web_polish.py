@@ -142,8 +142,10 @@ def says(template: str) -> re.Pattern[str]:
 def longest(catalog: dict[str, str], prefix: str) -> str:
     """The key of the catalog's longest text of ``prefix`` (a value as long as an amount,
     1.000,00 US$, in each placeholder)."""
-    # A lost session, a reality check and a lost connection do more than say it.
-    special = ("error.not_authenticated", "error.reality_check_due", "error.network_error")
+    # A lost session (or one ended for inactivity), a reality check and a lost connection do
+    # more than say it.
+    special = ("error.not_authenticated", "error.session_inactive", "error.reality_check_due",
+               "error.network_error")  # fmt: skip
     keys = [k for k in catalog if k.startswith(prefix) and k not in special]
     return max(keys, key=lambda k: len(re.sub(PLACEHOLDER, "1.000,00 US$", catalog[k])))
 

@@ -10,42 +10,46 @@ from .harness import cheap_password_hashing
 TESTS = Path(__file__).parent
 DATA = TESTS / "data"
 
-# The files that take longest (pytest --durations, run alone), longest first. `make test`
-# hands whole files to two processes (pytest-xdist --dist loadfile, --no-loadscope-reorder:
-# in the order collected), each taking the next file when it is nearly done: these are
-# collected first, so the end of a run is short files that even the two out. A file not
+# The files that take longest (the sum of their tests' times in a whole run, 2026-12-05),
+# longest first. `make test` hands whole files to its processes (pytest-xdist --dist
+# loadfile, --no-loadscope-reorder: in the order collected), each taking the next file when
+# it is nearly done: these are collected first, so the end of a run is short files that
+# even the processes out. A file not
 # named here keeps its place after them; a name no longer here is only a missed head start.
 LONGEST_FIRST = [
-    "web/test_web_polish.py",
-    "operators/test_operator_shared.py",
-    "server/test_server_postgres_restart.py",
-    "server/test_server_postgres_crash.py",
-    "server/test_server_races.py",
     "server/test_server_fuzz.py",
-    "web/test_web_screen.py",
-    "web/test_web_truth.py",
-    "web/test_web_table.py",
-    "operators/test_operator_proof.py",
-    "web/test_web_office.py",
-    "web/test_web_smaller.py",
-    "server/test_server_crowding.py",
-    "server/test_responsible.py",
-    "web/test_web_shared.py",
+    "operators/test_operator_shared.py",
+    "web/test_web_polish.py",
     "web/test_web_a11y.py",
-    "web/test_web_actions.py",
-    "server/test_banked_workers.py",
-    "server/test_server_limits.py",
-    "server/test_server_processes.py",
-    "deploy/test_deploy_nginx.py",
-    "analysis/test_simulate.py",
-    "fairness/test_fair_page.py",
-    "server/test_shared_workers.py",
+    "operators/test_operator_proof.py",
+    "server/test_responsible.py",
+    "web/test_web_office.py",
+    "web/test_web_autoplay.py",
+    "server/test_server_races.py",
+    "web/test_web_profiles.py",
+    "web/test_web_screen.py",
+    "web/test_web_table.py",
+    "web/test_web_layout.py",
     "operators/test_operator_flow.py",
+    "web/test_web_truth.py",
+    "web/test_web_multiplier.py",
+    "web/test_web_smaller.py",
+    "server/test_banked_workers.py",
+    "web/test_web_responsible.py",
+    "deploy/test_deploy_nginx.py",
+    "web/test_web_roads.py",
+    "server/test_server_crowding.py",
+    "web/test_web_side_bets.py",
     "web/test_web_operator.py",
+    "fairness/test_fair_page.py",
     "web/test_web_words.py",
-    "fairness/test_fair_rng_quality.py",
-    "server/test_shared_tables.py",
+    "web/test_web_actions.py",
     "deploy/test_deploy_backup.py",
+    "web/test_web_shared.py",
+    "web/test_web_verify_cheats.py",
+    "server/test_server_postgres_restart.py",
+    "web/test_web_banked.py",
+    "server/test_server_postgres_crash.py",
     "deploy/test_deploy_prometheus.py",
 ]
 

@@ -3,14 +3,14 @@ player features that depend on them."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Response
 from pydantic import Field
 
 from baccarat.server.api.deps import CasinoDep, RequestContext, RequestDep, json_response
 from baccarat.server.api.errors import documented
-from baccarat.server.api.models import Body, Mode
+from baccarat.server.api.models import Body, ModeQuery
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.kinds.banked.kind import BankedKind
@@ -45,7 +45,7 @@ async def list_profiles(casino: CasinoDep) -> Response:
     "shows where the profile says so): rounds, wagered, net (won minus lost) in the "
     "session's currency",
 )
-async def session_position(ctx: RequestDep, mode: Annotated[Mode, Query()] = "fun") -> Response:
+async def session_position(ctx: RequestDep, mode: ModeQuery = "fun") -> Response:
     def read(uow: UnitOfWork) -> dict[str, Any] | None:
         return position.peek(uow, ctx.caller.player_id(uow), mode)
 

@@ -71,5 +71,5 @@ def test_every_kind_but_the_house_has_its_parts_in_its_own_package() -> None:
         routes = kind.routes()
         assert routes is not None and routes.routers
         for part in (kind.audit, kind.runtime, kind.terms):
-            module = getattr(part, "__module__", None) or getattr(part, "__name__", "")
+            module: str = getattr(part, "__module__", None) or getattr(part, "__name__", "")
             assert module.startswith(package + "."), (name, part)

@@ -3,6 +3,7 @@ table is of one kind, and the house kind has no section."""
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,6 @@ def test_every_kind_but_the_house_has_its_parts_in_its_own_package() -> None:
         assert kind.api == f"{package}.api"
         routes = kind.routes()
         assert routes is not None and routes.routers
-        for part in (kind.audit, kind.runtime, kind.terms):
-            module: str = getattr(part, "__module__", None) or getattr(part, "__name__", "")
-            assert module.startswith(package + "."), (name, part)
+        for part, module in (kind.audit, "check"), (kind.runtime, "runtime"), (kind.terms, "terms"):
+            found = inspect.getmodule(part)
+            assert found is not None and found.__name__ == f"{package}.{module}", (name, part)

@@ -4,6 +4,7 @@ slow bodies time out, impossible paths answer 404."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from typing import Any, cast
 
@@ -125,3 +126,32 @@ def test_room_is_made_from_the_address_holding_the_most_idle_anonymous_connectio
     assert crowd[0].closed and not any(held.closed for held in kept if held is not crowd[0])
     _, refusal = admit(None)
     assert refusal is not None and b"server_busy" in refusal
+
+
+def test_a_full_worker_is_logged_once_each_time_it_fills_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The anonymous share full, a newcomer is refused and the worker says so once; once the
+    share has room again (one logs in), the next time it fills is logged again."""
+    connections = _Connections(Limits(max_connections=10, anonymous_percent=20))
+    caplog.set_level(logging.WARNING, logger="uvicorn.error")
+
+    def admit() -> tuple[Held, bytes | None]:
+        held = Held(connections)
+        return held, connections.admit(cast(Any, held), "192.0.2.7")
+
+    def full_warnings() -> int:
+        return sum("refusing more" in record.getMessage() for record in caplog.records)
+
+    anonymous = [admit()[0] for _ in range(2)]
+    for held in anonymous:
+        connections.busy(cast(Any, held), True)  # a request in flight: not closed
+    for _ in range(3):
+        assert b"server_busy" in (admit()[1] or b"")
+    assert full_warnings() == 1
+    connections.known(cast(Any, anonymous[0]))  # logged in: the share has room
+    newcomer, refusal = admit()
+    assert refusal is None
+    connections.busy(cast(Any, newcomer), True)
+    assert b"server_busy" in (admit()[1] or b"")
+    assert full_warnings() == 2

@@ -819,7 +819,15 @@ def test_a_seat_warns_before_the_time_runs_out_and_the_help_says_why_it_cannot_w
     bpage, ppage = banker.page, player.page
     for page in (bpage, ppage):
         page.evaluate(LISTEN)
-    # 35 s to approve: 26 s later (the page's clock), about 9 s are left.
+    # The seat's state with the approval's deadline has reached the banker's page (its timer
+    # shows) before the page's clock moves: a state still on its way would set the deadline
+    # after the move, and the warning would be 25 s of real time away.
+    bpage.wait_for_function(
+        "() => { const box = document.querySelector('[data-timer]');"
+        " return box && !box.hidden && Number(box.dataset.seconds) > 26; }"
+    )
+    # 35 s to approve: 26 s later (the page's clock), at most 9 s are left; the page's timer
+    # ticks through the tenth second on the way.
     bpage.clock.run_for(26_000)
     warning = catalogs["en"]["announce.time_left_banker"].replace("{seconds}", "10")
     bpage.wait_for_function("t => window.__said.includes(t)", arg=warning, timeout=5000)

@@ -83,7 +83,9 @@ def test_every_page_shows_only_words_of_its_language(
         open_table(player, next(t for t in tables if t["id"] == other))
         check(f"the {other} table", page)
     player.goto("history")
-    page.click("[data-open]")
+    # A round's "Details" button (the lobby's and the table's cards also carry data-open, and
+    # one may still be on the page as the history draws).
+    page.click("button[data-open]")
     page.wait_for_selector("#round-detail")
     check("the history with a round's details", page)
     for route in ("rules", "rules/deluxe", "rules/banked-ii", "cashier", "responsible"):

@@ -7,8 +7,8 @@ round has exactly its stake-and-payout transaction (and every such transaction i
 every void its reversal, the rounds' own arithmetic (``balance_after = balance_before -
 stake - fee + win``, the fee a multiplier table's, 0 elsewhere), and the money reserved for
 withdrawals equals the pending requests.
-Each table kind checks its own rounds (``TableKind.check``: player-banked rounds and their
-voids, shared tables' rounds), and says what it holds in escrow (``TableKind.held``), which
+Each table kind checks its own rounds (``TableKind.audit``: player-banked rounds and their
+voids, shared tables' rounds), and says what it holds in escrow (its ``held``), which
 the escrow's balance must equal; the operators' wallets check their rounds.
 """
 
@@ -31,9 +31,10 @@ def check(uow: UnitOfWork) -> Report:
     _rounds(uow, report)
     _voids(uow, report)
     _withdrawals(uow, report)
-    for kind in KINDS.values():
-        kind.check(uow, report)
-    check_escrow(uow, report, ((kind.holds, kind.held(uow)) for kind in KINDS.values()))
+    audited = [(kind.holds, kind.audit) for kind in KINDS.values() if kind.audit is not None]
+    for _, audit in audited:
+        audit.check(uow, report)
+    check_escrow(uow, report, ((holds, audit.held(uow)) for holds, audit in audited))
     operators.check(uow, report)
     _totals(uow, report)
     return report

@@ -85,10 +85,10 @@ class KindReader(Protocol):
     side_bets: ClassVar[bool]
     one_currency: ClassVar[str | None]
 
-    @classmethod
+    @staticmethod
     def terms(
-        cls, raw: Any, rules: RuleSet, limits: Limits, where: str, settings: Settings | None
-    ) -> Terms: ...
+        raw: Any, rules: RuleSet, limits: Limits, where: str, settings: Settings | None
+    ) -> Terms | None: ...
 
 
 @dataclass(frozen=True)
@@ -414,6 +414,8 @@ def _table(
         raise TableConfigError(f"{where}: a table is of one kind: {' or '.join(named)}, not both")
     kind = kinds[named[0]] if named else None
     terms = None if kind is None else kind.terms(raw[kind.name], rules, limits, where, settings)
+    if kind is not None and terms is None:
+        raise TableConfigError(f"{where}: a {kind.name} table has no section of its own")
     side = _side_bets(raw.get("bets"), rules, where, amount)
     if side and kind is not None and not kind.side_bets:
         raise TableConfigError(f"{where}: a {kind.name} table takes the three main bets only")

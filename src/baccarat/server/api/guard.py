@@ -122,7 +122,7 @@ async def _mark_if_logged_in(scope: Any) -> None:
     staff, hashed = found
     connection._checked = hashed
     if await scope["app"].state.casino.db.read(lambda uow: _live(uow, hashed, staff)):
-        connection._logged_in()
+        connection._forget(closed=False)
 
 
 def _session_of(scope: Any) -> tuple[bool, str] | None:
@@ -223,6 +223,8 @@ class _HeadTooLarge(Exception):
 
 # How long a refused connection's further input is read and dropped before it closes.
 _LINGER_S = 2.0
+# Who ``_Connections.refused`` names for the whole worker (an address is never empty).
+_WORKER = ""
 
 
 def _answer(status: int, code: str, message: str, **details: Any) -> bytes:
@@ -351,10 +353,9 @@ class _Connections:
         self.counts: dict[str, int] = {}
         self.anonymous: set[GuardedHttpTools] = set()
         self.idle = _Idle()
-        # The addresses refused since they last held no connection (logged once each), and
-        # whether the worker was full since it last had room (logged once).
+        # Who was refused since they last had room, each logged once: the addresses (since
+        # they last held no connection) and the worker (``_WORKER``).
         self.refused: set[str] = set()
-        self.full = False
 
     def admit(self, connection: GuardedHttpTools, host: str | None) -> bytes | None:
         """Count a new connection, making room for it if the worker is full (an anonymous
@@ -366,16 +367,11 @@ class _Connections:
         if key is not None and self.per_address > 0:
             held = self.counts.get(key, 0)
             if held >= self.per_address:
-                if key not in self.refused:
-                    self.refused.add(key)
-                    _logger.warning(
-                        "%s holds %d connections, the most an address may: refusing more",
-                        key, held,
-                    )  # fmt: skip
-                return _answer(
-                    503, "too_many_connections",
+                return self._refuse(
+                    key, "too_many_connections",
                     f"this address holds {self.per_address} connections to the server, the "
-                    "most it may", limit=self.per_address,
+                    "most it may", self.per_address,
+                    ("%s holds %d connections, the most an address may: refusing more", key, held),
                 )  # fmt: skip
         crowded = self.held >= self.most or (
             key is not None and len(self.anonymous) >= self.anonymous_most
@@ -383,17 +379,12 @@ class _Connections:
         if crowded:
             victim = self.idle.victim(key)
             if victim is None:
-                if not self.full:
-                    self.full = True
-                    _logger.warning(
-                        "the worker holds %d connections (%d anonymous), none that a "
-                        "newcomer may take the place of: refusing more",
-                        self.held, len(self.anonymous),
-                    )  # fmt: skip
-                return _answer(
-                    503, "server_busy",
+                return self._refuse(
+                    _WORKER, "server_busy",
                     f"the server holds {self.most} connections, the most it may: try again "
-                    "soon", limit=self.most,
+                    "soon", self.most,
+                    ("the worker holds %d connections (%d anonymous), none that a newcomer may "
+                     "take the place of: refusing more", self.held, len(self.anonymous)),
                 )  # fmt: skip
             victim._drop()
         self.held += 1
@@ -404,6 +395,16 @@ class _Connections:
             self.anonymous.add(connection)
             self.idle.add(connection, key)
         return None
+
+    def _refuse(
+        self, who: str, code: str, message: str, limit: int, warning: tuple[Any, ...]
+    ) -> bytes:
+        """The 503 answer ``code`` (``limit``: the most it may hold); its first since ``who``
+        last had room is logged (``warning``: the message and its arguments)."""
+        if who not in self.refused:
+            self.refused.add(who)
+            _logger.warning(*warning)
+        return _answer(503, code, message, limit=limit)
 
     def busy(self, connection: GuardedHttpTools, busy: bool) -> None:
         """A request is in flight on the connection now, or none is."""
@@ -417,6 +418,8 @@ class _Connections:
     def known(self, connection: GuardedHttpTools) -> None:
         """No longer anonymous: logged in, or closing."""
         self.anonymous.discard(connection)
+        if self.held < self.most and len(self.anonymous) < self.anonymous_most:
+            self.refused.discard(_WORKER)  # room again, in the whole and the anonymous share
         if connection._address is not None:
             self.idle.discard(connection, connection._address)
 
@@ -425,8 +428,6 @@ class _Connections:
             return
         connection._counted = False
         self.held -= 1
-        if self.held < self.most:
-            self.full = False
         self.known(connection)
         key, connection._address = connection._address, None
         if key is not None:
@@ -472,7 +473,7 @@ def logged_in(scope: Any) -> None:
     longer anonymous (it is not closed to make room, and its reads are not paced)."""
     connection = anonymous_connection(scope)
     if connection is not None:
-        connection._logged_in()
+        connection._forget(closed=False)
 
 
 class _Counted(asyncio.Protocol):
@@ -550,9 +551,8 @@ class GuardedHttpTools(HttpToolsProtocol):
         self.transport.close()
 
     def _give_back(self) -> None:
-        if self._counted:
-            _connections[self.server_state].release(self)
-        self._unlist()
+        """Closed: its place in the worker's count is free."""
+        self._forget(closed=True)
 
     def _idle(self) -> bool:
         """No request in flight (between requests, or a head still arriving; a WebSocket's
@@ -569,13 +569,12 @@ class GuardedHttpTools(HttpToolsProtocol):
         self._give_back()
         self.transport.close()
 
-    def _logged_in(self) -> None:
+    def _forget(self, closed: bool) -> None:
+        """No longer anonymous: logged in, or ``closed`` (then out of the worker's count too);
+        no longer found by its ends (``anonymous_connection``)."""
         if self._counted:
-            _connections[self.server_state].known(self)
-        self._unlist()
-
-    def _unlist(self) -> None:
-        """No longer found by its ends (``anonymous_connection``): logged in, or closed."""
+            count = _connections[self.server_state]
+            (count.release if closed else count.known)(self)
         if _by_ends.get((self.client, self.server)) is self:
             del _by_ends[(self.client, self.server)]
 

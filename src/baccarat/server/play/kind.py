@@ -9,6 +9,7 @@ and ``baccarat admin check`` to loop over.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
@@ -20,7 +21,7 @@ from baccarat.server.play.check import Report
 from baccarat.server.play.events import SeatEvents
 from baccarat.server.play.host import Host
 from baccarat.server.settings import Settings
-from baccarat.server.tables import Limits, Table, TableConfigError, Terms
+from baccarat.server.tables import Limits, Table, Terms
 
 
 @dataclass(frozen=True)
@@ -36,9 +37,21 @@ class KindRoutes:
     table_reads: Mapping[str, Callable[..., Awaitable[Any]]] = field(default_factory=dict)
 
 
+class KindAudit(Protocol):
+    """A kind's own part of ``baccarat admin check``: its rounds checked (the ledger's are
+    checked for every round), and what it holds in the escrow now, by mode (the escrow's
+    balance is the sum of every kind's)."""
+
+    def check(self, uow: UnitOfWork, report: Report) -> None: ...
+
+    def held(self, uow: UnitOfWork) -> dict[str, int]: ...
+
+
 class Runtime(Protocol):
-    """What a kind runs in each worker while the app serves (a clock, deadlines): started
-    once the casino is, stopped before it closes."""
+    """What a kind runs in each worker while the app serves (a clock, deadlines): made of
+    what the engine hands it, started once the casino is, stopped before it closes."""
+
+    def __init__(self, given: Given) -> None: ...
 
     async def start(self) -> None: ...
 
@@ -79,35 +92,30 @@ class TableKind:
     # Who covers its tables' bets: "house" (the casino, whose revenue is what they lose) or
     # "player" (a player; the casino's revenue is its fee), as the reports split them.
     banker: ClassVar[str] = "house"
+    # Its own part of ``baccarat admin check`` (its module ``check``); None: it has none.
+    audit: ClassVar[KindAudit | None] = None
+    # Its runtime in each worker (``app.state.<name>``), made of what the engine hands it.
+    runtime: ClassVar[type[Runtime] | None] = None
+    # The module of its own routes (``routes``): imported when the app is built, not with the
+    # kind, for the engine and the CLI import no web framework.
+    api: ClassVar[str | None] = None
+
+    @staticmethod
+    def terms(
+        raw: Any, rules: RuleSet, limits: Limits, where: str, settings: Settings | None
+    ) -> Terms | None:
+        """The kind's terms from its section of the tables file, or a ``TableConfigError``;
+        None: the kind has no section of its own."""
+        return None
 
     @classmethod
-    def terms(
-        cls, raw: Any, rules: RuleSet, limits: Limits, where: str, settings: Settings | None
-    ) -> Terms:
-        """The kind's terms from its section of the tables file, or a ``TableConfigError``."""
-        raise TableConfigError(f"{where}: a {cls.name} table has no section of its own")
-
-    @staticmethod
-    def check(uow: UnitOfWork, report: Report) -> None:
-        """``baccarat admin check`` of the kind's own rounds (the ledger's are checked for
-        every round)."""
-        return None
-
-    @staticmethod
-    def held(uow: UnitOfWork) -> dict[str, int]:
-        """What the kind holds in the escrow now, by mode (the escrow's balance is the sum
-        of every kind's)."""
-        return {}
-
-    @staticmethod
-    def runtime(given: Given) -> Runtime | None:
-        """Its runtime in this worker, if it has one (``app.state.<name>``)."""
-        return None
-
-    @staticmethod
-    def routes() -> KindRoutes | None:
-        """Its own routes (imported when the app is built), if it has any."""
-        return None
+    def routes(cls) -> KindRoutes | None:
+        """Its own routes (``ROUTES`` of its ``api`` module, imported when the app is built),
+        if it has any."""
+        if cls.api is None:
+            return None
+        routes: KindRoutes = importlib.import_module(cls.api).ROUTES
+        return routes
 
     @classmethod
     def refuse_house_round(cls, table: Table) -> None:

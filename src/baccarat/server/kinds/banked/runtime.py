@@ -20,19 +20,20 @@ from typing import Any, TypeVar
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.kinds.banked import seats, service, timing
 from baccarat.server.kinds.banked.service import SeatServices
-from baccarat.server.play.events import CHANNEL, Hub, PostgresEvents, SeatEvents
-from baccarat.server.play.host import Host
+from baccarat.server.play.events import CHANNEL, Hub, PostgresEvents
+from baccarat.server.play.kind import Given
 
 log = logging.getLogger("baccarat.server.kinds.banked")
 T = TypeVar("T")
 
 
 class BankedDesk:
-    def __init__(self, casino: Host, events: SeatEvents, worker: str):
-        """``events``: the worker's event bus (``play.events.open_bus``), its seats' channel
-        heard by this desk's hub; ``worker``: the worker's id (its bus's listening session
-        names it: ``timing``)."""
-        self.casino = casino
+    def __init__(self, given: Given):
+        """``given.bus``: the worker's event bus (``play.events.open_bus``), its seats'
+        channel heard by this desk's hub; ``given.worker``: the worker's id (its bus's
+        listening session names it: ``timing``)."""
+        casino = self.casino = given.host
+        worker, events = given.worker, given.bus
         self.settings = casino.settings.banked
         self.hub = Hub()
         self.hub.refresh = self._refresh

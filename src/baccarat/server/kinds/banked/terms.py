@@ -16,13 +16,15 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from baccarat.core import Bets, Outcome, RuleSet, settle_judged
-from baccarat.server.tables import Table
+from baccarat.core import Bets, Outcome, RuleSet, ShufflePolicy, settle_judged
+from baccarat.server.settings import BankedSettings, Settings
+from baccarat.server.tables import Limits, Table, TableConfigError, money_amount
 
 FEE_RATE = Fraction(3, 200)  # 1.5%
 SEED_MULTIPLE = 9  # "9 * (Maximalwette) + 1,5% (Casino Provision) * (Maximalwette)"
@@ -163,3 +165,40 @@ def terms_of(table: Table) -> BankedTerms:
 def is_banked(table: Table) -> bool:
     """Whether the table is player-banked (its terms are this kind's)."""
     return isinstance(table.terms, BankedTerms)
+
+
+def read(
+    raw: Any, rules: RuleSet, limits: Limits, where: str, settings: Settings | None
+) -> BankedTerms:
+    """``[table.banked]``: seats, min_points and min_balance of a player-banked table;
+    its decision times are the server's (``settings.banked``)."""
+    timers = BankedSettings() if settings is None else settings.banked
+    if not isinstance(raw, Mapping):
+        raise TableConfigError(f"{where}: banked is a table of seats, min_points, min_balance")
+    seats, points = raw.get("seats", 4), raw.get("min_points", 0)
+    for name, value in (("seats", seats), ("min_points", points)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise TableConfigError(f"{where}: banked.{name} is a whole number >= 0")
+    if not 1 <= seats <= 1000:
+        raise TableConfigError(f"{where}: banked.seats is 1 to 1000")
+    if rules.multipliers is not None:
+        # A player banks the bets: whose the fee and what the multipliers could cost the
+        # banker are not rules a banker could cover (the exposure is unbounded).
+        raise TableConfigError(
+            f"{where}: a player-banked table does not deal multiplier baccarat (rules "
+            f"{rules.name!r}): the multiplied pays have no exposure a banker can cover"
+        )
+    if rules.shuffle is not ShufflePolicy.FRESH:
+        raise TableConfigError(
+            f"{where}: a player-banked table shuffles before every round; rules "
+            f"{rules.name!r} deal a cut shoe"
+        )
+    try:
+        configured = money_amount(raw.get("min_balance", "0.01"), f"{where} banked.min_balance")
+    except ValueError as error:
+        raise TableConfigError(f"{where}: banked.min_balance: {error}") from None
+    return BankedTerms.build(
+        rules, limits.max, limits.tie_max, seats=seats, min_points=points,
+        configured_min_balance=configured, player_seconds=timers.player_s,
+        banker_seconds=timers.banker_s,
+    )  # fmt: skip

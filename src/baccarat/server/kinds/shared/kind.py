@@ -3,15 +3,13 @@ table betting on the same coup."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import ClassVar
 
-from baccarat.core import RuleSet
 from baccarat.server.currencies import HOME
 from baccarat.server.kinds.shared import check as own_check
-from baccarat.server.kinds.shared import terms
-from baccarat.server.play.kind import Given, KindRoutes, Runtime, TableKind
-from baccarat.server.settings import Settings
-from baccarat.server.tables import Limits
+from baccarat.server.kinds.shared import terms as own_terms
+from baccarat.server.kinds.shared.runtime import SharedDesk
+from baccarat.server.play.kind import KindAudit, TableKind
 
 
 class SharedKind(TableKind):
@@ -26,23 +24,7 @@ class SharedKind(TableKind):
     )
 
     holds = "the shared coups"
-    check = staticmethod(own_check.check)
-    held = staticmethod(own_check.held)
-
-    @staticmethod
-    def runtime(given: Given) -> Runtime:
-        from baccarat.server.kinds.shared.runtime import SharedDesk
-
-        return SharedDesk(given.host, given.bus, given.elsewhere)
-
-    @staticmethod
-    def routes() -> KindRoutes:
-        from baccarat.server.kinds.shared.api import ROUTES
-
-        return ROUTES
-
-    @classmethod
-    def terms(
-        cls, raw: Any, rules: RuleSet, limits: Limits, where: str, settings: Settings | None
-    ) -> terms.SharedTerms:
-        return terms.read(raw, rules, where)
+    audit: ClassVar[KindAudit] = own_check
+    runtime = SharedDesk
+    api = "baccarat.server.kinds.shared.api"
+    terms = staticmethod(own_terms.read)

@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from baccarat.server.db.uow import UnitOfWork
@@ -34,11 +33,11 @@ from baccarat.server.kinds.shared.clock import Elsewhere, ShoeRow
 from baccarat.server.kinds.shared.events import BetsChanged, SharedEvent
 from baccarat.server.kinds.shared.feed import CHANNEL, Feed
 from baccarat.server.kinds.shared.terms import is_shared
-from baccarat.server.play.host import Host
+from baccarat.server.play.kind import Given
 from baccarat.server.tables import Table
 
 if TYPE_CHECKING:
-    from baccarat.server.play.events import SeatEvents
+    pass
 
 log = logging.getLogger("baccarat.server.kinds.shared")
 
@@ -50,16 +49,14 @@ BEACON_CONNECT_S = 5.0
 
 
 class SharedDesk:
-    def __init__(
-        self, casino: Host, events: SeatEvents | None = None,
-        elsewhere: Callable[[], Elsewhere] | None = None,
-    ) -> None:  # fmt: skip
-        """``events``: the worker's event bus (``play.events``), which carries the tables'
-        events (``shared.events``) to the feed of every worker (without it, the sockets
-        hear of the clock's deadlines alone); ``elsewhere``: makes, once the casino has
-        started, the bettors on other wallets (``wallets.operator.shared.OperatorCoups``)."""
-        self.casino = casino
-        self.events = events
+    def __init__(self, given: Given) -> None:
+        """``given.bus``: the worker's event bus (``play.events``), which carries the tables'
+        events (``shared.events``) to the feed of every worker; ``given.elsewhere``: makes,
+        once the casino has started, the bettors on other wallets
+        (``wallets.operator.shared.OperatorCoups``)."""
+        casino = self.casino = given.host
+        events = self.events = given.bus
+        elsewhere = given.elsewhere
         self.tables: list[Table] = [t for t in casino.tables.values() if is_shared(t)]
         self._seen: dict[str, int] = {}  # table -> when this worker last saw it watched
         self._written: dict[str, int] = {}  # table -> when this worker last wrote it

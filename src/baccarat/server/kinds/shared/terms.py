@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from baccarat.core import RuleSet, ShufflePolicy
-from baccarat.server.tables import Table, TableConfigError
+from baccarat.server.settings import Settings
+from baccarat.server.tables import Limits, Table, TableConfigError
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,9 +23,12 @@ class SharedTerms:
         return {"betting_s": self.betting_s, "result_s": self.result_s}
 
 
-def read(raw: Any, rules: RuleSet, where: str) -> SharedTerms:
+def read(
+    raw: Any, rules: RuleSet, limits: Limits, where: str, settings: Settings | None
+) -> SharedTerms:
     """``shared = { betting_s, result_s }``: a shared table's betting window and result
-    time, in whole seconds; its rule set deals a cut shoe (the table's one shoe)."""
+    time, in whole seconds; its rule set deals a cut shoe (the table's one shoe). Its
+    limits and the server's settings do not bear on them."""
     if not isinstance(raw, Mapping) or set(raw) - {"betting_s", "result_s"}:
         raise TableConfigError(f"{where}: shared is {{ betting_s = ..., result_s = ... }}")
     values = {}

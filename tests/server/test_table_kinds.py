@@ -1,0 +1,76 @@
+"""The tables file read through the kinds' registry: each kind reads its own section, a
+table is of one kind, and the house kind has no section."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+from baccarat.server.kinds import KINDS, load_tables
+from baccarat.server.kinds.banked.terms import BankedTerms
+from baccarat.server.kinds.shared.terms import SharedTerms
+from baccarat.server.tables import TableConfigError
+
+TABLE = """
+[[table]]
+id = "t"
+rules = "{rules}"
+chips = ["1", "5"]
+min = "1"
+max = "10"
+"""
+
+
+def tables(tmp_path: Path, section: str, rules: str = "online-6deck-tie9") -> Path:
+    path = tmp_path / "tables.toml"
+    path.write_text(TABLE.format(rules=rules) + section)
+    return path
+
+
+def test_each_kind_reads_its_own_section(tmp_path: Path) -> None:
+    shared = load_tables(tables(tmp_path, "shared = { betting_s = 5, result_s = 2 }\n", "mini"))
+    table = shared["t"]
+    assert table.kind == "shared" and table.terms == SharedTerms(betting_s=5, result_s=2)
+    banked = load_tables(tables(tmp_path, "[table.banked]\nseats = 3\n"))
+    table = banked["t"]
+    assert table.kind == "banked" and isinstance(table.terms, BankedTerms)
+    assert table.terms.seats == 3
+    table = load_tables(tables(tmp_path, ""))["t"]
+    assert table.kind == "house" and table.terms is None
+
+
+@pytest.mark.parametrize(
+    ("section", "rules", "says"),
+    [
+        ("house = {}\n", "mini", "a house table has no section of its own"),
+        ("shared = { betting_s = 5, result_s = 2, extra = 1 }\n", "mini", "shared is"),
+        ("shared = { betting_s = 500, result_s = 2 }\n", "mini", "betting_s is a whole number"),
+        ("shared = { betting_s = 5, result_s = 2 }\n", "online-6deck-tie9", "one shoe to everyone"),
+        ("shared = { betting_s = 5, result_s = 2 }\n[table.banked]\nseats = 2\n", "mini",
+         "a table is of one kind"),
+        ("[table.banked]\nseats = 0\n", "online-6deck-tie9", "banked.seats is 1 to 1000"),
+    ],
+)  # fmt: skip
+def test_a_bad_section_is_refused_by_its_kind(
+    tmp_path: Path, section: str, rules: str, says: str
+) -> None:
+    with pytest.raises(TableConfigError, match=says):
+        load_tables(tables(tmp_path, section, rules))
+
+
+def test_every_kind_but_the_house_has_its_parts_in_its_own_package() -> None:
+    for name, kind in KINDS.items():
+        parts = [kind.audit, kind.runtime, kind.api]
+        if name == "house":
+            assert parts == [None, None, None] and kind.routes() is None
+            continue
+        package = f"baccarat.server.kinds.{name}"
+        assert all(part is not None for part in parts)
+        assert kind.api == f"{package}.api"
+        routes = kind.routes()
+        assert routes is not None and routes.routers
+        for part, module in (kind.audit, "check"), (kind.runtime, "runtime"), (kind.terms, "terms"):
+            found = inspect.getmodule(part)
+            assert found is not None and found.__name__ == f"{package}.{module}", (name, part)

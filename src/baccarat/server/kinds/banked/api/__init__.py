@@ -10,11 +10,11 @@ players' alone: a banker's escrow is on our own wallet; docs/operator-api.md), w
 from __future__ import annotations
 
 from baccarat.server.api.access import OWN
-from baccarat.server.kinds.banked.api import routes
+from baccarat.server.kinds.banked.api import routes, socket
 from baccarat.server.play.kind import KindRoutes
 
 ROUTES = KindRoutes(
-    routers=(routes.router,),
+    routers=(socket.router, routes.router),
     session_kinds={
         "GET /api/seats": OWN,
         "POST /api/seats": OWN,

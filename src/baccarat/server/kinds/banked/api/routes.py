@@ -1,6 +1,6 @@
 """Player-banked seats over HTTP (SPEC §7): the lobby's seat list, join, the seat as you
 see it, and its actions (leave, approve, auto-approve, bets, deal), which are the seat
-socket's too (``service.ACTIONS``, one table for both; ``api.seat_socket``). A seat's state
+socket's too (``service.ACTIONS``, one table for both; ``api.socket``). A seat's state
 carries ``allowed_actions``: what the caller may do now.
 """
 
@@ -26,7 +26,6 @@ from baccarat.server.currencies import HOME
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
 from baccarat.server.kinds.banked import service
-from baccarat.server.kinds.banked.api import socket as seat_socket
 from baccarat.server.kinds.banked.api.models import (
     AutoApproveIn,
     DealIn,
@@ -41,7 +40,6 @@ from baccarat.server.play import idempotency
 from baccarat.server.tables import bets_from
 
 router = APIRouter(prefix="/api", tags=["player-banked"])
-router.include_router(seat_socket.router)
 
 SeatId = Annotated[str, Path(max_length=80, description="a seat id, such as banked-ii.1")]
 AUTH = ("not_authenticated", "csrf_failed")

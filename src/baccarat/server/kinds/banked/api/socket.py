@@ -42,7 +42,7 @@ from baccarat.server.kinds.banked.runtime import BankedDesk
 from baccarat.server.kinds.banked.service import SeatServices
 from baccarat.server.tables import bets_from
 
-router = APIRouter()
+router = APIRouter(prefix="/api")
 
 SERVICE_RESTART = 1012
 LEFT = 4001

@@ -11,11 +11,11 @@ which ``create_app`` adds through the registry (``SharedKind.routes``).
 from __future__ import annotations
 
 from baccarat.server.api.access import PLAY
-from baccarat.server.kinds.shared.api import routes
+from baccarat.server.kinds.shared.api import routes, socket
 from baccarat.server.play.kind import KindRoutes
 
 ROUTES = KindRoutes(
-    routers=(routes.router,),
+    routers=(socket.router, routes.router),
     session_kinds=dict.fromkeys(
         (
             "PUT /api/tables/{table_id}/coups/{coup}/bets",

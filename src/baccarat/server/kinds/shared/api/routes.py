@@ -28,14 +28,12 @@ from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.jsontext import compact
 from baccarat.server.kinds.shared import bets as shared_bets
 from baccarat.server.kinds.shared import tablelog, views
-from baccarat.server.kinds.shared.api import socket as table_socket
 from baccarat.server.kinds.shared.api.models import SharedBetsOut, SharedCoupOut
 from baccarat.server.kinds.shared.clock import require_shared
 from baccarat.server.kinds.shared.runtime import SharedDesk
 from baccarat.server.tables import Table, bets_from
 
 router = APIRouter(prefix="/api", tags=["tables"])
-router.include_router(table_socket.router)
 
 # What a shared table's routes answer for a table that is none (``require_shared``).
 SHARED_TABLE = ("unknown_table", "not_a_shared_table")

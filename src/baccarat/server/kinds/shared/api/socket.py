@@ -33,7 +33,7 @@ from baccarat.server.kinds.shared.clock import require_shared
 from baccarat.server.kinds.shared.runtime import SharedDesk
 from baccarat.server.ledger import check_mode
 
-router = APIRouter()
+router = APIRouter(prefix="/api")
 
 
 class _StateFirst:

@@ -407,8 +407,9 @@ async def test_the_browser_files_are_served_beside_the_api(
 
 
 async def test_the_shoe_routes_document_each_refusal_they_give(api: Api) -> None:
-    """A mode that is none (the shoe read) and a shared table's shoe (the cut): answered
-    with their codes, each listed in the route's documented answers."""
+    """A mode that is none (the shoe read) and a shared table's shoe (read or cut: it is the
+    table's, not the player's): answered with their codes, each listed in the route's
+    documented answers."""
     token = await api.player("shoemaker")
     schema = (await api.client.get("/openapi.json")).json()["paths"]["/api/tables/{table_id}/shoe"]
 
@@ -422,3 +423,6 @@ async def test_the_shoe_routes_document_each_refusal_they_give(api: Api) -> None
                                 headers=api.auth(token))  # fmt: skip
     assert error_code(cut) == "shared_table"
     assert "`shared_table`" in documented("post", cut.status_code)
+    shared = await api.client.get("/api/tables/live/shoe", headers=api.auth(token))
+    assert error_code(shared) == "shared_table" and "is shared" in shared.json()["error"]["message"]
+    assert "`shared_table`" in documented("get", shared.status_code)

@@ -188,10 +188,11 @@ async def get_table_state(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun
 @router.get(
     "/tables/{table_id}/shoe",
     response_model=ShoeOut,
-    responses=documented(*TABLE_READ, "not_a_cut_shoe_table"),
+    responses=documented(*TABLE_READ, "not_a_cut_shoe_table", *OWN_ROUNDS_REFUSED),
     summary="The player's shoe at a cut-shoe table: cards left, and whether a cut is due",
 )
 async def get_shoe(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> Response:
+    _refuse_the_tables_shoe(ctx.casino.tables.require(table_id))
     state = await _read_at_table(ctx, table_id, mode, rounds.shoe_state)
     return json_response(state.to_json())
 
@@ -206,10 +207,7 @@ async def get_shoe(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> R
 )
 async def cut_shoe(table_id: str, body: CutIn, ctx: RequestDep) -> Response:
     table = ctx.casino.tables.require(table_id)
-    if table.is_cut_shoe:
-        # At a table of a kind played otherwise the shoe is the table's, not a player's to
-        # cut: refused before anything is read.
-        find_kind(table.kind).refuse_house_round(table)
+    _refuse_the_tables_shoe(table)
     dealer = ctx.casino.dealer
     state = await ctx.casino.db.write(
         lambda uow: rounds.cut_shoe(
@@ -239,6 +237,13 @@ async def get_roads(table_id: str, ctx: RequestDep, mode: ModeQuery = "fun") -> 
         return roads.table_roads(uow, player_id, table, mode)
 
     return json_response(await _read_at_table(ctx, table_id, mode, view))
+
+
+def _refuse_the_tables_shoe(table: Table) -> None:
+    """At a cut-shoe table of a kind played otherwise (a shared one) the shoe is the table's
+    (its state shows it), not a player's to read or cut: refused before anything is read."""
+    if table.is_cut_shoe:
+        find_kind(table.kind).refuse_house_round(table)
 
 
 async def _read_at_table(

@@ -74,3 +74,11 @@ def test_every_kind_but_the_house_has_its_parts_in_its_own_package() -> None:
         for part, module in (kind.audit, "check"), (kind.runtime, "runtime"), (kind.terms, "terms"):
             found = inspect.getmodule(part)
             assert found is not None and found.__name__ == f"{package}.{module}", (name, part)
+
+
+def test_a_kind_whose_tables_share_no_screen_says_how_they_are_played() -> None:
+    """A kind's tables beside others on one screen (POST /api/tables-at-once) or refused
+    there with the code and message of how its tables are played."""
+    for kind in KINDS.values():
+        assert kind.several_at_once or kind.own_rounds is not None, kind.name
+    assert [name for name, kind in KINDS.items() if not kind.several_at_once] == ["banked"]

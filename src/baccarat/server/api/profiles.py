@@ -12,8 +12,7 @@ from baccarat.server.api.deps import CasinoDep, RequestContext, RequestDep, json
 from baccarat.server.api.errors import documented
 from baccarat.server.api.models import Body, ModeQuery
 from baccarat.server.db.uow import UnitOfWork
-from baccarat.server.errors import ServiceError
-from baccarat.server.kinds.banked.kind import BankedKind
+from baccarat.server.kinds import find_kind
 from baccarat.server.profiles import position
 from baccarat.server.profiles.rules import (
     admit_autoplay,
@@ -85,9 +84,9 @@ async def tables_at_once(body: TablesAtOnceIn, ctx: RequestDep) -> Response:
     casino, caller = ctx.casino, ctx.caller
     tables = [casino.tables.require(table_id) for table_id in dict.fromkeys(body.tables)]
     for table in tables:
-        if table.kind == BankedKind.name:
-            raise ServiceError("player_banked_table", f"table {table.id} is player-banked: "
-                               "take a seat there", table=table.id)  # fmt: skip
+        kind = find_kind(table.kind)
+        if not kind.several_at_once:
+            kind.refuse_house_round(table)  # a player-banked table: take a seat there
 
     def read(uow: UnitOfWork) -> Any:
         caller.player_id(uow, writes=False)  # asks, changes nothing: not an action

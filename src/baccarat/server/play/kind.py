@@ -87,6 +87,9 @@ class TableKind:
     # How its tables are played if not by a player's own rounds (POST .../rounds): the
     # refusal's code and message ({table}: the table's id). None: the house tables.
     own_rounds: ClassVar[tuple[str, str] | None] = None
+    # Whether its tables may be played beside others on one screen (POST /api/tables-at-once,
+    # each in a frame of the table page); refused with ``own_rounds``' code where not.
+    several_at_once: ClassVar[bool] = True
     # What it holds in the escrow, as ``baccarat admin check`` says it ("the seats").
     holds: ClassVar[str] = "nothing"
     # Who covers its tables' bets: "house" (the casino, whose revenue is what they lose) or

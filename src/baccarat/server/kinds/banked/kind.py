@@ -20,6 +20,7 @@ class BankedKind(TableKind):
     side_bets = False
     one_currency = f"a player-banked table plays in {HOME}, on the casino's own wallet"
     any_wallet = False
+    several_at_once = False  # played from a seat, not from the table page
     own_rounds = (
         "player_banked_table",
         "table {table} is player-banked: take a seat (POST /api/seats)",

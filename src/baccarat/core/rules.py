@@ -214,6 +214,14 @@ MULTIPLIER = RuleSet(
     aliases=("lightning",),
 )
 
+
+def _in_a_shoe(rules: RuleSet, **changes: Any) -> RuleSet:
+    """The rules dealt from a land casino's shoe: burn, and a cut card at 7/8 of it."""
+    return replace(
+        rules, shuffle=ShufflePolicy.CUT_SHOE, penetration=Fraction(7, 8), burn=True, **changes
+    )
+
+
 PRESETS: tuple[RuleSet, ...] = (
     RuleSet(
         name="online-6deck-tie9",
@@ -224,16 +232,16 @@ PRESETS: tuple[RuleSet, ...] = (
         side_bets=CLASSIC_SIDE_BETS,
         aliases=("seed-000",),
     ),
-    RuleSet(
-        name="mini",
-        decks=8,
-        shuffle=ShufflePolicy.CUT_SHOE,
-        penetration=Fraction(7, 8),
-        burn=True,
-        description="Mini Baccarat: 8-deck shoe cut by the player, dealt to a cut card, tie 8:1",
-        source="seed 001",
-        side_bets=CLASSIC_SIDE_BETS,
-        aliases=("mini-baccarat", "seed-001"),
+    _in_a_shoe(
+        RuleSet(
+            name="mini",
+            decks=8,
+            description="Mini Baccarat: 8-deck shoe cut by the player, dealt to a cut card, "
+            "tie 8:1",
+            source="seed 001",
+            side_bets=CLASSIC_SIDE_BETS,
+            aliases=("mini-baccarat", "seed-001"),
+        )
     ),
     RuleSet(
         name="single-deck",
@@ -259,16 +267,15 @@ PRESETS: tuple[RuleSet, ...] = (
         side_bets=CLASSIC_SIDE_BETS,
         aliases=("seed-004",),
     ),
-    RuleSet(
-        name="classic-8deck",
-        decks=8,
-        shuffle=ShufflePolicy.CUT_SHOE,
-        penetration=Fraction(7, 8),
-        burn=True,
-        description="land-casino standard: 8-deck shoe, burn, cut card, tie 8:1",
-        source="land-casino standard",
-        aliases=("standard", "8deck"),
-        side_bets=CLASSIC_SIDE_BETS,
+    _in_a_shoe(
+        RuleSet(
+            name="classic-8deck",
+            decks=8,
+            description="land-casino standard: 8-deck shoe, burn, cut card, tie 8:1",
+            source="land-casino standard",
+            aliases=("standard", "8deck"),
+            side_bets=CLASSIC_SIDE_BETS,
+        )
     ),
     RuleSet(
         name="ez-8deck",
@@ -292,12 +299,9 @@ PRESETS: tuple[RuleSet, ...] = (
         aliases=("no-commission", "super6"),
     ),
     MULTIPLIER,
-    replace(
+    _in_a_shoe(
         MULTIPLIER,
         name="multiplier-shoe",
-        shuffle=ShufflePolicy.CUT_SHOE,
-        penetration=Fraction(7, 8),
-        burn=True,
         description=f"{_MULTIPLIER_GAME}; an 8-deck shoe dealt to a cut card, burn (shared tables)",
         aliases=(),
     ),

@@ -209,7 +209,7 @@ class Sampler:
 
 # -- what the database holds for every worker ----------------------------------------------
 
-# The operators' rounds not finished yet (outbox.FINAL are the finished states).
+# The operators' rounds not finished yet (wallets.operator.outbox.UNFINISHED).
 _BACKLOG = (
     "SELECT COUNT(*), MIN(created_us) FROM operator_rounds "
     "WHERE state IN ('bet', 'placed', 'win', 'rollback')"

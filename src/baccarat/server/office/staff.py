@@ -28,6 +28,7 @@ from baccarat.server import auth, significant
 from baccarat.server.accounts import check_nickname
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
+from baccarat.server.play.round import MAX_REASON  # the one length of an audited reason
 from baccarat.server.settings import LoginThrottle
 
 ROLES = ("viewer", "support", "finance", "admin")
@@ -50,7 +51,6 @@ IDLE_S = 30 * 60
 SEEN_EVERY_US = 60 * 1_000_000  # a session's last request is written at most once a minute
 RECOVERY_CODES = 10
 TOTP_STEP_S = 30
-MAX_REASON = 200
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,10 +58,17 @@ from baccarat.server.wallets.operator.contract import RoundCall, Wager, WalletPr
 
 # The contract of an operator the operators file names none for (API v1).
 DEFAULT_CONTRACT = protocols.CONTRACTS[protocols.DEFAULT]
-FINAL = ("settled", "refused", "rolled_back")
-UNFINISHED = ("bet", "win", "rollback")
 SHOWN = ("win", "settled")  # the bet was applied: the result is the player's
 PLACED = "placed"  # a shared coup's bet applied, the coup not dealt yet
+CALLING = ("bet", "win", "rollback")  # a call to the wallet is due: sent until answered
+UNFINISHED = (*CALLING, PLACED)  # the rest (settled, refused, rolled_back) are final
+
+
+def listed(states: tuple[str, ...]) -> str:
+    """States as an SQL list, for ``state IN (...)`` (these constants, never input)."""
+    return ", ".join(f"'{state}'" for state in states)
+
+
 # The longest wait between two attempts of a call: the settings' default.
 MAX_BACKOFF_S = Settings.operator_max_backoff_s
 
@@ -456,7 +463,7 @@ def claim_due(uow: UnitOfWork, limit: int, lease_s: float) -> list[Call]:
     passed): each one's next call, written in the round's contract. A round found in
     ``bet`` is rolled back."""
     rows = uow.all(
-        "SELECT round_id FROM operator_rounds WHERE state IN ('bet', 'win', 'rollback') "
+        f"SELECT round_id FROM operator_rounds WHERE state IN ({listed(CALLING)}) "
         "AND next_us <= :now AND lease_us <= :now ORDER BY next_us LIMIT :n",
         {"now": uow.now, "n": limit},
     )
@@ -465,7 +472,7 @@ def claim_due(uow: UnitOfWork, limit: int, lease_s: float) -> list[Call]:
     for (round_id,) in rows:
         taken = uow.run(
             "UPDATE operator_rounds SET lease_us = :lease, attempts = attempts + 1 "
-            "WHERE round_id = :r AND lease_us <= :now AND state IN ('bet', 'win', 'rollback')",
+            f"WHERE round_id = :r AND lease_us <= :now AND state IN ({listed(CALLING)})",
             {"lease": lease, "r": round_id, "now": uow.now},
         )
         if not taken:

@@ -12,6 +12,24 @@ from baccarat.server.history import iso_time
 
 from ..harness import Api
 
+# One table of a tables file, its own sections to follow (``one_table``).
+ONE_TABLE = """
+[[table]]
+id = "t"
+rules = "{rules}"
+chips = ["1", "5"]
+min = "1"
+max = "10"
+"""
+
+
+def one_table(folder: Path, sections: str, rules: str = "online-6deck-tie9") -> Path:
+    """A tables file of one table ``t`` with these sections (``[table.banked]``, ...)."""
+    path = folder / "tables.toml"
+    path.write_text(ONE_TABLE.format(rules=rules) + sections)
+    return path
+
+
 # Player K Q (0), banker 9 K (natural 9): the banker wins, a player bet loses.
 BANKER_WINS = "Kh 9s Qd Kc"
 # Player 9 K (natural 9), banker K Q (0): the player wins.

@@ -12,6 +12,8 @@ from baccarat.server.errors import ServiceError
 from baccarat.server.kinds import load_tables
 from baccarat.server.tables import TableConfigError
 
+from .support import one_table
+
 
 @pytest.mark.parametrize(("code", "places"), [("EUR", 2), ("USD", 2), ("SEK", 2), ("DKK", 2),
                                               ("GBP", 2), ("JPY", 0), ("KWD", 3)])  # fmt: skip
@@ -63,16 +65,6 @@ def test_a_stake_past_a_limit_is_refused_with_that_limit_in_the_tables_currency(
     assert list(refused.value.details.items()) == list(details.items())  # in this order
 
 
-BASE = """
-[[table]]
-id = "t"
-rules = "online-6deck-tie9"
-chips = ["1", "5"]
-min = "1"
-max = "10"
-"""
-
-
 @pytest.mark.parametrize(
     ("extra", "says"),
     [
@@ -84,28 +76,19 @@ max = "10"
     ],
 )  # fmt: skip
 def test_a_bad_currency_section_is_refused(tmp_path: Path, extra: str, says: str) -> None:
-    path = tmp_path / "tables.toml"
-    path.write_text(BASE + extra)
     with pytest.raises(TableConfigError, match=says):
-        load_tables(path)
+        load_tables(one_table(tmp_path, extra))
 
 
 def test_a_player_banked_table_has_no_other_currency(tmp_path: Path) -> None:
-    path = tmp_path / "tables.toml"
-    path.write_text(BASE + '[table.banked]\nseats = 2\n[table.currencies.EUR]\nchips = ["1"]\n'
-                    'min = "1"\nmax = "2"\n')  # fmt: skip
+    path = one_table(tmp_path, '[table.banked]\nseats = 2\n[table.currencies.EUR]\nchips = ["1"]\n'
+                     'min = "1"\nmax = "2"\n')  # fmt: skip
     with pytest.raises(TableConfigError, match="player-banked"):
         load_tables(path)
 
 
-SIDE = """
-[[table]]
-id = "d"
-rules = "online-8deck-tie8"
-chips = ["1", "5"]
-min = "1"
-max = "10"
-[table.bets.player_pair]
+# A side bet, and the table's limits in crowns without the side bet's.
+SIDE = """[table.bets.player_pair]
 min = "1"
 max = "5"
 [table.currencies.SEK]
@@ -116,10 +99,9 @@ max = "100"
 
 
 def test_a_tables_side_bets_have_their_limits_in_each_currency(tmp_path: Path) -> None:
-    path = tmp_path / "tables.toml"
-    path.write_text(SIDE)
     with pytest.raises(TableConfigError, match="same side bets"):
-        load_tables(path)
-    path.write_text(SIDE + '[table.currencies.SEK.bets.player_pair]\nmin = "10"\nmax = "50"\n')
-    crowns = load_tables(path)["d"].in_currency("SEK")
+        load_tables(one_table(tmp_path, SIDE, "online-8deck-tie8"))
+    crowns_too = '[table.currencies.SEK.bets.player_pair]\nmin = "10"\nmax = "50"\n'
+    path = one_table(tmp_path, SIDE + crowns_too, "online-8deck-tie8")
+    crowns = load_tables(path)["t"].in_currency("SEK")
     assert crowns is not None and crowns.bet_limits("player_pair").max == 5000

@@ -13,31 +13,18 @@ from baccarat.server.kinds.banked.terms import BankedTerms
 from baccarat.server.kinds.shared.terms import SharedTerms
 from baccarat.server.tables import TableConfigError
 
-TABLE = """
-[[table]]
-id = "t"
-rules = "{rules}"
-chips = ["1", "5"]
-min = "1"
-max = "10"
-"""
-
-
-def tables(tmp_path: Path, section: str, rules: str = "online-6deck-tie9") -> Path:
-    path = tmp_path / "tables.toml"
-    path.write_text(TABLE.format(rules=rules) + section)
-    return path
+from .support import one_table
 
 
 def test_each_kind_reads_its_own_section(tmp_path: Path) -> None:
-    shared = load_tables(tables(tmp_path, "shared = { betting_s = 5, result_s = 2 }\n", "mini"))
+    shared = load_tables(one_table(tmp_path, "shared = { betting_s = 5, result_s = 2 }\n", "mini"))
     table = shared["t"]
     assert table.kind == "shared" and table.terms == SharedTerms(betting_s=5, result_s=2)
-    banked = load_tables(tables(tmp_path, "[table.banked]\nseats = 3\n"))
+    banked = load_tables(one_table(tmp_path, "[table.banked]\nseats = 3\n"))
     table = banked["t"]
     assert table.kind == "banked" and isinstance(table.terms, BankedTerms)
     assert table.terms.seats == 3
-    table = load_tables(tables(tmp_path, ""))["t"]
+    table = load_tables(one_table(tmp_path, ""))["t"]
     assert table.kind == "house" and table.terms is None
 
 
@@ -57,7 +44,7 @@ def test_a_bad_section_is_refused_by_its_kind(
     tmp_path: Path, section: str, rules: str, says: str
 ) -> None:
     with pytest.raises(TableConfigError, match=says):
-        load_tables(tables(tmp_path, section, rules))
+        load_tables(one_table(tmp_path, section, rules))
 
 
 def test_every_kind_but_the_house_has_its_parts_in_its_own_package() -> None:

@@ -329,3 +329,31 @@ def test_ontario_says_why_the_session_ended_and_offers_to_log_in_again(
         page.wait_for_selector("html[data-ready=true] #login-btn")
         assert page.locator("#session-inactive").count() == 0
         assert not player.errors and not errors
+
+
+def test_the_several_tables_screen_says_the_sessions_end_once_for_all_its_tables(
+    make_player: Any, ontario: Shifted, screenshots: Path
+) -> None:
+    """A table's frame refused with session_inactive (its deal) hands it to the screen, which
+    says it once, over all its tables; no frame says it inside."""
+    player: Player = make_player(at=ontario.url, **device(1280, 720))
+    page = player.page
+    errors = console_errors(player)
+    player.goto("multi/table-i,table-ii")
+    page.locator("iframe").nth(1).wait_for()
+    tables = page.frames[1:]
+    assert len(tables) == 2
+    for frame in tables:
+        frame.wait_for_selector("html[data-ready=true] .table-view")
+    first = tables[0]
+    first.click('[data-chip="500"]')
+    first.click('[data-spot="player"]')
+    ontario.advance(30 * 60)  # 30 minutes without an action: the server ended the session
+    first.click('[data-action="deal"]')
+    notice = page.locator("#session-inactive[open]")
+    notice.wait_for()
+    assert notice.locator("h2").text_content() == "You were logged out"
+    assert [frame.locator("#session-inactive").count() for frame in tables] == [0, 0]
+    page.wait_for_selector("body:not(.logged-in)")  # the screen ended the session
+    page.screenshot(path=str(screenshots / "inactive-several-tables-1280x720.png"))
+    assert not player.errors and not errors

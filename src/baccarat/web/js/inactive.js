@@ -66,9 +66,24 @@ export function start() {
   if (ended) show();
 }
 
-// Listening from the first request on: the page's first read may be the one refused.
-api.onRefusal((error) => {
-  if (error.code !== "session_inactive") return;
+// A table in a frame of the several tables' screen (js/multitable.js) hands the refusal to
+// the screen, which says it once for all its tables.
+const framed = window.parent !== window && new URLSearchParams(location.search).has("embed");
+
+function refused(error) {
+  if (framed) {
+    window.parent.postMessage({ sessionInactive: error }, location.origin);
+    return;
+  }
   ended = error;
   if (ready) show();
+}
+
+// Listening from the first request on: the page's first read may be the one refused.
+api.onRefusal((error) => {
+  if (error.code === "session_inactive") refused(error);
+});
+window.addEventListener("message", (event) => {
+  const error = event.data && event.data.sessionInactive;
+  if (event.origin === location.origin && error && error.code === "session_inactive") refused(error);
 });

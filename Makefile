@@ -42,8 +42,8 @@ imports: install
 
 # Four processes (pytest-xdist) on two cores, each running whole test files: a file's fixtures
 # stay in one; the longest files first (tests/conftest.py, LONGEST_FIRST), not pytest-xdist's
-# reordering. Many tests wait (for a server, a browser, a clock): with two processes the two
-# cores were busy about half the time.
+# reordering. Four rather than two: many tests wait (for a server, a browser, a clock); with
+# four both cores stay busy (six took longer).
 # PYTHONDONTWRITEBYTECODE emptied: where the environment sets it (this machine's does), every
 # process the suite starts (each server, each admin command) compiled the package from its
 # source again: 0.3 s of CPU of the 1.65 s a server takes to start.

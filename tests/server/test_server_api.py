@@ -299,7 +299,7 @@ async def test_history_pages_and_exports_verifiable_lines(api: Api) -> None:
     assert commitment(seed) == lines[0]["fairness"]["commitment"]
     revealed = await api.client.get("/api/history/export?mode=fun", headers=auth)
     for line in map(json.loads, revealed.text.splitlines()):
-        assert line["format"] == "baccarat-history/1"
+        assert (line["format"], line["currency"]) == ("baccarat-history/1", "USD")
         assert line["fairness"]["server_seed"] == seed
         fair = line["fairness"]
         coup = play_coup(shuffled_order(seed, fair["client_seed"], fair["nonce"], 6))

@@ -5,10 +5,13 @@ between accounts of it alone, and the tables offered are those with limits in it
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from baccarat.fairness.history import parse_history
+from baccarat.fairness.verify import Status, verify_history
 from baccarat.server import check as audit
 from baccarat.server import ledger, wallet
 
@@ -43,6 +46,15 @@ async def test_a_yen_player_has_three_tables_a_cut_shoe_among_them(api: Api) -> 
     # The history's amounts are the player's yen, and the page says so.
     page = (await api.client.get("/api/history", headers=api.auth(token, None))).json()
     assert (page["currency"], len(page["items"])) == ("JPY", 2)
+    # So does each line of the export, which verifies (its seed revealed) as any other.
+    await api.client.post("/api/fairness/rotate", json={"mode": "fun"}, headers=api.auth(token))
+    exported = await api.client.get("/api/history/export?mode=fun", headers=api.auth(token, None))
+    lines = exported.text.splitlines()
+    assert [json.loads(line)["currency"] for line in lines] == ["JPY", "JPY"]
+    records = parse_history(lines)
+    assert [r.currency for r in records] == ["JPY", "JPY"]
+    report = verify_history(records)
+    assert [r.status for r in report.rounds] == [Status.VERIFIED] * 2, report.summary()
 
 
 @SQLITE

@@ -177,6 +177,9 @@ class RoundRecord:
     table_id: str | None = None
     mode: str | None = None
     time: str | None = None
+    # Informational: the ISO 4217 code of the line's amounts, in its minor unit (cents of a
+    # dollar, yen); None: not said (the server's exports say it; amounts are then cents).
+    currency: str | None = None
     # Player-banked rounds: whose side this line is ("banker": the balances are the
     # banker's, who receives the stakes and pays the returns and the casino's fee).
     role: str = "player"
@@ -229,6 +232,7 @@ class RoundRecord:
             "table_id": self.table_id,
             "mode": self.mode,
             "time": self.time,
+            **({"currency": self.currency} if self.currency is not None else {}),
             "rules": self.rules_name,
             "player": self.player.to_json(),
             "banker": self.banker.to_json(),
@@ -492,6 +496,7 @@ def parse_record(data: Any, line: int = 0) -> RoundRecord:
         table_id=reader.text("table_id", optional=True),
         mode=reader.text("mode", optional=True),
         time=reader.text("time", optional=True),
+        currency=reader.text("currency", optional=True),
         role=role,
         fee=fee,
         banked=banked if isinstance(banked := reader.data.get("banked"), dict) else None,

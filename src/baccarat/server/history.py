@@ -28,7 +28,7 @@ from baccarat.fairness.history import (
     seat_client_seeds,
 )
 from baccarat.fairness.signing import Signer
-from baccarat.server import seeds
+from baccarat.server import ledger, seeds
 from baccarat.server.db.lookup import Lookup
 from baccarat.server.db.uow import UnitOfWork
 from baccarat.server.errors import ServiceError
@@ -128,6 +128,8 @@ class StoredRound:
     # the fee taken with its stakes (never returned).
     lightning: str | None = None
     fee: int = 0
+    # The export only: the currency of the player's accounts, which its amounts are in.
+    currency: str | None = None
 
     def export(self) -> RoundRecord:
         """The round as a line of ``baccarat-history/1`` (voided: every stake returned)."""
@@ -161,6 +163,7 @@ class StoredRound:
             table_id=self.table_id,
             mode=self.mode,
             time=iso_time(self.created_us),
+            currency=self.currency,
             role=self.role,
             fee=self.banked["fee"] if self.banked else 0,
             banked=self.banked,
@@ -368,7 +371,9 @@ def export_page(
     known = seeds.published(uow, player_id, (r.commitment for r in own if not r.seat_seed))
     known |= seeds.published(uow, None, (r.commitment for r in own if r.seat_seed))
     ids = {r.id for r in own}
-    return [replace(r, published=known.get(r.commitment)) if r.id in ids else r for r in records]
+    currency = ledger.currency_of(uow, player_id)
+    return [replace(r, currency=currency, published=known.get(r.commitment) if r.id in ids
+                    else r.published) for r in records]  # fmt: skip
 
 
 def export_lines(records: list[StoredRound], signer: Signer) -> Iterator[str]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 
-from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.db.uow import UnitOfWork, sql_list
 from baccarat.server.kinds import KINDS
 from baccarat.server.ledger import DERIVED_KINDS, ELSEWHERE_KIND
 from baccarat.server.play.check import Report, check_escrow, report_orphans
@@ -77,7 +77,7 @@ def _transactions(uow: UnitOfWork, report: Report) -> None:
 def _balances(uow: UnitOfWork, report: Report) -> None:
     # The house's, the cashier's (and the escrow's) balances are derived, never cached: their
     # column stays 0.
-    derived = ", ".join(f"'{kind}'" for kind in DERIVED_KINDS)
+    derived = sql_list(DERIVED_KINDS)
     rows = uow.all(
         "SELECT a.id, a.kind, a.mode, a.player_id, a.balance, "
         f"CASE WHEN a.kind IN ({derived}) THEN 0 ELSE COALESCE(SUM(e.amount), 0) END "

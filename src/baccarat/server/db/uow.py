@@ -454,6 +454,11 @@ def write_totals(into: UnitOfWork, units: Iterable[UnitOfWork | None]) -> None:
         writer(into, sorted(rows.items(), key=lambda row: repr(row[0])))
 
 
+def sql_list(values: Iterable[str]) -> str:
+    """Constants of ours as an SQL list, for ``IN (...)`` (never input: no value is escaped)."""
+    return ", ".join(f"'{value}'" for value in values)
+
+
 def is_unique_violation(error: BaseException) -> bool:
     if isinstance(error, sqlite3.IntegrityError):
         return "UNIQUE constraint failed" in str(error)

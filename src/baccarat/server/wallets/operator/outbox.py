@@ -44,7 +44,7 @@ from typing import Any, cast
 
 from baccarat.core import Bets
 from baccarat.server import daily
-from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.db.uow import UnitOfWork, sql_list
 from baccarat.server.errors import ServiceError
 from baccarat.server.jsontext import compact
 from baccarat.server.ledger import record_elsewhere
@@ -62,11 +62,6 @@ SHOWN = ("win", "settled")  # the bet was applied: the result is the player's
 PLACED = "placed"  # a shared coup's bet applied, the coup not dealt yet
 CALLING = ("bet", "win", "rollback")  # a call to the wallet is due: sent until answered
 UNFINISHED = (*CALLING, PLACED)  # the rest (settled, refused, rolled_back) are final
-
-
-def listed(states: tuple[str, ...]) -> str:
-    """States as an SQL list, for ``state IN (...)`` (these constants, never input)."""
-    return ", ".join(f"'{state}'" for state in states)
 
 
 # The longest wait between two attempts of a call: the settings' default.
@@ -463,7 +458,7 @@ def claim_due(uow: UnitOfWork, limit: int, lease_s: float) -> list[Call]:
     passed): each one's next call, written in the round's contract. A round found in
     ``bet`` is rolled back."""
     rows = uow.all(
-        f"SELECT round_id FROM operator_rounds WHERE state IN ({listed(CALLING)}) "
+        f"SELECT round_id FROM operator_rounds WHERE state IN ({sql_list(CALLING)}) "
         "AND next_us <= :now AND lease_us <= :now ORDER BY next_us LIMIT :n",
         {"now": uow.now, "n": limit},
     )
@@ -472,7 +467,7 @@ def claim_due(uow: UnitOfWork, limit: int, lease_s: float) -> list[Call]:
     for (round_id,) in rows:
         taken = uow.run(
             "UPDATE operator_rounds SET lease_us = :lease, attempts = attempts + 1 "
-            f"WHERE round_id = :r AND lease_us <= :now AND state IN ({listed(CALLING)})",
+            f"WHERE round_id = :r AND lease_us <= :now AND state IN ({sql_list(CALLING)})",
             {"lease": lease, "r": round_id, "now": uow.now},
         )
         if not taken:

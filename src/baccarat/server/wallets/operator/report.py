@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from baccarat.server.db.uow import UnitOfWork
+from baccarat.server.db.uow import UnitOfWork, sql_list
 from baccarat.server.errors import ServiceError
 from baccarat.server.history import iso_time
 from baccarat.server.wallets.operator import protocols
 from baccarat.server.wallets.operator.contract import Outcome
-from baccarat.server.wallets.operator.outbox import SHOWN, UNFINISHED, listed
+from baccarat.server.wallets.operator.outbox import SHOWN, UNFINISHED
 
 PAGE = 500
 
@@ -139,8 +139,8 @@ def listing(
         params["s"] = state
     if unfinished:
         # A shared coup's bet applied and not dealt yet (``placed``) is unfinished too.
-        conditions.append(f"state IN ({listed(UNFINISHED)})")
-    shown = listed(SHOWN)
+        conditions.append(f"state IN ({sql_list(UNFINISHED)})")
+    shown = sql_list(SHOWN)
     rows = uow.all(
         "SELECT round_id, operator_id, external_player, currency, state, stake, "
         f"CASE WHEN state IN ({shown}) THEN win END, attempts, created_us, next_us, lease_us, "

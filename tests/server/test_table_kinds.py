@@ -3,6 +3,7 @@ table is of one kind, and the house kind has no section."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from pathlib import Path
 
@@ -58,7 +59,11 @@ def test_every_kind_but_the_house_has_its_parts_in_its_own_package() -> None:
         assert kind.api == f"{package}.api"
         routes = kind.routes()
         assert routes is not None and routes.routers
-        for part, module in (kind.audit, "check"), (kind.runtime, "runtime"), (kind.terms, "terms"):
+        module, _, made = str(kind.runtime).partition(":")
+        assert module == f"{package}.runtime"
+        runtime = getattr(importlib.import_module(module), made)
+        assert callable(runtime.start) and callable(runtime.stop)
+        for part, module in (kind.audit, "check"), (kind.terms, "terms"):
             found = inspect.getmodule(part)
             assert found is not None and found.__name__ == f"{package}.{module}", (name, part)
 

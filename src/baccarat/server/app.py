@@ -78,8 +78,8 @@ def create_app(settings: Settings) -> FastAPI:
     # Each kind's runtime in this worker (the shared tables' clock, the seats' deadlines),
     # handed the bus and, for a shared coup's bettors on operators' wallets, their coups.
     given = Given(casino, bus, worker, elsewhere=lambda: OperatorCoups(casino.shoes))
-    runtimes = {name: kind.runtime(given) for name, kind in KINDS.items()
-                if kind.runtime is not None}  # fmt: skip
+    runtimes = {name: runtime for name, kind in KINDS.items()
+                if (runtime := kind.make_runtime(given)) is not None}  # fmt: skip
     sockets = Sockets(settings.limits)
     metrics.know_tables({table.id: table.kind for table in casino.tables.values()})
     sampler = metrics.Sampler(casino.db.pool_use, sockets.count)

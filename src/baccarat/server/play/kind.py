@@ -97,8 +97,10 @@ class TableKind:
     banker: ClassVar[str] = "house"
     # Its own part of ``baccarat admin check`` (its module ``check``); None: it has none.
     audit: ClassVar[KindAudit | None] = None
-    # Its runtime in each worker (``app.state.<name>``), made of what the engine hands it.
-    runtime: ClassVar[type[Runtime] | None] = None
+    # Its runtime in each worker (``app.state.<name>``, ``make_runtime``): ``"module:Class"``,
+    # the class made of what the engine hands it; imported when the app is built, not with
+    # the kind (the CLI and the admin check do without it).
+    runtime: ClassVar[str | None] = None
     # The module of its own routes (``routes``): imported when the app is built, not with the
     # kind, for the engine and the CLI import no web framework.
     api: ClassVar[str | None] = None
@@ -110,6 +112,15 @@ class TableKind:
         """The kind's terms from its section of the tables file, or a ``TableConfigError``;
         None: the kind has no section of its own."""
         return None
+
+    @classmethod
+    def make_runtime(cls, given: Given) -> Runtime | None:
+        """Its runtime in this worker, if it has one."""
+        if cls.runtime is None:
+            return None
+        module, _, name = cls.runtime.partition(":")
+        made: Runtime = getattr(importlib.import_module(module), name)(given)
+        return made
 
     @classmethod
     def routes(cls) -> KindRoutes | None:

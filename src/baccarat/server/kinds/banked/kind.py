@@ -8,7 +8,6 @@ from typing import ClassVar
 from baccarat.server.currencies import HOME
 from baccarat.server.kinds.banked import check as own_check
 from baccarat.server.kinds.banked import terms as own_terms
-from baccarat.server.kinds.banked.runtime import BankedDesk
 from baccarat.server.play.kind import KindAudit, TableKind
 
 
@@ -29,6 +28,6 @@ class BankedKind(TableKind):
     holds = "the seats"
     banker = "player"
     audit: ClassVar[KindAudit] = own_check
-    runtime = BankedDesk
+    runtime = "baccarat.server.kinds.banked.runtime:BankedDesk"
     api = "baccarat.server.kinds.banked.api"
     terms = staticmethod(own_terms.read)

@@ -8,7 +8,6 @@ from typing import ClassVar
 from baccarat.server.currencies import HOME
 from baccarat.server.kinds.shared import check as own_check
 from baccarat.server.kinds.shared import terms as own_terms
-from baccarat.server.kinds.shared.runtime import SharedDesk
 from baccarat.server.play.kind import KindAudit, TableKind
 
 
@@ -25,6 +24,6 @@ class SharedKind(TableKind):
 
     holds = "the shared coups"
     audit: ClassVar[KindAudit] = own_check
-    runtime = SharedDesk
+    runtime = "baccarat.server.kinds.shared.runtime:SharedDesk"
     api = "baccarat.server.kinds.shared.api"
     terms = staticmethod(own_terms.read)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -127,9 +128,81 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
+class Kept:
+    """A browser context kept by ``Contexts``, with its page of ours and a CDP session."""
+
+    def __init__(self, browser: Any, home: str, options: dict[str, Any]):
+        self.context = browser.new_context(**options)
+        self.keeper = self.context.new_page()
+        self.keeper.goto(f"{home}/api/health")
+        self.cdp = self.context.new_cdp_session(self.keeper)
+        self.closed = False
+        self.context.on("close", lambda _: setattr(self, "closed", True))
+
+    def empty(self, origins: set[str]) -> None:
+        """What an earlier test left in the context, gone: its pages, cookies, the storage
+        of the origins it used, its routes, its offline switch."""
+        for page in self.context.pages:
+            if page is not self.keeper:
+                page.close()
+        self.context.clear_cookies()
+        self.context.set_offline(False)
+        self.context.unroute_all(behavior="ignoreErrors")
+        for origin in origins:
+            self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+
+
+class Contexts:
+    """Browser contexts lent to a worker's tests, one test after another.
+
+    A page on a new site costs the browser a renderer process: about 0.8 s of CPU, more than
+    half of what a player's first page costs. A context whose own page stays open on the
+    loopback host lends that process to the next page it opens. So a test's player is a new
+    page in a context an earlier test used and ``Kept.empty`` emptied. Contexts are kept by
+    what cannot change once one is open (locale, reduced motion, device options); a context
+    a test closed, or kept to itself, is not lent again."""
+
+    def __init__(self, browser: Any, home: str):
+        self.browser, self.home = browser, home
+        self.free: dict[str, list[Kept]] = {}
+
+    def take(self, options: dict[str, Any]) -> Kept:
+        shelf = self.free.get(json.dumps(options, sort_keys=True))
+        return shelf.pop() if shelf else Kept(self.browser, self.home, options)
+
+    def give_back(self, kept: Kept, options: dict[str, Any], origins: set[str]) -> None:
+        try:
+            if kept.closed:
+                return
+            kept.empty(origins)
+        except Exception:
+            with contextlib.suppress(Exception):
+                kept.context.close()
+            return
+        self.free.setdefault(json.dumps(options, sort_keys=True), []).append(kept)
+
+    def close(self) -> None:
+        for shelf in self.free.values():
+            for kept in shelf:
+                with contextlib.suppress(Exception):
+                    kept.context.close()
+
+
+def origin(url: str) -> str:
+    parts = urllib.parse.urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+@pytest.fixture(scope="package")
+def contexts(browser: Any, base_url: str) -> Iterator[Contexts]:
+    kept = Contexts(browser, base_url)
+    yield kept
+    kept.close()
+
+
 @pytest.fixture
-def make_player(browser: Any, base_url: str) -> Iterator[Any]:
-    contexts: list[Any] = []
+def make_player(contexts: Contexts, base_url: str) -> Iterator[Any]:
+    lent: list[tuple[Kept, dict[str, Any], set[str], bool]] = []
 
     def make(
         *,
@@ -138,24 +211,31 @@ def make_player(browser: Any, base_url: str) -> Iterator[Any]:
         viewport: dict[str, int] | None = None,
         reduced_motion: str = "reduce",
         at: str | None = None,
+        own_context: bool = False,
         **options: Any,
     ) -> Player:
-        """A player in a fresh browser context, on the session's server or the one ``at``."""
-        context = browser.new_context(
-            locale=locale,
-            viewport=viewport or {"width": 1366, "height": 900},
-            reduced_motion=reduced_motion,
-            **options,
-        )
-        contexts.append(context)
-        player = Player(context, at or base_url, new_nickname())
+        """A player in a new page, on the session's server or the one ``at``. Its context is
+        one an earlier test used, emptied (``Contexts``), or with ``own_context`` one of its
+        own, closed after the test (for a test that changes what a context keeps, such as
+        its clock)."""
+        url = at or base_url
+        settings = {"locale": locale, "reduced_motion": reduced_motion, **options}
+        kept = contexts.take(settings)
+        lent.append((kept, settings, {origin(url), origin(base_url)}, own_context))
+        page = kept.context.new_page()
+        page.set_viewport_size(viewport or {"width": 1366, "height": 900})
+        player = Player(kept.context, url, new_nickname(), page)
         if login:
             player.register_and_login()
         return player
 
     yield make
-    for context in contexts:
-        context.close()
+    for kept, settings, origins, own in lent:
+        if own:
+            with contextlib.suppress(Exception):
+                kept.context.close()
+        else:
+            contexts.give_back(kept, settings, origins)
 
 
 @pytest.fixture(scope="session")

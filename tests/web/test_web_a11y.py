@@ -805,7 +805,7 @@ def clocked(make_player: Any) -> Iterator[Any]:
     """make_player whose page's clock the test moves (Playwright's clock)."""
 
     def make(**options: Any) -> Player:
-        who: Player = make_player(**options)
+        who: Player = make_player(own_context=True, **options)
         who.page.clock.install()
         return who
 

@@ -21,11 +21,11 @@ PASSWORD = "correct horse battery"
 class Player:
     """A logged-in player in one browser context: its page and an API client sharing cookies."""
 
-    def __init__(self, context: Any, base_url: str, nickname: str):
+    def __init__(self, context: Any, base_url: str, nickname: str, page: Any = None):
         self.context = context
         self.base_url = base_url
         self.nickname = nickname
-        self.page = context.new_page()
+        self.page = page or context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
 

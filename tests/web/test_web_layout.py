@@ -76,7 +76,7 @@ def test_the_live_panel_leaves_the_players_hand_clear(
             coup = bet_on_a_coup(player, ("player", "banker", *sides))
             page.wait_for_selector(f'.shared-view[data-phase="dealt"][data-coup="{coup}"]')
             page.wait_for_selector(".hand-player .card:not(.down) >> nth=1")
-            page.screenshot(path=str(screenshots / f"live-panel-{table}-{locale}-1280x720.png"))
+            page.screenshot(path=str(screenshots / f"live-panel-{table}-{locale}-1280x720.jpg"))
             assert covered(page, LIVE, HANDS) == [], f"{table} in {locale}"
         assert player.errors == []
     finally:
@@ -132,7 +132,7 @@ def test_a_reload_during_the_result_shows_the_players_own_result(
         shown = page.locator("[data-banner-net]")
         page.wait_for_function("e => e.textContent !== ''", arg=shown.element_handle(),
                                timeout=5_000)  # fmt: skip
-        page.screenshot(path=str(screenshots / "shared-reloaded-result-1280x720.png"))
+        page.screenshot(path=str(screenshots / "shared-reloaded-result-1280x720.jpg"))
         assert shown.text_content() == net
         assert {name: player.meter(name) for name in ("bet", "win", "last")} == seen
         assert seen["last"] != "\u2013"
@@ -167,15 +167,15 @@ def test_a_phone_on_its_side_shows_every_spots_words(make_player: Any, screensho
     for spot in ("player", "banker", "tie", "player_pair", "player_dragon", "banker_dragon",
                  "big", "small"):  # fmt: skip
         place(player, 500, spot)
-    page.screenshot(path=str(screenshots / "spots-bets-844x390.png"))
+    page.screenshot(path=str(screenshots / "spots-bets-844x390.jpg"))
     assert crowded(page) == []
     page.click('[data-action="deal"]')
     player.wait_round()
-    page.screenshot(path=str(screenshots / "spots-result-844x390.png"))
+    page.screenshot(path=str(screenshots / "spots-result-844x390.jpg"))
     assert crowded(page) == []
     player.goto("history")
     page.wait_for_selector("[data-open]")
-    page.screenshot(path=str(screenshots / "history-844x390.png"))
+    page.screenshot(path=str(screenshots / "history-844x390.jpg"))
     scroll = page.locator(".scroll").evaluate("e => [e.scrollWidth, e.clientWidth]")
     assert scroll[0] <= scroll[1], f"the history scrolls sideways: {scroll}"
     assert all(b[2] <= 844 for b in boxes_of(page, "[data-open]"))
@@ -201,7 +201,7 @@ def test_a_pairs_dot_stays_inside_the_scoreboard(make_player: Any, screenshots: 
     page.route("**/api/tables/table-i/roads*", with_pairs)
     open_table(player, {"id": "table-i"})
     page.wait_for_selector('[data-roads][data-rounds="3"] .panel-bead .pair-banker')
-    page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-pairs-1280x720.png"))
+    page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-pairs-1280x720.jpg"))
     pairs = page.locator(".road-grid .pair").evaluate_all(
         "els => els.map(e => [e.className, e.closest('.road-grid').getBoundingClientRect(),"
         " e.getBoundingClientRect()].map(r => r.left === undefined ? r"

@@ -137,7 +137,7 @@ def test_a_house_round_shows_its_multiplier_cards_fees_and_multiplied_win(
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(200)
-            page.screenshot(path=str(screenshots / f"multiplier-house-{width}x{height}.png"))
+            page.screenshot(path=str(screenshots / f"multiplier-house-{width}x{height}.jpg"))
             (felt,) = boxes_of(page, ".felt")
             (strip,) = boxes_of(page, "[data-lightning]")
             (banner,) = boxes_of(page, "[data-banner]")
@@ -165,9 +165,9 @@ def test_a_house_round_shows_its_multiplier_cards_fees_and_multiplied_win(
             assert chance in help_text
         assert table["bets"]["player"]["rtp_exact"] in help_text
         shot = page.locator("#multiplier-help")
-        shot.screenshot(path=str(screenshots / "multiplier-rules-1280x720.png"))
+        shot.screenshot(path=str(screenshots / "multiplier-rules-1280x720.jpg"))
         audit(page, axe_source, "multiplier rules", found)
-        shot.screenshot(path=str(screenshots / "multiplier-rules-390x844.png"))
+        shot.screenshot(path=str(screenshots / "multiplier-rules-390x844.jpg"))
         assert found == [], "\n".join(found)
         assert player.errors == []
     finally:
@@ -201,7 +201,7 @@ def test_a_shared_coup_shows_its_multiplier_cards_when_betting_closes(
         shown_round(page)
         said = announced(page)
         assert said.count(SAID_CARDS) == 1 and sum(SAID_WIN in s for s in said) == 1, said
-        page.screenshot(path=str(screenshots / f"multiplier-shared-{width}x{height}.png"))
+        page.screenshot(path=str(screenshots / f"multiplier-shared-{width}x{height}.jpg"))
         audit(page, axe_source, "shared multiplier table after a coup", found, [(width, height)])
         assert found == [], "\n".join(found)
         assert player.errors == []

@@ -65,7 +65,7 @@ def test_every_back_office_page_of_an_admin_draws_in_its_language_and_passes_axe
     def check(where: str) -> None:
         # (Each page has its data in when it says it is ready: drawn two frames later.)
         page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        page.screenshot(path=str(screenshots / f"office-{where}-{tag}.png"), full_page=True)
+        page.screenshot(path=str(screenshots / f"office-{where}-{tag}.jpg"), full_page=True)
         assert page.evaluate(OVERFLOW) <= 0, (where, size)
         if size in SIZES:
             found.extend(f"{where}: {violation}" for violation in axe(page, axe_source))
@@ -142,7 +142,7 @@ def test_a_support_agent_sees_players_and_rounds_but_no_reports_or_cashier(
     page.goto(f"{office['url']}/admin/#tables")
     page.wait_for_selector('#office-view[data-page="tables"][data-ready="true"] table')
     assert page.query_selector("text=Close table") is None  # no kill switch for support
-    page.screenshot(path=str(screenshots / "office-support-tables-1280x720.png"))
+    page.screenshot(path=str(screenshots / "office-support-tables-1280x720.jpg"))
     assert page.problems == []
     page.context.close()
 
@@ -186,7 +186,7 @@ def test_an_admin_disables_and_resets_a_staff_account_on_the_staff_page(
     role.locator("input[name=reason]").fill("test")
     role.locator("button").click()
     page.wait_for_selector(".office-manage .office-error >> text=last active admin")
-    page.screenshot(path=str(screenshots / f"office-staff-admin-{size[0]}x{size[1]}.png"),
+    page.screenshot(path=str(screenshots / f"office-staff-admin-{size[0]}x{size[1]}.jpg"),
                     full_page=True)  # fmt: skip
     assert page.evaluate(OVERFLOW) <= 0
     # The browser logs the two refusals asked for above (409); nothing else.
@@ -220,7 +220,7 @@ def test_a_member_changes_their_own_password_in_the_language_they_choose(
     page.fill("input[name=again]", "a brand new password")
     page.click(f"text={sv['office.account.change']}")
     page.wait_for_selector(f"text={sv['office.account.changed']}")
-    page.screenshot(path=str(screenshots / "office-account-390x844-sv.png"))
+    page.screenshot(path=str(screenshots / "office-account-390x844-sv.jpg"))
     page.goto(f"{office['url']}/admin/#events")  # still logged in, still in Swedish
     page.wait_for_selector('#office-view[data-page="events"][data-ready="true"]')
     assert page.inner_text("#office-view h1") == sv["office.events.title"]
@@ -250,7 +250,7 @@ def test_the_reports_show_every_column_of_their_tables_at_1280(
     page = open_office(browser, office, "fin", (1280, 720))
     page.wait_for_selector('#office-view[data-page="reports"][data-ready="true"]')
     page.wait_for_load_state("networkidle")
-    page.screenshot(path=str(screenshots / "office-reports-1280x720.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "office-reports-1280x720.jpg"), full_page=True)
     shown = page.evaluate(REPORT_TABLES)
     titles = [t["title"] for t in shown]
     assert "By table" in titles and any(t.startswith("RTP") for t in titles), titles
@@ -318,7 +318,7 @@ def test_an_admin_sets_a_currencys_thresholds_on_the_settings_page(
     page.wait_for_selector("tr:has(td:text-is('SEK')) td:text-is('yes')")
     assert sek.locator("td").nth(1).inner_text() == "SEK\xa0150,000.00"
     assert sek.locator("td").nth(2).inner_text() == "SEK\xa075,000.00"
-    page.screenshot(path=str(screenshots / "office-settings-changed-1280x720.png"))
+    page.screenshot(path=str(screenshots / "office-settings-changed-1280x720.jpg"))
     assert page.problems == []
     page.context.close()
 
@@ -342,7 +342,7 @@ def test_a_players_card_shows_their_limits_as_text(
     page.fill("input[name=q]", "alice")
     page.click("#office-view form button[type=submit]")
     limits = page.wait_for_selector("[data-limits]")
-    page.screenshot(path=str(screenshots / f"office-player-limits-1280x720-{lang}.png"))
+    page.screenshot(path=str(screenshots / f"office-player-limits-1280x720-{lang}.jpg"))
     assert limits.inner_text().splitlines() == LIMIT_LINES[lang]
     assert page.problems == []
     page.context.close()

@@ -67,7 +67,7 @@ def test_a_player_of_the_operator_plays_on_its_wallet(
         page.click('[data-spot="banker"]')
         page.click('[data-action="deal"]')
         page.wait_for_selector('.table-view[data-phase="result"][data-busy="false"]')
-        page.screenshot(path=str(screenshots / "operator-table-1280x720.png"))
+        page.screenshot(path=str(screenshots / "operator-table-1280x720.jpg"))
         after = operator_balance(both, "heidi")
         assert after != start or both.report("player=heidi")[0]["win"] == 500
         page.wait_for_function(
@@ -89,7 +89,7 @@ def test_a_launch_opens_the_table_in_the_language_asked_for(
         assert page.get_attribute("html", "lang") == "sv"
         label = page.text_content('.topbar [data-mode="real"] [data-i18n="mode.real"]')
         assert label == catalogs["sv"]["mode.real"]
-        page.screenshot(path=str(screenshots / "operator-launch-sv-390x844.png"))
+        page.screenshot(path=str(screenshots / "operator-launch-sv-390x844.jpg"))
     finally:
         context.close()
 
@@ -115,7 +115,7 @@ def test_a_used_or_expired_game_link_shows_a_page_with_the_way_back(
         assert back.get_attribute("href") == "http://lobby.example/"
         box = back.bounding_box()
         assert box is not None and box["x"] + box["width"] <= size[0]  # nothing off the screen
-        page.screenshot(path=str(screenshots / f"operator-link-used-{size[0]}x{size[1]}.png"))
+        page.screenshot(path=str(screenshots / f"operator-link-used-{size[0]}x{size[1]}.jpg"))
     finally:
         context.close()
 
@@ -133,7 +133,7 @@ def test_a_session_in_yen_shows_the_tables_chips_and_amounts_in_yen(
         assert [c for c in chips if c] == ["100", "500", "2500", "10000"]
         amount = page.text_content('.topbar [data-mode="real"] .amount') or ""
         assert "¥" in amount and "," not in amount  # yen have no minor digits
-        page.screenshot(path=str(screenshots / "operator-yen-844x390.png"))
+        page.screenshot(path=str(screenshots / "operator-yen-844x390.jpg"))
     finally:
         context.close()
 
@@ -160,7 +160,7 @@ def test_a_session_opened_again_without_the_links_query_plays_the_operators_mone
         assert page.locator('a[href="#/cashier"]:visible').count() == 0
         back = page.get_by_role("link", name="Back to your casino")
         assert back.get_attribute("href") == "http://lobby.example/"
-        page.screenshot(path=str(screenshots / "operator-lobby-again-1280x720.png"))
+        page.screenshot(path=str(screenshots / "operator-lobby-again-1280x720.jpg"))
         page.evaluate("location.hash = '#/cashier'")
         page.wait_for_selector(".panel.wallet")  # the lobby, not our cashier
         assert page.locator("[data-form=password], [data-action=logout-everywhere]").count() == 0
@@ -234,11 +234,11 @@ def test_the_operators_message_and_its_limit_refusal_reach_the_player(
         assert buttons.all_text_contents() == ["Continue playing", "Close the game",
                                                "View history"]  # fmt: skip
         assert page.evaluate("document.activeElement.dataset.choice") == "continue"
-        page.screenshot(path=str(screenshots / "operator-message-1280x720.png"))
+        page.screenshot(path=str(screenshots / "operator-message-1280x720.jpg"))
         page.set_viewport_size({"width": 390, "height": 844})
         box = dialog.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
-        page.screenshot(path=str(screenshots / "operator-message-390x844.png"))
+        page.screenshot(path=str(screenshots / "operator-message-390x844.jpg"))
         page.keyboard.press("Escape")  # a choice is asked for: Esc does not put it away
         assert dialog.is_visible()
         dialog.get_by_role("button", name="Continue playing").click()
@@ -259,9 +259,9 @@ def test_the_operators_message_and_its_limit_refusal_reach_the_player(
             said = message.text_content() or ""
             assert said.startswith("Your casino stopped this bet under your gambling limits.")
             assert said.endswith(reason)
-            page.screenshot(path=str(screenshots / "operator-limit-390x844.png"))
+            page.screenshot(path=str(screenshots / "operator-limit-390x844.jpg"))
             page.set_viewport_size({"width": 1280, "height": 720})
-            page.screenshot(path=str(screenshots / "operator-limit-1280x720.png"))
+            page.screenshot(path=str(screenshots / "operator-limit-1280x720.jpg"))
         finally:
             both.admin("limit", {"player": "mallory", "reason": None})
         assert errors == []

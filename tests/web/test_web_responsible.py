@@ -55,7 +55,7 @@ def test_a_player_sets_a_limit_hits_it_and_answers_a_reality_check(
         page.wait_for_function("() => document.querySelector('#reality-minutes').value === '1'")
         page.wait_for_selector("#session-clock:not([hidden])")
         assert re.fullmatch(r"\d+:\d\d:\d\d", page.text_content("#session-clock") or "")
-        page.screenshot(path=str(screenshots / "responsible-page.png"), full_page=True)
+        page.screenshot(path=str(screenshots / "responsible-page.jpg"), full_page=True)
 
         tables = httpx.get(f"{shifted.url}/api/tables").json()
         open_table(player, fresh_table(tables))
@@ -78,7 +78,7 @@ def test_a_player_sets_a_limit_hits_it_and_answers_a_reality_check(
         page.wait_for_function(
             "() => /^0:01:/.test(document.querySelector('#session-clock').textContent)"
         )
-        page.screenshot(path=str(screenshots / "responsible-reality-check.png"))
+        page.screenshot(path=str(screenshots / "responsible-reality-check.jpg"))
         page.click('#reality-check [data-rg="continue"]')
         page.wait_for_selector("#reality-check", state="detached")
         page.click('[data-action="deal"]')  # the refused bets are still on the felt
@@ -94,7 +94,7 @@ def test_a_player_sets_a_limit_hits_it_and_answers_a_reality_check(
         assert "(Daily) of $10.00: $0.00 left until" in message
         assert player.api("GET", "/api/responsible")["usage"]["day"]["wager"] == 1_000
         page.locator("#table-message").scroll_into_view_if_needed()
-        page.screenshot(path=str(screenshots / "responsible-limit-reached.png"))
+        page.screenshot(path=str(screenshots / "responsible-limit-reached.jpg"))
         assert player.errors == []
     finally:
         context.close()
@@ -182,7 +182,7 @@ def test_a_session_limit_the_session_has_passed_ends_play_now_and_says_until_whe
         assert page.text_content("[data-session-ended]") == en["rg.session_ended"].replace(
             "{ended}", ended
         ).replace("{resumes}", resumes)
-        page.screenshot(path=str(screenshots / "responsible-session-ended-1280x720.png"))
+        page.screenshot(path=str(screenshots / "responsible-session-ended-1280x720.jpg"))
         # At a table, a real-money round is refused with the time the break ends.
         tables = httpx.get(f"{shifted.url}/api/tables").json()
         open_table(player, fresh_table(tables))
@@ -222,5 +222,5 @@ def test_the_lobby_of_a_player_in_a_time_out_says_so_and_offers_no_play_or_top_u
     plays = page.locator(play)
     assert plays.count() > 0 and all(not plays.nth(i).is_enabled() for i in range(plays.count()))
     assert not page.is_enabled("#top-up")
-    page.screenshot(path=str(screenshots / "lobby-time-out-1280x720.png"))
+    page.screenshot(path=str(screenshots / "lobby-time-out-1280x720.jpg"))
     assert player.errors == []

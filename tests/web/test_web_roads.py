@@ -130,11 +130,11 @@ def test_the_five_roads_the_ask_and_the_statistics_follow_the_rounds_played(
     check_board(player, table["id"], played + 1)
     page = player.page
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
-    page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-desktop.png"))
+    page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-desktop.jpg"))
     page.hover('[data-ask="banker"]')
-    page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-ask-banker.png"))
+    page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-ask-banker.jpg"))
     page.mouse.move(0, 0)
-    page.screenshot(path=str(screenshots / "roads-table-desktop.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "roads-table-desktop.jpg"), full_page=True)
     assert player.errors == [] and console == []
 
 
@@ -165,7 +165,7 @@ def test_the_scoreboard_fits_a_phone_and_scrolls_inside(
     assert beyond == []
     page.locator("[data-roads]").scroll_into_view_if_needed()
     page.locator("[data-roads]").screenshot(
-        path=str(screenshots / f"roads-phone-{width}x{height}.png")
+        path=str(screenshots / f"roads-phone-{width}x{height}.jpg")
     )
     assert player.errors == []
 
@@ -258,7 +258,7 @@ def test_a_known_shoe_draws_the_hand_worked_roads(
             )
         assert " 7 " in str(page.text_content('[data-stat="banker"]'))
         assert " 6 " in str(page.text_content('[data-stat="player"]'))
-        page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-known-shoe.png"))
+        page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-known-shoe.jpg"))
         assert player.errors == []
     finally:
         context.close()

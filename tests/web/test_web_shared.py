@@ -122,7 +122,7 @@ def test_the_shared_table_fits_one_screen(
         player.page.click('[data-chip="500"]')
         player.page.click('[data-spot="player"]')
         player.page.wait_for_selector('[data-total="player"]')
-        player.page.screenshot(path=str(screenshots / f"shared-{width}x{height}-betting.png"))
+        player.page.screenshot(path=str(screenshots / f"shared-{width}x{height}-betting.jpg"))
         # The message of the bets placed never covers a button (it did on a phone on its side).
         covered = player.page.evaluate(
             """() => {
@@ -150,7 +150,7 @@ def test_the_shared_table_fits_one_screen(
             for left, top, right, bottom in boxes:
                 if left < 0 or top < 0 or right > width + 0.5 or bottom > height + 0.5:
                     outside.append((selector, [round(v) for v in (left, top, right, bottom)]))
-        player.page.screenshot(path=str(screenshots / f"shared-{width}x{height}-result.png"))
+        player.page.screenshot(path=str(screenshots / f"shared-{width}x{height}-result.jpg"))
         assert outside == [], f"outside the {width}x{height} viewport: {outside}"
         assert player.errors == []
     finally:

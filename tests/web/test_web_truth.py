@@ -242,7 +242,7 @@ def test_a_seat_fits_one_screen(
     cut = ppage.locator(".meter-value").evaluate_all(
         "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)"
     )
-    ppage.screenshot(path=str(screenshots / f"seat-{width}x{height}.png"))
+    ppage.screenshot(path=str(screenshots / f"seat-{width}x{height}.jpg"))
     assert outside == [], f"outside the {width}x{height} viewport: {outside}"
     assert cut == [], f"displays cut off at {width}x{height}: {cut}"
 
@@ -302,7 +302,7 @@ def test_a_table_closed_or_its_limits_changed_elsewhere_shows_so_in_the_lobby_an
         after = str(page.text_content('.table-card[data-table="table-i"] .limits'))
         assert after != before and "$10.00" in after and "$20.00" in after
         page.locator(".tables").screenshot(
-            path=str(screenshots / "lobby-table-closed-1280x720.png")
+            path=str(screenshots / "lobby-table-closed-1280x720.jpg")
         )
         player.goto("table/table-i")
         page.wait_for_selector('.table-view[data-open="true"] .table-name >> text=$10.00')
@@ -315,7 +315,7 @@ def test_a_table_closed_or_its_limits_changed_elsewhere_shows_so_in_the_lobby_an
         place(player, 500, "player")
         assert str(page.text_content("#table-message")) == en["error.table_disabled"]
         assert page.is_disabled('[data-action="deal"]')
-        page.screenshot(path=str(screenshots / "table-closed-1280x720.png"))
+        page.screenshot(path=str(screenshots / "table-closed-1280x720.jpg"))
         _switch(database, "table-ii", True, None)
         page.evaluate("window.dispatchEvent(new Event('focus'))")
         page.wait_for_selector('.table-view[data-open="true"]')

@@ -129,27 +129,34 @@ def browser() -> Iterator[Any]:
 
 
 class Kept:
-    """A browser context kept by ``Contexts``, with its page of ours and a CDP session."""
+    """A browser context kept by ``Contexts``, with its page of ours, a CDP session, and the
+    origins its pages went to."""
 
     def __init__(self, browser: Any, home: str, options: dict[str, Any]):
         self.context = browser.new_context(**options)
         self.keeper = self.context.new_page()
         self.keeper.goto(f"{home}/api/health")
         self.cdp = self.context.new_cdp_session(self.keeper)
+        self.origins = {origin(home)}
         self.closed = False
         self.context.on("close", lambda _: setattr(self, "closed", True))
 
-    def empty(self, origins: set[str]) -> None:
+    def new_page(self) -> Any:
+        page = self.context.new_page()
+        page.on("framenavigated", lambda frame: self.origins.add(origin(frame.url)))
+        return page
+
+    def empty(self) -> None:
         """What an earlier test left in the context, gone: its pages, cookies, the storage
-        of the origins it used, its routes, its offline switch."""
+        of the origins it went to, its routes, its offline switch."""
         for page in self.context.pages:
             if page is not self.keeper:
                 page.close()
         self.context.clear_cookies()
         self.context.set_offline(False)
         self.context.unroute_all(behavior="ignoreErrors")
-        for origin in origins:
-            self.cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        for where in self.origins - {"null"}:
+            self.cdp.send("Storage.clearDataForOrigin", {"origin": where, "storageTypes": "all"})
 
 
 class Contexts:
@@ -170,11 +177,11 @@ class Contexts:
         shelf = self.free.get(json.dumps(options, sort_keys=True))
         return shelf.pop() if shelf else Kept(self.browser, self.home, options)
 
-    def give_back(self, kept: Kept, options: dict[str, Any], origins: set[str]) -> None:
+    def give_back(self, kept: Kept, options: dict[str, Any]) -> None:
         try:
             if kept.closed:
                 return
-            kept.empty(origins)
+            kept.empty()
         except Exception:
             with contextlib.suppress(Exception):
                 kept.context.close()
@@ -189,8 +196,9 @@ class Contexts:
 
 
 def origin(url: str) -> str:
+    """The origin of an http(s) URL ("null" for another: about:blank, data:...)."""
     parts = urllib.parse.urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else "null"
 
 
 @pytest.fixture(scope="package")
@@ -201,41 +209,50 @@ def contexts(browser: Any, base_url: str) -> Iterator[Contexts]:
 
 
 @pytest.fixture
-def make_player(contexts: Contexts, base_url: str) -> Iterator[Any]:
-    lent: list[tuple[Kept, dict[str, Any], set[str], bool]] = []
+def new_page(contexts: Contexts) -> Iterator[Any]:
+    lent: list[tuple[Kept, dict[str, Any], bool]] = []
 
     def make(
-        *,
-        login: bool = True,
-        locale: str = "en-US",
-        viewport: dict[str, int] | None = None,
-        reduced_motion: str = "reduce",
-        at: str | None = None,
-        own_context: bool = False,
-        **options: Any,
-    ) -> Player:
-        """A player in a new page, on the session's server or the one ``at``. Its context is
-        one an earlier test used, emptied (``Contexts``), or with ``own_context`` one of its
-        own, closed after the test (for a test that changes what a context keeps, such as
-        its clock)."""
-        url = at or base_url
-        settings = {"locale": locale, "reduced_motion": reduced_motion, **options}
-        kept = contexts.take(settings)
-        lent.append((kept, settings, {origin(url), origin(base_url)}, own_context))
-        page = kept.context.new_page()
+        *, viewport: dict[str, int] | None = None, own_context: bool = False, **options: Any
+    ) -> Any:
+        """A new page of the size ``viewport``. Its context, of ``options``, is one an
+        earlier test used, emptied (``Contexts``), or with ``own_context`` one of its own,
+        closed after the test (for a test that changes what a context keeps, such as its
+        clock)."""
+        kept = contexts.take(options)
+        lent.append((kept, options, own_context))
+        page = kept.new_page()
         page.set_viewport_size(viewport or {"width": 1366, "height": 900})
-        player = Player(kept.context, url, new_nickname(), page)
-        if login:
-            player.register_and_login()
-        return player
+        return page
 
     yield make
-    for kept, settings, origins, own in lent:
+    for kept, options, own in lent:
         if own:
             with contextlib.suppress(Exception):
                 kept.context.close()
         else:
-            contexts.give_back(kept, settings, origins)
+            contexts.give_back(kept, options)
+
+
+@pytest.fixture
+def make_player(new_page: Any, base_url: str) -> Any:
+    def make(
+        *,
+        login: bool = True,
+        locale: str = "en-US",
+        reduced_motion: str = "reduce",
+        at: str | None = None,
+        **options: Any,
+    ) -> Player:
+        """A player with a new page (``new_page``: ``viewport``, ``own_context`` and the
+        context's ``options``) on the session's server or the one ``at``."""
+        page = new_page(locale=locale, reduced_motion=reduced_motion, **options)
+        player = Player(page.context, at or base_url, new_nickname(), page)
+        if login:
+            player.register_and_login()
+        return player
+
+    return make
 
 
 @pytest.fixture(scope="session")

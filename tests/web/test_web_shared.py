@@ -45,9 +45,9 @@ def live_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def at_table(browser: Any, url: str, width: int = 1366, height: int = 900) -> Player:
-    context = browser.new_context(locale="en-US", reduced_motion="reduce", **device(width, height))
-    player = Player(context, url, new_nickname())
+def at_table(new_page: Any, url: str, width: int = 1366, height: int = 900) -> Player:
+    page = new_page(locale="en-US", reduced_motion="reduce", **device(width, height))
+    player = Player(page.context, url, new_nickname(), page)
     player.register_and_login()
     player.goto("table/quick")
     player.page.wait_for_selector(".shared-view")
@@ -81,9 +81,9 @@ def betting_together(first: Player, second: Player) -> str:
 
 
 def test_two_players_see_one_coup_its_totals_and_the_same_cards(
-    browser: Any, live_url: str, screenshots: Path
+    new_page: Any, live_url: str, screenshots: Path
 ) -> None:
-    alice, bob = at_table(browser, live_url), at_table(browser, live_url)
+    alice, bob = at_table(new_page, live_url), at_table(new_page, live_url)
     errors = [console_errors(p) for p in (alice, bob)]
     try:
         coup = betting_together(alice, bob)
@@ -114,9 +114,9 @@ def test_two_players_see_one_coup_its_totals_and_the_same_cards(
 
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_the_shared_table_fits_one_screen(
-    browser: Any, live_url: str, screenshots: Path, width: int, height: int
+    new_page: Any, live_url: str, screenshots: Path, width: int, height: int
 ) -> None:
-    player = at_table(browser, live_url, width, height)
+    player = at_table(new_page, live_url, width, height)
     try:
         betting(player)
         player.page.click('[data-chip="500"]')
@@ -158,9 +158,9 @@ def test_the_shared_table_fits_one_screen(
 
 
 def test_the_lobby_shows_the_shared_tables_phase_and_last_results(
-    browser: Any, live_url: str
+    new_page: Any, live_url: str
 ) -> None:
-    player = at_table(browser, live_url)
+    player = at_table(new_page, live_url)
     try:
         player.goto("")
         line = player.page.wait_for_selector('[data-live="quick"]:not(:empty)')

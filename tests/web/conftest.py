@@ -1,8 +1,9 @@
 """Browser tests: Debian's chromium driven by playwright against a real server.
 
 One server (a subprocess on a temporary SQLite database) and one browser per session; each
-test gets a fresh browser context. Without chromium or playwright the tests skip, or fail
-with a clear message when BACCARAT_REQUIRE_BROWSER=1 (as CI sets it).
+test's pages are new pages in browser contexts an earlier test used and emptied
+(``webtools.Contexts``). Without chromium or playwright the tests skip, or fail with a clear
+message when BACCARAT_REQUIRE_BROWSER=1 (as CI sets it).
 """
 
 from __future__ import annotations

@@ -78,9 +78,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def contexts(browser: Any, base_url: str) -> Iterator[Contexts]:
-    kept = Contexts(browser, base_url)
-    yield kept
-    kept.close()
+    with Contexts(browser, base_url) as kept:
+        yield kept
 
 
 @contextlib.contextmanager

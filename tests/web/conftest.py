@@ -130,9 +130,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="package")
 def contexts(browser: Any, base_url: str) -> Iterator[Contexts]:
-    kept = Contexts(browser, base_url)
-    yield kept
-    kept.close()
+    with Contexts(browser, base_url) as kept:
+        yield kept
 
 
 @pytest.fixture

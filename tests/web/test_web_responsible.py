@@ -35,15 +35,7 @@ def funded(player: Player, shifted: Shifted) -> Player:
 def test_a_player_sets_a_limit_hits_it_and_answers_a_reality_check(
     make_player: Any, shifted: Shifted, screenshots: Path, catalogs: dict[str, dict[str, str]]
 ) -> None:
-    player = funded(
-        make_player(
-            at=shifted.url,
-            locale="en-US",
-            viewport={"width": 1366, "height": 900},
-            reduced_motion="reduce",
-        ),
-        shifted,
-    )
+    player = funded(make_player(at=shifted.url), shifted)
     page = player.page
     player.goto("responsible")
     page.fill("#limit-wager-day", "10.00")
@@ -158,15 +150,7 @@ def test_a_session_limit_the_session_has_passed_ends_play_now_and_says_until_whe
     make_player: Any, shifted: Shifted, screenshots: Path, catalogs: dict[str, dict[str, str]]
 ) -> None:
     en = catalogs["en"]
-    player = funded(
-        make_player(
-            at=shifted.url,
-            locale="en-US",
-            viewport={"width": 1280, "height": 720},
-            reduced_motion="reduce",
-        ),
-        shifted,
-    )
+    player = funded(make_player(at=shifted.url, viewport={"width": 1280, "height": 720}), shifted)
     page = player.page
     shifted.advance(32 * 60)  # 32 minutes into the session
     player.goto("responsible")

@@ -141,6 +141,12 @@ class Contexts:
             return
         self.free.setdefault(json.dumps(options, sort_keys=True), []).append(kept)
 
+    def __enter__(self) -> Contexts:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
     def close(self) -> None:
         for shelf in self.free.values():
             for kept in shelf:

@@ -332,8 +332,54 @@ def python_path(*first: Path) -> str:
     return os.pathsep.join(str(p) for p in (*first, ROOT / "src", ROOT))
 
 
+_MIGRATED: list[Path] = []
+
+
+def migrated_sqlite() -> Path:
+    """An SQLite database migrated to the head, made once in this process: a server
+    started on a data directory without one gets a copy (``LiveServer.start``), and finds
+    its schema there instead of running the 28 migrations (0.45 s of CPU a start). The
+    migrations themselves run here, and in the migration tests."""
+    if not _MIGRATED:
+        import shutil
+        import tempfile
+
+        from baccarat.server.db import migrate
+        from baccarat.server.db.url import DatabaseUrl
+
+        folder = Path(tempfile.mkdtemp(prefix="baccarat-migrated-"))
+        url = DatabaseUrl.sqlite_in(folder)
+        migrate.upgrade(url)
+        assert url.file is not None
+        _MIGRATED.append(url.file)
+        import atexit
+
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return _MIGRATED[0]
+
+
+def _sqlite_file(argv: list[str], env: dict[str, str], cwd: Path) -> Path | None:
+    """The SQLite file a server of ``argv`` and ``env`` opens, as ``baccarat serve`` and
+    the app read them (its --database, its BACCARAT_DATABASE_URL, or its data directory's);
+    None for another database."""
+    from baccarat.server.db.url import DatabaseUrl
+
+    def given(flag: str, variable: str) -> str | None:
+        if flag in argv:
+            return argv[argv.index(flag) + 1]
+        return env.get(variable)
+
+    text = given("--database", "BACCARAT_DATABASE_URL")
+    if text:
+        url = DatabaseUrl.parse(text)
+    else:
+        url = DatabaseUrl.sqlite_in(cwd / (given("--data-dir", "BACCARAT_DATA_DIR") or "data"))
+    return None if url.file is None else cwd / url.file
+
+
 class LiveServer:
-    """A server process; ``url`` once it answers ``ready`` (200)."""
+    """A server process; ``url`` once it answers ``ready`` (200). On SQLite, a database not
+    yet made is a copy of ``migrated_sqlite``."""
 
     def __init__(self, argv: list[str], port: int, env: dict[str, str], log: Path,
                  cwd: Path = ROOT, ready: str = "/api/health") -> None:  # fmt: skip
@@ -343,6 +389,11 @@ class LiveServer:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> LiveServer:
+        database = _sqlite_file(self.argv, self.env, self.cwd)
+        if database is not None and not database.exists() and database.parent.is_dir():
+            import shutil
+
+            shutil.copyfile(migrated_sqlite(), database)
         self.log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             self.argv, cwd=self.cwd, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,

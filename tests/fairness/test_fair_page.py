@@ -7,6 +7,7 @@ the reason, when Playwright or /usr/bin/chromium is missing.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import shutil
@@ -22,6 +23,7 @@ import pytest
 from baccarat.fairness.history import parse_history
 from baccarat.fairness.verify import verify_history
 
+from ..web.webtools import Contexts
 from . import cheats
 from .cheats import EXPORT_VECTORS_PATH
 from .vectors import VECTORS_PATH
@@ -74,18 +76,34 @@ def browser() -> Iterator[Any]:
             browser.close()
 
 
-@pytest.fixture
-def page(browser: Any, base_url: str) -> Iterator[Any]:
-    page = browser.new_page()
-    requests: list[str] = []
-    page.on("request", lambda request: requests.append(request.url))
-    page.requests = requests
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+@pytest.fixture(scope="module")
+def contexts(browser: Any, base_url: str) -> Iterator[Contexts]:
+    with Contexts(browser, base_url) as kept:
+        yield kept
+
+
+@contextlib.contextmanager
+def lent_page(contexts: Contexts, **options: Any) -> Iterator[Any]:
+    """A new page in a context an earlier test used, emptied (``Contexts``), of ``options``
+    (``viewport`` is the page's)."""
+    viewport = options.pop("viewport", None)
+    kept = contexts.take(options)
+    page = kept.new_page(viewport)
     try:
         yield page
     finally:
-        page.close()
+        contexts.give_back(kept, options)
+
+
+@pytest.fixture
+def page(contexts: Contexts) -> Iterator[Any]:
+    with lent_page(contexts) as page:
+        requests: list[str] = []
+        page.on("request", lambda request: requests.append(request.url))
+        page.requests = requests
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        yield page
     assert not errors, errors
 
 
@@ -382,16 +400,14 @@ def test_the_page_saved_to_disk_verifies_an_export_from_a_file(
 
 
 def test_the_export_verdict_speaks_the_players_language(
-    browser: Any, base_url: str, tmp_path: Path
+    contexts: Contexts, base_url: str, tmp_path: Path
 ) -> None:
     catalog = json.loads((WEB / "i18n" / "de.json").read_text(encoding="utf-8"))
     path = tmp_path / "missing.jsonl"
     lines = cheats.honest("single-deck", 6)
     del lines[2]
     path.write_text(export_text(lines))
-    context = browser.new_context(locale="de-DE")
-    try:
-        page = context.new_page()
+    with lent_page(contexts, locale="de-DE") as page:
         page.goto(f"{base_url}/verify.html")
         page.wait_for_selector("body[data-ready='true']")
         assert page.evaluate("document.documentElement.lang") == "de"
@@ -402,8 +418,6 @@ def test_the_export_verdict_speaks_the_players_language(
         page.select_option("#lang", "sv")
         sv = json.loads((WEB / "i18n" / "sv.json").read_text(encoding="utf-8"))
         assert sv["verify.export_bad"] in str(page.text_content("#export-verdict"))
-    finally:
-        context.close()
 
 
 def load_receipts(page: Any, path: Path, receipts: dict[str, Any]) -> None:
@@ -469,12 +483,10 @@ def test_an_honest_mixed_export_checks_out_with_its_receipts_and_not_one_round_d
 
 @pytest.mark.parametrize("lang", ["en", "de", "da", "sv"])
 def test_a_tie_reads_like_the_other_results_and_the_rules_menu_fits_a_phone(
-    browser: Any, base_url: str, lang: str
+    contexts: Contexts, base_url: str, lang: str
 ) -> None:
     catalog = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-    context = browser.new_context(locale=lang, viewport={"width": 390, "height": 844})
-    try:
-        page = context.new_page()
+    with lent_page(contexts, locale=lang, viewport={"width": 390, "height": 844}) as page:
         # Nonce 1 of this seed deals a tie (nonce 0 does not).
         seeds = {"server_seed": "00" * 32, "client_seed": "tie", "decks": 1, "position": 0}
         page.goto(f"{base_url}/verify.html?{urlencode(seeds | {'nonce': 1})}")
@@ -507,5 +519,3 @@ def test_a_tie_reads_like_the_other_results_and_the_rules_menu_fits_a_phone(
         labels = page.eval_on_selector_all("#rules option", "os => os.map(o => o.textContent)")
         assert catalog["verify.preset"].format(name="mini", decks=8) in labels
         assert catalog["verify.preset_one"].format(name="single-deck") in labels
-    finally:
-        context.close()

@@ -11,6 +11,8 @@ import hashlib
 import io
 import os
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -178,6 +180,28 @@ def test_a_schema_behind_this_version_is_exit_3_until_migrated(
     assert Path(url.target + "-wal").stat().st_size == 0
     assert admin(str(url), ["migrate"], monkeypatch) == 0
     assert admin(str(url), ["check"], monkeypatch) == 0
+
+
+def test_a_database_at_the_newest_migration_starts_without_alembic(tmp_path: Path) -> None:
+    """``migrate.HEAD`` is Alembic's head: a database at it is recognised by one query, and
+    neither ``serve``'s check nor its migration loads Alembic and its scripts."""
+    head, _ = migrate.revisions()
+    assert head == migrate.HEAD
+    url = DatabaseUrl.sqlite_in(tmp_path)
+    assert migrate.upgrade(url) == head
+    check = (
+        "import sys\n"
+        "from baccarat.cli.database import require_ours\n"
+        "from baccarat.server.db import migrate\n"
+        "from baccarat.server.settings import DatabaseUrl\n"
+        f"url = DatabaseUrl.parse({str(url)!r})\n"
+        "require_ours(url)\n"
+        "assert migrate.upgrade(url) == migrate.HEAD\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == "[]"
 
 
 def test_a_revision_that_is_not_ours_is_exit_3(

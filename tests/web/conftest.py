@@ -1,8 +1,9 @@
 """Browser tests: Debian's chromium driven by playwright against a real server.
 
 One server (a subprocess on a temporary SQLite database) and one browser per session; each
-test gets a fresh browser context. Without chromium or playwright the tests skip, or fail
-with a clear message when BACCARAT_REQUIRE_BROWSER=1 (as CI sets it).
+test's pages are new pages in browser contexts an earlier test used and emptied
+(``webtools.Contexts``). Without chromium or playwright the tests skip, or fail with a clear
+message when BACCARAT_REQUIRE_BROWSER=1 (as CI sets it).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 from .audits import AXE
-from .webtools import TAKEN, Player, new_nickname, serving, unavailable
+from .webtools import TAKEN, Contexts, Kept, Player, new_nickname, serving, unavailable
 
 CHROMIUM = os.environ.get("BACCARAT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -127,35 +128,55 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
-@pytest.fixture
-def make_player(browser: Any, base_url: str) -> Iterator[Any]:
-    contexts: list[Any] = []
+@pytest.fixture(scope="package")
+def contexts(browser: Any, base_url: str) -> Iterator[Contexts]:
+    with Contexts(browser, base_url) as kept:
+        yield kept
 
+
+@pytest.fixture
+def new_page(contexts: Contexts) -> Iterator[Any]:
+    lent: list[tuple[Kept, dict[str, Any], bool]] = []
+
+    def make(
+        *, viewport: dict[str, int] | None = None, own_context: bool = False, **options: Any
+    ) -> Any:
+        """A new page of the size ``viewport``. Its context, of ``options``, is one an
+        earlier test used, emptied (``Contexts``), or with ``own_context`` one of its own,
+        closed after the test (for a test that changes what a context keeps, such as its
+        clock)."""
+        kept = contexts.take(options)
+        lent.append((kept, options, own_context))
+        return kept.new_page(viewport or {"width": 1366, "height": 900})
+
+    yield make
+    for kept, options, own in lent:
+        if own:
+            with contextlib.suppress(Exception):
+                kept.context.close()
+        else:
+            contexts.give_back(kept, options)
+
+
+@pytest.fixture
+def make_player(new_page: Any, base_url: str) -> Any:
     def make(
         *,
         login: bool = True,
         locale: str = "en-US",
-        viewport: dict[str, int] | None = None,
         reduced_motion: str = "reduce",
         at: str | None = None,
         **options: Any,
     ) -> Player:
-        """A player in a fresh browser context, on the session's server or the one ``at``."""
-        context = browser.new_context(
-            locale=locale,
-            viewport=viewport or {"width": 1366, "height": 900},
-            reduced_motion=reduced_motion,
-            **options,
-        )
-        contexts.append(context)
-        player = Player(context, at or base_url, new_nickname())
+        """A player with a new page (``new_page``: ``viewport``, ``own_context`` and the
+        context's ``options``) on the session's server or the one ``at``."""
+        page = new_page(locale=locale, reduced_motion=reduced_motion, **options)
+        player = Player(page.context, at or base_url, new_nickname(), page)
         if login:
             player.register_and_login()
         return player
 
-    yield make
-    for context in contexts:
-        context.close()
+    return make
 
 
 @pytest.fixture(scope="session")

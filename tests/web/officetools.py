@@ -126,7 +126,7 @@ def _propose_a_void(client: Any, data: Path, codes: dict[str, list[str]]) -> str
 
 
 def open_office(
-    browser: Any,
+    new_page: Any,
     office: dict[str, Any],
     name: str,
     size: tuple[int, int],
@@ -134,10 +134,10 @@ def open_office(
     *,
     log_in: bool = True,
 ) -> Any:
-    """A staff member's page in a new browser context (in the browser language ``locale``),
-    logged in unless ``log_in`` is false; ``page.problems`` gathers what the console shows."""
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=locale)
-    page = context.new_page()
+    """A staff member's new page (``new_page``, in the browser language ``locale``), logged
+    in unless ``log_in`` is false; ``page.problems`` gathers what the console shows."""
+    page = new_page(viewport={"width": size[0], "height": size[1]},
+                    locale=locale)  # fmt: skip
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.on(

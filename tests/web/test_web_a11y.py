@@ -759,7 +759,7 @@ def test_the_table_at_200_percent_zoom_scrolls_rather_than_shrinks(
     zoomed = sizes()
     smaller = {s: (zoomed[s], desktop[s]) for s in texts if zoomed[s] < desktop[s] - 0.5}
     assert smaller == {}, f"texts smaller at 200% than at 100% (px): {smaller}"
-    page.screenshot(path=str(screenshots / "table-zoom-200-refusal.png"))
+    page.screenshot(path=str(screenshots / "table-zoom-200-refusal.jpg"))
     # The refusal is in view, whole; the page scrolls down, never sideways.
     box = page.locator("#table-message").bounding_box()
     assert box is not None and box["height"] >= zoomed["#table-message"], box
@@ -793,7 +793,7 @@ def test_the_table_at_200_percent_zoom_scrolls_rather_than_shrinks(
         )
         assert apart, "the banner covers a road's name"
     assert page.evaluate("document.documentElement.scrollWidth") <= 640
-    page.screenshot(path=str(screenshots / "table-zoom-200.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "table-zoom-200.jpg"), full_page=True)
     assert player.errors == []
 
 
@@ -805,7 +805,7 @@ def clocked(make_player: Any) -> Iterator[Any]:
     """make_player whose page's clock the test moves (Playwright's clock)."""
 
     def make(**options: Any) -> Player:
-        who: Player = make_player(**options)
+        who: Player = make_player(own_context=True, **options)
         who.page.clock.install()
         return who
 

@@ -28,7 +28,7 @@ def test_the_account_panel_lists_sessions_changes_the_password_and_logs_out_ever
         assert page.locator("[data-panel=sessions] [data-session]").count() == 2
         listed = str(page.text_content("[data-panel=sessions]"))
         assert "this one" in listed and "null" not in listed
-        page.screenshot(path=str(tmp_path / "account.png"), full_page=True)
+        page.screenshot(path=str(tmp_path / "account.jpg"), full_page=True)
 
         page.fill("#password-current", PASSWORD)
         page.fill("#password-new", "a brand new secret")

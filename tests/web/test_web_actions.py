@@ -417,5 +417,5 @@ def test_the_table_after_a_round(
     player.wait_round()
     assert {"rebet", "rebet-deal", "double", "double-deal", "new"} <= enabled(player)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    page.screenshot(path=str(screenshots / f"table-after-round-{width}x{height}.png"))
+    page.screenshot(path=str(screenshots / f"table-after-round-{width}x{height}.jpg"))
     assert errors == [] and player.errors == []

@@ -241,7 +241,7 @@ def test_the_latency_meter_says_good_and_warns_when_a_bet_may_come_too_late(
     text = str(slow.page.text_content("[data-latency]"))
     assert text == ("Connection: poor (2000 ms) Your connection is slow: a bet placed now may not "
                     "arrive before the window closes.")  # fmt: skip
-    slow.page.screenshot(path=str(screenshots / "latency-poor-1366x900.png"))
+    slow.page.screenshot(path=str(screenshots / "latency-poor-1366x900.jpg"))
     assert not player.errors and not slow.errors
 
 
@@ -294,7 +294,7 @@ def test_malta_shows_the_tools_before_the_first_real_money_bets_on_a_shared_coup
     assert "deposit, loss and wager limits" in str(notice.text_content())
     for width, height in ((1280, 720), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
-        page.screenshot(path=str(screenshots / f"rg-first-shared-{width}x{height}.png"))
+        page.screenshot(path=str(screenshots / f"rg-first-shared-{width}x{height}.jpg"))
     page.wait_for_timeout(500)  # twice the page's gathering of chips: still nothing sent
     assert sent == []  # nothing is bet while the notice shows
     page.click("[data-rg-first-ok]")

@@ -39,7 +39,7 @@ def test_a_banker_and_a_player_play_a_round_in_two_browsers(
     for who in (banker, player):
         who.goto()
         who.page.wait_for_selector('[data-banked-table="banked-i"]')
-    banker.page.screenshot(path=str(screenshots / "lobby-banked.png"), full_page=True)
+    banker.page.screenshot(path=str(screenshots / "lobby-banked.jpg"), full_page=True)
 
     # The banker sits down at table I; the lobby shows the seat needing a player.
     banker.page.click('[data-join-table="banked-i:banker"]')
@@ -66,7 +66,7 @@ def test_a_banker_and_a_player_play_a_round_in_two_browsers(
     assert ppage.is_hidden('[data-action="approve"]') and ppage.is_visible('[data-action="deal"]')
     fee_text = str(bpage.text_content('[data-info="fee"]'))
     assert "1.5%" in fee_text
-    bpage.screenshot(path=str(screenshots / "seat-banker.png"), full_page=True)
+    bpage.screenshot(path=str(screenshots / "seat-banker.jpg"), full_page=True)
 
     # APPROVE; the player's turn: $5 twice on the banker, seen by the banker, and DEAL.
     bpage.click('[data-action="approve"]')
@@ -79,7 +79,7 @@ def test_a_banker_and_a_player_play_a_round_in_two_browsers(
         "document.querySelector('[data-spot=banker] .stack-total').textContent === '$10.00'"
     )
     assert "$0.15" in str(bpage.text_content('[data-info="fee"]'))
-    ppage.screenshot(path=str(screenshots / "seat-player.png"), full_page=True)
+    ppage.screenshot(path=str(screenshots / "seat-player.jpg"), full_page=True)
     ppage.click('[data-action="deal"]')
     ppage.wait_for_selector(".seat-view[data-round]")
     bpage.wait_for_selector(".seat-view[data-round]")
@@ -115,7 +115,7 @@ def test_a_banker_and_a_player_play_a_round_in_two_browsers(
     assert "Paid" not in str(bpage.text_content("[data-banner-detail]"))
     won = any(bet["result"] == "win" for bet in mine["bets"].values())
     assert ("Paid" in str(ppage.text_content("[data-banner-detail]"))) == won
-    bpage.screenshot(path=str(screenshots / "seat-banker-result.png"), full_page=True)
+    bpage.screenshot(path=str(screenshots / "seat-banker-result.jpg"), full_page=True)
 
     # AUTO-APPROVE: the next round opens at once for the player.
     bpage.wait_for_selector('.seat-view[data-phase="approval"]')

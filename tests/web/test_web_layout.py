@@ -20,7 +20,6 @@ from .webtools import (
     Player,
     boxes_of,
     device,
-    new_nickname,
     open_table,
     overlapping,
     place,
@@ -63,24 +62,19 @@ def covered(page: Any, over: tuple[str, ...], under: tuple[str, ...]) -> list[st
 
 @pytest.mark.parametrize("locale", ["en-US", "da-DK"])
 def test_the_live_panel_leaves_the_players_hand_clear(
-    browser: Any, quick_live: str, screenshots: Path, locale: str
+    make_player: Any, quick_live: str, screenshots: Path, locale: str
 ) -> None:
-    context = browser.new_context(locale=locale, reduced_motion="reduce", **device(1280, 720))
-    try:
-        player = Player(context, quick_live, new_nickname())
-        player.register_and_login()
-        page = player.page
-        for table in ("live-deluxe", "speed", "live"):
-            player.goto(f"table/{table}")
-            sides = ("player_pair", "banker_dragon", "small") if table == "live-deluxe" else ()
-            coup = bet_on_a_coup(player, ("player", "banker", *sides))
-            page.wait_for_selector(f'.shared-view[data-phase="dealt"][data-coup="{coup}"]')
-            page.wait_for_selector(".hand-player .card:not(.down) >> nth=1")
-            page.screenshot(path=str(screenshots / f"live-panel-{table}-{locale}-1280x720.png"))
-            assert covered(page, LIVE, HANDS) == [], f"{table} in {locale}"
-        assert player.errors == []
-    finally:
-        context.close()
+    player = make_player(at=quick_live, locale=locale, **device(1280, 720))
+    page = player.page
+    for table in ("live-deluxe", "speed", "live"):
+        player.goto(f"table/{table}")
+        sides = ("player_pair", "banker_dragon", "small") if table == "live-deluxe" else ()
+        coup = bet_on_a_coup(player, ("player", "banker", *sides))
+        page.wait_for_selector(f'.shared-view[data-phase="dealt"][data-coup="{coup}"]')
+        page.wait_for_selector(".hand-player .card:not(.down) >> nth=1")
+        page.screenshot(path=str(screenshots / f"live-panel-{table}-{locale}-1280x720.jpg"))
+        assert covered(page, LIVE, HANDS) == [], f"{table} in {locale}"
+    assert player.errors == []
 
 
 def bet_on_a_coup(player: Player, spots: tuple[str, ...], windows: int = 3) -> str:
@@ -112,35 +106,30 @@ def betting_coup(page: Any) -> str:
 
 
 def test_a_reload_during_the_result_shows_the_players_own_result(
-    browser: Any, quick_live: str, screenshots: Path
+    make_player: Any, quick_live: str, screenshots: Path
 ) -> None:
-    context = browser.new_context(locale="en-US", reduced_motion="reduce", **device(1280, 720))
-    try:
-        player = Player(context, quick_live, new_nickname())
-        player.register_and_login()
-        page = player.page
-        player.goto("table/speed")
-        coup = betting_coup(page)
-        place(player, 500, "banker")
-        place(player, 500, "player")
-        page.wait_for_selector("#table-message:has-text('Your bets are placed')")
-        page.wait_for_selector(f'.shared-view[data-phase="dealt"][data-coup="{coup}"]')
-        net = page.locator("[data-banner-net]:not(:empty)").text_content()
-        seen = {name: player.meter(name) for name in ("bet", "win", "last")}
-        page.reload()
-        page.wait_for_selector(f'.shared-view[data-phase="dealt"][data-coup="{coup}"]')
-        shown = page.locator("[data-banner-net]")
-        page.wait_for_function("e => e.textContent !== ''", arg=shown.element_handle(),
-                               timeout=5_000)  # fmt: skip
-        page.screenshot(path=str(screenshots / "shared-reloaded-result-1280x720.png"))
-        assert shown.text_content() == net
-        assert {name: player.meter(name) for name in ("bet", "win", "last")} == seen
-        assert seen["last"] != "\u2013"
-        for spot in ("banker", "player"):  # the chips stay on the felt until the next window
-            assert page.text_content(f'[data-spot="{spot}"] .stack-total') == "$5.00"
-        assert player.errors == []
-    finally:
-        context.close()
+    player = make_player(at=quick_live, **device(1280, 720))
+    page = player.page
+    player.goto("table/speed")
+    coup = betting_coup(page)
+    place(player, 500, "banker")
+    place(player, 500, "player")
+    page.wait_for_selector("#table-message:has-text('Your bets are placed')")
+    page.wait_for_selector(f'.shared-view[data-phase="dealt"][data-coup="{coup}"]')
+    net = page.locator("[data-banner-net]:not(:empty)").text_content()
+    seen = {name: player.meter(name) for name in ("bet", "win", "last")}
+    page.reload()
+    page.wait_for_selector(f'.shared-view[data-phase="dealt"][data-coup="{coup}"]')
+    shown = page.locator("[data-banner-net]")
+    page.wait_for_function("e => e.textContent !== ''", arg=shown.element_handle(),
+                           timeout=5_000)  # fmt: skip
+    page.screenshot(path=str(screenshots / "shared-reloaded-result-1280x720.jpg"))
+    assert shown.text_content() == net
+    assert {name: player.meter(name) for name in ("bet", "win", "last")} == seen
+    assert seen["last"] != "\u2013"
+    for spot in ("banker", "player"):  # the chips stay on the felt until the next window
+        assert page.text_content(f'[data-spot="{spot}"] .stack-total') == "$5.00"
+    assert player.errors == []
 
 
 SPOT_WORDS = (".spot-name", ".spot-pays")
@@ -167,15 +156,15 @@ def test_a_phone_on_its_side_shows_every_spots_words(make_player: Any, screensho
     for spot in ("player", "banker", "tie", "player_pair", "player_dragon", "banker_dragon",
                  "big", "small"):  # fmt: skip
         place(player, 500, spot)
-    page.screenshot(path=str(screenshots / "spots-bets-844x390.png"))
+    page.screenshot(path=str(screenshots / "spots-bets-844x390.jpg"))
     assert crowded(page) == []
     page.click('[data-action="deal"]')
     player.wait_round()
-    page.screenshot(path=str(screenshots / "spots-result-844x390.png"))
+    page.screenshot(path=str(screenshots / "spots-result-844x390.jpg"))
     assert crowded(page) == []
     player.goto("history")
     page.wait_for_selector("[data-open]")
-    page.screenshot(path=str(screenshots / "history-844x390.png"))
+    page.screenshot(path=str(screenshots / "history-844x390.jpg"))
     scroll = page.locator(".scroll").evaluate("e => [e.scrollWidth, e.clientWidth]")
     assert scroll[0] <= scroll[1], f"the history scrolls sideways: {scroll}"
     assert all(b[2] <= 844 for b in boxes_of(page, "[data-open]"))
@@ -201,7 +190,7 @@ def test_a_pairs_dot_stays_inside_the_scoreboard(make_player: Any, screenshots: 
     page.route("**/api/tables/table-i/roads*", with_pairs)
     open_table(player, {"id": "table-i"})
     page.wait_for_selector('[data-roads][data-rounds="3"] .panel-bead .pair-banker')
-    page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-pairs-1280x720.png"))
+    page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-pairs-1280x720.jpg"))
     pairs = page.locator(".road-grid .pair").evaluate_all(
         "els => els.map(e => [e.className, e.closest('.road-grid').getBoundingClientRect(),"
         " e.getBoundingClientRect()].map(r => r.left === undefined ? r"

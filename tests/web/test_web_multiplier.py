@@ -78,11 +78,8 @@ def stacked_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.url
 
 
-def player_at(browser: Any, url: str, table: str, width: int, height: int) -> Player:
-    context = browser.new_context(
-        locale="en-US", reduced_motion="reduce", bypass_csp=True, **device(width, height)
-    )
-    player = Player(context, url, new_nickname())
+def player_at(make_player: Any, url: str, table: str, width: int, height: int) -> Player:
+    player: Player = make_player(at=url, login=False, bypass_csp=True, **device(width, height))
     player.page.add_init_script(ANNOUNCED)
     player.register_and_login()
     player.goto(f"table/{table}")
@@ -111,102 +108,96 @@ def shown_round(page: Any) -> None:
 
 
 def test_a_house_round_shows_its_multiplier_cards_fees_and_multiplied_win(
-    browser: Any, stacked_url: str, screenshots: Path, axe_source: Path
+    make_player: Any, stacked_url: str, screenshots: Path, axe_source: Path
 ) -> None:
-    player = player_at(browser, stacked_url, "lightning", 1280, 720)
+    player = player_at(make_player, stacked_url, "lightning", 1280, 720)
     page = player.page
     found: list[str] = []
-    try:
-        assert page.is_visible("[data-lightning-when]")  # when they are drawn, before it
-        page.click('[data-chip="500"]')
-        page.click('[data-spot="player"]')
-        assert page.text_content('[data-spot="player"] .stack-fee') == "+ $1.00 fee"
-        assert player.meter("bet") == "$6.00"  # the stake and its fee
-        audit(page, axe_source, "multiplier table with a bet", found)
-        page.set_viewport_size({"width": 1280, "height": 720})
-        announced(page)
-        page.click('[data-action="deal"]')
-        player.wait_round()
-        page.wait_for_timeout(300)
-        shown_round(page)
-        said = announced(page)
-        assert said.count(SAID_CARDS) == 1 and sum(SAID_WIN in s for s in said) == 1, said
-        assert player.meter("last") == "+$44.00"  # 9 x 5.00 won, less the 1.00 fee
-        # At every supported size the strip, the hands and the banner stay on the felt, the
-        # strip clear of the hands.
-        for width, height in SIZES:
-            page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(200)
-            page.screenshot(path=str(screenshots / f"multiplier-house-{width}x{height}.png"))
-            (felt,) = boxes_of(page, ".felt")
-            (strip,) = boxes_of(page, "[data-lightning]")
-            (banner,) = boxes_of(page, "[data-banner]")
-            hands = boxes_of(page, ".hand")
-            assert all(within(box, felt) for box in (strip, banner, *hands)), (width, height)
-            assert not any(overlapping(strip, hand) for hand in hands), (width, height)
-            # The felt's bet tools (the favourites' star) leave the strip's cards in sight.
-            (tools,) = boxes_of(page, ".bet-tools")
-            assert within(tools, felt) and not overlapping(tools, strip), (width, height)
-        audit(page, axe_source, "multiplier table after a round", found)
-        # The history's detail has the multiplier cards, each bet's fee and multiplier.
-        page.set_viewport_size({"width": 1280, "height": 720})
-        player.goto("history")
-        rid = player.api("GET", "/api/history?mode=fun&limit=1")["items"][0]["id"]
-        page.click(f'[data-open="{rid}"]')
-        page.wait_for_selector("[data-lightning-row]")
-        detail = " ".join(str(page.text_content("#round-detail")).split())
-        assert "fee $1.00" in detail and "×9" in detail, detail
-        # The rules page: the fee, both distributions as fractions and each bet exactly.
-        player.goto("rules/lightning")
-        page.wait_for_selector("#multiplier-help")
-        help_text = str(page.text_content("#multiplier-help"))
-        table = player.api("GET", "/api/tables/lightning")
-        for chance in table["rules"]["multipliers"]["counts"].values():
-            assert chance in help_text
-        assert table["bets"]["player"]["rtp_exact"] in help_text
-        shot = page.locator("#multiplier-help")
-        shot.screenshot(path=str(screenshots / "multiplier-rules-1280x720.png"))
-        audit(page, axe_source, "multiplier rules", found)
-        shot.screenshot(path=str(screenshots / "multiplier-rules-390x844.png"))
-        assert found == [], "\n".join(found)
-        assert player.errors == []
-    finally:
-        player.context.close()
+    assert page.is_visible("[data-lightning-when]")  # when they are drawn, before it
+    page.click('[data-chip="500"]')
+    page.click('[data-spot="player"]')
+    assert page.text_content('[data-spot="player"] .stack-fee') == "+ $1.00 fee"
+    assert player.meter("bet") == "$6.00"  # the stake and its fee
+    audit(page, axe_source, "multiplier table with a bet", found)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    announced(page)
+    page.click('[data-action="deal"]')
+    player.wait_round()
+    page.wait_for_timeout(300)
+    shown_round(page)
+    said = announced(page)
+    assert said.count(SAID_CARDS) == 1 and sum(SAID_WIN in s for s in said) == 1, said
+    assert player.meter("last") == "+$44.00"  # 9 x 5.00 won, less the 1.00 fee
+    # At every supported size the strip, the hands and the banner stay on the felt, the
+    # strip clear of the hands.
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(200)
+        page.screenshot(path=str(screenshots / f"multiplier-house-{width}x{height}.jpg"))
+        (felt,) = boxes_of(page, ".felt")
+        (strip,) = boxes_of(page, "[data-lightning]")
+        (banner,) = boxes_of(page, "[data-banner]")
+        hands = boxes_of(page, ".hand")
+        assert all(within(box, felt) for box in (strip, banner, *hands)), (width, height)
+        assert not any(overlapping(strip, hand) for hand in hands), (width, height)
+        # The felt's bet tools (the favourites' star) leave the strip's cards in sight.
+        (tools,) = boxes_of(page, ".bet-tools")
+        assert within(tools, felt) and not overlapping(tools, strip), (width, height)
+    audit(page, axe_source, "multiplier table after a round", found)
+    # The history's detail has the multiplier cards, each bet's fee and multiplier.
+    page.set_viewport_size({"width": 1280, "height": 720})
+    player.goto("history")
+    rid = player.api("GET", "/api/history?mode=fun&limit=1")["items"][0]["id"]
+    page.click(f'[data-open="{rid}"]')
+    page.wait_for_selector("[data-lightning-row]")
+    detail = " ".join(str(page.text_content("#round-detail")).split())
+    assert "fee $1.00" in detail and "×9" in detail, detail
+    # The rules page: the fee, both distributions as fractions and each bet exactly.
+    player.goto("rules/lightning")
+    page.wait_for_selector("#multiplier-help")
+    help_text = str(page.text_content("#multiplier-help"))
+    table = player.api("GET", "/api/tables/lightning")
+    for chance in table["rules"]["multipliers"]["counts"].values():
+        assert chance in help_text
+    assert table["bets"]["player"]["rtp_exact"] in help_text
+    shot = page.locator("#multiplier-help")
+    shot.screenshot(path=str(screenshots / "multiplier-rules-1280x720.jpg"))
+    audit(page, axe_source, "multiplier rules", found)
+    shot.screenshot(path=str(screenshots / "multiplier-rules-390x844.jpg"))
+    assert found == [], "\n".join(found)
+    assert player.errors == []
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 720), (390, 844)])
 def test_a_shared_coup_shows_its_multiplier_cards_when_betting_closes(
-    browser: Any, stacked_url: str, screenshots: Path, axe_source: Path, width: int, height: int
+    make_player: Any, stacked_url: str, screenshots: Path, axe_source: Path, width: int, height: int
 ) -> None:
-    player = player_at(browser, stacked_url, "quick-lightning", width, height)
+    player = player_at(make_player, stacked_url, "quick-lightning", width, height)
     page = player.page
     found: list[str] = []
-    try:
-        page.wait_for_function(
-            "() => { const v = document.querySelector('.shared-view');"
-            " return v.dataset.phase === 'betting'"
-            " && parseInt(document.querySelector('[data-countdown]').textContent) >= 2; }",
-            timeout=30_000,
-        )
-        coup = page.get_attribute(".shared-view", "data-coup")
-        page.click('[data-chip="500"]')
-        page.click('[data-spot="player"]')
-        page.wait_for_selector("#table-message:has-text('Your bets are placed')")
-        assert page.text_content('[data-spot="player"] .stack-fee') == "+ $1.00 fee"
-        assert player.meter("bet") == "$6.00"
-        announced(page)
-        page.wait_for_selector(f'.shared-view[data-phase="dealt"][data-coup="{coup}"]')
-        page.wait_for_selector("[data-banner-multiplier]:not(:empty)", timeout=15_000)
-        page.wait_for_timeout(300)
-        shown_round(page)
-        said = announced(page)
-        assert said.count(SAID_CARDS) == 1 and sum(SAID_WIN in s for s in said) == 1, said
-        page.screenshot(path=str(screenshots / f"multiplier-shared-{width}x{height}.png"))
-        audit(page, axe_source, "shared multiplier table after a coup", found, [(width, height)])
-        assert found == [], "\n".join(found)
-        assert player.errors == []
-    finally:
-        player.context.close()
+    page.wait_for_function(
+        "() => { const v = document.querySelector('.shared-view');"
+        " return v.dataset.phase === 'betting'"
+        " && parseInt(document.querySelector('[data-countdown]').textContent) >= 2; }",
+        timeout=30_000,
+    )
+    coup = page.get_attribute(".shared-view", "data-coup")
+    page.click('[data-chip="500"]')
+    page.click('[data-spot="player"]')
+    page.wait_for_selector("#table-message:has-text('Your bets are placed')")
+    assert page.text_content('[data-spot="player"] .stack-fee') == "+ $1.00 fee"
+    assert player.meter("bet") == "$6.00"
+    announced(page)
+    page.wait_for_selector(f'.shared-view[data-phase="dealt"][data-coup="{coup}"]')
+    page.wait_for_selector("[data-banner-multiplier]:not(:empty)", timeout=15_000)
+    page.wait_for_timeout(300)
+    shown_round(page)
+    said = announced(page)
+    assert said.count(SAID_CARDS) == 1 and sum(SAID_WIN in s for s in said) == 1, said
+    page.screenshot(path=str(screenshots / f"multiplier-shared-{width}x{height}.jpg"))
+    audit(page, axe_source, "shared multiplier table after a coup", found, [(width, height)])
+    assert found == [], "\n".join(found)
+    assert player.errors == []
 
 
 def test_the_verifier_page_rederives_the_multiplier_cards_and_names_a_changed_one(

@@ -42,7 +42,7 @@ def office(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 @pytest.mark.parametrize(("lang", "size"), RUNS, ids=lambda v: v if isinstance(v, str) else
                          f"{v[0]}x{v[1]}")  # fmt: skip
 def test_every_back_office_page_of_an_admin_draws_in_its_language_and_passes_axe(
-    browser: Any,
+    new_page: Any,
     office: dict[str, Any],
     lang: str,
     size: tuple[int, int],
@@ -55,7 +55,7 @@ def test_every_back_office_page_of_an_admin_draws_in_its_language_and_passes_axe
     game recall; a round by id; a proposed void; a pending deposit; the tables; the events;
     the settings; the staff; the account): drawn whole on the screen, and where axe checks
     (1280x720, 390x844) nothing found, nor (in German) a word of English."""
-    page = open_office(browser, office, "ada", size, LOCALES[lang], log_in=False)
+    page = open_office(new_page, office, "ada", size, LOCALES[lang], log_in=False)
     assert page.evaluate("document.documentElement.lang") == lang
     both = {code: catalogs[code] | office_catalogs[code] for code in ("en", lang)}
     en_only = english_only(both[lang], both["en"]) if lang != "en" else set()
@@ -65,7 +65,7 @@ def test_every_back_office_page_of_an_admin_draws_in_its_language_and_passes_axe
     def check(where: str) -> None:
         # (Each page has its data in when it says it is ready: drawn two frames later.)
         page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        page.screenshot(path=str(screenshots / f"office-{where}-{tag}.png"), full_page=True)
+        page.screenshot(path=str(screenshots / f"office-{where}-{tag}.jpg"), full_page=True)
         assert page.evaluate(OVERFLOW) <= 0, (where, size)
         if size in SIZES:
             found.extend(f"{where}: {violation}" for violation in axe(page, axe_source))
@@ -128,13 +128,12 @@ def test_every_back_office_page_of_an_admin_draws_in_its_language_and_passes_axe
     assert page.problems == [
         "Failed to load resource: the server responded with a status of 401 (Unauthorized)"
     ]
-    page.context.close()
 
 
 def test_a_support_agent_sees_players_and_rounds_but_no_reports_or_cashier(
-    browser: Any, office: dict[str, Any], screenshots: Path
+    new_page: Any, office: dict[str, Any], screenshots: Path
 ) -> None:
-    page = open_office(browser, office, "sam", (1280, 720))
+    page = open_office(new_page, office, "sam", (1280, 720))
     nav = [link.get_attribute("data-page") for link in page.query_selector_all("#office-nav a")]
     assert nav == ["players", "rounds", "voids", "tables", "events", "account"]
     page.goto(f"{office['url']}/admin/#cashier")  # not theirs: the first page of theirs
@@ -142,16 +141,15 @@ def test_a_support_agent_sees_players_and_rounds_but_no_reports_or_cashier(
     page.goto(f"{office['url']}/admin/#tables")
     page.wait_for_selector('#office-view[data-page="tables"][data-ready="true"] table')
     assert page.query_selector("text=Close table") is None  # no kill switch for support
-    page.screenshot(path=str(screenshots / "office-support-tables-1280x720.png"))
+    page.screenshot(path=str(screenshots / "office-support-tables-1280x720.jpg"))
     assert page.problems == []
-    page.context.close()
 
 
 def test_an_admin_disables_and_resets_a_staff_account_on_the_staff_page(
-    browser: Any, office: dict[str, Any], screenshots: Path
+    new_page: Any, office: dict[str, Any], screenshots: Path
 ) -> None:
     size = (390, 844)  # on a phone: the forms stacked (the page at 1280 and 1920: above)
-    page = open_office(browser, office, "ada", size)
+    page = open_office(new_page, office, "ada", size)
     page.goto(f"{office['url']}/admin/#staff")
     page.wait_for_selector('#office-view[data-page="staff"][data-ready="true"]')
     page.select_option("select[name=staff]", "fin")
@@ -186,24 +184,23 @@ def test_an_admin_disables_and_resets_a_staff_account_on_the_staff_page(
     role.locator("input[name=reason]").fill("test")
     role.locator("button").click()
     page.wait_for_selector(".office-manage .office-error >> text=last active admin")
-    page.screenshot(path=str(screenshots / f"office-staff-admin-{size[0]}x{size[1]}.png"),
+    page.screenshot(path=str(screenshots / f"office-staff-admin-{size[0]}x{size[1]}.jpg"),
                     full_page=True)  # fmt: skip
     assert page.evaluate(OVERFLOW) <= 0
     # The browser logs the two refusals asked for above (409); nothing else.
     refused = "Failed to load resource: the server responded with a status of 409 (Conflict)"
     assert page.problems == [refused, refused]
-    page.context.close()
 
 
 def test_a_member_changes_their_own_password_in_the_language_they_choose(
-    browser: Any,
+    new_page: Any,
     office: dict[str, Any],
     screenshots: Path,
     office_catalogs: dict[str, dict[str, str]],
 ) -> None:
     """In Swedish, chosen in the header (the browser's language is English): the page and
     what it says after each try, and the choice kept for the next visit."""
-    page = open_office(browser, office, "fay", (390, 844))
+    page = open_office(new_page, office, "fay", (390, 844))
     page.goto(f"{office['url']}/admin/#account")
     page.wait_for_selector('#office-view[data-page="account"][data-ready="true"]')
     sv = office_catalogs["sv"]
@@ -220,12 +217,11 @@ def test_a_member_changes_their_own_password_in_the_language_they_choose(
     page.fill("input[name=again]", "a brand new password")
     page.click(f"text={sv['office.account.change']}")
     page.wait_for_selector(f"text={sv['office.account.changed']}")
-    page.screenshot(path=str(screenshots / "office-account-390x844-sv.png"))
+    page.screenshot(path=str(screenshots / "office-account-390x844-sv.jpg"))
     page.goto(f"{office['url']}/admin/#events")  # still logged in, still in Swedish
     page.wait_for_selector('#office-view[data-page="events"][data-ready="true"]')
     assert page.inner_text("#office-view h1") == sv["office.events.title"]
     assert page.problems == []
-    page.context.close()
 
 
 # Every table of the reports page: its columns all within its box (none cut, no sideways
@@ -245,12 +241,12 @@ REPORT_TABLES = """() => [...document.querySelectorAll('#office-view .office-tab
 
 
 def test_the_reports_show_every_column_of_their_tables_at_1280(
-    browser: Any, office: dict[str, Any], screenshots: Path
+    new_page: Any, office: dict[str, Any], screenshots: Path
 ) -> None:
-    page = open_office(browser, office, "fin", (1280, 720))
+    page = open_office(new_page, office, "fin", (1280, 720))
     page.wait_for_selector('#office-view[data-page="reports"][data-ready="true"]')
     page.wait_for_load_state("networkidle")
-    page.screenshot(path=str(screenshots / "office-reports-1280x720.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "office-reports-1280x720.jpg"), full_page=True)
     shown = page.evaluate(REPORT_TABLES)
     titles = [t["title"] for t in shown]
     assert "By table" in titles and any(t.startswith("RTP") for t in titles), titles
@@ -268,15 +264,14 @@ def test_the_reports_show_every_column_of_their_tables_at_1280(
         == row.locator("td[data-label=Fees]").inner_text()
     )
     assert page.problems == []
-    page.context.close()
 
 
 def test_a_report_table_wider_than_a_phone_is_a_named_region_the_keyboard_scrolls(
-    browser: Any, office: dict[str, Any]
+    new_page: Any, office: dict[str, Any]
 ) -> None:
     """At 390 wide the reports' tables scroll sideways in their boxes: each such box is
     reached with Tab, says which table it holds, and scrolls with the arrow keys."""
-    page = open_office(browser, office, "fin", (390, 844))
+    page = open_office(new_page, office, "fin", (390, 844))
     page.wait_for_selector('#office-view[data-page="reports"][data-ready="true"]')
     page.wait_for_load_state("networkidle")
     boxes = page.evaluate(
@@ -298,13 +293,12 @@ def test_a_report_table_wider_than_a_phone_is_a_named_region_the_keyboard_scroll
     page.keyboard.press("ArrowRight")
     page.wait_for_function("document.activeElement.scrollLeft > 0")
     assert page.problems == []
-    page.context.close()
 
 
 def test_an_admin_sets_a_currencys_thresholds_on_the_settings_page(
-    browser: Any, office: dict[str, Any], screenshots: Path
+    new_page: Any, office: dict[str, Any], screenshots: Path
 ) -> None:
-    page = open_office(browser, office, "ada", (1280, 720))
+    page = open_office(new_page, office, "ada", (1280, 720))
     page.goto(f"{office['url']}/admin/#settings")
     page.wait_for_selector('#office-view[data-page="settings"][data-ready="true"]')
     sek = page.locator("tr", has=page.locator("td:text-is('SEK')"))
@@ -318,9 +312,8 @@ def test_an_admin_sets_a_currencys_thresholds_on_the_settings_page(
     page.wait_for_selector("tr:has(td:text-is('SEK')) td:text-is('yes')")
     assert sek.locator("td").nth(1).inner_text() == "SEK\xa0150,000.00"
     assert sek.locator("td").nth(2).inner_text() == "SEK\xa075,000.00"
-    page.screenshot(path=str(screenshots / "office-settings-changed-1280x720.png"))
+    page.screenshot(path=str(screenshots / "office-settings-changed-1280x720.jpg"))
     assert page.problems == []
-    page.context.close()
 
 
 # A player's limits as the card says them, in the staff member's language and its formats.
@@ -334,15 +327,14 @@ LIMIT_LINES = {
 
 @pytest.mark.parametrize("lang", LIMIT_LINES)
 def test_a_players_card_shows_their_limits_as_text(
-    browser: Any, office: dict[str, Any], screenshots: Path, lang: str
+    new_page: Any, office: dict[str, Any], screenshots: Path, lang: str
 ) -> None:
-    page = open_office(browser, office, "sam", (1280, 720), LOCALES[lang])
+    page = open_office(new_page, office, "sam", (1280, 720), LOCALES[lang])
     page.goto(f"{office['url']}/admin/#players")
     page.wait_for_selector('#office-view[data-page="players"][data-ready="true"]')
     page.fill("input[name=q]", "alice")
     page.click("#office-view form button[type=submit]")
     limits = page.wait_for_selector("[data-limits]")
-    page.screenshot(path=str(screenshots / f"office-player-limits-1280x720-{lang}.png"))
+    page.screenshot(path=str(screenshots / f"office-player-limits-1280x720-{lang}.jpg"))
     assert limits.inner_text().splitlines() == LIMIT_LINES[lang]
     assert page.problems == []
-    page.context.close()

@@ -182,7 +182,7 @@ def seat_problems(
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(150)
             where = f"{who} at {width}x{height}"
-            page.screenshot(path=str(screenshots / f"polish-seat-{who}-{width}x{height}.png"))
+            page.screenshot(path=str(screenshots / f"polish-seat-{who}-{width}x{height}.jpg"))
             if cut_texts(page, "#seat-title"):
                 problems.append(f"{where}: the seat's name is cut")
             if page.eval_on_selector(".seat-info .kvs", "e => e.scrollHeight > e.clientHeight + 1"):
@@ -248,7 +248,7 @@ def test_a_player_banked_round_from_both_sides(
     banner = box(bpage, "[data-banner]")
     for marker in boxes(bpage, ".bet-marker:not(:empty), .hand-marker:not(:empty)"):
         assert not overlap(banner, marker), "the result banner covers a WIN/LOSE badge"
-    bpage.screenshot(path=str(screenshots / "polish-seat-banker-result.png"))
+    bpage.screenshot(path=str(screenshots / "polish-seat-banker-result.jpg"))
 
     # AUTO-APPROVE on, the pointer still on it: dark words on the gold.
     bpage.wait_for_selector('.seat-view[data-phase="approval"]')
@@ -364,7 +364,7 @@ def test_no_message_covers_a_button_at_the_house_table(
 
     def look(lang: str, what: str) -> None:
         if lang in ("en", "de") or what == "longest-refusal":
-            page.screenshot(path=str(screenshots / f"message-{width}x{height}-{lang}-{what}.png"))
+            page.screenshot(path=str(screenshots / f"message-{width}x{height}-{lang}-{what}.jpg"))
         where = f"{what} in {lang} at {width}x{height}"
         assert covered(page) == [], f"the message ({where}) covers these buttons"
         assert inside(box(page, "#table-message"), screen), f"the message ({where}) is cut"
@@ -433,7 +433,7 @@ def test_a_phone_shows_the_whole_head_spots_and_scoreboard(
     page.click('[data-action="deal"]')
     player.wait_round()
     page.wait_for_selector("[data-banner]:not([hidden])")
-    page.screenshot(path=str(screenshots / f"polish-deluxe-{width}x{height}-{locale[:2]}.png"))
+    page.screenshot(path=str(screenshots / f"polish-deluxe-{width}x{height}-{locale[:2]}.jpg"))
     problems: list[tuple[str, Any]] = list(
         outside_viewport(
             page, (".table-head", ".table-name h1", ".table-name p", ".road-stats", "[data-spot]")
@@ -494,7 +494,7 @@ def test_the_phone_history_fits_its_width(
     player.wait_round()
     player.goto("history")
     page.wait_for_selector("table.history [data-open]")
-    page.screenshot(path=str(screenshots / "polish-history-390x844.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "polish-history-390x844.jpg"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.eval_on_selector(".scroll", "e => e.scrollWidth <= e.clientWidth + 1")
     row = "table.history tbody tr"

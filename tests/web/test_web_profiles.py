@@ -118,7 +118,7 @@ def test_the_table_in_both_profiles_at_a_desktop_and_a_phone_size(
         place(player, 500, "player")
         player.page.click('[data-action="deal"]')
         player.wait_round()
-        player.page.screenshot(path=str(screenshots / f"profile-{name}-{width}x{height}.png"))
+        player.page.screenshot(path=str(screenshots / f"profile-{name}-{width}x{height}.jpg"))
         assert not player.errors
 
 
@@ -164,7 +164,7 @@ def test_the_recall_steps_through_the_last_rounds_as_the_export_has_them(
         page.set_viewport_size({"width": width, "height": height})
         page.locator('[data-hand="banker"]').scroll_into_view_if_needed()
         page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        page.screenshot(path=str(screenshots / f"recall-{width}x{height}.png"))
+        page.screenshot(path=str(screenshots / f"recall-{width}x{height}.jpg"))
     assert not player.errors and not errors
 
 
@@ -225,7 +225,7 @@ def test_a_favourite_layout_is_saved_with_the_account_and_placed_with_a_click(
     page.wait_for_selector("[data-favourites][open] [data-favourite-place]")
     box = page.locator(".favourites-panel").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
-    page.screenshot(path=str(screenshots / "favourites-390x844.png"))
+    page.screenshot(path=str(screenshots / "favourites-390x844.jpg"))
     # Kept with the account: another page finds it, and one click puts it on the felt.
     page.reload()
     page.wait_for_selector(f'.table-view[data-table="{table["id"]}"]')
@@ -269,7 +269,7 @@ def test_several_tables_play_on_one_screen_with_one_exact_balance(
     for width, height in ((1280, 720), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        page.screenshot(path=str(screenshots / f"multi-{width}x{height}.png"))
+        page.screenshot(path=str(screenshots / f"multi-{width}x{height}.jpg"))
     assert not player.errors
     # GB: one table at a time, refused with the rule's reason.
     briton: Player = make_player(at=gb_url)
@@ -317,7 +317,7 @@ def test_ontario_says_why_the_session_ended_and_offers_to_log_in_again(
             "ask. Bets not dealt were not taken."
         )
         page.wait_for_selector("body:not(.logged-in)")  # ended here too
-        page.screenshot(path=str(screenshots / f"inactive-{width}x{height}.png"))
+        page.screenshot(path=str(screenshots / f"inactive-{width}x{height}.jpg"))
         found: list[str] = []
         audit(page, axe_source, "the session's end", found)
         assert not found, found
@@ -355,5 +355,5 @@ def test_the_several_tables_screen_says_the_sessions_end_once_for_all_its_tables
     assert notice.locator("h2").text_content() == "You were logged out"
     assert [frame.locator("#session-inactive").count() for frame in tables] == [0, 0]
     page.wait_for_selector("body:not(.logged-in)")  # the screen ended the session
-    page.screenshot(path=str(screenshots / "inactive-several-tables-1280x720.png"))
+    page.screenshot(path=str(screenshots / "inactive-several-tables-1280x720.jpg"))
     assert not player.errors and not errors

@@ -97,7 +97,7 @@ def test_the_pages_keep_every_commitment_shown_and_an_honest_export_checks_out(
     page.wait_for_selector("body[data-ready='true']")
     page.set_input_files("#export-file", str(path))
     page.wait_for_selector("body[data-export-verified='true']", timeout=30_000)
-    page.screenshot(path=str(screenshots / "verify-receipts.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "verify-receipts.jpg"), full_page=True)
     assert page.get_attribute("body", "data-export-verdict") == "verified", (
         page.text_content("#export-text")
     )  # fmt: skip

@@ -14,7 +14,7 @@ import pytest
 
 from baccarat.cli import main as cli
 
-from .webtools import Player, Shifted, fresh_table, new_nickname, open_table, place, shifted_server
+from .webtools import Player, Shifted, fresh_table, open_table, place, shifted_server
 
 pytestmark = pytest.mark.browser
 
@@ -25,79 +25,70 @@ def shifted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shifted]:
         yield server
 
 
-def funded(context: Any, shifted: Shifted) -> Player:
-    """A new player, logged in, with $100.00 of real money."""
-    player = Player(context, shifted.url, new_nickname())
-    player.register_and_login()
+def funded(player: Player, shifted: Shifted) -> Player:
+    """The new player, logged in, with $100.00 of real money."""
     assert cli(["admin", "--data-dir", str(shifted.data), "deposit", player.nickname,
                 "100.00"]) == 0  # fmt: skip
     return player
 
 
 def test_a_player_sets_a_limit_hits_it_and_answers_a_reality_check(
-    browser: Any, shifted: Shifted, screenshots: Path, catalogs: dict[str, dict[str, str]]
+    make_player: Any, shifted: Shifted, screenshots: Path, catalogs: dict[str, dict[str, str]]
 ) -> None:
-    context = browser.new_context(
-        locale="en-US", viewport={"width": 1366, "height": 900}, reduced_motion="reduce"
+    player = funded(make_player(at=shifted.url), shifted)
+    page = player.page
+    player.goto("responsible")
+    page.fill("#limit-wager-day", "10.00")
+    page.click('[data-action="save-limits"]')
+    page.wait_for_function(
+        "() => document.querySelector('[data-usage=wager_day]').textContent === '$0.00 of $10.00'"
     )
-    try:
-        player = funded(context, shifted)
-        page = player.page
-        player.goto("responsible")
-        page.fill("#limit-wager-day", "10.00")
-        page.click('[data-action="save-limits"]')
-        page.wait_for_function(
-            "() => document.querySelector('[data-usage=wager_day]').textContent === "
-            "'$0.00 of $10.00'"
-        )
-        page.fill("#reality-minutes", "1")
-        page.click('[data-action="save-reality"]')
-        page.wait_for_function("() => document.querySelector('#reality-minutes').value === '1'")
-        page.wait_for_selector("#session-clock:not([hidden])")
-        assert re.fullmatch(r"\d+:\d\d:\d\d", page.text_content("#session-clock") or "")
-        page.screenshot(path=str(screenshots / "responsible-page.png"), full_page=True)
+    page.fill("#reality-minutes", "1")
+    page.click('[data-action="save-reality"]')
+    page.wait_for_function("() => document.querySelector('#reality-minutes').value === '1'")
+    page.wait_for_selector("#session-clock:not([hidden])")
+    assert re.fullmatch(r"\d+:\d\d:\d\d", page.text_content("#session-clock") or "")
+    page.screenshot(path=str(screenshots / "responsible-page.jpg"), full_page=True)
 
-        tables = httpx.get(f"{shifted.url}/api/tables").json()
-        open_table(player, fresh_table(tables))
-        page.click('.topbar [data-mode="real"]')
-        place(player, 500, "player")
-        page.click('[data-action="deal"]')
-        player.wait_round()
-        shifted.advance(61)
-        with page.expect_response(lambda r: "/rounds" in r.url) as refused:
-            page.click('[data-action="rebet-deal"]')
-        assert refused.value.status == 409
-        page.wait_for_selector("#reality-check[open]")
-        assert re.fullmatch(
-            r"You have been playing for 0:01:\d\d in this session\.",
-            page.text_content('#reality-check [data-rg="played"]') or "",
-        )
-        net = page.text_content('#reality-check [data-rg="net"]') or ""
-        assert re.fullmatch(r"Net result of this session: [+\u2212]?\$\d+\.\d\d\.", net), net
-        assert page.text_content('#reality-check [data-rg="rounds"]') == "Rounds played: 1."
-        page.wait_for_function(
-            "() => /^0:01:/.test(document.querySelector('#session-clock').textContent)"
-        )
-        page.screenshot(path=str(screenshots / "responsible-reality-check.png"))
-        page.click('#reality-check [data-rg="continue"]')
-        page.wait_for_selector("#reality-check", state="detached")
-        page.click('[data-action="deal"]')  # the refused bets are still on the felt
-        player.wait_round()  # 10.00 wagered today: at the limit
-        with page.expect_response(lambda r: "/rounds" in r.url) as limited:
-            page.click('[data-action="rebet-deal"]')
-        assert limited.value.status == 409
-        prefix = catalogs["en"]["error.wager_limit_reached"].split("{")[0]
-        page.wait_for_function(
-            "p => document.querySelector('#table-message').textContent.startsWith(p)", arg=prefix
-        )
-        message = page.text_content("#table-message") or ""
-        assert "(Daily) of $10.00: $0.00 left until" in message
-        assert player.api("GET", "/api/responsible")["usage"]["day"]["wager"] == 1_000
-        page.locator("#table-message").scroll_into_view_if_needed()
-        page.screenshot(path=str(screenshots / "responsible-limit-reached.png"))
-        assert player.errors == []
-    finally:
-        context.close()
+    tables = httpx.get(f"{shifted.url}/api/tables").json()
+    open_table(player, fresh_table(tables))
+    page.click('.topbar [data-mode="real"]')
+    place(player, 500, "player")
+    page.click('[data-action="deal"]')
+    player.wait_round()
+    shifted.advance(61)
+    with page.expect_response(lambda r: "/rounds" in r.url) as refused:
+        page.click('[data-action="rebet-deal"]')
+    assert refused.value.status == 409
+    page.wait_for_selector("#reality-check[open]")
+    assert re.fullmatch(
+        r"You have been playing for 0:01:\d\d in this session\.",
+        page.text_content('#reality-check [data-rg="played"]') or "",
+    )
+    net = page.text_content('#reality-check [data-rg="net"]') or ""
+    assert re.fullmatch(r"Net result of this session: [+\u2212]?\$\d+\.\d\d\.", net), net
+    assert page.text_content('#reality-check [data-rg="rounds"]') == "Rounds played: 1."
+    page.wait_for_function(
+        "() => /^0:01:/.test(document.querySelector('#session-clock').textContent)"
+    )
+    page.screenshot(path=str(screenshots / "responsible-reality-check.jpg"))
+    page.click('#reality-check [data-rg="continue"]')
+    page.wait_for_selector("#reality-check", state="detached")
+    page.click('[data-action="deal"]')  # the refused bets are still on the felt
+    player.wait_round()  # 10.00 wagered today: at the limit
+    with page.expect_response(lambda r: "/rounds" in r.url) as limited:
+        page.click('[data-action="rebet-deal"]')
+    assert limited.value.status == 409
+    prefix = catalogs["en"]["error.wager_limit_reached"].split("{")[0]
+    page.wait_for_function(
+        "p => document.querySelector('#table-message').textContent.startsWith(p)", arg=prefix
+    )
+    message = page.text_content("#table-message") or ""
+    assert "(Daily) of $10.00: $0.00 left until" in message
+    assert player.api("GET", "/api/responsible")["usage"]["day"]["wager"] == 1_000
+    page.locator("#table-message").scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshots / "responsible-limit-reached.jpg"))
+    assert player.errors == []
 
 
 @pytest.mark.parametrize(
@@ -156,49 +147,43 @@ def test_a_time_out_or_a_self_exclusion_is_asked_again_and_then_sent(
 
 
 def test_a_session_limit_the_session_has_passed_ends_play_now_and_says_until_when(
-    browser: Any, shifted: Shifted, screenshots: Path, catalogs: dict[str, dict[str, str]]
+    make_player: Any, shifted: Shifted, screenshots: Path, catalogs: dict[str, dict[str, str]]
 ) -> None:
     en = catalogs["en"]
-    context = browser.new_context(
-        locale="en-US", viewport={"width": 1280, "height": 720}, reduced_motion="reduce"
+    player = funded(make_player(at=shifted.url, viewport={"width": 1280, "height": 720}), shifted)
+    page = player.page
+    shifted.advance(32 * 60)  # 32 minutes into the session
+    player.goto("responsible")
+    page.fill("#limit-session", "3")
+    page.click('[data-action="save-limits"]')
+    page.wait_for_selector("[data-session-ended]")
+    session = player.api("GET", "/api/responsible")["session"]
+    shown = page.evaluate(
+        "times => import('/js/i18n.js').then((m) => times.map((t) => m.dateTime(t)))",
+        [session["ends"], session["resumes"]],
     )
-    try:
-        player = funded(context, shifted)
-        page = player.page
-        shifted.advance(32 * 60)  # 32 minutes into the session
-        player.goto("responsible")
-        page.fill("#limit-session", "3")
-        page.click('[data-action="save-limits"]')
-        page.wait_for_selector("[data-session-ended]")
-        session = player.api("GET", "/api/responsible")["session"]
-        shown = page.evaluate(
-            "times => import('/js/i18n.js').then((m) => times.map((t) => m.dateTime(t)))",
-            [session["ends"], session["resumes"]],
-        )
-        ended, resumes = shown
-        assert page.text_content("[data-rg-message]") == en["rg.session_ends_now"].replace(
-            "{resumes}", resumes
-        )
-        assert page.text_content("[data-session-ended]") == en["rg.session_ended"].replace(
-            "{ended}", ended
-        ).replace("{resumes}", resumes)
-        page.screenshot(path=str(screenshots / "responsible-session-ended-1280x720.png"))
-        # At a table, a real-money round is refused with the time the break ends.
-        tables = httpx.get(f"{shifted.url}/api/tables").json()
-        open_table(player, fresh_table(tables))
-        page.click('.topbar [data-mode="real"]')
-        place(player, 500, "player")
-        with page.expect_response(lambda r: "/rounds" in r.url) as refused:
-            page.click('[data-action="deal"]')
-        assert refused.value.status == 409
-        expected = en["error.session_limit_reached"].replace("{ended}", ended)
-        expected = expected.replace("{resumes}", resumes)
-        page.wait_for_function(
-            "text => document.querySelector('#table-message').textContent === text", arg=expected
-        )
-        assert player.errors == []
-    finally:
-        context.close()
+    ended, resumes = shown
+    assert page.text_content("[data-rg-message]") == en["rg.session_ends_now"].replace(
+        "{resumes}", resumes
+    )
+    assert page.text_content("[data-session-ended]") == en["rg.session_ended"].replace(
+        "{ended}", ended
+    ).replace("{resumes}", resumes)
+    page.screenshot(path=str(screenshots / "responsible-session-ended-1280x720.jpg"))
+    # At a table, a real-money round is refused with the time the break ends.
+    tables = httpx.get(f"{shifted.url}/api/tables").json()
+    open_table(player, fresh_table(tables))
+    page.click('.topbar [data-mode="real"]')
+    place(player, 500, "player")
+    with page.expect_response(lambda r: "/rounds" in r.url) as refused:
+        page.click('[data-action="deal"]')
+    assert refused.value.status == 409
+    expected = en["error.session_limit_reached"].replace("{ended}", ended)
+    expected = expected.replace("{resumes}", resumes)
+    page.wait_for_function(
+        "text => document.querySelector('#table-message').textContent === text", arg=expected
+    )
+    assert player.errors == []
 
 
 def test_the_lobby_of_a_player_in_a_time_out_says_so_and_offers_no_play_or_top_up(
@@ -222,5 +207,5 @@ def test_the_lobby_of_a_player_in_a_time_out_says_so_and_offers_no_play_or_top_u
     plays = page.locator(play)
     assert plays.count() > 0 and all(not plays.nth(i).is_enabled() for i in range(plays.count()))
     assert not page.is_enabled("#top-up")
-    page.screenshot(path=str(screenshots / "lobby-time-out-1280x720.png"))
+    page.screenshot(path=str(screenshots / "lobby-time-out-1280x720.jpg"))
     assert player.errors == []

@@ -11,7 +11,7 @@ import pytest
 from baccarat.core import Outcome
 from baccarat.core.roads import RoadResult, compute_roads
 
-from .webtools import Player, fresh_table, new_nickname, open_table, place
+from .webtools import Player, fresh_table, open_table, place
 
 pytestmark = pytest.mark.browser
 
@@ -130,11 +130,11 @@ def test_the_five_roads_the_ask_and_the_statistics_follow_the_rounds_played(
     check_board(player, table["id"], played + 1)
     page = player.page
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
-    page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-desktop.png"))
+    page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-desktop.jpg"))
     page.hover('[data-ask="banker"]')
-    page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-ask-banker.png"))
+    page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-ask-banker.jpg"))
     page.mouse.move(0, 0)
-    page.screenshot(path=str(screenshots / "roads-table-desktop.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "roads-table-desktop.jpg"), full_page=True)
     assert player.errors == [] and console == []
 
 
@@ -165,7 +165,7 @@ def test_the_scoreboard_fits_a_phone_and_scrolls_inside(
     assert beyond == []
     page.locator("[data-roads]").scroll_into_view_if_needed()
     page.locator("[data-roads]").screenshot(
-        path=str(screenshots / f"roads-phone-{width}x{height}.png")
+        path=str(screenshots / f"roads-phone-{width}x{height}.jpg")
     )
     assert player.errors == []
 
@@ -219,46 +219,38 @@ def stacked_server(tmp_path: Path) -> Any:
 
 
 def test_a_known_shoe_draws_the_hand_worked_roads(
-    browser: Any, stacked_server: str, screenshots: Path
+    make_player: Any, stacked_server: str, screenshots: Path
 ) -> None:
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, reduced_motion="reduce")
-    try:
-        player = Player(context, stacked_server, new_nickname())
-        player.register_and_login()
-        player.api("POST", "/api/tables/mini/shoe", {"mode": "fun", "cut": 10})
-        play_by_api(player, "mini", len(KNOWN) - 1)
-        open_table(player, {"id": "mini"})
-        page = player.page
-        page.wait_for_selector(f'[data-roads][data-rounds="{len(KNOWN) - 1}"]')
-        place(player, 500, "banker")
-        page.click('[data-action="deal"]')
-        player.wait_round()
-        page.wait_for_selector(f'[data-roads][data-rounds="{len(KNOWN)}"]')
-        assert [c["winner"] for c in drawn(page, "bead")] == list(KNOWN)
-        big = drawn(page, "big_road")
-        assert [(c["col"], c["row"]) for c in big] == KNOWN_BIG_ROAD
-        assert all(
-            "big-banker" in c["cls"] if c["winner"] == "B" else "big-player" in c["cls"]
-            for c in big
+    player = make_player(at=stacked_server)
+    player.api("POST", "/api/tables/mini/shoe", {"mode": "fun", "cut": 10})
+    play_by_api(player, "mini", len(KNOWN) - 1)
+    open_table(player, {"id": "mini"})
+    page = player.page
+    page.wait_for_selector(f'[data-roads][data-rounds="{len(KNOWN) - 1}"]')
+    place(player, 500, "banker")
+    page.click('[data-action="deal"]')
+    player.wait_round()
+    page.wait_for_selector(f'[data-roads][data-rounds="{len(KNOWN)}"]')
+    assert [c["winner"] for c in drawn(page, "bead")] == list(KNOWN)
+    big = drawn(page, "big_road")
+    assert [(c["col"], c["row"]) for c in big] == KNOWN_BIG_ROAD
+    assert all(
+        "big-banker" in c["cls"] if c["winner"] == "B" else "big-player" in c["cls"] for c in big
+    )
+    for road, colours in KNOWN_DERIVED.items():
+        assert [c["colour"] for c in drawn(page, road)] == colours, road
+    eye = drawn(page, "big_eye_boy")
+    assert [(c["col"], c["row"]) for c in eye] == KNOWN_EYE_CELLS
+    # Banker next starts a column beside a 1 after 3s: blue on all three; Player next
+    # goes down beside columns that reach that row: red on all three.
+    for road in KNOWN_DERIVED:
+        assert (
+            page.get_attribute(f'[data-ask="banker"] [data-ask-road="{road}"]', "data-colour") == B
         )
-        for road, colours in KNOWN_DERIVED.items():
-            assert [c["colour"] for c in drawn(page, road)] == colours, road
-        eye = drawn(page, "big_eye_boy")
-        assert [(c["col"], c["row"]) for c in eye] == KNOWN_EYE_CELLS
-        # Banker next starts a column beside a 1 after 3s: blue on all three; Player next
-        # goes down beside columns that reach that row: red on all three.
-        for road in KNOWN_DERIVED:
-            assert (
-                page.get_attribute(f'[data-ask="banker"] [data-ask-road="{road}"]', "data-colour")
-                == B
-            )
-            assert (
-                page.get_attribute(f'[data-ask="player"] [data-ask-road="{road}"]', "data-colour")
-                == R
-            )
-        assert " 7 " in str(page.text_content('[data-stat="banker"]'))
-        assert " 6 " in str(page.text_content('[data-stat="player"]'))
-        page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-known-shoe.png"))
-        assert player.errors == []
-    finally:
-        context.close()
+        assert (
+            page.get_attribute(f'[data-ask="player"] [data-ask-road="{road}"]', "data-colour") == R
+        )
+    assert " 7 " in str(page.text_content('[data-stat="banker"]'))
+    assert " 6 " in str(page.text_content('[data-stat="player"]'))
+    page.locator("[data-roads]").screenshot(path=str(screenshots / "roads-known-shoe.jpg"))
+    assert player.errors == []

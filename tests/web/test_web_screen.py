@@ -81,7 +81,7 @@ def test_cards_spots_chips_buttons_displays_result_and_scoreboard_fit_one_screen
             if left < 0 or top < 0 or right > width + 0.5 or bottom > height + 0.5:
                 outside.append((selector, [round(v) for v in (left, top, right, bottom)]))
     suffix = "" if locale == "en-US" else f"-{locale[:2]}"
-    page.screenshot(path=str(screenshots / f"table-{width}x{height}{suffix}.png"))
+    page.screenshot(path=str(screenshots / f"table-{width}x{height}{suffix}.jpg"))
     assert outside == [], f"outside the {width}x{height} viewport: {outside}"
     # Each display's value is whole (not "$1,000.…"), and so is the language's name or code.
     cut = page.locator(".meter-value").evaluate_all(
@@ -144,7 +144,7 @@ def test_a_squeeze_peels_the_cards_by_drag_and_holds_back_win_and_balance(
         "getComputedStyle(document.querySelector('.card.squeeze')).getPropertyValue('--peel')"
     )
     assert 0 < float(peeking) < 0.55
-    page.screenshot(path=str(screenshots / "table-squeeze.png"))
+    page.screenshot(path=str(screenshots / "table-squeeze.jpg"))
     page.mouse.up()
     assert page.locator(".card.squeeze.down").count() == 4
     for _ in range(4):

@@ -46,5 +46,5 @@ def test_the_fairness_panel_names_the_shoe_a_rotated_seed_waits_for(
         least=left["rounds_at_least"], most=left["rounds_at_most"],
     )  # fmt: skip
     assert rotated["revealed"]["server_seed"] in str(page.text_content(".revealed"))
-    page.locator("section.fairness").screenshot(path=str(screenshots / "fairness-waiting.png"))
+    page.locator("section.fairness").screenshot(path=str(screenshots / "fairness-waiting.jpg"))
     assert player.errors == [] and errors == []

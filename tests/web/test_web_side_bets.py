@@ -77,7 +77,7 @@ def test_side_bets_at_deluxe_are_settled_and_shown(
     assert player.meter("win") == usd(round_["win"])
     assert player.meter("last") == signed(round_["win"] - 1_600)
     assert player.meter("balance") == usd(round_["balance_after"])
-    page.screenshot(path=str(screenshots / "side-bets-dealt.png"))
+    page.screenshot(path=str(screenshots / "side-bets-dealt.jpg"))
     player.goto("history")
     page.wait_for_selector(f'tr[data-round="{round_["id"]}"]')
     row = str(page.text_content(f'tr[data-round="{round_["id"]}"]'))
@@ -107,7 +107,7 @@ def test_the_deluxe_table_fits_the_screen(
     player = make_player(viewport={"width": width, "height": height})
     open_table(player, table_of(tables, "deluxe"))
     page = player.page
-    page.screenshot(path=str(screenshots / f"side-bets-{size}.png"))
+    page.screenshot(path=str(screenshots / f"side-bets-{size}.jpg"))
     for spot in spots(player):
         box = page.locator(f'[data-spot="{spot}"]').bounding_box()
         assert box is not None and box["width"] > 0, spot
@@ -139,7 +139,7 @@ def test_the_rules_page_lists_the_side_bets_with_pays_and_rtp(
     for name, row in zip(side, rows, strict=True):
         rtp = deluxe["bets"][name]["rtp"]
         assert row[3] == ("\u2013" if rtp is None else row[3]) and row[1]
-    page.locator("#side-bets").screenshot(path=str(screenshots / "side-bets-rules.png"))
+    page.locator("#side-bets").screenshot(path=str(screenshots / "side-bets-rules.jpg"))
     # The Banker bet of the no-commission games, with its exceptions.
     for table_id, words in (("ez", "three-card 7 pushes"), ("no-commission", "with 6 pays 1:2")):
         player.goto(f"rules/{table_id}")

@@ -14,7 +14,6 @@ from .webtools import (
     cut_table,
     fresh_table,
     last_round,
-    new_nickname,
     open_table,
     place,
     seated,
@@ -186,29 +185,22 @@ def quick_seats(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def test_a_player_who_timed_out_reads_that_they_did_not_deal_in_time(
-    browser: Any, quick_seats: str, catalogs: dict[str, dict[str, str]]
+    make_player: Any, quick_seats: str, catalogs: dict[str, dict[str, str]]
 ) -> None:
-    contexts = [browser.new_context(locale="en-US", reduced_motion="reduce") for _ in range(2)]
-    try:
-        people = [Player(context, quick_seats, new_nickname()) for context in contexts]
-        for who in people:
-            who.register_and_login()
-        banker, player, _ = seated(lambda **_: people.pop(0))
-        banker.page.wait_for_selector('.seat-view[data-phase="approval"]')
-        banker.page.click('[data-action="approve"]')
-        # The player does not deal: after 3 s they leave, and read it in their own words.
-        player.page.wait_for_selector("[data-left-notice]", timeout=20_000)
-        assert (
-            player.page.text_content("[data-left-notice]")
-            == catalogs["en"]["banked.notice.you_player_timeout"]
-        )
-        assert player.nickname not in str(player.page.text_content("main"))
-        banker.page.wait_for_function(
-            "n => document.querySelector('#table-message').textContent.includes(n)",
-            arg=player.nickname,
-        )
-        assert "did not deal in time" in str(banker.page.text_content("#table-message"))
-        assert player.errors == [] and banker.errors == []
-    finally:
-        for context in contexts:
-            context.close()
+    people = [make_player(at=quick_seats) for _ in range(2)]
+    banker, player, _ = seated(lambda **_: people.pop(0))
+    banker.page.wait_for_selector('.seat-view[data-phase="approval"]')
+    banker.page.click('[data-action="approve"]')
+    # The player does not deal: after 3 s they leave, and read it in their own words.
+    player.page.wait_for_selector("[data-left-notice]", timeout=20_000)
+    assert (
+        player.page.text_content("[data-left-notice]")
+        == catalogs["en"]["banked.notice.you_player_timeout"]
+    )
+    assert player.nickname not in str(player.page.text_content("main"))
+    banker.page.wait_for_function(
+        "n => document.querySelector('#table-message').textContent.includes(n)",
+        arg=player.nickname,
+    )
+    assert "did not deal in time" in str(banker.page.text_content("#table-message"))
+    assert player.errors == [] and banker.errors == []

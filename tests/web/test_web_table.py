@@ -52,7 +52,7 @@ def test_a_player_in_another_currency_sees_the_tables_and_amounts_in_it(
     page.wait_for_function(
         "v => document.querySelector('[data-meter=balance]').textContent === v", arg=expected
     )
-    page.screenshot(path=str(screenshots / f"currency-{currency}-{size[0]}x{size[1]}.png"))
+    page.screenshot(path=str(screenshots / f"currency-{currency}-{size[0]}x{size[1]}.jpg"))
     assert not player.errors
 
 
@@ -73,7 +73,7 @@ def test_register_log_out_and_log_in_through_the_lobby(
     assert usd(wallet["real"]) in str(page.text_content('[data-wallet="real"]'))
     assert player.nickname in str(page.text_content("#who"))
     assert page.locator(".table-card").count() >= 3
-    page.screenshot(path=str(screenshots / "lobby.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "lobby.jpg"), full_page=True)
 
     page.click("#logout")
     page.wait_for_selector("#login-btn")
@@ -266,7 +266,7 @@ def test_a_dealt_round_shows_what_the_history_records(
     assert player.meter("balance") == usd(round_["balance_after"])
     assert player.meter("last") == signed(round_["win"] - stake)
     assert usd(round_["balance_after"]) in str(page.text_content('.topbar [data-mode="fun"]'))
-    page.screenshot(path=str(screenshots / "table-dealt.png"))
+    page.screenshot(path=str(screenshots / "table-dealt.jpg"))
 
     player.goto("history")
     page.wait_for_selector(f'tr[data-round="{round_["id"]}"]')
@@ -275,7 +275,7 @@ def test_a_dealt_round_shows_what_the_history_records(
     href = str(page.get_attribute(f'[data-verify="{round_["id"]}"]', "href"))
     assert href.startswith("verify.html?")
     assert "nonce=" in href and "commitment=" in href and "client_seed=" in href
-    page.screenshot(path=str(screenshots / "history.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "history.jpg"), full_page=True)
     # The round's cards are drawn whole, side by side, not collapsed onto each other.
     boxes = page.locator("#round-detail .card").evaluate_all(
         "els => els.map(e => { const r = e.getBoundingClientRect();"
@@ -349,7 +349,7 @@ def test_the_browser_sets_a_fresh_client_seed_after_every_new_commitment(
     assert player.api("GET", "/api/fairness")["fun"]["client_seed"] == "my own lucky seed"
     for width, height in ((1280, 720), (1920, 1080), (390, 844), (844, 390)):
         page.set_viewport_size({"width": width, "height": height})
-        page.locator(".fairness").screenshot(path=str(screenshots / f"fair-{width}.png"))
+        page.locator(".fairness").screenshot(path=str(screenshots / f"fair-{width}.jpg"))
     assert player.errors == []
 
 
@@ -562,7 +562,7 @@ def test_the_table_fits_a_phone(
     page.tap('[data-action="deal"]')
     player.wait_round()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    page.screenshot(path=str(screenshots / "table-phone.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "table-phone.jpg"), full_page=True)
 
 
 def test_rules_page_shows_tableau_payouts_rtp_and_version(
@@ -586,4 +586,4 @@ def test_rules_page_shows_tableau_payouts_rtp_and_version(
     page.wait_for_function(
         "v => document.querySelector('#game-version').textContent.includes(v)", arg=__version__
     )
-    page.screenshot(path=str(screenshots / "rules.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "rules.jpg"), full_page=True)

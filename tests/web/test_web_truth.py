@@ -242,7 +242,7 @@ def test_a_seat_fits_one_screen(
     cut = ppage.locator(".meter-value").evaluate_all(
         "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)"
     )
-    ppage.screenshot(path=str(screenshots / f"seat-{width}x{height}.png"))
+    ppage.screenshot(path=str(screenshots / f"seat-{width}x{height}.jpg"))
     assert outside == [], f"outside the {width}x{height} viewport: {outside}"
     assert cut == [], f"displays cut off at {width}x{height}: {cut}"
 
@@ -268,7 +268,7 @@ def _switch(database: Path, table: str, enabled: bool, limits: dict[str, int] | 
 
 
 def test_a_table_closed_or_its_limits_changed_elsewhere_shows_so_in_the_lobby_and_at_it(
-    browser: Any, switched: tuple[str, Path], catalogs: dict[str, dict[str, str]],
+    make_player: Any, switched: tuple[str, Path], catalogs: dict[str, dict[str, str]],
     screenshots: Path,
 ) -> None:  # fmt: skip
     """The back office closes table II and raises table I's minimum while the player looks:
@@ -276,56 +276,49 @@ def test_a_table_closed_or_its_limits_changed_elsewhere_shows_so_in_the_lobby_an
     new limits), and at the tables the message and DEAL follow, until it reopens."""
     url, database = switched
     en = catalogs["en"]
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, reduced_motion="reduce")
-    try:
-        player = Player(context, url, new_nickname())
-        player.register_and_login()
-        page = player.page
-        player.goto()
-        card = '.table-card[data-table="table-ii"][data-open="{}"]'
-        page.wait_for_selector(card.format("true") + ' [href="#/table/table-ii"]')
-        before = str(page.text_content('.table-card[data-table="table-i"] .limits'))
-        limits = {
-            "min": 1_000,
-            "max": 2_000,
-            "tie_min": 1_000,
-            "tie_min_alone": 1_000,
-            "tie_max": 2_000,
-        }
-        _switch(database, "table-ii", False, None)
-        _switch(database, "table-i", True, limits)
-        page.evaluate("window.dispatchEvent(new Event('focus'))")
-        closed = page.wait_for_selector(card.format("false"))
-        assert closed.query_selector('[href="#/table/table-ii"]') is None
-        note = closed.query_selector("[data-closed]")
-        assert note is not None and note.text_content() == en["lobby.closed"]
-        after = str(page.text_content('.table-card[data-table="table-i"] .limits'))
-        assert after != before and "$10.00" in after and "$20.00" in after
-        page.locator(".tables").screenshot(
-            path=str(screenshots / "lobby-table-closed-1280x720.png")
-        )
-        player.goto("table/table-i")
-        page.wait_for_selector('.table-view[data-open="true"] .table-name >> text=$10.00')
-        place(player, 500, "player")
-        assert page.get_attribute("#table-message", "data-kind") == "warn"
-        assert page.is_disabled('[data-action="deal"]')  # 5.00 is below the new 10.00
-        player.goto("table/table-ii")
-        page.wait_for_selector('.table-view[data-open="false"]')
-        assert str(page.text_content("#table-message")) == en["error.table_disabled"]
-        place(player, 500, "player")
-        assert str(page.text_content("#table-message")) == en["error.table_disabled"]
-        assert page.is_disabled('[data-action="deal"]')
-        page.screenshot(path=str(screenshots / "table-closed-1280x720.png"))
-        _switch(database, "table-ii", True, None)
-        page.evaluate("window.dispatchEvent(new Event('focus'))")
-        page.wait_for_selector('.table-view[data-open="true"]')
-        page.wait_for_selector('[data-action="deal"]:not([disabled])')
-        assert str(page.text_content("#table-message")) == ""
-        page.click('[data-action="deal"]')
-        player.wait_round()
-        assert player.errors == []
-    finally:
-        context.close()
+    player = make_player(at=url, locale="en-US", viewport={"width": 1280, "height": 720})
+    page = player.page
+    player.goto()
+    card = '.table-card[data-table="table-ii"][data-open="{}"]'
+    page.wait_for_selector(card.format("true") + ' [href="#/table/table-ii"]')
+    before = str(page.text_content('.table-card[data-table="table-i"] .limits'))
+    limits = {
+        "min": 1_000,
+        "max": 2_000,
+        "tie_min": 1_000,
+        "tie_min_alone": 1_000,
+        "tie_max": 2_000,
+    }
+    _switch(database, "table-ii", False, None)
+    _switch(database, "table-i", True, limits)
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    closed = page.wait_for_selector(card.format("false"))
+    assert closed.query_selector('[href="#/table/table-ii"]') is None
+    note = closed.query_selector("[data-closed]")
+    assert note is not None and note.text_content() == en["lobby.closed"]
+    after = str(page.text_content('.table-card[data-table="table-i"] .limits'))
+    assert after != before and "$10.00" in after and "$20.00" in after
+    page.locator(".tables").screenshot(path=str(screenshots / "lobby-table-closed-1280x720.jpg"))
+    player.goto("table/table-i")
+    page.wait_for_selector('.table-view[data-open="true"] .table-name >> text=$10.00')
+    place(player, 500, "player")
+    assert page.get_attribute("#table-message", "data-kind") == "warn"
+    assert page.is_disabled('[data-action="deal"]')  # 5.00 is below the new 10.00
+    player.goto("table/table-ii")
+    page.wait_for_selector('.table-view[data-open="false"]')
+    assert str(page.text_content("#table-message")) == en["error.table_disabled"]
+    place(player, 500, "player")
+    assert str(page.text_content("#table-message")) == en["error.table_disabled"]
+    assert page.is_disabled('[data-action="deal"]')
+    page.screenshot(path=str(screenshots / "table-closed-1280x720.jpg"))
+    _switch(database, "table-ii", True, None)
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    page.wait_for_selector('.table-view[data-open="true"]')
+    page.wait_for_selector('[data-action="deal"]:not([disabled])')
+    assert str(page.text_content("#table-message")) == ""
+    page.click('[data-action="deal"]')
+    player.wait_round()
+    assert player.errors == []
 
 
 class _RawStatuses:

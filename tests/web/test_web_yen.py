@@ -56,7 +56,7 @@ def test_the_cashier_takes_an_amount_typed_in_yen_as_yen(
         arg=[message, catalogs["en"]["cashier.bad_amount"]],
     )
     assert len(player.api("GET", "/api/wallet/deposits")) == 2
-    page.screenshot(path=str(screenshots / "yen-cashier-1280x720.png"))
+    page.screenshot(path=str(screenshots / "yen-cashier-1280x720.jpg"))
     assert not player.errors
 
 
@@ -71,7 +71,7 @@ def test_the_table_shows_and_checks_its_yen_limits(make_player: Any, screenshots
         "v => document.querySelector('#table-message').textContent.includes(v)", arg=yen(300)
     )
     assert page.is_disabled('[data-action="deal"]')
-    page.screenshot(path=str(screenshots / "yen-below-min-1280x720.png"))
+    page.screenshot(path=str(screenshots / "yen-below-min-1280x720.jpg"))
     # 2,500 yen is a bet the table takes: dealt, and played at the server.
     page.click('[data-action="clear"]')
     place(player, 2500, "banker")
@@ -109,6 +109,6 @@ def test_the_chips_labels_lie_inside_the_chips(make_player: Any, screenshots: Pa
         for chip in found:
             assert chip["far"] <= chip["radius"], (size, chip)
         page.locator(".rack").screenshot(
-            path=str(screenshots / f"yen-chips-{size[0]}x{size[1]}.png")
+            path=str(screenshots / f"yen-chips-{size[0]}x{size[1]}.jpg")
         )
     assert not player.errors

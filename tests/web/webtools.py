@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import urllib.parse
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,11 +22,11 @@ PASSWORD = "correct horse battery"
 class Player:
     """A logged-in player in one browser context: its page and an API client sharing cookies."""
 
-    def __init__(self, context: Any, base_url: str, nickname: str):
+    def __init__(self, context: Any, base_url: str, nickname: str, page: Any = None):
         self.context = context
         self.base_url = base_url
         self.nickname = nickname
-        self.page = context.new_page()
+        self.page = page or context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
 
@@ -75,6 +76,88 @@ class Player:
 
     def wait_round(self) -> None:
         self.page.wait_for_selector('.table-view[data-phase="result"][data-busy="false"]')
+
+
+class Kept:
+    """A browser context kept by ``Contexts``, with its page of ours, a CDP session, and the
+    origins its pages went to."""
+
+    def __init__(self, browser: Any, home: str, options: dict[str, Any]):
+        self.context = browser.new_context(**options)
+        self.keeper = self.context.new_page()
+        self.keeper.goto(f"{home}/api/health")
+        self.cdp = self.context.new_cdp_session(self.keeper)
+        self.origins = {origin(home)}
+        self.closed = False
+        self.context.on("close", lambda _: setattr(self, "closed", True))
+
+    def new_page(self, viewport: dict[str, int] | None = None) -> Any:
+        """A new page (of the size ``viewport``, the context's by default)."""
+        page = self.context.new_page()
+        page.on("framenavigated", lambda frame: self.origins.add(origin(frame.url)))
+        if viewport:
+            page.set_viewport_size(viewport)
+        return page
+
+    def empty(self) -> None:
+        """What an earlier test left in the context, gone: its pages, cookies, the storage
+        of the origins it went to, its routes, its offline switch."""
+        for page in self.context.pages:
+            if page is not self.keeper:
+                page.close()
+        self.context.clear_cookies()
+        self.context.set_offline(False)
+        self.context.unroute_all(behavior="ignoreErrors")
+        for where in self.origins - {"null"}:
+            self.cdp.send("Storage.clearDataForOrigin", {"origin": where, "storageTypes": "all"})
+
+
+class Contexts:
+    """Browser contexts lent to a worker's tests, one test after another.
+
+    A page on a new site costs the browser a renderer process: about 0.8 s of CPU, more than
+    half of what a player's first page costs. A context whose own page stays open on the
+    loopback host lends that process to the next page it opens. So a test's player is a new
+    page in a context an earlier test used and ``Kept.empty`` emptied. Contexts are kept by
+    what cannot change once one is open (locale, reduced motion, device options); a context
+    a test closed, or kept to itself, is not lent again."""
+
+    def __init__(self, browser: Any, home: str):
+        self.browser, self.home = browser, home
+        self.free: dict[str, list[Kept]] = {}
+
+    def take(self, options: dict[str, Any]) -> Kept:
+        shelf = self.free.get(json.dumps(options, sort_keys=True))
+        return shelf.pop() if shelf else Kept(self.browser, self.home, options)
+
+    def give_back(self, kept: Kept, options: dict[str, Any]) -> None:
+        try:
+            if kept.closed:
+                return
+            kept.empty()
+        except Exception:
+            with contextlib.suppress(Exception):
+                kept.context.close()
+            return
+        self.free.setdefault(json.dumps(options, sort_keys=True), []).append(kept)
+
+    def __enter__(self) -> Contexts:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for shelf in self.free.values():
+            for kept in shelf:
+                with contextlib.suppress(Exception):
+                    kept.context.close()
+
+
+def origin(url: str) -> str:
+    """The origin of an http(s) URL ("null" for another: about:blank, data:...)."""
+    parts = urllib.parse.urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else "null"
 
 
 def new_nickname() -> str:

@@ -77,14 +77,10 @@ def require_ours(url: DatabaseUrl, *, migrating: bool = False) -> None:
     is fine (migrating is how they become ours)."""
     from baccarat.cli import CannotRun
     from baccarat.server.db import migrate
-    from baccarat.server.db.database import Database
-    from baccarat.server.settings import system_clock_us
 
-    db = Database(url, clock=system_clock_us, threads=1, read_only=True)
-    try:
-        tables, found = db.run_read(migrate.found)
-    finally:
-        db.close()
+    tables, found = migrate.at(url)
+    if found == [migrate.HEAD]:
+        return
     head, known = migrate.revisions()
     if not found and not (set(tables) - {"alembic_version"}):
         if migrating:

@@ -34,8 +34,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from baccarat.analysis.exact import analyse
-from baccarat.analysis.multiplier import exact
 from baccarat.core import RuleSet
 from baccarat.core.paytable import PUSH
 from baccarat.server.currencies import HOME
@@ -57,7 +55,11 @@ MAX_DAYS = 3660
 def unit_moments(rules: RuleSet) -> dict[str, tuple[Fraction, float]]:
     """Each bet's exact RTP and the standard deviation of its return per unit staked; at a
     multiplier table per unit wagered (the stake and its fee, as the aggregates count a
-    bet's stake there: ``daily``), from the multiplier analysis."""
+    bet's stake there: ``daily``), from the multiplier analysis. (The analysers, and
+    numpy with them, are imported when a report first asks: not at every server start.)"""
+    from baccarat.analysis.exact import analyse
+    from baccarat.analysis.multiplier import exact
+
     if rules.multipliers is not None:
         wagered = float(1 + rules.multipliers.fee)
         return {bet: (one.rtp, one.sd / wagered) for bet, one in exact(rules).bets.items()}

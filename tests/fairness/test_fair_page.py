@@ -7,7 +7,6 @@ the reason, when Playwright or /usr/bin/chromium is missing.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import shutil
@@ -82,22 +81,9 @@ def contexts(browser: Any, base_url: str) -> Iterator[Contexts]:
         yield kept
 
 
-@contextlib.contextmanager
-def lent_page(contexts: Contexts, **options: Any) -> Iterator[Any]:
-    """A new page in a context an earlier test used, emptied (``Contexts``), of ``options``
-    (``viewport`` is the page's)."""
-    viewport = options.pop("viewport", None)
-    kept = contexts.take(options)
-    page = kept.new_page(viewport)
-    try:
-        yield page
-    finally:
-        contexts.give_back(kept, options)
-
-
 @pytest.fixture
 def page(contexts: Contexts) -> Iterator[Any]:
-    with lent_page(contexts) as page:
+    with contexts.page() as page:
         requests: list[str] = []
         page.on("request", lambda request: requests.append(request.url))
         page.requests = requests
@@ -407,7 +393,7 @@ def test_the_export_verdict_speaks_the_players_language(
     lines = cheats.honest("single-deck", 6)
     del lines[2]
     path.write_text(export_text(lines))
-    with lent_page(contexts, locale="de-DE") as page:
+    with contexts.page(locale="de-DE") as page:
         page.goto(f"{base_url}/verify.html")
         page.wait_for_selector("body[data-ready='true']")
         assert page.evaluate("document.documentElement.lang") == "de"
@@ -486,7 +472,7 @@ def test_a_tie_reads_like_the_other_results_and_the_rules_menu_fits_a_phone(
     contexts: Contexts, base_url: str, lang: str
 ) -> None:
     catalog = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
-    with lent_page(contexts, locale=lang, viewport={"width": 390, "height": 844}) as page:
+    with contexts.page({"width": 390, "height": 844}, locale=lang) as page:
         # Nonce 1 of this seed deals a tie (nonce 0 does not).
         seeds = {"server_seed": "00" * 32, "client_seed": "tie", "decks": 1, "position": 0}
         page.goto(f"{base_url}/verify.html?{urlencode(seeds | {'nonce': 1})}")

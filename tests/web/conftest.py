@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from .audits import AXE
-from .webtools import TAKEN, Contexts, Kept, Player, new_nickname, serving, unavailable
+from .webtools import TAKEN, Contexts, Player, new_nickname, serving, unavailable
 
 CHROMIUM = os.environ.get("BACCARAT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -136,26 +136,15 @@ def contexts(browser: Any, base_url: str) -> Iterator[Contexts]:
 
 @pytest.fixture
 def new_page(contexts: Contexts) -> Iterator[Any]:
-    lent: list[tuple[Kept, dict[str, Any], bool]] = []
+    """``Contexts.page`` for the test (a desktop page by default), given back after it."""
+    with contextlib.ExitStack() as lent:
 
-    def make(
-        *, viewport: dict[str, int] | None = None, own_context: bool = False, **options: Any
-    ) -> Any:
-        """A new page of the size ``viewport``. Its context, of ``options``, is one an
-        earlier test used, emptied (``Contexts``), or with ``own_context`` one of its own,
-        closed after the test (for a test that changes what a context keeps, such as its
-        clock)."""
-        kept = contexts.take(options)
-        lent.append((kept, options, own_context))
-        return kept.new_page(viewport or {"width": 1366, "height": 900})
+        def make(*, viewport: dict[str, int] | None = None, **options: Any) -> Any:
+            return lent.enter_context(
+                contexts.page(viewport or {"width": 1366, "height": 900}, **options)
+            )
 
-    yield make
-    for kept, options, own in lent:
-        if own:
-            with contextlib.suppress(Exception):
-                kept.context.close()
-        else:
-            contexts.give_back(kept, options)
+        yield make
 
 
 @pytest.fixture

@@ -141,6 +141,24 @@ class Contexts:
             return
         self.free.setdefault(json.dumps(options, sort_keys=True), []).append(kept)
 
+    @contextlib.contextmanager
+    def page(
+        self, viewport: dict[str, int] | None = None, own_context: bool = False, **options: Any
+    ) -> Iterator[Any]:
+        """A new page of the size ``viewport`` (the context's by default). Its context, of
+        ``options``, is one an earlier test used, emptied, and given back after; with
+        ``own_context`` one of its own, closed after (for a test that changes what a context
+        keeps, such as its clock)."""
+        kept = self.take(options)
+        try:
+            yield kept.new_page(viewport)
+        finally:
+            if own_context:
+                with contextlib.suppress(Exception):
+                    kept.context.close()
+            else:
+                self.give_back(kept, options)
+
     def __enter__(self) -> Contexts:
         return self
 

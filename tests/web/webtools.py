@@ -174,8 +174,8 @@ class Kept:
                     continue
                 except Exception:
                     self.spare = None
-            self.own.pop(page, None)
             page.close()
+        self.own = {page: own for page, own in self.own.items() if page is self.spare}
         self.context.clear_cookies()
         self.context.set_offline(False)
         self.context.unroute_all(behavior="ignoreErrors")

@@ -10,7 +10,6 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import APIRouter, Depends, FastAPI
-from starlette.routing import BaseRoute
 
 from baccarat import __version__
 from baccarat.server.api.guard import Guard
@@ -100,7 +99,7 @@ def create_app(settings: Settings) -> FastAPI:
             casino.close()
 
     # Every route admits the kinds of session its entry of one table names (api.access):
-    # those of ``api_routes`` have it from their router, this one's own from the app.
+    # those of ``api_router`` have it from their router, this one's own from the app.
     app = FastAPI(
         dependencies=[Depends(access.admit_session)],
         title="Baccarat",
@@ -116,7 +115,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.operators = operator_desk
     app.state.sockets = sockets
     errors.install(app)
-    app.router.routes.extend(api_routes(settings.bench_endpoint))
+    app.router.routes.extend(api_router(settings.bench_endpoint).routes)
     _document_security(app)
     _serve_docs(app)
     web = casino.web_dir()
@@ -128,7 +127,7 @@ def create_app(settings: Settings) -> FastAPI:
 
 
 @functools.cache
-def api_routes(bench: bool) -> tuple[BaseRoute, ...]:
+def api_router(bench: bool) -> APIRouter:
     """The API's routes, in the order a request is matched against them: built once per
     process (FastAPI analyses each route's parameters and models as it is included, an
     eighth of a second for all of them) and shared by the apps built in it, which hold no
@@ -168,7 +167,7 @@ def api_routes(bench: bool) -> tuple[BaseRoute, ...]:
         api.include_router(system.bench_router)
     for module in (operators, office, office_desk, metrics_api):
         api.include_router(module.router)
-    return tuple(api.routes)
+    return api
 
 
 DOCS_ASSETS = "/docs-assets"

@@ -140,6 +140,7 @@ class Kept:
         self.keeper.goto(f"{home}/api/health")
         self.cdp = self.context.new_cdp_session(self.keeper)
         self.origins = {origin(home)}
+        self.shelf = _shelf(options)
         self.viewport = options.get("viewport") or {"width": 1280, "height": 720}
         self.spare: Any = None
         self.own: dict[Any, dict[str, list[Any]]] = {}  # a page's own listeners, by event
@@ -199,6 +200,16 @@ class Kept:
             page._impl_obj.baccarat_lasting = False  # (our own session marked it)
 
 
+# Context options at Playwright's defaults: a context made with them is one made without.
+DEFAULTS = {"is_mobile": False, "has_touch": False, "bypass_csp": False, "device_scale_factor": 1}
+
+
+def _shelf(options: dict[str, Any]) -> str:
+    """Where ``Contexts`` keeps a context of these options."""
+    meant = {name: value for name, value in options.items() if DEFAULTS.get(name) != value}
+    return json.dumps(meant, sort_keys=True)
+
+
 def _listeners(page: Any) -> dict[str, list[Any]]:
     """The listeners on a page's events, as Playwright keeps them."""
     events = page._impl_obj._events
@@ -224,10 +235,11 @@ class Contexts:
         _marks_lasting()
 
     def take(self, options: dict[str, Any]) -> Kept:
-        shelf = self.free.get(json.dumps(options, sort_keys=True))
+        """A context of these options: one given back, or a new one."""
+        shelf = self.free.get(_shelf(options))
         return shelf.pop() if shelf else Kept(self.browser, self.home, options)
 
-    def give_back(self, kept: Kept, options: dict[str, Any]) -> None:
+    def give_back(self, kept: Kept) -> None:
         try:
             if kept.closed or lasting(kept.context):
                 kept.context.close()
@@ -237,7 +249,7 @@ class Contexts:
             with contextlib.suppress(Exception):
                 kept.context.close()
             return
-        self.free.setdefault(json.dumps(options, sort_keys=True), []).append(kept)
+        self.free.setdefault(kept.shelf, []).append(kept)
 
     @contextlib.contextmanager
     def page(
@@ -255,7 +267,7 @@ class Contexts:
                 with contextlib.suppress(Exception):
                     kept.context.close()
             else:
-                self.give_back(kept, options)
+                self.give_back(kept)
 
     def __enter__(self) -> Contexts:
         return self

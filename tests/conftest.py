@@ -4,6 +4,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from .harness import cheap_password_hashing
 
@@ -61,6 +62,10 @@ os.environ.setdefault("BACCARAT_SEED_KEY", "dGVzdC1zZWVkLWtleS1vZi10aGUtYmFjY2Fy
 os.environ.setdefault("BACCARAT_SIGNING_KEY", "dGVzdC1zaWduaW5nLWtleS1vZi10aGUtYmFjY2FyYXQ=")
 # Argon2id at its cheapest in every server the suite starts (tests/harness.py).
 cheap_password_hashing()
+# No property test has a time limit per example (Hypothesis's deadline, 200 ms by default):
+# a wall-clock threshold fails on a busy machine, not on a defect.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 
 @pytest.fixture(scope="session")

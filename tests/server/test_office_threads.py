@@ -3,6 +3,7 @@ all, which take milliseconds) run on the database's reader threads, on SQLite to
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -38,16 +39,22 @@ async def test_every_back_office_read_runs_off_the_event_loop(
         monkeypatch.setattr(reports, name, recorded(report_calls, getattr(reports, name)))
     read_calls: list[int] = []
     db = api.casino.db
-    pooled = db._pooled
+    read = db.read
+    asking: contextvars.ContextVar[bool] = contextvars.ContextVar("asking", default=False)
 
-    def read_recorded(work: Callable[..., Any], write: bool) -> Any:
-        # Reads only: SQLite's writes run on the loop by design (its one writer), the staff
-        # session's "last seen" and the tables' own work (a shared coup) among them.
-        if not write:
+    async def read_recorded(work: Callable[..., Any], **options: Any) -> Any:
+        # The reads of the request (made in its context), not those the tables' own tasks
+        # make on the loop meanwhile (a shared table's clock); where each one runs.
+        if not asking.get():
+            return await read(work, **options)
+
+        def recorded_work(uow: Any) -> Any:
             read_calls.append(threading.get_ident())
-        return pooled(work, write)
+            return work(uow)
 
-    monkeypatch.setattr(db, "_pooled", read_recorded)
+        return await read(recorded_work, **options)
+
+    monkeypatch.setattr(db, "read", read_recorded)
     filled = {"{kind}": "large_win", "{player_id}": str(player_id), "{round_id}": round_id}
     paths = sorted(
         route.path for route in api.app.routes
@@ -59,7 +66,11 @@ async def test_every_back_office_read_runs_off_the_event_loop(
             path = path.replace(hole, value)
         query = {"/admin/api/players": "?q=al", "/admin/api/reports/ggr": "?by=table"}
         read_calls.clear()
-        answer = await api.client.get(path + query.get(path, ""), headers=admin.headers)
+        request = asking.set(True)
+        try:
+            answer = await api.client.get(path + query.get(path, ""), headers=admin.headers)
+        finally:
+            asking.reset(request)
         # A house round has no operator's calls: the read still runs, and answers so.
         expected = 404 if path.startswith("/admin/api/operators/rounds/") else 200
         assert answer.status_code == expected, (path, answer.text)

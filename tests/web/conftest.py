@@ -1,7 +1,7 @@
 """Browser tests: Debian's chromium driven by playwright against a real server.
 
 One server (a subprocess on a temporary SQLite database) and one browser per session; each
-test's pages are new pages in browser contexts an earlier test used and emptied
+test's pages are pages, in browser contexts, that an earlier test used and that were emptied
 (``webtools.Contexts``). Without chromium or playwright the tests skip, or fail with a clear
 message when BACCARAT_REQUIRE_BROWSER=1 (as CI sets it).
 """
@@ -157,7 +157,7 @@ def make_player(new_page: Any, base_url: str) -> Any:
         at: str | None = None,
         **options: Any,
     ) -> Player:
-        """A player with a new page (``new_page``: ``viewport``, ``own_context`` and the
+        """A player with a page (``new_page``: ``viewport``, ``own_context`` and the
         context's ``options``) on the session's server or the one ``at``."""
         page = new_page(locale=locale, reduced_motion=reduced_motion, **options)
         player = Player(page.context, at or base_url, new_nickname(), page)

@@ -173,8 +173,12 @@ def test_an_admin_disables_and_resets_a_staff_account_on_the_staff_page(
     page.wait_for_selector("td >> text=Account enabled")
     reset = manage.locator("form", has=page.locator("button", has_text="Reset second factor"))
     reset.locator("input[name=reason]").fill("lost phone")
+    drawn = page.query_selector("select[name=staff]")
     reset.locator("button").click()
     page.wait_for_selector(".office-once dd >> text=otpauth://")
+    # The new secret shows before the page reads its accounts again and draws its forms
+    # anew: what is chosen and typed next must go into the new forms.
+    page.wait_for_function("select => !select.isConnected", arg=drawn)
     codes = page.locator(".office-once dd").nth(2).inner_text().split()
     assert len(codes) == 10
     office["codes"]["fin"] = codes  # the old ones no longer work

@@ -78,9 +78,61 @@ class Player:
         self.page.wait_for_selector('.table-view[data-phase="result"][data-busy="false"]')
 
 
+# Calls after which a page or a context keeps something past a navigation and an emptying
+# (a script run in every document, a binding, a WebSocket route, headers, emulated media, a
+# CDP session of the test's, a clock): such a page, or context, is not lent again.
+LASTING = {
+    "Page": ("add_init_script", "expose_binding", "expose_function", "route_web_socket",
+             "set_extra_http_headers", "emulate_media", "add_locator_handler",
+             "set_default_timeout", "set_default_navigation_timeout"),
+    "BrowserContext": ("add_init_script", "expose_binding", "expose_function",
+                       "route_web_socket", "set_extra_http_headers", "grant_permissions",
+                       "set_geolocation", "set_default_timeout",
+                       "set_default_navigation_timeout", "new_cdp_session"),
+    "Clock": ("install", "fast_forward", "pause_at", "resume", "run_for", "set_fixed_time",
+              "set_system_time"),
+}  # fmt: skip
+
+
+def _marks_lasting() -> None:
+    """Wrap Playwright's calls of ``LASTING`` so that each marks what it leaves something in
+    (``lasting``); once per process."""
+    from playwright.sync_api import _generated as api
+
+    for name, methods in LASTING.items():
+        cls = getattr(api, name)
+        for method in methods:
+            original = getattr(cls, method)
+            if getattr(original, "marks_lasting", False):
+                continue
+
+            def marking(
+                self: Any,
+                *args: Any,
+                _original: Any = original,
+                _what: str = f"{name}.{method}",
+                **kwargs: Any,
+            ) -> Any:
+                impl = self._impl_obj
+                if _what.startswith("Clock."):
+                    impl = impl._browser_context  # a clock is its context's
+                elif _what == "BrowserContext.new_cdp_session":
+                    impl = (args[0] if args else kwargs["page"])._impl_obj  # it changes the page
+                impl.baccarat_lasting = True
+                return _original(self, *args, **kwargs)
+
+            marking.marks_lasting = True  # type: ignore[attr-defined]
+            setattr(cls, method, marking)
+
+
+def lasting(thing: Any) -> bool:
+    """A page or a context a ``LASTING`` call was made on."""
+    return bool(getattr(thing._impl_obj, "baccarat_lasting", False))
+
+
 class Kept:
-    """A browser context kept by ``Contexts``, with its page of ours, a CDP session, and the
-    origins its pages went to."""
+    """A browser context kept by ``Contexts``, with its page of ours, a CDP session, the
+    origins its pages went to, and a page an earlier test used (``spare``), lent again."""
 
     def __init__(self, browser: Any, home: str, options: dict[str, Any]):
         self.context = browser.new_context(**options)
@@ -88,28 +140,81 @@ class Kept:
         self.keeper.goto(f"{home}/api/health")
         self.cdp = self.context.new_cdp_session(self.keeper)
         self.origins = {origin(home)}
+        self.shelf = _shelf(options)
+        self.viewport = options.get("viewport") or {"width": 1280, "height": 720}
+        self.spare: Any = None
+        self.own: dict[Any, dict[str, list[Any]]] = {}  # a page's own listeners, by event
         self.closed = False
         self.context.on("close", lambda _: setattr(self, "closed", True))
 
     def new_page(self, viewport: dict[str, int] | None = None) -> Any:
-        """A new page (of the size ``viewport``, the context's by default)."""
-        page = self.context.new_page()
-        page.on("framenavigated", lambda frame: self.origins.add(origin(frame.url)))
-        if viewport:
-            page.set_viewport_size(viewport)
+        """A page (of the size ``viewport``, the context's by default): the spare one, or a
+        new one."""
+        page, self.spare = self.spare, None
+        if page is None:
+            page = self.context.new_page()
+            page.on("framenavigated", lambda frame: self.origins.add(origin(frame.url)))
+            self.own[page] = _listeners(page)
+        size = viewport or self.viewport
+        if page.viewport_size != size:
+            page.set_viewport_size(size)
         return page
 
     def empty(self) -> None:
-        """What an earlier test left in the context, gone: its pages, cookies, the storage
-        of the origins it went to, its routes, its offline switch."""
+        """What an earlier test left in the context, gone: its pages (one kept as the spare,
+        on a blank document, without the test's listeners, routes and history, its mouse at
+        the corner), cookies, the storage of the origins it went to, its routes, its offline
+        switch."""
         for page in self.context.pages:
-            if page is not self.keeper:
-                page.close()
+            if page is self.keeper:
+                continue
+            if self.spare is None and not lasting(page) and page in self.own:
+                try:
+                    self._reset(page)
+                    self.spare = page
+                    continue
+                except Exception:
+                    self.spare = None
+            page.close()
+        self.own = {page: own for page, own in self.own.items() if page is self.spare}
         self.context.clear_cookies()
         self.context.set_offline(False)
         self.context.unroute_all(behavior="ignoreErrors")
         for where in self.origins - {"null"}:
             self.cdp.send("Storage.clearDataForOrigin", {"origin": where, "storageTypes": "all"})
+
+    def _reset(self, page: Any) -> None:
+        page.unroute_all(behavior="ignoreErrors")
+        page.goto("about:blank")
+        emitter, own = page._impl_obj, self.own[page]
+        for event, listeners in _listeners(page).items():
+            for listener in listeners:
+                if listener not in own.get(event, ()):
+                    emitter.remove_listener(event, listener)
+        page.mouse.move(0, 0)
+        session = self.context.new_cdp_session(page)
+        try:
+            session.send("Page.resetNavigationHistory")
+        finally:
+            session.detach()
+            page._impl_obj.baccarat_lasting = False  # (our own session marked it)
+
+
+# Context options at Playwright's defaults: a context made with them is one made without.
+DEFAULTS = {"is_mobile": False, "has_touch": False, "bypass_csp": False, "device_scale_factor": 1}
+
+
+def _shelf(options: dict[str, Any]) -> str:
+    """Where ``Contexts`` keeps a context of these options."""
+    meant = {name: value for name, value in options.items() if DEFAULTS.get(name) != value}
+    return json.dumps(meant, sort_keys=True)
+
+
+def _listeners(page: Any) -> dict[str, list[Any]]:
+    """The listeners on a page's events, as Playwright keeps them."""
+    events = page._impl_obj._events
+    return {event: list(found) if isinstance(found, list) else [found]
+            for event, found in events.items()}  # fmt: skip
 
 
 class Contexts:
@@ -117,29 +222,34 @@ class Contexts:
 
     A page on a new site costs the browser a renderer process: about 0.8 s of CPU, more than
     half of what a player's first page costs. A context whose own page stays open on the
-    loopback host lends that process to the next page it opens. So a test's player is a new
-    page in a context an earlier test used and ``Kept.empty`` emptied. Contexts are kept by
-    what cannot change once one is open (locale, reduced motion, device options); a context
-    a test closed, or kept to itself, is not lent again."""
+    loopback host lends that process to the next page it opens; a new page costs the browser
+    about 0.35 s more than one lent again. So a test's player is the page an earlier test
+    used, in the context it used, both emptied by ``Kept.empty``. Contexts are kept by what
+    cannot change once one is open (locale, reduced motion, device options); a context a
+    test closed, kept to itself, or left something in that lasts (``LASTING``) is not lent
+    again, nor such a page."""
 
     def __init__(self, browser: Any, home: str):
         self.browser, self.home = browser, home
         self.free: dict[str, list[Kept]] = {}
+        _marks_lasting()
 
     def take(self, options: dict[str, Any]) -> Kept:
-        shelf = self.free.get(json.dumps(options, sort_keys=True))
+        """A context of these options: one given back, or a new one."""
+        shelf = self.free.get(_shelf(options))
         return shelf.pop() if shelf else Kept(self.browser, self.home, options)
 
-    def give_back(self, kept: Kept, options: dict[str, Any]) -> None:
+    def give_back(self, kept: Kept) -> None:
         try:
-            if kept.closed:
+            if kept.closed or lasting(kept.context):
+                kept.context.close()
                 return
             kept.empty()
         except Exception:
             with contextlib.suppress(Exception):
                 kept.context.close()
             return
-        self.free.setdefault(json.dumps(options, sort_keys=True), []).append(kept)
+        self.free.setdefault(kept.shelf, []).append(kept)
 
     @contextlib.contextmanager
     def page(
@@ -157,7 +267,7 @@ class Contexts:
                 with contextlib.suppress(Exception):
                     kept.context.close()
             else:
-                self.give_back(kept, options)
+                self.give_back(kept)
 
     def __enter__(self) -> Contexts:
         return self

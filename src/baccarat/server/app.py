@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import Depends, FastAPI
+from fastapi import APIRouter, Depends, FastAPI
 
 from baccarat import __version__
 from baccarat.server.api.guard import Guard
@@ -44,24 +45,7 @@ def create_app(settings: Settings) -> FastAPI:
     """The server for these settings (nothing is opened until the app starts)."""
     from fastapi.staticfiles import StaticFiles
 
-    from baccarat.server.api import (
-        access,
-        accounts,
-        errors,
-        fairness,
-        favourites,
-        history,
-        office,
-        office_desk,
-        operators,
-        profiles,
-        recall,
-        responsible,
-        system,
-        tables,
-        wallet,
-    )
-    from baccarat.server.api import metrics as metrics_api
+    from baccarat.server.api import access, errors
     from baccarat.server.api.sockets import Sockets
     from baccarat.server.kinds import KINDS
     from baccarat.server.observe import metrics
@@ -114,7 +98,8 @@ def create_app(settings: Settings) -> FastAPI:
             await bus.stop()
             casino.close()
 
-    # Every route admits the kinds of session its entry of one table names (api.access).
+    # Every route admits the kinds of session its entry of one table names (api.access):
+    # those of ``api_router`` have it from their router, this one's own from the app.
     app = FastAPI(
         dependencies=[Depends(access.admit_session)],
         title="Baccarat",
@@ -130,21 +115,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.operators = operator_desk
     app.state.sockets = sockets
     errors.install(app)
-    # The players' routes first: a request is matched against the routes in this order.
-    playing = (accounts, tables, wallet, history, fairness, responsible, system)
-    for module in (*playing, profiles, recall, favourites):  # the profiles' (docs/jurisdictions.md)
-        app.include_router(module.router)
-    for kind in KINDS.values():  # each kind's own routes (a shared table's, the seats)
-        routes = kind.routes()
-        if routes is not None:
-            for router in routes.routers:
-                app.include_router(router)
-            access.admit_routes(routes.session_kinds)
-    if settings.bench_endpoint:
-        app.include_router(system.bench_router)
-    for module in (operators, office, office_desk, metrics_api):
-        app.include_router(module.router)
-
+    app.router.routes.extend(api_router(settings.bench_endpoint).routes)
     _document_security(app)
     _serve_docs(app)
     web = casino.web_dir()
@@ -153,6 +124,50 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(Guard, limits=settings.limits)
     app.add_middleware(Observed)
     return app
+
+
+@functools.cache
+def api_router(bench: bool) -> APIRouter:
+    """The API's routes, in the order a request is matched against them: built once per
+    process (FastAPI analyses each route's parameters and models as it is included, an
+    eighth of a second for all of them) and shared by the apps built in it, which hold no
+    state of theirs in a route. Every route admits the kinds of session its entry of one
+    table names (``api.access``)."""
+    from baccarat.server.api import (
+        access,
+        accounts,
+        fairness,
+        favourites,
+        history,
+        office,
+        office_desk,
+        operators,
+        profiles,
+        recall,
+        responsible,
+        system,
+        tables,
+        wallet,
+    )
+    from baccarat.server.api import metrics as metrics_api
+    from baccarat.server.kinds import KINDS
+
+    api = APIRouter(dependencies=[Depends(access.admit_session)])
+    # The players' routes first.
+    playing = (accounts, tables, wallet, history, fairness, responsible, system)
+    for module in (*playing, profiles, recall, favourites):  # the profiles' (docs/jurisdictions.md)
+        api.include_router(module.router)
+    for kind in KINDS.values():  # each kind's own routes (a shared table's, the seats)
+        routes = kind.routes()
+        if routes is not None:
+            for router in routes.routers:
+                api.include_router(router)
+            access.admit_routes(routes.session_kinds)
+    if bench:
+        api.include_router(system.bench_router)
+    for module in (operators, office, office_desk, metrics_api):
+        api.include_router(module.router)
+    return api
 
 
 DOCS_ASSETS = "/docs-assets"

@@ -40,15 +40,17 @@ typecheck: install
 imports: install
 	$(BIN)/lint-imports
 
-# Four processes (pytest-xdist) on two cores, each running whole test files: a file's fixtures
-# stay in one; the longest files first (tests/conftest.py, LONGEST_FIRST), not pytest-xdist's
-# reordering. Four rather than two: many tests wait (for a server, a browser, a clock); with
-# four both cores stay busy (six took longer).
+# Three processes (pytest-xdist) on two cores, each running whole test files: a file's
+# fixtures stay in one; the longest files first (tests/conftest.py, LONGEST_FIRST), not
+# pytest-xdist's reordering. Three rather than two: many tests wait (for a server, a browser,
+# a clock); with three both cores stay busy. Four did the same work with more CPU (each
+# process has its own browser, contexts, collection and PostgreSQL cluster): 501-503 s
+# against 486 s of pytest on fresh clones of the same commit (2026-12-05); six took longer.
 # PYTHONDONTWRITEBYTECODE emptied: where the environment sets it (this machine's does), every
 # process the suite starts (each server, each admin command) compiled the package from its
 # source again: 0.3 s of CPU of the 1.65 s a server takes to start.
 test: install lint jslint typecheck imports
-	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n 4 --dist loadfile --no-loadscope-reorder
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n 3 --dist loadfile --no-loadscope-reorder
 
 # The exact figures of the package's own tables' rule sets, shipped so that a server does not
 # compute them at every start (server/tables.py, EXACT_FILE): after a change to a rule set.

@@ -43,9 +43,10 @@ imports: install
 # Three processes (pytest-xdist) on two cores, each running whole test files: a file's
 # fixtures stay in one; the longest files first (tests/conftest.py, LONGEST_FIRST), not
 # pytest-xdist's reordering. Three rather than two: many tests wait (for a server, a browser,
-# a clock); with three both cores stay busy. Four did the same work with more CPU (each
-# process has its own browser, contexts, collection and PostgreSQL cluster): 501-503 s
-# against 486 s of pytest on fresh clones of the same commit (2026-12-05); six took longer.
+# a clock); with three both cores stay busy. Four took as long within the machine's noise
+# with 5% more CPU (each process has its own browser, contexts, collection and PostgreSQL
+# cluster): on fresh clones (2026-12-05), three 486 and 509 s of pytest with 587-590 s of
+# CPU, four 477, 501 and 503 s with 596-636 s; six took longer.
 # PYTHONDONTWRITEBYTECODE emptied: where the environment sets it (this machine's does), every
 # process the suite starts (each server, each admin command) compiled the package from its
 # source again: 0.3 s of CPU of the 1.65 s a server takes to start.

@@ -255,8 +255,9 @@ class Contexts:
     def page(
         self, viewport: dict[str, int] | None = None, own_context: bool = False, **options: Any
     ) -> Iterator[Any]:
-        """A new page of the size ``viewport`` (the context's by default). Its context, of
-        ``options``, is one an earlier test used, emptied, and given back after; with
+        """A page of the size ``viewport`` (the context's by default): the one an earlier
+        test used, or a new one. Its context, of ``options``, is one an earlier test used,
+        emptied, and given back after (the page with it); with
         ``own_context`` one of its own, closed after (for a test that changes what a context
         keeps, such as its clock)."""
         kept = self.take(options)

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from ..harness import LiveServer, free_port, until
+from ..harness import LiveServer, free_port, http, until
 from ..server import postgres
 
 REQUIRE = os.environ.get("BACCARAT_REQUIRE_PROMETHEUS") == "1"
@@ -53,7 +53,7 @@ def scrape_config(port: int) -> str:
 
 
 def _query(api: str, expression: str) -> list[dict[str, Any]]:
-    answer = httpx.get(f"{api}/api/v1/query", params={"query": expression}, timeout=5)
+    answer = http().get(f"{api}/api/v1/query", params={"query": expression}, timeout=5)
     answer.raise_for_status()
     found: list[dict[str, Any]] = answer.json()["data"]["result"]
     return found
@@ -80,15 +80,15 @@ def test_prometheus_scrapes_two_workers_and_reads_the_rounds_played(tmp_path: Pa
 
         # Without the token (or with another), /metrics is refused with its code.
         for headers in ({}, {"Authorization": "Bearer not-the-token"}):
-            refused = httpx.get(f"{base}/metrics", headers=headers, timeout=10)
+            refused = http().get(f"{base}/metrics", headers=headers, timeout=10)
             assert refused.status_code == 401, refused.text
             assert refused.json()["error"]["code"] == "metrics_unauthorized"
 
         body = {"nickname": "watched", "password": "a good password"}
-        assert httpx.post(f"{base}/api/accounts", json=body, timeout=10).status_code == 201
-        token = httpx.post(f"{base}/api/sessions", json=body, timeout=10).json()["token"]
+        assert http().post(f"{base}/api/accounts", json=body, timeout=10).status_code == 201
+        token = http().post(f"{base}/api/sessions", json=body, timeout=10).json()["token"]
         for i in range(ROUNDS):  # each on a new connection: either worker takes it
-            played = httpx.post(
+            played = http().post(
                 f"{base}/api/tables/table-i/rounds",
                 json={"mode": "fun", "bets": {"banker": 500}},
                 headers={"Authorization": f"Bearer {token}", "Idempotency-Key": f"round-{i}"},

@@ -18,7 +18,7 @@ import pytest
 
 from baccarat.server.wallets.operator.signing import headers, timestamp
 
-from ..harness import LiveServer, free_port, python_path
+from ..harness import LiveServer, free_port, http, python_path
 
 OPERATOR = "demo"
 SECRET = "a-test-secret-of-the-demo-operator"
@@ -81,7 +81,7 @@ class Pair:
 
     def signed_post(self, url: str, body: dict[str, Any], secret: str = SECRET) -> httpx.Response:
         raw = json.dumps(body).encode()
-        return httpx.post(url, content=raw, timeout=30, headers={
+        return http().post(url, content=raw, timeout=30, headers={
             "Content-Type": "application/json", **headers(OPERATOR, secret, raw)})  # fmt: skip
 
     def admin(self, action: str, body: dict[str, Any]) -> Any:
@@ -104,7 +104,7 @@ class Pair:
         """A game session token for the operator's player (launched and exchanged)."""
         launched = self.launch(player, **fields)
         assert launched.status_code == 201, launched.text
-        started = httpx.post(f"{self.game.url}/api/sessions/launch",
+        started = http().post(f"{self.game.url}/api/sessions/launch",
                              json={"code": launched.json()["code"]}, timeout=30)  # fmt: skip
         assert started.status_code == 201, started.text
         token: str = started.json()["token"]
@@ -125,7 +125,7 @@ class Pair:
             path = "/operator/v1/rounds" + (f"?{query}" if query else "")
             if after:
                 path += ("&" if "?" in path else "?") + f"after={after}"
-            reply = httpx.get(self.game.url + path, timeout=30,
+            reply = http().get(self.game.url + path, timeout=30,
                               headers=headers(OPERATOR, SECRET, path.encode()))  # fmt: skip
             assert reply.status_code == 200, reply.text
             page = reply.json()
@@ -212,7 +212,7 @@ class Pairs:
 
 def play(game_url: str, token: str, key: str, bets: dict[str, int] | None = None,
          table: str = "table-i", mode: str = "real") -> httpx.Response:  # fmt: skip
-    return httpx.post(
+    return http().post(
         f"{game_url}/api/tables/{table}/rounds",
         json={"mode": mode, "bets": bets or {"banker": 1000}},
         headers={"Authorization": f"Bearer {token}", "Idempotency-Key": key}, timeout=60,

@@ -15,7 +15,7 @@ import pytest
 
 from baccarat.server.wallets.operator.signing import headers, timestamp
 
-from ..harness import until
+from ..harness import http, until
 from .support import OPERATOR, SECRET, Pair, Pairs, play
 
 
@@ -72,7 +72,7 @@ def test_a_round_debits_the_bet_and_credits_the_win_on_the_operators_wallet(
     )
     if both.protocol == "actions":
         assert played["payout"] in ("paid", "none")  # the win landed with the bet
-    history = httpx.get(f"{both.game.url}/api/history", timeout=10, headers=auth(token)).json()
+    history = http().get(f"{both.game.url}/api/history", timeout=10, headers=auth(token)).json()
     assert played["id"] in [r["id"] for r in history["items"]]
 
 
@@ -140,34 +140,34 @@ def test_a_bad_or_missing_signature_is_refused(both: Pair) -> None:
         headers(OPERATOR, "not-the-shared-secret-at-all", raw),
         headers("someone-else", SECRET, raw),
     ):
-        refused = httpx.post(url, content=raw, headers=sent, timeout=10)
+        refused = http().post(url, content=raw, headers=sent, timeout=10)
         assert refused.status_code == 401
         assert refused.json()["error"]["code"] == "invalid_signature"
     path = "/operator/v1/rounds?player=alice"
-    forged = httpx.get(both.game.url + path, timeout=10,
+    forged = http().get(both.game.url + path, timeout=10,
                        headers=headers(OPERATOR, SECRET, b"/operator/v1/rounds"))  # fmt: skip
     assert forged.json()["error"]["code"] == "invalid_signature"
 
 
 def test_a_launch_code_is_used_once_and_opens_the_table_in_a_browser(both: Pair) -> None:
     code = both.launch("carol", language="sv", table="table-ii").json()["code"]
-    opened = httpx.get(f"{both.game.url}/play/{code}", timeout=10)
+    opened = http().get(f"{both.game.url}/play/{code}", timeout=10)
     assert opened.status_code == 303
     assert opened.headers["location"] == "/?lang=sv&mode=real&currency=USD#/table/table-ii"
     assert "baccarat_session" in opened.cookies
-    again = httpx.get(f"{both.game.url}/play/{code}", timeout=10)
+    again = http().get(f"{both.game.url}/play/{code}", timeout=10)
     assert (again.status_code, again.json()["error"]["details"]["reason"]) == (401, "used")
-    page = httpx.get(f"{both.game.url}/play/{code}", timeout=10,
+    page = http().get(f"{both.game.url}/play/{code}", timeout=10,
                      headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})  # fmt: skip
     assert (page.status_code, page.headers["content-type"]) == (401, "text/html; charset=utf-8")
     assert '<html lang="sv">' in page.text and 'href="http://lobby.example/"' in page.text
-    unknown = httpx.get(
+    unknown = http().get(
         f"{both.game.url}/play/no-such-code",
         timeout=10,
         headers={"Accept": "text/html", "Accept-Language": "da-DK,da;q=0.9"},
     )
     assert '<html lang="da">' in unknown.text and "<a " not in unknown.text  # no way back
-    exchanged = httpx.post(f"{both.game.url}/api/sessions/launch", json={"code": code})
+    exchanged = http().post(f"{both.game.url}/api/sessions/launch", json={"code": code})
     assert exchanged.json()["error"]["code"] == "invalid_launch_code"
 
 
@@ -181,12 +181,12 @@ def test_a_signed_launch_sent_again_answers_the_first_answer_and_never_a_new_ses
     url = f"{both.game.url}/operator/v1/launch"
 
     def post(raw: bytes) -> httpx.Response:
-        return httpx.post(url, content=raw, timeout=10, headers=headers(OPERATOR, SECRET, raw))
+        return http().post(url, content=raw, timeout=10, headers=headers(OPERATOR, SECRET, raw))
 
     first, again = post(raw), post(raw)  # the same signed bytes
     assert (first.status_code, again.status_code) == (201, 201)
     assert again.json() == first.json()
-    assert httpx.get(first.json()["url"], timeout=10).status_code == 303
+    assert http().get(first.json()["url"], timeout=10).status_code == 303
     assert post(raw).json() == first.json()  # its code used: still no new one
     other = post(json.dumps(body | {"player": "dave"}).encode())
     assert (other.status_code, other.json()["error"]["code"]) == (409, "request_uuid_reused")
@@ -215,7 +215,7 @@ def test_a_launch_to_a_player_banked_table_is_refused(both: Pair) -> None:
 
 def test_an_operator_session_lists_its_tables_in_its_currency(both: Pair) -> None:
     token = both.session("carol")
-    listed = httpx.get(f"{both.game.url}/api/tables", timeout=10,
+    listed = http().get(f"{both.game.url}/api/tables", timeout=10,
                        headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
     assert listed and all(t["currency"] == "USD" for t in listed)
     assert not [t for t in listed if t["id"].startswith("banked-")]
@@ -240,10 +240,10 @@ def test_a_player_the_operator_disables_mid_session_is_refused_and_sees_no_cards
     assert refused.status_code == 402
     assert (error["code"], error["details"]["status"]) == ("operator_refused", disabled)
     assert "player" not in refused.json() and "banker" not in refused.json()
-    history = httpx.get(f"{both.game.url}/api/history", timeout=10,
+    history = http().get(f"{both.game.url}/api/history", timeout=10,
                         headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
     assert error["details"]["round"] not in [r["id"] for r in history["items"]]
-    asked = httpx.get(f"{both.game.url}/api/rounds/{error['details']['round']}", timeout=10,
+    asked = http().get(f"{both.game.url}/api/rounds/{error['details']['round']}", timeout=10,
                       headers={"Authorization": f"Bearer {token}"})  # fmt: skip
     assert asked.status_code == 404  # its cards are never shown
     (line,) = [r for r in both.report("player=dave") if r["round"] == error["details"]["round"]]
@@ -302,19 +302,19 @@ def test_a_message_the_operator_attaches_reaches_the_player_and_the_choice_goes_
         text, ["continue", "close", "view_history"], history)  # fmt: skip
     # Every answer of play tells it until the player chooses, and the session's.
     assert play(both.game.url, token, key()).json()["operator_message"] == message
-    session = httpx.get(f"{both.game.url}/api/operator/session", headers=auth(token), timeout=10)
+    session = http().get(f"{both.game.url}/api/operator/session", headers=auth(token), timeout=10)
     assert session.json()["operator_message"] == message
     url = f"{both.game.url}/api/operator/messages/{message['id']}"
-    wrong = httpx.post(url, json={"choice": "later"}, headers=auth(token), timeout=10)
+    wrong = http().post(url, json={"choice": "later"}, headers=auth(token), timeout=10)
     assert (wrong.status_code, wrong.json()["error"]["details"]["field"]) == (422, "choice")
-    chosen = httpx.post(url, json={"choice": "continue"}, headers=auth(token), timeout=10)
+    chosen = http().post(url, json={"choice": "continue"}, headers=auth(token), timeout=10)
     assert chosen.status_code == 200, chosen.text
     assert chosen.json()["choice"] == "continue" and chosen.json()["sent"] is not None
     # The operator has the choice; the player's next answers carry no message.
     assert [m["choice"] for m in both.admin("ledger", {})["messages"]
             if m["player"] == "ivan"] == ["continue"]  # fmt: skip
     assert "operator_message" not in play(both.game.url, token, key()).json()
-    unknown = httpx.post(f"{both.game.url}/api/operator/messages/999999",
+    unknown = http().post(f"{both.game.url}/api/operator/messages/999999",
                          json={"choice": "continue"}, headers=auth(token), timeout=10)  # fmt: skip
     assert (unknown.status_code, unknown.json()["error"]["code"]) == (404, "unknown_message")
 
@@ -361,7 +361,7 @@ def test_the_admin_command_shows_the_rounds_and_their_calls(
 
 def test_a_round_in_another_currency_is_sent_in_its_minor_units(both: Pair) -> None:
     token = both.session("judy", currency="JPY", table="table-i")
-    listed = httpx.get(f"{both.game.url}/api/tables", timeout=10,
+    listed = http().get(f"{both.game.url}/api/tables", timeout=10,
                        headers={"Authorization": f"Bearer {token}"}).json()  # fmt: skip
     (table,) = [t for t in listed if t["id"] == "table-i"]
     assert (table["currency"], table["chips"], table["limits"]["min"]) == (
@@ -381,7 +381,7 @@ def test_the_session_tells_the_page_it_plays_the_operators_money(both: Pair) -> 
     its mode from it, not from its address): its mode, currency and the operator's lobby."""
 
     def session(token: str) -> dict[str, object]:
-        answer = httpx.get(f"{both.game.url}/api/session", timeout=10,
+        answer = http().get(f"{both.game.url}/api/session", timeout=10,
                            headers={"Authorization": f"Bearer {token}"})  # fmt: skip
         assert answer.status_code == 200, answer.text
         found: dict[str, object] = answer.json()
@@ -396,8 +396,8 @@ def test_the_session_tells_the_page_it_plays_the_operators_money(both: Pair) -> 
     assert demo["operator"] == {"operator": OPERATOR, "mode": "fun", "currency": "USD",
                                 "language": "en", "table": None, "lobby_url": None}  # fmt: skip
     account = {"nickname": "ownplayer", "password": "a good password"}
-    assert httpx.post(f"{both.game.url}/api/accounts", json=account).status_code == 201
-    own = httpx.post(f"{both.game.url}/api/sessions", json=account).json()["token"]
+    assert http().post(f"{both.game.url}/api/accounts", json=account).status_code == 201
+    own = http().post(f"{both.game.url}/api/sessions", json=account).json()["token"]
     assert "operator" not in session(own)
 
 

@@ -27,7 +27,7 @@ import pytest
 
 from baccarat.operator_demo.wallet import START_BALANCE
 
-from ..harness import until
+from ..harness import http, until
 from .support import Pair, database, pair
 
 PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
@@ -111,7 +111,7 @@ def test_no_fault_loses_or_invents_a_cent(
         report = _finished(both)
         ledger = both.admin("ledger", {})
         histories = {
-            player: httpx.get(f"{both.game.url}/api/history?limit=100", timeout=30,
+            player: http().get(f"{both.game.url}/api/history?limit=100", timeout=30,
                               headers={"Authorization": f"Bearer {token}"}).json()
             for player, token in tokens.items()
         }  # fmt: skip

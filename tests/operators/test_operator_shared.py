@@ -19,7 +19,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from ..harness import until
+from ..harness import http, until
 from .support import Pair, Pairs, database, pair, play
 
 TABLE = "fast"
@@ -96,7 +96,7 @@ def fresh_coup(both: Pair, token: str, after: int = 0, table: str = TABLE) -> in
     """A coup whose window has just opened (after coup ``after``)."""
 
     def opened() -> int | None:
-        state = httpx.get(f"{both.game.url}/api/tables/{table}/state", headers=auth(token),
+        state = http().get(f"{both.game.url}/api/tables/{table}/state", headers=auth(token),
                           timeout=10).json()  # fmt: skip
         fresh = state["phase"] == "betting" and state["coup"] > after
         return int(state["coup"]) if fresh else None
@@ -109,13 +109,13 @@ def fresh_coup(both: Pair, token: str, after: int = 0, table: str = TABLE) -> in
 
 def bet(both: Pair, token: str, coup: int, bets: dict[str, int], key: str = "",
         table: str = TABLE) -> httpx.Response:  # fmt: skip
-    return httpx.put(f"{both.game.url}/api/tables/{table}/coups/{coup}/bets",
+    return http().put(f"{both.game.url}/api/tables/{table}/coups/{coup}/bets",
                      json={"mode": "real", "bets": bets},
                      headers=auth(token, key or str(uuid.uuid4())), timeout=30)  # fmt: skip
 
 
 def coup_view(both: Pair, token: str, coup: int) -> dict[str, Any]:
-    reply = httpx.get(f"{both.game.url}/api/tables/{TABLE}/coups/{coup}", headers=auth(token),
+    reply = http().get(f"{both.game.url}/api/tables/{TABLE}/coups/{coup}", headers=auth(token),
                       timeout=10)  # fmt: skip
     assert reply.status_code == 200, reply.text
     found: dict[str, Any] = reply.json()
@@ -193,7 +193,7 @@ def bet_dealt_and_paid(both: Pair) -> None:
     launched = both.launch("alice", table=TABLE)
     assert launched.status_code == 201, launched.text
     token = both.session("alice", table=TABLE)
-    listed = httpx.get(f"{both.game.url}/api/tables", headers=auth(token), timeout=10).json()
+    listed = http().get(f"{both.game.url}/api/tables", headers=auth(token), timeout=10).json()
     assert TABLE in {t["id"] for t in listed}  # offered in the session's currency
     before = balance(both, "alice")
     coup = fresh_coup(both, token)
@@ -231,10 +231,10 @@ def bet_dealt_and_paid(both: Pair) -> None:
     requests = both.admin("ledger", {})["requests"]
     assert (requests[one], requests[two]) == (2, 2)
     # The balance the game shows that player is the operator's.
-    wallet = httpx.get(f"{both.game.url}/api/wallet", headers=auth(token), timeout=10).json()
+    wallet = http().get(f"{both.game.url}/api/wallet", headers=auth(token), timeout=10).json()
     assert wallet["real"] == balance(both, "alice") and wallet["currency"] == "USD"
     # The player's history: the played round, not the withdrawn one.
-    history = httpx.get(f"{both.game.url}/api/history", headers=auth(token), timeout=10).json()
+    history = http().get(f"{both.game.url}/api/history", headers=auth(token), timeout=10).json()
     shown = {r["id"] for r in history["items"]}
     assert two in shown and one not in shown
     check = both.admin_check()
@@ -255,7 +255,7 @@ def test_a_multiplier_coup_bets_its_stakes_and_their_fee_on_the_operators_wallet
     settled = until(lambda: reported(both, round_id, "settled"), "the win lands", timeout=FINISH_S)
     assert settled["stake"] == 1200  # the bet sent: the stake and its fee
     assert [t["amount"] for t in applied(both, round_id, "bet")] == [1200]
-    history = httpx.get(f"{both.game.url}/api/history", headers=auth(token), timeout=10).json()
+    history = http().get(f"{both.game.url}/api/history", headers=auth(token), timeout=10).json()
     (played,) = [r for r in history["items"] if r["id"] == round_id]
     assert played["fee"] == 200 and 1 <= len(played["lightning"]) <= 5
     assert balance(both, "ivan") == before - 1200 + played["win"]
@@ -365,7 +365,7 @@ def test_a_game_server_killed_after_the_deal_pays_the_win_once(either: Pair) -> 
     token, before, coup, round_id = placed_then_failing(both, "erin", "drop")
     returned = coup_view(both, token, coup)["bets"]["real"]["returned"]
     both.admin("expire", {"player": "erin"})  # the operator's token expired
-    ended = httpx.delete(f"{both.game.url}/api/sessions", headers=auth(token), timeout=10)
+    ended = http().delete(f"{both.game.url}/api/sessions", headers=auth(token), timeout=10)
     assert ended.status_code in (200, 204), ended.text
     both.game.kill()  # kill -9: the win written and sent, its answer never had
     both.faults(drop=0)
@@ -400,7 +400,7 @@ def test_bets_withdrawn_in_the_window_are_rolled_back_and_not_played(both: Pair)
     )
     assert coup_view(both, token, coup)["bets"] == {}
     assert balance(both, "frank") == before
-    wallet = httpx.get(f"{both.game.url}/api/wallet", headers=auth(token), timeout=10).json()
+    wallet = http().get(f"{both.game.url}/api/wallet", headers=auth(token), timeout=10).json()
     assert wallet["real"] == before
 
 

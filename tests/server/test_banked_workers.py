@@ -10,7 +10,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from websockets.asyncio.client import connect
 
@@ -20,7 +19,16 @@ from baccarat.server.kinds.banked import seats
 from baccarat.server.play.events import WORKER_APPLICATION
 from baccarat.server.settings import DatabaseUrl, system_clock_us
 
-from ..harness import FakeClock, LiveServer, free_port, live, serve_argv, until_async, uvicorn_argv
+from ..harness import (
+    FakeClock,
+    LiveServer,
+    free_port,
+    http,
+    live,
+    serve_argv,
+    until_async,
+    uvicorn_argv,
+)
 from .banked import Worker, bearer, seat_of, seat_when, serving
 
 HELP_PAGE = "Td Kh 3s Kd Tc Qh"
@@ -96,7 +104,7 @@ def test_workers_of_baccarat_serve_use_the_operators_decision_times(
     try:
         with live(argv, env, tmp_path / "serve.log", port) as server:
             for _ in range(8):  # a new connection each time: both workers answer some
-                (banked,) = [t for t in httpx.get(server.url + "/api/tables").json()
+                (banked,) = [t for t in http().get(server.url + "/api/tables").json()
                              if t["id"] == "banked-i"]  # fmt: skip
                 assert banked["banked"]["player_seconds"] == 61
                 assert banked["banked"]["banker_seconds"] == 23

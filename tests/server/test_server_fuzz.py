@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
@@ -21,7 +20,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from ..harness import free_port, live, uvicorn_argv
+from ..harness import free_port, http, live, uvicorn_argv
 
 EXAMPLES = 12
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
@@ -34,10 +33,10 @@ def test_the_api_fuzzed_from_its_schema_never_fails_and_stays_documented(tmp_pat
     with live(uvicorn_argv("tests.server.apps:fair", port), env, tmp_path / "fuzz.log", port):
         url = f"http://127.0.0.1:{port}"
         body = {"nickname": "fuzzer", "password": "a good password"}
-        assert httpx.post(url + "/api/accounts", json=body).status_code == 201
-        token = httpx.post(url + "/api/sessions", json=body).json()["token"]
+        assert http().post(url + "/api/accounts", json=body).status_code == 201
+        token = http().post(url + "/api/sessions", json=body).json()["token"]
         auth = {"Authorization": f"Bearer {token}"}
-        cut = httpx.post(
+        cut = http().post(
             url + "/api/tables/mini/shoe", json={"mode": "fun", "cut": 10}, headers=auth
         )
         assert cut.status_code == 200

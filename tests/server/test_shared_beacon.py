@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from baccarat.fairness import fair_shoe
@@ -20,7 +19,7 @@ from baccarat.fairness.history import parse_history
 from baccarat.fairness.verify import Kind, Status, verify_history
 
 from ..fairness.cheats import QUICKNET_ROUND, QUICKNET_SIGNATURE
-from ..harness import Api, FakeClock, SwitchableShoes, in_process, server_settings
+from ..harness import Api, FakeClock, SwitchableShoes, http, in_process, server_settings
 from .conftest import both_backends
 from .sharedtables import TABLE, close_and_deal, state, tick
 
@@ -44,7 +43,7 @@ def beacon(clock: FakeClock) -> Iterator[dict[str, Any]]:
         assert process.stdout is not None
         started: dict[str, Any] = json.loads(process.stdout.readline())
         url = f"http://127.0.0.1:{started['port']}"
-        httpx.post(f"{url}/control/now", json={"now": clock.now / 1e6})
+        http().post(f"{url}/control/now", json={"now": clock.now / 1e6})
         yield started | {"url": url}
     finally:
         process.kill()
@@ -102,7 +101,7 @@ async def test_a_shoe_waits_for_its_beacon_round_and_the_verifier_checks_its_log
     api = beacon_api
     from baccarat.server.kinds.shared import clock as table_clock
 
-    httpx.post(f"{beacon['url']}/control/hold")
+    http().post(f"{beacon['url']}/control/hold")
     await state(api)
     await tick(api)
     waiting = (await state(api))["shoe"]
@@ -110,12 +109,12 @@ async def test_a_shoe_waits_for_its_beacon_round_and_the_verifier_checks_its_log
     named = waiting["beacon"]["round"]
     # The beacon is late: the table waits, whatever the clock says; it deals nothing alone.
     api.clock.advance(20)
-    httpx.post(f"{beacon['url']}/control/now", json={"now": api.clock.now / 1e6})
+    http().post(f"{beacon['url']}/control/now", json={"now": api.clock.now / 1e6})
     for _ in range(3):
         await tick(api)
     now = await state(api)
     assert now["phase"] == "idle" and now["coup"] is None and not now["shoe"]["beacon"]["entered"]
-    httpx.post(f"{beacon['url']}/control/release")
+    http().post(f"{beacon['url']}/control/release")
     for _ in range(3):
         await tick(api)
     now = await state(api)

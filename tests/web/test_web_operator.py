@@ -8,9 +8,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from ..harness import http
 from ..operators.support import Pair, pair
 
 
@@ -94,7 +94,7 @@ def test_a_used_or_expired_game_link_shows_a_page_with_the_way_back(
 ) -> None:  # fmt: skip
     language = {1280: "de", 1920: "en", 390: "sv", 844: "da"}[size[0]]
     launched = both.launch("ivan", language=language, table="table-i").json()
-    used = httpx.post(f"{both.game.url}/api/sessions/launch", json={"code": launched["code"]})
+    used = http().post(f"{both.game.url}/api/sessions/launch", json={"code": launched["code"]})
     assert used.status_code == 201
     page = new_page(viewport={"width": size[0], "height": size[1]})
     opened = page.goto(launched["url"])  # the code is used: refused, in words

@@ -9,11 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from baccarat.cli import main as cli
 
+from ..harness import http
 from .webtools import Player, Shifted, fresh_table, open_table, place, shifted_server
 
 pytestmark = pytest.mark.browser
@@ -50,7 +50,7 @@ def test_a_player_sets_a_limit_hits_it_and_answers_a_reality_check(
     assert re.fullmatch(r"\d+:\d\d:\d\d", page.text_content("#session-clock") or "")
     page.screenshot(path=str(screenshots / "responsible-page.jpg"), full_page=True)
 
-    tables = httpx.get(f"{shifted.url}/api/tables").json()
+    tables = http().get(f"{shifted.url}/api/tables").json()
     open_table(player, fresh_table(tables))
     page.click('.topbar [data-mode="real"]')
     place(player, 500, "player")
@@ -171,7 +171,7 @@ def test_a_session_limit_the_session_has_passed_ends_play_now_and_says_until_whe
     ).replace("{resumes}", resumes)
     page.screenshot(path=str(screenshots / "responsible-session-ended-1280x720.jpg"))
     # At a table, a real-money round is refused with the time the break ends.
-    tables = httpx.get(f"{shifted.url}/api/tables").json()
+    tables = http().get(f"{shifted.url}/api/tables").json()
     open_table(player, fresh_table(tables))
     page.click('.topbar [data-mode="real"]')
     place(player, 500, "player")

@@ -72,7 +72,10 @@ const framed = window.parent !== window && new URLSearchParams(location.search).
 
 function refused(error) {
   if (framed) {
-    window.parent.postMessage({ sessionInactive: error }, location.origin);
+    // The refusal's fields, not the ApiError: a message clones an Error as its name and
+    // message alone, and the screen would not know it for a session's end.
+    const { code, message, details } = error;
+    window.parent.postMessage({ sessionInactive: { code, message, details } }, location.origin);
     return;
   }
   ended = error;

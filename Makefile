@@ -40,18 +40,19 @@ typecheck: install
 imports: install
 	$(BIN)/lint-imports
 
-# Three processes (pytest-xdist) on two cores, each running whole test files: a file's
+# Four processes (pytest-xdist) on two cores, each running whole test files: a file's
 # fixtures stay in one; the longest files first (tests/conftest.py, LONGEST_FIRST), not
-# pytest-xdist's reordering. Three rather than two: many tests wait (for a server, a browser,
-# a clock); with three both cores stay busy. Four took as long within the machine's noise
-# with 5% more CPU (each process has its own browser, contexts, collection and PostgreSQL
-# cluster): on fresh clones (2026-12-05), three 486 and 509 s of pytest with 587-590 s of
-# CPU, four 477, 501 and 503 s with 596-636 s; six took longer.
+# pytest-xdist's reordering. More processes than cores: many tests wait (for a server, a
+# browser, a table's clock); the others use the cores meanwhile. Each process has its own
+# browser, contexts, collection and PostgreSQL cluster. On fresh clones (2026-12-05, after
+# the tests stopped spending CPU on an SSL context per HTTP call): three 461 and 460 s of
+# pytest with 512-521 s of CPU, four 435 s with 537 s. (Before that: three 486 and 509 s,
+# four 477-503 s; six took longer.)
 # PYTHONDONTWRITEBYTECODE emptied: where the environment sets it (this machine's does), every
 # process the suite starts (each server, each admin command) compiled the package from its
 # source again: 0.3 s of CPU of the 1.65 s a server takes to start.
 test: install lint jslint typecheck imports
-	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n 3 --dist loadfile --no-loadscope-reorder
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n 4 --dist loadfile --no-loadscope-reorder
 
 # The exact figures of the package's own tables' rule sets, shipped so that a server does not
 # compute them at every start (server/tables.py, EXACT_FILE): after a change to a rule set.

@@ -396,6 +396,20 @@ def _sqlite_file(argv: list[str], env: dict[str, str], cwd: Path) -> Path | None
     return None if url.file is None else cwd / url.file
 
 
+def _ending_with_us(argv: list[str]) -> list[str]:
+    """``argv`` run so that it is sent SIGTERM when this test process ends, however it ends
+    (a run killed half-way left its servers running, each ticking its shared tables: its own
+    session keeps it out of the run's process group). The kernel's parent-death signal
+    (util-linux's ``setpriv``) follows the thread that started the process: only a server
+    started on the main thread, which lasts as long as the process, gets it."""
+    import shutil
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or not shutil.which("setpriv"):
+        return argv
+    return ["setpriv", "--pdeathsig", "TERM", "--", *argv]
+
+
 class LiveServer:
     """A server process; ``url`` once it answers ``ready`` (200). On SQLite, a database not
     yet made is a copy of ``migrated_sqlite``."""
@@ -415,8 +429,8 @@ class LiveServer:
             shutil.copyfile(migrated_sqlite(), database)
         self.log = self.log_path.open("ab")
         self.process = subprocess.Popen(
-            self.argv, cwd=self.cwd, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
-            start_new_session=True,
+            _ending_with_us(self.argv), cwd=self.cwd, env=self.env, stdout=self.log,
+            stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         try:
             until(self._answers, f"{self.url} answers", timeout=STARTUP_TIMEOUT_S)

@@ -230,3 +230,20 @@ async def test_a_late_event_from_before_the_player_sat_leaves_their_socket_open(
     # A newer state without the caller (they left) still closes the socket.
     assert (await player.send("leave"))["ok"]
     assert await player.closed_with() == 4001
+
+
+async def test_a_message_that_cannot_be_encoded_closes_the_socket_as_a_server_error(
+    server: SeatServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A program error in a message for a socket is said in the log and closes the socket
+    with 1011 (the page connects again), instead of leaving it open and silent."""
+    alice = await server.player("alice")
+    async with lobby(server, alice.token) as ws:
+        assert json.loads(await ws.recv())["type"] == "seats"
+        (client,) = server.app.state.sockets.by_player[alice.id]
+        client.deliver({"type": "seats", "oops": object()})  # not JSON
+        assert await close_code(ws) == 1011
+    assert any(
+        "could not be encoded" in record.getMessage() and record.exc_info
+        for record in caplog.records
+    )

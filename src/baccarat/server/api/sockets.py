@@ -47,6 +47,7 @@ SESSION_ENDED = 4401
 TOO_MANY = 4429
 POLICY_VIOLATION = 1008
 MESSAGE_TOO_BIG = 1009
+INTERNAL_ERROR = 1011
 # A ping (``{"action": "ping"}``, perhaps with an id) is far smaller.
 PING_MAX = 128
 SWEEP_S = 5.0
@@ -88,9 +89,19 @@ class SocketClient:
             try:
                 # A message many sockets share may come encoded once (``str``).
                 text = message if isinstance(message, str) else compact(message)
-                await self.websocket.send_text(text)
             except Exception:
+                # A program error, not the client's: said, and the socket closed as a server
+                # error (the page connects again and reads the state), not left silent.
+                log.exception("a socket's message could not be encoded: the socket is closed")
+                self.closed = True
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(INTERNAL_ERROR, "internal error")
+                return
+            try:
+                await self.websocket.send_text(text)
+            except Exception as error:
                 self.closed = True  # the socket is gone; its reader sees the disconnect
+                log.info("a socket's send failed, the socket is closed: %r", error)
                 return
             if on_sent is not None:
                 on_sent(self, message)

@@ -46,8 +46,8 @@ imports: install
 # browser, a table's clock); the others use the cores meanwhile. Each process has its own
 # browser, contexts, collection and PostgreSQL cluster. On fresh clones (2026-12-05, after
 # the tests stopped spending CPU on an SSL context per HTTP call): three 461 and 460 s of
-# pytest with 512-521 s of CPU, four 435 s with 537 s. (Before that: three 486 and 509 s,
-# four 477-503 s; six took longer.)
+# pytest with 512-521 s of CPU, four 432, 435 and 452 s with 537-550 s. (Before that: three
+# 486 and 509 s, four 477-503 s; six took longer.)
 # PYTHONDONTWRITEBYTECODE emptied: where the environment sets it (this machine's does), every
 # process the suite starts (each server, each admin command) compiled the package from its
 # source again: 0.3 s of CPU of the 1.65 s a server takes to start.
